@@ -1,0 +1,23 @@
+package draughts
+
+import "testing"
+
+// startPerft holds perft from the start position of English draughts,
+// depths 1..12, as published by the checkers programming community (Aart
+// Bik's and Rein Halbersma's counts; also ../shared/DESIGN.md).
+var startPerft = []uint64{
+	7, 49, 302, 1469, 7361, 36768, 179740, 845931,
+	3963680, 18391564, 85242128, 388623673,
+}
+
+func TestPerftStart(t *testing.T) {
+	maxDepth := 10
+	if !testing.Short() {
+		maxDepth = 11
+	}
+	for d := 1; d <= maxDepth; d++ {
+		if got, want := Perft(Start(), d), startPerft[d-1]; got != want {
+			t.Errorf("Perft(start, %d) = %d, want %d", d, got, want)
+		}
+	}
+}

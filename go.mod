@@ -1,0 +1,3 @@
+module evolved
+
+go 1.26
