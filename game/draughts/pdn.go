@@ -1,0 +1,735 @@
+package draughts
+
+// This file reads and writes games in PDN, Portable Draughts Notation, the
+// draughts version of chess' PGN. The references are the PDN 2.0 draft for
+// English draughts (Murray Cash, 2003; archived as doc/pdn2.txt in
+// github.com/hungerburg/capers) and the PDN 3.0 standard
+// (github.com/wiegerw/pdn: doc/pdntags.rst, doc/fen.rst and the reading
+// grammar pdn_reading.g). As PDN 3.0 recommends, writing is strict and
+// reading is liberal.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"evolved/game"
+)
+
+// Tag is one PDN tag pair, [Name "Value"].
+type Tag struct {
+	Name, Value string
+}
+
+// PDNGame is one game of a PDN file.
+type PDNGame struct {
+	// Tags are the game's tag pairs in file order. ReadPDN keeps every tag
+	// it reads, FEN, SetUp and Result included.
+	Tags []Tag
+	// Start is the position the moves start from: the FEN tag's position
+	// when there is one, else the standard start position.
+	Start Position
+	// Moves are the game's main line, each legal in the position before it.
+	// Variations and comments are not kept.
+	Moves []Move
+	// Result is the game's result as written in PDN: "1-0" (Black won),
+	// "0-1" (White won), "1/2-1/2" (draw) or "*" (unfinished or unknown),
+	// or one of "2-0", "0-2", "1-1", "0-0" that some draughts PDN uses; see
+	// ParseResult. ReadPDN always sets it; WritePDN writes "" as "*".
+	Result string
+}
+
+// Tag returns the value of the first tag called name, or "" if there is none.
+func (g *PDNGame) Tag(name string) string {
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+// SetTag sets the value of the first tag called name, or appends the tag
+// if there is none.
+func (g *PDNGame) SetTag(name, value string) {
+	for i := range g.Tags {
+		if g.Tags[i].Name == name {
+			g.Tags[i].Value = value
+			return
+		}
+	}
+	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+}
+
+// The results of PDN for English draughts. PDN writes results from the
+// point of view of the side that moves first, which in English draughts is
+// Black: "1-0" means that Black won. This is the convention of the PDN 2.0
+// draft for English draughts ("[Result "1-0"] indicating Black (Red) won the
+// game", sections 6.1.1.1.1.5 and 6.1.1.2.6), which the PDN 3.0 standard
+// cites for the Result tag. The Wikipedia article on PDN instead calls
+// "1-0" a White win, the chess convention, so files may have been written
+// that way; PDNGame.Outcome settles such games by the board where the board
+// can tell, and ReadPDN never rejects a result for disagreeing with it.
+const (
+	// ResultBlackWins is the result of a game Black won.
+	ResultBlackWins = "1-0"
+	// ResultWhiteWins is the result of a game White won.
+	ResultWhiteWins = "0-1"
+	// ResultDraw is the result of a drawn game.
+	ResultDraw = "1/2-1/2"
+	// ResultUnknown marks an unfinished game or an unknown result.
+	ResultUnknown = "*"
+)
+
+// ResultString returns the PDN result for r: "1-0" when Black (the first
+// player) won, "0-1" when White won, "1/2-1/2" for a draw and "*" otherwise.
+func ResultString(r game.Result) string {
+	switch r {
+	case game.FirstWins:
+		return ResultBlackWins
+	case game.SecondWins:
+		return ResultWhiteWins
+	case game.Draw:
+		return ResultDraw
+	}
+	return ResultUnknown
+}
+
+// ParseResult reads a PDN result: "1-0" and "2-0" mean Black (the first
+// player) won, "0-1" and "0-2" that White won, "1/2-1/2" and "1-1" a draw.
+// "*" (unknown) and "0-0" (both players lost, a double forfeit) give
+// game.Ongoing, as neither has a game.Result of its own. The second value
+// is false for any other string. The 2-0 family is PDN 3.0's scoring for
+// international draughts, where the first number is also the first
+// player's score.
+func ParseResult(s string) (game.Result, bool) {
+	switch classifyResult(s) {
+	case resultFirst:
+		return game.FirstWins, true
+	case resultSecond:
+		return game.SecondWins, true
+	case resultDraw:
+		return game.Draw, true
+	case resultNone, resultBothLost:
+		return game.Ongoing, true
+	}
+	return game.Ongoing, false
+}
+
+// resultClass groups the PDN result strings by meaning.
+type resultClass int
+
+const (
+	resultOther    resultClass = iota // not a result
+	resultNone                        // "*"
+	resultFirst                       // "1-0", "2-0"
+	resultSecond                      // "0-1", "0-2"
+	resultDraw                        // "1/2-1/2", "1-1"
+	resultBothLost                    // "0-0"
+)
+
+func classifyResult(s string) resultClass {
+	switch s {
+	case "*":
+		return resultNone
+	case "1-0", "2-0":
+		return resultFirst
+	case "0-1", "0-2":
+		return resultSecond
+	case "1/2-1/2", "1-1":
+		return resultDraw
+	case "0-0":
+		return resultBothLost
+	}
+	return resultOther
+}
+
+// decided reports whether c is a result that ends the game.
+func (c resultClass) decided() bool { return c >= resultFirst }
+
+// Outcome returns the game's result. When the moves are legal and end in a
+// position where the side to move has no legal move, the board decides: the
+// side to move lost, whatever the Result string says. This accepts games
+// written with the chess convention ("1-0" for a White win) where that is
+// unambiguous. Otherwise Outcome reads Result as ParseResult does, with
+// game.Ongoing for "*", "0-0" and unknown strings.
+func (g *PDNGame) Outcome() game.Result {
+	pos := g.Start
+	var buf []Move
+	legal := pos.validate() == nil
+	for _, m := range g.Moves {
+		if !legal {
+			break
+		}
+		buf = pos.Moves(buf)
+		legal = slices.Contains(buf, m)
+		pos = pos.Play(m)
+	}
+	if legal && len(pos.Moves(buf)) == 0 {
+		return game.WinFor(pos.Side.Other())
+	}
+	r, _ := ParseResult(g.Result)
+	return r
+}
+
+// PDNError reports a problem in PDN input: which game (counting from 1), on
+// which line, and what. Err wraps one of the sentinel errors (ErrSyntax,
+// ErrIllegalMove, ErrAmbiguousMove, ErrInvalidPosition, ErrUnsupported).
+type PDNError struct {
+	Game int   // the game's index in the input, from 1
+	Line int   // the line of the offending token, from 1
+	Err  error // what is wrong
+}
+
+// Error returns, for example, `draughts: pdn game 1, line 9: move 12.
+// "9-14" (position ...): illegal in this position; legal moves: ...`.
+func (e *PDNError) Error() string {
+	return fmt.Sprintf("draughts: pdn game %d, line %d: %v", e.Game, e.Line, e.Err)
+}
+
+// Unwrap returns e.Err.
+func (e *PDNError) Unwrap() error { return e.Err }
+
+// ReadPDN reads every game of a PDN file. It reads tags [Name "value"]
+// (with \" and \\ escapes), move numbers ("1." and "1..."), moves in any
+// form ParseMove accepts, results (see ParseResult; a missing result reads
+// as "*"), and skips comments ({...}, ; and % to the end of the line),
+// variations ((...), nested), NAGs ($1) and move strength marks (!, ?, !?,
+// *, (!)). Black moves first: "1. 11-15 23-19 2. 8-11 22-17". A game ends at
+// its result or where the next game's tags begin.
+//
+// Every move is checked against the running position with ParseMove. The
+// first problem ends reading: ReadPDN returns the games before it and a
+// *PDNError naming the line and, for a move, its number, its text and the
+// position's FEN. A Result tag that contradicts the result in the move
+// text, a tag given twice, a GameType other than 21 (English draughts) and
+// a set-up (/.../) in the move text are errors too. ReadPDN does not panic
+// on any input.
+func ReadPDN(r io.Reader) ([]PDNGame, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("draughts: read pdn: %w", err)
+	}
+	return parsePDN(src)
+}
+
+// ParsePDN reads a PDN text that holds exactly one game, as ReadPDN does.
+func ParsePDN(s string) (PDNGame, error) {
+	games, err := parsePDN([]byte(s))
+	if err != nil {
+		return PDNGame{}, err
+	}
+	if len(games) != 1 {
+		return PDNGame{}, fmt.Errorf("draughts: parse pdn: %w",
+			detailf(ErrSyntax, "found %d games, want exactly one", len(games)))
+	}
+	return games[0], nil
+}
+
+// pdnParser reads PDN text, one token at a time.
+type pdnParser struct {
+	src   []byte
+	i     int // the next byte to read
+	line  int // the line of src[i], from 1
+	games []PDNGame
+	g     *pdnGame // the game being read, nil between games
+}
+
+// pdnGame is a game being read.
+type pdnGame struct {
+	PDNGame
+	pos  Position // the position after the moves read so far
+	body bool     // whether its move text has begun
+	term string   // the result that ended the move text, "" if none yet
+}
+
+func parsePDN(src []byte) ([]PDNGame, error) {
+	p := &pdnParser{src: bytes.TrimPrefix(src, []byte("\uFEFF")), line: 1}
+	for {
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			break
+		}
+		line := p.line
+		var err error
+		switch c := p.src[p.i]; c {
+		case '[':
+			err = p.tag()
+		case '{':
+			err = p.comment()
+		case ';', '%':
+			p.skipLine()
+		case '(':
+			p.begin().body = true
+			err = p.variation()
+		case '$':
+			p.begin().body = true
+			err = p.nag()
+		case '/':
+			err = detailf(ErrUnsupported, "set-up %q in the move text is not supported", p.readWord())
+		case ')', ']', '}', '"':
+			err = detailf(ErrSyntax, "unexpected %q", c)
+		default:
+			err = p.word(p.readWord())
+		}
+		if err != nil {
+			return p.games, &PDNError{Game: len(p.games) + 1, Line: line, Err: err}
+		}
+	}
+	if p.g != nil {
+		if err := p.finish(); err != nil {
+			return p.games, &PDNError{Game: len(p.games) + 1, Line: p.line, Err: err}
+		}
+	}
+	return p.games, nil
+}
+
+// begin returns the game being read, starting one if there is none.
+func (p *pdnParser) begin() *pdnGame {
+	if p.g == nil {
+		p.g = &pdnGame{PDNGame: PDNGame{Start: Start()}, pos: Start()}
+	}
+	return p.g
+}
+
+// finish ends the game being read and settles its result: the move text's
+// result if it has a decided one, else a decided Result tag, else "*".
+func (p *pdnParser) finish() error {
+	g := p.g
+	p.g = nil
+	tag := g.Tag("Result")
+	tagClass, termClass := classifyResult(tag), classifyResult(g.term)
+	g.Result = ResultUnknown
+	switch {
+	case termClass.decided():
+		if tagClass.decided() && tagClass != termClass {
+			return detailf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
+		}
+		g.Result = g.term
+	case tagClass.decided():
+		g.Result = tag
+	}
+	p.games = append(p.games, g.PDNGame)
+	return nil
+}
+
+// newline consumes one line break: LF, CR LF or a lone CR.
+func (p *pdnParser) newline() {
+	if p.src[p.i] == '\r' && p.i+1 < len(p.src) && p.src[p.i+1] == '\n' {
+		p.i++
+	}
+	p.i++
+	p.line++
+}
+
+// isSpace reports whether c separates tokens without meaning anything.
+// 0x1A is the end-of-file mark of old DOS files.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == 0x1A
+}
+
+// skipSpace skips white space and line breaks.
+func (p *pdnParser) skipSpace() {
+	for p.i < len(p.src) {
+		switch c := p.src[p.i]; {
+		case c == '\n' || c == '\r':
+			p.newline()
+		case isSpace(c):
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// skipLine skips to the end of the line, leaving the line break.
+func (p *pdnParser) skipLine() {
+	for p.i < len(p.src) && p.src[p.i] != '\n' && p.src[p.i] != '\r' {
+		p.i++
+	}
+}
+
+// readWord reads a run of bytes up to white space or a byte that starts
+// another token.
+func (p *pdnParser) readWord() string {
+	start := p.i
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		if c == '\n' || c == '\r' || isSpace(c) || strings.IndexByte(`[]{}();"$%`, c) >= 0 {
+			break
+		}
+		p.i++
+	}
+	return string(p.src[start:p.i])
+}
+
+// comment skips a {...} comment, which may span lines.
+func (p *pdnParser) comment() error {
+	open := p.line
+	p.i++
+	for p.i < len(p.src) {
+		switch p.src[p.i] {
+		case '}':
+			p.i++
+			return nil
+		case '\n', '\r':
+			p.newline()
+		default:
+			p.i++
+		}
+	}
+	return detailf(ErrSyntax, "comment opened on line %d is not closed", open)
+}
+
+// variation skips a variation, (...), with the variations nested in it.
+func (p *pdnParser) variation() error {
+	open := p.line
+	depth := 0
+	for p.i < len(p.src) {
+		switch p.src[p.i] {
+		case '(':
+			depth++
+			p.i++
+		case ')':
+			depth--
+			p.i++
+			if depth == 0 {
+				return nil
+			}
+		case '{':
+			if err := p.comment(); err != nil {
+				return err
+			}
+		case ';', '%':
+			p.skipLine()
+		case '\n', '\r':
+			p.newline()
+		default:
+			p.i++
+		}
+	}
+	return detailf(ErrSyntax, "variation opened on line %d is not closed", open)
+}
+
+// nag skips a numeric annotation glyph, $ and a number.
+func (p *pdnParser) nag() error {
+	p.i++
+	start := p.i
+	for p.i < len(p.src) && isDigit(p.src[p.i]) {
+		p.i++
+	}
+	if p.i == start {
+		return detailf(ErrSyntax, "$ without a number (want a NAG like $1)")
+	}
+	return nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isTagName reports whether s is a tag name: a letter, then letters, digits
+// and underscores. (PDN 3.0 asks for a capital first; reading accepts any
+// letter, and writing accepts what reading does.)
+func isTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+		if !letter && (i == 0 || !isDigit(c) && c != '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// tag reads a tag pair. A tag after move text starts the next game.
+func (p *pdnParser) tag() error {
+	if p.g != nil && p.g.body {
+		if err := p.finish(); err != nil {
+			return err
+		}
+	}
+	g := p.begin()
+	p.i++ // [
+	p.skipSpace()
+	start := p.i
+	for p.i < len(p.src) && (isDigit(p.src[p.i]) || p.src[p.i] == '_' || p.src[p.i]|0x20 >= 'a' && p.src[p.i]|0x20 <= 'z') {
+		p.i++
+	}
+	name := string(p.src[start:p.i])
+	if !isTagName(name) {
+		return detailf(ErrSyntax, "tag name expected after [, found %q", p.peekWord())
+	}
+	p.skipSpace()
+	if p.i >= len(p.src) || p.src[p.i] != '"' {
+		return detailf(ErrSyntax, "tag %s: value must be a quoted string", name)
+	}
+	value, err := p.quoted(name)
+	if err != nil {
+		return err
+	}
+	p.skipSpace()
+	if p.i >= len(p.src) || p.src[p.i] != ']' {
+		return detailf(ErrSyntax, "tag %s: missing ] after the value", name)
+	}
+	p.i++
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return detailf(ErrSyntax, "tag %s given twice", name)
+		}
+	}
+	switch name {
+	case "FEN":
+		start, err := parseFEN(value)
+		if err != nil {
+			return fmt.Errorf("tag FEN %q: %w", value, err)
+		}
+		g.Start, g.pos = start, start
+	case "GameType":
+		v := strings.TrimSpace(value)
+		if number, _, _ := strings.Cut(v, ","); v != "" && strings.TrimSpace(number) != "21" {
+			return detailf(ErrUnsupported, "GameType %q is not English draughts (21)", value)
+		}
+	}
+	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	return nil
+}
+
+// peekWord returns the text at the read position, for error messages.
+func (p *pdnParser) peekWord() string {
+	end := p.i
+	for end < len(p.src) && end-p.i < 20 && p.src[end] != '\n' && p.src[end] != '\r' {
+		end++
+	}
+	return string(p.src[p.i:end])
+}
+
+// quoted reads a tag's quoted value, which must end on its line. \" and \\
+// stand for " and \; any other backslash is kept as it is.
+func (p *pdnParser) quoted(name string) (string, error) {
+	p.i++ // "
+	var b strings.Builder
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return b.String(), nil
+		case c == '\\' && p.i+1 < len(p.src) && (p.src[p.i+1] == '"' || p.src[p.i+1] == '\\'):
+			b.WriteByte(p.src[p.i+1])
+			p.i += 2
+		case c == '\n' || c == '\r':
+			return "", detailf(ErrSyntax, "tag %s: value not closed on its line", name)
+		default:
+			b.WriteByte(c)
+			p.i++
+		}
+	}
+	return "", detailf(ErrSyntax, "tag %s: value not closed", name)
+}
+
+// word handles a run of move text: a result, a move number, a move with
+// optional strength marks, or an ellipsis.
+func (p *pdnParser) word(w string) error {
+	g := p.begin()
+	if classifyResult(w) != resultOther {
+		g.term = w
+		return p.finish()
+	}
+	g.body = true
+	rest := w
+	digits := 0
+	for digits < len(rest) && isDigit(rest[digits]) {
+		digits++
+	}
+	if digits > 0 && digits < len(rest) && rest[digits] == '.' {
+		rest = strings.TrimLeft(rest[digits:], ".") // "12." or "12..."
+		if classifyResult(rest) != resultOther {
+			g.term = rest
+			return p.finish()
+		}
+	}
+	move := strings.TrimRight(rest, "!?*")
+	if strings.Trim(move, ".") == "" {
+		return nil // a move number alone, an ellipsis or a strength mark alone
+	}
+	m, err := g.pos.ParseMove(move)
+	if err != nil {
+		var d *detailError
+		if errors.As(err, &d) {
+			err = d
+		}
+		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(g.Start.Side, len(g.Moves)), move, g.pos.FEN(), err)
+	}
+	g.Moves = append(g.Moves, m)
+	g.pos = g.pos.Play(m)
+	return nil
+}
+
+// moveLabel returns the move number of the ply-th move of a game whose
+// first move is first's: "12." for a Black move, "12..." for a White one.
+func moveLabel(first game.Player, ply int) string {
+	offset := 0
+	if first != Black {
+		offset = 1
+	}
+	n := (ply+offset)/2 + 1
+	if (ply+offset)%2 == 0 {
+		return fmt.Sprintf("%d.", n)
+	}
+	return fmt.Sprintf("%d...", n)
+}
+
+// maxLine is the longest line WritePDN writes; PDN asks for fewer than 80
+// columns.
+const maxLine = 79
+
+// WritePDN writes g as PDN: its tags, a blank line, the move text with move
+// numbers in lines of fewer than 80 columns, ending with the result, and a
+// blank line, so that games written one after another make a PDN file.
+//
+// Tags are written in the order given. The Result tag is set to g.Result
+// unless it already means the same (1-0 and 2-0, say); a FEN tag is set to
+// g.Start's FEN unless it already describes g.Start. Event, Site, Date,
+// Round, Black, White, Result and GameType ("21", English draughts) are
+// appended when absent. A start other than the standard one gets a FEN tag
+// (appended if absent) and SetUp "1" (set, or inserted just before the FEN
+// tag). ReadPDN of the output gives back g's tags, those added or changed
+// included, start, moves and result.
+//
+// WritePDN checks g first and writes nothing when it finds a problem: a tag
+// name that is not a letter followed by letters, digits and underscores, a
+// tag given twice, a tag value with a line break, an invalid start
+// position, a move that is not legal where it is played, a result that is
+// not a PDN result.
+func WritePDN(w io.Writer, g PDNGame) error {
+	text, err := formatPDN(g)
+	if err != nil {
+		return fmt.Errorf("draughts: write pdn: %w", err)
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		return fmt.Errorf("draughts: write pdn: %w", err)
+	}
+	return nil
+}
+
+func formatPDN(g PDNGame) (string, error) {
+	result := g.Result
+	if result == "" {
+		result = ResultUnknown
+	}
+	if classifyResult(result) == resultOther {
+		return "", detailf(ErrSyntax, "result %q is not a PDN result (1-0, 0-1, 1/2-1/2, *, 2-0, 0-2, 1-1 or 0-0)", result)
+	}
+	if err := g.Start.validate(); err != nil {
+		return "", fmt.Errorf("start position: %w", err)
+	}
+	tags, err := pdnTags(g, result)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, t := range tags {
+		b.WriteString("[" + t.Name + ` "`)
+		for i := 0; i < len(t.Value); i++ {
+			if c := t.Value[i]; c == '"' || c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(t.Value[i])
+		}
+		b.WriteString("\"]\n")
+	}
+	b.WriteByte('\n')
+
+	column := 0
+	emit := func(unit string) {
+		if column > 0 && column+1+len(unit) > maxLine {
+			b.WriteByte('\n')
+			column = 0
+		}
+		if column > 0 {
+			b.WriteByte(' ')
+			column++
+		}
+		b.WriteString(unit)
+		column += len(unit)
+	}
+	pos := g.Start
+	var buf []Move
+	for ply, m := range g.Moves {
+		label := moveLabel(g.Start.Side, ply)
+		buf = pos.Moves(buf)
+		if !slices.Contains(buf, m) {
+			return "", fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatMove(m), pos.FEN(),
+				detailf(ErrIllegalMove, "illegal in this position"))
+		}
+		unit := pos.FormatMove(m)
+		if pos.Side == Black || ply == 0 {
+			unit = label + " " + unit
+		}
+		emit(unit)
+		pos = pos.Play(m)
+	}
+	emit(result)
+	b.WriteString("\n\n")
+	return b.String(), nil
+}
+
+// pdnTags returns the tags WritePDN writes for g, whose result is result.
+func pdnTags(g PDNGame, result string) ([]Tag, error) {
+	out := make([]Tag, 0, len(g.Tags)+10)
+	for i, t := range g.Tags {
+		if !isTagName(t.Name) {
+			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
+		}
+		if strings.ContainsAny(t.Value, "\n\r") {
+			return nil, detailf(ErrSyntax, "tag %s: value has a line break", t.Name)
+		}
+		for _, u := range g.Tags[:i] {
+			if u.Name == t.Name {
+				return nil, detailf(ErrSyntax, "tag %s given twice", t.Name)
+			}
+		}
+		switch t.Name {
+		case "Result":
+			if c := classifyResult(t.Value); c != classifyResult(result) && !(c == resultOther && result == ResultUnknown) {
+				t.Value = result
+			}
+		case "FEN":
+			if start, err := parseFEN(t.Value); err != nil || start != g.Start {
+				t.Value = g.Start.FEN()
+			}
+		}
+		out = append(out, t)
+	}
+	has := func(name string) bool {
+		return slices.ContainsFunc(out, func(t Tag) bool { return t.Name == name })
+	}
+	defaults := []Tag{
+		{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"},
+		{"Black", "?"}, {"White", "?"}, {"Result", result}, {"GameType", "21"},
+	}
+	for _, d := range defaults {
+		if !has(d.Name) {
+			out = append(out, d)
+		}
+	}
+	if g.Start == Start() {
+		return out, nil
+	}
+	// A start of its own needs a FEN tag and SetUp "1", just before it.
+	if !has("FEN") {
+		out = append(out, Tag{"FEN", g.Start.FEN()})
+	}
+	if i := slices.IndexFunc(out, func(t Tag) bool { return t.Name == "SetUp" }); i >= 0 {
+		out[i].Value = "1"
+	} else {
+		i = slices.IndexFunc(out, func(t Tag) bool { return t.Name == "FEN" })
+		out = slices.Insert(out, i, Tag{"SetUp", "1"})
+	}
+	return out, nil
+}
