@@ -1,0 +1,181 @@
+package draughts
+
+import "evolved/game"
+
+// Rules holds the end-of-game rules that vary between uses: tournaments cap
+// the length of a game, and the 40-move rule is optional.
+type Rules struct {
+	// MaxMoves draws the game once each side has made MaxMoves moves
+	// (2*MaxMoves plies from the Game's start position). Zero means no limit.
+	// Blondie24's tournaments used 100, counted per side.
+	MaxMoves int
+	// FortyMoveRule draws the game when each side has made 40 moves in a
+	// row with neither a capture nor a man move.
+	FortyMoveRule bool
+}
+
+// DefaultRules returns the rules of our tournaments: a draw after 100 moves
+// by each side, threefold repetition, no 40-move rule.
+func DefaultRules() Rules { return Rules{MaxMoves: 100} }
+
+// fortyMovePlies is the 40-move rule's length in plies.
+const fortyMovePlies = 80
+
+// record is one entry of a Game's history: a position, the move that led to
+// it, and how many plies in a row (ending with it) were reversible, that is
+// king moves without a capture. Only positions within that run can repeat it.
+type record struct {
+	pos        Position
+	move       Move
+	reversible int
+}
+
+// Game is a draughts game in progress: the position and the history that the
+// rules need. It implements game.State[Move]. Make and Unmake do not allocate
+// once the history has grown to the game's length. A Game is not safe for
+// concurrent use.
+type Game struct {
+	rules   Rules
+	history []record // history[0] is the start position
+}
+
+var _ game.State[Move] = (*Game)(nil)
+
+// NewGame starts a game from start under the given rules.
+func NewGame(start Position, rules Rules) *Game {
+	g := &Game{rules: rules, history: make([]record, 1, 256)}
+	g.history[0] = record{pos: start}
+	return g
+}
+
+// Reset restarts the game from start, keeping the history's storage.
+func (g *Game) Reset(start Position) {
+	g.history = append(g.history[:0], record{pos: start})
+}
+
+// Rules returns the rules the game is played under.
+func (g *Game) Rules() Rules { return g.rules }
+
+// Position returns the current position.
+func (g *Game) Position() Position { return g.history[len(g.history)-1].pos }
+
+// Start returns the position the game started from.
+func (g *Game) Start() Position { return g.history[0].pos }
+
+// Moves returns the moves made so far, appended to buf[:0].
+func (g *Game) Moves(buf []Move) []Move {
+	buf = buf[:0]
+	for _, r := range g.history[1:] {
+		buf = append(buf, r.move)
+	}
+	return buf
+}
+
+// ToMove returns the player to move.
+func (g *Game) ToMove() game.Player { return g.history[len(g.history)-1].pos.Side }
+
+// LegalMoves appends the legal moves of the current position to buf[:0].
+func (g *Game) LegalMoves(buf []Move) []Move {
+	return g.history[len(g.history)-1].pos.Moves(buf)
+}
+
+// Make plays m, which must be legal in the current position.
+func (g *Game) Make(m Move) {
+	top := &g.history[len(g.history)-1]
+	reversible := 0
+	if !m.IsCapture() && top.pos.Kings&(1<<m.From()) != 0 {
+		reversible = top.reversible + 1
+	}
+	g.history = append(g.history, record{pos: top.pos.Play(m), move: m, reversible: reversible})
+}
+
+// Unmake takes back the last move. It panics at the start position.
+func (g *Game) Unmake() {
+	if len(g.history) == 1 {
+		panic("draughts: Unmake at the start of the game")
+	}
+	g.history = g.history[:len(g.history)-1]
+}
+
+// Hash returns the Zobrist hash of the current position.
+func (g *Game) Hash() uint64 { return g.history[len(g.history)-1].pos.hash }
+
+// Ply returns the number of moves made since the start position.
+func (g *Game) Ply() int { return len(g.history) - 1 }
+
+// Repetitions returns how many times the current position occurred before
+// in this game (0 the first time it occurs).
+func (g *Game) Repetitions() int {
+	top := len(g.history) - 1
+	cur := &g.history[top].pos
+	n := 0
+	// The side to move must match, so look back an even number of plies,
+	// and no further than the run of reversible moves.
+	for i := top - 2; i >= top-g.history[top].reversible && i >= 0; i -= 2 {
+		if g.history[i].pos == *cur {
+			n++
+		}
+	}
+	return n
+}
+
+// Outcome reports whether the game is over: the side to move loses when it
+// has no legal move; otherwise it is a draw on the third occurrence of a
+// position, under the 40-move rule when on, or at the move limit.
+func (g *Game) Outcome() game.Outcome {
+	top := &g.history[len(g.history)-1]
+	p := &top.pos
+	if p.jumpers() == 0 {
+		var buf [64]Move
+		if len(p.appendQuiet(buf[:0])) == 0 {
+			return game.Outcome{Result: game.WinFor(p.Side.Other()), Reason: game.NoMoves}
+		}
+	}
+	if g.Repetitions() >= 2 {
+		return game.Outcome{Result: game.Draw, Reason: game.Repetition}
+	}
+	if g.rules.FortyMoveRule && top.reversible >= fortyMovePlies {
+		return game.Outcome{Result: game.Draw, Reason: game.NoProgress}
+	}
+	if g.rules.MaxMoves > 0 && g.Ply() >= 2*g.rules.MaxMoves {
+		return game.Outcome{Result: game.Draw, Reason: game.MoveLimit}
+	}
+	return game.Outcome{}
+}
+
+// FormatMove writes m, legal in the current position, in standard notation.
+func (g *Game) FormatMove(m Move) string {
+	p := g.Position()
+	return p.FormatMove(m)
+}
+
+// ParseMove reads a move in standard notation and checks it is legal now.
+func (g *Game) ParseMove(s string) (Move, error) {
+	p := g.Position()
+	return p.ParseMove(s)
+}
+
+// Drawn reports whether a rule draws the game in the current position
+// whatever the legal moves are: threefold repetition, the 40-move rule when
+// on, or the move limit. It does not generate moves, so search can call it
+// at every node; Outcome gives the reason.
+func (g *Game) Drawn() bool {
+	top := &g.history[len(g.history)-1]
+	return top.reversible >= 4 && g.Repetitions() >= 2 ||
+		g.rules.FortyMoveRule && top.reversible >= fortyMovePlies ||
+		g.rules.MaxMoves > 0 && len(g.history)-1 >= 2*g.rules.MaxMoves
+}
+
+// Tactical reports whether the side to move must capture: such a position is
+// not quiet, and a search extends rather than evaluates it.
+func (g *Game) Tactical() bool { return g.history[len(g.history)-1].pos.jumpers() != 0 }
+
+// MoveKeys is the number of distinct values MoveKey returns.
+const MoveKeys = 32 * 32
+
+// MoveKey maps m to 0..MoveKeys-1 by its start and end squares, for
+// history and killer tables in search.
+func (g *Game) MoveKey(m Move) int { return m.From()<<5 | m.To() }
+
+// MoveKeySpace returns MoveKeys; search sizes its tables with it.
+func (g *Game) MoveKeySpace() int { return MoveKeys }
