@@ -1,0 +1,122 @@
+// Command evolved evolves populations of neural-network game agents by
+// self-play and offers the tools around them: perft, matches, export, play.
+//
+// Run `evolved help` for the list of commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// usageError is a command line that could not be understood: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// usagef returns a usageError with a formatted message.
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// exitCode reports err on stderr and returns the process exit status: 0 for
+// success and for an explicit request for help, 2 for a bad command line,
+// 1 for any other failure.
+func exitCode(err error, stderr io.Writer) int {
+	var ue *usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "evolved: %v\n", err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "evolved: %v\n", err)
+		return 1
+	}
+}
+
+// command is one subcommand: its flags are registered on a fresh FlagSet,
+// then run is called with the remaining arguments parsed.
+type command struct {
+	name    string
+	summary string
+	// setup registers the command's flags and returns the function that
+	// runs it once they are parsed.
+	setup func(fs *flag.FlagSet) func(ctx context.Context, stdout io.Writer) error
+}
+
+// commands lists the subcommands in the order help shows them.
+func commands() []command {
+	return []command{
+		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},
+		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
+	}
+}
+
+// run executes the command line args (without the program name).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return usagef("no command given")
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
+		if len(args) > 1 {
+			return runCommand(ctx, args[1], []string{"-h"}, stdout, stdout)
+		}
+		printUsage(stdout)
+		return nil
+	}
+	return runCommand(ctx, name, args[1:], stdout, stderr)
+}
+
+// runCommand parses the flags of the named command and runs it.
+func runCommand(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+	for _, c := range commands() {
+		if c.name != name {
+			continue
+		}
+		fs := flag.NewFlagSet("evolved "+name, flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		exec := c.setup(fs)
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return &usageError{msg: err.Error()}
+		}
+		if fs.NArg() > 0 {
+			return usagef("%s: unexpected argument %q", name, fs.Arg(0))
+		}
+		return exec(ctx, stdout)
+	}
+	return usagef("unknown command %q (run 'evolved help' for the list)", name)
+}
+
+// printUsage writes the list of commands.
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "evolved evolves game-playing neural networks by self-play.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: evolved <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'evolved help <command>' or 'evolved <command> -h' for a command's flags.")
+}
