@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"evolved/game/draughts"
+	"evolved/player"
+	"evolved/progress"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// matchSettings are the flags of `evolved match`.
+type matchSettings struct {
+	game         string
+	a, b         string
+	games        int
+	concurrency  int
+	seed         uint64
+	openingPlies int
+	maxMoves     int
+	pgn          string
+}
+
+// matchCommand implements `evolved match`.
+func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	var s matchSettings
+	fs.StringVar(&s.game, "game", "draughts", "the game: draughts")
+	fs.StringVar(&s.a, "a", "", "player A (SPEC: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS)")
+	fs.StringVar(&s.b, "b", "", "player B (SPEC)")
+	fs.IntVar(&s.games, "games", 100, "number of games; colours alternate and each pair shares an opening")
+	fs.IntVar(&s.concurrency, "concurrency", 0, "games played at once (default: the number of CPUs)")
+	fs.Uint64Var(&s.seed, "seed", 1, "seed of the openings and of the players' random choices")
+	fs.IntVar(&s.openingPlies, "opening-plies", 4, "random plies that open each game")
+	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made this many moves (0: no limit)")
+	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE]")
+		fmt.Fprintln(fs.Output(), "\nPlays N games between A and B and reports A's wins, draws, losses, score and")
+		fmt.Fprintln(fs.Output(), "the Elo difference with its 95% interval. The last line is")
+		fmt.Fprintln(fs.Output(), "  result games=N wins=W draws=D losses=L score=S elo=E ci=X")
+		fmt.Fprintln(fs.Output(), "(counts from A's side, score in percent, ci the interval's half-width).")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		switch {
+		case s.a == "" || s.b == "":
+			return usagef("match: --a and --b are required")
+		case s.games < 1:
+			return usagef("match: --games must be at least 1, got %d", s.games)
+		case s.openingPlies < 0:
+			return usagef("match: --opening-plies must not be negative, got %d", s.openingPlies)
+		case s.maxMoves < 0:
+			return usagef("match: --max-moves must not be negative, got %d", s.maxMoves)
+		}
+		switch strings.ToLower(s.game) {
+		case "draughts":
+			return matchDraughts(ctx, s, stdout)
+		}
+		return usagef("match: unknown game %q (known: draughts)", s.game)
+	}
+}
+
+// matchDraughts runs a draughts match.
+func matchDraughts(ctx context.Context, s matchSettings, stdout io.Writer) error {
+	a, err := player.ParseDraughts(s.a)
+	if err != nil {
+		return &usageError{msg: "match: --a: " + err.Error()}
+	}
+	b, err := player.ParseDraughts(s.b)
+	if err != nil {
+		return &usageError{msg: "match: --b: " + err.Error()}
+	}
+	rules := draughts.Rules{MaxMoves: s.maxMoves}
+	arena := tournament.Arena[draughts.Move, *draughts.Game]{
+		Name:         "draughts",
+		NewGame:      func() *draughts.Game { return draughts.NewGame(draughts.Start(), rules) },
+		OpeningPlies: s.openingPlies,
+	}
+	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
+	if err != nil {
+		return err
+	}
+	if s.pgn != "" {
+		if err := writeDraughtsPDN(s.pgn, res, a.Name, b.Name, s); err != nil {
+			return err
+		}
+	}
+	printMatch(stdout, res.Wins, res.Draws, res.Losses, a.Name, b.Name, elapsed)
+	return nil
+}
+
+// runMatch plays the match with progress on stderr.
+func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournament.Arena[M, S], newA, newB func() search.Player[M, S], nameA, nameB string, s matchSettings, stdout io.Writer) (tournament.MatchResult[M], time.Duration, error) {
+	fmt.Fprintf(stdout, "match %s: %s (A) vs %s (B), %d games, seed %d\n", arena.Name, nameA, nameB, s.games, s.seed)
+	rep := progress.New(os.Stderr, "match", s.games, "games", progress.IsTerminal(os.Stderr))
+	start := time.Now()
+	res, err := tournament.Match(ctx, arena, newA, newB, tournament.MatchOptions{
+		Games: s.games, Concurrency: s.concurrency, Seed: s.seed,
+		Progress: func(done, _ int) { rep.Update(done) },
+	})
+	rep.Finish()
+	if err != nil {
+		return res, 0, err
+	}
+	return res, time.Since(start), nil
+}
+
+// printMatch writes the summary and the machine-readable last line.
+func printMatch(w io.Writer, wins, draws, losses int, nameA, nameB string, elapsed time.Duration) {
+	n := wins + draws + losses
+	score := 100 * (float64(wins) + float64(draws)/2) / float64(n)
+	elo, ci := tournament.EloFromScore(wins, draws, losses)
+	fmt.Fprintf(w, "%s vs %s: +%d =%d -%d, score %.1f%%, Elo %+.0f ± %.0f (95%%), %.1f s\n",
+		nameA, nameB, wins, draws, losses, score, elo, ci, elapsed.Seconds())
+	fmt.Fprintf(w, "result games=%d wins=%d draws=%d losses=%d score=%.1f elo=%.0f ci=%.0f\n",
+		n, wins, draws, losses, score, elo, ci)
+}
+
+// writeDraughtsPDN writes the match's games as PDN.
+func writeDraughtsPDN(path string, res tournament.MatchResult[draughts.Move], nameA, nameB string, s matchSettings) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("match: write games: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("match: write games: %w", cerr)
+		}
+	}()
+	for i, rec := range res.Records {
+		black, white := nameA, nameB
+		if !res.AFirst[i] {
+			black, white = nameB, nameA
+		}
+		g := draughts.PDNGame{
+			Tags: []draughts.Tag{
+				{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
+				{Name: "Round", Value: fmt.Sprint(i + 1)},
+				{Name: "Black", Value: black},
+				{Name: "White", Value: white},
+				{Name: "Termination", Value: rec.Outcome.Reason.String()},
+			},
+			Start:  draughts.Start(),
+			Moves:  rec.Moves,
+			Result: draughts.ResultString(rec.Outcome.Result),
+		}
+		if err := draughts.WritePDN(f, g); err != nil {
+			return fmt.Errorf("match: write game %d: %w", i+1, err)
+		}
+	}
+	return nil
+}

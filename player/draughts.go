@@ -1,0 +1,77 @@
+package player
+
+import (
+	"fmt"
+	"math"
+
+	"evolved/game/draughts"
+	"evolved/search"
+)
+
+// DraughtsPlayer is a player of English draughts.
+type DraughtsPlayer = search.Player[draughts.Move, *draughts.Game]
+
+// DraughtsSpec is a parsed player specification: a name for tables and
+// records, and a constructor for fresh, independent instances (one per
+// concurrent game).
+type DraughtsSpec struct {
+	Name string
+	New  func() DraughtsPlayer
+}
+
+// Material values in evaluation units: a man is 100 and a king 150, the
+// king weight K = 1.5 of the Blondie24 experiments.
+const (
+	manValue  = 100
+	kingValue = 150
+)
+
+// DraughtsMaterial evaluates a draughts position by piece count alone: men
+// 100, kings 150, from the side to move's point of view.
+type DraughtsMaterial struct{}
+
+// Evaluate returns the material balance for the side to move.
+func (DraughtsMaterial) Evaluate(g *draughts.Game) int {
+	p := g.Position()
+	us, them := p.Side, p.Side.Other()
+	return manValue*(popcount(p.Men(us))-popcount(p.Men(them))) +
+		kingValue*(popcount(p.KingsOf(us))-popcount(p.KingsOf(them)))
+}
+
+// materialWinRate maps a material balance to a win probability for MCTS-EPT:
+// a logistic curve on which one man up is worth about 62%.
+func materialWinRate(score int) float64 {
+	return 1 / (1 + math.Exp(-float64(score)/200))
+}
+
+// ParseDraughts reads a player specification for draughts.
+func ParseDraughts(spec string) (DraughtsSpec, error) {
+	p, err := parse(spec)
+	if err != nil {
+		return DraughtsSpec{}, err
+	}
+	name := p.kind
+	switch p.kind {
+	case "random":
+		return DraughtsSpec{Name: name, New: func() DraughtsPlayer {
+			return search.NewRandom[draughts.Move, *draughts.Game]()
+		}}, nil
+	case "material":
+		depth := p.arg
+		return DraughtsSpec{Name: spec, New: func() DraughtsPlayer {
+			ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](DraughtsMaterial{},
+				search.Options{Depth: depth, CaptureExtension: true, TableBits: 14})
+			return search.Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
+		}}, nil
+	case "mcts", "ept":
+		opts := search.MCTSOptions{Playouts: p.arg}
+		if p.kind == "ept" {
+			opts.PlayoutPlies = 6
+		}
+		return DraughtsSpec{Name: spec, New: func() DraughtsPlayer {
+			t := search.NewMCTS[draughts.Move, *draughts.Game](opts, DraughtsMaterial{}, materialWinRate)
+			return search.NewMCTSPlayer(t)
+		}}, nil
+	}
+	return DraughtsSpec{}, fmt.Errorf("%w %q: no such draughts player", ErrSpec, spec)
+}

@@ -1,0 +1,58 @@
+// Package player turns the player specifications of the command line and
+// the configuration (SPEC: `random`, `material:DEPTH`, `mcts:PLAYOUTS`,
+// `ept:PLAYOUTS`, an agent file) into players of a game. It is where search,
+// nnet and the games meet; search itself stays game-independent.
+package player
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ErrSpec is wrapped by every error about a malformed player specification.
+var ErrSpec = errors.New("player: bad player spec")
+
+// Limits bounding what a spec may ask for, so that a typo cannot start a
+// search that never ends.
+const (
+	maxDepth    = 30
+	maxPlayouts = 10_000_000
+)
+
+// parsed is a spec split into its kind and numeric argument.
+type parsed struct {
+	kind string
+	arg  int
+	rest string // what follows a second colon, for kinds that take more
+}
+
+// parse splits "kind[:N[:rest]]" and checks N for the kinds that take one.
+func parse(spec string) (parsed, error) {
+	kind, argText, hasArg := strings.Cut(strings.TrimSpace(spec), ":")
+	p := parsed{kind: strings.ToLower(kind)}
+	switch p.kind {
+	case "random":
+		if hasArg {
+			return p, fmt.Errorf("%w %q: random takes no argument", ErrSpec, spec)
+		}
+		return p, nil
+	case "material", "mcts", "ept":
+		if !hasArg {
+			return p, fmt.Errorf("%w %q: %s needs a number, as in %s:4", ErrSpec, spec, p.kind, p.kind)
+		}
+		argText, p.rest, _ = strings.Cut(argText, ":")
+		n, err := strconv.Atoi(argText)
+		limit := maxPlayouts
+		if p.kind == "material" {
+			limit = maxDepth
+		}
+		if err != nil || n < 1 || n > limit {
+			return p, fmt.Errorf("%w %q: %s takes a whole number from 1 to %d", ErrSpec, spec, p.kind, limit)
+		}
+		p.arg = n
+		return p, nil
+	}
+	return p, fmt.Errorf("%w %q: unknown player (want random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS or an agent file)", ErrSpec, spec)
+}

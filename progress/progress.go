@@ -1,0 +1,106 @@
+// Package progress reports the progress of long work: on a terminal a live
+// line (what, done/total, rate, ETA) redrawn in place; elsewhere one plain
+// line per milestone (every tenth of the work), so that logs stay short.
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// Reporter reports the progress of one piece of work. Its methods are safe
+// for concurrent use.
+type Reporter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	what     string
+	unit     string
+	total    int
+	live     bool
+	start    time.Time
+	lastDraw time.Time
+	nextMark int // next milestone (in tenths) to log when not live
+	now      func() time.Time
+}
+
+// New returns a reporter that writes to w about total units of work (games,
+// generations) named by unit. live selects the redrawn terminal line; use
+// IsTerminal to decide.
+func New(w io.Writer, what string, total int, unit string, live bool) *Reporter {
+	r := &Reporter{w: w, what: what, unit: unit, total: total, live: live, now: time.Now, nextMark: 1}
+	r.start = r.now()
+	return r
+}
+
+// IsTerminal reports whether w is a terminal (a character device).
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Update records that done units are finished.
+func (r *Reporter) Update(done int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	if r.live {
+		// Redraw at most ten times a second, and always at the end.
+		if done < r.total && now.Sub(r.lastDraw) < 100*time.Millisecond {
+			return
+		}
+		r.lastDraw = now
+		fmt.Fprintf(r.w, "\r\033[K%s", r.line(done, now))
+		return
+	}
+	if r.total > 0 && done*10 >= r.nextMark*r.total {
+		for done*10 >= r.nextMark*r.total {
+			r.nextMark++
+		}
+		fmt.Fprintln(r.w, r.line(done, now))
+	}
+}
+
+// Finish ends the live line, if any.
+func (r *Reporter) Finish() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.live {
+		fmt.Fprintln(r.w)
+	}
+}
+
+// line formats "what: done/total unit, rate unit/s, ETA d".
+func (r *Reporter) line(done int, now time.Time) string {
+	elapsed := now.Sub(r.start).Seconds()
+	rate := 0.0
+	if elapsed > 0 {
+		rate = float64(done) / elapsed
+	}
+	s := fmt.Sprintf("%s: %d/%d %s, %.1f %s/s", r.what, done, r.total, r.unit, rate, r.unit)
+	if done >= r.total {
+		return s + fmt.Sprintf(", done in %s", round(now.Sub(r.start)))
+	}
+	if rate > 0 {
+		eta := time.Duration(float64(r.total-done) / rate * float64(time.Second))
+		s += fmt.Sprintf(", ETA %s", round(eta))
+	}
+	return s
+}
+
+// round shortens a duration for display.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Hour:
+		return d.Round(time.Minute)
+	case d >= time.Minute:
+		return d.Round(time.Second)
+	}
+	return d.Round(100 * time.Millisecond)
+}

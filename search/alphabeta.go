@@ -1,0 +1,327 @@
+package search
+
+import (
+	"context"
+	"time"
+)
+
+// Options configures an AlphaBeta search. The zero value of each field means
+// its default; the booleans switch heuristics off so that their worth can be
+// measured by matches (ablation).
+type Options struct {
+	// Depth is the nominal search depth in plies; default 4, as Blondie24.
+	Depth int
+	// CaptureExtension searches on past the nominal depth while the
+	// position is tactical (a capture pending), up to MaxExtension plies,
+	// instead of evaluating an unquiet position.
+	CaptureExtension bool
+	// MaxExtension bounds the extension plies on one path; default 8.
+	MaxExtension int
+	// Nodes stops the search after about this many nodes (0: no limit).
+	Nodes int64
+	// Time stops the search after about this long (0: no limit).
+	Time time.Duration
+	// TableBits sizes the transposition table at 1<<TableBits entries;
+	// default 16.
+	TableBits int
+	// NoTable, NoKillers and NoHistory switch those heuristics off.
+	NoTable, NoKillers, NoHistory bool
+}
+
+// withDefaults fills in zero fields.
+func (o Options) withDefaults() Options {
+	if o.Depth <= 0 {
+		o.Depth = 4
+	}
+	if o.MaxExtension <= 0 {
+		o.MaxExtension = 8
+	}
+	if o.TableBits <= 0 {
+		o.TableBits = 16
+	}
+	return o
+}
+
+// Result is the outcome of a search.
+type Result[M comparable] struct {
+	// Move is the best move found (the zero M when the root has no move).
+	Move M
+	// Score is its value from the root side's point of view.
+	Score int
+	// Depth is the depth of the last completed iteration.
+	Depth int
+	// Nodes counts the positions visited.
+	Nodes int64
+	// Elapsed is the time the search took.
+	Elapsed time.Duration
+	// PV is the principal variation, starting with Move. It is only valid
+	// until the next search.
+	PV []M
+}
+
+// plyState is the per-ply scratch space of a search.
+type plyState[M comparable] struct {
+	moves   []M
+	scores  []int32
+	killers [2]M
+	pv      []M
+}
+
+// AlphaBeta is an iterative-deepening negamax search with alpha-beta
+// pruning, a transposition table, and move ordering by the table's move,
+// killer moves and the history heuristic. It is not safe for concurrent use.
+type AlphaBeta[M comparable, S Game[M]] struct {
+	opts    Options
+	eval    Evaluator[S]
+	inc     Incremental[S] // eval, when it is incremental; else nil
+	table   *table[M]
+	plies   []plyState[M]
+	history []int32
+
+	nodes    int64
+	stopped  bool
+	deadline time.Time
+	ctx      context.Context
+}
+
+// NewAlphaBeta returns a search that evaluates leaves with eval.
+func NewAlphaBeta[M comparable, S Game[M]](eval Evaluator[S], opts Options) *AlphaBeta[M, S] {
+	opts = opts.withDefaults()
+	ab := &AlphaBeta[M, S]{opts: opts, eval: eval, plies: make([]plyState[M], maxPly+1)}
+	ab.inc, _ = eval.(Incremental[S])
+	if !opts.NoTable {
+		ab.table = newTable[M](opts.TableBits)
+	}
+	for i := range ab.plies {
+		ab.plies[i].moves = make([]M, 0, 64)
+		ab.plies[i].scores = make([]int32, 64)
+		ab.plies[i].pv = make([]M, 0, maxPly)
+	}
+	return ab
+}
+
+// Options returns the options the search runs with, defaults filled in.
+func (ab *AlphaBeta[M, S]) Options() Options { return ab.opts }
+
+// Reset forgets everything learnt from earlier searches (table, killers,
+// history), so that the next search depends only on its position.
+func (ab *AlphaBeta[M, S]) Reset() {
+	if ab.table != nil {
+		ab.table.clear()
+	}
+	clear(ab.history)
+	for i := range ab.plies {
+		ab.plies[i].killers = [2]M{}
+	}
+}
+
+// Search looks for the best move in the current position of s and returns
+// it with its score. s is returned to the position it had. The search stops
+// early when ctx is done or a node or time limit is reached, and then
+// reports the last completed iteration (at least depth 1 is always
+// completed unless ctx is already done).
+func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
+	start := time.Now()
+	ab.ctx, ab.nodes, ab.stopped = ctx, 0, false
+	ab.deadline = time.Time{}
+	if ab.opts.Time > 0 {
+		ab.deadline = start.Add(ab.opts.Time)
+	}
+	if n := s.MoveKeySpace(); len(ab.history) != n {
+		ab.history = make([]int32, n)
+	}
+	if ab.inc != nil {
+		ab.inc.Reset(s)
+	}
+	var res Result[M]
+	for depth := 1; depth <= ab.opts.Depth; depth++ {
+		if depth > 1 {
+			ab.checkLimits()
+			if ab.stopped {
+				break
+			}
+		}
+		score := ab.negamax(s, depth, 0, 0, -Infinity, Infinity)
+		if ab.stopped && depth > 1 {
+			break
+		}
+		root := &ab.plies[0]
+		res.Score, res.Depth = score, depth
+		res.PV = append(res.PV[:0], root.pv...)
+		if len(res.PV) > 0 {
+			res.Move = res.PV[0]
+		}
+		if ab.stopped || IsWin(score) {
+			break
+		}
+	}
+	res.Nodes, res.Elapsed = ab.nodes, time.Since(start)
+	return res
+}
+
+// checkLimits sets stopped when the context, the node limit or the clock
+// says so. It is called every 1024 nodes.
+func (ab *AlphaBeta[M, S]) checkLimits() {
+	if ab.ctx.Err() != nil ||
+		ab.opts.Nodes > 0 && ab.nodes >= ab.opts.Nodes ||
+		!ab.deadline.IsZero() && time.Now().After(ab.deadline) {
+		ab.stopped = true
+	}
+}
+
+// negamax returns the value of s searched to depth plies, ply plies below the
+// root, with ext extension plies used on this path. It fills the ply's PV.
+func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
+	ps := &ab.plies[ply]
+	ps.pv = ps.pv[:0]
+	ab.nodes++
+	if ab.nodes&1023 == 0 {
+		ab.checkLimits()
+	}
+	if ab.stopped {
+		return 0
+	}
+	if ply > 0 && s.Drawn() {
+		return 0
+	}
+	if depth <= 0 {
+		if !ab.opts.CaptureExtension || ext >= ab.opts.MaxExtension || ply >= maxPly || !s.Tactical() {
+			return ab.eval.Evaluate(s)
+		}
+		depth, ext = 1, ext+1
+	}
+	if ply >= maxPly {
+		return ab.eval.Evaluate(s)
+	}
+
+	key := s.Hash()
+	var ttMove M
+	var zero M
+	if ab.table != nil {
+		if e, ok := ab.table.probe(key); ok {
+			ttMove = e.move
+			if ply > 0 && int(e.depth) >= depth {
+				score := fromTT(int(e.score), ply)
+				switch {
+				case e.bound == boundExact,
+					e.bound == boundLower && score >= beta,
+					e.bound == boundUpper && score <= alpha:
+					if e.move != zero {
+						ps.pv = append(ps.pv, e.move)
+					}
+					return score
+				}
+			}
+		}
+	}
+
+	ps.moves = s.LegalMoves(ps.moves)
+	moves := ps.moves
+	if len(moves) == 0 {
+		return terminalScore(s.Outcome(), s.ToMove(), ply)
+	}
+	ab.scoreMoves(s, ps, ttMove)
+
+	alphaIn := alpha
+	best, bestMove := -Infinity, zero
+	for i := range moves {
+		m := ab.pickNext(ps, i)
+		s.Make(m)
+		if ab.inc != nil {
+			ab.inc.Push(s)
+		}
+		score := -ab.negamax(s, depth-1, ply+1, ext, -beta, -alpha)
+		s.Unmake()
+		if ab.inc != nil {
+			ab.inc.Pop()
+		}
+		if ab.stopped {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+			if score > alpha {
+				alpha = score
+				child := ab.plies[ply+1].pv
+				ps.pv = append(append(ps.pv[:0], m), child...)
+				if alpha >= beta {
+					ab.noteCutoff(s, ps, m, depth, len(moves) > 1)
+					break
+				}
+			}
+		}
+	}
+	if ab.table != nil {
+		b := boundExact
+		switch {
+		case best >= beta:
+			b = boundLower
+		case best <= alphaIn:
+			b = boundUpper
+		}
+		ab.table.store(key, bestMove, best, depth, ply, b)
+	}
+	return best
+}
+
+// Move ordering scores: the table's move first, then the killers, then the
+// rest by history.
+const (
+	orderTable  = 1 << 30
+	orderKiller = 1 << 29
+)
+
+// scoreMoves fills ps.scores for ps.moves.
+func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
+	if cap(ps.scores) < len(ps.moves) {
+		ps.scores = make([]int32, len(ps.moves), 2*len(ps.moves))
+	}
+	ps.scores = ps.scores[:len(ps.moves)]
+	var zero M
+	for i, m := range ps.moves {
+		var sc int32
+		switch {
+		case m == ttMove && ttMove != zero:
+			sc = orderTable
+		case !ab.opts.NoKillers && (m == ps.killers[0] || m == ps.killers[1]):
+			sc = orderKiller
+		case !ab.opts.NoHistory:
+			sc = ab.history[s.MoveKey(m)]
+		}
+		ps.scores[i] = sc
+	}
+}
+
+// pickNext moves the best-scored of ps.moves[i:] to position i and returns
+// it. Selection beats sorting because most nodes cut off after a few moves.
+func (ab *AlphaBeta[M, S]) pickNext(ps *plyState[M], i int) M {
+	best := i
+	for j := i + 1; j < len(ps.moves); j++ {
+		if ps.scores[j] > ps.scores[best] {
+			best = j
+		}
+	}
+	ps.moves[i], ps.moves[best] = ps.moves[best], ps.moves[i]
+	ps.scores[i], ps.scores[best] = ps.scores[best], ps.scores[i]
+	return ps.moves[i]
+}
+
+// noteCutoff records a move that caused a beta cutoff in the killer and
+// history tables. Forced moves teach nothing and are skipped.
+func (ab *AlphaBeta[M, S]) noteCutoff(s S, ps *plyState[M], m M, depth int, choice bool) {
+	if !choice {
+		return
+	}
+	if !ab.opts.NoKillers && m != ps.killers[0] {
+		ps.killers[1], ps.killers[0] = ps.killers[0], m
+	}
+	if !ab.opts.NoHistory {
+		h := &ab.history[s.MoveKey(m)]
+		*h += int32(depth * depth)
+		if *h > orderKiller/2 {
+			for i := range ab.history {
+				ab.history[i] /= 2
+			}
+		}
+	}
+}

@@ -1,0 +1,85 @@
+// Package search holds game-independent players: alpha-beta (negamax with
+// iterative deepening, a transposition table and move ordering), Monte Carlo
+// tree search with random playouts, MCTS with early playout termination, and
+// a random mover. It knows a game only through the Game interface below and a
+// position's value only through an Evaluator.
+//
+// A search value is owned by one goroutine: it keeps per-ply buffers, tables
+// and counters that it reuses from move to move so that searching does not
+// allocate. Reset it between games so that a game's result never depends on
+// what the same value searched before (tournaments rely on that for
+// determinism whatever the schedule).
+package search
+
+import (
+	"errors"
+
+	"evolved/game"
+)
+
+// Game is what search needs of a game: the game.State contract plus a few
+// cheap queries used at every node.
+type Game[M comparable] interface {
+	game.State[M]
+	// Drawn reports whether a rule draws the current position regardless of
+	// the legal moves (repetition, move limit, no-progress rule). It must not
+	// generate moves.
+	Drawn() bool
+	// Tactical reports whether the position is not quiet (a capture is
+	// pending in draughts): a search extends such a leaf instead of
+	// evaluating it when its extension option is on.
+	Tactical() bool
+	// MoveKey maps a move to 0..MoveKeySpace()-1 for history and killer tables.
+	MoveKey(m M) int
+	// MoveKeySpace returns the number of distinct move keys.
+	MoveKeySpace() int
+}
+
+// Scores are ints from the point of view of the side to move.
+const (
+	// Infinity bounds every score.
+	Infinity = 32000
+	// Win is the score of a position won at the root; a win found n plies
+	// down scores Win-n, so that shorter wins are preferred.
+	Win = 31000
+	// MaxEval bounds what an Evaluator may return, so that evaluations never
+	// look like wins.
+	MaxEval = 20000
+	// maxPly bounds the depth of a search, extensions included.
+	maxPly = 128
+)
+
+// Evaluator gives the value of the current position of a game from the
+// point of view of the side to move, in -MaxEval..MaxEval.
+type Evaluator[S any] interface {
+	Evaluate(s S) int
+}
+
+// Incremental is an Evaluator that keeps state along the search path (an
+// accumulator, as NNUE engines do): Reset at the root, Push after every
+// Make, Pop after every Unmake.
+type Incremental[S any] interface {
+	Evaluator[S]
+	Reset(s S)
+	Push(s S)
+	Pop()
+}
+
+// IsWin reports whether score is a forced win or loss found by search.
+func IsWin(score int) bool { return score > Win-maxPly || score < -Win+maxPly }
+
+// terminalScore returns the score of a position with no legal move for the
+// side to move, ply plies from the root.
+func terminalScore(o game.Outcome, toMove game.Player, ply int) int {
+	switch o.Result {
+	case game.WinFor(toMove):
+		return Win - ply
+	case game.WinFor(toMove.Other()):
+		return -Win + ply
+	}
+	return 0
+}
+
+// ErrNoMove is returned by a Player asked to move in a position without a
+// legal move.
+var ErrNoMove = errors.New("search: no legal move")

@@ -1,0 +1,108 @@
+// Package tournament plays games between players: single games from seeded
+// random openings, matches of many games between two players, and the
+// tournaments of the genetic algorithm, all run concurrently with results
+// that do not depend on the number of workers or the order games finish in.
+// It also estimates Elo ratings from results.
+package tournament
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"evolved/game"
+	"evolved/search"
+)
+
+// Arena is what a tournament needs of a game: a fresh game at the standard
+// start position under the tournament's rules, and how many random plies
+// open each game.
+type Arena[M comparable, S search.Game[M]] struct {
+	// Name names the game in seeds and records ("draughts").
+	Name string
+	// NewGame returns a new game at the start position. It is called
+	// concurrently and must return independent values.
+	NewGame func() S
+	// OpeningPlies is the number of uniformly random plies that open each
+	// game, so that deterministic players do not replay one game.
+	OpeningPlies int
+}
+
+// Record is one played game.
+type Record[M comparable] struct {
+	// Moves holds every move from the start position; the first Opening
+	// of them are the random opening.
+	Moves   []M
+	Opening int
+	Outcome game.Outcome
+}
+
+// Opening plays random plies from the start of s, as a game of this arena
+// opens, and returns them; s is left after them. An opening that would end
+// the game is drawn again from the same generator, so every opening leaves
+// a game to play.
+func (a Arena[M, S]) Opening(s S, rng *rand.Rand) []M {
+	var moves []M
+	for attempt := 0; ; attempt++ {
+		moves = moves[:0]
+		var buf []M
+		for len(moves) < a.OpeningPlies && !s.Outcome().Over() {
+			buf = s.LegalMoves(buf)
+			m := buf[rng.IntN(len(buf))]
+			s.Make(m)
+			moves = append(moves, m)
+		}
+		if !s.Outcome().Over() || attempt == 100 {
+			return moves
+		}
+		for range moves {
+			s.Unmake()
+		}
+	}
+}
+
+// Play plays one game on s, from its current position, between first (who
+// moves first from the start position) and second, and returns the moves
+// it added and the outcome. Each player is told NewGame with its seed.
+// A player's error ends the game with that error; a player that returns an
+// illegal move loses by adjudication and Play reports an error naming it.
+func Play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64) ([]M, game.Outcome, error) {
+	first.NewGame(seeds[0])
+	second.NewGame(seeds[1])
+	var moves, legal []M
+	for {
+		o := s.Outcome()
+		if o.Over() {
+			return moves, o, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return moves, o, err
+		}
+		mover := s.ToMove()
+		p := first
+		if mover == game.Second {
+			p = second
+		}
+		res, err := p.Move(ctx, s)
+		if err != nil {
+			return moves, game.Outcome{}, fmt.Errorf("%v player at ply %d: %w", mover, s.Ply(), err)
+		}
+		legal = s.LegalMoves(legal)
+		if !contains(legal, res.Move) {
+			o := game.Outcome{Result: game.WinFor(mover.Other()), Reason: game.Adjudicated}
+			return moves, o, fmt.Errorf("%v player at ply %d: illegal move %v", mover, s.Ply(), res.Move)
+		}
+		s.Make(res.Move)
+		moves = append(moves, res.Move)
+	}
+}
+
+// contains reports whether moves holds m.
+func contains[M comparable](moves []M, m M) bool {
+	for _, x := range moves {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,65 @@
+package tournament
+
+import (
+	"context"
+	"fmt"
+
+	"evolved/search"
+)
+
+// MatchOptions configures a match between two players.
+type MatchOptions struct {
+	// Games is the number of games; colours alternate, and each pair of
+	// games (2k, 2k+1) starts from the same opening with colours swapped.
+	Games int
+	// Concurrency is the number of games played at once; default: the
+	// number of CPUs.
+	Concurrency int
+	// Seed seeds the openings and the players' own random choices.
+	Seed uint64
+	// Progress, if set, is called after each finished game with the number
+	// of games done; calls come from several goroutines, one at a time.
+	Progress func(done, total int)
+}
+
+// MatchResult holds a match's games and their tally from A's point of view.
+type MatchResult[M comparable] struct {
+	Wins, Draws, Losses int
+	// Records holds every game in schedule order; AFirst[i] tells whether
+	// A had the first move in game i.
+	Records []Record[M]
+	AFirst  []bool
+}
+
+// Score returns A's score as a fraction: (wins + draws/2) / games.
+func (r MatchResult[M]) Score() float64 {
+	n := r.Wins + r.Draws + r.Losses
+	if n == 0 {
+		return 0
+	}
+	return (float64(r.Wins) + float64(r.Draws)/2) / float64(n)
+}
+
+// Match plays opts.Games games between the players that newA and newB make:
+// A moves first in even games, and games 2k and 2k+1 share their opening. It
+// is a tournament of two agents, so its results too are the same whatever
+// the concurrency.
+func Match[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S], newA, newB func() search.Player[M, S], opts MatchOptions) (MatchResult[M], error) {
+	if opts.Games < 1 {
+		return MatchResult[M]{}, fmt.Errorf("tournament: match needs at least one game, got %d", opts.Games)
+	}
+	schedule := make([]Pairing, opts.Games)
+	for i := range schedule {
+		schedule[i] = Pairing{First: i % 2, Second: 1 - i%2, OpeningIndex: i / 2}
+	}
+	r, err := Run(ctx, arena, []func() search.Player[M, S]{newA, newB}, schedule, Config{Workers: opts.Concurrency}, opts.Seed, 0, opts.Progress)
+	if err != nil {
+		return MatchResult[M]{}, fmt.Errorf("tournament: match: %w", err)
+	}
+	res := MatchResult[M]{Wins: r.Wins[0], Draws: r.Draws[0], Losses: r.Losses[0],
+		Records: make([]Record[M], opts.Games), AFirst: make([]bool, opts.Games)}
+	for i, g := range r.Games {
+		res.Records[i], res.AFirst[i] = g.Record, g.First == 0
+	}
+	return res, nil
+}

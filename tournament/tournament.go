@@ -1,0 +1,212 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"evolved/game"
+	"evolved/search"
+	"evolved/seed"
+)
+
+// Format is a tournament format.
+type Format string
+
+const (
+	// RoundRobin pairs every agent with every other twice, once with each
+	// colour: n*(n-1) games, 210 for 15 agents. Both games of a pair start
+	// from the same opening.
+	RoundRobin Format = "roundrobin"
+	// Blondie is the format of the Blondie24 experiments: each agent plays
+	// BlondieGames games with the first move against opponents drawn at
+	// random (never itself): 75 games for 15 agents.
+	Blondie Format = "blondie"
+)
+
+// ErrFormat is returned for an unknown tournament format.
+var ErrFormat = errors.New("tournament: unknown format")
+
+// ParseFormat reads a format name.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case RoundRobin, Blondie:
+		return f, nil
+	}
+	return "", fmt.Errorf("%w %q (want %s or %s)", ErrFormat, s, RoundRobin, Blondie)
+}
+
+// Scoring gives the points of a win, a draw and a loss.
+type Scoring struct{ Win, Draw, Loss int }
+
+// DefaultScoring is Blondie24's: win +2, draw 0, loss -1.
+var DefaultScoring = Scoring{Win: 2, Draw: 0, Loss: -1}
+
+// Config configures a tournament.
+type Config struct {
+	Format Format
+	// BlondieGames is the number of games each agent plays first in the
+	// Blondie format; default 5.
+	BlondieGames int
+	Scoring      Scoring
+	// Workers is the number of games played at once; default runtime.NumCPU().
+	Workers int
+}
+
+// Pairing is one scheduled game: agent First moves first. Games with the
+// same OpeningIndex start from the same opening.
+type Pairing struct {
+	First, Second int
+	OpeningIndex  int
+}
+
+// Schedule returns the games of a tournament among n agents. rng is used
+// only by the Blondie format, to draw opponents.
+func Schedule(cfg Config, n int, rng *rand.Rand) ([]Pairing, error) {
+	var out []Pairing
+	switch cfg.Format {
+	case RoundRobin, "":
+		opening := 0
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				out = append(out, Pairing{i, j, opening}, Pairing{j, i, opening})
+				opening++
+			}
+		}
+	case Blondie:
+		games := cfg.BlondieGames
+		if games <= 0 {
+			games = 5
+		}
+		if n < 2 {
+			return nil, nil
+		}
+		for i := range n {
+			for range games {
+				j := rng.IntN(n - 1)
+				if j >= i {
+					j++
+				}
+				out = append(out, Pairing{i, j, len(out)})
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%w %q", ErrFormat, cfg.Format)
+	}
+	return out, nil
+}
+
+// GameResult is a played game of a tournament.
+type GameResult[M comparable] struct {
+	Pairing
+	Record[M]
+}
+
+// Results holds a tournament's games and each agent's points.
+type Results[M comparable] struct {
+	Games  []GameResult[M]
+	Points []int
+	// Wins, Draws and Losses count each agent's results.
+	Wins, Draws, Losses []int
+}
+
+// Run plays the tournament among len(agents) agents: agents[i]() makes a
+// fresh player for agent i (each worker makes its own, once). Game k of the
+// schedule draws its opening from seed.Rand(runSeed, arena.Name, generation,
+// seed.Opening, OpeningIndex) and its players' seeds from
+// (…, seed.Player, k), so results do not depend on the number of workers.
+// progress, if not nil, is called after every finished game, from one
+// goroutine at a time. Cancelling ctx stops the tournament within a move's
+// time and returns the context's error.
+func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S], agents []func() search.Player[M, S], schedule []Pairing, cfg Config, runSeed uint64, generation int, progress func(done, total int)) (Results[M], error) {
+	n := len(agents)
+	res := Results[M]{
+		Games:  make([]GameResult[M], len(schedule)),
+		Points: make([]int, n), Wins: make([]int, n), Draws: make([]int, n), Losses: make([]int, n),
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = max(1, min(workers, len(schedule)))
+	jobs := make(chan int)
+	var mu sync.Mutex // serialises progress and the done count
+	done := 0
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(jobs)
+		for k := range schedule {
+			select {
+			case jobs <- k:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	for range workers {
+		g.Go(func() error {
+			players := make([]search.Player[M, S], n)
+			get := func(i int) search.Player[M, S] {
+				if players[i] == nil {
+					players[i] = agents[i]()
+				}
+				return players[i]
+			}
+			for k := range jobs {
+				pr := schedule[k]
+				s := arena.NewGame()
+				opening := arena.Opening(s, seed.Rand(runSeed, arena.Name, generation, seed.Opening, pr.OpeningIndex))
+				ps := seed.Derive(runSeed, arena.Name, generation, seed.Player, k)
+				moves, o, err := Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)})
+				if err != nil {
+					return fmt.Errorf("game %d (agent %d vs %d): %w", k+1, pr.First, pr.Second, err)
+				}
+				res.Games[k] = GameResult[M]{Pairing: pr, Record: Record[M]{Moves: append(opening, moves...), Opening: len(opening), Outcome: o}}
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done, len(schedule))
+					mu.Unlock()
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return Results[M]{}, fmt.Errorf("tournament: %w", ctx.Err())
+		}
+		return Results[M]{}, fmt.Errorf("tournament: %w", err)
+	}
+	sc := cfg.Scoring
+	if sc == (Scoring{}) {
+		sc = DefaultScoring
+	}
+	for _, gr := range res.Games {
+		a, b := gr.First, gr.Second
+		switch gr.Outcome.Result {
+		case game.FirstWins:
+			res.Points[a] += sc.Win
+			res.Points[b] += sc.Loss
+			res.Wins[a]++
+			res.Losses[b]++
+		case game.SecondWins:
+			res.Points[b] += sc.Win
+			res.Points[a] += sc.Loss
+			res.Wins[b]++
+			res.Losses[a]++
+		default:
+			res.Points[a] += sc.Draw
+			res.Points[b] += sc.Draw
+			res.Draws[a]++
+			res.Draws[b]++
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,241 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"evolved/game/draughts"
+	"evolved/search"
+)
+
+type (
+	dm = draughts.Move
+	dg = *draughts.Game
+)
+
+func draughtsArena() Arena[dm, dg] {
+	return Arena[dm, dg]{
+		Name:         "draughts",
+		NewGame:      func() dg { return draughts.NewGame(draughts.Start(), draughts.DefaultRules()) },
+		OpeningPlies: 4,
+	}
+}
+
+// material is a test evaluator: men 100, kings 150.
+type material struct{}
+
+func (material) Evaluate(g dg) int {
+	p := g.Position()
+	us, them := p.Side, p.Side.Other()
+	c := func(b uint32) int { return bits.OnesCount32(b) }
+	return 100*(c(p.Men(us))-c(p.Men(them))) + 150*(c(p.KingsOf(us))-c(p.KingsOf(them)))
+}
+
+func alphaBeta(depth int) func() search.Player[dm, dg] {
+	return func() search.Player[dm, dg] {
+		return search.Searcher[dm, dg]{AlphaBeta: search.NewAlphaBeta[dm, dg](material{}, search.Options{Depth: depth, TableBits: 12})}
+	}
+}
+
+func random() search.Player[dm, dg] { return search.NewRandom[dm, dg]() }
+
+func TestScheduleRoundRobin(t *testing.T) {
+	s, err := Schedule(Config{Format: RoundRobin}, 15, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 210 {
+		t.Fatalf("15 agents: %d games, want 210", len(s))
+	}
+	seen := map[[2]int]int{}
+	for _, p := range s {
+		if p.First == p.Second {
+			t.Fatalf("agent %d plays itself", p.First)
+		}
+		seen[[2]int{p.First, p.Second}]++
+	}
+	for i := range 15 {
+		for j := range 15 {
+			if i != j && seen[[2]int{i, j}] != 1 {
+				t.Errorf("pair (%d first, %d second) scheduled %d times, want 1", i, j, seen[[2]int{i, j}])
+			}
+		}
+	}
+	// The two colours of a pair share their opening, and pairs differ.
+	for k := 0; k < len(s); k += 2 {
+		if s[k].OpeningIndex != s[k+1].OpeningIndex || s[k].First != s[k+1].Second {
+			t.Errorf("games %d and %d: %+v and %+v do not form a pair on one opening", k, k+1, s[k], s[k+1])
+		}
+		if k > 0 && s[k].OpeningIndex == s[k-1].OpeningIndex {
+			t.Errorf("game %d shares the opening of the previous pair", k)
+		}
+	}
+}
+
+func TestScheduleBlondie(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	s, err := Schedule(Config{Format: Blondie}, 15, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 75 {
+		t.Fatalf("15 agents: %d games, want 75", len(s))
+	}
+	first := make([]int, 15)
+	for _, p := range s {
+		if p.First == p.Second || p.Second < 0 || p.Second >= 15 {
+			t.Fatalf("bad pairing %+v", p)
+		}
+		first[p.First]++
+	}
+	for i, n := range first {
+		if n != 5 {
+			t.Errorf("agent %d moves first in %d games, want 5", i, n)
+		}
+	}
+	if _, err := Schedule(Config{Format: "swiss"}, 15, rng); !errors.Is(err, ErrFormat) {
+		t.Errorf("unknown format: err = %v, want ErrFormat", err)
+	}
+}
+
+func TestRunIsIndependentOfWorkers(t *testing.T) {
+	agents := []func() search.Player[dm, dg]{alphaBeta(1), random, alphaBeta(2), random}
+	sched, _ := Schedule(Config{Format: RoundRobin}, len(agents), nil)
+	var runs []Results[dm]
+	for _, workers := range []int{1, 4} {
+		r, err := Run(context.Background(), draughtsArena(), agents, sched, Config{Workers: workers}, 99, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	a, b := runs[0], runs[1]
+	if !slices.Equal(a.Points, b.Points) {
+		t.Errorf("points with 1 worker %v, with 4 workers %v", a.Points, b.Points)
+	}
+	for k := range a.Games {
+		if !slices.Equal(a.Games[k].Moves, b.Games[k].Moves) || a.Games[k].Outcome != b.Games[k].Outcome {
+			t.Fatalf("game %d differs between 1 and 4 workers", k)
+		}
+	}
+	// Scores follow the +2/0/-1 rule from the tallies.
+	for i := range agents {
+		if want := 2*a.Wins[i] - a.Losses[i]; a.Points[i] != want {
+			t.Errorf("agent %d: %d points, want 2*%d - %d = %d", i, a.Points[i], a.Wins[i], a.Losses[i], want)
+		}
+	}
+}
+
+func TestRunStopsWhenCancelled(t *testing.T) {
+	agents := []func() search.Player[dm, dg]{alphaBeta(6), alphaBeta(6)}
+	sched := make([]Pairing, 200)
+	for i := range sched {
+		sched[i] = Pairing{i % 2, 1 - i%2, i}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Run(ctx, draughtsArena(), agents, sched, Config{Workers: 2}, 1, 0, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	// Generous: a depth-6 move takes milliseconds; the point is that 200
+	// games were not played to the end.
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to stop", d)
+	}
+}
+
+func TestMatchMaterialBeatsRandom(t *testing.T) {
+	r, err := Match(context.Background(), draughtsArena(), alphaBeta(4), random, MatchOptions{Games: 100, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Wins+r.Draws+r.Losses != 100 {
+		t.Fatalf("tally %d+%d+%d, want 100 games", r.Wins, r.Draws, r.Losses)
+	}
+	if r.Wins < 95 {
+		t.Errorf("material:4 vs random: +%d =%d -%d, want at least 95 wins", r.Wins, r.Draws, r.Losses)
+	}
+}
+
+func TestEloFromScore(t *testing.T) {
+	cases := []struct {
+		w, d, l  int
+		elo, tol float64
+	}{
+		{50, 0, 50, 0, 1e-9},
+		{75, 0, 25, 190.849, 0.01}, // -400*log10(1/0.75-1)
+		{25, 0, 75, -190.849, 0.01},
+		{0, 100, 0, 0, 1e-9},
+	}
+	for _, c := range cases {
+		elo, ci := EloFromScore(c.w, c.d, c.l)
+		if math.Abs(elo-c.elo) > c.tol {
+			t.Errorf("EloFromScore(%d,%d,%d) = %.3f, want %.3f", c.w, c.d, c.l, elo, c.elo)
+		}
+		if math.IsNaN(ci) || ci < 0 {
+			t.Errorf("EloFromScore(%d,%d,%d): interval %v", c.w, c.d, c.l, ci)
+		}
+	}
+	// 75%: se of the score = sqrt(0.75*0.25/100) = 0.0433; d elo/dp at 0.75
+	// = 400/(ln10*0.1875) = 926.5; half-width = 1.96*0.0433*926.5 = 78.6.
+	if _, ci := EloFromScore(75, 0, 25); math.Abs(ci-78.6) > 0.2 {
+		t.Errorf("75/25: half-width %.2f, want 78.6", ci)
+	}
+	// 20-0 is read as 19.5/20: elo = -400*log10(1/0.975-1) = 636.4, and the
+	// interval 1.96*sqrt(0.975*0.025/20)*400/(ln10*0.975*0.025)
+	// = 1.96*0.034911*7126.8 = 487.6.
+	if elo, ci := EloFromScore(20, 0, 0); math.Abs(elo-636.4) > 0.1 || math.Abs(ci-487.6) > 0.1 {
+		t.Errorf("20-0: elo %.1f ± %.1f, want 636.4 ± 487.6", elo, ci)
+	}
+}
+
+func TestRatingsMaximumLikelihood(t *testing.T) {
+	// Two players, A scores 75% over 4000 games: the estimate must approach
+	// the 190.85 Elo gap (the prior's one virtual draw each is negligible).
+	var games []Pair
+	for i := range 4000 {
+		s := 0.0
+		if i%4 != 0 {
+			s = 1
+		}
+		games = append(games, Pair{A: 0, B: 1, Score: s})
+	}
+	r := Ratings(2, games)
+	if gap := r[0].Elo - r[1].Elo; math.Abs(gap-190.85) > 1 {
+		t.Errorf("gap %.2f, want 190.85 ± 1", gap)
+	}
+	if math.Abs(r[0].Elo+r[1].Elo) > 1e-9 {
+		t.Errorf("ratings %v do not have mean 0", r)
+	}
+	// Three players in a chain, A > B > C by 75% each: ML gives equal gaps,
+	// and C - A about twice the gap.
+	games = games[:0]
+	for i := range 4000 {
+		s := 0.0
+		if i%4 != 0 {
+			s = 1
+		}
+		games = append(games, Pair{0, 1, s}, Pair{1, 2, s})
+	}
+	r = Ratings(3, games)
+	g1, g2 := r[0].Elo-r[1].Elo, r[1].Elo-r[2].Elo
+	if math.Abs(g1-g2) > 1 || math.Abs(g1-190.85) > 2 {
+		t.Errorf("chain gaps %.2f and %.2f, want both about 190.85", g1, g2)
+	}
+	if !(r[1].HalfWidth < r[0].HalfWidth) {
+		t.Errorf("the middle player, with twice the games, should be the best known: %+v", r)
+	}
+	// A player who won everything stays finite.
+	r = Ratings(2, []Pair{{0, 1, 1}, {0, 1, 1}})
+	if math.IsInf(r[0].Elo, 0) || math.IsNaN(r[0].Elo) || r[0].Elo <= 0 {
+		t.Errorf("all wins: %+v", r)
+	}
+}
