@@ -77,6 +77,7 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	table   *table[M]
 	plies   []plyState[M]
 	history []int32
+	pv      []M // the last completed iteration's PV, returned in Result
 
 	nodes    int64
 	stopped  bool
@@ -147,7 +148,8 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 		}
 		root := &ab.plies[0]
 		res.Score, res.Depth = score, depth
-		res.PV = append(res.PV[:0], root.pv...)
+		ab.pv = append(ab.pv[:0], root.pv...)
+		res.PV = ab.pv
 		if len(res.PV) > 0 {
 			res.Move = res.PV[0]
 		}

@@ -62,6 +62,7 @@ type MCTS[M comparable, S Game[M]] struct {
 	nodes   []mctsNode[M]
 	moves   []M
 	path    []int32
+	pv      [1]M
 }
 
 // NewMCTS returns a search. eval and winRate are used only when
@@ -75,7 +76,8 @@ func (t *MCTS[M, S]) Options() MCTSOptions { return t.opts }
 
 // Search runs the playouts from the current position of s and returns the
 // most visited root move, with its visit count as Nodes and its mean reward
-// (per mille) as Score. s is returned to the position it had.
+// (per mille) as Score. s is returned to the position it had. Result.PV is
+// only valid until the next search.
 func (t *MCTS[M, S]) Search(ctx context.Context, s S, rng *rand.Rand) Result[M] {
 	start := time.Now()
 	var deadline time.Time
@@ -102,7 +104,8 @@ func (t *MCTS[M, S]) Search(ctx context.Context, s S, rng *rand.Rand) Result[M] 
 		n := &t.nodes[best]
 		res.Move = n.move
 		res.Score = int(1000 * n.value / float64(n.visits))
-		res.PV = append(res.PV[:0], n.move)
+		t.pv[0] = n.move
+		res.PV = t.pv[:]
 	}
 	res.Depth, res.Elapsed = 1, time.Since(start)
 	return res

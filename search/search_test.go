@@ -156,3 +156,5 @@ func TestTerminalScore(t *testing.T) {
 		t.Errorf("win at ply 2 = %d, want %d", got, Win-2)
 	}
 }
+
+func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }

@@ -1,0 +1,44 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"evolved/game/draughts"
+)
+
+// BenchmarkAlphaBeta reports nodes per second of a fixed-depth search from
+// the draughts start position with the material evaluator. The table is
+// cleared (untimed) before each search, so every iteration does the same
+// work.
+func BenchmarkAlphaBeta(b *testing.B) {
+	for _, depth := range []int{4, 8} {
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			g := draughts.NewGame(draughts.Start(), draughts.DefaultRules())
+			ab := NewAlphaBeta[dm, dg](material{}, Options{Depth: depth, CaptureExtension: true})
+			ab.Search(context.Background(), g) // warm up buffers
+			var nodes int64
+			for b.Loop() {
+				b.StopTimer()
+				ab.Reset() // a per-game cost, not a per-search one
+				b.StartTimer()
+				nodes += ab.Search(context.Background(), g).Nodes
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+		})
+	}
+}
+
+// BenchmarkMCTS reports playouts per second from the start position.
+func BenchmarkMCTS(b *testing.B) {
+	g := draughts.NewGame(draughts.Start(), draughts.DefaultRules())
+	tree := NewMCTS[dm, dg](MCTSOptions{Playouts: 1000}, nil, nil)
+	rng := newTestRand()
+	tree.Search(context.Background(), g, rng)
+	for b.Loop() {
+		tree.Search(context.Background(), g, rng)
+	}
+	b.ReportMetric(float64(1000*b.N)/b.Elapsed().Seconds(), "playouts/s")
+}
