@@ -1,0 +1,72 @@
+package player
+
+import (
+	"fmt"
+	"math"
+
+	"evolved/game/draughts"
+	"evolved/nnet"
+	"evolved/search"
+)
+
+// NetScale converts a net's output in (-1, 1) to search units: a net value
+// of v scores round(v*NetScale), well inside search.MaxEval.
+const NetScale = 10000
+
+// draughtsNetEval is the search evaluator of one net: an incremental
+// accumulator over an immutable, shared nnet.DraughtsEval.
+type draughtsNetEval struct {
+	acc *nnet.DraughtsAccumulator
+}
+
+var _ search.Incremental[*draughts.Game] = (*draughtsNetEval)(nil)
+
+func (d *draughtsNetEval) Reset(g *draughts.Game) { d.acc.Reset(g.Position()) }
+func (d *draughtsNetEval) Push(g *draughts.Game)  { d.acc.Push(g.Position()) }
+func (d *draughtsNetEval) Pop()                   { d.acc.Pop() }
+
+// Evaluate returns the net's value of the current position for the side to move.
+func (d *draughtsNetEval) Evaluate(g *draughts.Game) int {
+	return int(math.Round(d.acc.Evaluate(g.ToMove()) * NetScale))
+}
+
+// netWinRate maps a net score to a win rate for MCTS-EPT: (v+1)/2.
+func netWinRate(score int) float64 { return (float64(score)/NetScale + 1) / 2 }
+
+// DraughtsNet returns a spec whose players search with net: alpha-beta to
+// depth plies with the capture extension, as Blondie24 played. The net's
+// evaluator is built once and shared read-only by every player made.
+func DraughtsNet(name string, net *nnet.Net, depth int) (DraughtsSpec, error) {
+	eval, err := nnet.NewDraughtsEval(net)
+	if err != nil {
+		return DraughtsSpec{}, fmt.Errorf("player %s: %w", name, err)
+	}
+	return DraughtsSpec{Name: name, New: func() DraughtsPlayer {
+		ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](&draughtsNetEval{acc: eval.NewAccumulator()},
+			search.Options{Depth: depth, CaptureExtension: true, TableBits: 14})
+		return search.Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
+	}}, nil
+}
+
+// DraughtsNetEPT returns a spec whose players run MCTS-EPT with net scoring
+// the playouts cut after six plies.
+func DraughtsNetEPT(name string, net *nnet.Net, playouts int) (DraughtsSpec, error) {
+	eval, err := nnet.NewDraughtsEval(net)
+	if err != nil {
+		return DraughtsSpec{}, fmt.Errorf("player %s: %w", name, err)
+	}
+	return DraughtsSpec{Name: name, New: func() DraughtsPlayer {
+		t := search.NewMCTS[draughts.Move, *draughts.Game](search.MCTSOptions{Playouts: playouts, PlayoutPlies: 6},
+			netFromScratch{eval}, netWinRate)
+		return search.NewMCTSPlayer(t)
+	}}, nil
+}
+
+// netFromScratch evaluates with the net without an accumulator, for MCTS
+// whose playouts are not a search path.
+type netFromScratch struct{ e *nnet.DraughtsEval }
+
+func (n netFromScratch) Evaluate(g *draughts.Game) int {
+	return int(math.Round(n.e.Evaluate(g.Position(), g.ToMove()) * NetScale))
+}
+

@@ -1,0 +1,112 @@
+package population
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"evolved/nnet"
+	"evolved/seed"
+)
+
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatalf("default config: %v", err)
+	}
+	bad := map[string]func(*Config){
+		"sizes do not add up": func(c *Config) { c.Size = 16 },
+		"rank outside elite":  func(c *Config) { c.Mutants = []int{4, 6} },
+		"self crossover":      func(c *Config) { c.Crossovers = [][2]int{{1, 1}, {2, 3}} },
+		"no hidden layer":     func(c *Config) { c.Hidden = nil },
+		"odd ladder games":    func(c *Config) { c.LadderGames = 5 },
+		"unknown format":      func(c *Config) { c.Tournament.Format = "swiss" },
+	}
+	for name, mutate := range bad {
+		c := DefaultConfig()
+		mutate(&c)
+		if err := c.Validate(); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: Validate() = %v, want ErrConfig", name, err)
+		}
+	}
+}
+
+func TestBreedFollowsTheDesign(t *testing.T) {
+	cfg := DefaultConfig()
+	st, err := New("draughts", nnet.NumDraughtsInputs, cfg, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Generation = 3
+	// Slots ranked 1st..15th: 7, 2, 9, 0, 14, then the rest.
+	ranking := []int{7, 2, 9, 0, 14, 1, 3, 4, 5, 6, 8, 10, 11, 12, 13}
+	next, err := breed(cfg, st, ranking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Agents) != 15 || next.Generation != 4 {
+		t.Fatalf("%d agents in generation %d, want 15 in generation 4", len(next.Agents), next.Generation)
+	}
+	r := func(k int) Agent { return st.Agents[ranking[k-1]] }
+	// 1..5: the elite, unchanged, same IDs, in rank order.
+	for k := 1; k <= 5; k++ {
+		a := next.Agents[k-1]
+		if a.ID != r(k).ID || a.Net != r(k).Net || a.Origin != Elite {
+			t.Errorf("slot %d: %+v, want rank %d's agent %d kept as elite", k-1, a.ID, k, r(k).ID)
+		}
+	}
+	// Then for pairs (1,2) and (2,3): the node-swap children and both
+	// parents mutated, each from its derived seed.
+	mutation := 0
+	slot := 5
+	for i, pair := range [][2]int{{1, 2}, {2, 3}} {
+		dom, sub := r(pair[0]), r(pair[1])
+		c1, c2, node, err := nnet.Crossover(dom.Net, sub.Net, seed.Rand(5, "draughts", 3, seed.Crossover, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []struct {
+			net     *nnet.Net
+			origin  Origin
+			parents []int64
+		}{
+			{c1, Crossover, []int64{dom.ID, sub.ID}},
+			{c2, Crossover, []int64{sub.ID, dom.ID}},
+			{dom.Net.Mutated(seed.Rand(5, "draughts", 3, seed.Mutation, mutation)), Mutation, []int64{dom.ID}},
+			{sub.Net.Mutated(seed.Rand(5, "draughts", 3, seed.Mutation, mutation+1)), Mutation, []int64{sub.ID}},
+		}
+		mutation += 2
+		for _, w := range want {
+			a := next.Agents[slot]
+			if !a.Net.Equal(w.net) || a.Origin != w.origin || !slices.Equal(a.Parents, w.parents) {
+				t.Errorf("slot %d: origin %s parents %v, want %s from %v (and its exact net)", slot, a.Origin, a.Parents, w.origin, w.parents)
+			}
+			if a.Origin == Crossover && *a.Node != node {
+				t.Errorf("slot %d: node %v, want %v", slot, *a.Node, node)
+			}
+			slot++
+		}
+	}
+	// Then ranks 4 and 5 mutated.
+	for _, k := range []int{4, 5} {
+		a := next.Agents[slot]
+		w := r(k).Net.Mutated(seed.Rand(5, "draughts", 3, seed.Mutation, mutation))
+		if !a.Net.Equal(w) || !slices.Equal(a.Parents, []int64{r(k).ID}) {
+			t.Errorf("slot %d: parents %v, want rank %d (%d) mutated", slot, a.Parents, k, r(k).ID)
+		}
+		mutation++
+		slot++
+	}
+	// New genomes get fresh, consecutive IDs.
+	for i, a := range next.Agents[5:] {
+		if want := st.NextID + int64(i); a.ID != want {
+			t.Errorf("new agent %d: ID %d, want %d", i, a.ID, want)
+		}
+	}
+}
+
+func TestRankBreaksTiesBySlot(t *testing.T) {
+	got := rank([]int{3, 5, 3, -1, 5})
+	if want := []int{1, 4, 0, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("rank = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,181 @@
+// Package population is the genetic algorithm of evolved, after Blondie24:
+// a population of neural-network agents plays a tournament, the best keep
+// their place (elitism) and breed the rest by node-swap crossover and
+// mutation, and each generation's champion is measured against the
+// champions before it (the ladder) and against fixed baselines.
+//
+// A generation is a pure function of the state before it: Step draws every
+// random number from seeds derived from (run seed, game, generation,
+// purpose, index) and plays its games in an order that does not matter, so a
+// run resumed from a stored state continues exactly as if it had never
+// stopped. The package knows nets and tournaments, not storage: the daemon
+// persists what Step returns.
+package population
+
+import (
+	"errors"
+	"fmt"
+
+	"evolved/nnet"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// Species binds the genetic algorithm to a game: how its games are played,
+// how a net becomes a player, and what the baselines are.
+type Species[M comparable, S search.Game[M]] struct {
+	// Arena plays the game.
+	Arena tournament.Arena[M, S]
+	// Player returns a constructor of players that search with net; it is
+	// called once per agent per generation, and the constructor once per
+	// worker.
+	Player func(net *nnet.Net) (func() search.Player[M, S], error)
+	// Baseline returns a constructor of the baseline player spec names
+	// ("random", "material:4", "mcts:1000").
+	Baseline func(spec string) (func() search.Player[M, S], error)
+	// Inputs is the number of inputs of the game's nets.
+	Inputs int
+}
+
+// Config is the genetic algorithm's configuration. Together with the run
+// seed it determines a run completely.
+type Config struct {
+	// Size is the population size; default 15.
+	Size int
+	// Elite is the number of best agents kept unchanged; default 5.
+	Elite int
+	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
+	// gives two node-swap children and both parents mutated. Default
+	// {1,2}, {2,3}.
+	Crossovers [][2]int
+	// Mutants lists the ranks whose mutated copies complete the
+	// population. Default 4, 5.
+	Mutants []int
+	// Hidden is the hidden layer sizes of the nets; default 40, 10.
+	Hidden []int
+	// Flags selects the Blondie24 extras of the nets; see nnet.Flags.
+	Flags nnet.Flags
+	// Tournament is the tournament format, scoring and workers.
+	Tournament tournament.Config
+	// LadderChampions is how many previous champions the champion meets;
+	// default 5. LadderGames is the games against each, half with each
+	// colour; default 6.
+	LadderChampions, LadderGames int
+	// BaselineEvery plays the baselines every this many generations (and at
+	// generation 0); 0 never.
+	BaselineEvery int
+	// Baselines names the fixed baseline players; BaselineGames is the
+	// games against each, and against the champion of half as many
+	// generations ago.
+	Baselines     []string
+	BaselineGames int
+}
+
+// DefaultConfig returns the configuration of the Blondie24 experiments as
+// DESIGN.md states them.
+func DefaultConfig() Config {
+	return Config{
+		Size: 15, Elite: 5,
+		Crossovers: [][2]int{{1, 2}, {2, 3}}, Mutants: []int{4, 5},
+		Hidden: []int{40, 10}, Flags: nnet.PieceDiff,
+		Tournament:      tournament.Config{Format: tournament.RoundRobin, Scoring: tournament.DefaultScoring},
+		LadderChampions: 5, LadderGames: 6,
+		BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20,
+	}
+}
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("population: invalid config")
+
+// Validate checks that the configuration describes a population that
+// reproduces itself: Elite + 4 per crossover pair + one per mutant = Size,
+// and every rank named is within the elite.
+func (c Config) Validate() error {
+	if c.Size < 2 {
+		return fmt.Errorf("%w: size %d, want at least 2", ErrConfig, c.Size)
+	}
+	if c.Elite < 1 || c.Elite > c.Size {
+		return fmt.Errorf("%w: elite %d, want 1..size (%d)", ErrConfig, c.Elite, c.Size)
+	}
+	if got := c.Elite + 4*len(c.Crossovers) + len(c.Mutants); got != c.Size {
+		return fmt.Errorf("%w: elite %d + 4 x %d crossover pairs + %d mutants = %d agents, want size %d",
+			ErrConfig, c.Elite, len(c.Crossovers), len(c.Mutants), got, c.Size)
+	}
+	rank := func(r int, what string) error {
+		if r < 1 || r > c.Elite {
+			return fmt.Errorf("%w: %s names rank %d, want 1..elite (%d)", ErrConfig, what, r, c.Elite)
+		}
+		return nil
+	}
+	for _, p := range c.Crossovers {
+		if err := rank(p[0], "crossovers"); err != nil {
+			return err
+		}
+		if err := rank(p[1], "crossovers"); err != nil {
+			return err
+		}
+		if p[0] == p[1] {
+			return fmt.Errorf("%w: crossover pair %v crosses a rank with itself", ErrConfig, p)
+		}
+	}
+	for _, r := range c.Mutants {
+		if err := rank(r, "mutants"); err != nil {
+			return err
+		}
+	}
+	if len(c.Hidden) == 0 {
+		return fmt.Errorf("%w: no hidden layer (node-swap crossover needs one)", ErrConfig)
+	}
+	for _, h := range c.Hidden {
+		if h < 1 || h > 4096 {
+			return fmt.Errorf("%w: hidden layer of %d nodes, want 1..4096", ErrConfig, h)
+		}
+	}
+	if c.LadderChampions < 0 || c.LadderGames < 0 || c.BaselineEvery < 0 || c.BaselineGames < 0 {
+		return fmt.Errorf("%w: ladder and baseline counts must not be negative", ErrConfig)
+	}
+	if c.LadderGames%2 != 0 {
+		return fmt.Errorf("%w: ladder games %d, want an even number (half with each colour)", ErrConfig, c.LadderGames)
+	}
+	if _, err := tournament.ParseFormat(string(c.Tournament.Format)); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return nil
+}
+
+// Origin says how an agent of a generation was made.
+type Origin string
+
+const (
+	// Random agents are generation 0's.
+	Random Origin = "random"
+	// Elite agents kept their place from the generation before.
+	Elite Origin = "elite"
+	// Crossover agents are node-swap children of two parents.
+	Crossover Origin = "crossover"
+	// Mutation agents are mutated copies of one parent.
+	Mutation Origin = "mutation"
+)
+
+// Agent is a member of a population.
+type Agent struct {
+	// ID identifies the genome: an elite keeps its ID from generation to
+	// generation; every new genome gets the next ID of the run.
+	ID int64 `json:"id"`
+	// Net is the genome.
+	Net *nnet.Net `json:"net"`
+	// Origin is how the agent came into this generation, and Parents the
+	// IDs it came from (an elite's parent is itself).
+	Origin  Origin  `json:"origin"`
+	Parents []int64 `json:"parents,omitempty"`
+	// Node is the swapped node of a crossover child.
+	Node *nnet.Node `json:"node,omitempty"`
+}
+
+// Champion is the best agent of a finished generation.
+type Champion struct {
+	Generation int       `json:"generation"`
+	AgentID    int64     `json:"agent_id"`
+	Net        *nnet.Net `json:"net"`
+	Points     int       `json:"points"`
+}

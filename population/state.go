@@ -1,0 +1,89 @@
+package population
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"evolved/nnet"
+	"evolved/seed"
+)
+
+// State is everything a run needs to play its next generation.
+type State struct {
+	// Game names the game ("draughts").
+	Game string `json:"game"`
+	// Seed is the run seed.
+	Seed uint64 `json:"seed"`
+	// Generation is the number of the generation that Agents form, the
+	// next one to play.
+	Generation int `json:"generation"`
+	// Agents is the population, in slot order.
+	Agents []Agent `json:"agents"`
+	// Champions holds the champion of every finished generation, by
+	// generation.
+	Champions []Champion `json:"champions"`
+	// NextID is the ID the next new genome gets.
+	NextID int64 `json:"next_id"`
+}
+
+// stateVersion is the version of State's JSON form.
+const stateVersion = 1
+
+// New returns generation 0 of a run: cfg.Size random nets for a game whose
+// nets take inputs inputs, agent i drawn from seed.Rand(runSeed, game, 0,
+// seed.Init, i).
+func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	sizes := append(append([]int{inputs}, cfg.Hidden...), 1)
+	st := &State{Game: game, Seed: runSeed}
+	for i := range cfg.Size {
+		net, err := nnet.Random(sizes, cfg.Flags, seed.Rand(runSeed, game, 0, seed.Init, i))
+		if err != nil {
+			return nil, fmt.Errorf("population: new agent %d: %w", i, err)
+		}
+		st.Agents = append(st.Agents, Agent{ID: st.NextID, Net: net, Origin: Random})
+		st.NextID++
+	}
+	return st, nil
+}
+
+// MarshalJSON writes the state with a version field. The nets keep every
+// bit of their weights (Go writes the shortest decimal that reads back to
+// the same float64), so a state read back plays on identically.
+func (s *State) MarshalJSON() ([]byte, error) {
+	type plain State
+	return json.Marshal(struct {
+		Version int `json:"version"`
+		*plain
+	}{stateVersion, (*plain)(s)})
+}
+
+// UnmarshalJSON reads a state written by MarshalJSON and checks its version
+// and its nets.
+func (s *State) UnmarshalJSON(b []byte) error {
+	type plain State
+	var v struct {
+		Version int `json:"version"`
+		*plain
+	}
+	v.plain = (*plain)(s)
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("population: read state: %w", err)
+	}
+	if v.Version != stateVersion {
+		return fmt.Errorf("population: read state: version %d, this build reads version %d", v.Version, stateVersion)
+	}
+	for i, a := range s.Agents {
+		if a.Net == nil {
+			return fmt.Errorf("population: read state: agent %d has no net", i)
+		}
+	}
+	for i, c := range s.Champions {
+		if c.Net == nil {
+			return fmt.Errorf("population: read state: champion %d has no net", i)
+		}
+	}
+	return nil
+}

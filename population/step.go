@@ -1,0 +1,228 @@
+package population
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"evolved/nnet"
+	"evolved/search"
+	"evolved/seed"
+	"evolved/tournament"
+)
+
+// Report is what a generation did: its tournament, ranking, champion,
+// ladder and baselines.
+type Report[M comparable] struct {
+	Generation int
+	// Agents is the population that played, in slot order; Results and
+	// Ranking index it.
+	Agents  []Agent
+	Results tournament.Results[M]
+	// Ranking lists agent slots from best to worst: by points, ties broken
+	// by slot (elites come first, in their previous rank order).
+	Ranking []int
+	// Champion is Agents[Ranking[0]].
+	Champion Agent
+	Ladder   Ladder
+	// Baselines is empty in generations without baseline games.
+	Baselines []Baseline[M]
+	Elapsed   time.Duration
+}
+
+// Ladder is the champion's match against the previous champions.
+type Ladder struct {
+	Opponents []LadderMatch
+	// Mean is the mean of the per-opponent means; Improved is Mean > 0.
+	// Without previous champions both are zero.
+	Mean     float64
+	Improved bool
+}
+
+// LadderMatch is the champion's result against one previous champion,
+// scored 1 / 0 / -1 per game.
+type LadderMatch struct {
+	Generation          int
+	Wins, Draws, Losses int
+	Mean                float64
+}
+
+// Baseline is the champion's match against a fixed player or an old champion.
+type Baseline[M comparable] struct {
+	// Opponent is a player spec, or "champion:N" for generation N's champion.
+	Opponent            string
+	Wins, Draws, Losses int
+	// Score is the champion's score fraction; Elo and HalfWidth the Elo
+	// difference it implies with its 95% interval.
+	Score, Elo, HalfWidth float64
+	Match                 tournament.MatchResult[M] `json:"-"`
+}
+
+// Step plays the generation st holds and returns the state of the next one
+// with a report of this one. st is not modified. progress, if not nil, is
+// called after each tournament game. Cancelling ctx abandons the generation
+// and returns the context's error.
+func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, progress func(done, total int)) (*State, *Report[M], error) {
+	start := time.Now()
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if len(st.Agents) != cfg.Size {
+		return nil, nil, fmt.Errorf("%w: the state holds %d agents, the config says %d", ErrConfig, len(st.Agents), cfg.Size)
+	}
+	gen, game := st.Generation, st.Game
+	players := make([]func() search.Player[M, S], len(st.Agents))
+	for i, a := range st.Agents {
+		p, err := sp.Player(a.Net)
+		if err != nil {
+			return nil, nil, fmt.Errorf("population: generation %d: agent %d: %w", gen, a.ID, err)
+		}
+		players[i] = p
+	}
+	schedule, err := tournament.Schedule(cfg.Tournament, len(players), seed.Rand(st.Seed, game, gen, seed.Schedule, 0))
+	if err != nil {
+		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+	}
+	results, err := tournament.Run(ctx, sp.Arena, players, schedule, cfg.Tournament, st.Seed, gen, progress)
+	if err != nil {
+		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+	}
+	rep := &Report[M]{Generation: gen, Agents: st.Agents, Results: results, Ranking: rank(results.Points)}
+	rep.Champion = st.Agents[rep.Ranking[0]]
+	champ := players[rep.Ranking[0]]
+
+	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champ); err != nil {
+		return nil, nil, err
+	}
+	if cfg.BaselineEvery > 0 && gen%cfg.BaselineEvery == 0 {
+		if rep.Baselines, err = baselines(ctx, sp, cfg, st, champ); err != nil {
+			return nil, nil, err
+		}
+	}
+	next, err := breed(cfg, st, rep.Ranking)
+	if err != nil {
+		return nil, nil, err
+	}
+	next.Champions = append(slices.Clip(st.Champions), Champion{
+		Generation: gen, AgentID: rep.Champion.ID, Net: rep.Champion.Net, Points: results.Points[rep.Ranking[0]],
+	})
+	rep.Elapsed = time.Since(start)
+	return next, rep, nil
+}
+
+// rank returns the slots ordered by points, best first, ties by slot.
+func rank(points []int) []int {
+	order := make([]int, len(points))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return points[b] - points[a] })
+	return order
+}
+
+// ladder plays the champion against the last cfg.LadderChampions champions.
+func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, champ func() search.Player[M, S]) (Ladder, error) {
+	var l Ladder
+	if cfg.LadderGames == 0 {
+		return l, nil
+	}
+	first := max(0, len(st.Champions)-cfg.LadderChampions)
+	for k, old := range st.Champions[first:] {
+		opp, err := sp.Player(old.Net)
+		if err != nil {
+			return l, fmt.Errorf("population: ladder: champion of generation %d: %w", old.Generation, err)
+		}
+		res, err := tournament.Match(ctx, sp.Arena, champ, opp, tournament.MatchOptions{
+			Games: cfg.LadderGames, Concurrency: cfg.Tournament.Workers,
+			Seed: seed.Derive(st.Seed, st.Game, st.Generation, seed.Ladder, k),
+		})
+		if err != nil {
+			return l, fmt.Errorf("population: ladder against generation %d: %w", old.Generation, err)
+		}
+		m := LadderMatch{Generation: old.Generation, Wins: res.Wins, Draws: res.Draws, Losses: res.Losses}
+		m.Mean = float64(res.Wins-res.Losses) / float64(cfg.LadderGames)
+		l.Opponents = append(l.Opponents, m)
+		l.Mean += m.Mean / float64(len(st.Champions)-first)
+	}
+	l.Improved = len(l.Opponents) > 0 && l.Mean > 0
+	return l, nil
+}
+
+// baselines plays the champion against the fixed baselines and against the
+// champion of half as many generations ago.
+func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, champ func() search.Player[M, S]) ([]Baseline[M], error) {
+	if cfg.BaselineGames == 0 {
+		return nil, nil
+	}
+	type opponent struct {
+		name string
+		make func() search.Player[M, S]
+	}
+	var opps []opponent
+	for _, spec := range cfg.Baselines {
+		p, err := sp.Baseline(spec)
+		if err != nil {
+			return nil, fmt.Errorf("population: baseline %q: %w", spec, err)
+		}
+		opps = append(opps, opponent{spec, p})
+	}
+	if half := st.Generation / 2; st.Generation >= 2 && half < len(st.Champions) {
+		p, err := sp.Player(st.Champions[half].Net)
+		if err != nil {
+			return nil, fmt.Errorf("population: baseline champion %d: %w", half, err)
+		}
+		opps = append(opps, opponent{fmt.Sprintf("champion:%d", half), p})
+	}
+	var out []Baseline[M]
+	for k, o := range opps {
+		res, err := tournament.Match(ctx, sp.Arena, champ, o.make, tournament.MatchOptions{
+			Games: cfg.BaselineGames, Concurrency: cfg.Tournament.Workers,
+			Seed: seed.Derive(st.Seed, st.Game, st.Generation, seed.Baseline, k),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("population: baseline %s: %w", o.name, err)
+		}
+		elo, hw := tournament.EloFromScore(res.Wins, res.Draws, res.Losses)
+		out = append(out, Baseline[M]{Opponent: o.name, Wins: res.Wins, Draws: res.Draws, Losses: res.Losses,
+			Score: res.Score(), Elo: elo, HalfWidth: hw, Match: res})
+	}
+	return out, nil
+}
+
+// breed makes the next generation from the ranking: the elite unchanged in
+// rank order, then for each crossover pair its two node-swap children and
+// both parents mutated, then the mutants.
+func breed(cfg Config, st *State, ranking []int) (*State, error) {
+	next := &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}
+	byRank := func(r int) Agent { return st.Agents[ranking[r-1]] }
+	add := func(net *nnet.Net, origin Origin, node *nnet.Node, parents ...int64) {
+		next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: origin, Parents: parents, Node: node})
+		next.NextID++
+	}
+	for r := 1; r <= cfg.Elite; r++ {
+		a := byRank(r)
+		next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID}})
+	}
+	gen, game := st.Generation, st.Game
+	mutations := 0
+	mutate := func(a Agent) {
+		add(a.Net.Mutated(seed.Rand(st.Seed, game, gen, seed.Mutation, mutations)), Mutation, nil, a.ID)
+		mutations++
+	}
+	for i, pair := range cfg.Crossovers {
+		dom, sub := byRank(pair[0]), byRank(pair[1])
+		c1, c2, node, err := nnet.Crossover(dom.Net, sub.Net, seed.Rand(st.Seed, game, gen, seed.Crossover, i))
+		if err != nil {
+			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
+		}
+		add(c1, Crossover, &node, dom.ID, sub.ID)
+		add(c2, Crossover, &node, sub.ID, dom.ID)
+		mutate(dom)
+		mutate(sub)
+	}
+	for _, r := range cfg.Mutants {
+		mutate(byRank(r))
+	}
+	return next, nil
+}

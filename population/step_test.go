@@ -1,0 +1,124 @@
+package population_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"evolved/game/draughts"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/population"
+	"evolved/tournament"
+)
+
+// smallConfig is a fast configuration: depth-1 agents, Blondie format.
+func smallConfig(workers int) population.Config {
+	cfg := population.DefaultConfig()
+	cfg.Tournament = tournament.Config{Format: tournament.Blondie, Workers: workers}
+	cfg.BaselineEvery, cfg.BaselineGames = 2, 4
+	cfg.Baselines = []string{"random", "material:1"}
+	return cfg
+}
+
+type dm = draughts.Move
+
+var fast = player.DraughtsSpecies(player.DraughtsSetup{Depth: 1})
+
+func encode(t *testing.T, st *population.State) []byte {
+	t.Helper()
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestResumedRunIsIdentical(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three generations straight.
+	straight := st
+	var reports []*population.Report[dm]
+	for range 3 {
+		var rep *population.Report[dm]
+		if straight, rep, err = population.Step(ctx, fast, cfg, straight, nil); err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, rep)
+	}
+	// Two, then a trip through JSON, then one more with another worker count.
+	resumed := st
+	for range 2 {
+		if resumed, _, err = population.Step(ctx, fast, cfg, resumed, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var reread population.State
+	if err := json.Unmarshal(encode(t, resumed), &reread); err != nil {
+		t.Fatal(err)
+	}
+	resumed, rep, err := population.Step(ctx, fast, smallConfig(1), &reread, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := encode(t, straight), encode(t, resumed); !bytes.Equal(a, b) {
+		t.Errorf("state after 3 straight generations differs from 2 + JSON + 1 (%d vs %d bytes)", len(a), len(b))
+	}
+	want := reports[2]
+	if !slices.Equal(rep.Results.Points, want.Results.Points) || !slices.Equal(rep.Ranking, want.Ranking) {
+		t.Errorf("generation 2 points %v ranking %v, want %v %v", rep.Results.Points, rep.Ranking, want.Results.Points, want.Ranking)
+	}
+	for k := range rep.Results.Games {
+		if !slices.Equal(rep.Results.Games[k].Moves, want.Results.Games[k].Moves) {
+			t.Fatalf("generation 2 game %d differs after resuming", k)
+		}
+	}
+	if rep.Ladder.Mean != want.Ladder.Mean || len(rep.Ladder.Opponents) != 2 {
+		t.Errorf("ladder %+v, want %+v against 2 champions", rep.Ladder, want.Ladder)
+	}
+	// Generation 2 plays the baselines (every 2) and the champion of generation 1.
+	if len(rep.Baselines) != 3 || rep.Baselines[2].Opponent != "champion:1" {
+		t.Errorf("baselines %+v, want random, material:1, champion:1", rep.Baselines)
+	}
+}
+
+func TestLadderScoring(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep *population.Report[dm]
+	for g := range 7 {
+		if st, rep, err = population.Step(ctx, fast, cfg, st, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(rep.Ladder.Opponents); n != min(g, 5) {
+			t.Fatalf("generation %d: ladder against %d champions, want %d", g, n, min(g, 5))
+		}
+	}
+	mean := 0.0
+	for i, m := range rep.Ladder.Opponents {
+		if m.Wins+m.Draws+m.Losses != 6 {
+			t.Errorf("opponent %d: %d games, want 6", i, m.Wins+m.Draws+m.Losses)
+		}
+		if want := float64(m.Wins-m.Losses) / 6; m.Mean != want {
+			t.Errorf("opponent %d: mean %v, want (wins-losses)/6 = %v", i, m.Mean, want)
+		}
+		mean += m.Mean / 5
+	}
+	if diff := rep.Ladder.Mean - mean; diff > 1e-12 || diff < -1e-12 || rep.Ladder.Improved != (mean > 0) {
+		t.Errorf("ladder mean %v improved %v, want %v and %v", rep.Ladder.Mean, rep.Ladder.Improved, mean, mean > 0)
+	}
+	if got, want := len(st.Champions), 7; got != want {
+		t.Errorf("%d champions after 7 generations, want %d", got, want)
+	}
+}
