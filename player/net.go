@@ -69,4 +69,3 @@ type netFromScratch struct{ e *nnet.DraughtsEval }
 func (n netFromScratch) Evaluate(g *draughts.Game) int {
 	return int(math.Round(n.e.Evaluate(g.Position(), g.ToMove()) * NetScale))
 }
-

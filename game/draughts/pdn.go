@@ -658,21 +658,12 @@ func formatPDN(g PDNGame) (string, error) {
 		b.WriteString(unit)
 		column += len(unit)
 	}
-	pos := g.Start
-	var buf []Move
-	for ply, m := range g.Moves {
-		label := moveLabel(g.Start.Side, ply)
-		buf = pos.Moves(buf)
-		if !slices.Contains(buf, m) {
-			return "", fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatMove(m), pos.FEN(),
-				detailf(ErrIllegalMove, "illegal in this position"))
-		}
-		unit := pos.FormatMove(m)
-		if pos.Side == Black || ply == 0 {
-			unit = label + " " + unit
-		}
-		emit(unit)
-		pos = pos.Play(m)
+	units, err := moveUnits(g.Start, g.Moves)
+	if err != nil {
+		return "", err
+	}
+	for _, u := range units {
+		emit(u)
 	}
 	emit(result)
 	b.WriteString("\n\n")
@@ -732,4 +723,39 @@ func pdnTags(g PDNGame, result string) ([]Tag, error) {
 		out = slices.Insert(out, i, Tag{"SetUp", "1"})
 	}
 	return out, nil
+}
+
+// MoveText returns the PDN move text of moves played from start, on one
+// line and without a result: "1. 11-15 23-19 2. 8-11". It checks that every
+// move is legal where it is played.
+func MoveText(start Position, moves []Move) (string, error) {
+	units, err := moveUnits(start, moves)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(units, " "), nil
+}
+
+// moveUnits returns the moves as PDN units, each move numbered where Black
+// moves and the first move numbered whoever moves ("1. 11-15", "23-19",
+// "1... 23-19" from a White start).
+func moveUnits(start Position, moves []Move) ([]string, error) {
+	units := make([]string, 0, len(moves))
+	pos := start
+	var buf []Move
+	for ply, m := range moves {
+		label := moveLabel(start.Side, ply)
+		buf = pos.Moves(buf)
+		if !slices.Contains(buf, m) {
+			return nil, fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatMove(m), pos.FEN(),
+				detailf(ErrIllegalMove, "illegal in this position"))
+		}
+		unit := pos.FormatMove(m)
+		if pos.Side == Black || ply == 0 {
+			unit = label + " " + unit
+		}
+		units = append(units, unit)
+		pos = pos.Play(m)
+	}
+	return units, nil
 }

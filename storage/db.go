@@ -1,0 +1,288 @@
+// Package storage keeps evolved's runs in an SQLite database (the pure-Go
+// modernc.org/sqlite driver, no cgo): every generation, its population,
+// games, champion, ladder and baselines, written in one transaction, so a
+// killed daemon loses at most the generation it was playing. It is the only
+// package that speaks SQL. The tables are its own business; the views
+// champion_history and generation_summary are the public interface.
+package storage
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Errors that Open returns, wrapped with the file name and details.
+var (
+	// ErrNotEvolved means the file is not an evolved database: not SQLite
+	// at all, or SQLite with other tables. It is never written to.
+	ErrNotEvolved = errors.New("storage: not an evolved database")
+	// ErrCorrupt means SQLite's integrity check failed.
+	ErrCorrupt = errors.New("storage: database is corrupt")
+	// ErrTooNew means the database was written by a newer evolved whose
+	// schema this build does not know.
+	ErrTooNew = errors.New("storage: database is newer than this evolved")
+	// ErrLocked means another process (a running daemon) holds the database.
+	ErrLocked = errors.New("storage: database is in use by another evolved process")
+	// ErrNoDatabase means a read-only open found no database file.
+	ErrNoDatabase = errors.New("storage: no database")
+)
+
+// DB is an open evolved database. Its methods are safe for concurrent use
+// (database/sql serialises them on one connection for a writer).
+type DB struct {
+	db       *sql.DB
+	path     string
+	readOnly bool
+	lock     *os.File // the flock held by a writer, released by Close
+}
+
+// Options says how to open a database.
+type Options struct {
+	// ReadOnly opens an existing database without writing to it and
+	// without taking the writer's lock, for status queries while the
+	// daemon runs.
+	ReadOnly bool
+	// SkipCheck skips the integrity check that a writer runs on open.
+	SkipCheck bool
+}
+
+// Open opens the evolved database at path, creating it (and nothing else)
+// when it does not exist and ReadOnly is false. A writer takes an exclusive
+// lock on path+".lock" for as long as the DB is open, so that a second
+// daemon is refused instead of interleaving its generations. A file that is
+// not an evolved database is refused and left untouched.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	info, statErr := os.Stat(path)
+	exists := statErr == nil
+	switch {
+	case statErr != nil && !errors.Is(statErr, os.ErrNotExist):
+		return nil, fmt.Errorf("open %s: %w", path, statErr)
+	case exists && info.IsDir():
+		return nil, fmt.Errorf("open %s: %w: it is a directory", path, ErrNotEvolved)
+	case !exists && opts.ReadOnly:
+		return nil, fmt.Errorf("open %s: %w (start one with `evolved run`)", path, ErrNoDatabase)
+	}
+	if exists && info.Size() > 0 {
+		if err := checkHeader(path); err != nil {
+			return nil, err
+		}
+	}
+	d := &DB{path: path, readOnly: opts.ReadOnly}
+	if !opts.ReadOnly {
+		if err := d.takeLock(); err != nil {
+			return nil, err
+		}
+	}
+	db, err := sql.Open("sqlite", dsn(path, opts.ReadOnly))
+	if err != nil {
+		d.releaseLock()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	d.db = db
+	if !opts.ReadOnly {
+		db.SetMaxOpenConns(1) // one writer connection: transactions never contend
+	}
+	if err := d.prepare(ctx, opts); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// dsn returns the connection string: WAL so that readers never block the
+// writer, a busy timeout so that they wait instead of failing, foreign keys
+// on, and synchronous=FULL so that a committed generation survives even a
+// power cut.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if readOnly {
+		q.Add("mode", "ro")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// sqliteMagic starts every SQLite database file.
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// checkHeader refuses a non-empty file that is not SQLite.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteMagic))
+	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteMagic) {
+		return fmt.Errorf("open %s: %w: not an SQLite file (refusing to touch it)", path, ErrNotEvolved)
+	}
+	return nil
+}
+
+// takeLock takes the writer's lock file, failing at once if another process
+// holds it. The kernel drops the lock when the process dies, so a killed
+// daemon never leaves a stale lock behind.
+func (d *DB) takeLock() error {
+	name := d.path + ".lock"
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: lock: %w", d.path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("open %s: %w (lock file %s)", d.path, ErrLocked, name)
+		}
+		return fmt.Errorf("open %s: lock %s: %w", d.path, name, err)
+	}
+	d.lock = f
+	return nil
+}
+
+func (d *DB) releaseLock() {
+	if d.lock != nil {
+		d.lock.Close()
+		d.lock = nil
+	}
+}
+
+// prepare checks what the file holds and brings its schema up to date.
+func (d *DB) prepare(ctx context.Context, opts Options) error {
+	var appID, version int
+	if err := d.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return d.openError(err)
+	}
+	if err := d.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return d.openError(err)
+	}
+	if appID != applicationID {
+		var tables int
+		if err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
+			return d.openError(err)
+		}
+		if appID != 0 || tables > 0 {
+			return fmt.Errorf("open %s: %w: application id %#x and %d schema objects (refusing to touch it)", d.path, ErrNotEvolved, appID, tables)
+		}
+		if d.readOnly {
+			return fmt.Errorf("open %s: %w: empty database", d.path, ErrNoDatabase)
+		}
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("open %s: %w: schema version %d, this build knows up to %d", d.path, ErrTooNew, version, len(migrations))
+	}
+	if !opts.SkipCheck && !d.readOnly && appID == applicationID {
+		var result string
+		if err := d.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
+			return d.openError(err)
+		}
+		if result != "ok" {
+			return fmt.Errorf("open %s: %w: %s", d.path, ErrCorrupt, result)
+		}
+	}
+	if d.readOnly {
+		if version < len(migrations) {
+			return fmt.Errorf("open %s: schema version %d is older than this build's %d; run `evolved run` once to upgrade it", d.path, version, len(migrations))
+		}
+		return nil
+	}
+	var mode string
+	if err := d.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return d.openError(err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("open %s: journal mode is %q, want wal", d.path, mode)
+	}
+	for v := version; v < len(migrations); v++ {
+		if err := d.migrate(ctx, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrate applies migration v+1 in one transaction.
+func (d *DB) migrate(ctx context.Context, v int) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate %s to version %d: %w", d.path, v+1, err)
+	}
+	defer tx.Rollback()
+	stmts := []string{migrations[v], fmt.Sprintf("PRAGMA user_version = %d", v+1)}
+	if v == 0 {
+		stmts = append(stmts, fmt.Sprintf("PRAGMA application_id = %d", applicationID))
+	}
+	for _, s := range stmts {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("migrate %s to version %d: %w", d.path, v+1, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate %s to version %d: %w", d.path, v+1, err)
+	}
+	return nil
+}
+
+// openError classifies an error from the first queries of a file: SQLite
+// reports a damaged file as "file is not a database" or "malformed".
+func (d *DB) openError(err error) error {
+	msg := err.Error()
+	if bytes.Contains([]byte(msg), []byte("not a database")) || bytes.Contains([]byte(msg), []byte("malformed")) {
+		return fmt.Errorf("open %s: %w: %v", d.path, ErrCorrupt, err)
+	}
+	return fmt.Errorf("open %s: %w", d.path, err)
+}
+
+// Path returns the database's file name.
+func (d *DB) Path() string { return d.path }
+
+// Close closes the database and releases the writer's lock.
+func (d *DB) Close() error {
+	var err error
+	if d.db != nil {
+		err = d.db.Close()
+	}
+	d.releaseLock()
+	if err != nil {
+		return fmt.Errorf("close %s: %w", d.path, err)
+	}
+	return nil
+}
+
+// CheckIntegrity runs SQLite's full integrity check.
+func (d *DB) CheckIntegrity(ctx context.Context) error {
+	var result string
+	if err := d.db.QueryRowContext(ctx, "PRAGMA integrity_check(1)").Scan(&result); err != nil {
+		return fmt.Errorf("check %s: %w", d.path, err)
+	}
+	if result != "ok" {
+		return fmt.Errorf("check %s: %w: %s", d.path, ErrCorrupt, result)
+	}
+	return nil
+}
+
+// Backup writes a consistent copy of the database to path with VACUUM INTO,
+// while the daemon keeps writing. The directory must exist; path must not.
+func (d *DB) Backup(ctx context.Context, path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("backup %s: %w", d.path, err)
+	}
+	if _, err := d.db.ExecContext(ctx, "VACUUM INTO ?", abs); err != nil {
+		return fmt.Errorf("backup %s to %s: %w", d.path, abs, err)
+	}
+	return nil
+}

@@ -1,0 +1,180 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"evolved/nnet"
+)
+
+// PopulationStatus summarises one run for `evolved status`.
+type PopulationStatus struct {
+	Game string `json:"game"`
+	Seed uint64 `json:"seed"`
+	// Generation is the number of generations played.
+	Generation  int     `json:"generation"`
+	BestFitness int     `json:"best_fitness"`
+	MeanFitness float64 `json:"mean_fitness"`
+	// GensPerHour is measured over the last (up to) 20 generations.
+	GensPerHour float64 `json:"gens_per_hour"`
+	// LastImprovement is the last generation whose champion improved on
+	// the ladder, or -1.
+	LastImprovement int       `json:"last_improvement"`
+	Started         time.Time `json:"started"`
+	LastGeneration  time.Time `json:"last_generation,omitzero"`
+}
+
+// Status returns the status of every run in the database, by game name.
+func (d *DB) Status(ctx context.Context) ([]PopulationStatus, error) {
+	rows, err := d.db.QueryContext(ctx, "SELECT game, seed, created_at FROM runs ORDER BY game")
+	if err != nil {
+		return nil, fmt.Errorf("status: %w", err)
+	}
+	var out []PopulationStatus
+	for rows.Next() {
+		var s PopulationStatus
+		var seed int64
+		var created string
+		if err := rows.Scan(&s.Game, &seed, &created); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("status: %w", err)
+		}
+		s.Seed = uint64(seed)
+		s.Started, _ = time.Parse(timeFormat, created)
+		out = append(out, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("status: %w", err)
+	}
+	for i := range out {
+		s := &out[i]
+		var last sql.NullString
+		if err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(CASE WHEN improved THEN generation END), -1)
+			FROM generations WHERE game = ?`, s.Game).Scan(&s.Generation, &s.LastImprovement); err != nil {
+			return nil, fmt.Errorf("status %s: %w", s.Game, err)
+		}
+		if s.Generation == 0 {
+			continue
+		}
+		if err := d.db.QueryRowContext(ctx, `SELECT best_fitness, mean_fitness, created_at FROM generations
+			WHERE game = ? ORDER BY generation DESC LIMIT 1`, s.Game).Scan(&s.BestFitness, &s.MeanFitness, &last); err != nil {
+			return nil, fmt.Errorf("status %s: %w", s.Game, err)
+		}
+		s.LastGeneration, _ = time.Parse(timeFormat, last.String)
+		// Rate over the last 20 generations' wall clock (their seconds
+		// column excludes time the daemon was stopped).
+		var n int
+		var secs float64
+		if err := d.db.QueryRowContext(ctx, `SELECT count(*), sum(seconds) FROM (SELECT seconds FROM generations
+			WHERE game = ? ORDER BY generation DESC LIMIT 20)`, s.Game).Scan(&n, &secs); err != nil {
+			return nil, fmt.Errorf("status %s: %w", s.Game, err)
+		}
+		if secs > 0 {
+			s.GensPerHour = float64(n) / secs * 3600
+		}
+	}
+	return out, nil
+}
+
+// ChampionRow is one generation's champion.
+type ChampionRow struct {
+	Generation int       `json:"generation"`
+	AgentID    int64     `json:"agent_id"`
+	Fitness    int       `json:"fitness"`
+	Improved   bool      `json:"improved"`
+	LadderMean float64   `json:"ladder_mean"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// Champions returns the champion of every played generation of game.
+func (d *DB) Champions(ctx context.Context, game string) ([]ChampionRow, error) {
+	if _, err := d.LoadRun(ctx, game); err != nil {
+		return nil, err
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness, improved, ladder_mean, created_at
+		FROM generations WHERE game = ? ORDER BY generation`, game)
+	if err != nil {
+		return nil, fmt.Errorf("champions %s: %w", game, err)
+	}
+	defer rows.Close()
+	var out []ChampionRow
+	for rows.Next() {
+		var c ChampionRow
+		var created string
+		if err := rows.Scan(&c.Generation, &c.AgentID, &c.Fitness, &c.Improved, &c.LadderMean, &created); err != nil {
+			return nil, fmt.Errorf("champions %s: %w", game, err)
+		}
+		c.CreatedAt, _ = time.Parse(timeFormat, created)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("champions %s: %w", game, err)
+	}
+	return out, nil
+}
+
+// ErrNoGeneration means the generation asked for has not been played.
+var ErrNoGeneration = errors.New("storage: no such generation")
+
+// ChampionGenome is a champion with its genome and provenance, for export.
+type ChampionGenome struct {
+	ChampionRow
+	Game string
+	Seed uint64
+	Net  *nnet.Net
+}
+
+// Champion returns the champion of a played generation of game; a
+// negative generation means the latest.
+func (d *DB) Champion(ctx context.Context, game string, generation int) (ChampionGenome, error) {
+	run, err := d.LoadRun(ctx, game)
+	if err != nil {
+		return ChampionGenome{}, err
+	}
+	c := ChampionGenome{Game: game, Seed: run.Seed}
+	q := `SELECT gen.generation, gen.champion_id, gen.best_fitness, gen.improved, gen.ladder_mean, gen.created_at, g.genome
+		FROM generations gen JOIN genomes g ON g.game = gen.game AND g.agent_id = gen.champion_id
+		WHERE gen.game = ? AND gen.generation = ?`
+	args := []any{game, generation}
+	if generation < 0 {
+		q = `SELECT gen.generation, gen.champion_id, gen.best_fitness, gen.improved, gen.ladder_mean, gen.created_at, g.genome
+			FROM generations gen JOIN genomes g ON g.game = gen.game AND g.agent_id = gen.champion_id
+			WHERE gen.game = ? ORDER BY gen.generation DESC LIMIT 1`
+		args = args[:1]
+	}
+	var created string
+	var blob []byte
+	err = d.db.QueryRowContext(ctx, q, args...).Scan(&c.Generation, &c.AgentID, &c.Fitness, &c.Improved,
+		&c.LadderMean, &created, &blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		if generation < 0 {
+			return c, fmt.Errorf("champion of %s: %w: no generation has been played yet", game, ErrNoGeneration)
+		}
+		return c, fmt.Errorf("champion of %s generation %d: %w", game, generation, ErrNoGeneration)
+	}
+	if err != nil {
+		return c, fmt.Errorf("champion of %s generation %d: %w", game, generation, err)
+	}
+	c.CreatedAt, _ = time.Parse(timeFormat, created)
+	if c.Net, err = decodeNet(blob); err != nil {
+		return c, fmt.Errorf("champion of %s generation %d: %w", game, c.Generation, err)
+	}
+	return c, nil
+}
+
+// PruneGames deletes the game records of generations more than keep
+// generations behind the latest, except the games the champion of their
+// generation played, which are kept forever. It returns how many it deleted.
+func (d *DB) PruneGames(ctx context.Context, keep int) (int64, error) {
+	res, err := d.db.ExecContext(ctx, `DELETE FROM games WHERE champion = 0 AND generation <
+		(SELECT max(generation) FROM generations g WHERE g.game = games.game) - ?`, keep)
+	if err != nil {
+		return 0, fmt.Errorf("prune games: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}

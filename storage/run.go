@@ -1,0 +1,337 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"evolved/nnet"
+	"evolved/population"
+)
+
+// ErrNoRun means the database holds no run of the game asked for.
+var ErrNoRun = errors.New("storage: no run of this game")
+
+// Run is a population's identity: its game, seed and the configuration
+// that, with the seed, determines every generation.
+type Run struct {
+	Game      string
+	Seed      uint64
+	Config    string // JSON, compared verbatim on resume
+	CreatedAt time.Time
+}
+
+// timeFormat is how times are stored: UTC, sortable, readable in sqlite3.
+const timeFormat = "2006-01-02T15:04:05.000Z"
+
+// CreateRun records a new run and its generation-0 population in one
+// transaction.
+func (d *DB) CreateRun(ctx context.Context, run Run, st *population.State) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("create run %s: %w", run.Game, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO runs (game, seed, config, created_at) VALUES (?, ?, ?, ?)",
+		run.Game, int64(run.Seed), run.Config, run.CreatedAt.UTC().Format(timeFormat)); err != nil {
+		return fmt.Errorf("create run %s: %w", run.Game, err)
+	}
+	if err := insertPopulation(ctx, tx, st); err != nil {
+		return fmt.Errorf("create run %s: %w", run.Game, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("create run %s: %w", run.Game, err)
+	}
+	return nil
+}
+
+// LoadRun returns the run of game, or ErrNoRun.
+func (d *DB) LoadRun(ctx context.Context, game string) (Run, error) {
+	var r Run
+	var seed int64
+	var created string
+	err := d.db.QueryRowContext(ctx, "SELECT game, seed, config, created_at FROM runs WHERE game = ?", game).
+		Scan(&r.Game, &seed, &r.Config, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("load run %s: %w", game, ErrNoRun)
+	}
+	if err != nil {
+		return r, fmt.Errorf("load run %s: %w", game, err)
+	}
+	r.Seed = uint64(seed)
+	r.CreatedAt, _ = time.Parse(timeFormat, created)
+	return r, nil
+}
+
+// insertPopulation writes st's population as the members of its generation,
+// and the genomes that are new.
+func insertPopulation(ctx context.Context, tx *sql.Tx, st *population.State) error {
+	for slot, a := range st.Agents {
+		if a.Origin != population.Elite {
+			blob, err := a.Net.MarshalBinary()
+			if err != nil {
+				return fmt.Errorf("agent %d: %w", a.ID, err)
+			}
+			parents, _ := json.Marshal(a.Parents)
+			if a.Parents == nil {
+				parents = []byte("[]")
+			}
+			var node any
+			if a.Node != nil {
+				node = a.Node.String()
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO genomes (game, agent_id, born, origin, parents, node, genome)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, st.Game, a.ID, st.Generation, string(a.Origin), string(parents), node, blob); err != nil {
+				return fmt.Errorf("agent %d: %w", a.ID, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO members (game, generation, slot, agent_id, origin)
+			VALUES (?, ?, ?, ?, ?)`, st.Game, st.Generation, slot, a.ID, string(a.Origin)); err != nil {
+			return fmt.Errorf("member %d of generation %d: %w", slot, st.Generation, err)
+		}
+	}
+	return nil
+}
+
+// Generation is a played generation as the database keeps it. The daemon
+// fills it from a population.Report, with each game's moves already in the
+// game's own notation.
+type Generation struct {
+	Game       string
+	Generation int
+	// Points, Wins, Draws, Losses and Rank are per slot of the population
+	// that played.
+	Points, Wins, Draws, Losses, Rank []int
+	ChampionID                        int64
+	Games                             []GameRecord
+	Ladder                            []LadderRecord
+	LadderMean                        float64
+	Improved                          bool
+	Baselines                         []BaselineRecord
+	Seconds                           float64
+	CreatedAt                         time.Time
+}
+
+// GameRecord is one game of a generation.
+type GameRecord struct {
+	Kind          string // "tournament", "ladder" or "baseline"
+	First, Second string // agent ids or player specs
+	Opening       int
+	Result        string // "1-0", "0-1" or "1/2-1/2", from the first player's side
+	Reason        string
+	Moves         string
+	Champion      bool // the generation's champion played it
+}
+
+// LadderRecord is the champion's result against one previous champion.
+type LadderRecord struct {
+	OpponentGeneration  int
+	Wins, Draws, Losses int
+	Mean                float64
+}
+
+// BaselineRecord is the champion's result against a baseline player.
+type BaselineRecord struct {
+	Opponent              string
+	Wins, Draws, Losses   int
+	Score, Elo, HalfWidth float64
+}
+
+// CommitGeneration writes a played generation and the population of the
+// next one (next, as Step returned it) in a single transaction: after a
+// crash the database holds either both or neither.
+func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *population.State) error {
+	fail := func(err error) error { return fmt.Errorf("commit %s generation %d: %w", g.Game, g.Generation, err) }
+	if next.Generation != g.Generation+1 || next.Game != g.Game {
+		return fail(fmt.Errorf("next population is %s generation %d", next.Game, next.Generation))
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fail(err)
+	}
+	defer tx.Rollback()
+	games, draws, total := len(g.Games), 0, 0
+	for _, gr := range g.Games {
+		if gr.Result == "1/2-1/2" {
+			draws++
+		}
+	}
+	best := 0
+	for slot, p := range g.Points {
+		total += p
+		if g.Rank[slot] == 1 {
+			best = p
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE members SET points = ?, wins = ?, draws = ?, losses = ?, rank = ?
+			WHERE game = ? AND generation = ? AND slot = ?`,
+			p, g.Wins[slot], g.Draws[slot], g.Losses[slot], g.Rank[slot], g.Game, g.Generation, slot)
+		if err != nil {
+			return fail(err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fail(fmt.Errorf("generation %d has no member in slot %d (was its population stored?)", g.Generation, slot))
+		}
+	}
+	mean := 0.0
+	if len(g.Points) > 0 {
+		mean = float64(total) / float64(len(g.Points))
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO generations (game, generation, games, draws, mean_fitness,
+		best_fitness, champion_id, ladder_mean, improved, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Game, g.Generation, games, draws, mean, best, g.ChampionID, g.LadderMean, g.Improved, g.Seconds,
+		g.CreatedAt.UTC().Format(timeFormat)); err != nil {
+		return fail(err)
+	}
+	idx := map[string]int{}
+	for _, gr := range g.Games {
+		i := idx[gr.Kind]
+		idx[gr.Kind]++
+		if _, err := tx.ExecContext(ctx, `INSERT INTO games (game, generation, kind, idx, first, second, opening,
+			result, reason, moves, champion) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Game, g.Generation, gr.Kind, i, gr.First, gr.Second, gr.Opening, gr.Result, gr.Reason, gr.Moves, gr.Champion); err != nil {
+			return fail(err)
+		}
+	}
+	for _, l := range g.Ladder {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ladder (game, generation, opponent_generation, wins, draws,
+			losses, mean) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			g.Game, g.Generation, l.OpponentGeneration, l.Wins, l.Draws, l.Losses, l.Mean); err != nil {
+			return fail(err)
+		}
+	}
+	for _, b := range g.Baselines {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO baselines (game, generation, opponent, wins, draws, losses,
+			score, elo, elo_ci) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Game, g.Generation, b.Opponent, b.Wins, b.Draws, b.Losses, b.Score, b.Elo, b.HalfWidth); err != nil {
+			return fail(err)
+		}
+	}
+	if err := insertPopulation(ctx, tx, next); err != nil {
+		return fail(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// LoadState rebuilds the population state of game's run from the last
+// committed generation: the population waiting to play, every champion
+// before it, and the next agent ID.
+func (d *DB) LoadState(ctx context.Context, game string) (*population.State, error) {
+	run, err := d.LoadRun(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) error { return fmt.Errorf("load %s population: %w", game, err) }
+	st := &population.State{Game: game, Seed: run.Seed}
+	if err := d.db.QueryRowContext(ctx, "SELECT coalesce(max(generation), -1) FROM members WHERE game = ?", game).
+		Scan(&st.Generation); err != nil {
+		return nil, fail(err)
+	}
+	if st.Generation < 0 {
+		return nil, fail(errors.New("the run has no population"))
+	}
+	if err := d.db.QueryRowContext(ctx, "SELECT max(agent_id) + 1 FROM genomes WHERE game = ?", game).
+		Scan(&st.NextID); err != nil {
+		return nil, fail(err)
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.parents, g.node, g.genome
+		FROM members m JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
+		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, st.Generation)
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var slot int
+		var a population.Agent
+		var origin, parents string
+		var node sql.NullString
+		var blob []byte
+		if err := rows.Scan(&slot, &a.ID, &origin, &parents, &node, &blob); err != nil {
+			return nil, fail(err)
+		}
+		if slot != len(st.Agents) {
+			return nil, fail(fmt.Errorf("generation %d: slot %d missing", st.Generation, len(st.Agents)))
+		}
+		a.Origin = population.Origin(origin)
+		if a.Origin == population.Elite {
+			a.Parents = []int64{a.ID}
+		} else {
+			if err := json.Unmarshal([]byte(parents), &a.Parents); err != nil {
+				return nil, fail(fmt.Errorf("agent %d parents: %w", a.ID, err))
+			}
+			if len(a.Parents) == 0 {
+				a.Parents = nil
+			}
+			if node.Valid {
+				n, err := parseNode(node.String)
+				if err != nil {
+					return nil, fail(fmt.Errorf("agent %d: %w", a.ID, err))
+				}
+				a.Node = &n
+			}
+		}
+		if a.Net, err = decodeNet(blob); err != nil {
+			return nil, fail(fmt.Errorf("agent %d: %w", a.ID, err))
+		}
+		st.Agents = append(st.Agents, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail(err)
+	}
+	champs, err := d.db.QueryContext(ctx, `SELECT gen.generation, gen.champion_id, gen.best_fitness, g.genome
+		FROM generations gen JOIN genomes g ON g.game = gen.game AND g.agent_id = gen.champion_id
+		WHERE gen.game = ? ORDER BY gen.generation`, game)
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer champs.Close()
+	for champs.Next() {
+		var c population.Champion
+		var blob []byte
+		if err := champs.Scan(&c.Generation, &c.AgentID, &c.Points, &blob); err != nil {
+			return nil, fail(err)
+		}
+		if c.Generation != len(st.Champions) {
+			return nil, fail(fmt.Errorf("champion of generation %d missing", len(st.Champions)))
+		}
+		if c.Net, err = decodeNet(blob); err != nil {
+			return nil, fail(fmt.Errorf("champion of generation %d: %w", c.Generation, err))
+		}
+		st.Champions = append(st.Champions, c)
+	}
+	if err := champs.Err(); err != nil {
+		return nil, fail(err)
+	}
+	if len(st.Champions) != st.Generation {
+		return nil, fail(fmt.Errorf("%d champions for %d played generations", len(st.Champions), st.Generation))
+	}
+	return st, nil
+}
+
+// decodeNet reads a genome blob.
+func decodeNet(blob []byte) (*nnet.Net, error) {
+	var n nnet.Net
+	if err := n.UnmarshalBinary(blob); err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+// parseNode reads a node as nnet.Node.String writes it: "layer L node I".
+func parseNode(s string) (nnet.Node, error) {
+	var n nnet.Node
+	if _, err := fmt.Sscanf(s, "layer %d node %d", &n.Layer, &n.Index); err != nil {
+		return n, fmt.Errorf("node %q: %w", s, err)
+	}
+	if got := n.String(); got != s {
+		return n, fmt.Errorf("node %q: does not read back (%q)", s, got)
+	}
+	return n, nil
+}
+

@@ -1,0 +1,120 @@
+package storage
+
+// applicationID marks an SQLite file as an evolved database ("EVOL").
+const applicationID = 0x45564F4C
+
+// migrations are the schema changes in order; migration i (1-based) takes
+// the schema from user_version i-1 to i. Never edit one that has shipped:
+// append a new one. Open applies the missing ones, each in its own
+// transaction, and refuses a database newer than the last one here.
+var migrations = []string{
+	// 1: the first schema.
+	`
+CREATE TABLE runs (
+	game       TEXT PRIMARY KEY,
+	seed       INTEGER NOT NULL,
+	config     TEXT NOT NULL,            -- JSON: everything that determines the run
+	created_at TEXT NOT NULL
+);
+
+-- One row per genome: an elite keeps its agent_id, and its genome, from
+-- generation to generation.
+CREATE TABLE genomes (
+	game       TEXT NOT NULL REFERENCES runs(game),
+	agent_id   INTEGER NOT NULL,
+	born       INTEGER NOT NULL,          -- the generation it first belongs to
+	origin     TEXT NOT NULL CHECK (origin IN ('random', 'crossover', 'mutation')),
+	parents    TEXT NOT NULL,             -- JSON array of agent ids
+	node       TEXT,                      -- the swapped node of a crossover child
+	genome     BLOB NOT NULL,             -- nnet binary format (versioned, CRC-checked)
+	PRIMARY KEY (game, agent_id)
+);
+
+-- The population of each generation. Points and rank are NULL until the
+-- generation has been played.
+CREATE TABLE members (
+	game       TEXT NOT NULL REFERENCES runs(game),
+	generation INTEGER NOT NULL,
+	slot       INTEGER NOT NULL,
+	agent_id   INTEGER NOT NULL,
+	origin     TEXT NOT NULL CHECK (origin IN ('random', 'elite', 'crossover', 'mutation')),
+	points     INTEGER,
+	wins       INTEGER,
+	draws      INTEGER,
+	losses     INTEGER,
+	rank       INTEGER,
+	PRIMARY KEY (game, generation, slot),
+	FOREIGN KEY (game, agent_id) REFERENCES genomes(game, agent_id)
+);
+
+-- A played generation.
+CREATE TABLE generations (
+	game         TEXT NOT NULL REFERENCES runs(game),
+	generation   INTEGER NOT NULL,
+	games        INTEGER NOT NULL,
+	draws        INTEGER NOT NULL,
+	mean_fitness REAL NOT NULL,
+	best_fitness INTEGER NOT NULL,
+	champion_id  INTEGER NOT NULL,
+	ladder_mean  REAL NOT NULL,
+	improved     INTEGER NOT NULL,
+	seconds      REAL NOT NULL,
+	created_at   TEXT NOT NULL,
+	PRIMARY KEY (game, generation),
+	FOREIGN KEY (game, champion_id) REFERENCES genomes(game, agent_id)
+);
+
+-- Every game: tournament, ladder and baseline games.
+CREATE TABLE games (
+	game       TEXT NOT NULL,
+	generation INTEGER NOT NULL,
+	kind       TEXT NOT NULL CHECK (kind IN ('tournament', 'ladder', 'baseline')),
+	idx        INTEGER NOT NULL,
+	first      TEXT NOT NULL,             -- agent id, or a player spec
+	second     TEXT NOT NULL,
+	opening    INTEGER NOT NULL,          -- random plies at the start of moves
+	result     TEXT NOT NULL,             -- '1-0' first won, '0-1' second won, '1/2-1/2'
+	reason     TEXT NOT NULL,
+	moves      TEXT NOT NULL,             -- the game's own move text (PDN, PGN)
+	champion   INTEGER NOT NULL DEFAULT 0, -- 1 when the generation's champion played
+	PRIMARY KEY (game, generation, kind, idx),
+	FOREIGN KEY (game, generation) REFERENCES generations(game, generation)
+);
+
+CREATE TABLE ladder (
+	game                TEXT NOT NULL,
+	generation          INTEGER NOT NULL,
+	opponent_generation INTEGER NOT NULL,
+	wins                INTEGER NOT NULL,
+	draws               INTEGER NOT NULL,
+	losses              INTEGER NOT NULL,
+	mean                REAL NOT NULL,
+	PRIMARY KEY (game, generation, opponent_generation),
+	FOREIGN KEY (game, generation) REFERENCES generations(game, generation)
+);
+
+CREATE TABLE baselines (
+	game       TEXT NOT NULL,
+	generation INTEGER NOT NULL,
+	opponent   TEXT NOT NULL,
+	wins       INTEGER NOT NULL,
+	draws      INTEGER NOT NULL,
+	losses     INTEGER NOT NULL,
+	score      REAL NOT NULL,
+	elo        REAL NOT NULL,
+	elo_ci     REAL NOT NULL,
+	PRIMARY KEY (game, generation, opponent),
+	FOREIGN KEY (game, generation) REFERENCES generations(game, generation)
+);
+
+-- The public interface for sqlite3 users (README, DESIGN.md).
+CREATE VIEW champion_history AS
+	SELECT game, generation, champion_id AS agent_id, best_fitness AS fitness,
+	       improved, created_at
+	FROM generations;
+
+CREATE VIEW generation_summary AS
+	SELECT game, generation, games, draws, mean_fitness, best_fitness, seconds, created_at
+	FROM generations;
+`,
+}

@@ -1,0 +1,331 @@
+package storage_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"evolved/game"
+	"evolved/game/draughts"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/population"
+	"evolved/storage"
+	"evolved/tournament"
+)
+
+// mustOpen opens a writer on a fresh database in t's temporary directory.
+func mustOpen(t testing.TB, path string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestOpenRefusesWhatIsNotOurs(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+
+	text := filepath.Join(dir, "notes.db")
+	content := []byte("these are my notes, not a database\n")
+	os.WriteFile(text, content, 0o644)
+	if _, err := storage.Open(ctx, text, storage.Options{}); !errors.Is(err, storage.ErrNotEvolved) {
+		t.Errorf("text file: err = %v, want ErrNotEvolved", err)
+	}
+	if got, _ := os.ReadFile(text); !bytes.Equal(got, content) {
+		t.Errorf("the text file was changed")
+	}
+
+	other := filepath.Join(dir, "other.db")
+	raw, err := sql.Open("sqlite", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("CREATE TABLE accounts (id INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	if _, err := storage.Open(ctx, other, storage.Options{}); !errors.Is(err, storage.ErrNotEvolved) {
+		t.Errorf("foreign SQLite database: err = %v, want ErrNotEvolved", err)
+	}
+
+	newer := filepath.Join(dir, "newer.db")
+	db := mustOpen(t, newer)
+	db.Close()
+	raw, _ = sql.Open("sqlite", newer)
+	raw.Exec("PRAGMA user_version = 99")
+	raw.Close()
+	if _, err := storage.Open(ctx, newer, storage.Options{}); !errors.Is(err, storage.ErrTooNew) {
+		t.Errorf("newer schema: err = %v, want ErrTooNew", err)
+	}
+
+	if _, err := storage.Open(ctx, filepath.Join(dir, "missing.db"), storage.Options{ReadOnly: true}); !errors.Is(err, storage.ErrNoDatabase) {
+		t.Errorf("read-only open of a missing file: err = %v, want ErrNoDatabase", err)
+	}
+}
+
+func TestOpenRefusesACorruptDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	db := mustOpen(t, path)
+	st := newRun(t, db, 1)
+	commitGenerations(t, db, st, 1)
+	db.Close()
+	// Overwrite everything after the first page with garbage.
+	b, _ := os.ReadFile(path)
+	for i := 4096; i < len(b); i++ {
+		b[i] = byte(i * 7)
+	}
+	os.WriteFile(path, b, 0o644)
+	os.Remove(path + "-wal")
+	_, err := storage.Open(context.Background(), path, storage.Options{})
+	if !errors.Is(err, storage.ErrCorrupt) {
+		t.Errorf("corrupt database: err = %v, want ErrCorrupt", err)
+	}
+}
+
+func TestSecondWriterIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	mustOpen(t, path)
+	_, err := storage.Open(context.Background(), path, storage.Options{})
+	if !errors.Is(err, storage.ErrLocked) {
+		t.Fatalf("second writer: err = %v, want ErrLocked", err)
+	}
+	// A reader is welcome.
+	r, err := storage.Open(context.Background(), path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("reader next to the writer: %v", err)
+	}
+	r.Close()
+}
+
+// species is a fast draughts species for storage tests.
+var species = player.DraughtsSpecies(player.DraughtsSetup{Depth: 1})
+
+func testConfig() population.Config {
+	cfg := population.DefaultConfig()
+	cfg.Tournament = tournament.Config{Format: tournament.Blondie, Workers: 2}
+	cfg.BaselineEvery, cfg.BaselineGames, cfg.Baselines = 2, 2, []string{"random"}
+	return cfg
+}
+
+func newRun(t testing.TB, db *storage.DB, seed uint64) *population.State {
+	t.Helper()
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, testConfig(), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: seed, Config: "{}", CreatedAt: time.Now()}, st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// record converts a report the way the daemon does, in miniature.
+func record(rep *population.Report[draughts.Move]) storage.Generation {
+	g := storage.Generation{Game: "draughts", Generation: rep.Generation, ChampionID: rep.Champion.ID,
+		Points: rep.Results.Points, Wins: rep.Results.Wins, Draws: rep.Results.Draws, Losses: rep.Results.Losses,
+		Rank: make([]int, len(rep.Ranking)), LadderMean: rep.Ladder.Mean, Improved: rep.Ladder.Improved,
+		Seconds: rep.Elapsed.Seconds(), CreatedAt: time.Now()}
+	for r, slot := range rep.Ranking {
+		g.Rank[slot] = r + 1
+	}
+	for _, gr := range rep.Results.Games {
+		text, _ := draughts.MoveText(draughts.Start(), gr.Moves)
+		result := map[game.Result]string{game.FirstWins: "1-0", game.SecondWins: "0-1", game.Draw: "1/2-1/2"}[gr.Outcome.Result]
+		champ := rep.Ranking[0]
+		g.Games = append(g.Games, storage.GameRecord{Kind: "tournament", First: "a", Second: "b",
+			Opening: gr.Opening, Result: result, Reason: gr.Outcome.Reason.String(), Moves: text,
+			Champion: gr.First == champ || gr.Second == champ})
+	}
+	for _, l := range rep.Ladder.Opponents {
+		g.Ladder = append(g.Ladder, storage.LadderRecord{OpponentGeneration: l.Generation, Wins: l.Wins, Draws: l.Draws, Losses: l.Losses, Mean: l.Mean})
+	}
+	for _, b := range rep.Baselines {
+		g.Baselines = append(g.Baselines, storage.BaselineRecord{Opponent: b.Opponent, Wins: b.Wins, Draws: b.Draws, Losses: b.Losses, Score: b.Score, Elo: b.Elo, HalfWidth: b.HalfWidth})
+	}
+	return g
+}
+
+func commitGenerations(t testing.TB, db *storage.DB, st *population.State, n int) *population.State {
+	t.Helper()
+	for range n {
+		next, rep, err := population.Step(context.Background(), species, testConfig(), st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.CommitGeneration(context.Background(), record(rep), next); err != nil {
+			t.Fatal(err)
+		}
+		st = next
+	}
+	return st
+}
+
+func TestLoadStateEqualsTheStateInMemory(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	db := mustOpen(t, path)
+	st := newRun(t, db, 42)
+	loaded, err := db.LoadState(ctx, "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := mustJSON(t, st), mustJSON(t, loaded); !bytes.Equal(a, b) {
+		t.Fatalf("generation 0 read back differs:\n%s\n%s", a, b)
+	}
+	st = commitGenerations(t, db, st, 3)
+	db.Close()
+	db = mustOpen(t, path)
+	loaded, err = db.LoadState(ctx, "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := mustJSON(t, st), mustJSON(t, loaded); !bytes.Equal(a, b) {
+		t.Errorf("state after 3 generations read back differs (%d vs %d bytes)", len(a), len(b))
+	}
+}
+
+func mustJSON(t testing.TB, st *population.State) []byte {
+	t.Helper()
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestPublicViews(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	db := mustOpen(t, path)
+	commitGenerations(t, db, newRun(t, db, 7), 3)
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var n, games int
+	if err := raw.QueryRowContext(ctx, "SELECT count(*), sum(games) FROM generation_summary WHERE game = 'draughts'").Scan(&n, &games); err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 || games != 3*75 {
+		t.Errorf("generation_summary: %d rows with %d games, want 3 rows of 75", n, games)
+	}
+	champs, err := db.Champions(ctx, "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := raw.QueryContext(ctx, "SELECT generation, agent_id, fitness FROM champion_history ORDER BY generation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	i := 0
+	for rows.Next() {
+		var gen, fitness int
+		var id int64
+		rows.Scan(&gen, &id, &fitness)
+		if c := champs[i]; c.Generation != gen || c.AgentID != id || c.Fitness != fitness {
+			t.Errorf("champion_history row %d = (%d, %d, %d), Champions says %+v", i, gen, id, fitness, c)
+		}
+		i++
+	}
+	if i != 3 {
+		t.Errorf("champion_history has %d rows, want 3", i)
+	}
+	c, err := db.Champion(ctx, "draughts", -1)
+	if err != nil || c.Generation != 2 || c.Net == nil {
+		t.Errorf("latest champion: %+v, %v", c.ChampionRow, err)
+	}
+	if _, err := db.Champion(ctx, "draughts", 9); !errors.Is(err, storage.ErrNoGeneration) {
+		t.Errorf("generation 9: err = %v, want ErrNoGeneration", err)
+	}
+	if _, err := db.Champions(ctx, "chess"); !errors.Is(err, storage.ErrNoRun) {
+		t.Errorf("chess: err = %v, want ErrNoRun", err)
+	}
+}
+
+func TestReaderWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	db := mustOpen(t, path)
+	st := newRun(t, db, 9)
+	done := make(chan error)
+	go func() {
+		commitGenerations(t, db, st, 6)
+		close(done)
+	}()
+	reader, err := storage.Open(ctx, path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	last := 0
+	for reading := true; reading; {
+		select {
+		case <-done:
+			reading = false
+		default:
+		}
+		s, err := reader.Status(ctx)
+		if err != nil {
+			t.Fatalf("status while the writer commits: %v", err)
+		}
+		if len(s) != 1 || s[0].Generation < last {
+			t.Fatalf("status went from %d generations to %+v", last, s)
+		}
+		last = s[0].Generation
+		if _, err := reader.Champions(ctx, "draughts"); err != nil {
+			t.Fatalf("champions while the writer commits: %v", err)
+		}
+	}
+	if s, _ := reader.Status(ctx); s[0].Generation != 6 {
+		t.Errorf("after the writer: %d generations, want 6", s[0].Generation)
+	}
+}
+
+func TestPruneKeepsChampionGames(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	db := mustOpen(t, path)
+	commitGenerations(t, db, newRun(t, db, 5), 3)
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	count := func(where string) int {
+		var n int
+		if err := raw.QueryRow("SELECT count(*) FROM games WHERE " + where).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	champion0, others0 := count("generation = 0 AND champion = 1"), count("generation = 0 AND champion = 0")
+	if champion0 == 0 || others0 == 0 {
+		t.Fatalf("generation 0 has %d champion games and %d others; the test needs both", champion0, others0)
+	}
+	// Generation 0 is more than 1 behind generation 2: its other games go.
+	n, err := db.PruneGames(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != int64(others0) {
+		t.Errorf("pruned %d games, want generation 0's %d non-champion games", n, others0)
+	}
+	if got := count("generation = 0"); got != champion0 {
+		t.Errorf("generation 0 keeps %d games, want its %d champion games", got, champion0)
+	}
+	if got := count("generation = 1"); got != 75 {
+		t.Errorf("generation 1 keeps %d games, want all 75", got)
+	}
+}
