@@ -334,4 +334,3 @@ func parseNode(s string) (nnet.Node, error) {
 	}
 	return n, nil
 }
-
