@@ -44,8 +44,12 @@ func materialWinRate(score int) float64 {
 	return 1 / (1 + math.Exp(-float64(score)/200))
 }
 
-// ParseDraughts reads a player specification for draughts.
+// ParseDraughts reads a player specification for draughts: a built-in
+// player or the path of an exported agent file.
 func ParseDraughts(spec string) (DraughtsSpec, error) {
+	if isAgentFile(spec) {
+		return draughtsAgent(spec)
+	}
 	p, err := parse(spec)
 	if err != nil {
 		return DraughtsSpec{}, err

@@ -25,19 +25,21 @@ type Report[M comparable] struct {
 	Ranking []int
 	// Champion is Agents[Ranking[0]].
 	Champion Agent
-	Ladder   Ladder
+	Ladder   Ladder[M]
 	// Baselines is empty in generations without baseline games.
 	Baselines []Baseline[M]
 	Elapsed   time.Duration
 }
 
 // Ladder is the champion's match against the previous champions.
-type Ladder struct {
+type Ladder[M comparable] struct {
 	Opponents []LadderMatch
 	// Mean is the mean of the per-opponent means; Improved is Mean > 0.
 	// Without previous champions both are zero.
 	Mean     float64
 	Improved bool
+	// Matches holds the games, parallel to Opponents.
+	Matches []tournament.MatchResult[M] `json:"-"`
 }
 
 // LadderMatch is the champion's result against one previous champion,
@@ -122,8 +124,8 @@ func rank(points []int) []int {
 }
 
 // ladder plays the champion against the last cfg.LadderChampions champions.
-func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, champ func() search.Player[M, S]) (Ladder, error) {
-	var l Ladder
+func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, champ func() search.Player[M, S]) (Ladder[M], error) {
+	var l Ladder[M]
 	if cfg.LadderGames == 0 {
 		return l, nil
 	}
@@ -134,7 +136,7 @@ func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S
 			return l, fmt.Errorf("population: ladder: champion of generation %d: %w", old.Generation, err)
 		}
 		res, err := tournament.Match(ctx, sp.Arena, champ, opp, tournament.MatchOptions{
-			Games: cfg.LadderGames, Concurrency: cfg.Tournament.Workers,
+			Games: cfg.LadderGames, Concurrency: cfg.Tournament.Workers, Slots: cfg.Tournament.Slots,
 			Seed: seed.Derive(st.Seed, st.Game, st.Generation, seed.Ladder, k),
 		})
 		if err != nil {
@@ -143,6 +145,7 @@ func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S
 		m := LadderMatch{Generation: old.Generation, Wins: res.Wins, Draws: res.Draws, Losses: res.Losses}
 		m.Mean = float64(res.Wins-res.Losses) / float64(cfg.LadderGames)
 		l.Opponents = append(l.Opponents, m)
+		l.Matches = append(l.Matches, res)
 		l.Mean += m.Mean / float64(len(st.Champions)-first)
 	}
 	l.Improved = len(l.Opponents) > 0 && l.Mean > 0
@@ -177,7 +180,7 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 	var out []Baseline[M]
 	for k, o := range opps {
 		res, err := tournament.Match(ctx, sp.Arena, champ, o.make, tournament.MatchOptions{
-			Games: cfg.BaselineGames, Concurrency: cfg.Tournament.Workers,
+			Games: cfg.BaselineGames, Concurrency: cfg.Tournament.Workers, Slots: cfg.Tournament.Slots,
 			Seed: seed.Derive(st.Seed, st.Game, st.Generation, seed.Baseline, k),
 		})
 		if err != nil {

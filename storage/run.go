@@ -153,8 +153,14 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *populatio
 		return fail(err)
 	}
 	defer tx.Rollback()
-	games, draws, total := len(g.Games), 0, 0
+	// The summary counts the tournament; ladder and baseline games are
+	// measurements of the champion, stored beside it.
+	games, draws, total := 0, 0, 0
 	for _, gr := range g.Games {
+		if gr.Kind != "tournament" {
+			continue
+		}
+		games++
 		if gr.Result == "1/2-1/2" {
 			draws++
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"golang.org/x/sync/semaphore"
+
 	"evolved/search"
 )
 
@@ -20,6 +22,8 @@ type MatchOptions struct {
 	// Progress, if set, is called after each finished game with the number
 	// of games done; calls come from several goroutines, one at a time.
 	Progress func(done, total int)
+	// Slots, if set, is a game budget shared with other tournaments (see Config).
+	Slots *semaphore.Weighted
 }
 
 // MatchResult holds a match's games and their tally from A's point of view.
@@ -52,7 +56,7 @@ func Match[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S
 	for i := range schedule {
 		schedule[i] = Pairing{First: i % 2, Second: 1 - i%2, OpeningIndex: i / 2}
 	}
-	r, err := Run(ctx, arena, []func() search.Player[M, S]{newA, newB}, schedule, Config{Workers: opts.Concurrency}, opts.Seed, 0, opts.Progress)
+	r, err := Run(ctx, arena, []func() search.Player[M, S]{newA, newB}, schedule, Config{Workers: opts.Concurrency, Slots: opts.Slots}, opts.Seed, 0, opts.Progress)
 	if err != nil {
 		return MatchResult[M]{}, fmt.Errorf("tournament: match: %w", err)
 	}

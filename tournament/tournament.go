@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"evolved/game"
 	"evolved/search"
@@ -56,6 +57,10 @@ type Config struct {
 	Scoring      Scoring
 	// Workers is the number of games played at once; default runtime.NumCPU().
 	Workers int
+	// Slots, if set, is a budget shared with other tournaments: each game
+	// holds one unit of it while it is played, so that populations evolving
+	// side by side never play more games at once than the budget allows.
+	Slots *semaphore.Weighted
 }
 
 // Pairing is one scheduled game: agent First moves first. Games with the
@@ -160,10 +165,18 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 			}
 			for k := range jobs {
 				pr := schedule[k]
+				if cfg.Slots != nil {
+					if err := cfg.Slots.Acquire(gctx, 1); err != nil {
+						return err
+					}
+				}
 				s := arena.NewGame()
 				opening := arena.Opening(s, seed.Rand(runSeed, arena.Name, generation, seed.Opening, pr.OpeningIndex))
 				ps := seed.Derive(runSeed, arena.Name, generation, seed.Player, k)
 				moves, o, err := Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)})
+				if cfg.Slots != nil {
+					cfg.Slots.Release(1)
+				}
 				if err != nil {
 					return fmt.Errorf("game %d (agent %d vs %d): %w", k+1, pr.First, pr.Second, err)
 				}

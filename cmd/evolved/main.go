@@ -62,6 +62,10 @@ type command struct {
 // commands lists the subcommands in the order help shows them.
 func commands() []command {
 	return []command{
+		{name: "run", summary: "evolve the populations, checkpointing every generation (the daemon)", setup: runCommand},
+		{name: "status", summary: "show each population's progress", setup: statusCommand},
+		{name: "champions", summary: "list a population's champions by generation", setup: championsCommand},
+		{name: "export", summary: "write a champion to an agent file", setup: exportCommand},
 		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
 	}
@@ -76,16 +80,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	name := args[0]
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
 		if len(args) > 1 {
-			return runCommand(ctx, args[1], []string{"-h"}, stdout, stdout)
+			return dispatch(ctx, args[1], []string{"-h"}, stdout, stdout)
 		}
 		printUsage(stdout)
 		return nil
 	}
-	return runCommand(ctx, name, args[1:], stdout, stderr)
+	return dispatch(ctx, name, args[1:], stdout, stderr)
 }
 
-// runCommand parses the flags of the named command and runs it.
-func runCommand(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+// dispatch parses the flags of the named command and runs it.
+func dispatch(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
 	for _, c := range commands() {
 		if c.name != name {
 			continue

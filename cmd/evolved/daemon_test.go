@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+)
+
+// binary is the evolved binary built once for the integration tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "evolved-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "evolved")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build evolved: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fastConfig is a run small enough for tests: depth-1 agents, the Blondie
+// format, a short ladder and baselines every other generation.
+const fastConfig = `
+workers = 2
+log_format = "json"
+[draughts]
+depth = 1
+format = "blondie"
+ladder_games = 2
+baseline_every = 2
+baselines = ["random"]
+baseline_games = 2
+[jobs]
+backup = ""
+prune = ""
+`
+
+// setup writes the config into a fresh directory and returns both paths.
+func setup(t *testing.T) (dir, config string) {
+	t.Helper()
+	dir = t.TempDir()
+	config = filepath.Join(dir, "evolved.toml")
+	if err := os.WriteFile(config, []byte(fastConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, config
+}
+
+// evolved returns a command running the binary in dir.
+func evolved(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "EVOLVED_DB=")
+	return cmd
+}
+
+// fingerprint hashes everything a run decides (populations, genomes,
+// scores, games, ladders, baselines), leaving out the wall-clock columns.
+func fingerprint(t *testing.T, path string) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h := sha256.New()
+	for _, q := range []string{
+		"SELECT game, seed, config FROM runs ORDER BY game",
+		"SELECT game, agent_id, born, origin, parents, coalesce(node, ''), hex(genome) FROM genomes ORDER BY game, agent_id",
+		"SELECT game, generation, slot, agent_id, origin, coalesce(points, ''), coalesce(rank, '') FROM members ORDER BY 1, 2, 3",
+		"SELECT game, generation, games, draws, mean_fitness, best_fitness, champion_id, ladder_mean, improved FROM generations ORDER BY 1, 2",
+		"SELECT game, generation, kind, idx, first, second, opening, result, reason, moves FROM games ORDER BY 1, 2, 3, 4",
+		"SELECT * FROM ladder ORDER BY 1, 2, 3",
+		"SELECT * FROM baselines ORDER BY 1, 2, 3",
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			rows.Scan(ptrs...)
+			fmt.Fprintln(h, vals...)
+		}
+		rows.Close()
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// generations returns the number of committed generations.
+func generations(t *testing.T, path string) int {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM generations").Scan(&n); err != nil {
+		return 0
+	}
+	return n
+}
+
+func TestKilledDaemonResumesBitIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: several daemon runs (skipped with -short)")
+	}
+	const target = "40" // about 3 s of generations: long enough to be killed often
+	refDir, config := setup(t)
+	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
+
+	dir, config := setup(t)
+	db := filepath.Join(dir, "evolved.db")
+	rng := rand.New(rand.NewPCG(2026, 11))
+	kills := 0
+	for trial := 0; trial < 40 && kills < 6; trial++ {
+		cmd := evolved(dir, "run", "--config", config, "--generations", target)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(30+rng.IntN(500)) * time.Millisecond)
+		if cmd.ProcessState == nil {
+			cmd.Process.Signal(syscall.SIGKILL)
+		}
+		err := cmd.Wait()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signaled() {
+			kills++
+			continue
+		}
+		if err != nil {
+			t.Fatalf("trial %d: %v\n%s", trial, err, out.String())
+		}
+		if generations(t, db) >= 40 {
+			break
+		}
+	}
+	if kills < 5 {
+		t.Fatalf("only %d of the runs were killed mid-way; the test needs at least 5", kills)
+	}
+	// Finish the run, then compare.
+	if out, err := evolved(dir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
+		t.Fatalf("final run: %v\n%s", err, out)
+	}
+	if got := fingerprint(t, db); got != want {
+		t.Errorf("after %d kills the database differs from the uninterrupted run's", kills)
+	}
+	t.Logf("%d SIGKILLs, final state identical", kills)
+}
+
+func TestSIGTERMStopsCleanly(t *testing.T) {
+	dir, config := setup(t)
+	cmd := evolved(dir, "run", "--config", config)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "evolved.db")
+	deadline := time.Now().Add(30 * time.Second)
+	for generations(t, db) < 1 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(150 * time.Millisecond) // somewhere inside the next generation
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, out.String())
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("still running 5 s after SIGTERM\n%s", out.String())
+	}
+	t.Logf("stopped %v after SIGTERM", time.Since(start).Round(time.Millisecond))
+	raw, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var check string
+	if err := raw.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check = %q, %v", check, err)
+	}
+	if !strings.Contains(out.String(), "stopped") {
+		t.Errorf("no stop message in the log:\n%s", out.String())
+	}
+}
+
+func TestSqlite3ReadsWhileTheDaemonWrites(t *testing.T) {
+	sqlite3, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("sqlite3 is not installed (Debian package sqlite3; .ci/run installs it)")
+	}
+	dir, config := setup(t)
+	cmd := evolved(dir, "run", "--config", config, "--generations", "5")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	db := filepath.Join(dir, "evolved.db")
+	last, reads := -1, 0
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("daemon: %v\n%s", err, out.String())
+			}
+			running = false
+		default:
+		}
+		if _, err := os.Stat(db); err != nil {
+			continue
+		}
+		// As the README tells sqlite3 users: a busy timeout covers the
+		// instant the daemon's last connection closes (SQLite then
+		// checkpoints under an exclusive lock); while it runs, readers
+		// never wait.
+		got, err := exec.Command(sqlite3, "-readonly", "-cmd", ".timeout 5000", db,
+			"SELECT count(*) FROM generation_summary; SELECT count(*) FROM champion_history;").CombinedOutput()
+		if err != nil {
+			if strings.Contains(string(got), "no such table") {
+				continue // the schema is being created
+			}
+			t.Fatalf("sqlite3 while the daemon writes (after %d reads, %d generations seen): %v: %s", reads, last, err, got)
+		}
+		lines := strings.Fields(string(got))
+		var a, b int
+		fmt.Sscan(lines[0], &a)
+		fmt.Sscan(lines[1], &b)
+		if a != b || a < last {
+			t.Fatalf("inconsistent read: %d summaries, %d champions, %d before", a, b, last)
+		}
+		last = a
+		reads++
+	}
+	if last != 5 || reads < 3 {
+		t.Errorf("read %d times, last saw %d generations; want several reads ending at 5", reads, last)
+	}
+}
+
+func TestRunFailsClearly(t *testing.T) {
+	cases := []struct {
+		name    string
+		prepare func(t *testing.T, dir string) []string
+		code    int
+		want    string
+	}{
+		{"unknown config key", func(t *testing.T, dir string) []string {
+			os.WriteFile(filepath.Join(dir, "c.toml"), []byte("workerz = 3\n"), 0o644)
+			return []string{"run", "--config", "c.toml"}
+		}, 2, "unknown key workerz"},
+		{"out of range value", func(t *testing.T, dir string) []string {
+			os.WriteFile(filepath.Join(dir, "c.toml"), []byte("[draughts]\ndepth = 99\n"), 0o644)
+			return []string{"run", "--config", "c.toml"}
+		}, 2, "draughts.depth = 99"},
+		{"bad flag value", func(t *testing.T, dir string) []string {
+			return []string{"run", "--workers", "many"}
+		}, 2, "workers = \"many\": not a whole number"},
+		{"unwritable directory", func(t *testing.T, dir string) []string {
+			ro := filepath.Join(dir, "ro")
+			os.Mkdir(ro, 0o555)
+			if os.Getuid() == 0 {
+				// root writes anywhere: use a path under a regular file instead.
+				os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+				return []string{"run", "--db", filepath.Join(dir, "file", "evolved.db")}
+			}
+			return []string{"run", "--db", filepath.Join(ro, "evolved.db")}
+		}, 1, "evolved.db"},
+		{"corrupt database", func(t *testing.T, dir string) []string {
+			os.WriteFile(filepath.Join(dir, "evolved.db"), append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{0xAB}, 8192)...), 0o644)
+			return []string{"run", "--db", "evolved.db"}
+		}, 1, "corrupt"},
+		{"not a database", func(t *testing.T, dir string) []string {
+			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("my notes"), 0o644)
+			return []string{"run", "--db", "notes.txt"}
+		}, 1, "not an evolved database"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := c.prepare(t, dir)
+			before := snapshot(dir)
+			out, err := evolved(dir, args...).CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != c.code {
+				t.Fatalf("exit %v, want status %d\n%s", err, c.code, out)
+			}
+			if !strings.Contains(string(out), c.want) {
+				t.Errorf("message %q does not mention %q", out, c.want)
+			}
+			for name, content := range before {
+				if got, _ := os.ReadFile(filepath.Join(dir, name)); !bytes.Equal(got, content) {
+					t.Errorf("%s was changed", name)
+				}
+			}
+		})
+	}
+}
+
+func TestSecondDaemonIsRefused(t *testing.T) {
+	dir, config := setup(t)
+	first := evolved(dir, "run", "--config", config)
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		first.Process.Signal(syscall.SIGTERM)
+		first.Wait()
+	}()
+	db := filepath.Join(dir, "evolved.db")
+	for deadline := time.Now().Add(20 * time.Second); generations(t, db) < 1 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binary, "run", "--config", config, "--db", db).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("second daemon: %v, want exit status 1\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "in use by another evolved process") {
+		t.Errorf("message %q does not say the database is in use", out)
+	}
+}
+
+// snapshot reads every regular file of dir.
+func snapshot(dir string) map[string][]byte {
+	out := map[string][]byte{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			out[e.Name()] = b
+		}
+	}
+	return out
+}

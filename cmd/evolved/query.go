@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"evolved/agent"
+	"evolved/daemon"
+	"evolved/storage"
+)
+
+// defaultDB returns $EVOLVED_DB or evolved.db.
+func defaultDB() string {
+	if v, ok := os.LookupEnv("EVOLVED_DB"); ok && v != "" {
+		return v
+	}
+	return "evolved.db"
+}
+
+// openReader opens the database read-only, next to a running daemon.
+func openReader(ctx context.Context, path string) (*storage.DB, error) {
+	return storage.Open(ctx, path, storage.Options{ReadOnly: true})
+}
+
+// statusCommand implements `evolved status`.
+func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	dbPath := fs.String("db", defaultDB(), "the database file")
+	asJSON := fs.Bool("json", false, "print JSON: {\"populations\":[...]}")
+	configPath := fs.String("config", "", "the daemon's configuration file, for the generation target of the ETA")
+	target := fs.Int("generations", -1, "the generation target for the ETA (default: from --config and $EVOLVED_GENERATIONS)")
+	return func(ctx context.Context, stdout io.Writer) error {
+		goal := *target
+		if goal < 0 {
+			cfg, err := daemon.LoadConfig(*configPath, os.LookupEnv, nil)
+			if err != nil {
+				return &usageError{msg: "status: " + err.Error()}
+			}
+			goal = cfg.Generations
+		}
+		db, err := openReader(ctx, *dbPath)
+		if err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		defer db.Close()
+		pops, err := db.Status(ctx)
+		if err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		type row struct {
+			storage.PopulationStatus
+			Target     int     `json:"target"`
+			ETASeconds float64 `json:"eta_seconds"` // -1: no target or no rate yet
+		}
+		out := struct {
+			DB          string `json:"db"`
+			Populations []row  `json:"populations"`
+		}{DB: *dbPath, Populations: []row{}}
+		for _, p := range pops {
+			r := row{PopulationStatus: p, Target: goal, ETASeconds: -1}
+			if goal > 0 && p.GensPerHour > 0 {
+				r.ETASeconds = max(0, float64(goal-p.Generation)/p.GensPerHour*3600)
+			}
+			out.Populations = append(out.Populations, r)
+		}
+		if *asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		}
+		if len(out.Populations) == 0 {
+			fmt.Fprintf(stdout, "%s holds no population yet\n", *dbPath)
+			return nil
+		}
+		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "GAME\tGENERATIONS\tBEST\tMEAN\tGENS/HOUR\tLAST IMPROVED\tETA\tLAST GENERATION")
+		for _, r := range out.Populations {
+			eta := "-"
+			if r.ETASeconds >= 0 {
+				eta = (time.Duration(r.ETASeconds) * time.Second).String()
+			}
+			last := "-"
+			if !r.LastGeneration.IsZero() {
+				last = r.LastGeneration.Local().Format(time.DateTime)
+			}
+			improved := "-"
+			if r.LastImprovement >= 0 {
+				improved = fmt.Sprint(r.LastImprovement)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%s\t%s\t%s\n", r.Game, r.Generation, r.BestFitness, r.MeanFitness,
+				r.GensPerHour, improved, eta, last)
+		}
+		return tw.Flush()
+	}
+}
+
+// championsCommand implements `evolved champions`.
+func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	dbPath := fs.String("db", defaultDB(), "the database file")
+	game := fs.String("game", "", "the population (required): draughts")
+	asJSON := fs.Bool("json", false, "print JSON")
+	return func(ctx context.Context, stdout io.Writer) error {
+		if *game == "" {
+			return usagef("champions: --game is required")
+		}
+		db, err := openReader(ctx, *dbPath)
+		if err != nil {
+			return fmt.Errorf("champions: %w", err)
+		}
+		defer db.Close()
+		champs, err := db.Champions(ctx, *game)
+		if err != nil {
+			return fmt.Errorf("champions: %w", err)
+		}
+		if *asJSON {
+			if champs == nil {
+				champs = []storage.ChampionRow{}
+			}
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(champs)
+		}
+		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "GENERATION\tAGENT\tFITNESS\tLADDER\tIMPROVED\tCOMMITTED")
+		for _, c := range champs {
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%+.2f\t%v\t%s\n", c.Generation, c.AgentID, c.Fitness, c.LadderMean, c.Improved,
+				c.CreatedAt.Local().Format(time.DateTime))
+		}
+		return tw.Flush()
+	}
+}
+
+// exportCommand implements `evolved export`.
+func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	dbPath := fs.String("db", defaultDB(), "the database file")
+	game := fs.String("game", "", "the population (required): draughts")
+	generation := fs.Int("generation", -1, "export this generation's champion (default: the latest)")
+	out := fs.String("o", "", "write the agent file here (default: standard output)")
+	return func(ctx context.Context, stdout io.Writer) (err error) {
+		if *game == "" {
+			return usagef("export: --game is required")
+		}
+		db, err := openReader(ctx, *dbPath)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		defer db.Close()
+		c, err := db.Champion(ctx, *game, *generation)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		depth, err := runDepth(ctx, db, *game)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		f := agent.File{Game: *game, Net: c.Net, Search: agent.Search{Depth: depth, CaptureExtension: true},
+			Provenance: agent.Provenance{RunSeed: c.Seed, Generation: c.Generation, AgentID: c.AgentID,
+				Fitness: c.Fitness, LadderMean: c.LadderMean, Improved: c.Improved, Evolved: c.CreatedAt}}
+		w := stdout
+		if *out != "" {
+			file, err := os.Create(*out)
+			if err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			defer func() {
+				if cerr := file.Close(); err == nil && cerr != nil {
+					err = fmt.Errorf("export: %w", cerr)
+				}
+			}()
+			w = file
+		}
+		if err := agent.Write(w, f); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
+	}
+}
+
+// runDepth returns the search depth the run of game was evolved with, from
+// its stored configuration.
+func runDepth(ctx context.Context, db *storage.DB, game string) (int, error) {
+	run, err := db.LoadRun(ctx, game)
+	if err != nil {
+		return 0, err
+	}
+	var defining struct {
+		Depth int `json:"depth"`
+	}
+	if err := json.Unmarshal([]byte(run.Config), &defining); err != nil || defining.Depth < 1 {
+		return 0, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
+	}
+	return defining.Depth, nil
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"evolved/daemon"
+	"evolved/progress"
+)
+
+// runCommand implements `evolved run`, the daemon.
+func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	configPath := fs.String("config", "", "read the configuration from this TOML file (default: built in; see --print-config)")
+	printConfig := fs.Bool("print-config", false, "print the effective configuration as TOML and exit")
+	// Flags over the file and the environment; only those given count.
+	fs.String("db", "", "the database file (default evolved.db, or $EVOLVED_DB)")
+	fs.String("game", "", "comma-separated populations to evolve: draughts")
+	fs.String("generations", "", "stop once each population has played this many generations (0: run forever)")
+	fs.String("seed", "", "seed of new runs (an existing run keeps its own)")
+	fs.String("workers", "", "games played at once across all populations (0: number of CPUs)")
+	fs.String("log-format", "", "auto, text or json")
+	fs.String("log-level", "", "debug, info, warn or error")
+	flagKeys := map[string]string{"db": "db", "game": "games", "generations": "generations", "seed": "seed",
+		"workers": "workers", "log-format": "log_format", "log-level": "log_level"}
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game draughts] [--generations N] [--seed S] [--workers W]")
+		fmt.Fprintln(fs.Output(), "\nEvolves the configured populations, committing every generation to the database;")
+		fmt.Fprintln(fs.Output(), "a restart resumes from the last committed generation. SIGINT/SIGTERM stop it")
+		fmt.Fprintln(fs.Output(), "(the generation in flight is abandoned), SIGHUP reloads the configuration file.")
+		fmt.Fprintln(fs.Output(), "Layers: built-in defaults, the --config file, $EVOLVED_* variables, then flags.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		overrides := map[string]string{}
+		fs.Visit(func(f *flag.Flag) {
+			if key, ok := flagKeys[f.Name]; ok {
+				overrides[key] = f.Value.String()
+			}
+		})
+		cfg, err := daemon.LoadConfig(*configPath, os.LookupEnv, overrides)
+		if err != nil {
+			return &usageError{msg: "run: " + err.Error()}
+		}
+		if *printConfig {
+			return cfg.Print(stdout)
+		}
+		terminal := progress.IsTerminal(os.Stderr)
+		level := new(slog.LevelVar)
+		if l, err := levelOf(cfg.LogLevel); err == nil {
+			level.Set(l)
+		}
+		logger := daemon.NewLogger(os.Stderr, cfg.LogFormat, terminal, level)
+		d, err := daemon.New(ctx, cfg, daemon.Options{
+			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level,
+			Stderr: os.Stderr, Live: terminal,
+		})
+		if err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		runErr := d.Run(ctx)
+		if err := d.Close(); err != nil && runErr == nil {
+			runErr = err
+		}
+		if runErr != nil {
+			return fmt.Errorf("run: %w", runErr)
+		}
+		return nil
+	}
+}
+
+// levelOf reads a log level name.
+func levelOf(s string) (slog.Level, error) {
+	var l slog.Level
+	err := l.UnmarshalText([]byte(s))
+	return l, err
+}

@@ -1,0 +1,372 @@
+// Package daemon runs evolved's main job: one goroutine per population
+// evolving generation after generation, each generation committed to the
+// database in one transaction, with a shared budget of games played at
+// once, systemd notification and watchdog, SIGHUP reloads, periodic jobs
+// (backups, pruning, baseline evaluations) and one log line per generation.
+//
+// Cancelling the context given to Run (SIGINT, SIGTERM) abandons the
+// generations in flight: nothing partial is committed, and the next start
+// resumes from the last committed generation exactly as if the daemon had
+// never stopped.
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
+
+	"evolved/game/draughts"
+	"evolved/player"
+	"evolved/population"
+	"evolved/progress"
+	"evolved/search"
+	"evolved/storage"
+	"evolved/tournament"
+)
+
+// maxSlots bounds the shared game budget; the budget's size is changed at
+// run time by holding back the units above the configured worker count.
+const maxSlots = 1024
+
+// Daemon is a running evolved daemon. Create it with New, run it with Run.
+type Daemon struct {
+	db         *storage.DB
+	log        *slog.Logger
+	level      *slog.LevelVar
+	configPath string
+	overrides  map[string]string // flag values, re-applied over the file on reload
+	stderr     io.Writer
+	live       bool // draw a progress line on stderr
+	notifier   Notifier
+
+	mu       sync.Mutex // protects cfg and held
+	cfg      Config
+	slots    *semaphore.Weighted
+	held     int // units of slots held back: maxSlots - workers
+	lastBeat atomic.Int64
+	status   sync.Map // game -> status text for systemd
+}
+
+// Options are New's inputs besides the configuration.
+type Options struct {
+	// ConfigPath is the file SIGHUP reloads ("" for none).
+	ConfigPath string
+	// Overrides are the flag values given on the command line, by config
+	// key; a reload re-applies them over the file and the environment.
+	Overrides map[string]string
+	// Logger and Level are the daemon's logger and its adjustable level.
+	Logger *slog.Logger
+	Level  *slog.LevelVar
+	// Stderr receives the live progress line when Live is set.
+	Stderr io.Writer
+	Live   bool
+	// Notifier talks to systemd; nil means SystemdNotifier().
+	Notifier Notifier
+}
+
+// New opens the database and prepares the daemon. The caller must Close it.
+func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if dir := filepath.Dir(cfg.DB); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("daemon: directory of the database %s: %w", cfg.DB, err)
+		}
+	}
+	db, err := storage.Open(ctx, cfg.DB, storage.Options{})
+	if err != nil {
+		return nil, err
+	}
+	d := &Daemon{
+		db: db, log: opts.Logger, level: opts.Level, configPath: opts.ConfigPath, overrides: opts.Overrides,
+		stderr: opts.Stderr, live: opts.Live, notifier: opts.Notifier, cfg: cfg,
+		slots: semaphore.NewWeighted(maxSlots),
+	}
+	if d.notifier == nil {
+		d.notifier = SystemdNotifier()
+	}
+	if d.stderr == nil {
+		d.stderr = io.Discard
+	}
+	d.held = maxSlots - d.workers()
+	if err := d.slots.Acquire(ctx, int64(d.held)); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close closes the database.
+func (d *Daemon) Close() error { return d.db.Close() }
+
+// config returns the current configuration.
+func (d *Daemon) config() Config {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cfg
+}
+
+// workers returns the configured worker count, resolving 0 to the CPUs.
+func (d *Daemon) workers() int {
+	w := d.config().Workers
+	if w <= 0 {
+		w = runtime.NumCPU()
+	}
+	return min(w, maxSlots)
+}
+
+// beat records that the daemon made progress, for the watchdog.
+func (d *Daemon) beat() { d.lastBeat.Store(time.Now().UnixNano()) }
+
+// Run evolves every configured population until the generation target is
+// reached or ctx is cancelled; both end with a nil error. It returns an
+// error only for a failure that stops a population (a database error, a
+// run whose stored configuration conflicts with this one).
+func (d *Daemon) Run(ctx context.Context) error {
+	cfg := d.config()
+	d.beat()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+
+	jobs, err := d.startJobs(cfg.Jobs)
+	if err != nil {
+		return err
+	}
+	defer func() { <-jobs.Stop().Done() }()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go d.watchdog(ctx)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				jobs = d.reload(ctx, jobs)
+			}
+		}
+	}()
+
+	g, gctx := errgroup.WithContext(ctx)
+	for _, name := range cfg.Games {
+		g.Go(func() error {
+			switch name {
+			case "draughts":
+				return runDraughts(gctx, d)
+			}
+			return fmt.Errorf("daemon: unknown game %q", name)
+		})
+	}
+	d.notifier.Notify("READY=1\nSTATUS=evolving " + fmt.Sprint(cfg.Games))
+	d.log.Info("evolving", "games", cfg.Games, "db", cfg.DB, "workers", d.workers(), "generations", cfg.Generations)
+	err = g.Wait()
+	d.notifier.Notify("STOPPING=1")
+	if err != nil && ctx.Err() == nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		d.log.Info("stopped; the generations in flight were abandoned and will be replayed on the next start")
+	}
+	return nil
+}
+
+// runDraughts evolves the draughts population.
+func runDraughts(ctx context.Context, d *Daemon) error {
+	dc := d.config().Draughts
+	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
+	format := func(moves []draughts.Move) (string, error) { return draughts.MoveText(draughts.Start(), moves) }
+	return evolve(ctx, d, "draughts", species, dc, dc.population(0), format)
+}
+
+// evolve runs one population: load or create its run, then play, commit
+// and log generation after generation.
+func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, species population.Species[M, S],
+	defining any, pcfg population.Config, format func([]M) (string, error)) error {
+	log := d.log.With("game", game)
+	st, err := loadOrCreate(ctx, d, game, species, defining, pcfg)
+	if err != nil {
+		return err
+	}
+	log.Info("population ready", "generation", st.Generation, "seed", st.Seed)
+	for {
+		target := d.config().Generations
+		if target > 0 && st.Generation >= target {
+			log.Info("generation target reached", "generations", st.Generation)
+			return nil
+		}
+		pcfg.Tournament.Workers = d.workers()
+		pcfg.Tournament.Slots = d.slots
+		games := scheduleSize(pcfg, len(st.Agents))
+		rep := progress.New(d.stderr, fmt.Sprintf("%s generation %d", game, st.Generation), games, "games", d.live)
+		started := time.Now()
+		next, report, err := population.Step(ctx, species, pcfg, st, func(done, total int) {
+			d.beat()
+			if d.live {
+				rep.Update(done)
+			}
+		})
+		if d.live {
+			rep.Finish()
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("daemon: %s generation %d: %w", game, st.Generation, err)
+		}
+		record, err := toRecord(game, report, format)
+		if err != nil {
+			return fmt.Errorf("daemon: %s generation %d: %w", game, st.Generation, err)
+		}
+		// The generation is finished: commit it even if a stop signal
+		// arrived meanwhile, so that finished work is not replayed.
+		commitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		err = d.db.CommitGeneration(commitCtx, record, next)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("daemon: %w", err)
+		}
+		d.beat()
+		secs := time.Since(started).Seconds()
+		best := report.Results.Points[report.Ranking[0]]
+		mean := 0.0
+		for _, p := range report.Results.Points {
+			mean += float64(p) / float64(len(report.Results.Points))
+		}
+		rate := float64(len(report.Results.Games)) / secs
+		attrs := []any{"generation", st.Generation, "champion", report.Champion.ID, "best", best,
+			"mean", round2(mean), "ladder", round2(report.Ladder.Mean), "improved", report.Ladder.Improved,
+			"games", len(report.Results.Games), "draws", draws(record), "seconds", round2(secs), "games_per_s", round2(rate)}
+		for _, b := range report.Baselines {
+			attrs = append(attrs, "vs_"+b.Opponent, fmt.Sprintf("%.0f%%", 100*b.Score))
+		}
+		log.Info("generation committed", attrs...)
+		d.status.Store(game, fmt.Sprintf("%s generation %d, %.1f games/s", game, st.Generation, rate))
+		d.notifier.Notify("STATUS=" + d.statusLine())
+		st = next
+	}
+}
+
+// scheduleSize returns the number of tournament games of a generation.
+func scheduleSize(cfg population.Config, n int) int {
+	if cfg.Tournament.Format == tournament.Blondie {
+		games := cfg.Tournament.BlondieGames
+		if games <= 0 {
+			games = 5
+		}
+		return n * games
+	}
+	return n * (n - 1)
+}
+
+// statusLine joins the populations' status texts.
+func (d *Daemon) statusLine() string {
+	var parts []string
+	d.status.Range(func(_, v any) bool { parts = append(parts, v.(string)); return true })
+	slices.Sort(parts)
+	s := ""
+	for i, p := range parts {
+		if i > 0 {
+			s += "; "
+		}
+		s += p
+	}
+	return s
+}
+
+// loadOrCreate resumes game's run from the database, or starts it. A run
+// whose stored defining configuration differs from the current one is
+// refused: continuing it with other settings would make a run that no seed
+// reproduces.
+func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, species population.Species[M, S], defining any, pcfg population.Config) (*population.State, error) {
+	want, err := definingJSON(defining)
+	if err != nil {
+		return nil, err
+	}
+	run, err := d.db.LoadRun(ctx, game)
+	switch {
+	case errors.Is(err, storage.ErrNoRun):
+		seed := d.config().Seed
+		st, err := population.New(game, species.Inputs, pcfg, seed)
+		if err != nil {
+			return nil, fmt.Errorf("daemon: new %s run: %w", game, err)
+		}
+		if err := d.db.CreateRun(ctx, storage.Run{Game: game, Seed: seed, Config: want, CreatedAt: time.Now()}, st); err != nil {
+			return nil, err
+		}
+		d.log.Info("new run", "game", game, "seed", seed)
+		return st, nil
+	case err != nil:
+		return nil, err
+	}
+	if run.Config != want {
+		return nil, fmt.Errorf("%w: %s in %s was started with %s; now %s differ (%v). Restore those settings, or use another database",
+			ErrRunMismatch, game, d.db.Path(), run.Config, want, diffKeys(run.Config, want))
+	}
+	if s := d.config().Seed; s != run.Seed {
+		d.log.Warn("the configured seed applies to new runs only; this run keeps its own", "game", game, "run_seed", run.Seed, "configured_seed", s)
+	}
+	return d.db.LoadState(ctx, game)
+}
+
+// round2 rounds to two decimals for logs.
+func round2(x float64) float64 { return float64(int64(x*100+0.5*sign(x))) / 100 }
+
+func sign(x float64) float64 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// definingJSON returns the stored form of the settings that define a run.
+func definingJSON(defining any) (string, error) {
+	b, err := json.Marshal(defining)
+	if err != nil {
+		return "", fmt.Errorf("daemon: run config: %w", err)
+	}
+	return string(b), nil
+}
+
+// diffKeys lists the top-level keys whose values differ between two JSON objects.
+func diffKeys(a, b string) []string {
+	var ma, mb map[string]json.RawMessage
+	json.Unmarshal([]byte(a), &ma)
+	json.Unmarshal([]byte(b), &mb)
+	var out []string
+	for k := range maps.Keys(ma) {
+		if string(ma[k]) != string(mb[k]) {
+			out = append(out, k)
+		}
+	}
+	for k := range maps.Keys(mb) {
+		if _, ok := ma[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ErrRunMismatch means the database holds a run of the game with other
+// defining settings than the configuration asks for.
+var ErrRunMismatch = errors.New("daemon: the configuration differs from the stored run")

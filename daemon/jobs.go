@@ -1,0 +1,133 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"evolved/player"
+	"evolved/seed"
+	"evolved/tournament"
+)
+
+// startJobs schedules the periodic jobs of cfg and starts them.
+func (d *Daemon) startJobs(cfg JobsConfig) (*cron.Cron, error) {
+	c := cron.New(cron.WithParser(cron.NewParser(cron.Minute|cron.Hour|cron.Dom|cron.Month|cron.Dow|cron.Descriptor)),
+		cron.WithChain(cron.SkipIfStillRunning(cron.DiscardLogger)))
+	add := func(name, spec string, job func(context.Context) (string, error)) error {
+		if spec == "" {
+			return nil
+		}
+		_, err := c.AddFunc(spec, func() { d.runJob(name, job) })
+		if err != nil {
+			return fmt.Errorf("daemon: schedule %s job %q: %w", name, spec, err)
+		}
+		d.log.Info("job scheduled", "job", name, "spec", spec)
+		return nil
+	}
+	keep, prune := cfg.BackupKeep, cfg.PruneKeep
+	dir := cfg.BackupDir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(d.db.Path()), dir)
+	}
+	if err := add("backup", cfg.Backup, func(ctx context.Context) (string, error) { return d.backup(ctx, dir, keep) }); err != nil {
+		return nil, err
+	}
+	if err := add("prune", cfg.Prune, func(ctx context.Context) (string, error) {
+		n, err := d.db.PruneGames(ctx, prune)
+		return fmt.Sprintf("deleted %d game records", n), err
+	}); err != nil {
+		return nil, err
+	}
+	if err := add("baseline", cfg.Baseline, d.baselineJob); err != nil {
+		return nil, err
+	}
+	c.Start()
+	return c, nil
+}
+
+// runJob runs one job and logs it with its duration.
+func (d *Daemon) runJob(name string, job func(context.Context) (string, error)) {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	what, err := job(ctx)
+	secs := time.Since(start).Seconds()
+	if err != nil {
+		d.log.Error("job failed", "job", name, "seconds", round2(secs), "err", err)
+		return
+	}
+	d.log.Info("job done", "job", name, "seconds", round2(secs), "result", what)
+}
+
+// backup writes a copy of the database into dir and keeps the newest keep copies.
+func (d *Daemon) backup(ctx context.Context, dir string, keep int) (string, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return "", fmt.Errorf("backup: %w", err)
+	}
+	base := strings.TrimSuffix(filepath.Base(d.db.Path()), filepath.Ext(d.db.Path()))
+	name := filepath.Join(dir, base+"-"+time.Now().UTC().Format("20060102T150405Z")+".db")
+	if err := d.db.Backup(ctx, name); err != nil {
+		return "", err
+	}
+	old, err := filepath.Glob(filepath.Join(dir, base+"-*.db"))
+	if err != nil {
+		return "", fmt.Errorf("backup: %w", err)
+	}
+	slices.Sort(old) // the timestamps sort chronologically
+	removed := 0
+	for len(old) > keep {
+		if err := os.Remove(old[0]); err != nil {
+			return "", fmt.Errorf("backup: retention: %w", err)
+		}
+		old = old[1:]
+		removed++
+	}
+	return fmt.Sprintf("wrote %s, removed %d old copies", name, removed), nil
+}
+
+// jobBaselineIndex offsets the seeds of the baseline job's matches from
+// those of the generation's own baseline matches.
+const jobBaselineIndex = 1000
+
+// baselineJob plays the latest champion of each population against the
+// configured baselines and reports the scores.
+func (d *Daemon) baselineJob(ctx context.Context) (string, error) {
+	cfg := d.config()
+	var parts []string
+	for _, game := range cfg.Games {
+		c, err := d.db.Champion(ctx, game, -1)
+		if err != nil {
+			return "", err
+		}
+		switch game {
+		case "draughts":
+			dc := cfg.Draughts
+			species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
+			champ, err := species.Player(c.Net)
+			if err != nil {
+				return "", err
+			}
+			for i, spec := range dc.Baselines {
+				opp, err := species.Baseline(spec)
+				if err != nil {
+					return "", err
+				}
+				res, err := tournament.Match(ctx, species.Arena, champ, opp, tournament.MatchOptions{
+					Games: dc.BaselineGames, Slots: d.slots, Concurrency: d.workers(), Seed: seed.Derive(c.Seed, game, c.Generation, seed.Baseline, jobBaselineIndex+i),
+				})
+				if err != nil {
+					return "", err
+				}
+				parts = append(parts, fmt.Sprintf("%s champion %d vs %s: +%d =%d -%d", game, c.Generation, spec, res.Wins, res.Draws, res.Losses))
+			}
+		}
+	}
+	return strings.Join(parts, "; "), nil
+}

@@ -1,0 +1,95 @@
+package daemon
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"evolved/game"
+	"evolved/population"
+	"evolved/storage"
+	"evolved/tournament"
+)
+
+// toRecord turns a generation's report into the database's record, each
+// game's moves written by format in the game's own notation.
+func toRecord[M comparable](gameName string, rep *population.Report[M], format func([]M) (string, error)) (storage.Generation, error) {
+	n := len(rep.Agents)
+	g := storage.Generation{
+		Game: gameName, Generation: rep.Generation, ChampionID: rep.Champion.ID,
+		Points: rep.Results.Points, Wins: rep.Results.Wins, Draws: rep.Results.Draws, Losses: rep.Results.Losses,
+		Rank: make([]int, n), LadderMean: rep.Ladder.Mean, Improved: rep.Ladder.Improved,
+		Seconds: rep.Elapsed.Seconds(), CreatedAt: time.Now(),
+	}
+	for r, slot := range rep.Ranking {
+		g.Rank[slot] = r + 1
+	}
+	champSlot := rep.Ranking[0]
+	champ := strconv.FormatInt(rep.Champion.ID, 10)
+	add := func(kind, first, second string, rec tournament.Record[M], champion bool) error {
+		text, err := format(rec.Moves)
+		if err != nil {
+			return fmt.Errorf("%s game %s vs %s: %w", kind, first, second, err)
+		}
+		g.Games = append(g.Games, storage.GameRecord{Kind: kind, First: first, Second: second, Opening: rec.Opening,
+			Result: resultText(rec.Outcome.Result), Reason: rec.Outcome.Reason.String(), Moves: text, Champion: champion})
+		return nil
+	}
+	for _, gr := range rep.Results.Games {
+		first, second := strconv.FormatInt(rep.Agents[gr.First].ID, 10), strconv.FormatInt(rep.Agents[gr.Second].ID, 10)
+		if err := add("tournament", first, second, gr.Record, gr.First == champSlot || gr.Second == champSlot); err != nil {
+			return g, err
+		}
+	}
+	matchGames := func(kind, opponent string, m tournament.MatchResult[M]) error {
+		for i, rec := range m.Records {
+			first, second := champ, opponent
+			if !m.AFirst[i] {
+				first, second = opponent, champ
+			}
+			if err := add(kind, first, second, rec, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i, l := range rep.Ladder.Opponents {
+		g.Ladder = append(g.Ladder, storage.LadderRecord{OpponentGeneration: l.Generation, Wins: l.Wins, Draws: l.Draws, Losses: l.Losses, Mean: l.Mean})
+		if err := matchGames("ladder", fmt.Sprintf("champion:%d", l.Generation), rep.Ladder.Matches[i]); err != nil {
+			return g, err
+		}
+	}
+	for _, b := range rep.Baselines {
+		g.Baselines = append(g.Baselines, storage.BaselineRecord{Opponent: b.Opponent, Wins: b.Wins, Draws: b.Draws,
+			Losses: b.Losses, Score: b.Score, Elo: b.Elo, HalfWidth: b.HalfWidth})
+		if err := matchGames("baseline", b.Opponent, b.Match); err != nil {
+			return g, err
+		}
+	}
+	return g, nil
+}
+
+// resultText writes a result from the first player's side, as the games
+// table stores it.
+func resultText(r game.Result) string {
+	switch r {
+	case game.FirstWins:
+		return "1-0"
+	case game.SecondWins:
+		return "0-1"
+	case game.Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// draws counts the drawn tournament games of a record.
+func draws(g storage.Generation) int {
+	n := 0
+	for _, gr := range g.Games {
+		if gr.Kind == "tournament" && gr.Result == "1/2-1/2" {
+			n++
+		}
+	}
+	return n
+}
