@@ -30,8 +30,10 @@ type Config struct {
 	// Generations stops the daemon once every population has played this
 	// many generations in total; 0 runs forever.
 	Generations int `toml:"generations"`
-	// Seed is the seed of new runs; an existing run keeps its own.
-	Seed uint64 `toml:"seed"`
+	// Seed is the seed of new runs; an existing run keeps its own. It is
+	// signed here so that a negative value in a file is seen and refused
+	// (the TOML decoder would wrap it into an unsigned field).
+	Seed int64 `toml:"seed"`
 	// Workers is the number of games played at once across all
 	// populations; 0 means the number of CPUs.
 	Workers int `toml:"workers"`
@@ -186,8 +188,8 @@ func (c *Config) Set(key, value string) error {
 	case "generations":
 		c.Generations, err = num()
 	case "seed":
-		c.Seed, err = strconv.ParseUint(value, 10, 64)
-		if err != nil {
+		c.Seed, err = strconv.ParseInt(value, 10, 64)
+		if err != nil || c.Seed < 0 {
 			return bad("not a non-negative whole number")
 		}
 	case "workers":
@@ -218,6 +220,9 @@ func (c Config) Validate() error {
 		if !slices.Contains(knownGames, g) {
 			return bad("games", strconv.Quote(g), "unknown game (known: "+strings.Join(knownGames, ", ")+")")
 		}
+	}
+	if c.Seed < 0 {
+		return bad("seed", c.Seed, "must not be negative")
 	}
 	if c.Generations < 0 {
 		return bad("generations", c.Generations, "must not be negative")

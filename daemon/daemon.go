@@ -305,7 +305,7 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	run, err := d.db.LoadRun(ctx, game)
 	switch {
 	case errors.Is(err, storage.ErrNoRun):
-		seed := d.config().Seed
+		seed := uint64(d.config().Seed)
 		st, err := population.New(game, species.Inputs, pcfg, seed)
 		if err != nil {
 			return nil, fmt.Errorf("daemon: new %s run: %w", game, err)
@@ -322,7 +322,7 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 		return nil, fmt.Errorf("%w: %s in %s was started with %s; now %s differ (%v). Restore those settings, or use another database",
 			ErrRunMismatch, game, d.db.Path(), run.Config, want, diffKeys(run.Config, want))
 	}
-	if s := d.config().Seed; s != run.Seed {
+	if s := uint64(d.config().Seed); s != run.Seed {
 		d.log.Warn("the configured seed applies to new runs only; this run keeps its own", "game", game, "run_seed", run.Seed, "configured_seed", s)
 	}
 	return d.db.LoadState(ctx, game)

@@ -1,0 +1,100 @@
+package daemon
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestDefaultConfigIsValid(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfigLayers(t *testing.T) {
+	file := "workers = 3\nseed = 7\n[draughts]\ndepth = 6\n"
+	c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"EVOLVED_WORKERS": "5", "EVOLVED_DB": "/var/lib/evolved/x.db", "EVOLVED_SEED": ""}
+	c, err = ApplyEnv(c, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set("workers", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Workers != 2 || c.DB != "/var/lib/evolved/x.db" || c.Seed != 7 || c.Draughts.Depth != 6 || c.Draughts.Population != 15 {
+		t.Errorf("layers gave workers %d db %q seed %d depth %d population %d; want 2 (flag), the env's db, 7 (file; empty env ignored), 6 (file), 15 (default)",
+			c.Workers, c.DB, c.Seed, c.Draughts.Depth, c.Draughts.Population)
+	}
+}
+
+func TestConfigErrorsNameTheKey(t *testing.T) {
+	cases := map[string]string{
+		"workerz = 1\n":                          "unknown key workerz",
+		"[draughts]\ndeepth = 4\n":               "unknown key draughts.deepth",
+		"[draughts]\ndepth = 0\n":                "draughts.depth = 0",
+		"[draughts]\nformat = \"swiss\"\n":       "draughts.format",
+		"[draughts]\npopulation = 16\n":          "draughts",
+		"[draughts]\nbaselines = [\"alpha\"]\n":  "draughts.baselines",
+		"games = [\"go\"]\n":                     "games = \"go\"",
+		"log_level = \"loud\"\n":                 "log_level",
+		"[jobs]\nbackup = \"every tuesday\"\n":   "jobs.backup",
+		"workers = -1\n":                         "workers = -1",
+		"workers = \"two\"\n":                    "workers",
+		"[draughts]\nhidden = []\n":              "draughts",
+		"generations = -5\n":                     "generations = -5",
+		"[jobs]\nbackup_keep = 0\n":              "jobs.backup_keep",
+		"[draughts]\nbaseline_games = 100000\n":  "draughts.baseline_games",
+		"[draughts]\nopening_plies = 99\n":       "draughts.opening_plies",
+		"[draughts]\nmax_moves = 0\n":            "draughts.max_moves",
+		"[draughts]\nladder_games = 5\n":         "draughts",
+		"[draughts]\nelite = 0\n":                "draughts",
+		"db = \"\"\n":                            "db",
+		"log_format = \"xml\"\n":                 "log_format",
+		"[jobs]\nprune = \"@every banana\"\n":    "jobs.prune",
+		"[jobs]\nbaseline = \"61 * * * *\"\n":    "jobs.baseline",
+		"[draughts]\nelite = 6\nmutants = 1\n":   "unknown key draughts.mutants",
+		"[jobs]\nbackup_dir = \"\"\n":            "jobs.backup_dir",
+		"[jobs]\nprune_keep = -1\n":              "jobs.prune_keep",
+		"seed = -1\n":                            "seed",
+		"[draughts]\ndepth = 4.5\n":              "draughts.depth",
+		"[draughts]\nself_adaptive = \"yes\"\n":  "draughts.self_adaptive",
+		"[draughts]\nhidden = [40, 0]\n":         "draughts",
+		"[draughts]\nbaselines = [\"mcts:0\"]\n": "draughts.baselines",
+	}
+	for file, want := range cases {
+		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")
+		if err == nil {
+			err = c.Validate()
+		}
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), want) {
+			t.Errorf("config %q: err = %v, want an ErrConfig naming %q", file, err, want)
+		}
+	}
+}
+
+func TestPrintConfigReadsBack(t *testing.T) {
+	var b bytes.Buffer
+	if err := DefaultConfig().Print(&b); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseConfig(Config{}, &b, "printed")
+	if err != nil {
+		t.Fatalf("printed config does not read back: %v\n%s", err, b.String())
+	}
+	if !sameJSON(c, DefaultConfig()) {
+		t.Errorf("printed config reads back as %+v", c)
+	}
+}
+
+func TestDiffKeys(t *testing.T) {
+	got := diffKeys(`{"depth":4,"format":"roundrobin","hidden":[40,10]}`, `{"depth":6,"format":"roundrobin","hidden":[40,10],"x":1}`)
+	if strings.Join(got, ",") != "depth,x" {
+		t.Errorf("diffKeys = %v, want [depth x]", got)
+	}
+}
