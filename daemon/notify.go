@@ -34,7 +34,7 @@ func (systemdNotifier) WatchdogInterval() time.Duration {
 
 // watchdog pings systemd at half its interval for as long as the daemon
 // makes progress: a game finished or a generation committed within the last
-// ten intervals (one game of a deep search can take a while). A daemon stuck
+// two intervals (a game of a deep search can take a while). A daemon stuck
 // longer stops pinging, and systemd restarts it.
 func (d *Daemon) watchdog(ctx context.Context) {
 	interval := d.notifier.WatchdogInterval()
@@ -48,7 +48,7 @@ func (d *Daemon) watchdog(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
-			if now.Sub(time.Unix(0, d.lastBeat.Load())) < 10*interval {
+			if now.Sub(time.Unix(0, d.lastBeat.Load())) < 2*interval {
 				d.notifier.Notify("WATCHDOG=1")
 			}
 		}
