@@ -1,0 +1,207 @@
+package nnet
+
+import (
+	"math/bits"
+
+	"evolved/game"
+	"evolved/game/draughts"
+)
+
+// defaultPlies is the depth a DraughtsAccumulator's stack holds before it grows.
+const defaultPlies = 128
+
+// DraughtsAccumulator evaluates the positions along a search path
+// incrementally, as NNUE engines do. It keeps one entry per ply: the
+// position and, for each point of view, the first layer's sums
+// (see DraughtsEval). Push only records a position; Evaluate computes the
+// sums of the current ply for the requested point of view, lazily, from the
+// nearest ancestor that has them: it first brings the parent up to date from
+// that ancestor (so that the parent's other children start one move away),
+// then the current ply from the parent. Each step adds the columns of the
+// squares whose content appeared and subtracts those of the squares whose
+// content went away (the XOR of the before and after bitboards, per piece
+// kind and colour), or sums from scratch when that is cheaper. The results
+// are bit-identical to DraughtsEval.Evaluate.
+//
+// The piece differential is not stored: it is four popcounts of the
+// position, cheaper than keeping it up to date, and thus identical in every
+// path.
+//
+// A DraughtsAccumulator belongs to one search (one goroutine); many may
+// share one DraughtsEval. It allocates its stack once, for 128 plies, and
+// grows it only if a search goes deeper; Reset, Push, Pop and Evaluate do
+// not allocate otherwise.
+type DraughtsAccumulator struct {
+	e    *DraughtsEval
+	h1   int
+	top  int                 // the current ply; -1 before the first Reset
+	pos  []draughts.Position // pos[ply]
+	done []uint8             // done[ply] has bit pov set when acc holds ply's sums for pov
+	acc  []float64           // acc[(2*ply+pov)*h1 : +h1]
+	buf  []float64           // scratch for DraughtsEval.output
+}
+
+// NewAccumulator returns an accumulator for searches with e. Call Reset
+// before anything else.
+func (e *DraughtsEval) NewAccumulator() *DraughtsAccumulator {
+	return &DraughtsAccumulator{
+		e:    e,
+		h1:   e.h1,
+		top:  -1,
+		pos:  make([]draughts.Position, defaultPlies),
+		done: make([]uint8, defaultPlies),
+		acc:  make([]float64, 2*defaultPlies*e.h1),
+		buf:  make([]float64, 2*e.width),
+	}
+}
+
+// Reset empties the stack and makes p its root, computing its sums for
+// both points of view.
+func (a *DraughtsAccumulator) Reset(p draughts.Position) {
+	a.top = 0
+	a.pos[0] = p
+	for pov := draughts.Black; pov <= draughts.White; pov++ {
+		a.e.refresh(a.sums(0, pov), &p, pov)
+	}
+	a.done[0] = 3
+}
+
+// Push records p, the position after a move from the current one, as the
+// new current position. It computes nothing (see Evaluate).
+func (a *DraughtsAccumulator) Push(p draughts.Position) {
+	a.top++
+	if a.top == len(a.pos) {
+		a.grow()
+	}
+	a.pos[a.top] = p
+	a.done[a.top] = 0
+}
+
+// Pop takes back the last Push. It panics if there is none since the last Reset.
+func (a *DraughtsAccumulator) Pop() {
+	if a.top <= 0 {
+		panic("nnet: DraughtsAccumulator.Pop without a Push")
+	}
+	a.top--
+}
+
+// Ply returns the number of positions pushed since the last Reset and not popped.
+func (a *DraughtsAccumulator) Ply() int { return a.top }
+
+// Position returns the current position.
+func (a *DraughtsAccumulator) Position() draughts.Position { return a.pos[a.top] }
+
+// Evaluate returns the value of the current position from pov's point of
+// view, in (-1, 1), exactly as DraughtsEval.Evaluate would.
+func (a *DraughtsAccumulator) Evaluate(pov game.Player) float64 {
+	pov &= 1
+	if a.done[a.top]&(1<<pov) == 0 {
+		a.update(pov)
+	}
+	return a.e.output(a.sums(a.top, pov), pieceDiff(&a.pos[a.top], pov, a.e.king), a.buf)
+}
+
+// sums returns the first-layer sums of ply for pov.
+func (a *DraughtsAccumulator) sums(ply int, pov game.Player) []float64 {
+	off := (2*ply + int(pov)) * a.h1
+	return a.acc[off : off+a.h1 : off+a.h1]
+}
+
+// update computes the current ply's sums for pov (see DraughtsAccumulator).
+func (a *DraughtsAccumulator) update(pov game.Player) {
+	bit := uint8(1) << pov
+	anc := a.top - 1
+	for anc >= 0 && a.done[anc]&bit == 0 {
+		anc--
+	}
+	if anc < 0 { // no Reset: nothing to start from
+		a.e.refresh(a.sums(a.top, pov), &a.pos[a.top], pov)
+		a.done[a.top] |= bit
+		return
+	}
+	if anc < a.top-1 {
+		a.step(anc, a.top-1, pov)
+		anc = a.top - 1
+	}
+	a.step(anc, a.top, pov)
+}
+
+// step computes the sums of ply to from those of ply from for pov, and marks
+// them done.
+func (a *DraughtsAccumulator) step(from, to int, pov game.Player) {
+	a.done[to] |= 1 << pov
+	e := a.e
+	h1 := a.h1
+	dst, src := a.sums(to, pov), a.sums(from, pov)
+	p0, p1 := &a.pos[from], &a.pos[to]
+	own0, opp0, own1, opp1, flip := p0.Black, p0.White, p1.Black, p1.White, 0
+	if pov != draughts.Black {
+		// White sees square s as 31-s = s^31; the planes stay unrotated.
+		own0, opp0, own1, opp1, flip = opp0, own0, opp1, own1, 31
+	}
+	kings0, kings1 := p0.Kings, p1.Kings
+	// The four planes (own men, own kings, opponent's men, opponent's
+	// kings) before and after.
+	ownMen0, ownKings0, oppMen0, oppKings0 := own0&^kings0, own0&kings0, opp0&^kings0, opp0&kings0
+	ownMen1, ownKings1, oppMen1, oppKings1 := own1&^kings1, own1&kings1, opp1&^kings1, opp1&kings1
+	// Columns added: own pieces that appeared, opponent's that went away;
+	// subtracted: own pieces that went away, opponent's that appeared. Each
+	// (square, plane) change is one column in or out (a square may change
+	// twice, say from an opponent's man to an own man across two moves), so
+	// the sums are exact for any pair of positions, not only a move apart.
+	plus := [4]uint32{ownMen1 &^ ownMen0, oppMen0 &^ oppMen1, ownKings1 &^ ownKings0, oppKings0 &^ oppKings1}
+	minus := [4]uint32{ownMen0 &^ ownMen1, oppMen1 &^ oppMen0, ownKings0 &^ ownKings1, oppKings1 &^ oppKings0}
+	changes := 0
+	for i := range plus {
+		changes += bits.OnesCount32(plus[i]) + bits.OnesCount32(minus[i])
+	}
+	if changes >= bits.OnesCount32(own1|opp1) {
+		e.refresh(dst, p1, pov)
+		return
+	}
+	// The columns, as kind*32 + square: changes < 32 here.
+	var plusCols, minusCols [32]uint8
+	np, nm := 0, 0
+	for i := range plus {
+		kind := i >> 1 * 32 // planes 0, 1 are men, 2, 3 kings
+		for b := plus[i]; b != 0; b &= b - 1 {
+			plusCols[np] = uint8(kind + (bits.TrailingZeros32(b) ^ flip))
+			np++
+		}
+		for b := minus[i]; b != 0; b &= b - 1 {
+			minusCols[nm] = uint8(kind + (bits.TrailingZeros32(b) ^ flip))
+			nm++
+		}
+	}
+	col := func(c uint8) []float64 { return e.cols[int(c)*h1 : int(c)*h1+h1] }
+	switch {
+	case np > 0 && nm > 0: // a move, by either side
+		addSub(dst, src, col(plusCols[0]), col(minusCols[0]))
+		for _, c := range plusCols[1:np] {
+			add(dst, dst, col(c))
+		}
+		for _, c := range minusCols[1:nm] {
+			sub(dst, dst, col(c))
+		}
+	default:
+		copy(dst, src)
+		for _, c := range plusCols[:np] {
+			add(dst, dst, col(c))
+		}
+		for _, c := range minusCols[:nm] {
+			sub(dst, dst, col(c))
+		}
+	}
+}
+
+// grow doubles the stack.
+func (a *DraughtsAccumulator) grow() {
+	n := 2 * len(a.pos)
+	pos := make([]draughts.Position, n)
+	copy(pos, a.pos)
+	done := make([]uint8, n)
+	copy(done, a.done)
+	acc := make([]float64, 2*n*a.h1)
+	copy(acc, a.acc)
+	a.pos, a.done, a.acc = pos, done, acc
+}

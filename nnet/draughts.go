@@ -1,0 +1,334 @@
+package nnet
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"evolved/game"
+	"evolved/game/draughts"
+)
+
+// The draughts input encoding, after Blondie24.
+//
+// The net sees the board from one player's point of view (pov). Square s
+// (1..32 in standard notation, index s-1 in the bitboards) holds the value
+// +1 for a man of pov, +K for a king of pov, -1 and -K for the opponent's
+// man and king, 0 when empty. For Black's pov the board is taken as it is;
+// for White's it is first rotated 180 degrees, square s -> 33-s (bit i ->
+// bit 31-i), so that the net always sees its own men start on the top rows
+// (1..12) and move down the board towards higher squares, as Black's do.
+// Light squares are always 0.
+//
+// The 91 inputs are the sums of those values over every k x k sub-square of
+// the 8x8 board, for k = 3, 4, 5, 6, 7, 8 (36+25+16+9+4+1 = 91 sub-squares),
+// in that order of k, and for each k by the sub-square's top-left corner in
+// row-major order (top row first, from file a to file h), rows and files
+// being those of the rotated board for White's pov. Each square lies in
+// between 11 sub-squares (corner squares such as 1) and 47 (central squares
+// such as 14); all 91 sums contain 854 (sub-square, square) pairs.
+
+// NumDraughtsInputs is the number of inputs of a draughts net.
+const NumDraughtsInputs = 91
+
+// draughtsRegions[i] is the set of squares (bit n-1 for square n) of the
+// i-th sub-square of the encoding. It is built once and never written.
+var draughtsRegions = func() (r [NumDraughtsInputs]uint32) {
+	i := 0
+	for k := 3; k <= 8; k++ {
+		for top := 0; top+k <= 8; top++ {
+			for left := 0; left+k <= 8; left++ {
+				for s := range 32 {
+					row, file := squareRowFile(s)
+					if row >= top && row < top+k && file >= left && file < left+k {
+						r[i] |= 1 << s
+					}
+				}
+				i++
+			}
+		}
+	}
+	return r
+}()
+
+// squareRowFile returns the row (0 = top, Black's back rank) and the file
+// (0 = a, 7 = h) of square index s (0..31). Even rows hold their squares on
+// files b, d, f, h, odd rows on a, c, e, g (see game/draughts/bitboard.go).
+func squareRowFile(s int) (row, file int) {
+	row = s >> 2
+	return row, 2*(s&3) + (row&1 ^ 1)
+}
+
+// draughtsView returns pov's own pieces, the opponent's pieces and the
+// kings, as bitboards of the board pov sees: rotated 180 degrees (bit i ->
+// bit 31-i) for White.
+func draughtsView(p *draughts.Position, pov game.Player) (own, opp, kings uint32) {
+	if pov == draughts.Black {
+		return p.Black, p.White, p.Kings
+	}
+	return bits.Reverse32(p.White), bits.Reverse32(p.Black), bits.Reverse32(p.Kings)
+}
+
+// DraughtsSquares returns the 32 square values of p from pov's point of
+// view, with king value king, indexed by square of the board pov sees (see
+// the encoding above): x[s-1] is square s of the rotated board for White.
+func DraughtsSquares(p draughts.Position, pov game.Player, king float64) [32]float64 {
+	var x [32]float64
+	own, opp, kings := draughtsView(&p, pov)
+	for s := range 32 {
+		bit := uint32(1) << s
+		v := 1.0
+		if kings&bit != 0 {
+			v = king
+		}
+		switch {
+		case own&bit != 0:
+			x[s] = v
+		case opp&bit != 0:
+			x[s] = -v
+		}
+	}
+	return x
+}
+
+// DraughtsInputs appends the 91 inputs of p from pov's point of view, with
+// king value king, to dst and returns the extended slice. It is the plain
+// definition of the encoding; evaluators use the folded form.
+func DraughtsInputs(dst []float64, p draughts.Position, pov game.Player, king float64) []float64 {
+	x := DraughtsSquares(p, pov, king)
+	for _, region := range draughtsRegions {
+		sum := 0.0
+		for r := region; r != 0; r &= r - 1 {
+			sum += x[bits.TrailingZeros32(r)]
+		}
+		dst = append(dst, sum)
+	}
+	return dst
+}
+
+// DraughtsPieceDiff returns the piece differential of p from pov's point of
+// view: pov's men minus the opponent's, plus king times pov's kings minus
+// the opponent's. It is the value PieceDiff feeds to the output node.
+func DraughtsPieceDiff(p draughts.Position, pov game.Player, king float64) float64 {
+	return pieceDiff(&p, pov, king)
+}
+
+// pieceDiff is DraughtsPieceDiff on a pointer, computed as
+// float64(menDiff) + float64(king*float64(kingDiff)) in every path.
+func pieceDiff(p *draughts.Position, pov game.Player, king float64) float64 {
+	own, opp := p.Black, p.White
+	if pov != draughts.Black {
+		own, opp = opp, own
+	}
+	men := bits.OnesCount32(own&^p.Kings) - bits.OnesCount32(opp&^p.Kings)
+	kings := bits.OnesCount32(own&p.Kings) - bits.OnesCount32(opp&p.Kings)
+	return float64(men) + float64(king*float64(kings))
+}
+
+// DraughtsEval evaluates draughts positions with one net. It is built once
+// per net, holds the first layer folded into a 32-square map, and is
+// immutable: any number of goroutines may share it. Evaluate works from
+// scratch; a DraughtsAccumulator (one per search) evaluates incrementally
+// and gives bit-identical values.
+//
+// The folding: input i is the sum of x[s] over the squares s of region i,
+// so the first layer's pre-activation W1*inputs + b1 equals M*x + b1 with
+// M[h][s] = sum of W1[h][i] over the regions i containing s. With x[s] one
+// of 0, ±1 and ±K, M*x is a signed sum of the columns M[.][s] (men) and
+// K*M[.][s] (kings) over the occupied squares.
+//
+// Those columns are stored rounded to multiples of a unit u = 2^-shift,
+// shift chosen per net so that 8*(1+K)*sum over s of |M[h][s]| < 2^53*u for
+// every h. Every value an accumulator holds, intermediate ones included
+// (at most five columns per square are ever in play at once), is then an
+// integer multiple of u below 2^53*u in magnitude, so every addition and
+// subtraction of columns is exact in float64 and the order does not
+// matter: an accumulator updated along any sequence of moves holds exactly
+// the sums a from-scratch evaluation computes, and both give the same
+// bits. The price is a rounding of each column by at most u/2, some 1e-16
+// of the largest possible pre-activation, against the plain float
+// computation (DraughtsInputs and Net.Forward), which the tests check to
+// 1e-9.
+type DraughtsEval struct {
+	net       *Net
+	h1        int         // size of the first layer after the inputs
+	cols      []float64   // cols[(kind*32+s)*h1+h], kind 0 = man, 1 = king, multiples of u
+	b1        []float64   // biases of the first layer
+	layers    []evalLayer // the layers after the first
+	pieceDiff bool
+	direct    float64 // the direct weight into the output node, with PieceDiff
+	king      float64
+	width     int // the widest layer after the inputs
+}
+
+// evalLayer is a dense layer after the first: rows of incoming weights and biases.
+type evalLayer struct {
+	in, out int
+	w       []float64 // out rows of in weights
+	b       []float64
+}
+
+// NewDraughtsEval builds the evaluator of n, which must have
+// NumDraughtsInputs inputs and one output; otherwise the error wraps
+// ErrArchitecture. The evaluator keeps its own copy of what it needs, so
+// later changes to n (there are none in this package) would not affect it.
+func NewDraughtsEval(n *Net) (*DraughtsEval, error) {
+	if n.sizes[0] != NumDraughtsInputs || n.sizes[len(n.sizes)-1] != 1 {
+		return nil, fmt.Errorf("new draughts evaluator: %w: sizes %v, want %d inputs and 1 output",
+			ErrArchitecture, n.sizes, NumDraughtsInputs)
+	}
+	if err := n.validate(); err != nil {
+		return nil, fmt.Errorf("new draughts evaluator: %w", err)
+	}
+	n = n.Clone()
+	h1 := n.sizes[1]
+	e := &DraughtsEval{
+		net:       n,
+		h1:        h1,
+		cols:      make([]float64, 2*32*h1),
+		pieceDiff: n.flags&PieceDiff != 0,
+		king:      n.king,
+	}
+	for _, size := range n.sizes[1:] {
+		e.width = max(e.width, size)
+	}
+	b := n.BiasIndex(1, 0)
+	e.b1 = n.w[b : b+h1 : b+h1]
+	for l := 2; l < len(n.sizes); l++ {
+		in, out := n.sizes[l-1], n.sizes[l]
+		w := n.WeightIndex(l, 0, 0)
+		b := n.BiasIndex(l, 0)
+		e.layers = append(e.layers, evalLayer{in: in, out: out, w: n.w[w : w+in*out], b: n.w[b : b+out]})
+	}
+	if e.pieceDiff {
+		e.direct = n.w[n.DirectIndex(0)]
+	}
+
+	// M[h][s], summed over the regions in input order.
+	m := make([]float64, h1*32)
+	bound := 0.0 // 8*(1+K)*sum |M[h][s]|, over h
+	for h := range h1 {
+		row := n.w[n.WeightIndex(1, h, 0):][:NumDraughtsInputs]
+		total := 0.0
+		for s := range 32 {
+			sum := 0.0
+			for i, region := range draughtsRegions {
+				if region&(1<<s) != 0 {
+					sum += row[i]
+				}
+			}
+			m[h*32+s] = sum
+			total += math.Abs(sum)
+		}
+		bound = max(bound, 8*(1+n.king)*total)
+	}
+	_, exp := math.Frexp(bound) // bound < 2^exp
+	shift := min(max(53-exp, -900), 1000)
+	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
+	for h := range h1 {
+		for s := range 32 {
+			v := m[h*32+s]
+			e.cols[(0*32+s)*h1+h] = math.Round(v*scale) * unit
+			e.cols[(1*32+s)*h1+h] = math.Round(float64(v*n.king)*scale) * unit
+		}
+	}
+	return e, nil
+}
+
+// Net returns the evaluator's copy of the net. It must not be modified.
+func (e *DraughtsEval) Net() *Net { return e.net }
+
+// Evaluate returns the value of p from pov's point of view, in (-1, 1),
+// positive when p is good for pov, computed from scratch. It does not
+// allocate for nets whose layers after the inputs have at most 64 nodes.
+func (e *DraughtsEval) Evaluate(p draughts.Position, pov game.Player) float64 {
+	var arr [3 * 64]float64
+	buf := arr[:]
+	if 3*e.width > len(buf) {
+		buf = make([]float64, 3*e.width)
+	}
+	acc := buf[2*e.width : 2*e.width+e.h1]
+	e.refresh(acc, &p, pov)
+	return e.output(acc, pieceDiff(&p, pov, e.king), buf)
+}
+
+// refresh sets acc to the first-layer sums (biases excluded) of p from
+// pov's point of view.
+func (e *DraughtsEval) refresh(acc []float64, p *draughts.Position, pov game.Player) {
+	clear(acc)
+	h1 := e.h1
+	own, opp, flip := p.Black, p.White, 0
+	if pov != draughts.Black {
+		own, opp, flip = opp, own, 31 // White sees square s as 31-s = s^31
+	}
+	for b := own; b != 0; b &= b - 1 {
+		s := bits.TrailingZeros32(b)
+		off := (int(p.Kings>>s&1)*32 + (s ^ flip)) * h1
+		add(acc, acc, e.cols[off:off+h1])
+	}
+	for b := opp; b != 0; b &= b - 1 {
+		s := bits.TrailingZeros32(b)
+		off := (int(p.Kings>>s&1)*32 + (s ^ flip)) * h1
+		sub(acc, acc, e.cols[off:off+h1])
+	}
+}
+
+// addSubGeneric sets dst = src + p - m element-wise, in portable Go.
+func addSubGeneric(dst, src, p, m []float64) {
+	src, p, m = src[:len(dst)], p[:len(dst)], m[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i] + p[i] - m[i]
+	}
+}
+
+// addGeneric sets dst = src + p element-wise, in portable Go.
+func addGeneric(dst, src, p []float64) {
+	src, p = src[:len(dst)], p[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i] + p[i]
+	}
+}
+
+// subGeneric sets dst = src - m element-wise, in portable Go.
+func subGeneric(dst, src, m []float64) {
+	src, m = src[:len(dst)], m[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i] - m[i]
+	}
+}
+
+// output finishes an evaluation from the first-layer sums acc (biases
+// excluded) and the piece differential pd, using the first 2*e.width
+// floats of buf as scratch. First-layer node h computes tanh(acc[h] +
+// b1[h]); later nodes compute tanh(affine), the output node adding
+// float64(direct*pd) before its tanh.
+func (e *DraughtsEval) output(acc []float64, pd float64, buf []float64) float64 {
+	h1, w := e.h1, e.width
+	cur, next := buf[:w:w], buf[w:2*w:2*w] // the two halves, used in turn
+	a := cur[:h1]
+	acc, b1 := acc[:h1], e.b1[:h1]
+	if len(e.layers) == 0 { // the first layer is the output layer
+		z := acc[0] + b1[0]
+		if e.pieceDiff {
+			z += float64(e.direct * pd)
+		}
+		return Tanh(z)
+	}
+	for h := range a {
+		a[h] = acc[h] + b1[h]
+	}
+	tanhAll(a)
+	last := len(e.layers) - 1
+	for l := range e.layers {
+		ly := &e.layers[l]
+		out := next[:ly.out]
+		affine(out, ly.w, ly.b, a)
+		if l == last && e.pieceDiff {
+			out[0] += float64(e.direct * pd)
+		}
+		tanhAll(out)
+		a = out
+		cur, next = next, cur
+	}
+	return a[0]
+}

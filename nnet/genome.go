@@ -1,0 +1,142 @@
+package nnet
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// This file holds the variation operators of the genetic algorithm. They
+// draw every random number from the caller's *rand.Rand in a documented
+// order, so the same generator state always gives the same children, and
+// they never modify their arguments.
+
+// MutationStep returns the half-width of the uniform mutation of a net with
+// k weights: 1/sqrt(2*sqrt(k)).
+func MutationStep(k int) float64 { return 1 / math.Sqrt(2*math.Sqrt(float64(k))) }
+
+// Mutated returns a mutated copy of n; n itself is unchanged.
+//
+// Without SelfAdaptive every weight (biases and direct weights included,
+// K = NumWeights of them) gets w += m*MutationStep(K), m uniform in [-1, 1),
+// as in DESIGN.md. With SelfAdaptive every weight i first mutates its step
+// size, sigma_i *= exp(tau*N(0,1)) with tau = 1/sqrt(2*sqrt(K)), then
+// itself, w_i += sigma_i*N(0,1) with the new sigma_i (Blondie24). With
+// EvolveKing the king value first becomes K*exp(N(0,1)/sqrt(2)), clamped to
+// [MinKing, MaxKing].
+//
+// Draw order: with EvolveKing one NormFloat64 for K; then for each weight
+// in storage order either one Float64 (uniform) or two NormFloat64 (sigma's,
+// then the weight's). The exponentials use this package's deterministic exp,
+// not math.Exp, so the result is the same on every machine. (NormFloat64
+// itself calls math.Exp and math.Log on a rare slow path, comparing in
+// float32; within one architecture it is exactly reproducible.)
+func (n *Net) Mutated(rng *rand.Rand) *Net {
+	c := n.Clone()
+	if c.flags&EvolveKing != 0 {
+		k := c.king * detExp(rng.NormFloat64()*(1/math.Sqrt2))
+		c.king = min(max(k, MinKing), MaxKing)
+	}
+	step := MutationStep(len(c.w))
+	if c.flags&SelfAdaptive == 0 {
+		for i := range c.w {
+			m := float64(rng.Float64()*2) - 1
+			c.w[i] += float64(m * step)
+		}
+		return c
+	}
+	tau := step // the same expression: 1/sqrt(2*sqrt(K))
+	for i := range c.w {
+		c.sigma[i] *= detExp(float64(tau * rng.NormFloat64()))
+		c.w[i] += float64(c.sigma[i] * rng.NormFloat64())
+	}
+	return c
+}
+
+// Node names a hidden node: node Index of layer Layer, counted as in Sizes
+// (layer 0 is the inputs, so hidden layers are 1 .. len(Sizes)-2).
+type Node struct {
+	Layer int
+	Index int
+}
+
+// String returns, for example, "layer 1 node 17".
+func (nd Node) String() string { return fmt.Sprintf("layer %d node %d", nd.Layer, nd.Index) }
+
+// HiddenNodes returns the number of hidden nodes of n, over all hidden layers.
+func (n *Net) HiddenNodes() int {
+	total := 0
+	for _, size := range n.sizes[1 : len(n.sizes)-1] {
+		total += size
+	}
+	return total
+}
+
+// HiddenNode returns the i-th hidden node of n (0 <= i < HiddenNodes()),
+// counting layer by layer from the inputs.
+func (n *Net) HiddenNode(i int) Node {
+	for l := 1; l < len(n.sizes)-1; l++ {
+		if i < n.sizes[l] {
+			return Node{Layer: l, Index: i}
+		}
+		i -= n.sizes[l]
+	}
+	panic(fmt.Sprintf("nnet: hidden node %d out of range", i))
+}
+
+// Crossover performs Blondie24's node-swap crossover: it picks a hidden
+// node uniformly over all hidden nodes of all hidden layers (one IntN draw
+// from rng) and returns CrossoverAt's two reciprocal children together with
+// the node, for the GA's records. The parents must have the same sizes and
+// flags, and at least one hidden node; otherwise the error wraps
+// ErrArchitecture. The parents are never modified.
+func Crossover(dominant, submissive *Net, rng *rand.Rand) (child1, child2 *Net, node Node, err error) {
+	if err := compatible(dominant, submissive); err != nil {
+		return nil, nil, Node{}, fmt.Errorf("crossover: %w", err)
+	}
+	total := dominant.HiddenNodes()
+	if total == 0 {
+		return nil, nil, Node{}, fmt.Errorf("crossover: %w: no hidden node", ErrArchitecture)
+	}
+	node = dominant.HiddenNode(rng.IntN(total))
+	child1, child2, err = CrossoverAt(dominant, submissive, node)
+	return child1, child2, node, err
+}
+
+// CrossoverAt swaps node's incoming weights and bias (and their sigmas,
+// with SelfAdaptive) between the parents: child1 is the dominant parent
+// with that node taken from the submissive one, child2 the submissive
+// parent with the dominant one's node. Everything else, K included, comes
+// from the parent the child is a copy of. The parents are never modified.
+func CrossoverAt(dominant, submissive *Net, node Node) (child1, child2 *Net, err error) {
+	if err := compatible(dominant, submissive); err != nil {
+		return nil, nil, fmt.Errorf("crossover: %w", err)
+	}
+	if node.Layer < 1 || node.Layer >= len(dominant.sizes)-1 ||
+		node.Index < 0 || node.Index >= dominant.sizes[node.Layer] {
+		return nil, nil, fmt.Errorf("crossover: %w: %v is not a hidden node of %v", ErrArchitecture, node, dominant.sizes)
+	}
+	child1, child2 = dominant.Clone(), submissive.Clone()
+	in := dominant.sizes[node.Layer-1]
+	row := dominant.WeightIndex(node.Layer, node.Index, 0)
+	bias := dominant.BiasIndex(node.Layer, node.Index)
+	copy(child1.w[row:row+in], submissive.w[row:row+in])
+	copy(child2.w[row:row+in], dominant.w[row:row+in])
+	child1.w[bias], child2.w[bias] = submissive.w[bias], dominant.w[bias]
+	if dominant.sigma != nil {
+		copy(child1.sigma[row:row+in], submissive.sigma[row:row+in])
+		copy(child2.sigma[row:row+in], dominant.sigma[row:row+in])
+		child1.sigma[bias], child2.sigma[bias] = submissive.sigma[bias], dominant.sigma[bias]
+	}
+	return child1, child2, nil
+}
+
+// compatible reports, as an error wrapping ErrArchitecture, whether a and b
+// differ in sizes or flags.
+func compatible(a, b *Net) error {
+	if !slices.Equal(a.sizes, b.sizes) || a.flags != b.flags {
+		return fmt.Errorf("%w: parents %v (%v) and %v (%v) differ", ErrArchitecture, a.sizes, a.flags, b.sizes, b.flags)
+	}
+	return nil
+}

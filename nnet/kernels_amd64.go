@@ -1,0 +1,123 @@
+//go:build amd64 && !purego
+
+package nnet
+
+// This file and kernels_amd64.s hold AVX2 versions of the arithmetic
+// kernels: affine and tanhAll, which perform exactly the operations of the
+// portable code, lane by lane and in the same order (no fused
+// multiply-add), so that results are bit-identical whichever runs
+// (TestKernelsMatch checks it); and the accumulator's column additions,
+// which are exact anyway (see DraughtsEval). Build with -tags purego to
+// leave them out.
+
+// useAVX2 reports whether the processor and the operating system support
+// AVX2. It is set once at initialisation and never written again.
+var useAVX2 = hasAVX2()
+
+// hasAVX2 asks CPUID for AVX and AVX2 and XGETBV for the operating
+// system's saving of the YMM registers.
+func hasAVX2() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // XMM and YMM state
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}
+
+// cpuid executes CPUID with EAX = leaf and ECX = sub.
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+
+// xgetbv executes XGETBV with ECX = 0.
+func xgetbv() (eax, edx uint32)
+
+// affineAVX2 is affine on raw pointers: rows rows of n weights each.
+//
+//go:noescape
+func affineAVX2(out, w, b, x *float64, rows, n int)
+
+// tanhAVX2 is tanhAll on n elements, n a positive multiple of 4.
+//
+//go:noescape
+func tanhAVX2(z *float64, n int)
+
+// addSubAVX2 sets dst[i] = src[i] + p[i] - m[i] for i < n.
+//
+//go:noescape
+func addSubAVX2(dst, src, p, m *float64, n int)
+
+// addAVX2 sets dst[i] = src[i] + p[i] for i < n.
+//
+//go:noescape
+func addAVX2(dst, src, p *float64, n int)
+
+// subAVX2 sets dst[i] = src[i] - m[i] for i < n.
+//
+//go:noescape
+func subAVX2(dst, src, m *float64, n int)
+
+// addSub sets dst = src + p - m element-wise; the slices have dst's length.
+func addSub(dst, src, p, m []float64) {
+	if useAVX2 && len(dst) > 0 {
+		addSubAVX2(&dst[0], &src[0], &p[0], &m[0], len(dst))
+		return
+	}
+	addSubGeneric(dst, src, p, m)
+}
+
+// add sets dst = src + p element-wise; the slices have dst's length.
+func add(dst, src, p []float64) {
+	if useAVX2 && len(dst) > 0 {
+		addAVX2(&dst[0], &src[0], &p[0], len(dst))
+		return
+	}
+	addGeneric(dst, src, p)
+}
+
+// sub sets dst = src - m element-wise; the slices have dst's length.
+func sub(dst, src, m []float64) {
+	if useAVX2 && len(dst) > 0 {
+		subAVX2(&dst[0], &src[0], &m[0], len(dst))
+		return
+	}
+	subGeneric(dst, src, m)
+}
+
+// affineVector computes affine with AVX2 and reports true, or reports
+// false if it cannot. The slices have been checked by affine.
+func affineVector(out, w, b, x []float64) bool {
+	if !useAVX2 || len(x) == 0 {
+		return false
+	}
+	affineAVX2(&out[0], &w[0], &b[0], &x[0], len(out), len(x))
+	return true
+}
+
+// tanhVector applies Tanh with AVX2 to z, or to all of it but a last
+// single element, and returns how many elements it did (0 without AVX2).
+// A tail of two or three elements goes through a zero-padded group of four.
+func tanhVector(z []float64) int {
+	if !useAVX2 || len(z) < 2 {
+		return 0
+	}
+	n := len(z) &^ 3
+	if n > 0 {
+		tanhAVX2(&z[0], n)
+	}
+	if rest := z[n:]; len(rest) >= 2 {
+		var group [4]float64
+		copy(group[:], rest)
+		tanhAVX2(&group[0], 4)
+		copy(rest, group[:])
+		n = len(z)
+	}
+	return n
+}

@@ -1,0 +1,434 @@
+// Package nnet provides the evolved agents' genomes: dense feed-forward
+// neural nets with tanh activations, their Blondie24 variation operators
+// (mutation, self-adaptive mutation, node-swap crossover), per-game input
+// encodings with fast incremental evaluators, and (de)serialisation.
+//
+// A Net is a value-like genome: mutation and crossover return new nets and
+// never change their arguments, so a Net may be shared between goroutines
+// as long as nobody writes to it (no method of this package does). An
+// evaluator (DraughtsEval) is built once per net, is immutable and is shared
+// read-only by every search using that net; the mutable per-search state
+// (DraughtsAccumulator, EvalCache) belongs to one goroutine.
+//
+// All randomness comes from a *rand.Rand that the caller passes in, and all
+// arithmetic is written so that results are bit-identical on every machine
+// (see tanh.go), as the GA's checkpoints and resumed runs require.
+//
+// Draughts evaluation follows Chellapilla and Fogel's Blondie24: 91 inputs,
+// the sums over every 3x3 to 8x8 sub-square of the board (see DraughtsInputs),
+// then hidden layers of 40 and 10 nodes and one output in (-1, 1). The first
+// layer is folded into a 32-square linear map and updated per move, as NNUE
+// engines do (see DraughtsAccumulator).
+package nnet
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// Flags selects the optional Blondie24 extras of a Net. The bits are part of
+// the serialised formats; a reader rejects bits it does not know (ErrFlags),
+// and a new extra takes a new bit.
+type Flags uint32
+
+const (
+	// PieceDiff feeds a value computed outside the net, for draughts the
+	// piece differential (own material minus the opponent's, men 1 and kings
+	// K), straight to each output node through one extra evolvable weight per
+	// output node.
+	PieceDiff Flags = 1 << iota
+	// EvolveKing makes the king value K evolvable: mutation sets
+	// K' = K*exp(N(0,1)/sqrt(2)) clamped to [MinKing, MaxKing]. Without it K
+	// keeps its value (DefaultKing unless set otherwise).
+	EvolveKing
+	// SelfAdaptive gives every weight its own mutation step size sigma,
+	// mutated log-normally before the weight (see Net.Mutated).
+	SelfAdaptive
+
+	// knownFlags holds every bit defined above.
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive
+)
+
+// flagNames are the names of the flags in JSON, by bit.
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive"}
+
+// String returns the names of the set flags joined by "|", or "none".
+func (f Flags) String() string {
+	if f == 0 {
+		return "none"
+	}
+	s := ""
+	for i, name := range flagNames {
+		if f&(1<<i) != 0 {
+			if s != "" {
+				s += "|"
+			}
+			s += name
+		}
+	}
+	if unknown := f &^ knownFlags; unknown != 0 {
+		if s != "" {
+			s += "|"
+		}
+		s += fmt.Sprintf("%#x", uint32(unknown))
+	}
+	return s
+}
+
+// Default values and limits of the genome's parameters, after Blondie24.
+const (
+	// DefaultKing is the value of a king relative to a man, K, in the
+	// draughts encoding, and the starting value when K evolves.
+	DefaultKing = 1.5
+	// MinKing and MaxKing bound an evolving K.
+	MinKing = 1.0
+	MaxKing = 3.0
+	// DefaultSigma is the initial self-adaptive step size of every weight.
+	DefaultSigma = 0.05
+	// InitRange is the half-width of the uniform distribution that Random
+	// draws the initial weights from: [-InitRange, InitRange].
+	InitRange = 0.2
+)
+
+// Limits on architectures, so that a corrupt or hostile file cannot make a
+// reader allocate without bound.
+const (
+	// MaxLayers is the largest number of layers (inputs and output included).
+	MaxLayers = 64
+	// MaxLayerSize is the largest number of nodes in a layer.
+	MaxLayerSize = 1 << 16
+	// MaxWeights is the largest number of weights (biases included) of a net.
+	MaxWeights = 1 << 24
+)
+
+// Sentinel errors. Functions wrap them with the operation and the details
+// (fmt.Errorf with %w), so test for them with errors.Is.
+var (
+	// ErrArchitecture reports layer sizes or flags that are invalid, or
+	// that do not fit the use (crossover of different architectures, a
+	// draughts evaluator for a net without 91 inputs).
+	ErrArchitecture = errors.New("nnet: bad architecture")
+	// ErrFlags reports flag bits or names this version does not know.
+	ErrFlags = errors.New("nnet: unknown flags")
+	// ErrValue reports a parameter out of its domain: a weight or sigma
+	// that is not finite, a negative sigma, a king value that is not a
+	// positive finite number.
+	ErrValue = errors.New("nnet: bad parameter value")
+	// ErrMagic reports data that does not start with the net format's magic bytes.
+	ErrMagic = errors.New("nnet: not a net (bad magic)")
+	// ErrVersion reports a format version this reader does not support.
+	ErrVersion = errors.New("nnet: unsupported format version")
+	// ErrTruncated reports data that ends before the net does.
+	ErrTruncated = errors.New("nnet: truncated data")
+	// ErrChecksum reports a CRC-32 that does not match the data.
+	ErrChecksum = errors.New("nnet: checksum mismatch")
+	// ErrCorrupt reports data that is well-framed but inconsistent: a weight
+	// count that does not match the architecture, trailing bytes, bad JSON.
+	ErrCorrupt = errors.New("nnet: corrupt data")
+)
+
+// Net is a dense feed-forward net with tanh activations everywhere, output
+// included: the genome of one agent.
+//
+// Its parameters, called weights throughout (biases are weights too), are
+// stored in one slice in this order, which the serialised formats keep: for
+// each layer l = 1 .. L-1 (layer 0 being the inputs), the sizes[l] x
+// sizes[l-1] matrix of the weights into layer l, row by row (row i holds the
+// incoming weights of node i, so a node's incoming weights are contiguous),
+// then the sizes[l] biases of layer l; then, with PieceDiff, one direct
+// weight per output node. With SelfAdaptive every weight has a step size
+// sigma, in a slice of the same length and order.
+//
+// The zero Net is not usable; make one with New or Random, or read one.
+// A Net is never modified after construction by this package (see the
+// package documentation).
+type Net struct {
+	sizes  []int     // layer sizes, inputs first; len >= 2
+	flags  Flags     // the extras
+	king   float64   // K, used by game encodings
+	w      []float64 // the weights, in the order documented above
+	sigma  []float64 // per-weight step sizes with SelfAdaptive, else nil
+	offset []int     // offset[l-1] is where layer l's weight matrix starts in w
+}
+
+// New returns a net with the given layer sizes (inputs first, output last;
+// at least two layers) and flags, all weights zero, K = DefaultKing and,
+// with SelfAdaptive, every sigma DefaultSigma.
+func New(sizes []int, flags Flags) (*Net, error) {
+	n := &Net{sizes: slices.Clone(sizes), flags: flags, king: DefaultKing}
+	count, err := n.layout()
+	if err != nil {
+		return nil, fmt.Errorf("new net %v: %w", sizes, err)
+	}
+	n.w = make([]float64, count)
+	if flags&SelfAdaptive != 0 {
+		n.sigma = make([]float64, count)
+		for i := range n.sigma {
+			n.sigma[i] = DefaultSigma
+		}
+	}
+	return n, nil
+}
+
+// Random returns a net like New's with every weight drawn uniformly from
+// [-InitRange, InitRange], as Blondie24 initialised its population. It
+// draws exactly NumWeights values from rng, one per weight in storage order.
+func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
+	n, err := New(sizes, flags)
+	if err != nil {
+		return nil, err
+	}
+	for i := range n.w {
+		n.w[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
+	}
+	return n, nil
+}
+
+// layout checks the sizes and flags of n, fills n.offset and returns the
+// number of weights.
+func (n *Net) layout() (int, error) {
+	if len(n.sizes) < 2 || len(n.sizes) > MaxLayers {
+		return 0, fmt.Errorf("%w: %d layers, want 2 to %d", ErrArchitecture, len(n.sizes), MaxLayers)
+	}
+	if unknown := n.flags &^ knownFlags; unknown != 0 {
+		return 0, fmt.Errorf("%w: %#x", ErrFlags, uint32(unknown))
+	}
+	n.offset = make([]int, len(n.sizes)-1)
+	var count int64 // int64: layer products overflow a 32-bit int before the check
+	for l, size := range n.sizes {
+		if size < 1 || size > MaxLayerSize {
+			return 0, fmt.Errorf("%w: layer %d has %d nodes, want 1 to %d", ErrArchitecture, l, size, MaxLayerSize)
+		}
+		if l > 0 {
+			n.offset[l-1] = int(count)
+			count += int64(size) * int64(n.sizes[l-1]+1)
+		}
+		if l == len(n.sizes)-1 && n.flags&PieceDiff != 0 {
+			count += int64(size)
+		}
+		if count > MaxWeights {
+			return 0, fmt.Errorf("%w: more than %d weights", ErrArchitecture, MaxWeights)
+		}
+	}
+	return int(count), nil
+}
+
+// validate checks the parameter values of a net whose layout is known.
+func (n *Net) validate() error {
+	if math.IsNaN(n.king) || math.IsInf(n.king, 0) || n.king <= 0 {
+		return fmt.Errorf("%w: king value %v", ErrValue, n.king)
+	}
+	for i, w := range n.w {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return fmt.Errorf("%w: weight %d is %v", ErrValue, i, w)
+		}
+	}
+	for i, s := range n.sigma {
+		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+			return fmt.Errorf("%w: sigma %d is %v", ErrValue, i, s)
+		}
+	}
+	return nil
+}
+
+// Sizes returns a copy of the layer sizes, inputs first.
+func (n *Net) Sizes() []int { return slices.Clone(n.sizes) }
+
+// Flags returns the net's extras.
+func (n *Net) Flags() Flags { return n.flags }
+
+// King returns K, the value of a king relative to a man in game encodings.
+func (n *Net) King() float64 { return n.king }
+
+// WithKing returns a copy of n with K set to k, which must be positive and
+// finite.
+func (n *Net) WithKing(k float64) (*Net, error) {
+	c := n.Clone()
+	c.king = k
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("set king value: %w", err)
+	}
+	return c, nil
+}
+
+// NumWeights returns the number of weights, biases and direct weights
+// included: the K of the mutation formula.
+func (n *Net) NumWeights() int { return len(n.w) }
+
+// Weights returns a copy of all weights in storage order (see Net).
+func (n *Net) Weights() []float64 { return slices.Clone(n.w) }
+
+// Sigmas returns a copy of the per-weight step sizes in storage order, or
+// nil without SelfAdaptive.
+func (n *Net) Sigmas() []float64 { return slices.Clone(n.sigma) }
+
+// WithWeights returns a copy of n with the given weights (storage order,
+// NumWeights of them, finite). It is how hand-made nets (baselines, tests)
+// are built.
+func (n *Net) WithWeights(w []float64) (*Net, error) {
+	if len(w) != len(n.w) {
+		return nil, fmt.Errorf("set weights: %w: %d weights, want %d", ErrArchitecture, len(w), len(n.w))
+	}
+	c := n.Clone()
+	copy(c.w, w)
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("set weights: %w", err)
+	}
+	return c, nil
+}
+
+// WeightIndex returns the storage index of the weight from node from of
+// layer l-1 into node to of layer l (1 <= l < len(Sizes)).
+func (n *Net) WeightIndex(l, to, from int) int {
+	return n.offset[l-1] + to*n.sizes[l-1] + from
+}
+
+// BiasIndex returns the storage index of the bias of node i of layer l
+// (1 <= l < len(Sizes)).
+func (n *Net) BiasIndex(l, i int) int {
+	return n.offset[l-1] + n.sizes[l]*n.sizes[l-1] + i
+}
+
+// DirectIndex returns the storage index of the direct (PieceDiff) weight
+// into output node i. It is meaningful only with PieceDiff.
+func (n *Net) DirectIndex(i int) int {
+	return len(n.w) - n.sizes[len(n.sizes)-1] + i
+}
+
+// Clone returns a deep copy of n.
+func (n *Net) Clone() *Net {
+	return &Net{
+		sizes:  slices.Clone(n.sizes),
+		flags:  n.flags,
+		king:   n.king,
+		w:      slices.Clone(n.w),
+		sigma:  slices.Clone(n.sigma),
+		offset: slices.Clone(n.offset),
+	}
+}
+
+// Equal reports whether n and m are the same genome: the same
+// architecture, flags, K, weights and sigmas, compared bit for bit (so a
+// weight of -0 differs from one of +0, as it does in the binary format).
+func (n *Net) Equal(m *Net) bool {
+	if !slices.Equal(n.sizes, m.sizes) || n.flags != m.flags ||
+		math.Float64bits(n.king) != math.Float64bits(m.king) ||
+		len(n.w) != len(m.w) || len(n.sigma) != len(m.sigma) {
+		return false
+	}
+	for i := range n.w {
+		if math.Float64bits(n.w[i]) != math.Float64bits(m.w[i]) {
+			return false
+		}
+	}
+	for i := range n.sigma {
+		if math.Float64bits(n.sigma[i]) != math.Float64bits(m.sigma[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Forward computes the net's outputs for the inputs in (len(in) must be
+// Sizes()[0], or Forward panics) and appends them to dst. direct is the value fed straight to
+// the output nodes with PieceDiff (for draughts, the piece differential);
+// it is ignored otherwise. Node i of layer l computes
+// tanh(dot(row i, previous layer) + bias i [+ direct weight * direct]),
+// in the order of operations documented at affine.
+//
+// Forward is the plain reference: it allocates. Game evaluators are the
+// fast paths.
+func (n *Net) Forward(dst, in []float64, direct float64) []float64 {
+	if len(in) != n.sizes[0] {
+		panic(fmt.Sprintf("nnet: Forward with %d inputs, net has %d", len(in), n.sizes[0]))
+	}
+	a := in
+	last := len(n.sizes) - 1
+	for l := 1; l <= last; l++ {
+		out := make([]float64, n.sizes[l])
+		affine(out, n.w[n.WeightIndex(l, 0, 0):], n.w[n.BiasIndex(l, 0):], a)
+		if l == last && n.flags&PieceDiff != 0 {
+			for i := range out {
+				out[i] += float64(n.w[n.DirectIndex(i)] * direct)
+			}
+		}
+		tanhAll(out)
+		a = out
+	}
+	return append(dst, a...)
+}
+
+// affine sets out[o] = dot(row o of w, x) + b[o] for every o, where w holds
+// len(out) rows of len(x) weights. Each dot product is summed in four
+// interleaved partial sums, s_j over the elements i = j mod 4 in order (the
+// len(x) mod 4 last ones going to s_0), combined as (s0+s1)+(s2+s3): that
+// order is part of the definition, and every evaluation path goes through
+// this function. Where the processor allows, it runs as vector code whose
+// four lanes are exactly those four sums (kernels_amd64.s), with the same
+// bits as the portable code (TestKernelsMatch).
+func affine(out, w, b, x []float64) {
+	if len(out) == 0 {
+		return
+	}
+	w, b = w[:len(out)*len(x)], b[:len(out)]
+	if affineVector(out, w, b, x) {
+		return
+	}
+	affineGeneric(out, w, b, x)
+}
+
+// affineGeneric is affine in portable Go. Rows are computed two at a time
+// (eight independent sums) for instruction-level parallelism, which does
+// not change any row's order of operations.
+func affineGeneric(out, w, b, x []float64) {
+	n := len(x)
+	w, b = w[:len(out)*n], b[:len(out)]
+	o := 0
+	for ; o+2 <= len(out); o += 2 {
+		u, v := w[o*n:(o+1)*n], w[(o+1)*n:(o+2)*n]
+		var a0, a1, a2, a3, c0, c1, c2, c3 float64
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			xx, uu, vv := (*[4]float64)(x[i:]), (*[4]float64)(u[i:]), (*[4]float64)(v[i:])
+			a0 += float64(uu[0] * xx[0])
+			c0 += float64(vv[0] * xx[0])
+			a1 += float64(uu[1] * xx[1])
+			c1 += float64(vv[1] * xx[1])
+			a2 += float64(uu[2] * xx[2])
+			c2 += float64(vv[2] * xx[2])
+			a3 += float64(uu[3] * xx[3])
+			c3 += float64(vv[3] * xx[3])
+		}
+		for ; i < n; i++ {
+			a0 += float64(u[i] * x[i])
+			c0 += float64(v[i] * x[i])
+		}
+		out[o] = ((a0 + a1) + (a2 + a3)) + b[o]
+		out[o+1] = ((c0 + c1) + (c2 + c3)) + b[o+1]
+	}
+	if o < len(out) {
+		out[o] = dot(w[o*n:(o+1)*n], x) + b[o]
+	}
+}
+
+// dot returns the dot product of w and x (len(x) >= len(w)) in affine's
+// order of operations.
+func dot(w, x []float64) float64 {
+	x = x[:len(w)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(w); i += 4 {
+		ww, xx := (*[4]float64)(w[i:]), (*[4]float64)(x[i:])
+		s0 += float64(ww[0] * xx[0])
+		s1 += float64(ww[1] * xx[1])
+		s2 += float64(ww[2] * xx[2])
+		s3 += float64(ww[3] * xx[3])
+	}
+	for ; i < len(w); i++ {
+		s0 += float64(w[i] * x[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
