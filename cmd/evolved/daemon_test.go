@@ -373,3 +373,35 @@ func snapshot(dir string) map[string][]byte {
 	}
 	return out
 }
+
+func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
+	dir, config := setup(t)
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "3").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	var files [2][]byte
+	for i := range files {
+		out, err := evolved(dir, "export", "--game", "draughts").Output()
+		if err != nil {
+			t.Fatalf("export: %v", err)
+		}
+		files[i] = out
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Errorf("two exports differ")
+	}
+	// The exported agent plays: a short match against random.
+	os.WriteFile(filepath.Join(dir, "champion.json"), files[0], 0o644)
+	out, err := evolved(dir, "match", "--game", "draughts", "--a", "champion.json", "--b", "random", "--games", "4").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result games=4") {
+		t.Errorf("match with the exported agent: %v\n%s", err, out)
+	}
+	// Generation 1's champion, and a generation not yet played.
+	if _, err := evolved(dir, "export", "--game", "draughts", "--generation", "1").Output(); err != nil {
+		t.Errorf("export --generation 1: %v", err)
+	}
+	out, err = evolved(dir, "export", "--game", "draughts", "--generation", "7").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no such generation") {
+		t.Errorf("export --generation 7: %v, %s; want a failure naming the generation", err, out)
+	}
+}
