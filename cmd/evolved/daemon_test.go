@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -403,5 +404,51 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	out, err = evolved(dir, "export", "--game", "draughts", "--generation", "7").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "no such generation") {
 		t.Errorf("export --generation 7: %v, %s; want a failure naming the generation", err, out)
+	}
+}
+
+func TestStatusAndChampionsJSON(t *testing.T) {
+	dir, config := setup(t)
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	out, err := evolved(dir, "status", "--json", "--generations", "10").Output()
+	if err != nil {
+		t.Fatalf("status: %v", err)
+	}
+	var status struct {
+		Populations []struct {
+			Game        string   `json:"game"`
+			Generation  int      `json:"generation"`
+			BestFitness *int     `json:"best_fitness"`
+			GensPerHour float64  `json:"gens_per_hour"`
+			ETASeconds  *float64 `json:"eta_seconds"`
+		} `json:"populations"`
+	}
+	if err := json.Unmarshal(out, &status); err != nil {
+		t.Fatalf("status --json is not JSON: %v\n%s", err, out)
+	}
+	if len(status.Populations) != 1 {
+		t.Fatalf("status: %+v, want one population", status)
+	}
+	p := status.Populations[0]
+	if p.Game != "draughts" || p.Generation != 2 || p.BestFitness == nil || p.GensPerHour <= 0 || p.ETASeconds == nil || *p.ETASeconds <= 0 {
+		t.Errorf("status: %+v, want draughts at generation 2 with fitness, a rate and an ETA to 10", p)
+	}
+	out, err = evolved(dir, "champions", "--game", "draughts", "--json").Output()
+	if err != nil {
+		t.Fatalf("champions: %v", err)
+	}
+	var champs []struct {
+		Generation int   `json:"generation"`
+		AgentID    int64 `json:"agent_id"`
+	}
+	if err := json.Unmarshal(out, &champs); err != nil || len(champs) != 2 || champs[1].Generation != 1 {
+		t.Errorf("champions --json: %v, %s", err, out)
+	}
+	// No database: a clear error.
+	out, err = evolved(t.TempDir(), "status").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no database") {
+		t.Errorf("status without a database: %v, %s", err, out)
 	}
 }
