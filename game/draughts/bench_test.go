@@ -88,9 +88,9 @@ func unmakeInPlace(p *Position, m Move, u undo) {
 // copy-make.
 func perftMakeUnmake(p *Position, depth int, bufs [][]Move) uint64 {
 	if depth == 1 {
-		return uint64(p.CountMoves(bufs[0]))
+		return uint64(p.CountRoutes(bufs[0]))
 	}
-	moves := p.Moves(bufs[0])
+	moves := p.Routes(bufs[0])
 	bufs[0] = moves[:0]
 	var n uint64
 	for _, m := range moves {

@@ -1,8 +1,9 @@
 package draughts
 
 // Perft counts the leaf nodes of the legal move tree of p to the given depth
-// (perft(0) = 1). The last ply is bulk-counted: its moves are counted, not
-// played. Perft reuses one buffer per ply and does not allocate per node.
+// (perft(0) = 1), walking Routes as the published figures do. The last ply
+// is bulk-counted: its moves are counted, not played. Perft reuses one
+// buffer per ply and does not allocate per node.
 func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
@@ -16,16 +17,16 @@ func Perft(p Position, depth int) uint64 {
 
 func perft(p Position, depth int, bufs [][]Move) uint64 {
 	if depth == 1 {
-		return uint64(p.CountMoves(bufs[0]))
+		return uint64(p.CountRoutes(bufs[0]))
 	}
-	moves := p.Moves(bufs[0])
+	moves := p.Routes(bufs[0])
 	bufs[0] = moves[:0] // keep a grown buffer
 	var n uint64
 	if depth == 2 {
 		// The last two plies without a call per child.
 		for _, m := range moves {
 			child := p.Play(m)
-			n += uint64(child.CountMoves(bufs[1]))
+			n += uint64(child.CountRoutes(bufs[1]))
 		}
 		return n
 	}
@@ -42,11 +43,11 @@ type DivideEntry struct {
 	Nodes uint64
 }
 
-// Divide returns perft(depth-1) below each legal root move, in move
+// Divide returns perft(depth-1) below each root route (see Routes), in move
 // generation order. depth must be at least 1.
 func Divide(p Position, depth int) []DivideEntry {
 	var out []DivideEntry
-	for _, m := range p.Moves(nil) {
+	for _, m := range p.Routes(nil) {
 		out = append(out, DivideEntry{Move: m, Nodes: Perft(p.Play(m), depth-1)})
 	}
 	return out

@@ -93,6 +93,10 @@ func TestKingRingCaptureIsOneMove(t *testing.T) {
 	if got := moveSet(p); !slices.Equal(got, want) {
 		t.Fatalf("moves = %v, want %v", got, want)
 	}
+	// As routes, as perft counts them, the ring is taken both ways.
+	if routes := p.Routes(nil); len(routes) != 2 || routes[0] != routes[1] {
+		t.Errorf("routes = %v, want the ring capture twice", routes)
+	}
 	after := p.Play(p.Moves(nil)[0])
 	if after != NewPosition(k, 0, k, White) {
 		t.Errorf("after the ring: %+v, want only the Black king on 15", after)
@@ -296,12 +300,12 @@ func TestMakeUnmakeRestores(t *testing.T) {
 	})
 }
 
-func TestCountMovesMatchesMoves(t *testing.T) {
+func TestCountRoutesMatchesRoutes(t *testing.T) {
 	var scratch []Move
 	randomGames(t, 200, 13, func(g *Game) {
 		p := g.Position()
-		if got, want := p.CountMoves(scratch), len(p.Moves(nil)); got != want {
-			t.Fatalf("CountMoves = %d, len(Moves) = %d in %+v", got, want, p)
+		if got, want := p.CountRoutes(scratch), len(p.Routes(nil)); got != want {
+			t.Fatalf("CountRoutes = %d, len(Routes) = %d in %s", got, want, p.FEN())
 		}
 	})
 }
