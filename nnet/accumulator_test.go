@@ -1,6 +1,7 @@
 package nnet
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -149,4 +150,36 @@ func TestAccumulatorPopPanics(t *testing.T) {
 		}
 	}()
 	acc.Pop()
+}
+
+// TestDraughtsEvalShared runs searches in several goroutines on one
+// evaluator, each with its own accumulator (run with -race).
+func TestDraughtsEvalShared(t *testing.T) {
+	e := testEval(t, allExtras, 30)
+	want := map[draughts.Position]float64{}
+	positions := randomPositions(newRNG(31), 50)
+	for _, p := range positions {
+		want[p] = e.Evaluate(p, p.Side)
+	}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			acc := e.NewAccumulator()
+			for i := range positions {
+				p := positions[(i+g*13)%len(positions)]
+				acc.Reset(draughts.Start())
+				acc.Push(p)
+				if got := acc.Evaluate(p.Side); got != want[p] {
+					done <- fmt.Errorf("goroutine %d: %v, want %v", g, got, want[p])
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
 }

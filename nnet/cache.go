@@ -11,6 +11,14 @@ import (
 // safe for concurrent use: each search owns one. Probe and Store do not
 // allocate.
 //
+// It pays: in BenchmarkSearchCache (depth-8 alpha-beta searches without a
+// transposition table, a fresh cache each) about half the leaf evaluations
+// hit, and searches run 1.5 times as fast with 16K entries (256 KiB) as
+// without a cache; 256K entries hit hardly more. A search with a
+// transposition table meets fewer repeated leaves, so measure again there.
+// Since an evaluation gives the same bits whatever the path to a position,
+// a cache changes only the speed of a search, never its result.
+//
 // An entry holds the full 64-bit key, so a false hit needs two positions
 // with the same 64-bit Zobrist hash. Empty entries hold a key that cannot
 // belong to their slot (the complement of the slot's index), so a fresh

@@ -24,9 +24,10 @@ import (
 // the 8x8 board, for k = 3, 4, 5, 6, 7, 8 (36+25+16+9+4+1 = 91 sub-squares),
 // in that order of k, and for each k by the sub-square's top-left corner in
 // row-major order (top row first, from file a to file h), rows and files
-// being those of the rotated board for White's pov. Each square lies in
-// between 11 sub-squares (corner squares such as 1) and 47 (central squares
-// such as 14); all 91 sums contain 854 (sub-square, square) pairs.
+// being those of the rotated board for White's pov. A square lies in
+// between 6 sub-squares (the double corners, squares 4 and 29) and 55 (the
+// central squares 15 and 18); all 91 sums contain 854 (sub-square, square)
+// pairs.
 
 // NumDraughtsInputs is the number of inputs of a draughts net.
 const NumDraughtsInputs = 91
@@ -145,10 +146,10 @@ func pieceDiff(p *draughts.Position, pov game.Player, king float64) float64 {
 // subtraction of columns is exact in float64 and the order does not
 // matter: an accumulator updated along any sequence of moves holds exactly
 // the sums a from-scratch evaluation computes, and both give the same
-// bits. The price is a rounding of each column by at most u/2, some 1e-16
-// of the largest possible pre-activation, against the plain float
-// computation (DraughtsInputs and Net.Forward), which the tests check to
-// 1e-9.
+// bits. The price is a rounding of each column by at most u/2, less than
+// 2e-15 of the largest possible pre-activation, against the plain float
+// computation (DraughtsInputs and Net.Forward); the tests check whole
+// evaluations against it to 1e-9.
 type DraughtsEval struct {
 	net       *Net
 	h1        int         // size of the first layer after the inputs
@@ -273,30 +274,6 @@ func (e *DraughtsEval) refresh(acc []float64, p *draughts.Position, pov game.Pla
 	}
 }
 
-// addSubGeneric sets dst = src + p - m element-wise, in portable Go.
-func addSubGeneric(dst, src, p, m []float64) {
-	src, p, m = src[:len(dst)], p[:len(dst)], m[:len(dst)]
-	for i := range dst {
-		dst[i] = src[i] + p[i] - m[i]
-	}
-}
-
-// addGeneric sets dst = src + p element-wise, in portable Go.
-func addGeneric(dst, src, p []float64) {
-	src, p = src[:len(dst)], p[:len(dst)]
-	for i := range dst {
-		dst[i] = src[i] + p[i]
-	}
-}
-
-// subGeneric sets dst = src - m element-wise, in portable Go.
-func subGeneric(dst, src, m []float64) {
-	src, m = src[:len(dst)], m[:len(dst)]
-	for i := range dst {
-		dst[i] = src[i] - m[i]
-	}
-}
-
 // output finishes an evaluation from the first-layer sums acc (biases
 // excluded) and the piece differential pd, using the first 2*e.width
 // floats of buf as scratch. First-layer node h computes tanh(acc[h] +
@@ -314,9 +291,7 @@ func (e *DraughtsEval) output(acc []float64, pd float64, buf []float64) float64 
 		}
 		return Tanh(z)
 	}
-	for h := range a {
-		a[h] = acc[h] + b1[h]
-	}
+	add(a, acc, b1)
 	tanhAll(a)
 	last := len(e.layers) - 1
 	for l := range e.layers {

@@ -63,6 +63,11 @@ func TestDraughtsInputsHandComputed(t *testing.T) {
 		// k=6: 3x3, k=7: 2x2, k=8: 1 corner choices: 9+12+12+9+4+1 = 47.
 		{"own man on 14", bit(14), 0, 0, draughts.Black, 1.5, 47, 47},
 		{"opponent king on 14", 0, bit(14), bit(14), draughts.Black, 1.5, -70.5, 47},
+		// Square 4 (row 0, file h), a double corner: one corner choice per k.
+		{"own man on 4", bit(4), 0, 0, draughts.Black, 1.5, 6, 6},
+		// Square 15 (row 3, file e): k=3: 3x3, k=4: 4x4, k=5: 4x4, k=6: 3x3,
+		// k=7: 2x2, k=8: 1 corner choices: 9+16+16+9+4+1 = 55.
+		{"own man on 15", bit(15), 0, 0, draughts.Black, 1.5, 55, 55},
 		// White's man on 19 is seen on square 33-19 = 14.
 		{"White's own man on 19", 0, bit(19), 0, draughts.White, 1.5, 47, 47},
 		// Every square once: the 854 pairs. The start position is

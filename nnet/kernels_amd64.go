@@ -2,6 +2,8 @@
 
 package nnet
 
+import "golang.org/x/sys/cpu"
+
 // This file and kernels_amd64.s hold AVX2 versions of the arithmetic
 // kernels: affine and tanhAll, which perform exactly the operations of the
 // portable code, lane by lane and in the same order (no fused
@@ -11,33 +13,9 @@ package nnet
 // leave them out.
 
 // useAVX2 reports whether the processor and the operating system support
-// AVX2. It is set once at initialisation and never written again.
-var useAVX2 = hasAVX2()
-
-// hasAVX2 asks CPUID for AVX and AVX2 and XGETBV for the operating
-// system's saving of the YMM registers.
-func hasAVX2() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // XMM and YMM state
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
-
-// cpuid executes CPUID with EAX = leaf and ECX = sub.
-func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
-
-// xgetbv executes XGETBV with ECX = 0.
-func xgetbv() (eax, edx uint32)
+// AVX2 (golang.org/x/sys/cpu checks both CPUID and the saving of the YMM
+// registers). It is set once at initialisation and never written again.
+var useAVX2 = cpu.X86.HasAVX2
 
 // affineAVX2 is affine on raw pointers: rows rows of n weights each.
 //

@@ -4,25 +4,6 @@
 
 // See kernels_amd64.go. Go's operand order: the destination is last.
 
-// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL sub+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv() (eax, edx uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
-	RET
-
 // func affineAVX2(out, w, b, x *float64, rows, n int)
 //
 // For each row: Y accumulates the four partial sums s0..s3 over the first
@@ -162,8 +143,8 @@ done:
 	RET
 
 // Tanh's clamp and coefficients (see tanhGeneric).
-DATA tanhConst<>+0(SB)/8, $7.90531110763549805
-DATA tanhConst<>+8(SB)/8, $-7.90531110763549805
+DATA tanhConst<>+0(SB)/8, $9.0
+DATA tanhConst<>+8(SB)/8, $-9.0
 DATA tanhConst<>+16(SB)/8, $4.89352455891786e-03  // p: c1
 DATA tanhConst<>+24(SB)/8, $6.37261928875436e-04  // c3
 DATA tanhConst<>+32(SB)/8, $1.48572235717979e-05  // c5

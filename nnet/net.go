@@ -5,14 +5,18 @@
 //
 // A Net is a value-like genome: mutation and crossover return new nets and
 // never change their arguments, so a Net may be shared between goroutines
-// as long as nobody writes to it (no method of this package does). An
+// as long as nobody writes to it (only the decoders, UnmarshalBinary and
+// UnmarshalJSON, write to their receiver). An
 // evaluator (DraughtsEval) is built once per net, is immutable and is shared
 // read-only by every search using that net; the mutable per-search state
 // (DraughtsAccumulator, EvalCache) belongs to one goroutine.
 //
 // All randomness comes from a *rand.Rand that the caller passes in, and all
-// arithmetic is written so that results are bit-identical on every machine
-// (see tanh.go), as the GA's checkpoints and resumed runs require.
+// arithmetic is written so that results are bit-identical on every machine,
+// as the GA's checkpoints and resumed runs require: no fused multiply-add
+// (tanh.go), a fixed order of summation (kernels.go) that the vector
+// kernels follow lane by lane (kernels_amd64.s), and exact sums in the
+// draughts accumulators (DraughtsEval).
 //
 // Draughts evaluation follows Chellapilla and Fogel's Blondie24: 91 inputs,
 // the sums over every 3x3 to 8x8 sub-square of the board (see DraughtsInputs),
@@ -83,8 +87,9 @@ const (
 	// DefaultKing is the value of a king relative to a man, K, in the
 	// draughts encoding, and the starting value when K evolves.
 	DefaultKing = 1.5
-	// MinKing and MaxKing bound an evolving K.
+	// MinKing is the smallest value an evolving K takes.
 	MinKing = 1.0
+	// MaxKing is the largest value an evolving K takes.
 	MaxKing = 3.0
 	// DefaultSigma is the initial self-adaptive step size of every weight.
 	DefaultSigma = 0.05
@@ -142,9 +147,9 @@ var (
 // weight per output node. With SelfAdaptive every weight has a step size
 // sigma, in a slice of the same length and order.
 //
-// The zero Net is not usable; make one with New or Random, or read one.
-// A Net is never modified after construction by this package (see the
-// package documentation).
+// The zero Net is not usable; make one with New or Random, or decode one
+// (ReadNet, UnmarshalBinary, UnmarshalJSON). Apart from the decoders, no
+// function of this package modifies a Net it is given.
 type Net struct {
 	sizes  []int     // layer sizes, inputs first; len >= 2
 	flags  Flags     // the extras
@@ -332,10 +337,10 @@ func (n *Net) Equal(m *Net) bool {
 	return true
 }
 
-// Forward computes the net's outputs for the inputs in (len(in) must be
-// Sizes()[0], or Forward panics) and appends them to dst. direct is the value fed straight to
-// the output nodes with PieceDiff (for draughts, the piece differential);
-// it is ignored otherwise. Node i of layer l computes
+// Forward computes the net's outputs for the inputs in and appends them to
+// dst; len(in) must be Sizes()[0], or Forward panics. direct is the value
+// fed straight to the output nodes with PieceDiff (for draughts, the piece
+// differential); it is ignored otherwise. Node i of layer l computes
 // tanh(dot(row i, previous layer) + bias i [+ direct weight * direct]),
 // in the order of operations documented at affine.
 //
@@ -359,76 +364,4 @@ func (n *Net) Forward(dst, in []float64, direct float64) []float64 {
 		a = out
 	}
 	return append(dst, a...)
-}
-
-// affine sets out[o] = dot(row o of w, x) + b[o] for every o, where w holds
-// len(out) rows of len(x) weights. Each dot product is summed in four
-// interleaved partial sums, s_j over the elements i = j mod 4 in order (the
-// len(x) mod 4 last ones going to s_0), combined as (s0+s1)+(s2+s3): that
-// order is part of the definition, and every evaluation path goes through
-// this function. Where the processor allows, it runs as vector code whose
-// four lanes are exactly those four sums (kernels_amd64.s), with the same
-// bits as the portable code (TestKernelsMatch).
-func affine(out, w, b, x []float64) {
-	if len(out) == 0 {
-		return
-	}
-	w, b = w[:len(out)*len(x)], b[:len(out)]
-	if affineVector(out, w, b, x) {
-		return
-	}
-	affineGeneric(out, w, b, x)
-}
-
-// affineGeneric is affine in portable Go. Rows are computed two at a time
-// (eight independent sums) for instruction-level parallelism, which does
-// not change any row's order of operations.
-func affineGeneric(out, w, b, x []float64) {
-	n := len(x)
-	w, b = w[:len(out)*n], b[:len(out)]
-	o := 0
-	for ; o+2 <= len(out); o += 2 {
-		u, v := w[o*n:(o+1)*n], w[(o+1)*n:(o+2)*n]
-		var a0, a1, a2, a3, c0, c1, c2, c3 float64
-		i := 0
-		for ; i+4 <= n; i += 4 {
-			xx, uu, vv := (*[4]float64)(x[i:]), (*[4]float64)(u[i:]), (*[4]float64)(v[i:])
-			a0 += float64(uu[0] * xx[0])
-			c0 += float64(vv[0] * xx[0])
-			a1 += float64(uu[1] * xx[1])
-			c1 += float64(vv[1] * xx[1])
-			a2 += float64(uu[2] * xx[2])
-			c2 += float64(vv[2] * xx[2])
-			a3 += float64(uu[3] * xx[3])
-			c3 += float64(vv[3] * xx[3])
-		}
-		for ; i < n; i++ {
-			a0 += float64(u[i] * x[i])
-			c0 += float64(v[i] * x[i])
-		}
-		out[o] = ((a0 + a1) + (a2 + a3)) + b[o]
-		out[o+1] = ((c0 + c1) + (c2 + c3)) + b[o+1]
-	}
-	if o < len(out) {
-		out[o] = dot(w[o*n:(o+1)*n], x) + b[o]
-	}
-}
-
-// dot returns the dot product of w and x (len(x) >= len(w)) in affine's
-// order of operations.
-func dot(w, x []float64) float64 {
-	x = x[:len(w)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(w); i += 4 {
-		ww, xx := (*[4]float64)(w[i:]), (*[4]float64)(x[i:])
-		s0 += float64(ww[0] * xx[0])
-		s1 += float64(ww[1] * xx[1])
-		s2 += float64(ww[2] * xx[2])
-		s3 += float64(ww[3] * xx[3])
-	}
-	for ; i < len(w); i++ {
-		s0 += float64(w[i] * x[i])
-	}
-	return (s0 + s1) + (s2 + s3)
 }

@@ -16,7 +16,8 @@ const NetScale = 10000
 // draughtsNetEval is the search evaluator of one net: an incremental
 // accumulator over an immutable, shared nnet.DraughtsEval.
 type draughtsNetEval struct {
-	acc *nnet.DraughtsAccumulator
+	acc   *nnet.DraughtsAccumulator
+	cache *nnet.EvalCache
 }
 
 var _ search.Incremental[*draughts.Game] = (*draughtsNetEval)(nil)
@@ -27,7 +28,13 @@ func (d *draughtsNetEval) Pop()                   { d.acc.Pop() }
 
 // Evaluate returns the net's value of the current position for the side to move.
 func (d *draughtsNetEval) Evaluate(g *draughts.Game) int {
-	return int(math.Round(d.acc.Evaluate(g.ToMove()) * NetScale))
+	side := g.ToMove()
+	v, ok := d.cache.Probe(g.Hash(), side)
+	if !ok {
+		v = d.acc.Evaluate(side)
+		d.cache.Store(g.Hash(), side, v)
+	}
+	return int(math.Round(v * NetScale))
 }
 
 // netWinRate maps a net score to a win rate for MCTS-EPT: (v+1)/2.
@@ -42,7 +49,7 @@ func DraughtsNet(name string, net *nnet.Net, depth int) (DraughtsSpec, error) {
 		return DraughtsSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
 	return DraughtsSpec{Name: name, New: func() DraughtsPlayer {
-		ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](&draughtsNetEval{acc: eval.NewAccumulator()},
+		ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](&draughtsNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(1 << 14)},
 			search.Options{Depth: depth, CaptureExtension: true, TableBits: 14})
 		return search.Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
 	}}, nil
