@@ -44,10 +44,32 @@ func readAgent(path, game string) (agent.File, error) {
 // draughtsAgent returns the spec of an exported draughts agent: its net
 // searching as it was evolved to.
 func draughtsAgent(path string) (DraughtsSpec, error) {
+	s, _, err := DraughtsAgent(path)
+	return s, err
+}
+
+// DraughtsAgent reads an exported draughts agent file and returns its spec
+// (the net searching to the depth it was evolved at) and that depth.
+func DraughtsAgent(path string) (DraughtsSpec, int, error) {
+	return draughtsAgentAt(path, 0)
+}
+
+// DraughtsNetFromAgent is DraughtsAgent with another search depth.
+func DraughtsNetFromAgent(path string, depth int) (DraughtsSpec, error) {
+	s, _, err := draughtsAgentAt(path, depth)
+	return s, err
+}
+
+// draughtsAgentAt reads an agent file; depth 0 keeps the agent's own.
+func draughtsAgentAt(path string, depth int) (DraughtsSpec, int, error) {
 	a, err := readAgent(path, "draughts")
 	if err != nil {
-		return DraughtsSpec{}, err
+		return DraughtsSpec{}, 0, err
+	}
+	if depth == 0 {
+		depth = a.Search.Depth
 	}
 	name := fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
-	return DraughtsNet(name, a.Net, a.Search.Depth)
+	s, err := DraughtsNet(name, a.Net, depth)
+	return s, depth, err
 }

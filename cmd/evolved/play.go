@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"evolved/game"
+	"evolved/game/draughts"
+	"evolved/play"
+	"evolved/player"
+)
+
+// playCommand implements `evolved play`.
+func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	agentFile := fs.String("agent", "", "play this exported agent file")
+	dbPath := fs.String("db", "", "play the latest champion of this database (with --game)")
+	gameName := fs.String("game", "draughts", "the game: draughts")
+	generation := fs.Int("generation", -1, "with --db: play this generation's champion (default: the latest)")
+	spec := fs.String("player", "", "play a built-in player instead (random, material:D, mcts:N, ept:N)")
+	depth := fs.Int("depth", 0, "the engine's search depth (default: the agent's own)")
+	as := fs.String("as", "black", "your side: black (moves first) or white")
+	ascii := fs.Bool("ascii", false, "draw pieces as letters (b w, kings B W) instead of Unicode symbols")
+	fen := fs.String("fen", "", "start from this position (PDN FEN)")
+	maxMoves := fs.Int("max-moves", 0, "draw when each side has made this many moves (0: no limit)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE --game G | --player SPEC) [--depth D] [--as black|white]")
+		fmt.Fprintln(fs.Output(), "\nPlays a game against an engine in the terminal; type help at the prompt for the")
+		fmt.Fprintln(fs.Output(), "commands. Reads moves from standard input, so it can also be driven by a script.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		if strings.ToLower(*gameName) != "draughts" {
+			return usagef("play: unknown game %q (known: draughts)", *gameName)
+		}
+		sources := 0
+		for _, set := range []bool{*agentFile != "", *dbPath != "", *spec != ""} {
+			if set {
+				sources++
+			}
+		}
+		if sources != 1 {
+			return usagef("play: give exactly one of --agent FILE, --db FILE or --player SPEC")
+		}
+		var human game.Player
+		switch strings.ToLower(*as) {
+		case "black", "b":
+			human = draughts.Black
+		case "white", "w":
+			human = draughts.White
+		default:
+			return usagef("play: --as must be black or white, got %q", *as)
+		}
+		if *depth < 0 || *depth > 30 {
+			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
+		}
+		start := draughts.Start()
+		if *fen != "" {
+			var err error
+			if start, err = draughts.ParseFEN(*fen); err != nil {
+				return fmt.Errorf("play: %w", err)
+			}
+		}
+		engine, err := playEngine(ctx, *agentFile, *dbPath, *spec, *generation, *depth)
+		if err != nil {
+			return err
+		}
+		return play.Draughts(ctx, os.Stdin, stdout, play.DraughtsOptions{
+			Engine: engine, Human: human, Start: start, Rules: draughts.Rules{MaxMoves: *maxMoves},
+			ASCII: *ascii || !unicodeTerminal(),
+		})
+	}
+}
+
+// playEngine builds the engine from whichever source was given.
+func playEngine(ctx context.Context, agentFile, dbPath, spec string, generation, depth int) (player.DraughtsSpec, error) {
+	switch {
+	case spec != "":
+		s, err := player.ParseDraughts(spec)
+		if err != nil {
+			return s, &usageError{msg: "play: --player: " + err.Error()}
+		}
+		return s, nil
+	case agentFile != "":
+		s, d, err := player.DraughtsAgent(agentFile)
+		if err != nil {
+			return s, fmt.Errorf("play: %w", err)
+		}
+		if depth > 0 && depth != d {
+			return player.DraughtsNetFromAgent(agentFile, depth)
+		}
+		return s, nil
+	}
+	db, err := openReader(ctx, dbPath)
+	if err != nil {
+		return player.DraughtsSpec{}, fmt.Errorf("play: %w", err)
+	}
+	defer db.Close()
+	c, err := db.Champion(ctx, "draughts", generation)
+	if err != nil {
+		return player.DraughtsSpec{}, fmt.Errorf("play: %w", err)
+	}
+	if depth == 0 {
+		if depth, err = runDepth(ctx, db, "draughts"); err != nil {
+			return player.DraughtsSpec{}, fmt.Errorf("play: %w", err)
+		}
+	}
+	s, err := player.DraughtsNet(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
+	if err != nil {
+		return s, fmt.Errorf("play: %w", err)
+	}
+	return s, nil
+}
+
+// unicodeTerminal reports whether the locale promises UTF-8 output.
+func unicodeTerminal() bool {
+	for _, v := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if val := os.Getenv(v); val != "" {
+			val = strings.ToUpper(val)
+			return strings.Contains(val, "UTF-8") || strings.Contains(val, "UTF8")
+		}
+	}
+	return false
+}

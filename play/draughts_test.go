@@ -1,0 +1,99 @@
+package play
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"evolved/game/draughts"
+	"evolved/player"
+)
+
+// session runs a scripted session against material:2 and returns its output.
+func runScript(t *testing.T, human string, lines ...string) string {
+	t.Helper()
+	engine, err := player.ParseDraughts("material:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := draughts.Black
+	if human == "white" {
+		side = draughts.White
+	}
+	var out strings.Builder
+	err = Draughts(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
+		DraughtsOptions{Engine: engine, Human: side, Start: draughts.Start(), Rules: draughts.DefaultRules(), ASCII: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestBoardDrawing(t *testing.T) {
+	got := drawDraughts(draughts.Start(), true)
+	want := `     a b c d e f g h
+  8    b   b   b   b     1  2  3  4
+  7  b   b   b   b       5  6  7  8
+  6    b   b   b   b     9 10 11 12
+  5  .   .   .   .      13 14 15 16
+  4    .   .   .   .    17 18 19 20
+  3  w   w   w   w      21 22 23 24
+  2    w   w   w   w    25 26 27 28
+  1  w   w   w   w      29 30 31 32
+`
+	if got != want {
+		t.Errorf("start position drawn as\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestSessionPlaysAndExplains(t *testing.T) {
+	out := runScript(t, "black", "11-15", "12-17", "history", "fen", "quit")
+	for _, want := range []string{
+		"You play Black",
+		"White to move, last move 11-15",
+		"engine: depth 2",
+		`parse move "12-17": illegal in this position; legal moves:`,
+		"1. 11-15 ",
+		"B:W",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The illegal move changed nothing: exactly one engine reply happened.
+	if n := strings.Count(out, "engine: depth"); n != 1 {
+		t.Errorf("the engine moved %d times, want once", n)
+	}
+}
+
+func TestUndoSwapSaveLoad(t *testing.T) {
+	dir := t.TempDir()
+	game := filepath.Join(dir, "game.pdn")
+	out := runScript(t, "black", "11-15", "undo", "fen", "9-13", "save "+game, "load "+game, "swap", "quit")
+	if !strings.Contains(out, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12") {
+		t.Errorf("undo did not return to the start position:\n%s", out)
+	}
+	data, err := os.ReadFile(game)
+	if err != nil || !strings.Contains(string(data), "1. 9-13") {
+		t.Fatalf("saved game: %v\n%s", err, data)
+	}
+	if !strings.Contains(out, "loaded 2 moves") || !strings.Contains(out, "You now play White") {
+		t.Errorf("load or swap missing:\n%s", out)
+	}
+}
+
+func TestEngineMovesFirstForWhite(t *testing.T) {
+	out := runScript(t, "white", "quit")
+	if !strings.Contains(out, "You play White") || !strings.Contains(out, "White to move (you), last move") {
+		t.Errorf("the engine did not open as Black:\n%s", out)
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	out := runScript(t, "black", "castle", "quit")
+	if !strings.Contains(out, `unknown command "castle"`) {
+		t.Errorf("no unknown-command message:\n%s", out)
+	}
+}
