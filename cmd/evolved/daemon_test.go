@@ -452,3 +452,22 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 		t.Errorf("status without a database: %v, %s", err, out)
 	}
 }
+
+func TestPlotLearningCurves(t *testing.T) {
+	dir, config := setup(t)
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "4").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	for _, name := range []string{"curves.svg", "curves.png"} {
+		out, err := evolved(dir, "plot", "--game", "draughts", "-o", name).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "4 generations") {
+			t.Fatalf("plot %s: %v\n%s", name, err, out)
+		}
+		if info, err := os.Stat(filepath.Join(dir, name)); err != nil || info.Size() < 1000 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if out, err := evolved(dir, "plot", "--game", "draughts", "-o", "x.gif").CombinedOutput(); err == nil || !strings.Contains(string(out), "must end in .svg or .png") {
+		t.Errorf("plot to .gif: %v, %s", err, out)
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"evolved/plot"
+	"evolved/storage"
+)
+
+// plotCommand implements `evolved plot`.
+func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	dbPath := fs.String("db", defaultDB(), "the database file")
+	game := fs.String("game", "", "the population (required): draughts")
+	out := fs.String("o", "", "the picture to write (required): FILE.svg or FILE.png")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved plot [--db FILE] --game G -o FILE.svg|png")
+		fmt.Fprintln(fs.Output(), "\nDraws a population's learning curves: best and mean fitness, the champion")
+		fmt.Fprintln(fs.Output(), "ladder, and the champion's scores against the baselines, by generation.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		if *game == "" || *out == "" {
+			return usagef("plot: --game and -o are required")
+		}
+		if ext := strings.ToLower(*out); !strings.HasSuffix(ext, ".svg") && !strings.HasSuffix(ext, ".png") {
+			return usagef("plot: -o must end in .svg or .png, got %q", *out)
+		}
+		db, err := openReader(ctx, *dbPath)
+		if err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		defer db.Close()
+		c, err := db.LoadCurves(ctx, *game)
+		if err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		if len(c.Generations) == 0 {
+			return fmt.Errorf("plot: %s has no played generation yet", *game)
+		}
+		if err := plot.WriteFile(*out, 18*vg.Centimeter, 8*vg.Centimeter, learningCharts(*game, c)...); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s (%d generations)\n", *out, len(c.Generations))
+		return nil
+	}
+}
+
+// learningCharts turns a run's curves into three panels.
+func learningCharts(game string, c storage.Curves) []plot.Chart {
+	gens := make([]float64, len(c.Generations))
+	for i, g := range c.Generations {
+		gens[i] = float64(g)
+	}
+	fitness := plot.Chart{
+		Title: game + ": tournament fitness (win +2, draw 0, loss -1)", XLabel: "generation", YLabel: "points",
+		Series:      []plot.Series{{Name: "best", X: gens, Y: c.Best}, {Name: "mean", X: gens, Y: c.Mean}},
+		LegendRight: true,
+	}
+	ladder := plot.Chart{
+		Title: "champion against the previous champions (mean of 1/0/-1 per game)", XLabel: "generation", YLabel: "ladder mean",
+		YMin: -1, YMax: 1,
+		Series: []plot.Series{{Name: "ladder", X: gens, Y: c.LadderMean}, {Name: "10-generation mean", X: gens, Y: movingMean(c.LadderMean, 10)}},
+	}
+	baselines := plot.Chart{Title: "champion's score against the baselines", XLabel: "generation", YLabel: "score (%)",
+		YMin: 0, YMax: 100, LegendBottom: true, LegendRight: true}
+	names := make([]string, 0, len(c.Baselines))
+	for name := range c.Baselines {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		var s plot.Series
+		s.Name = name
+		for _, p := range c.Baselines[name] {
+			s.X = append(s.X, float64(p.Generation))
+			s.Y = append(s.Y, 100*p.Score)
+		}
+		baselines.Series = append(baselines.Series, s)
+	}
+	charts := []plot.Chart{fitness, ladder}
+	if len(baselines.Series) > 0 {
+		charts = append(charts, baselines)
+	}
+	return charts
+}
+
+// movingMean returns the mean of the last n values at each point.
+func movingMean(v []float64, n int) []float64 {
+	out := make([]float64, len(v))
+	sum := 0.0
+	for i, x := range v {
+		sum += x
+		if i >= n {
+			sum -= v[i-n]
+		}
+		out[i] = sum / float64(min(i+1, n))
+	}
+	return out
+}
