@@ -130,3 +130,17 @@ func BenchmarkMakeUnmake(b *testing.B) {
 		b.ReportMetric(float64(startPerft[8]*uint64(b.N))/b.Elapsed().Seconds(), "nodes/s")
 	})
 }
+
+// BenchmarkGameMake measures Game.Make and Unmake, the history push and pop
+// that search does at every node, over the moves of a fixed position.
+func BenchmarkGameMake(b *testing.B) {
+	g := NewGame(Start(), DefaultRules())
+	moves := g.LegalMoves(nil)
+	for b.Loop() {
+		for _, m := range moves {
+			g.Make(m)
+			g.Unmake()
+		}
+	}
+	b.ReportMetric(float64(b.N*len(moves))/b.Elapsed().Seconds(), "makes/s")
+}

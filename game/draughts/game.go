@@ -80,13 +80,25 @@ func (g *Game) LegalMoves(buf []Move) []Move {
 }
 
 // Make plays m, which must be legal in the current position.
+//
+// It writes the new record's fields in place, from play's separate
+// results, rather than appending a record value: the compiler built that
+// value on the stack from Play's register results and copied it with wider
+// loads than its stores, a store-forwarding stall.
 func (g *Game) Make(m Move) {
-	top := &g.history[len(g.history)-1]
-	reversible := 0
-	if !m.IsCapture() && top.pos.Kings&(1<<m.From()) != 0 {
-		reversible = top.reversible + 1
+	n := len(g.history)
+	if n == cap(g.history) {
+		g.history = append(g.history, record{})[:n]
 	}
-	g.history = append(g.history, record{pos: top.pos.Play(m), move: m, reversible: reversible})
+	g.history = g.history[:n+1]
+	top, next := &g.history[n-1], &g.history[n]
+	p := &next.pos
+	p.Black, p.White, p.Kings, p.Side, p.hash = top.pos.play(m)
+	next.move = m
+	next.reversible = 0
+	if !m.IsCapture() && top.pos.Kings&(1<<m.From()) != 0 {
+		next.reversible = top.reversible + 1
+	}
 }
 
 // Unmake takes back the last move. It panics at the start position.

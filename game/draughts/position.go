@@ -75,9 +75,19 @@ func crownRow(c game.Player) uint32 {
 // place made the compiler spill p and copy it out with loads that straddle
 // its narrower stores, a store-forwarding stall that cost a third of perft.
 func (p Position) Play(m Move) Position {
+	var q Position
+	q.Black, q.White, q.Kings, q.Side, q.hash = p.play(m)
+	return q
+}
+
+// play computes the position after m field by field. Returning the fields
+// separately lets Game.Make store them straight into its history from
+// registers; a returned Position was spilled to the stack and copied again
+// with a store-forwarding stall.
+func (p *Position) play(m Move) (black, white, kings uint32, side game.Player, hash uint64) {
 	from, to, captured := m.From()&31, m.To()&31, m.Captured()
 	us := p.Side & 1
-	black, white, kings, hash := p.Black, p.White, p.Kings, p.hash
+	black, white, kings, hash = p.Black, p.White, p.Kings, p.hash
 	moved := uint32(1)<<from ^ uint32(1)<<to // zero when a king ends where it began
 	if us == Black {
 		black ^= moved
@@ -105,7 +115,7 @@ func (p Position) Play(m Move) Position {
 		}
 		kings &^= captured
 	}
-	return Position{Black: black, White: white, Kings: kings, Side: us ^ 1, hash: hash ^ zobrist.side}
+	return black, white, kings, us ^ 1, hash ^ zobrist.side
 }
 
 // computeHash returns the Zobrist hash computed from scratch.
