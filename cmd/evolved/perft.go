@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"evolved/game/chess"
 	"evolved/game/draughts"
 )
 
@@ -36,8 +37,31 @@ func newPerftTree(gameName, fen string) (perftTree, error) {
 			}
 		}
 		return draughtsPerft{pos}, nil
+	case "chess":
+		pos := chess.Start()
+		if fen != "" {
+			var err error
+			if pos, err = chess.ParseFEN(fen); err != nil {
+				return nil, err
+			}
+		}
+		return chessPerft{pos}, nil
 	}
-	return nil, usagef("perft: unknown game %q (known: draughts)", gameName)
+	return nil, usagef("perft: unknown game %q (known: draughts, chess)", gameName)
+}
+
+type chessPerft struct{ pos chess.Position }
+
+func (c chessPerft) perft(depth int) uint64 { return chess.Perft(c.pos, depth) }
+
+func (c chessPerft) divide(depth int) []divideLine {
+	var out []divideLine
+	for _, e := range chess.Divide(c.pos, depth) {
+		// UCI notation, Chess960 castling as king takes rook when the
+		// position is a Chess960 one, as Stockfish's divide prints it.
+		out = append(out, divideLine{move: c.pos.FormatUCI(e.Move, !c.pos.ClassicalCastling()), nodes: e.Nodes})
+	}
+	return out
 }
 
 type draughtsPerft struct{ pos draughts.Position }
@@ -54,12 +78,13 @@ func (d draughtsPerft) divide(depth int) []divideLine {
 
 // perftCommand implements `evolved perft`.
 func perftCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	gameName := fs.String("game", "draughts", "the game: draughts")
+	gameName := fs.String("game", "draughts", "the game: draughts or chess")
 	fen := fs.String("fen", "", "start from this position (the game's FEN) instead of the start position")
 	depth := fs.Int("depth", 0, "count to this depth in plies (required, 1..30)")
 	divide := fs.Bool("divide", false, "also print the node count below each root move at the last depth")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved perft --game draughts [--fen F] --depth N [--divide]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved perft --game draughts|chess [--fen F] --depth N [--divide]")
+		fmt.Fprintln(fs.Output(), "\nFor chess the FEN may be a Chess960 one (X-FEN or Shredder-FEN castling).")
 		fmt.Fprintln(fs.Output(), "\nPrints one line per depth 1..N: depth=D nodes=N seconds=S nps=R.")
 		fmt.Fprintln(fs.Output(), "The last ply is bulk-counted (its moves are counted, not played).")
 		fmt.Fprintln(fs.Output(), "\nFlags:")

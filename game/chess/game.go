@@ -1,0 +1,223 @@
+package chess
+
+import (
+	"fmt"
+
+	"evolved/game"
+)
+
+// Rules holds the end-of-game rules that vary between uses, and how moves
+// are written.
+type Rules struct {
+	// MaxMoves draws the game once each side has made MaxMoves moves
+	// (2*MaxMoves plies from the Game's start position). Zero means no limit.
+	MaxMoves int
+	// FiftyMoveRule draws the game when 50 moves by each side (100 plies)
+	// have passed without a capture or a pawn move. Over the board a player
+	// must claim this draw; an automatic draw keeps self-play games short.
+	FiftyMoveRule bool
+	// Chess960 makes FormatMove write castling king-takes-rook (e1h1), as
+	// UCI does under UCI_Chess960, and ParseMove expect it. Set it for
+	// games from Chess960 start positions other than the standard one.
+	Chess960 bool
+}
+
+// DefaultRules returns the rules of our tournaments: a draw after 100
+// moves by each side, the 50-move rule, threefold repetition, insufficient
+// material; castling written as in classical chess.
+func DefaultRules() Rules { return Rules{MaxMoves: 100, FiftyMoveRule: true} }
+
+// fiftyMovePlies is the 50-move rule's length in plies.
+const fiftyMovePlies = 100
+
+// record is one entry of a Game's history: a position and the move that led to it.
+type record struct {
+	pos  Position
+	move Move
+}
+
+// Game is a chess game in progress: the position and the history that the
+// rules need. It implements game.State[Move] and the hooks of search.Game.
+// Make and Unmake do not allocate once the history has grown to the game's
+// length. A Game is not safe for concurrent use.
+type Game struct {
+	rules   Rules
+	history []record // history[0] is the start position
+}
+
+var _ game.State[Move] = (*Game)(nil)
+
+// NewGame starts a game from start under the given rules.
+func NewGame(start Position, rules Rules) *Game {
+	g := &Game{rules: rules, history: make([]record, 1, 256)}
+	g.history[0] = record{pos: start}
+	return g
+}
+
+// Reset restarts the game from start, keeping the history's storage.
+func (g *Game) Reset(start Position) {
+	g.history = append(g.history[:0], record{pos: start})
+}
+
+// Rules returns the rules the game is played under.
+func (g *Game) Rules() Rules { return g.rules }
+
+// Position returns the current position.
+func (g *Game) Position() Position { return g.history[len(g.history)-1].pos }
+
+// Start returns the position the game started from.
+func (g *Game) Start() Position { return g.history[0].pos }
+
+// Moves returns the moves made so far, appended to buf[:0].
+func (g *Game) Moves(buf []Move) []Move {
+	buf = buf[:0]
+	for _, r := range g.history[1:] {
+		buf = append(buf, r.move)
+	}
+	return buf
+}
+
+// ToMove returns the player to move.
+func (g *Game) ToMove() game.Player { return g.history[len(g.history)-1].pos.side }
+
+// LegalMoves appends the legal moves of the current position to buf[:0].
+func (g *Game) LegalMoves(buf []Move) []Move {
+	return g.history[len(g.history)-1].pos.LegalMoves(buf)
+}
+
+// Make plays m, which must be legal in the current position.
+func (g *Game) Make(m Move) {
+	p := &g.history[len(g.history)-1].pos
+	g.history = append(g.history, record{pos: p.Play(m), move: m})
+}
+
+// Unmake takes back the last move. It panics at the start position.
+func (g *Game) Unmake() {
+	if len(g.history) == 1 {
+		panic("chess: Unmake at the start of the game")
+	}
+	g.history = g.history[:len(g.history)-1]
+}
+
+// Hash returns the Zobrist hash of the current position.
+func (g *Game) Hash() uint64 { return g.history[len(g.history)-1].pos.hash }
+
+// Ply returns the number of moves made since the start position.
+func (g *Game) Ply() int { return len(g.history) - 1 }
+
+// Repetitions returns how many times the current position occurred before
+// in this game (0 the first time it occurs). Positions are the same when
+// the pieces, the side to move, the castling rights and the en passant
+// square are; only positions since the last capture or pawn move can be.
+func (g *Game) Repetitions() int {
+	top := len(g.history) - 1
+	cur := &g.history[top].pos
+	n := 0
+	stop := max(top-int(cur.rule50), 0)
+	for i := top - 2; i >= stop; i -= 2 {
+		if q := &g.history[i].pos; q.hash == cur.hash && q.samePosition(cur) {
+			n++
+		}
+	}
+	return n
+}
+
+// samePosition reports whether p and q agree in everything but the clocks.
+func (p *Position) samePosition(q *Position) bool {
+	return p.pieces == q.pieces && p.colors == q.colors && p.castling == q.castling &&
+		p.ep == q.ep && p.side == q.side
+}
+
+// Outcome reports whether the game is over and why: checkmate (a loss for
+// the side to move) and stalemate (a draw) first, then the draws by
+// insufficient material, threefold repetition, the 50-move rule when on,
+// and the move limit.
+func (g *Game) Outcome() game.Outcome {
+	p := &g.history[len(g.history)-1].pos
+	if p.CountMoves() == 0 {
+		if p.InCheck() {
+			return game.Outcome{Result: game.WinFor(p.side.Other()), Reason: game.Checkmate}
+		}
+		return game.Outcome{Result: game.Draw, Reason: game.Stalemate}
+	}
+	switch {
+	case p.InsufficientMaterial():
+		return game.Outcome{Result: game.Draw, Reason: game.InsufficientMaterial}
+	case g.Repetitions() >= 2:
+		return game.Outcome{Result: game.Draw, Reason: game.Repetition}
+	case g.rules.FiftyMoveRule && p.rule50 >= fiftyMovePlies:
+		return game.Outcome{Result: game.Draw, Reason: game.NoProgress}
+	case g.rules.MaxMoves > 0 && g.Ply() >= 2*g.rules.MaxMoves:
+		return game.Outcome{Result: game.Draw, Reason: game.MoveLimit}
+	}
+	return game.Outcome{}
+}
+
+// InsufficientMaterial reports whether neither side can ever mate: kings
+// alone, a king and one knight against a king, or kings and bishops that
+// all stand on squares of one colour (which includes a king and bishop
+// against a king, and against a king and a bishop on the same colour).
+func (p *Position) InsufficientMaterial() bool {
+	if p.pieces[Pawn]|p.pieces[Rook]|p.pieces[Queen] != 0 {
+		return false
+	}
+	bishops, knights := p.pieces[Bishop], p.pieces[Knight]
+	if knights != 0 {
+		return bishops == 0 && knights&(knights-1) == 0
+	}
+	return bishops&darkSquares == 0 || bishops&^darkSquares == 0
+}
+
+// FormatMove writes m, legal in the current position, in UCI notation, with
+// castling as Rules.Chess960 asks. UCI rather than SAN is the notation games
+// are stored in: it is unambiguous, cheap and what engines speak; FormatSAN
+// writes SAN.
+func (g *Game) FormatMove(m Move) string {
+	p := g.Position()
+	return p.FormatUCI(m, g.rules.Chess960)
+}
+
+// ParseMove reads a move in UCI notation (with castling as Rules.Chess960
+// asks) or, failing that, in SAN, and checks that it is legal now.
+func (g *Game) ParseMove(s string) (Move, error) {
+	p := g.Position()
+	m, err := p.ParseUCI(s, g.rules.Chess960)
+	if err == nil {
+		return m, nil
+	}
+	if m, err2 := p.ParseSAN(s); err2 == nil {
+		return m, nil
+	}
+	return NoMove, fmt.Errorf("chess: parse move %q (neither UCI nor SAN): %w", s, err)
+}
+
+// Drawn reports whether a rule draws the game in the current position
+// whatever the legal moves are: insufficient material, threefold
+// repetition, the move limit, or the 50-move rule when the side to move is
+// not in check (in check, only move generation can tell a checkmate, which
+// takes precedence, so Drawn leaves that case to Outcome). It does not
+// generate moves, so search can call it at every node.
+func (g *Game) Drawn() bool {
+	p := &g.history[len(g.history)-1].pos
+	return p.rule50 >= 8 && g.Repetitions() >= 2 ||
+		g.rules.FiftyMoveRule && p.rule50 >= fiftyMovePlies && !p.InCheck() ||
+		g.rules.MaxMoves > 0 && len(g.history)-1 >= 2*g.rules.MaxMoves ||
+		p.InsufficientMaterial()
+}
+
+// Tactical reports whether the side to move is in check: such a position is
+// not quiet, and a search extends rather than evaluates it. Unlike in
+// draughts a capture is never forced in chess, so a capture being available
+// does not make a position tactical; a quiescence search over captures is
+// the searcher's business.
+func (g *Game) Tactical() bool { return g.history[len(g.history)-1].pos.InCheck() }
+
+// MoveKeys is the number of distinct values MoveKey returns.
+const MoveKeys = 64 * 64
+
+// MoveKey maps m to 0..MoveKeys-1 as from*64+to (for castling, to is the
+// rook's square), for history and killer tables in search.
+func (g *Game) MoveKey(m Move) int { return int(m.From())<<6 | int(m.To()) }
+
+// MoveKeySpace returns MoveKeys; search sizes its tables with it.
+func (g *Game) MoveKeySpace() int { return MoveKeys }

@@ -1,0 +1,689 @@
+package chess
+
+// This file reads and writes games in PGN, Portable Game Notation (the PGN
+// standard of 1994, "Standard: Portable Game Notation Specification and
+// Implementation Guide"), with moves in SAN. Chess960 games carry their
+// start in a FEN tag, with Shredder-FEN castling where needed, and a
+// Variant tag. As the standard recommends, writing is strict and reading is
+// liberal.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"evolved/game"
+)
+
+// Tag is one PGN tag pair, [Name "Value"].
+type Tag struct {
+	Name, Value string
+}
+
+// PGNGame is one game of a PGN file.
+type PGNGame struct {
+	// Tags are the game's tag pairs in file order. ReadPGN keeps every tag
+	// it reads, FEN, SetUp, Variant and Result included.
+	Tags []Tag
+	// Start is the position the moves start from: the FEN tag's position
+	// when there is one, else the standard start position.
+	Start Position
+	// Moves are the game's main line, each legal in the position before it.
+	// Variations, comments and NAGs are not kept.
+	Moves []Move
+	// Result is "1-0" (White won), "0-1" (Black won), "1/2-1/2" (draw) or
+	// "*" (unfinished or unknown). ReadPGN always sets it; WritePGN writes
+	// "" as "*".
+	Result string
+}
+
+// Tag returns the value of the first tag called name, or "" if there is none.
+func (g *PGNGame) Tag(name string) string {
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+// SetTag sets the value of the first tag called name, or appends the tag
+// if there is none.
+func (g *PGNGame) SetTag(name, value string) {
+	for i := range g.Tags {
+		if g.Tags[i].Name == name {
+			g.Tags[i].Value = value
+			return
+		}
+	}
+	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+}
+
+// The results of PGN.
+const (
+	// ResultWhiteWins is the result of a game White won.
+	ResultWhiteWins = "1-0"
+	// ResultBlackWins is the result of a game Black won.
+	ResultBlackWins = "0-1"
+	// ResultDraw is the result of a drawn game.
+	ResultDraw = "1/2-1/2"
+	// ResultUnknown marks an unfinished game or an unknown result.
+	ResultUnknown = "*"
+)
+
+// ResultString returns the PGN result for r.
+func ResultString(r game.Result) string {
+	switch r {
+	case game.FirstWins:
+		return ResultWhiteWins
+	case game.SecondWins:
+		return ResultBlackWins
+	case game.Draw:
+		return ResultDraw
+	}
+	return ResultUnknown
+}
+
+// ParseResult reads a PGN result; "*" gives game.Ongoing. The second value
+// is false for a string that is not a PGN result.
+func ParseResult(s string) (game.Result, bool) {
+	switch s {
+	case ResultWhiteWins:
+		return game.FirstWins, true
+	case ResultBlackWins:
+		return game.SecondWins, true
+	case ResultDraw:
+		return game.Draw, true
+	case ResultUnknown:
+		return game.Ongoing, true
+	}
+	return game.Ongoing, false
+}
+
+// PGNError reports a problem in PGN input: which game (counting from 1), on
+// which line, and what. Err wraps one of the sentinel errors.
+type PGNError struct {
+	Game int   // the game's index in the input, from 1
+	Line int   // the line of the offending token, from 1
+	Err  error // what is wrong
+}
+
+// Error returns, for example, `chess: pgn game 1, line 9: move 12... "Nf6"
+// (position ...): ...`.
+func (e *PGNError) Error() string {
+	return fmt.Sprintf("chess: pgn game %d, line %d: %v", e.Game, e.Line, e.Err)
+}
+
+// Unwrap returns e.Err.
+func (e *PGNError) Unwrap() error { return e.Err }
+
+// ReadPGN reads every game of a PGN file. It reads tags [Name "value"]
+// (with \" and \\ escapes), move numbers ("1." and "1..."), moves in SAN
+// as ParseSAN reads them, results (a missing one reads as "*"), and skips
+// comments ({...}, ; and % to the end of the line), variations ((...),
+// nested), NAGs ($1) and move suffixes (!, ?, !!, ??, !?, ?!). A game ends
+// at its result or where the next game's tags begin. A FEN tag sets the
+// start position (any castling dialect); a Variant tag must name standard
+// chess or Chess960.
+//
+// The first problem ends reading: ReadPGN returns the games before it and a
+// *PGNError naming the line and, for a move, its number, its text and the
+// position's FEN. A Result tag that contradicts the result in the move text
+// and a tag given twice are errors too. ReadPGN does not panic on any input.
+func ReadPGN(r io.Reader) ([]PGNGame, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("chess: read pgn: %w", err)
+	}
+	return parsePGN(src)
+}
+
+// ParsePGN reads a PGN text that holds exactly one game, as ReadPGN does.
+func ParsePGN(s string) (PGNGame, error) {
+	games, err := parsePGN([]byte(s))
+	if err != nil {
+		return PGNGame{}, err
+	}
+	if len(games) != 1 {
+		return PGNGame{}, fmt.Errorf("chess: parse pgn: %w",
+			detailf(ErrSyntax, "found %d games, want exactly one", len(games)))
+	}
+	return games[0], nil
+}
+
+// pgnParser reads PGN text, one token at a time.
+type pgnParser struct {
+	src   []byte
+	i     int // the next byte to read
+	line  int // the line of src[i], from 1
+	games []PGNGame
+	g     *pgnGame // the game being read, nil between games
+}
+
+// pgnGame is a game being read.
+type pgnGame struct {
+	PGNGame
+	pos  Position // the position after the moves read so far
+	body bool     // whether its move text has begun
+	term string   // the result that ended the move text, "" if none yet
+}
+
+func parsePGN(src []byte) ([]PGNGame, error) {
+	p := &pgnParser{src: bytes.TrimPrefix(src, []byte("\uFEFF")), line: 1}
+	for {
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			break
+		}
+		line := p.line
+		var err error
+		switch c := p.src[p.i]; c {
+		case '[':
+			err = p.tag()
+		case '{':
+			err = p.comment()
+		case ';', '%':
+			p.skipLine()
+		case '(':
+			p.begin().body = true
+			err = p.variation()
+		case '$':
+			p.begin().body = true
+			err = p.nag()
+		case ')', ']', '}', '"':
+			err = detailf(ErrSyntax, "unexpected %q", c)
+		default:
+			err = p.word(p.readWord())
+		}
+		if err != nil {
+			return p.games, &PGNError{Game: len(p.games) + 1, Line: line, Err: err}
+		}
+	}
+	if p.g != nil {
+		if err := p.finish(); err != nil {
+			return p.games, &PGNError{Game: len(p.games) + 1, Line: p.line, Err: err}
+		}
+	}
+	return p.games, nil
+}
+
+// begin returns the game being read, starting one if there is none.
+func (p *pgnParser) begin() *pgnGame {
+	if p.g == nil {
+		p.g = &pgnGame{PGNGame: PGNGame{Start: Start()}, pos: Start()}
+	}
+	return p.g
+}
+
+// finish ends the game being read and settles its result: the move text's
+// result if it has a decided one, else the Result tag's, else "*".
+func (p *pgnParser) finish() error {
+	g := p.g
+	p.g = nil
+	tag := g.Tag("Result")
+	tagResult, tagOK := ParseResult(tag)
+	termResult, _ := ParseResult(g.term)
+	g.Result = ResultUnknown
+	switch {
+	case termResult != game.Ongoing:
+		if tagOK && tagResult != game.Ongoing && tagResult != termResult {
+			return detailf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
+		}
+		g.Result = g.term
+	case tagOK:
+		g.Result = tag
+	}
+	p.games = append(p.games, g.PGNGame)
+	return nil
+}
+
+// newline consumes one line break: LF, CR LF or a lone CR.
+func (p *pgnParser) newline() {
+	if p.src[p.i] == '\r' && p.i+1 < len(p.src) && p.src[p.i+1] == '\n' {
+		p.i++
+	}
+	p.i++
+	p.line++
+}
+
+// isSpace reports whether c separates tokens without meaning anything.
+// 0x1A is the end-of-file mark of old DOS files.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == 0x1A
+}
+
+// skipSpace skips white space and line breaks.
+func (p *pgnParser) skipSpace() {
+	for p.i < len(p.src) {
+		switch c := p.src[p.i]; {
+		case c == '\n' || c == '\r':
+			p.newline()
+		case isSpace(c):
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// skipLine skips to the end of the line, leaving the line break.
+func (p *pgnParser) skipLine() {
+	for p.i < len(p.src) && p.src[p.i] != '\n' && p.src[p.i] != '\r' {
+		p.i++
+	}
+}
+
+// readWord reads a run of bytes up to white space or a byte that starts
+// another token.
+func (p *pgnParser) readWord() string {
+	start := p.i
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		if c == '\n' || c == '\r' || isSpace(c) || strings.IndexByte(`[]{}();"$%`, c) >= 0 {
+			break
+		}
+		p.i++
+	}
+	return string(p.src[start:p.i])
+}
+
+// comment skips a {...} comment, which may span lines.
+func (p *pgnParser) comment() error {
+	open := p.line
+	p.i++
+	for p.i < len(p.src) {
+		switch p.src[p.i] {
+		case '}':
+			p.i++
+			return nil
+		case '\n', '\r':
+			p.newline()
+		default:
+			p.i++
+		}
+	}
+	return detailf(ErrSyntax, "comment opened on line %d is not closed", open)
+}
+
+// variation skips a variation, (...), with the variations nested in it.
+func (p *pgnParser) variation() error {
+	open := p.line
+	depth := 0
+	for p.i < len(p.src) {
+		switch p.src[p.i] {
+		case '(':
+			depth++
+			p.i++
+		case ')':
+			depth--
+			p.i++
+			if depth == 0 {
+				return nil
+			}
+		case '{':
+			if err := p.comment(); err != nil {
+				return err
+			}
+		case ';', '%':
+			p.skipLine()
+		case '\n', '\r':
+			p.newline()
+		default:
+			p.i++
+		}
+	}
+	return detailf(ErrSyntax, "variation opened on line %d is not closed", open)
+}
+
+// nag skips a numeric annotation glyph, $ and a number.
+func (p *pgnParser) nag() error {
+	p.i++
+	start := p.i
+	for p.i < len(p.src) && isDigit(p.src[p.i]) {
+		p.i++
+	}
+	if p.i == start {
+		return detailf(ErrSyntax, "$ without a number (want a NAG like $1)")
+	}
+	return nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isTagName reports whether s is a tag name: a letter, then letters, digits
+// and underscores.
+func isTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+		if !letter && (i == 0 || !isDigit(c) && c != '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// chess960Variants are the Variant tag values (lower case) that mean
+// Chess960; "", "standard" and "chess" mean classical chess.
+var chess960Variants = []string{"chess960", "chess 960", "fischerandom", "fischer random", "fischerrandom", "frc", "960"}
+
+// tag reads a tag pair. A tag after move text starts the next game.
+func (p *pgnParser) tag() error {
+	if p.g != nil && p.g.body {
+		if err := p.finish(); err != nil {
+			return err
+		}
+	}
+	g := p.begin()
+	p.i++ // [
+	p.skipSpace()
+	start := p.i
+	for p.i < len(p.src) && (isDigit(p.src[p.i]) || p.src[p.i] == '_' || p.src[p.i]|0x20 >= 'a' && p.src[p.i]|0x20 <= 'z') {
+		p.i++
+	}
+	name := string(p.src[start:p.i])
+	if !isTagName(name) {
+		return detailf(ErrSyntax, "tag name expected after [, found %q", p.peekWord())
+	}
+	p.skipSpace()
+	if p.i >= len(p.src) || p.src[p.i] != '"' {
+		return detailf(ErrSyntax, "tag %s: value must be a quoted string", name)
+	}
+	value, err := p.quoted(name)
+	if err != nil {
+		return err
+	}
+	p.skipSpace()
+	if p.i >= len(p.src) || p.src[p.i] != ']' {
+		return detailf(ErrSyntax, "tag %s: missing ] after the value", name)
+	}
+	p.i++
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return detailf(ErrSyntax, "tag %s given twice", name)
+		}
+	}
+	switch name {
+	case "FEN":
+		if len(g.Moves) > 0 {
+			return detailf(ErrSyntax, "tag FEN after the first move")
+		}
+		start, err := parseFEN(value)
+		if err != nil {
+			return fmt.Errorf("tag FEN %q: %w", value, err)
+		}
+		g.Start, g.pos = start, start
+	case "Variant":
+		v := strings.ToLower(strings.TrimSpace(value))
+		if v != "" && v != "standard" && v != "chess" && !slices.Contains(chess960Variants, v) {
+			return detailf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", value)
+		}
+	}
+	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	return nil
+}
+
+// peekWord returns the text at the read position, for error messages.
+func (p *pgnParser) peekWord() string {
+	end := p.i
+	for end < len(p.src) && end-p.i < 20 && p.src[end] != '\n' && p.src[end] != '\r' {
+		end++
+	}
+	return string(p.src[p.i:end])
+}
+
+// quoted reads a tag's quoted value, which must end on its line. \" and \\
+// stand for " and \; any other backslash is kept as it is.
+func (p *pgnParser) quoted(name string) (string, error) {
+	p.i++ // "
+	var b strings.Builder
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return b.String(), nil
+		case c == '\\' && p.i+1 < len(p.src) && (p.src[p.i+1] == '"' || p.src[p.i+1] == '\\'):
+			b.WriteByte(p.src[p.i+1])
+			p.i += 2
+		case c == '\n' || c == '\r':
+			return "", detailf(ErrSyntax, "tag %s: value not closed on its line", name)
+		default:
+			b.WriteByte(c)
+			p.i++
+		}
+	}
+	return "", detailf(ErrSyntax, "tag %s: value not closed", name)
+}
+
+// word handles a run of move text: a result, a move number, a move with
+// optional suffixes, or an ellipsis.
+func (p *pgnParser) word(w string) error {
+	g := p.begin()
+	if _, ok := ParseResult(w); ok {
+		g.term = w
+		return p.finish()
+	}
+	g.body = true
+	rest := w
+	digits := 0
+	for digits < len(rest) && isDigit(rest[digits]) {
+		digits++
+	}
+	if digits > 0 && digits < len(rest) && rest[digits] == '.' {
+		rest = strings.TrimLeft(rest[digits:], ".") // "12." or "12...", maybe with the move glued on
+		if _, ok := ParseResult(rest); ok {
+			g.term = rest
+			return p.finish()
+		}
+	}
+	move := strings.TrimRight(rest, "!?")
+	if strings.Trim(move, ".") == "" {
+		return nil // a move number alone, an ellipsis or a suffix alone
+	}
+	m, err := g.pos.parseSAN(move)
+	if err != nil {
+		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(g.Start.side, g.Start.fullmove, len(g.Moves)), move, g.pos.FEN(), err)
+	}
+	g.Moves = append(g.Moves, m)
+	g.pos = g.pos.Play(m)
+	return nil
+}
+
+// moveLabel returns the move number of the ply-th move of a game whose
+// first move is first's, made at move number fullmove: "12." for a White
+// move, "12..." for a Black one.
+func moveLabel(first game.Player, fullmove uint16, ply int) string {
+	offset := int(first & 1)
+	n := int(fullmove) + (ply+offset)/2
+	if (ply+offset)%2 == 0 {
+		return fmt.Sprintf("%d.", n)
+	}
+	return fmt.Sprintf("%d...", n)
+}
+
+// maxLine is the longest line WritePGN writes; the standard asks for at
+// most 79 columns.
+const maxLine = 79
+
+// WritePGN writes g as PGN: its tags, a blank line, the move text in SAN
+// with move numbers in lines of at most 79 columns, ending with the result,
+// and a blank line, so that games written one after another make a PGN file.
+//
+// Tags are written in the order given. The Result tag is set to g.Result; a
+// FEN tag is set to g.Start's FEN unless it already describes g.Start. The
+// Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) is
+// completed with "?" values where tags are missing. A start other than the
+// standard one gets a FEN tag and SetUp "1", and a start whose castling
+// needs Shredder-FEN also a Variant "Chess960" tag when there is no Variant
+// tag. ReadPGN of the output gives back g's tags (those added or changed
+// included), start, moves and result.
+//
+// WritePGN checks g first and writes nothing when it finds a problem: a tag
+// name that is not a letter followed by letters, digits and underscores, a
+// tag given twice, a tag value with a line break, a move that is not legal
+// where it is played, a result that is not a PGN result.
+func WritePGN(w io.Writer, g PGNGame) error {
+	text, err := formatPGN(g)
+	if err != nil {
+		return fmt.Errorf("chess: write pgn: %w", err)
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		return fmt.Errorf("chess: write pgn: %w", err)
+	}
+	return nil
+}
+
+func formatPGN(g PGNGame) (string, error) {
+	result := g.Result
+	if result == "" {
+		result = ResultUnknown
+	}
+	if _, ok := ParseResult(result); !ok {
+		return "", detailf(ErrSyntax, "result %q is not a PGN result (1-0, 0-1, 1/2-1/2 or *)", result)
+	}
+	if _, err := parseFEN(g.Start.FEN()); err != nil {
+		return "", fmt.Errorf("start position: %w", err)
+	}
+	tags, err := pgnTags(g, result)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, t := range tags {
+		b.WriteString("[" + t.Name + ` "`)
+		for i := 0; i < len(t.Value); i++ {
+			if c := t.Value[i]; c == '"' || c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(t.Value[i])
+		}
+		b.WriteString("\"]\n")
+	}
+	b.WriteByte('\n')
+
+	column := 0
+	emit := func(unit string) {
+		if column > 0 && column+1+len(unit) > maxLine {
+			b.WriteByte('\n')
+			column = 0
+		}
+		if column > 0 {
+			b.WriteByte(' ')
+			column++
+		}
+		b.WriteString(unit)
+		column += len(unit)
+	}
+	units, err := moveUnits(g.Start, g.Moves)
+	if err != nil {
+		return "", err
+	}
+	for _, u := range units {
+		emit(u)
+	}
+	emit(result)
+	b.WriteString("\n\n")
+	return b.String(), nil
+}
+
+// pgnTags returns the tags WritePGN writes for g, whose result is result.
+func pgnTags(g PGNGame, result string) ([]Tag, error) {
+	out := make([]Tag, 0, len(g.Tags)+10)
+	for i, t := range g.Tags {
+		if !isTagName(t.Name) {
+			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
+		}
+		if strings.ContainsAny(t.Value, "\n\r") {
+			return nil, detailf(ErrSyntax, "tag %s: value has a line break", t.Name)
+		}
+		for _, u := range g.Tags[:i] {
+			if u.Name == t.Name {
+				return nil, detailf(ErrSyntax, "tag %s given twice", t.Name)
+			}
+		}
+		switch t.Name {
+		case "Result":
+			t.Value = result
+		case "FEN":
+			if start, err := parseFEN(t.Value); err != nil || start != g.Start {
+				t.Value = g.Start.FEN()
+			}
+		case "Variant":
+			v := strings.ToLower(strings.TrimSpace(t.Value))
+			if v != "" && v != "standard" && v != "chess" && !slices.Contains(chess960Variants, v) {
+				return nil, detailf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", t.Value)
+			}
+		}
+		out = append(out, t)
+	}
+	has := func(name string) bool {
+		return slices.ContainsFunc(out, func(t Tag) bool { return t.Name == name })
+	}
+	roster := []Tag{
+		{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"},
+		{"White", "?"}, {"Black", "?"}, {"Result", result},
+	}
+	for _, d := range roster {
+		if !has(d.Name) {
+			out = append(out, d)
+		}
+	}
+	if g.Start == Start() {
+		return out, nil
+	}
+	fen := g.Start.FEN()
+	if !has("Variant") && strings.ContainsAny(strings.Fields(fen)[2], "ABCDEFGHabcdefgh") {
+		out = append(out, Tag{"Variant", "Chess960"})
+	}
+	// A start of its own needs a FEN tag and SetUp "1", just before it.
+	if !has("FEN") {
+		out = append(out, Tag{"FEN", fen})
+	}
+	if i := slices.IndexFunc(out, func(t Tag) bool { return t.Name == "SetUp" }); i >= 0 {
+		out[i].Value = "1"
+	} else {
+		i = slices.IndexFunc(out, func(t Tag) bool { return t.Name == "FEN" })
+		out = slices.Insert(out, i, Tag{"SetUp", "1"})
+	}
+	return out, nil
+}
+
+// MoveText returns the PGN move text of moves played from start, on one
+// line and without a result: "1. e4 e5 2. Nf3". It checks that every move
+// is legal where it is played.
+func MoveText(start Position, moves []Move) (string, error) {
+	units, err := moveUnits(start, moves)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(units, " "), nil
+}
+
+// moveUnits returns the moves as SAN units, each White move numbered and
+// the first move numbered whoever makes it ("1. e4", "e5", "1... e5" from a
+// Black start).
+func moveUnits(start Position, moves []Move) ([]string, error) {
+	units := make([]string, 0, len(moves))
+	pos := start
+	var buf [MaxMoves]Move
+	for ply, m := range moves {
+		label := moveLabel(start.side, start.fullmove, ply)
+		if !slices.Contains(pos.LegalMoves(buf[:0]), m) {
+			return nil, fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatUCI(m, true), pos.FEN(),
+				detailf(ErrIllegalMove, "illegal in this position"))
+		}
+		unit := pos.FormatSAN(m)
+		if pos.side == White || ply == 0 {
+			unit = label + " " + unit
+		}
+		units = append(units, unit)
+		pos = pos.Play(m)
+	}
+	return units, nil
+}
