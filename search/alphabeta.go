@@ -17,6 +17,10 @@ type Options struct {
 	CaptureExtension bool
 	// MaxExtension bounds the extension plies on one path; default 8.
 	MaxExtension int
+	// Quiescence searches captures (and check evasions) past the nominal
+	// depth in games that implement Quiescent, instead of evaluating a
+	// position in the middle of an exchange.
+	Quiescence bool
 	// Nodes stops the search after about this many nodes (0: no limit).
 	Nodes int64
 	// Time stops the search after about this long (0: no limit).
@@ -74,6 +78,7 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	opts    Options
 	eval    Evaluator[S]
 	inc     Incremental[S] // eval, when it is incremental; else nil
+	quiet   bool           // run quiescence search (option on and the game supports it)
 	table   *table[M]
 	plies   []plyState[M]
 	history []int32
@@ -134,6 +139,8 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	if ab.inc != nil {
 		ab.inc.Reset(s)
 	}
+	_, isQuiescent := any(s).(Quiescent[M])
+	ab.quiet = ab.opts.Quiescence && isQuiescent
 	var res Result[M]
 	for depth := 1; depth <= ab.opts.Depth; depth++ {
 		if depth > 1 {
@@ -187,6 +194,10 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 		return 0
 	}
 	if depth <= 0 {
+		if ab.quiet {
+			ab.nodes-- // quiesce counts this node itself
+			return ab.quiesce(s, any(s).(Quiescent[M]), ply, alpha, beta)
+		}
 		if !ab.opts.CaptureExtension || ext >= ab.opts.MaxExtension || ply >= maxPly || !s.Tactical() {
 			return ab.eval.Evaluate(s)
 		}
@@ -326,4 +337,72 @@ func (ab *AlphaBeta[M, S]) noteCutoff(s S, ps *plyState[M], m M, depth int, choi
 			}
 		}
 	}
+}
+
+// quiesce searches only the moves that change the material (or, in check,
+// every evasion) until the position is quiet: the side to move may stand pat
+// on the evaluation unless it is in check.
+func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) int {
+	ps := &ab.plies[ply]
+	ps.pv = ps.pv[:0]
+	ab.nodes++
+	if ab.nodes&1023 == 0 {
+		ab.checkLimits()
+	}
+	if ab.stopped {
+		return 0
+	}
+	if ply > 0 && s.Drawn() {
+		return 0
+	}
+	if ply >= maxPly {
+		return ab.eval.Evaluate(s)
+	}
+	inCheck := q.InCheck()
+	best := -Infinity
+	if inCheck {
+		ps.moves = s.LegalMoves(ps.moves)
+		if len(ps.moves) == 0 {
+			return terminalScore(s.Outcome(), s.ToMove(), ply)
+		}
+	} else {
+		best = ab.eval.Evaluate(s)
+		if best >= beta {
+			return best
+		}
+		alpha = max(alpha, best)
+		ps.moves = q.NoisyMoves(ps.moves)
+	}
+	if cap(ps.scores) < len(ps.moves) {
+		ps.scores = make([]int32, len(ps.moves), 2*len(ps.moves))
+	}
+	ps.scores = ps.scores[:len(ps.moves)]
+	for i, m := range ps.moves {
+		ps.scores[i] = int32(q.CaptureOrder(m))
+	}
+	for i := range ps.moves {
+		m := ab.pickNext(ps, i)
+		s.Make(m)
+		if ab.inc != nil {
+			ab.inc.Push(s)
+		}
+		score := -ab.quiesce(s, q, ply+1, -beta, -alpha)
+		s.Unmake()
+		if ab.inc != nil {
+			ab.inc.Pop()
+		}
+		if ab.stopped {
+			return 0
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha = score
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
 }

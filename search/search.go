@@ -35,6 +35,20 @@ type Game[M comparable] interface {
 	MoveKeySpace() int
 }
 
+// Quiescent is implemented by games whose leaves are searched on until they
+// are quiet (chess, xiangqi): at depth 0 an AlphaBeta with Quiescence on
+// stands pat on the evaluation and tries only the moves that change the
+// material, or every move when in check.
+type Quiescent[M comparable] interface {
+	// NoisyMoves appends the legal captures and promotions to buf[:0].
+	NoisyMoves(buf []M) []M
+	// InCheck reports whether the side to move is in check.
+	InCheck() bool
+	// CaptureOrder scores a move for ordering, most promising first
+	// (most valuable victim, least valuable attacker); quiet moves 0.
+	CaptureOrder(m M) int
+}
+
 // Scores are ints from the point of view of the side to move.
 const (
 	// Infinity bounds every score.

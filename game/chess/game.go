@@ -221,3 +221,50 @@ func (g *Game) MoveKey(m Move) int { return int(m.From())<<6 | int(m.To()) }
 
 // MoveKeySpace returns MoveKeys; search sizes its tables with it.
 func (g *Game) MoveKeySpace() int { return MoveKeys }
+
+// InCheck reports whether the side to move is in check.
+func (g *Game) InCheck() bool { return g.history[len(g.history)-1].pos.InCheck() }
+
+// NoisyMoves appends to buf[:0] the legal moves that change the material:
+// captures (en passant included) and promotions. Quiescence search walks
+// these at the leaves.
+func (g *Game) NoisyMoves(buf []Move) []Move {
+	p := &g.history[len(g.history)-1].pos
+	all := p.LegalMoves(buf[:0])
+	n := 0
+	for _, m := range all {
+		if p.isNoisy(m) {
+			all[n] = m
+			n++
+		}
+	}
+	return all[:n]
+}
+
+// isNoisy reports whether m captures or promotes.
+func (p *Position) isNoisy(m Move) bool {
+	return m.IsEnPassant() || m.Promotion() != NoPieceType ||
+		!m.IsCastle() && p.Occupied().Has(m.To())
+}
+
+// orderValue is a piece's value for move ordering, in pawns x 10.
+var orderValue = [...]int{Pawn: 10, Knight: 30, Bishop: 32, Rook: 50, Queen: 90, King: 200, NoPieceType: 0}
+
+// CaptureOrder scores a move for ordering by most valuable victim, least
+// valuable attacker: captures of big pieces by small ones first, then
+// promotions; quiet moves score 0.
+func (g *Game) CaptureOrder(m Move) int {
+	p := &g.history[len(g.history)-1].pos
+	score := 0
+	switch {
+	case m.IsEnPassant():
+		score = 16 * orderValue[Pawn]
+	case !m.IsCastle() && p.Occupied().Has(m.To()):
+		victim, _ := p.PieceAt(m.To())
+		score = 16*orderValue[victim] - orderValue[m.Piece()]
+	}
+	if pr := m.Promotion(); pr != NoPieceType {
+		score += 16 * orderValue[pr]
+	}
+	return score
+}
