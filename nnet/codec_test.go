@@ -117,7 +117,7 @@ func TestBinaryErrors(t *testing.T) {
 		{"a layer of 0 nodes", patch(12+4, 0, 0, 0, 0), ErrArchitecture},
 		{"a layer too wide", patch(12, 0, 0, 2, 0), ErrArchitecture},
 		{"too many weights", patch(12, 0, 0, 1, 0, 0, 0, 1, 0), ErrArchitecture},
-		{"unknown flag", patch(8, 0x0f), ErrFlags},
+		{"unknown flag", patch(11, 0x80), ErrFlags}, // bit 31
 		{"weight count", withCRC(patch(weights-4, 9)), ErrCorrupt},
 		{"flipped weight bit", patch(weights+3, good[weights+3]^0x10), ErrChecksum},
 		{"flipped checksum bit", patch(len(good)-1, good[len(good)-1]^1), ErrChecksum},

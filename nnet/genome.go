@@ -18,12 +18,13 @@ func MutationStep(k int) float64 { return 1 / math.Sqrt(2*math.Sqrt(float64(k)))
 
 // Mutated returns a mutated copy of n; n itself is unchanged.
 //
-// Without SelfAdaptive every weight (biases and direct weights included,
-// K = NumWeights of them) gets w += m*MutationStep(K), m uniform in [-1, 1),
-// as in DESIGN.md. With SelfAdaptive every weight i first mutates its step
-// size, sigma_i *= exp(tau*N(0,1)) with tau = 1/sqrt(2*sqrt(K)), then
-// itself, w_i += sigma_i*N(0,1) with the new sigma_i (Blondie24). With
-// EvolveKing the king value first becomes K*exp(N(0,1)/sqrt(2)), clamped to
+// Without SelfAdaptive every weight (biases, direct weights and the piece
+// values of EvolvePieceValues included, K = NumWeights of them) gets
+// w += m*MutationStep(K), m uniform in [-1, 1), as in DESIGN.md. With
+// SelfAdaptive every weight i first mutates its step size,
+// sigma_i *= exp(tau*N(0,1)) with tau = 1/sqrt(2*sqrt(K)), then itself,
+// w_i += sigma_i*N(0,1) with the new sigma_i (Blondie24). With EvolveKing
+// the king value first becomes K*exp(N(0,1)/sqrt(2)), clamped to
 // [MinKing, MaxKing].
 //
 // Draw order: with EvolveKing one NormFloat64 for K; then for each weight
@@ -107,8 +108,9 @@ func Crossover(dominant, submissive *Net, rng *rand.Rand) (child1, child2 *Net, 
 // CrossoverAt swaps node's incoming weights and bias (and their sigmas,
 // with SelfAdaptive) between the parents: child1 is the dominant parent
 // with that node taken from the submissive one, child2 the submissive
-// parent with the dominant one's node. Everything else, K included, comes
-// from the parent the child is a copy of. The parents are never modified.
+// parent with the dominant one's node. Everything else, K and the piece
+// values included, comes from the parent the child is a copy of. The
+// parents are never modified.
 func CrossoverAt(dominant, submissive *Net, node Node) (child1, child2 *Net, err error) {
 	if err := compatible(dominant, submissive); err != nil {
 		return nil, nil, fmt.Errorf("crossover: %w", err)

@@ -16,13 +16,20 @@
 // as the GA's checkpoints and resumed runs require: no fused multiply-add
 // (tanh.go), a fixed order of summation (kernels.go) that the vector
 // kernels follow lane by lane (kernels_amd64.s), and exact sums in the
-// draughts accumulators (DraughtsEval).
+// accumulators (DraughtsEval, ChessEval).
 //
 // Draughts evaluation follows Chellapilla and Fogel's Blondie24: 91 inputs,
 // the sums over every 3x3 to 8x8 sub-square of the board (see DraughtsInputs),
 // then hidden layers of 40 and 10 nodes and one output in (-1, 1). The first
 // layer is folded into a 32-square linear map and updated per move, as NNUE
 // engines do (see DraughtsAccumulator).
+//
+// Chess evaluation (ChessEval, see chess.go) takes 768 one-hot
+// piece-square inputs, seen from the evaluated player's side, through
+// hidden layers (768-32-8-1, say) to one output in (-1, 1), and adds it to
+// the material balance counted with evolvable piece values that start at
+// 1, 3, 3, 5 and 9 pawns (EvolvePieceValues); its first layer is a sparse
+// sum of columns kept per ply (see ChessAccumulator).
 package nnet
 
 import (
@@ -51,13 +58,22 @@ const (
 	// SelfAdaptive gives every weight its own mutation step size sigma,
 	// mutated log-normally before the weight (see Net.Mutated).
 	SelfAdaptive
+	// EvolvePieceValues makes the chess piece values evolvable: the genome
+	// carries NumPieceValues more weights, the values of pawn, knight,
+	// bishop, rook and queen in pawns, after every other weight, starting
+	// from ClassicPieceValues. They are weights like the others for
+	// mutation (the same step, or their own sigma with SelfAdaptive), and
+	// node-swap crossover never swaps them, so a child has the piece values
+	// of the parent it is a copy of. Without it a chess net's piece values
+	// are ClassicPieceValues. Other games' encodings ignore them.
+	EvolvePieceValues
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -144,8 +160,10 @@ var (
 // sizes[l-1] matrix of the weights into layer l, row by row (row i holds the
 // incoming weights of node i, so a node's incoming weights are contiguous),
 // then the sizes[l] biases of layer l; then, with PieceDiff, one direct
-// weight per output node. With SelfAdaptive every weight has a step size
-// sigma, in a slice of the same length and order.
+// weight per output node; then, with EvolvePieceValues, the
+// NumPieceValues chess piece values (see PieceValueIndex). With
+// SelfAdaptive every weight has a step size sigma, in a slice of the same
+// length and order.
 //
 // The zero Net is not usable; make one with New or Random, or decode one
 // (ReadNet, UnmarshalBinary, UnmarshalJSON). Apart from the decoders, no
@@ -160,8 +178,9 @@ type Net struct {
 }
 
 // New returns a net with the given layer sizes (inputs first, output last;
-// at least two layers) and flags, all weights zero, K = DefaultKing and,
-// with SelfAdaptive, every sigma DefaultSigma.
+// at least two layers) and flags, all weights zero except the piece values
+// (ClassicPieceValues, with EvolvePieceValues), K = DefaultKing and, with
+// SelfAdaptive, every sigma DefaultSigma.
 func New(sizes []int, flags Flags) (*Net, error) {
 	n := &Net{sizes: slices.Clone(sizes), flags: flags, king: DefaultKing}
 	count, err := n.layout()
@@ -169,6 +188,10 @@ func New(sizes []int, flags Flags) (*Net, error) {
 		return nil, fmt.Errorf("new net %v: %w", sizes, err)
 	}
 	n.w = make([]float64, count)
+	if flags&EvolvePieceValues != 0 {
+		classic := ClassicPieceValues()
+		copy(n.w[count-NumPieceValues:], classic[:])
+	}
 	if flags&SelfAdaptive != 0 {
 		n.sigma = make([]float64, count)
 		for i := range n.sigma {
@@ -179,15 +202,22 @@ func New(sizes []int, flags Flags) (*Net, error) {
 }
 
 // Random returns a net like New's with every weight drawn uniformly from
-// [-InitRange, InitRange], as Blondie24 initialised its population. It
-// draws exactly NumWeights values from rng, one per weight in storage order.
+// [-InitRange, InitRange], as Blondie24 initialised its population, except
+// the piece values of EvolvePieceValues, which start at ClassicPieceValues
+// so that generation 0 already counts material. It draws exactly
+// NumWeights values from rng (NumWeights-NumPieceValues with
+// EvolvePieceValues), one per weight in storage order.
 func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	n, err := New(sizes, flags)
 	if err != nil {
 		return nil, err
 	}
-	for i := range n.w {
-		n.w[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
+	random := n.w
+	if flags&EvolvePieceValues != 0 {
+		random = n.w[:len(n.w)-NumPieceValues]
+	}
+	for i := range random {
+		random[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
 	}
 	return n, nil
 }
@@ -213,6 +243,9 @@ func (n *Net) layout() (int, error) {
 		}
 		if l == len(n.sizes)-1 && n.flags&PieceDiff != 0 {
 			count += int64(size)
+		}
+		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
+			count += NumPieceValues
 		}
 		if count > MaxWeights {
 			return 0, fmt.Errorf("%w: more than %d weights", ErrArchitecture, MaxWeights)
@@ -298,9 +331,11 @@ func (n *Net) BiasIndex(l, i int) int {
 }
 
 // DirectIndex returns the storage index of the direct (PieceDiff) weight
-// into output node i. It is meaningful only with PieceDiff.
+// into output node i: right after the output layer's biases. It is
+// meaningful only with PieceDiff.
 func (n *Net) DirectIndex(i int) int {
-	return len(n.w) - n.sizes[len(n.sizes)-1] + i
+	last := len(n.sizes) - 1
+	return n.BiasIndex(last, 0) + n.sizes[last] + i
 }
 
 // Clone returns a deep copy of n.

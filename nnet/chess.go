@@ -1,0 +1,513 @@
+package nnet
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+
+	"evolved/game"
+	"evolved/game/chess"
+)
+
+// The chess encoding.
+//
+// The net sees the board from one player's point of view (pov) as 768
+// one-hot inputs: input ChessInputIndex(side, pt, s) = side*384 + pt*64 + s
+// is 1 when the square s holds a piece of type pt (chess.Pawn = 0 ..
+// chess.King = 5) of side (0 = pov's own, 1 = the opponent's), and 0
+// otherwise. Squares are numbered as in package chess, a1 = 0, b1 = 1 ..
+// h8 = 63, on the board pov sees: as it is for White, mirrored vertically
+// for Black (square s -> s^56: a8 becomes a1, the ranks reversed, the
+// files kept), so that the net always sees its own pieces start on the low
+// ranks and its pawns move up the board. A position and its colour-flipped
+// mirror image thus give the same inputs to the opposite players, bit for
+// bit. The other state (side to move, castling rights, en passant, clocks)
+// is not an input.
+//
+// The value of a position for pov, in pawns, positive when it is good for
+// pov, is
+//
+//	material + ChessNetWeight*output
+//
+// where material = sum over pawn, knight, bishop, rook and queen of
+// value[pt]*(pov's count - the opponent's count), with the net's piece
+// values (see Net.PieceValues; kings are not counted), and output in
+// (-1, 1) is the net's: hidden layers of tanh nodes (768-32-8-1, say; the
+// caller chooses) and one tanh output node, which with PieceDiff also
+// receives material through its direct weight. Random nets of small
+// weights thus rank positions by material first, so generation 0 already
+// plays sensibly, and the net learns the rest.
+
+// NumChessInputs is the number of inputs of a chess net.
+const NumChessInputs = 2 * 6 * 64
+
+// NumPieceValues is the number of evolvable chess piece values: pawn,
+// knight, bishop, rook and queen, in the order of chess.PieceType.
+const NumPieceValues = 5
+
+// ChessNetWeight is the weight of the net's output in a chess evaluation:
+// the net can move a position's value by less than ChessNetWeight pawns
+// either way. It is a constant rather than evolvable because only the ratio
+// of the piece values to it matters to a search (draws score 0 either way),
+// and the piece values evolve: piece values that shrink give the net more
+// say.
+const ChessNetWeight = 1.0
+
+// ClassicPieceValues returns the classic piece values in pawns, by
+// chess.PieceType: pawn 1, knight 3, bishop 3, rook 5, queen 9. Chess nets
+// start from them (EvolvePieceValues) or keep them (without it).
+func ClassicPieceValues() [NumPieceValues]float64 {
+	return [NumPieceValues]float64{1, 3, 3, 5, 9}
+}
+
+// ChessSizes returns the layer sizes of a chess net with the given hidden
+// layers: NumChessInputs, hidden..., 1.
+func ChessSizes(hidden ...int) []int {
+	sizes := make([]int, 0, len(hidden)+2)
+	sizes = append(sizes, NumChessInputs)
+	sizes = append(sizes, hidden...)
+	return append(sizes, 1)
+}
+
+// RandomChess returns Random(ChessSizes(hidden...), flags|EvolvePieceValues,
+// rng): a chess net with small random weights and evolvable piece values
+// that start at ClassicPieceValues. For a chess net whose piece values stay
+// classic, call Random without EvolvePieceValues.
+func RandomChess(hidden []int, flags Flags, rng *rand.Rand) (*Net, error) {
+	n, err := Random(ChessSizes(hidden...), flags|EvolvePieceValues, rng)
+	if err != nil {
+		return nil, fmt.Errorf("random chess net: %w", err)
+	}
+	return n, nil
+}
+
+// PieceValueIndex returns the storage index of the piece value of
+// chess.PieceType pt (0 = pawn .. 4 = queen): the last NumPieceValues
+// weights. It is meaningful only with EvolvePieceValues.
+func (n *Net) PieceValueIndex(pt int) int {
+	return len(n.w) - NumPieceValues + pt
+}
+
+// PieceValues returns the chess piece values of n in pawns, by
+// chess.PieceType (pawn .. queen): the evolved ones with EvolvePieceValues,
+// ClassicPieceValues otherwise.
+func (n *Net) PieceValues() [NumPieceValues]float64 {
+	if n.flags&EvolvePieceValues == 0 {
+		return ClassicPieceValues()
+	}
+	return [NumPieceValues]float64(n.w[len(n.w)-NumPieceValues:])
+}
+
+// WithPieceValues returns a copy of n with the given piece values (finite,
+// by chess.PieceType, pawn .. queen). n must have EvolvePieceValues;
+// otherwise the error wraps ErrArchitecture.
+func (n *Net) WithPieceValues(v [NumPieceValues]float64) (*Net, error) {
+	if n.flags&EvolvePieceValues == 0 {
+		return nil, fmt.Errorf("set piece values: %w: flags %v lack %v", ErrArchitecture, n.flags, EvolvePieceValues)
+	}
+	c := n.Clone()
+	copy(c.w[len(c.w)-NumPieceValues:], v[:])
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("set piece values: %w", err)
+	}
+	return c, nil
+}
+
+// ChessInputIndex returns the index of the input that is 1 when square s,
+// as pov sees it (mirrored for Black, see the encoding above), holds a
+// piece of type pt (chess.Pawn .. chess.King) of side (0 = pov's own, 1 =
+// the opponent's): side*384 + pt*64 + s.
+func ChessInputIndex(side int, pt chess.PieceType, s chess.Square) int {
+	return side*384 + int(pt)*64 + int(s)
+}
+
+// chessFlip returns what pov's view xors into a square: 0 for White, 56
+// (the vertical mirror) for Black.
+func chessFlip(pov game.Player) int { return int(pov&1) * 56 }
+
+// ChessInputs appends the 768 inputs of p from pov's point of view to dst
+// and returns the extended slice. It is the plain definition of the
+// encoding; evaluators use the sparse form.
+func ChessInputs(dst []float64, p chess.Position, pov game.Player) []float64 {
+	start := len(dst)
+	dst = append(dst, make([]float64, NumChessInputs)...)
+	in := dst[start:]
+	flip := chessFlip(pov)
+	for side, c := range [2]game.Player{pov & 1, pov&1 ^ 1} {
+		for pt := chess.Pawn; pt <= chess.King; pt++ {
+			for b := uint64(p.Pieces(c, pt)); b != 0; b &= b - 1 {
+				s := bits.TrailingZeros64(b) ^ flip
+				in[ChessInputIndex(side, pt, chess.Square(s))] = 1
+			}
+		}
+	}
+	return dst
+}
+
+// ChessMaterial returns the material balance of p from pov's point of view
+// in pawns with the piece values v (by chess.PieceType, pawn .. queen):
+// the sum of v[pt]*(pov's count - the opponent's count), summed from pawn
+// to queen as float64(v[pt]*float64(diff)), the same in every path.
+func ChessMaterial(p chess.Position, pov game.Player, v [NumPieceValues]float64) float64 {
+	return chessMaterial(&p, pov, &v)
+}
+
+// chessMaterial is ChessMaterial on pointers.
+func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float64) float64 {
+	m := 0.0
+	for pt := chess.Pawn; pt <= chess.Queen; pt++ {
+		d := bits.OnesCount64(uint64(p.Pieces(pov, pt))) - bits.OnesCount64(uint64(p.Pieces(pov^1, pt)))
+		m += float64(v[pt] * float64(d))
+	}
+	return m
+}
+
+// ChessEval evaluates chess positions with one net. It is built once per
+// net and is immutable: any number of goroutines may share it. Evaluate
+// works from scratch; a ChessAccumulator (one per search) evaluates
+// incrementally and gives bit-identical values.
+//
+// The first layer's pre-activation is the sum of the weight columns of the
+// active inputs (at most 32 of the 768) plus the biases. As in DraughtsEval,
+// the columns are stored rounded to multiples of a unit u = 2^-shift, shift
+// chosen per net so that the sum of |column[h]| over all 768 inputs is
+// below 2^52*u for every node h. Every value an accumulator holds,
+// intermediate ones included, is a sum of a subset of the columns, hence
+// an integer multiple of u below 2^53*u in magnitude: every addition and
+// subtraction is exact in float64, the order does not matter, and an
+// accumulator updated along any path holds exactly the sums a from-scratch
+// evaluation computes. Each column is rounded by at most u/2, about 1e-16
+// of the largest possible sum; the tests check whole evaluations against
+// the plain computation (ChessInputs and Net.Forward) to 1e-9.
+type ChessEval struct {
+	net       *Net
+	h1        int         // size of the first layer after the inputs
+	cols      []float64   // cols[input*h1+h], multiples of u
+	b1        []float64   // biases of the first layer
+	layers    []evalLayer // the layers after the first
+	pieceDiff bool
+	direct    float64 // the direct weight into the output node, with PieceDiff
+	values    [NumPieceValues]float64
+	width     int // the widest layer after the inputs
+}
+
+// NewChessEval builds the evaluator of n, which must have NumChessInputs
+// inputs and one output; otherwise the error wraps ErrArchitecture. The
+// evaluator keeps its own copy of n.
+func NewChessEval(n *Net) (*ChessEval, error) {
+	if n.sizes[0] != NumChessInputs || n.sizes[len(n.sizes)-1] != 1 {
+		return nil, fmt.Errorf("new chess evaluator: %w: sizes %v, want %d inputs and 1 output",
+			ErrArchitecture, n.sizes, NumChessInputs)
+	}
+	if err := n.validate(); err != nil {
+		return nil, fmt.Errorf("new chess evaluator: %w", err)
+	}
+	n = n.Clone()
+	h1 := n.sizes[1]
+	e := &ChessEval{
+		net:       n,
+		h1:        h1,
+		cols:      make([]float64, NumChessInputs*h1),
+		pieceDiff: n.flags&PieceDiff != 0,
+		values:    n.PieceValues(),
+	}
+	for _, size := range n.sizes[1:] {
+		e.width = max(e.width, size)
+	}
+	b := n.BiasIndex(1, 0)
+	e.b1 = n.w[b : b+h1 : b+h1]
+	for l := 2; l < len(n.sizes); l++ {
+		in, out := n.sizes[l-1], n.sizes[l]
+		w := n.WeightIndex(l, 0, 0)
+		b := n.BiasIndex(l, 0)
+		e.layers = append(e.layers, evalLayer{in: in, out: out, w: n.w[w : w+in*out], b: n.w[b : b+out]})
+	}
+	if e.pieceDiff {
+		e.direct = n.w[n.DirectIndex(0)]
+	}
+
+	bound := 0.0 // the largest sum of |W1[h][i]| over i
+	for h := range h1 {
+		total := 0.0
+		for _, w := range n.w[n.WeightIndex(1, h, 0):][:NumChessInputs] {
+			total += math.Abs(w)
+		}
+		bound = max(bound, total)
+	}
+	_, exp := math.Frexp(bound) // bound < 2^exp; the rounded columns sum to less than 2^(exp+1)
+	shift := min(max(52-exp, -900), 1000)
+	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
+	for h := range h1 {
+		row := n.w[n.WeightIndex(1, h, 0):][:NumChessInputs]
+		for i, w := range row {
+			e.cols[i*h1+h] = math.Round(w*scale) * unit
+		}
+	}
+	return e, nil
+}
+
+// Net returns the evaluator's copy of the net. It must not be modified.
+func (e *ChessEval) Net() *Net { return e.net }
+
+// PieceValues returns the piece values the evaluator counts material with
+// (see Net.PieceValues).
+func (e *ChessEval) PieceValues() [NumPieceValues]float64 { return e.values }
+
+// Evaluate returns the value of p from pov's point of view in pawns,
+// positive when p is good for pov (see the encoding above), computed from
+// scratch. It does not allocate for nets whose layers after the inputs
+// have at most 64 nodes.
+func (e *ChessEval) Evaluate(p chess.Position, pov game.Player) float64 {
+	var arr [3 * 64]float64
+	buf := arr[:]
+	if 3*e.width > len(buf) {
+		buf = make([]float64, 3*e.width)
+	}
+	acc := buf[2*e.width : 2*e.width+e.h1]
+	e.refresh(acc, &p, pov)
+	return e.value(acc, &p, pov, buf)
+}
+
+// refresh sets acc to the first-layer sums (biases excluded) of p from
+// pov's point of view.
+func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
+	clear(acc)
+	h1, flip := e.h1, chessFlip(pov)
+	for side, c := range [2]game.Player{pov & 1, pov&1 ^ 1} {
+		for pt := chess.Pawn; pt <= chess.King; pt++ {
+			base := side*384 + int(pt)*64
+			for b := uint64(p.Pieces(c, pt)); b != 0; b &= b - 1 {
+				off := (base + (bits.TrailingZeros64(b) ^ flip)) * h1
+				add(acc, acc, e.cols[off:off+h1])
+			}
+		}
+	}
+}
+
+// value finishes an evaluation of p for pov from its first-layer sums acc:
+// material + ChessNetWeight*output, using the first 2*e.width floats of
+// buf as scratch.
+func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf []float64) float64 {
+	m := chessMaterial(p, pov, &e.values)
+	return m + float64(ChessNetWeight*e.output(acc, m, buf))
+}
+
+// output returns the net's output from the first-layer sums acc (biases
+// excluded) and the material m, fed to the output node with PieceDiff,
+// using the first 2*e.width floats of buf as scratch. First-layer node h
+// computes tanh(acc[h] + b1[h]); later nodes compute tanh(affine), the
+// output node adding float64(direct*m) before its tanh. It is
+// DraughtsEval.output's computation.
+func (e *ChessEval) output(acc []float64, m float64, buf []float64) float64 {
+	h1, w := e.h1, e.width
+	cur, next := buf[:w:w], buf[w:2*w:2*w] // the two halves, used in turn
+	a := cur[:h1]
+	acc, b1 := acc[:h1], e.b1[:h1]
+	if len(e.layers) == 0 { // the first layer is the output layer
+		z := acc[0] + b1[0]
+		if e.pieceDiff {
+			z += float64(e.direct * m)
+		}
+		return Tanh(z)
+	}
+	add(a, acc, b1)
+	tanhAll(a)
+	last := len(e.layers) - 1
+	for l := range e.layers {
+		ly := &e.layers[l]
+		out := next[:ly.out]
+		affine(out, ly.w, ly.b, a)
+		if l == last && e.pieceDiff {
+			out[0] += float64(e.direct * m)
+		}
+		tanhAll(out)
+		a = out
+		cur, next = next, cur
+	}
+	return a[0]
+}
+
+// ChessAccumulator evaluates the positions along a search path
+// incrementally, as NNUE engines do, exactly as DraughtsAccumulator does
+// for draughts: one entry per ply holding the position and, for each point
+// of view, the first layer's sums. Push only records a position; Evaluate
+// computes the sums of the current ply for the requested point of view,
+// lazily, from the nearest ancestor that has them, first bringing the
+// parent up to date (so that its other children start one move away). A
+// step adds the columns of the inputs that appeared and subtracts those
+// that went away, found by diffing the before and after bitboards per
+// colour and piece type (two inputs for a quiet move, three for a capture,
+// en passant or promotion, four for castling or a capturing promotion), or
+// sums from scratch when that is cheaper. The results are bit-identical to
+// ChessEval.Evaluate; the material is recounted from the position each
+// time (ten popcounts), so it is identical too.
+//
+// A ChessAccumulator belongs to one search (one goroutine); many may share
+// one ChessEval. It allocates its stack once, for 128 plies, and grows it
+// only if a search goes deeper; Reset, Push, Pop and Evaluate do not
+// allocate otherwise.
+type ChessAccumulator struct {
+	e    *ChessEval
+	h1   int
+	top  int              // the current ply; -1 before the first Reset
+	pos  []chess.Position // pos[ply]
+	done []uint8          // done[ply] has bit pov set when acc holds ply's sums for pov
+	acc  []float64        // acc[(2*ply+pov)*h1 : +h1]
+	buf  []float64        // scratch for ChessEval.output
+}
+
+// NewAccumulator returns an accumulator for searches with e. Call Reset
+// before anything else.
+func (e *ChessEval) NewAccumulator() *ChessAccumulator {
+	return &ChessAccumulator{
+		e:    e,
+		h1:   e.h1,
+		top:  -1,
+		pos:  make([]chess.Position, defaultPlies),
+		done: make([]uint8, defaultPlies),
+		acc:  make([]float64, 2*defaultPlies*e.h1),
+		buf:  make([]float64, 2*e.width),
+	}
+}
+
+// Reset empties the stack and makes p its root, computing its sums for
+// both points of view.
+func (a *ChessAccumulator) Reset(p chess.Position) {
+	a.top = 0
+	a.pos[0] = p
+	for pov := chess.White; pov <= chess.Black; pov++ {
+		a.e.refresh(a.sums(0, pov), &a.pos[0], pov)
+	}
+	a.done[0] = 3
+}
+
+// Push records p, the position after a move from the current one (or any
+// position: updates are exact between any two), as the new current
+// position. It computes nothing (see Evaluate).
+func (a *ChessAccumulator) Push(p chess.Position) {
+	a.top++
+	if a.top == len(a.pos) {
+		a.grow()
+	}
+	a.pos[a.top] = p
+	a.done[a.top] = 0
+}
+
+// Pop takes back the last Push. It panics if there is none since the last Reset.
+func (a *ChessAccumulator) Pop() {
+	if a.top <= 0 {
+		panic("nnet: ChessAccumulator.Pop without a Push")
+	}
+	a.top--
+}
+
+// Ply returns the number of positions pushed since the last Reset and not popped.
+func (a *ChessAccumulator) Ply() int { return a.top }
+
+// Position returns the current position.
+func (a *ChessAccumulator) Position() chess.Position { return a.pos[a.top] }
+
+// Evaluate returns the value of the current position from pov's point of
+// view in pawns, exactly as ChessEval.Evaluate would.
+func (a *ChessAccumulator) Evaluate(pov game.Player) float64 {
+	pov &= 1
+	if a.done[a.top]&(1<<pov) == 0 {
+		a.update(pov)
+	}
+	return a.e.value(a.sums(a.top, pov), &a.pos[a.top], pov, a.buf)
+}
+
+// sums returns the first-layer sums of ply for pov.
+func (a *ChessAccumulator) sums(ply int, pov game.Player) []float64 {
+	off := (2*ply + int(pov)) * a.h1
+	return a.acc[off : off+a.h1 : off+a.h1]
+}
+
+// update computes the current ply's sums for pov (see ChessAccumulator).
+func (a *ChessAccumulator) update(pov game.Player) {
+	bit := uint8(1) << pov
+	anc := a.top - 1
+	for anc >= 0 && a.done[anc]&bit == 0 {
+		anc--
+	}
+	if anc < 0 { // no Reset: nothing to start from
+		a.e.refresh(a.sums(a.top, pov), &a.pos[a.top], pov)
+		a.done[a.top] |= bit
+		return
+	}
+	if anc < a.top-1 {
+		a.step(anc, a.top-1, pov)
+		anc = a.top - 1
+	}
+	a.step(anc, a.top, pov)
+}
+
+// step computes the sums of ply to from those of ply from for pov, and marks
+// them done.
+func (a *ChessAccumulator) step(from, to int, pov game.Player) {
+	a.done[to] |= 1 << pov
+	e := a.e
+	h1, flip := a.h1, chessFlip(pov)
+	dst, src := a.sums(to, pov), a.sums(from, pov)
+	p0, p1 := &a.pos[from], &a.pos[to]
+	// The inputs that appeared (plus) and went away (minus), per plane
+	// (side, piece type). Each (plane, square) change is one column in or
+	// out, so the sums are exact for any pair of positions, not only a move
+	// apart. A move changes one to three planes; the others are skipped.
+	// np <= 32 and nm <= 32: they count pieces of p1 and of p0.
+	var plusCols, minusCols [32]uint16
+	np, nm := 0, 0
+	for side, c := range [2]game.Player{pov, pov ^ 1} {
+		for pt := chess.Pawn; pt <= chess.King; pt++ {
+			b0, b1 := uint64(p0.Pieces(c, pt)), uint64(p1.Pieces(c, pt))
+			if b0 == b1 {
+				continue
+			}
+			base := side*384 + int(pt)*64
+			for b := b1 &^ b0; b != 0; b &= b - 1 {
+				plusCols[np] = uint16(base + (bits.TrailingZeros64(b) ^ flip))
+				np++
+			}
+			for b := b0 &^ b1; b != 0; b &= b - 1 {
+				minusCols[nm] = uint16(base + (bits.TrailingZeros64(b) ^ flip))
+				nm++
+			}
+		}
+	}
+	if np+nm >= bits.OnesCount64(uint64(p1.Occupied())) {
+		e.refresh(dst, p1, pov)
+		return
+	}
+	col := func(c uint16) []float64 { return e.cols[int(c)*h1 : int(c)*h1+h1] }
+	switch {
+	case np > 0 && nm > 0: // a move
+		addSub(dst, src, col(plusCols[0]), col(minusCols[0]))
+		for _, c := range plusCols[1:np] {
+			add(dst, dst, col(c))
+		}
+		for _, c := range minusCols[1:nm] {
+			sub(dst, dst, col(c))
+		}
+	default:
+		copy(dst, src)
+		for _, c := range plusCols[:np] {
+			add(dst, dst, col(c))
+		}
+		for _, c := range minusCols[:nm] {
+			sub(dst, dst, col(c))
+		}
+	}
+}
+
+// grow doubles the stack.
+func (a *ChessAccumulator) grow() {
+	n := 2 * len(a.pos)
+	pos := make([]chess.Position, n)
+	copy(pos, a.pos)
+	done := make([]uint8, n)
+	copy(done, a.done)
+	acc := make([]float64, 2*n*a.h1)
+	copy(acc, a.acc)
+	a.pos, a.done, a.acc = pos, done, acc
+}
