@@ -1,0 +1,238 @@
+// Package uci drives external chess engines over the Universal Chess
+// Interface: start the process, set options, send positions, ask for a move
+// under a time, depth or node limit, and always shut the engine down, with
+// quit and then a kill if it does not exit.
+package uci
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrEngine is wrapped by every error about the engine's behaviour: it died,
+// it did not answer in time, it said something that is not UCI.
+var ErrEngine = errors.New("uci: engine failure")
+
+// Limits bound one search. Zero fields are unset; with none set the engine
+// searches for 100 ms.
+type Limits struct {
+	Depth    int
+	Nodes    int64
+	MoveTime time.Duration
+}
+
+// Engine is a running engine process. It is not safe for concurrent use: a
+// tournament worker owns one.
+type Engine struct {
+	path  string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string // the engine's output lines; closed when it exits
+	wait  chan error  // the process's exit status, once
+	name  string
+	once  sync.Once
+}
+
+// Start launches the engine at path, completes the uci/uciok handshake, sets
+// the options and waits for readyok. A failure shuts the process down.
+func Start(ctx context.Context, path string, options map[string]string) (*Engine, error) {
+	cmd := exec.Command(path)
+	// A process group of its own, so that Close can kill whatever the
+	// engine started too (a wrapper script's children hold its output open).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("uci: start %s: %w", path, err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("uci: start %s: %w", path, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("uci: start %s: %w", path, err)
+	}
+	e := &Engine{path: path, cmd: cmd, in: in, lines: make(chan string, 64), wait: make(chan error, 1)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			e.lines <- sc.Text()
+		}
+		close(e.lines)
+		e.wait <- cmd.Wait()
+	}()
+	if err := e.handshake(ctx, options); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// Name returns the engine's "id name", or its path.
+func (e *Engine) Name() string {
+	if e.name != "" {
+		return e.name
+	}
+	return e.path
+}
+
+// handshake runs uci/uciok, the options and isready/readyok.
+func (e *Engine) handshake(ctx context.Context, options map[string]string) error {
+	if err := e.send("uci"); err != nil {
+		return err
+	}
+	known := map[string]bool{}
+	if err := e.until(ctx, 10*time.Second, "uciok", func(line string) {
+		if n, ok := strings.CutPrefix(line, "id name "); ok {
+			e.name = n
+		}
+		if rest, ok := strings.CutPrefix(line, "option name "); ok {
+			name, _, _ := strings.Cut(rest, " type ")
+			known[strings.ToLower(name)] = true
+		}
+	}); err != nil {
+		return err
+	}
+	for name, value := range options {
+		if !known[strings.ToLower(name)] {
+			return fmt.Errorf("%w: %s has no option %q", ErrEngine, e.Name(), name)
+		}
+		if err := e.send("setoption name " + name + " value " + value); err != nil {
+			return err
+		}
+	}
+	return e.ready(ctx)
+}
+
+// ready sends isready and waits for readyok.
+func (e *Engine) ready(ctx context.Context) error {
+	if err := e.send("isready"); err != nil {
+		return err
+	}
+	return e.until(ctx, 10*time.Second, "readyok", nil)
+}
+
+// NewGame tells the engine that a new game starts.
+func (e *Engine) NewGame(ctx context.Context) error {
+	if err := e.send("ucinewgame"); err != nil {
+		return err
+	}
+	return e.ready(ctx)
+}
+
+// BestMove sets the position (a FEN, or "" for startpos, then moves in UCI
+// notation) and returns the engine's best move in UCI notation.
+func (e *Engine) BestMove(ctx context.Context, fen string, moves []string, lim Limits) (string, error) {
+	pos := "position startpos"
+	if fen != "" {
+		pos = "position fen " + fen
+	}
+	if len(moves) > 0 {
+		pos += " moves " + strings.Join(moves, " ")
+	}
+	if err := e.send(pos); err != nil {
+		return "", err
+	}
+	goCmd := "go"
+	budget := 10 * time.Second
+	switch {
+	case lim.Depth > 0:
+		goCmd += fmt.Sprintf(" depth %d", lim.Depth)
+		budget = time.Minute
+	case lim.Nodes > 0:
+		goCmd += fmt.Sprintf(" nodes %d", lim.Nodes)
+		budget = time.Minute
+	default:
+		mt := lim.MoveTime
+		if mt <= 0 {
+			mt = 100 * time.Millisecond
+		}
+		goCmd += fmt.Sprintf(" movetime %d", mt.Milliseconds())
+		budget = mt + 10*time.Second
+	}
+	if err := e.send(goCmd); err != nil {
+		return "", err
+	}
+	var best string
+	err := e.until(ctx, budget, "bestmove", func(line string) {
+		if rest, ok := strings.CutPrefix(line, "bestmove "); ok {
+			best, _, _ = strings.Cut(rest, " ")
+		}
+	})
+	if err != nil {
+		e.send("stop")
+		return "", err
+	}
+	if best == "" || best == "(none)" || best == "0000" {
+		return "", fmt.Errorf("%w: %s found no move in position %q", ErrEngine, e.Name(), pos)
+	}
+	return best, nil
+}
+
+// send writes one command line.
+func (e *Engine) send(cmd string) error {
+	if _, err := io.WriteString(e.in, cmd+"\n"); err != nil {
+		return fmt.Errorf("%w: %s: write %q: %v", ErrEngine, e.Name(), cmd, err)
+	}
+	return nil
+}
+
+// until reads lines until one starts with word, passing every line to
+// seen; it fails if the engine exits, the time runs out or ctx is done.
+func (e *Engine) until(ctx context.Context, timeout time.Duration, word string, seen func(string)) error {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case line, ok := <-e.lines:
+			if !ok {
+				return fmt.Errorf("%w: %s exited while we waited for %s", ErrEngine, e.Name(), word)
+			}
+			if seen != nil {
+				seen(line)
+			}
+			if line == word || strings.HasPrefix(line, word+" ") {
+				return nil
+			}
+		case <-timer.C:
+			return fmt.Errorf("%w: %s did not answer %s within %v", ErrEngine, e.Name(), word, timeout)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Close shuts the engine down: quit, then a kill if it has not exited
+// within two seconds. It is safe to call more than once.
+func (e *Engine) Close() error {
+	var err error
+	e.once.Do(func() {
+		// Drain the output meanwhile, so that the reader goroutine is never
+		// stuck on a full channel and can report the exit.
+		go func() {
+			for range e.lines {
+			}
+		}()
+		e.send("quit")
+		e.in.Close()
+		select {
+		case err = <-e.wait:
+		case <-time.After(2 * time.Second):
+			syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+			err = <-e.wait
+		}
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = nil // an engine killed or exiting non-zero at quit is not our failure
+		}
+	})
+	return err
+}

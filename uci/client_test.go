@@ -1,0 +1,91 @@
+package uci
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stockfish returns the oracle's path or skips.
+func stockfish(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/games/stockfish", "stockfish"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	t.Skip("stockfish is not installed (Debian package stockfish; .ci/run installs it)")
+	return ""
+}
+
+func TestStockfishPlaysAMove(t *testing.T) {
+	ctx := context.Background()
+	e, err := Start(ctx, stockfish(t), map[string]string{"Skill Level": "0", "Threads": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if !strings.Contains(strings.ToLower(e.Name()), "stockfish") {
+		t.Errorf("name %q", e.Name())
+	}
+	if err := e.NewGame(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Mate in one: the engine must find it at any strength.
+	best, err := e.BestMove(ctx, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", nil, Limits{Depth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best != "a1a8" {
+		t.Errorf("best move %q, want a1a8 (mate)", best)
+	}
+	best, err = e.BestMove(ctx, "", []string{"e2e4", "e7e5"}, Limits{MoveTime: 20 * time.Millisecond})
+	if err != nil || len(best) < 4 {
+		t.Errorf("after e4 e5: %q, %v", best, err)
+	}
+	if err := e.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if err := e.Close(); err != nil {
+		t.Errorf("second close: %v", err)
+	}
+}
+
+func TestUnknownOptionIsRefused(t *testing.T) {
+	_, err := Start(context.Background(), stockfish(t), map[string]string{"Banana": "1"})
+	if !errors.Is(err, ErrEngine) || !strings.Contains(err.Error(), `no option "Banana"`) {
+		t.Errorf("err = %v, want ErrEngine naming the option", err)
+	}
+}
+
+func TestBrokenEngines(t *testing.T) {
+	dir := t.TempDir()
+	silent := filepath.Join(dir, "silent")
+	os.WriteFile(silent, []byte("#!/bin/sh\nsleep 60\n"), 0o755)
+	cases := []struct{ name, path, want string }{
+		{"missing", filepath.Join(dir, "nothing"), "no such file"},
+		{"exits", "/bin/false", "exited while we waited for uciok"},
+	}
+	for _, c := range cases {
+		_, err := Start(context.Background(), c.path, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+	}
+	// A silent engine: cancel the start and make sure the process is gone.
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Start(ctx, silent, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("silent engine: err = %v, want the context's deadline", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("shutting a silent engine down took %v", d)
+	}
+}
