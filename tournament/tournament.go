@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -157,6 +158,15 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 	for range workers {
 		g.Go(func() error {
 			players := make([]search.Player[M, S], n)
+			// Players that hold resources (an external engine's process)
+			// are closed when the worker ends, whatever ends it.
+			defer func() {
+				for _, p := range players {
+					if c, ok := p.(io.Closer); ok {
+						c.Close()
+					}
+				}
+			}()
 			get := func(i int) search.Player[M, S] {
 				if players[i] == nil {
 					players[i] = agents[i]()

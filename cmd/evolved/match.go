@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/player"
 	"evolved/progress"
@@ -31,15 +32,15 @@ type matchSettings struct {
 // matchCommand implements `evolved match`.
 func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	var s matchSettings
-	fs.StringVar(&s.game, "game", "draughts", "the game: draughts")
-	fs.StringVar(&s.a, "a", "", "player A (SPEC: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS)")
+	fs.StringVar(&s.game, "game", "draughts", "the game: draughts or chess")
+	fs.StringVar(&s.a, "a", "", "player A (SPEC: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file;\nfor chess also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits)")
 	fs.StringVar(&s.b, "b", "", "player B (SPEC)")
 	fs.IntVar(&s.games, "games", 100, "number of games; colours alternate and each pair shares an opening")
 	fs.IntVar(&s.concurrency, "concurrency", 0, "games played at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the openings and of the players' random choices")
 	fs.IntVar(&s.openingPlies, "opening-plies", 4, "random plies that open each game")
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made this many moves (0: no limit)")
-	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts)")
+	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts, PGN for chess)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE]")
 		fmt.Fprintln(fs.Output(), "\nPlays N games between A and B and reports A's wins, draws, losses, score and")
@@ -63,8 +64,10 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		switch strings.ToLower(s.game) {
 		case "draughts":
 			return matchDraughts(ctx, s, stdout)
+		case "chess":
+			return matchChess(ctx, s, stdout)
 		}
-		return usagef("match: unknown game %q (known: draughts)", s.game)
+		return usagef("match: unknown game %q (known: draughts, chess)", s.game)
 	}
 }
 
@@ -153,6 +156,65 @@ func writeDraughtsPDN(path string, res tournament.MatchResult[draughts.Move], na
 			Result: draughts.ResultString(rec.Outcome.Result),
 		}
 		if err := draughts.WritePDN(f, g); err != nil {
+			return fmt.Errorf("match: write game %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// matchChess runs a chess match.
+func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
+	a, err := player.ParseChess(s.a)
+	if err != nil {
+		return &usageError{msg: "match: --a: " + err.Error()}
+	}
+	b, err := player.ParseChess(s.b)
+	if err != nil {
+		return &usageError{msg: "match: --b: " + err.Error()}
+	}
+	arena := player.ChessArena(chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}, s.openingPlies)
+	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
+	if err != nil {
+		return err
+	}
+	if s.pgn != "" {
+		if err := writeChessPGN(s.pgn, res, a.Name, b.Name, s); err != nil {
+			return err
+		}
+	}
+	printMatch(stdout, res.Wins, res.Draws, res.Losses, a.Name, b.Name, elapsed)
+	return nil
+}
+
+// writeChessPGN writes the match's games as PGN.
+func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, nameB string, s matchSettings) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("match: write games: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("match: write games: %w", cerr)
+		}
+	}()
+	for i, rec := range res.Records {
+		white, black := nameA, nameB
+		if !res.AFirst[i] {
+			white, black = nameB, nameA
+		}
+		g := chess.PGNGame{
+			Tags: []chess.Tag{
+				{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
+				{Name: "Round", Value: fmt.Sprint(i + 1)},
+				{Name: "White", Value: white},
+				{Name: "Black", Value: black},
+				{Name: "Termination", Value: rec.Outcome.Reason.String()},
+			},
+			Start:  chess.Start(),
+			Moves:  rec.Moves,
+			Result: chess.ResultString(rec.Outcome.Result),
+		}
+		if err := chess.WritePGN(f, g); err != nil {
 			return fmt.Errorf("match: write game %d: %w", i+1, err)
 		}
 	}

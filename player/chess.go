@@ -1,0 +1,266 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"evolved/game/chess"
+	"evolved/nnet"
+	"evolved/search"
+	"evolved/tournament"
+	"evolved/uci"
+)
+
+// ChessPlayer is a player of chess.
+type ChessPlayer = search.Player[chess.Move, *chess.Game]
+
+// ChessSpec is a parsed chess player specification: a name and a
+// constructor of fresh, independent instances (one per concurrent game).
+type ChessSpec struct {
+	Name string
+	New  func() ChessPlayer
+}
+
+// chessValues are the classic piece values in centipawns, by piece type.
+var chessValues = [...]int{chess.Pawn: 100, chess.Knight: 300, chess.Bishop: 300, chess.Rook: 500, chess.Queen: 900}
+
+// ChessMaterial evaluates a chess position by material (pawn 100, knight
+// and bishop 300, rook 500, queen 900 centipawns), from the side to move's
+// point of view, plus a mop-up term once one side is a rook ahead: it
+// rewards driving the losing king to the edge and bringing the winning king
+// closer, without which a material-only search cannot convert a won ending
+// into mate and draws it by the move limit.
+type ChessMaterial struct{}
+
+// Evaluate returns the material balance for the side to move, in centipawns.
+func (ChessMaterial) Evaluate(g *chess.Game) int {
+	p := g.Position()
+	us, them := p.Side(), p.Side().Other()
+	score := 0
+	for pt, v := range chessValues {
+		if v != 0 {
+			score += v * (p.Pieces(us, chess.PieceType(pt)).Count() - p.Pieces(them, chess.PieceType(pt)).Count())
+		}
+	}
+	switch {
+	case score >= 500:
+		score += mopUp(p.King(us), p.King(them))
+	case score <= -500:
+		score -= mopUp(p.King(them), p.King(us))
+	}
+	return score
+}
+
+// mopUp scores how well the winning king (w) hunts the losing one (l).
+func mopUp(w, l chess.Square) int {
+	centre := func(s chess.Square) int {
+		f, r := int(s.File()), int(s.Rank())
+		return max(3-f, f-4) + max(3-r, r-4) // 0 in the centre, 6 in a corner
+	}
+	dist := abs(int(w.File())-int(l.File())) + abs(int(w.Rank())-int(l.Rank()))
+	return 10*centre(l) + 4*(14-dist)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// chessWinRate maps centipawns to a win rate for MCTS-EPT.
+func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
+
+// ParseChess reads a player specification for chess: random, material:D,
+// mcts:N, ept:N, uci:PATH[:option=value...] or an exported agent file.
+func ParseChess(spec string) (ChessSpec, error) {
+	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
+		return parseUCI(spec, rest)
+	}
+	if isAgentFile(spec) {
+		a, err := readAgent(spec, "chess")
+		if err != nil {
+			return ChessSpec{}, err
+		}
+		return ChessNet(fmt.Sprintf("%s (gen %d)", spec, a.Provenance.Generation), a.Net, a.Search.Depth)
+	}
+	p, err := parse(spec)
+	if err != nil {
+		return ChessSpec{}, err
+	}
+	switch p.kind {
+	case "random":
+		return ChessSpec{Name: "random", New: func() ChessPlayer { return search.NewRandom[chess.Move, *chess.Game]() }}, nil
+	case "material":
+		depth := p.arg
+		return ChessSpec{Name: spec, New: func() ChessPlayer {
+			ab := search.NewAlphaBeta[chess.Move, *chess.Game](ChessMaterial{},
+				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
+			return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
+		}}, nil
+	case "mcts", "ept":
+		opts := search.MCTSOptions{Playouts: p.arg}
+		if p.kind == "ept" {
+			opts.PlayoutPlies = 6
+		}
+		return ChessSpec{Name: spec, New: func() ChessPlayer {
+			return search.NewMCTSPlayer(search.NewMCTS[chess.Move, *chess.Game](opts, ChessMaterial{}, chessWinRate))
+		}}, nil
+	}
+	return ChessSpec{}, fmt.Errorf("%w %q: no such chess player", ErrSpec, spec)
+}
+
+// chessNetEval is the search evaluator of one chess net: an incremental
+// accumulator over a shared nnet.ChessEval, in centipawns.
+type chessNetEval struct {
+	acc *nnet.ChessAccumulator
+}
+
+func (c *chessNetEval) Reset(g *chess.Game) { c.acc.Reset(g.Position()) }
+func (c *chessNetEval) Push(g *chess.Game)  { c.acc.Push(g.Position()) }
+func (c *chessNetEval) Pop()                { c.acc.Pop() }
+
+// Evaluate returns the net's value (pawns) in centipawns, within search's bounds.
+func (c *chessNetEval) Evaluate(g *chess.Game) int {
+	v := math.Round(c.acc.Evaluate(g.ToMove()) * 100)
+	return int(max(-search.MaxEval, min(search.MaxEval, v)))
+}
+
+// ChessNet returns a spec whose players search with net: alpha-beta to
+// depth plies with quiescence.
+func ChessNet(name string, net *nnet.Net, depth int) (ChessSpec, error) {
+	eval, err := nnet.NewChessEval(net)
+	if err != nil {
+		return ChessSpec{}, fmt.Errorf("player %s: %w", name, err)
+	}
+	return ChessSpec{Name: name, New: func() ChessPlayer {
+		ab := search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator()},
+			search.Options{Depth: depth, Quiescence: true, TableBits: 14})
+		return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
+	}}, nil
+}
+
+// uciPlayer plays the moves of an external engine. It starts the engine on
+// first use and keeps it for the games that follow; Close shuts it down.
+type uciPlayer struct {
+	path     string
+	options  map[string]string
+	limits   uci.Limits
+	engine   *uci.Engine
+	chess960 bool // whether UCI_Chess960 is set on the engine
+}
+
+// parseUCI reads uci:PATH[:name=value...]; the pseudo-options depth=N,
+// nodes=N and movetime=MS set the search limit (default movetime 100 ms),
+// every other pair is an engine option.
+func parseUCI(spec, rest string) (ChessSpec, error) {
+	parts := strings.Split(rest, ":")
+	if parts[0] == "" {
+		return ChessSpec{}, fmt.Errorf("%w %q: uci needs the engine's path, as in uci:/usr/games/stockfish", ErrSpec, spec)
+	}
+	p := uciPlayer{path: parts[0], options: map[string]string{}}
+	for _, kv := range parts[1:] {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			return ChessSpec{}, fmt.Errorf("%w %q: %q is not name=value", ErrSpec, spec, kv)
+		}
+		n, numErr := strconv.Atoi(value)
+		switch strings.ToLower(name) {
+		case "depth":
+			p.limits.Depth = n
+		case "nodes":
+			p.limits.Nodes = int64(n)
+		case "movetime":
+			p.limits.MoveTime = time.Duration(n) * time.Millisecond
+		default:
+			p.options[name] = value
+			continue
+		}
+		if numErr != nil || n < 1 {
+			return ChessSpec{}, fmt.Errorf("%w %q: %s takes a positive whole number", ErrSpec, spec, name)
+		}
+	}
+	return ChessSpec{Name: spec, New: func() ChessPlayer {
+		q := p
+		q.options = map[string]string{}
+		for k, v := range p.options {
+			q.options[k] = v
+		}
+		return &q
+	}}, nil
+}
+
+// NewGame starts the engine if needed and tells it a game begins. A
+// failure here shows in the next Move.
+func (u *uciPlayer) NewGame(uint64) {
+	if u.engine != nil {
+		if err := u.engine.NewGame(context.Background()); err != nil {
+			u.engine.Close()
+			u.engine = nil
+		}
+	}
+}
+
+// Move asks the engine for its move in the current position.
+func (u *uciPlayer) Move(ctx context.Context, g *chess.Game) (search.Result[chess.Move], error) {
+	start := g.Start()
+	want960 := !start.ClassicalCastling()
+	if u.engine == nil || want960 != u.chess960 {
+		if u.engine != nil {
+			u.engine.Close()
+		}
+		opts := map[string]string{}
+		for k, v := range u.options {
+			opts[k] = v
+		}
+		if want960 {
+			opts["UCI_Chess960"] = "true"
+		}
+		e, err := uci.Start(ctx, u.path, opts)
+		if err != nil {
+			return search.Result[chess.Move]{}, err
+		}
+		u.engine, u.chess960 = e, want960
+	}
+	moves := g.Moves(nil)
+	texts := make([]string, len(moves))
+	pos := start
+	for i, m := range moves {
+		texts[i] = pos.FormatUCI(m, u.chess960)
+		pos = pos.Play(m)
+	}
+	best, err := u.engine.BestMove(ctx, start.FEN(), texts, u.limits)
+	if err != nil {
+		return search.Result[chess.Move]{}, err
+	}
+	m, err := pos.ParseUCI(best, u.chess960)
+	if err != nil {
+		return search.Result[chess.Move]{}, fmt.Errorf("%s played %q: %w", u.engine.Name(), best, err)
+	}
+	return search.Result[chess.Move]{Move: m}, nil
+}
+
+// Close shuts the engine down.
+func (u *uciPlayer) Close() error {
+	if u.engine == nil {
+		return nil
+	}
+	err := u.engine.Close()
+	u.engine = nil
+	return err
+}
+
+// ChessArena returns the arena of chess games under rules, each opened by
+// openingPlies random plies from the standard start position.
+func ChessArena(rules chess.Rules, openingPlies int) tournament.Arena[chess.Move, *chess.Game] {
+	start := chess.Start()
+	return tournament.Arena[chess.Move, *chess.Game]{
+		Name:         "chess",
+		NewGame:      func() *chess.Game { return chess.NewGame(start, rules) },
+		OpeningPlies: openingPlies,
+	}
+}

@@ -1,0 +1,101 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os/exec"
+	"testing"
+
+	"evolved/game/chess"
+	"evolved/nnet"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+func TestParseChess(t *testing.T) {
+	for _, spec := range []string{"random", "material:3", "mcts:50", "ept:50", "uci:/usr/games/stockfish", "uci:/x:Skill Level=0:movetime=50"} {
+		if _, err := ParseChess(spec); err != nil {
+			t.Errorf("ParseChess(%q): %v", spec, err)
+		}
+	}
+	for _, spec := range []string{"", "material:0", "uci:", "uci:/x:depth=zero", "uci:/x:Skill", "stockfish"} {
+		if _, err := ParseChess(spec); !errors.Is(err, ErrSpec) {
+			t.Errorf("ParseChess(%q) err = %v, want ErrSpec", spec, err)
+		}
+	}
+}
+
+func chessMatch(t *testing.T, a, b ChessSpec, games int) tournament.MatchResult[chess.Move] {
+	t.Helper()
+	r, err := tournament.Match(context.Background(), ChessArena(chess.DefaultRules(), 4), a.New, b.New,
+		tournament.MatchOptions{Games: games, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func mustChess(t *testing.T, spec string) ChessSpec {
+	t.Helper()
+	s, err := ParseChess(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestChessMaterial3BeatsRandom(t *testing.T) {
+	r := chessMatch(t, mustChess(t, "material:3"), mustChess(t, "random"), 100)
+	if r.Wins < 95 {
+		t.Errorf("material:3 vs random: +%d =%d -%d, want at least 95 wins in 100", r.Wins, r.Draws, r.Losses)
+	}
+}
+
+func TestNoIllegalMoveInAThousandGames(t *testing.T) {
+	// tournament.Play checks every move against the legal moves and fails
+	// the match on an illegal one, so finishing is the test.
+	specs := []string{"random", "material:1", "mcts:20", "ept:20"}
+	games := 1000
+	if testing.Short() {
+		games = 100
+	}
+	played := 0
+	for i := 0; played < games; i++ {
+		a, b := mustChess(t, specs[i%len(specs)]), mustChess(t, specs[(i/len(specs))%len(specs)])
+		n := min(50, games-played)
+		chessMatch(t, a, b, n)
+		played += n
+	}
+}
+
+func TestChessNetPlayerBeatsRandom(t *testing.T) {
+	// A generation-0 net is material plus a little noise: it must already
+	// beat a random mover.
+	net, err := nnet.RandomChess([]int{32, 8}, 0, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := ChessNet("net", net, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := chessMatch(t, spec, mustChess(t, "random"), 20)
+	if r.Score() < 0.8 {
+		t.Errorf("generation-0 net vs random: +%d =%d -%d, want at least 80%%", r.Wins, r.Draws, r.Losses)
+	}
+}
+
+func TestChessAgainstStockfish(t *testing.T) {
+	path, err := exec.LookPath("/usr/games/stockfish")
+	if err != nil {
+		t.Skip("stockfish is not installed (Debian package stockfish; .ci/run installs it)")
+	}
+	sf := mustChess(t, "uci:"+path+":Skill Level=0:Threads=1:movetime=10")
+	r := chessMatch(t, mustChess(t, "material:2"), sf, 4)
+	if r.Wins+r.Draws+r.Losses != 4 {
+		t.Errorf("%d games, want 4", r.Wins+r.Draws+r.Losses)
+	}
+}
+
+var _ search.Player[chess.Move, *chess.Game] = (*uciPlayer)(nil)
