@@ -42,12 +42,13 @@ type Config struct {
 	LogLevel  string `toml:"log_level"`
 
 	Draughts DraughtsConfig `toml:"draughts"`
+	Chess    ChessConfig    `toml:"chess"`
 	Jobs     JobsConfig     `toml:"jobs"`
 }
 
-// DraughtsConfig defines the draughts population. With the seed it defines
-// a run: it cannot change for an existing database.
-type DraughtsConfig struct {
+// PopulationConfig holds the settings every population has. With the seed
+// they define a run: they cannot change for an existing database.
+type PopulationConfig struct {
 	Depth           int      `toml:"depth" json:"depth"`
 	OpeningPlies    int      `toml:"opening_plies" json:"opening_plies"`
 	MaxMoves        int      `toml:"max_moves" json:"max_moves"`
@@ -56,13 +57,28 @@ type DraughtsConfig struct {
 	Elite           int      `toml:"elite" json:"elite"`
 	Hidden          []int    `toml:"hidden" json:"hidden"`
 	PieceDiff       bool     `toml:"piece_diff" json:"piece_diff"`
-	EvolveKing      bool     `toml:"evolve_king" json:"evolve_king"`
 	SelfAdaptive    bool     `toml:"self_adaptive" json:"self_adaptive"`
 	LadderChampions int      `toml:"ladder_champions" json:"ladder_champions"`
 	LadderGames     int      `toml:"ladder_games" json:"ladder_games"`
 	BaselineEvery   int      `toml:"baseline_every" json:"baseline_every"`
 	Baselines       []string `toml:"baselines" json:"baselines"`
 	BaselineGames   int      `toml:"baseline_games" json:"baseline_games"`
+}
+
+// DraughtsConfig defines the draughts population.
+type DraughtsConfig struct {
+	PopulationConfig
+	EvolveKing bool `toml:"evolve_king" json:"evolve_king"`
+}
+
+// ChessConfig defines the chess population.
+type ChessConfig struct {
+	PopulationConfig
+	// EvolvePieceValues makes the five piece values part of the genome.
+	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
+	// AdjudicateMaterial, if positive, ends a game as won for the side this
+	// many pawns ahead.
+	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
 }
 
 // JobsConfig schedules the periodic jobs (cron specs; "" disables a job).
@@ -84,12 +100,18 @@ func DefaultConfig() Config {
 		Seed:      1,
 		LogFormat: "auto",
 		LogLevel:  "info",
-		Draughts: DraughtsConfig{
+		Draughts: DraughtsConfig{PopulationConfig: PopulationConfig{
 			Depth: 4, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin),
 			Population: 15, Elite: 5, Hidden: []int{40, 10}, PieceDiff: true,
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20,
-		},
+		}},
+		Chess: ChessConfig{PopulationConfig: PopulationConfig{
+			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.Blondie),
+			Population: 15, Elite: 5, Hidden: []int{32, 8},
+			LadderChampions: 5, LadderGames: 6,
+			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20,
+		}, EvolvePieceValues: true},
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
 			Prune: "@weekly", PruneKeep: 50,
@@ -205,7 +227,7 @@ func (c *Config) Set(key, value string) error {
 }
 
 // knownGames are the games a population can evolve.
-var knownGames = []string{"draughts"}
+var knownGames = []string{"draughts", "chess"}
 
 // Validate checks every value and names the key of the first bad one.
 func (c Config) Validate() error {
@@ -236,27 +258,20 @@ func (c Config) Validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return bad("log_level", strconv.Quote(c.LogLevel), "want debug, info, warn or error")
 	}
-	d := c.Draughts
-	switch {
-	case d.Depth < 1 || d.Depth > 20:
-		return bad("draughts.depth", d.Depth, "want 1..20")
-	case d.OpeningPlies < 0 || d.OpeningPlies > 20:
-		return bad("draughts.opening_plies", d.OpeningPlies, "want 0..20")
-	case d.MaxMoves < 1 || d.MaxMoves > 10000:
-		return bad("draughts.max_moves", d.MaxMoves, "want 1..10000")
-	case d.BaselineGames < 0 || d.BaselineGames > 10000:
-		return bad("draughts.baseline_games", d.BaselineGames, "want 0..10000")
+	if err := c.Draughts.validate("draughts", func(s string) error { _, err := player.ParseDraughts(s); return err }); err != nil {
+		return err
 	}
-	if _, err := tournament.ParseFormat(d.Format); err != nil {
-		return bad("draughts.format", strconv.Quote(d.Format), "want roundrobin or blondie")
+	if err := c.Chess.validate("chess", func(s string) error { _, err := player.ParseChess(s); return err }); err != nil {
+		return err
 	}
-	for _, b := range d.Baselines {
-		if _, err := player.ParseDraughts(b); err != nil {
-			return bad("draughts.baselines", strconv.Quote(b), err.Error())
-		}
+	if c.Chess.AdjudicateMaterial < 0 || c.Chess.AdjudicateMaterial > 40 {
+		return bad("chess.adjudicate_material", c.Chess.AdjudicateMaterial, "want 0 (off) to 40 pawns")
 	}
-	if err := d.population(0).Validate(); err != nil {
+	if err := c.Draughts.population(0).Validate(); err != nil {
 		return bad("draughts", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
+	}
+	if err := c.Chess.population(0).Validate(); err != nil {
+		return bad("chess", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
 	}
 	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 	for _, j := range []struct{ key, spec string }{{"jobs.backup", c.Jobs.Backup}, {"jobs.prune", c.Jobs.Prune}, {"jobs.baseline", c.Jobs.Baseline}} {
@@ -279,29 +294,71 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// population returns the genetic algorithm's configuration for draughts.
-func (d DraughtsConfig) population(workers int) population.Config {
+// validate checks the shared settings of the population called game,
+// naming keys as game.key; parseBaseline checks a baseline spec.
+func (p PopulationConfig) validate(game string, parseBaseline func(string) error) error {
+	bad := func(key string, v any, msg string) error {
+		return &ConfigError{Key: game + "." + key, Value: v, Msg: msg}
+	}
+	switch {
+	case p.Depth < 1 || p.Depth > 20:
+		return bad("depth", p.Depth, "want 1..20")
+	case p.OpeningPlies < 0 || p.OpeningPlies > 20:
+		return bad("opening_plies", p.OpeningPlies, "want 0..20")
+	case p.MaxMoves < 1 || p.MaxMoves > 10000:
+		return bad("max_moves", p.MaxMoves, "want 1..10000")
+	case p.BaselineGames < 0 || p.BaselineGames > 10000:
+		return bad("baseline_games", p.BaselineGames, "want 0..10000")
+	}
+	if _, err := tournament.ParseFormat(p.Format); err != nil {
+		return bad("format", strconv.Quote(p.Format), "want roundrobin or blondie")
+	}
+	for _, b := range p.Baselines {
+		if err := parseBaseline(b); err != nil {
+			return bad("baselines", strconv.Quote(b), err.Error())
+		}
+	}
+	return nil
+}
+
+// base returns the genetic algorithm's configuration from the shared settings.
+func (p PopulationConfig) base(workers int) population.Config {
 	cfg := population.DefaultConfig()
-	cfg.Size, cfg.Elite, cfg.Hidden = d.Population, d.Elite, slices.Clone(d.Hidden)
+	cfg.Size, cfg.Elite, cfg.Hidden = p.Population, p.Elite, slices.Clone(p.Hidden)
 	// The breeding recipe is DESIGN.md's; elite sizes other than 5 keep
 	// the two crossover pairs and mutate ranks 4..elite.
 	cfg.Mutants = nil
-	for r := 4; r <= d.Elite; r++ {
+	for r := 4; r <= p.Elite; r++ {
 		cfg.Mutants = append(cfg.Mutants, r)
 	}
 	cfg.Flags = 0
-	if d.PieceDiff {
+	if p.PieceDiff {
 		cfg.Flags |= nnet.PieceDiff
 	}
+	if p.SelfAdaptive {
+		cfg.Flags |= nnet.SelfAdaptive
+	}
+	cfg.Tournament = tournament.Config{Format: tournament.Format(p.Format), Scoring: tournament.DefaultScoring, Workers: workers}
+	cfg.LadderChampions, cfg.LadderGames = p.LadderChampions, p.LadderGames
+	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
+	return cfg
+}
+
+// population returns the genetic algorithm's configuration for draughts.
+func (d DraughtsConfig) population(workers int) population.Config {
+	cfg := d.base(workers)
 	if d.EvolveKing {
 		cfg.Flags |= nnet.EvolveKing
 	}
-	if d.SelfAdaptive {
-		cfg.Flags |= nnet.SelfAdaptive
+	return cfg
+}
+
+// population returns the genetic algorithm's configuration for chess.
+func (c ChessConfig) population(workers int) population.Config {
+	cfg := c.base(workers)
+	if c.EvolvePieceValues {
+		cfg.Flags |= nnet.EvolvePieceValues
 	}
-	cfg.Tournament = tournament.Config{Format: tournament.Format(d.Format), Scoring: tournament.DefaultScoring, Workers: workers}
-	cfg.LadderChampions, cfg.LadderGames = d.LadderChampions, d.LadderGames
-	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = d.BaselineEvery, slices.Clone(d.Baselines), d.BaselineGames
 	return cfg
 }
 

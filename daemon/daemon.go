@@ -31,6 +31,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/player"
 	"evolved/population"
@@ -172,6 +173,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 			switch name {
 			case "draughts":
 				return runDraughts(gctx, d)
+			case "chess":
+				return runChess(gctx, d)
 			}
 			return fmt.Errorf("daemon: unknown game %q", name)
 		})
@@ -195,6 +198,15 @@ func runDraughts(ctx context.Context, d *Daemon) error {
 	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
 	format := func(moves []draughts.Move) (string, error) { return draughts.MoveText(draughts.Start(), moves) }
 	return evolve(ctx, d, "draughts", species, dc, dc.population(0), format)
+}
+
+// runChess evolves the chess population.
+func runChess(ctx context.Context, d *Daemon) error {
+	cc := d.config().Chess
+	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth, OpeningPlies: cc.OpeningPlies,
+		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial})
+	format := func(moves []chess.Move) (string, error) { return chess.MoveText(chess.Start(), moves) }
+	return evolve(ctx, d, "chess", species, cc, cc.population(0), format)
 }
 
 // evolve runs one population: load or create its run, then play, commit
@@ -318,9 +330,9 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	case err != nil:
 		return nil, err
 	}
-	if run.Config != want {
+	if keys := diffKeys(run.Config, want); len(keys) > 0 {
 		return nil, fmt.Errorf("%w: %s in %s was started with %s; now %s differ (%v). Restore those settings, or use another database",
-			ErrRunMismatch, game, d.db.Path(), run.Config, want, diffKeys(run.Config, want))
+			ErrRunMismatch, game, d.db.Path(), run.Config, want, keys)
 	}
 	if s := uint64(d.config().Seed); s != run.Seed {
 		d.log.Warn("the configured seed applies to new runs only; this run keeps its own", "game", game, "run_seed", run.Seed, "configured_seed", s)

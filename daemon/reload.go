@@ -63,14 +63,15 @@ func (d *Daemon) reload(ctx context.Context, jobs *cron.Cron) *cron.Cron {
 	for key, differs := range map[string]bool{
 		"db": old.DB != next.DB, "games": fmt.Sprint(old.Games) != fmt.Sprint(next.Games),
 		"log_format": old.LogFormat != next.LogFormat, "seed": old.Seed != next.Seed,
-		"draughts": !sameJSON(old.Draughts, next.Draughts),
+		"draughts": !sameJSON(old.Draughts, next.Draughts), "chess": !sameJSON(old.Chess, next.Chess),
 	} {
 		if differs {
 			d.log.Warn("reload: ignored; it needs a restart (and for seed and game sections, a new database)", "key", key)
 		}
 	}
 	// Keep the settings that cannot change, take the rest.
-	next.DB, next.Games, next.LogFormat, next.Seed, next.Draughts = old.DB, old.Games, old.LogFormat, old.Seed, old.Draughts
+	next.DB, next.Games, next.LogFormat, next.Seed = old.DB, old.Games, old.LogFormat, old.Seed
+	next.Draughts, next.Chess = old.Draughts, old.Chess
 	d.mu.Lock()
 	d.cfg = next
 	d.mu.Unlock()

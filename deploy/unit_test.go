@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"evolved/daemon"
 )
 
 const (
@@ -215,45 +217,19 @@ func TestUnitSecurity(t *testing.T) {
 }
 
 // TestExampleConfig checks that the example configuration parses and holds
-// exactly the daemon's keys (it rejects unknown ones) with their defaults.
+// exactly the daemon's keys (it rejects unknown ones) with their built-in
+// defaults, as `evolved run --print-config` prints them.
 func TestExampleConfig(t *testing.T) {
-	var got map[string]any
+	var got, want map[string]any
 	if _, err := toml.DecodeFile(configFile, &got); err != nil {
 		t.Fatalf("%s: %v", configFile, err)
 	}
-	want := map[string]any{
-		"db":          "evolved.db",
-		"games":       []any{"draughts"},
-		"generations": int64(0),
-		"seed":        int64(1),
-		"workers":     int64(0),
-		"log_format":  "auto",
-		"log_level":   "info",
-		"draughts": map[string]any{
-			"depth":            int64(4),
-			"opening_plies":    int64(4),
-			"max_moves":        int64(100),
-			"format":           "roundrobin",
-			"population":       int64(15),
-			"elite":            int64(5),
-			"hidden":           []any{int64(40), int64(10)},
-			"piece_diff":       true,
-			"evolve_king":      false,
-			"self_adaptive":    false,
-			"ladder_champions": int64(5),
-			"ladder_games":     int64(6),
-			"baseline_every":   int64(10),
-			"baselines":        []any{"random", "material:4", "mcts:1000"},
-			"baseline_games":   int64(20),
-		},
-		"jobs": map[string]any{
-			"backup":      "@daily",
-			"backup_dir":  "backups",
-			"backup_keep": int64(7),
-			"prune":       "@weekly",
-			"prune_keep":  int64(50),
-			"baseline":    "",
-		},
+	var defaults bytes.Buffer
+	if err := daemon.DefaultConfig().Print(&defaults); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := toml.Decode(defaults.String(), &want); err != nil {
+		t.Fatalf("the printed defaults do not parse: %v", err)
 	}
 	compare(t, "", got, want)
 }

@@ -37,7 +37,22 @@ var chessValues = [...]int{chess.Pawn: 100, chess.Knight: 300, chess.Bishop: 300
 type ChessMaterial struct{}
 
 // Evaluate returns the material balance for the side to move, in centipawns.
-func (ChessMaterial) Evaluate(g *chess.Game) int {
+func (m ChessMaterial) Evaluate(g *chess.Game) int {
+	p := g.Position()
+	us, them := p.Side(), p.Side().Other()
+	score := m.material(g)
+	switch {
+	case score >= 500:
+		score += mopUp(p.King(us), p.King(them))
+	case score <= -500:
+		score -= mopUp(p.King(them), p.King(us))
+	}
+	return score
+}
+
+// material returns the material balance alone for the side to move, in
+// centipawns.
+func (ChessMaterial) material(g *chess.Game) int {
 	p := g.Position()
 	us, them := p.Side(), p.Side().Other()
 	score := 0
@@ -45,12 +60,6 @@ func (ChessMaterial) Evaluate(g *chess.Game) int {
 		if v != 0 {
 			score += v * (p.Pieces(us, chess.PieceType(pt)).Count() - p.Pieces(them, chess.PieceType(pt)).Count())
 		}
-	}
-	switch {
-	case score >= 500:
-		score += mopUp(p.King(us), p.King(them))
-	case score <= -500:
-		score -= mopUp(p.King(them), p.King(us))
 	}
 	return score
 }

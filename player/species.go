@@ -3,6 +3,8 @@ package player
 import (
 	"fmt"
 
+	"evolved/game"
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/population"
@@ -55,5 +57,66 @@ func DraughtsSpecies(setup DraughtsSetup) population.Species[draughts.Move, *dra
 			return spec.New, nil
 		},
 		Inputs: nnet.NumDraughtsInputs,
+	}
+}
+
+// ChessSetup is how the chess population plays.
+type ChessSetup struct {
+	// Depth is the agents' alpha-beta depth before quiescence; default 2.
+	Depth int
+	// OpeningPlies is the number of random plies opening each game; default 4.
+	OpeningPlies int
+	// MaxMoves draws a game once each side has made this many moves; default 100.
+	MaxMoves int
+	// AdjudicateMaterial, if positive, ends a game as a win for the side
+	// that is this many pawns ahead (classic values) with the side to move
+	// not in check; the reason is stored as "adjudicated".
+	AdjudicateMaterial int
+}
+
+// ChessSpecies returns the genetic algorithm's binding to chess.
+func ChessSpecies(setup ChessSetup) population.Species[chess.Move, *chess.Game] {
+	if setup.Depth <= 0 {
+		setup.Depth = 2
+	}
+	if setup.OpeningPlies <= 0 {
+		setup.OpeningPlies = 4
+	}
+	if setup.MaxMoves <= 0 {
+		setup.MaxMoves = 100
+	}
+	arena := ChessArena(chess.Rules{MaxMoves: setup.MaxMoves, FiftyMoveRule: true}, setup.OpeningPlies)
+	if margin := setup.AdjudicateMaterial; margin > 0 {
+		arena.Adjudicate = func(g *chess.Game) (game.Outcome, bool) {
+			if g.InCheck() {
+				return game.Outcome{}, false
+			}
+			lead := (ChessMaterial{}).material(g)
+			switch {
+			case lead >= 100*margin:
+				return game.Outcome{Result: game.WinFor(g.ToMove()), Reason: game.Adjudicated}, true
+			case lead <= -100*margin:
+				return game.Outcome{Result: game.WinFor(g.ToMove().Other()), Reason: game.Adjudicated}, true
+			}
+			return game.Outcome{}, false
+		}
+	}
+	return population.Species[chess.Move, *chess.Game]{
+		Arena: arena,
+		Player: func(net *nnet.Net) (func() search.Player[chess.Move, *chess.Game], error) {
+			spec, err := ChessNet("agent", net, setup.Depth)
+			if err != nil {
+				return nil, err
+			}
+			return spec.New, nil
+		},
+		Baseline: func(s string) (func() search.Player[chess.Move, *chess.Game], error) {
+			spec, err := ParseChess(s)
+			if err != nil {
+				return nil, fmt.Errorf("baseline: %w", err)
+			}
+			return spec.New, nil
+		},
+		Inputs: nnet.NumChessInputs,
 	}
 }

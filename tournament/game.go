@@ -26,6 +26,10 @@ type Arena[M comparable, S search.Game[M]] struct {
 	// OpeningPlies is the number of uniformly random plies that open each
 	// game, so that deterministic players do not replay one game.
 	OpeningPlies int
+	// Adjudicate, if set, may end a game before its rules do (a material
+	// advantage that cannot be lost, say); it is asked before every move
+	// and reports the outcome when it ends the game.
+	Adjudicate func(s S) (game.Outcome, bool)
 }
 
 // Record is one played game.
@@ -67,6 +71,16 @@ func (a Arena[M, S]) Opening(s S, rng *rand.Rand) []M {
 // A player's error ends the game with that error; a player that returns an
 // illegal move loses by adjudication and Play reports an error naming it.
 func Play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64) ([]M, game.Outcome, error) {
+	return play(ctx, s, first, second, seeds, nil)
+}
+
+// Play plays one game as the package-level Play does, under the arena's
+// adjudication.
+func (a Arena[M, S]) Play(ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64) ([]M, game.Outcome, error) {
+	return play(ctx, s, first, second, seeds, a.Adjudicate)
+}
+
+func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, adjudicate func(S) (game.Outcome, bool)) ([]M, game.Outcome, error) {
 	first.NewGame(seeds[0])
 	second.NewGame(seeds[1])
 	var moves, legal []M
@@ -74,6 +88,11 @@ func Play[M comparable, S search.Game[M]](ctx context.Context, s S, first, secon
 		o := s.Outcome()
 		if o.Over() {
 			return moves, o, nil
+		}
+		if adjudicate != nil {
+			if o, ok := adjudicate(s); ok {
+				return moves, o, nil
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return moves, o, err

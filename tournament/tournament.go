@@ -183,7 +183,7 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 				s := arena.NewGame()
 				opening := arena.Opening(s, seed.Rand(runSeed, arena.Name, generation, seed.Opening, pr.OpeningIndex))
 				ps := seed.Derive(runSeed, arena.Name, generation, seed.Player, k)
-				moves, o, err := Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)})
+				moves, o, err := arena.Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)})
 				if cfg.Slots != nil {
 					cfg.Slots.Release(1)
 				}
