@@ -471,3 +471,52 @@ func TestPlotLearningCurves(t *testing.T) {
 		t.Errorf("plot to .gif: %v, %s", err, out)
 	}
 }
+
+func TestChessPopulationEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "chess.toml")
+	os.WriteFile(config, []byte(`
+games = ["chess"]
+workers = 2
+log_format = "json"
+[chess]
+depth = 1
+ladder_games = 2
+baseline_every = 1
+baselines = ["random"]
+baseline_games = 2
+adjudicate_material = 10
+[jobs]
+backup = ""
+prune = ""
+`), 0o644)
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	out, err := evolved(dir, "status", "--json").Output()
+	if err != nil || !strings.Contains(string(out), `"game": "chess"`) || !strings.Contains(string(out), `"generation": 2`) {
+		t.Fatalf("status: %v\n%s", err, out)
+	}
+	agent, err := evolved(dir, "export", "--game", "chess").Output()
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "champion.json"), agent, 0o644)
+	out, err = evolved(dir, "match", "--game", "chess", "--a", "champion.json", "--b", "random", "--games", "4", "--pgn", "games.pgn").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result games=4") {
+		t.Fatalf("match with the exported chess agent: %v\n%s", err, out)
+	}
+	if pgn, err := os.ReadFile(filepath.Join(dir, "games.pgn")); err != nil || !strings.Contains(string(pgn), "1. ") {
+		t.Errorf("games.pgn: %v", err)
+	}
+	// The games are stored as PGN move text.
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var moves string
+	if err := db.QueryRow("SELECT moves FROM games WHERE game = 'chess' LIMIT 1").Scan(&moves); err != nil || !strings.HasPrefix(moves, "1. ") {
+		t.Errorf("stored chess moves %q, %v", moves, err)
+	}
+}
