@@ -277,11 +277,12 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 	return best
 }
 
-// Move ordering scores: the table's move first, then the killers, then the
-// rest by history.
+// Move ordering scores: the table's move first, then captures (in games
+// that rank them), then the killers, then the rest by history.
 const (
-	orderTable  = 1 << 30
-	orderKiller = 1 << 29
+	orderTable   = 1 << 30
+	orderCapture = 1<<29 + 1<<28
+	orderKiller  = 1 << 29
 )
 
 // scoreMoves fills ps.scores for ps.moves.
@@ -291,11 +292,16 @@ func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
 	}
 	ps.scores = ps.scores[:len(ps.moves)]
 	var zero M
+	q, captures := any(s).(Quiescent[M])
 	for i, m := range ps.moves {
 		var sc int32
 		switch {
 		case m == ttMove && ttMove != zero:
 			sc = orderTable
+		case captures && q.CaptureOrder(m) > 0:
+			// Captures and promotions, most valuable victim first, come
+			// before killers and quiet moves.
+			sc = orderCapture + int32(q.CaptureOrder(m))
 		case !ab.opts.NoKillers && (m == ps.killers[0] || m == ps.killers[1]):
 			sc = orderKiller
 		case !ab.opts.NoHistory:
