@@ -79,6 +79,9 @@ type ChessConfig struct {
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many pawns ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
+	// Chess960 starts every game from a seeded random Chess960 arrangement
+	// (before its opening plies) instead of the standard position.
+	Chess960 bool `toml:"chess960" json:"chess960"`
 }
 
 // JobsConfig schedules the periodic jobs (cron specs; "" disables a job).

@@ -196,7 +196,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 func runDraughts(ctx context.Context, d *Daemon) error {
 	dc := d.config().Draughts
 	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
-	format := func(moves []draughts.Move) (string, error) { return draughts.MoveText(draughts.Start(), moves) }
+	format := func(_ string, moves []draughts.Move) (string, error) {
+		return draughts.MoveText(draughts.Start(), moves)
+	}
 	return evolve(ctx, d, "draughts", species, dc, dc.population(0), format)
 }
 
@@ -204,15 +206,24 @@ func runDraughts(ctx context.Context, d *Daemon) error {
 func runChess(ctx context.Context, d *Daemon) error {
 	cc := d.config().Chess
 	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth, OpeningPlies: cc.OpeningPlies,
-		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial})
-	format := func(moves []chess.Move) (string, error) { return chess.MoveText(chess.Start(), moves) }
+		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial, Chess960: cc.Chess960})
+	format := func(start string, moves []chess.Move) (string, error) {
+		pos := chess.Start()
+		if start != "" {
+			var err error
+			if pos, err = chess.ParseFEN(start); err != nil {
+				return "", err
+			}
+		}
+		return chess.MoveText(pos, moves)
+	}
 	return evolve(ctx, d, "chess", species, cc, cc.population(0), format)
 }
 
 // evolve runs one population: load or create its run, then play, commit
 // and log generation after generation.
 func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, species population.Species[M, S],
-	defining any, pcfg population.Config, format func([]M) (string, error)) error {
+	defining any, pcfg population.Config, format func(start string, moves []M) (string, error)) error {
 	log := d.log.With("game", game)
 	st, err := loadOrCreate(ctx, d, game, species, defining, pcfg)
 	if err != nil {

@@ -12,8 +12,9 @@ import (
 )
 
 // toRecord turns a generation's report into the database's record, each
-// game's moves written by format in the game's own notation.
-func toRecord[M comparable](gameName string, rep *population.Report[M], format func([]M) (string, error)) (storage.Generation, error) {
+// game's moves written by format in the game's own notation from the
+// game's start ("" for the standard one).
+func toRecord[M comparable](gameName string, rep *population.Report[M], format func(start string, moves []M) (string, error)) (storage.Generation, error) {
 	n := len(rep.Agents)
 	g := storage.Generation{
 		Game: gameName, Generation: rep.Generation, ChampionID: rep.Champion.ID,
@@ -27,11 +28,11 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 	champSlot := rep.Ranking[0]
 	champ := strconv.FormatInt(rep.Champion.ID, 10)
 	add := func(kind, first, second string, rec tournament.Record[M], champion bool) error {
-		text, err := format(rec.Moves)
+		text, err := format(rec.Start, rec.Moves)
 		if err != nil {
 			return fmt.Errorf("%s game %s vs %s: %w", kind, first, second, err)
 		}
-		g.Games = append(g.Games, storage.GameRecord{Kind: kind, First: first, Second: second, Opening: rec.Opening,
+		g.Games = append(g.Games, storage.GameRecord{Kind: kind, Start: rec.Start, First: first, Second: second, Opening: rec.Opening,
 			Result: resultText(rec.Outcome.Result), Reason: rec.Outcome.Reason.String(), Moves: text, Champion: champion})
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -264,12 +265,30 @@ func (u *uciPlayer) Close() error {
 }
 
 // ChessArena returns the arena of chess games under rules, each opened by
-// openingPlies random plies from the standard start position.
-func ChessArena(rules chess.Rules, openingPlies int) tournament.Arena[chess.Move, *chess.Game] {
+// openingPlies random plies from the standard start position or, with
+// chess960, from a seeded random one of the 960 arrangements.
+func ChessArena(rules chess.Rules, openingPlies int, chess960 bool) tournament.Arena[chess.Move, *chess.Game] {
 	start := chess.Start()
-	return tournament.Arena[chess.Move, *chess.Game]{
+	a := tournament.Arena[chess.Move, *chess.Game]{
 		Name:         "chess",
 		NewGame:      func() *chess.Game { return chess.NewGame(start, rules) },
 		OpeningPlies: openingPlies,
 	}
+	if chess960 {
+		rules960 := rules
+		rules960.Chess960 = true
+		a.Start = func(rng *rand.Rand) *chess.Game {
+			pos, err := chess.Chess960(rng.IntN(960))
+			if err != nil {
+				// IntN(960) is always a valid Scharnagl number.
+				panic("player: " + err.Error())
+			}
+			return chess.NewGame(pos, rules960)
+		}
+		a.Describe = func(g *chess.Game) string {
+			p := g.Start()
+			return p.FEN()
+		}
+	}
+	return a
 }

@@ -28,7 +28,7 @@ func TestParseChess(t *testing.T) {
 
 func chessMatch(t *testing.T, a, b ChessSpec, games int) tournament.MatchResult[chess.Move] {
 	t.Helper()
-	r, err := tournament.Match(context.Background(), ChessArena(chess.DefaultRules(), 4), a.New, b.New,
+	r, err := tournament.Match(context.Background(), ChessArena(chess.DefaultRules(), 4, false), a.New, b.New,
 		tournament.MatchOptions{Games: games, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -99,3 +99,29 @@ func TestChessAgainstStockfish(t *testing.T) {
 }
 
 var _ search.Player[chess.Move, *chess.Game] = (*uciPlayer)(nil)
+
+func TestChess960Openings(t *testing.T) {
+	arena := ChessArena(chess.DefaultRules(), 2, true)
+	r, err := tournament.Match(context.Background(), arena, mustChess(t, "material:1").New, mustChess(t, "random").New,
+		tournament.MatchOptions{Games: 8, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[string]bool{}
+	for i, rec := range r.Records {
+		if rec.Start == "" {
+			t.Fatalf("game %d has no start position", i)
+		}
+		if _, err := chess.ParseFEN(rec.Start); err != nil {
+			t.Fatalf("game %d start %q: %v", i, rec.Start, err)
+		}
+		starts[rec.Start] = true
+		// Both games of a pair start from the same arrangement.
+		if i%2 == 1 && rec.Start != r.Records[i-1].Start {
+			t.Errorf("games %d and %d of a pair start differently", i-1, i)
+		}
+	}
+	if len(starts) < 3 {
+		t.Errorf("only %d different starts in 4 pairs", len(starts))
+	}
+}

@@ -72,6 +72,8 @@ type ChessSetup struct {
 	// that is this many pawns ahead (classic values) with the side to move
 	// not in check; the reason is stored as "adjudicated".
 	AdjudicateMaterial int
+	// Chess960 starts each game from a seeded random Chess960 arrangement.
+	Chess960 bool
 }
 
 // ChessSpecies returns the genetic algorithm's binding to chess.
@@ -85,7 +87,7 @@ func ChessSpecies(setup ChessSetup) population.Species[chess.Move, *chess.Game] 
 	if setup.MaxMoves <= 0 {
 		setup.MaxMoves = 100
 	}
-	arena := ChessArena(chess.Rules{MaxMoves: setup.MaxMoves, FiftyMoveRule: true}, setup.OpeningPlies)
+	arena := ChessArena(chess.Rules{MaxMoves: setup.MaxMoves, FiftyMoveRule: true}, setup.OpeningPlies, setup.Chess960)
 	if margin := setup.AdjudicateMaterial; margin > 0 {
 		arena.Adjudicate = func(g *chess.Game) (game.Outcome, bool) {
 			if g.InCheck() {

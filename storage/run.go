@@ -118,6 +118,7 @@ type Generation struct {
 // GameRecord is one game of a generation.
 type GameRecord struct {
 	Kind          string // "tournament", "ladder" or "baseline"
+	Start         string // the start position (a FEN), "" for the standard one
 	First, Second string // agent ids or player specs
 	Opening       int
 	Result        string // "1-0", "0-1" or "1/2-1/2", from the first player's side
@@ -196,8 +197,8 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *populatio
 		i := idx[gr.Kind]
 		idx[gr.Kind]++
 		if _, err := tx.ExecContext(ctx, `INSERT INTO games (game, generation, kind, idx, first, second, opening,
-			result, reason, moves, champion) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.Game, g.Generation, gr.Kind, i, gr.First, gr.Second, gr.Opening, gr.Result, gr.Reason, gr.Moves, gr.Champion); err != nil {
+			result, reason, moves, champion, start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Game, g.Generation, gr.Kind, i, gr.First, gr.Second, gr.Opening, gr.Result, gr.Reason, gr.Moves, gr.Champion, gr.Start); err != nil {
 			return fail(err)
 		}
 	}

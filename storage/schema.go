@@ -117,4 +117,8 @@ CREATE VIEW generation_summary AS
 	SELECT game, generation, games, draws, mean_fitness, best_fitness, seconds, created_at
 	FROM generations;
 `,
+	// 2: games may start from a position of their own (Chess960).
+	`
+ALTER TABLE games ADD COLUMN start TEXT NOT NULL DEFAULT ''; -- a FEN, or '' for the standard start
+`,
 }

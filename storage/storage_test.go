@@ -329,3 +329,45 @@ func TestPruneKeepsChampionGames(t *testing.T) {
 		t.Errorf("generation 1 keeps %d games, want all 75", got)
 	}
 }
+
+func TestOlderDatabaseUpgradesItself(t *testing.T) {
+	// A version-1 database: the first migration only, as an evolved of that
+	// schema wrote it, with a row in games.
+	path := filepath.Join(t.TempDir(), "old.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{storage.MigrationForTest(0), "PRAGMA user_version = 1", "PRAGMA application_id = 1163284300",
+		`INSERT INTO runs VALUES ('draughts', 1, '{}', '2026-01-01T00:00:00.000Z')`} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	raw.Close()
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		t.Fatalf("open a version-1 database: %v", err)
+	}
+	db.Close()
+	raw, _ = sql.Open("sqlite", "file:"+path+"?mode=ro")
+	defer raw.Close()
+	var version int
+	raw.QueryRow("PRAGMA user_version").Scan(&version)
+	if version != 2 {
+		t.Errorf("user_version after open = %d, want 2", version)
+	}
+	if _, err := raw.Exec("SELECT start FROM games"); err != nil {
+		t.Errorf("the start column was not added: %v", err)
+	}
+	if run, err := func() (storage.Run, error) {
+		d, err := storage.Open(context.Background(), path, storage.Options{ReadOnly: true})
+		if err != nil {
+			return storage.Run{}, err
+		}
+		defer d.Close()
+		return d.LoadRun(context.Background(), "draughts")
+	}(); err != nil || run.Seed != 1 {
+		t.Errorf("the old run after the upgrade: %+v, %v", run, err)
+	}
+}

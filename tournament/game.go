@@ -26,6 +26,11 @@ type Arena[M comparable, S search.Game[M]] struct {
 	// OpeningPlies is the number of uniformly random plies that open each
 	// game, so that deterministic players do not replay one game.
 	OpeningPlies int
+	// Start, if set, returns a new game at a start position of its own,
+	// drawn from rng (a Chess960 arrangement, say), which the opening plies
+	// then follow; Describe writes such a start for the game's record.
+	Start    func(rng *rand.Rand) S
+	Describe func(s S) string
 	// Adjudicate, if set, may end a game before its rules do (a material
 	// advantage that cannot be lost, say); it is asked before every move
 	// and reports the outcome when it ends the game.
@@ -34,11 +39,28 @@ type Arena[M comparable, S search.Game[M]] struct {
 
 // Record is one played game.
 type Record[M comparable] struct {
+	// Start is the start position in the game's notation (a FEN), or ""
+	// for the standard start position.
+	Start string
 	// Moves holds every move from the start position; the first Opening
 	// of them are the random opening.
 	Moves   []M
 	Opening int
 	Outcome game.Outcome
+}
+
+// begin returns a new game for a pairing, and its start position's text:
+// from Start when the arena has one, else NewGame's standard start.
+func (a Arena[M, S]) begin(rng *rand.Rand) (S, string) {
+	if a.Start == nil {
+		return a.NewGame(), ""
+	}
+	s := a.Start(rng)
+	start := ""
+	if a.Describe != nil {
+		start = a.Describe(s)
+	}
+	return s, start
 }
 
 // Opening plays random plies from the start of s, as a game of this arena

@@ -180,8 +180,9 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 						return err
 					}
 				}
-				s := arena.NewGame()
-				opening := arena.Opening(s, seed.Rand(runSeed, arena.Name, generation, seed.Opening, pr.OpeningIndex))
+				rng := seed.Rand(runSeed, arena.Name, generation, seed.Opening, pr.OpeningIndex)
+				s, start := arena.begin(rng)
+				opening := arena.Opening(s, rng)
 				ps := seed.Derive(runSeed, arena.Name, generation, seed.Player, k)
 				moves, o, err := arena.Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)})
 				if cfg.Slots != nil {
@@ -190,7 +191,7 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 				if err != nil {
 					return fmt.Errorf("game %d (agent %d vs %d): %w", k+1, pr.First, pr.Second, err)
 				}
-				res.Games[k] = GameResult[M]{Pairing: pr, Record: Record[M]{Moves: append(opening, moves...), Opening: len(opening), Outcome: o}}
+				res.Games[k] = GameResult[M]{Pairing: pr, Record: Record[M]{Start: start, Moves: append(opening, moves...), Opening: len(opening), Outcome: o}}
 				if progress != nil {
 					mu.Lock()
 					done++

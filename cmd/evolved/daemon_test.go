@@ -18,6 +18,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"evolved/game/chess"
 )
 
 // binary is the evolved binary built once for the integration tests.
@@ -486,6 +488,7 @@ baseline_every = 1
 baselines = ["random"]
 baseline_games = 2
 adjudicate_material = 10
+chess960 = true
 [jobs]
 backup = ""
 prune = ""
@@ -515,8 +518,11 @@ prune = ""
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var moves string
-	if err := db.QueryRow("SELECT moves FROM games WHERE game = 'chess' LIMIT 1").Scan(&moves); err != nil || !strings.HasPrefix(moves, "1. ") {
+	var moves, start string
+	if err := db.QueryRow("SELECT moves, start FROM games WHERE game = 'chess' AND kind = 'tournament' LIMIT 1").Scan(&moves, &start); err != nil || !strings.HasPrefix(moves, "1. ") {
 		t.Errorf("stored chess moves %q, %v", moves, err)
+	}
+	if _, err := chess.ParseFEN(start); err != nil {
+		t.Errorf("stored Chess960 start %q: %v", start, err)
 	}
 }

@@ -27,6 +27,7 @@ type matchSettings struct {
 	openingPlies int
 	maxMoves     int
 	pgn          string
+	chess960     bool
 }
 
 // matchCommand implements `evolved match`.
@@ -41,6 +42,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.IntVar(&s.openingPlies, "opening-plies", 4, "random plies that open each game")
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made this many moves (0: no limit)")
 	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts, PGN for chess)")
+	fs.BoolVar(&s.chess960, "chess960", false, "chess: start each pair of games from a seeded random Chess960 arrangement")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE]")
 		fmt.Fprintln(fs.Output(), "\nPlays N games between A and B and reports A's wins, draws, losses, score and")
@@ -172,7 +174,7 @@ func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
 	if err != nil {
 		return &usageError{msg: "match: --b: " + err.Error()}
 	}
-	arena := player.ChessArena(chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}, s.openingPlies)
+	arena := player.ChessArena(chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}, s.openingPlies, s.chess960)
 	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
 		return err
@@ -202,6 +204,12 @@ func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, n
 		if !res.AFirst[i] {
 			white, black = nameB, nameA
 		}
+		start := chess.Start()
+		if rec.Start != "" {
+			if start, err = chess.ParseFEN(rec.Start); err != nil {
+				return fmt.Errorf("match: game %d start: %w", i+1, err)
+			}
+		}
 		g := chess.PGNGame{
 			Tags: []chess.Tag{
 				{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
@@ -210,7 +218,7 @@ func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, n
 				{Name: "Black", Value: black},
 				{Name: "Termination", Value: rec.Outcome.Reason.String()},
 			},
-			Start:  chess.Start(),
+			Start:  start,
 			Moves:  rec.Moves,
 			Result: chess.ResultString(rec.Outcome.Result),
 		}
