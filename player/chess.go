@@ -292,3 +292,24 @@ func ChessArena(rules chess.Rules, openingPlies int, chess960 bool) tournament.A
 	}
 	return a
 }
+
+// ChessNetSearch returns an alpha-beta search with net (quiescence on), for
+// the UCI server, which sets its limits move by move.
+func ChessNetSearch(net *nnet.Net, depth, tableBits int) (*search.AlphaBeta[chess.Move, *chess.Game], error) {
+	eval, err := nnet.NewChessEval(net)
+	if err != nil {
+		return nil, fmt.Errorf("player: %w", err)
+	}
+	return search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator()},
+		search.Options{Depth: depth, Quiescence: true, TableBits: tableBits}), nil
+}
+
+// ChessAgentFile reads an exported chess agent file and returns its net and
+// the depth it was evolved at.
+func ChessAgentFile(path string) (*nnet.Net, int, error) {
+	a, err := readAgent(path, "chess")
+	if err != nil {
+		return nil, 0, err
+	}
+	return a.Net, a.Search.Depth, nil
+}

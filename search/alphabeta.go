@@ -88,7 +88,22 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	stopped  bool
 	deadline time.Time
 	ctx      context.Context
+	report   func(Result[M]) // called after each completed iteration, if set
 }
+
+// Limits changes the depth, node and time limits of the searches that
+// follow (zero depth keeps the current one; zero nodes or time, none).
+func (ab *AlphaBeta[M, S]) Limits(depth int, nodes int64, t time.Duration) {
+	if depth > 0 {
+		ab.opts.Depth = depth
+	}
+	ab.opts.Nodes, ab.opts.Time = nodes, t
+}
+
+// OnIteration sets a function called after every completed iteration of
+// a search with its result so far (a UCI engine prints them as info lines).
+// The Result's PV is only valid during the call.
+func (ab *AlphaBeta[M, S]) OnIteration(report func(Result[M])) { ab.report = report }
 
 // NewAlphaBeta returns a search that evaluates leaves with eval.
 func NewAlphaBeta[M comparable, S Game[M]](eval Evaluator[S], opts Options) *AlphaBeta[M, S] {
@@ -159,6 +174,10 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 		res.PV = ab.pv
 		if len(res.PV) > 0 {
 			res.Move = res.PV[0]
+		}
+		if ab.report != nil && !ab.stopped {
+			res.Nodes, res.Elapsed = ab.nodes, time.Since(start)
+			ab.report(res)
 		}
 		if ab.stopped || IsWin(score) {
 			break

@@ -68,6 +68,7 @@ func commands() []command {
 		{name: "export", summary: "write a champion to an agent file", setup: exportCommand},
 		{name: "plot", summary: "draw a population's learning curves as SVG or PNG", setup: plotCommand},
 		{name: "play", summary: "play a game against a champion or a built-in player in the terminal", setup: playCommand},
+		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},
 		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
 	}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"evolved/player"
+	"evolved/uci"
+)
+
+// uciCommand implements `evolved uci`: an exported chess agent as a UCI
+// engine on standard input and output, for chess GUIs and tournament managers.
+func uciCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	agentFile := fs.String("agent", "", "the exported chess agent file (required)")
+	depth := fs.Int("depth", 0, "the search depth when the GUI sets no limit (default: the agent's own)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved uci --agent FILE [--depth D]")
+		fmt.Fprintln(fs.Output(), "\nSpeaks UCI on standard input and output: point a chess GUI at")
+		fmt.Fprintln(fs.Output(), "  evolved uci --agent /path/to/champion.json")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		if *agentFile == "" {
+			return usagef("uci: --agent is required")
+		}
+		net, own, err := player.ChessAgentFile(*agentFile)
+		if err != nil {
+			return fmt.Errorf("uci: %w", err)
+		}
+		if *depth < 0 || *depth > 30 {
+			return usagef("uci: --depth must be between 1 and 30, got %d", *depth)
+		}
+		if *depth == 0 {
+			*depth = own
+		}
+		ab, err := player.ChessNetSearch(net, *depth, 20)
+		if err != nil {
+			return fmt.Errorf("uci: %w", err)
+		}
+		srv := uci.NewServer(stdout, uci.ServerOptions{
+			Name: "evolved " + filepath.Base(*agentFile), Author: "the evolved developers",
+			NewSearcher: func() uci.Searcher { return ab }, DefaultDepth: *depth,
+		})
+		return srv.Run(ctx, os.Stdin)
+	}
+}

@@ -1,0 +1,334 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"evolved/game/chess"
+	"evolved/search"
+)
+
+// Searcher is what the server needs of an engine: an alpha-beta search over
+// chess games whose limits it sets before each search.
+type Searcher interface {
+	Reset()
+	Limits(depth int, nodes int64, t time.Duration)
+	OnIteration(func(search.Result[chess.Move]))
+	Search(ctx context.Context, g *chess.Game) search.Result[chess.Move]
+}
+
+// ServerOptions describes the engine the server presents.
+type ServerOptions struct {
+	Name, Author string
+	// NewSearcher makes the engine's search; the server calls it once.
+	NewSearcher func() Searcher
+	// DefaultDepth is the depth limit when a go command sets none: the
+	// agent's own depth. The "Depth" option changes it.
+	DefaultDepth int
+}
+
+// Server speaks UCI on a reader and a writer for one engine. The search
+// runs in its own goroutine so that stop, isready and quit are answered at
+// once. Input that is not UCI is answered with an info string and ignored.
+type Server struct {
+	opts ServerOptions
+	out  io.Writer
+	mu   sync.Mutex // serialises writes to out
+
+	searcher Searcher
+	depth    int
+	chess960 bool
+	game     *chess.Game
+
+	cancel       context.CancelFunc // stops the running search; nil when idle
+	done         chan struct{}      // closed when the running search has printed bestmove
+	ponderBudget time.Duration      // the time a ponder search gets after ponderhit
+}
+
+// NewServer returns a server writing to out.
+func NewServer(out io.Writer, opts ServerOptions) *Server {
+	s := &Server{opts: opts, out: out, searcher: opts.NewSearcher(), depth: max(1, opts.DefaultDepth)}
+	s.game = chess.NewGame(chess.Start(), chess.Rules{})
+	return s
+}
+
+// Run reads commands until quit or the end of the input.
+func (s *Server) Run(ctx context.Context, in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if s.command(ctx, strings.TrimSpace(sc.Text())) {
+			break
+		}
+	}
+	s.stop()
+	return sc.Err()
+}
+
+// say writes one line.
+func (s *Server) say(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(s.out, format+"\n", args...)
+}
+
+// command handles one line; it returns true on quit.
+func (s *Server) command(ctx context.Context, line string) bool {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false
+	}
+	switch fields[0] {
+	case "uci":
+		s.say("id name %s", s.opts.Name)
+		s.say("id author %s", s.opts.Author)
+		s.say("option name Depth type spin default %d min 1 max 30", s.depth)
+		s.say("option name UCI_Chess960 type check default false")
+		s.say("uciok")
+	case "isready":
+		s.say("readyok")
+	case "setoption":
+		s.setOption(fields[1:])
+	case "ucinewgame":
+		s.stop()
+		s.searcher.Reset()
+		s.game = chess.NewGame(chess.Start(), chess.Rules{Chess960: s.chess960})
+	case "position":
+		s.stop()
+		s.position(fields[1:])
+	case "go":
+		s.stop()
+		s.goSearch(ctx, fields[1:])
+	case "stop":
+		s.stop()
+	case "ponderhit":
+		s.ponderHit()
+	case "quit":
+		return true
+	case "debug", "register":
+		// Accepted and ignored, as the protocol allows.
+	default:
+		s.say("info string unknown command %q", fields[0])
+	}
+	return false
+}
+
+// setOption handles "setoption name N [value V]".
+func (s *Server) setOption(args []string) {
+	text := strings.Join(args, " ")
+	name, value, _ := strings.Cut(strings.TrimPrefix(text, "name "), " value ")
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "depth":
+		d, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil || d < 1 || d > 30 {
+			s.say("info string Depth takes 1..30, got %q", value)
+			return
+		}
+		s.depth = d
+	case "uci_chess960":
+		s.chess960 = strings.EqualFold(strings.TrimSpace(value), "true")
+	default:
+		s.say("info string unknown option %q", name)
+	}
+}
+
+// position handles "position startpos|fen F [moves ...]". A bad position or
+// move leaves the previous position in place.
+func (s *Server) position(args []string) {
+	var start chess.Position
+	rest := args
+	switch {
+	case len(args) > 0 && args[0] == "startpos":
+		start, rest = chess.Start(), args[1:]
+	case len(args) > 0 && args[0] == "fen":
+		end := len(args)
+		for i, a := range args {
+			if a == "moves" {
+				end = i
+				break
+			}
+		}
+		var err error
+		if start, err = chess.ParseFEN(strings.Join(args[1:end], " ")); err != nil {
+			s.say("info string bad position: %v", err)
+			return
+		}
+		rest = args[end:]
+	default:
+		s.say("info string position needs startpos or fen")
+		return
+	}
+	g := chess.NewGame(start, chess.Rules{Chess960: s.chess960})
+	if len(rest) > 0 {
+		if rest[0] != "moves" {
+			s.say("info string expected moves, got %q", rest[0])
+			return
+		}
+		for _, text := range rest[1:] {
+			p := g.Position()
+			m, err := p.ParseUCI(text, s.chess960)
+			if err != nil {
+				s.say("info string bad move %s: %v", text, err)
+				return
+			}
+			g.Make(m)
+		}
+	}
+	s.game = g
+}
+
+// goSearch handles "go ..." and starts the search goroutine.
+func (s *Server) goSearch(ctx context.Context, args []string) {
+	var wtime, btime, winc, binc, movestogo, movetime, depth, nodes int64
+	infinite, ponder := false, false
+	for i := 0; i < len(args); i++ {
+		next := func() int64 {
+			if i+1 < len(args) {
+				i++
+				n, err := strconv.ParseInt(args[i], 10, 64)
+				if err == nil {
+					return n
+				}
+				s.say("info string %s takes a number, got %q", args[i-1], args[i])
+			}
+			return 0
+		}
+		switch args[i] {
+		case "wtime":
+			wtime = next()
+		case "btime":
+			btime = next()
+		case "winc":
+			winc = next()
+		case "binc":
+			binc = next()
+		case "movestogo":
+			movestogo = next()
+		case "movetime":
+			movetime = next()
+		case "depth":
+			depth = next()
+		case "nodes":
+			nodes = next()
+		case "infinite":
+			infinite = true
+		case "ponder":
+			ponder = true
+		default:
+			s.say("info string ignoring go argument %q", args[i])
+		}
+	}
+	g := s.game
+	if len(g.LegalMoves(nil)) == 0 {
+		s.say("info string the position has no legal move")
+		s.say("bestmove 0000")
+		return
+	}
+	left, inc := wtime, winc
+	if g.ToMove() == chess.Black {
+		left, inc = btime, binc
+	}
+	var budget time.Duration
+	switch {
+	case movetime > 0:
+		budget = time.Duration(movetime) * time.Millisecond
+	case left > 0:
+		budget = allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+	}
+	searchDepth := s.depth
+	if depth > 0 {
+		searchDepth = int(depth)
+	}
+	timed := budget > 0
+	if infinite || ponder {
+		searchDepth, budget = 30, 0 // until stop (or ponderhit's limit)
+	} else if depth == 0 && nodes == 0 && timed {
+		searchDepth = 30 // the clock decides
+	}
+	s.searcher.Limits(searchDepth, nodes, budget)
+	sctx, cancel := context.WithCancel(ctx)
+	s.cancel, s.done = cancel, make(chan struct{})
+	s.ponderBudget = allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+	done := s.done
+	start := time.Now()
+	s.searcher.OnIteration(func(r search.Result[chess.Move]) { s.info(g, r, time.Since(start)) })
+	go func() {
+		defer close(done)
+		res := s.searcher.Search(sctx, g)
+		if infinite || ponder {
+			<-sctx.Done() // the protocol wants bestmove only after stop
+		}
+		p := g.Position()
+		best := res.Move
+		if best == chess.NoMove {
+			best = g.LegalMoves(nil)[0]
+		}
+		s.say("bestmove %s", p.FormatUCI(best, s.chess960))
+	}()
+}
+
+// info prints one iteration's figures.
+func (s *Server) info(g *chess.Game, r search.Result[chess.Move], elapsed time.Duration) {
+	score := fmt.Sprintf("cp %d", r.Score)
+	if search.IsWin(r.Score) {
+		plies := search.Win - abs(r.Score)
+		moves := (plies + 1) / 2
+		if r.Score < 0 {
+			moves = -moves
+		}
+		score = fmt.Sprintf("mate %d", moves)
+	}
+	pv := make([]string, 0, len(r.PV))
+	p := g.Position()
+	for _, m := range r.PV {
+		pv = append(pv, p.FormatUCI(m, s.chess960))
+		p = p.Play(m)
+	}
+	ms := max(elapsed.Milliseconds(), 1)
+	s.say("info depth %d score %s nodes %d nps %d time %d pv %s", r.Depth, score, r.Nodes, r.Nodes*1000/ms, ms, strings.Join(pv, " "))
+}
+
+// ponderHit turns a ponder search into a timed one: the opponent played
+// the expected move, so the search goes on for the move's allotted time.
+func (s *Server) ponderHit() {
+	if s.cancel == nil {
+		return
+	}
+	time.AfterFunc(s.ponderBudget, s.cancel)
+}
+
+// stop ends the running search, if any, and waits for its bestmove.
+func (s *Server) stop() {
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	<-s.done
+	s.cancel, s.done = nil, nil
+}
+
+// allot returns the time for one move: an even share of the clock over
+// the moves to go (30 when unknown) plus most of the increment, never more
+// than a third of what is left, less a safety margin for the GUI's lag.
+func allot(left, inc time.Duration, movesToGo int) time.Duration {
+	if movesToGo <= 0 {
+		movesToGo = 30
+	}
+	t := left/time.Duration(movesToGo) + inc*3/4
+	t = min(t, left/3)
+	t -= 20 * time.Millisecond
+	return max(t, 5*time.Millisecond)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,160 @@
+package uci_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"evolved/game/chess"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/uci"
+)
+
+// gui drives a server through pipes, as a chess GUI would.
+type gui struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	done  chan error
+}
+
+func startServer(t *testing.T) *gui {
+	t.Helper()
+	net, err := nnet.RandomChess([]int{16, 4}, nnet.EvolvePieceValues, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab, err := player.ChessNetSearch(net, 3, 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	srv := uci.NewServer(outW, uci.ServerOptions{Name: "test", Author: "us", DefaultDepth: 3,
+		NewSearcher: func() uci.Searcher { return ab }})
+	g := &gui{t: t, in: inW, lines: make(chan string, 1000), done: make(chan error, 1)}
+	go func() { g.done <- srv.Run(context.Background(), inR); outW.Close() }()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			g.lines <- sc.Text()
+		}
+		close(g.lines)
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return g
+}
+
+func (g *gui) send(cmd string) { io.WriteString(g.in, cmd+"\n") }
+
+// expect reads lines until one starts with prefix and returns it.
+func (g *gui) expect(prefix string, within time.Duration) string {
+	g.t.Helper()
+	deadline := time.After(within)
+	var seen []string
+	for {
+		select {
+		case line, ok := <-g.lines:
+			if !ok {
+				g.t.Fatalf("server closed while waiting for %q; saw %q", prefix, seen)
+			}
+			seen = append(seen, line)
+			if strings.HasPrefix(line, prefix) {
+				return line
+			}
+		case <-deadline:
+			g.t.Fatalf("no %q within %v; saw %q", prefix, within, seen)
+		}
+	}
+}
+
+func TestHandshakeAndSearch(t *testing.T) {
+	g := startServer(t)
+	g.send("uci")
+	g.expect("id name test", time.Second)
+	g.expect("uciok", time.Second)
+	g.send("isready")
+	g.expect("readyok", time.Second)
+	g.send("ucinewgame")
+	g.send("position startpos moves e2e4 e7e5")
+	g.send("go depth 2")
+	g.expect("info depth 2 score cp", 10*time.Second)
+	best := g.expect("bestmove ", 10*time.Second)
+	p, _ := chess.ParseFEN("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	if _, err := p.ParseUCI(strings.Fields(best)[1], false); err != nil {
+		t.Errorf("%s: not a legal move: %v", best, err)
+	}
+}
+
+func TestStopAnswersAtOnce(t *testing.T) {
+	g := startServer(t)
+	g.send("position startpos")
+	g.send("go infinite")
+	time.Sleep(200 * time.Millisecond)
+	g.send("isready")
+	g.expect("readyok", time.Second) // answered while searching
+	start := time.Now()
+	g.send("stop")
+	g.expect("bestmove ", 2*time.Second)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("bestmove %v after stop", d)
+	}
+}
+
+func TestClockAndMate(t *testing.T) {
+	g := startServer(t)
+	// White mates in one with Ra8; with 2 s on the clock the move must come
+	// quickly and be the mate.
+	g.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+	start := time.Now()
+	g.send("go wtime 2000 btime 2000 winc 0 binc 0")
+	g.expect("info depth 1 score mate 1", 5*time.Second)
+	best := g.expect("bestmove ", 5*time.Second)
+	if best != "bestmove a1a8" {
+		t.Errorf("%q, want bestmove a1a8", best)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v with 2 s on the clock", d)
+	}
+}
+
+func TestGarbageIsExplained(t *testing.T) {
+	g := startServer(t)
+	for _, line := range []string{"hello", "position fen not a fen", "position startpos moves e2e5", "setoption name Banana value 1", "go depth x"} {
+		g.send(line)
+		g.expect("info string ", time.Second)
+	}
+	// The bad moves left the start position in place.
+	g.send("go depth 1")
+	best := g.expect("bestmove ", 5*time.Second)
+	start := chess.Start()
+	if _, err := start.ParseUCI(strings.Fields(best)[1], false); err != nil {
+		t.Errorf("%s is not a move of the start position", best)
+	}
+	g.send("quit")
+	select {
+	case err := <-g.done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Errorf("quit did not end the server")
+	}
+}
+
+func TestChess960Castling(t *testing.T) {
+	g := startServer(t)
+	g.send("setoption name UCI_Chess960 value true")
+	// Chess960 position 0 ("BBQNNRKR"): castle king-side written king takes rook.
+	g.send("position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 moves g2g3 g7g6")
+	g.send("go depth 1")
+	best := g.expect("bestmove ", 5*time.Second)
+	if len(strings.Fields(best)) != 2 {
+		t.Errorf("%q", best)
+	}
+}
