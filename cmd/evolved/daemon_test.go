@@ -512,6 +512,13 @@ prune = ""
 	if pgn, err := os.ReadFile(filepath.Join(dir, "games.pgn")); err != nil || !strings.Contains(string(pgn), "1. ") {
 		t.Errorf("games.pgn: %v", err)
 	}
+	// The exported agent as a UCI engine, as a GUI would start it.
+	engine := evolved(dir, "uci", "--agent", "champion.json")
+	engine.Stdin = strings.NewReader("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n")
+	out, err = engine.Output()
+	if err != nil || !strings.Contains(string(out), "uciok") || !strings.Contains(string(out), "readyok") || !strings.Contains(string(out), "\nbestmove ") {
+		t.Errorf("evolved uci: %v\n%s", err, out)
+	}
 	// The games are stored as PGN move text.
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
 	if err != nil {
