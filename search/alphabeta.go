@@ -258,15 +258,9 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 	best, bestMove := -Infinity, zero
 	for i := range moves {
 		m := ab.pickNext(ps, i)
-		s.Make(m)
-		if ab.inc != nil {
-			ab.inc.Push(s)
-		}
+		ab.make(s, m)
 		score := -ab.negamax(s, depth-1, ply+1, ext, -beta, -alpha)
-		s.Unmake()
-		if ab.inc != nil {
-			ab.inc.Pop()
-		}
+		ab.unmake(s)
 		if ab.stopped {
 			return 0
 		}
@@ -407,15 +401,9 @@ func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) in
 	}
 	for i := range ps.moves {
 		m := ab.pickNext(ps, i)
-		s.Make(m)
-		if ab.inc != nil {
-			ab.inc.Push(s)
-		}
+		ab.make(s, m)
 		score := -ab.quiesce(s, q, ply+1, -beta, -alpha)
-		s.Unmake()
-		if ab.inc != nil {
-			ab.inc.Pop()
-		}
+		ab.unmake(s)
 		if ab.stopped {
 			return 0
 		}
@@ -430,4 +418,20 @@ func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) in
 		}
 	}
 	return best
+}
+
+// make plays m and tells an incremental evaluator.
+func (ab *AlphaBeta[M, S]) make(s S, m M) {
+	s.Make(m)
+	if ab.inc != nil {
+		ab.inc.Push(s)
+	}
+}
+
+// unmake takes the last move back and tells an incremental evaluator.
+func (ab *AlphaBeta[M, S]) unmake(s S) {
+	s.Unmake()
+	if ab.inc != nil {
+		ab.inc.Pop()
+	}
 }

@@ -130,7 +130,36 @@ func printMatch(w io.Writer, wins, draws, losses int, nameA, nameB string, elaps
 }
 
 // writeDraughtsPDN writes the match's games as PDN.
-func writeDraughtsPDN(path string, res tournament.MatchResult[draughts.Move], nameA, nameB string, s matchSettings) (err error) {
+func writeDraughtsPDN(path string, res tournament.MatchResult[draughts.Move], nameA, nameB string, s matchSettings) error {
+	return writeGames(path, func(w io.Writer) error {
+		for i, rec := range res.Records {
+			black, white := nameA, nameB
+			if !res.AFirst[i] {
+				black, white = nameB, nameA
+			}
+			g := draughts.PDNGame{
+				Tags: []draughts.Tag{
+					{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
+					{Name: "Round", Value: fmt.Sprint(i + 1)},
+					{Name: "Black", Value: black},
+					{Name: "White", Value: white},
+					{Name: "Termination", Value: rec.Outcome.Reason.String()},
+				},
+				Start:  draughts.Start(),
+				Moves:  rec.Moves,
+				Result: draughts.ResultString(rec.Outcome.Result),
+			}
+			if err := draughts.WritePDN(w, g); err != nil {
+				return fmt.Errorf("game %d: %w", i+1, err)
+			}
+		}
+		return nil
+	})
+}
+
+// writeGames creates path and writes the games with write, reporting a
+// failure to close the file too.
+func writeGames(path string, write func(io.Writer) error) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("match: write games: %w", err)
@@ -140,26 +169,8 @@ func writeDraughtsPDN(path string, res tournament.MatchResult[draughts.Move], na
 			err = fmt.Errorf("match: write games: %w", cerr)
 		}
 	}()
-	for i, rec := range res.Records {
-		black, white := nameA, nameB
-		if !res.AFirst[i] {
-			black, white = nameB, nameA
-		}
-		g := draughts.PDNGame{
-			Tags: []draughts.Tag{
-				{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
-				{Name: "Round", Value: fmt.Sprint(i + 1)},
-				{Name: "Black", Value: black},
-				{Name: "White", Value: white},
-				{Name: "Termination", Value: rec.Outcome.Reason.String()},
-			},
-			Start:  draughts.Start(),
-			Moves:  rec.Moves,
-			Result: draughts.ResultString(rec.Outcome.Result),
-		}
-		if err := draughts.WritePDN(f, g); err != nil {
-			return fmt.Errorf("match: write game %d: %w", i+1, err)
-		}
+	if err := write(f); err != nil {
+		return fmt.Errorf("match: write games to %s: %w", path, err)
 	}
 	return nil
 }
@@ -189,42 +200,36 @@ func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
 }
 
 // writeChessPGN writes the match's games as PGN.
-func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, nameB string, s matchSettings) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("match: write games: %w", err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("match: write games: %w", cerr)
-		}
-	}()
-	for i, rec := range res.Records {
-		white, black := nameA, nameB
-		if !res.AFirst[i] {
-			white, black = nameB, nameA
-		}
-		start := chess.Start()
-		if rec.Start != "" {
-			if start, err = chess.ParseFEN(rec.Start); err != nil {
-				return fmt.Errorf("match: game %d start: %w", i+1, err)
+func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, nameB string, s matchSettings) error {
+	return writeGames(path, func(w io.Writer) error {
+		for i, rec := range res.Records {
+			white, black := nameA, nameB
+			if !res.AFirst[i] {
+				white, black = nameB, nameA
+			}
+			start := chess.Start()
+			if rec.Start != "" {
+				var err error
+				if start, err = chess.ParseFEN(rec.Start); err != nil {
+					return fmt.Errorf("game %d start: %w", i+1, err)
+				}
+			}
+			g := chess.PGNGame{
+				Tags: []chess.Tag{
+					{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
+					{Name: "Round", Value: fmt.Sprint(i + 1)},
+					{Name: "White", Value: white},
+					{Name: "Black", Value: black},
+					{Name: "Termination", Value: rec.Outcome.Reason.String()},
+				},
+				Start:  start,
+				Moves:  rec.Moves,
+				Result: chess.ResultString(rec.Outcome.Result),
+			}
+			if err := chess.WritePGN(w, g); err != nil {
+				return fmt.Errorf("game %d: %w", i+1, err)
 			}
 		}
-		g := chess.PGNGame{
-			Tags: []chess.Tag{
-				{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
-				{Name: "Round", Value: fmt.Sprint(i + 1)},
-				{Name: "White", Value: white},
-				{Name: "Black", Value: black},
-				{Name: "Termination", Value: rec.Outcome.Reason.String()},
-			},
-			Start:  start,
-			Moves:  rec.Moves,
-			Result: chess.ResultString(rec.Outcome.Result),
-		}
-		if err := chess.WritePGN(f, g); err != nil {
-			return fmt.Errorf("match: write game %d: %w", i+1, err)
-		}
-	}
-	return nil
+		return nil
+	})
 }
