@@ -91,8 +91,10 @@ const (
 	// InsufficientMaterial means neither side can mate any more.
 	InsufficientMaterial
 	// Adjudicated means something outside the rules ended the game
-	// (a resignation, a time forfeit, an engine that crashed).
+	// (a material advantage judged decisive, an engine that crashed).
 	Adjudicated
+	// TimeForfeit means the side to move ran out of time.
+	TimeForfeit
 )
 
 var reasonNames = [...]string{
@@ -105,6 +107,7 @@ var reasonNames = [...]string{
 	NoProgress:           "no-progress rule",
 	InsufficientMaterial: "insufficient material",
 	Adjudicated:          "adjudicated",
+	TimeForfeit:          "lost on time",
 }
 
 // String returns a short description of the reason.

@@ -162,6 +162,13 @@ type uciPlayer struct {
 	limits   uci.Limits
 	engine   *uci.Engine
 	chess960 bool // whether UCI_Chess960 is set on the engine
+	// clock is set by SetClock in timed games: mine, theirs and the increment.
+	clock [3]time.Duration
+}
+
+// SetClock hands the engine its clock for the next move (timed games).
+func (u *uciPlayer) SetClock(mine, theirs, inc time.Duration) {
+	u.clock = [3]time.Duration{mine, theirs, inc}
 }
 
 // parseUCI reads uci:PATH[:name=value...]; the pseudo-options depth=N,
@@ -243,7 +250,14 @@ func (u *uciPlayer) Move(ctx context.Context, g *chess.Game) (search.Result[ches
 		texts[i] = pos.FormatUCI(m, u.chess960)
 		pos = pos.Play(m)
 	}
-	best, err := u.engine.BestMove(ctx, start.FEN(), texts, u.limits)
+	limits := u.limits
+	if mine, theirs, inc := u.clock[0], u.clock[1], u.clock[2]; mine > 0 {
+		limits = uci.Limits{WTime: mine, BTime: theirs, WInc: inc, BInc: inc}
+		if g.ToMove() == chess.Black {
+			limits.WTime, limits.BTime = theirs, mine
+		}
+	}
+	best, err := u.engine.BestMove(ctx, start.FEN(), texts, limits)
 	if err != nil {
 		return search.Result[chess.Move]{}, err
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"time"
 )
 
 // Player chooses moves for one side of a game. A Player value is used by one
@@ -92,4 +93,31 @@ func (p *MCTSPlayer[M, S]) Move(ctx context.Context, s S) (Result[M], error) {
 		return res, ErrNoMove
 	}
 	return res, nil
+}
+
+// Allot returns the time to spend on one move with left on the clock and
+// inc added per move: an even share of the clock over the moves to go (30
+// when unknown, movesToGo <= 0) plus three quarters of the increment, never
+// more than a third of what is left, less 20 ms for lag and overhead.
+func Allot(left, inc time.Duration, movesToGo int) time.Duration {
+	if movesToGo <= 0 {
+		movesToGo = 30
+	}
+	t := left/time.Duration(movesToGo) + inc*3/4
+	t = min(t, left/3)
+	t -= 20 * time.Millisecond
+	return max(t, 5*time.Millisecond)
+}
+
+// SetClock makes the next moves' searches stop by the time Allot gives,
+// deepening as far as that time allows.
+func (p Searcher[M, S]) SetClock(mine, _, inc time.Duration) {
+	p.Limits(maxPly-1, 0, Allot(mine, inc, 0))
+}
+
+// SetClock makes the next moves' searches stop by the time Allot gives,
+// running as many playouts as that time allows.
+func (p *MCTSPlayer[M, S]) SetClock(mine, _, inc time.Duration) {
+	p.opts.Time = Allot(mine, inc, 0)
+	p.opts.Playouts = 1 << 30
 }

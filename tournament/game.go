@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"evolved/game"
 	"evolved/search"
@@ -87,25 +88,37 @@ func (a Arena[M, S]) Opening(s S, rng *rand.Rand) []M {
 	}
 }
 
+// Clock is a time control: Base for the whole game and Inc added after
+// each move, per player. The zero Clock means untimed games.
+type Clock struct{ Base, Inc time.Duration }
+
+// Clocked is implemented by players that manage a clock: before each move
+// they are told their time, the opponent's and the increment.
+type Clocked interface {
+	SetClock(mine, theirs, inc time.Duration)
+}
+
 // Play plays one game on s, from its current position, between first (who
 // moves first from the start position) and second, and returns the moves
 // it added and the outcome. Each player is told NewGame with its seed.
 // A player's error ends the game with that error; a player that returns an
 // illegal move loses by adjudication and Play reports an error naming it.
 func Play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64) ([]M, game.Outcome, error) {
-	return play(ctx, s, first, second, seeds, nil)
+	return play(ctx, s, first, second, seeds, nil, Clock{})
 }
 
 // Play plays one game as the package-level Play does, under the arena's
-// adjudication.
-func (a Arena[M, S]) Play(ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64) ([]M, game.Outcome, error) {
-	return play(ctx, s, first, second, seeds, a.Adjudicate)
+// adjudication and, when clock is not zero, a time control: a player whose
+// time runs out loses (game.TimeForfeit).
+func (a Arena[M, S]) Play(ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, clock Clock) ([]M, game.Outcome, error) {
+	return play(ctx, s, first, second, seeds, a.Adjudicate, clock)
 }
 
-func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, adjudicate func(S) (game.Outcome, bool)) ([]M, game.Outcome, error) {
+func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, adjudicate func(S) (game.Outcome, bool), clock Clock) ([]M, game.Outcome, error) {
 	first.NewGame(seeds[0])
 	second.NewGame(seeds[1])
 	var moves, legal []M
+	left := [2]time.Duration{clock.Base, clock.Base}
 	for {
 		o := s.Outcome()
 		if o.Over() {
@@ -124,7 +137,20 @@ func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, secon
 		if mover == game.Second {
 			p = second
 		}
+		if clock.Base > 0 {
+			if c, ok := p.(Clocked); ok {
+				c.SetClock(left[mover], left[mover.Other()], clock.Inc)
+			}
+		}
+		started := time.Now()
 		res, err := p.Move(ctx, s)
+		if clock.Base > 0 && err == nil {
+			left[mover] -= time.Since(started)
+			if left[mover] < 0 {
+				return moves, game.Outcome{Result: game.WinFor(mover.Other()), Reason: game.TimeForfeit}, nil
+			}
+			left[mover] += clock.Inc
+		}
 		if err != nil {
 			return moves, game.Outcome{}, fmt.Errorf("%v player at ply %d: %w", mover, s.Ply(), err)
 		}

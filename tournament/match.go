@@ -24,6 +24,8 @@ type MatchOptions struct {
 	Progress func(done, total int)
 	// Slots, if set, is a game budget shared with other tournaments (see Config).
 	Slots *semaphore.Weighted
+	// Clock, if not zero, times every game (see Config).
+	Clock Clock
 }
 
 // MatchResult holds a match's games and their tally from A's point of view.
@@ -56,7 +58,7 @@ func Match[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S
 	for i := range schedule {
 		schedule[i] = Pairing{First: i % 2, Second: 1 - i%2, OpeningIndex: i / 2}
 	}
-	r, err := Run(ctx, arena, []func() search.Player[M, S]{newA, newB}, schedule, Config{Workers: opts.Concurrency, Slots: opts.Slots}, opts.Seed, 0, opts.Progress)
+	r, err := Run(ctx, arena, []func() search.Player[M, S]{newA, newB}, schedule, Config{Workers: opts.Concurrency, Slots: opts.Slots, Clock: opts.Clock}, opts.Seed, 0, opts.Progress)
 	if err != nil {
 		return MatchResult[M]{}, fmt.Errorf("tournament: match: %w", err)
 	}

@@ -58,6 +58,9 @@ type Config struct {
 	Scoring      Scoring
 	// Workers is the number of games played at once; default runtime.NumCPU().
 	Workers int
+	// Clock, if not zero, times every game; results then depend on the
+	// machine's speed and are not reproducible.
+	Clock Clock
 	// Slots, if set, is a budget shared with other tournaments: each game
 	// holds one unit of it while it is played, so that populations evolving
 	// side by side never play more games at once than the budget allows.
@@ -184,7 +187,7 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 				s, start := arena.begin(rng)
 				opening := arena.Opening(s, rng)
 				ps := seed.Derive(runSeed, arena.Name, generation, seed.Player, k)
-				moves, o, err := arena.Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)})
+				moves, o, err := arena.Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)}, cfg.Clock)
 				if cfg.Slots != nil {
 					cfg.Slots.Release(1)
 				}

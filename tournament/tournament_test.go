@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/search"
 )
@@ -237,5 +238,41 @@ func TestRatingsMaximumLikelihood(t *testing.T) {
 	r = Ratings(2, []Pair{{0, 1, 1}, {0, 1, 1}})
 	if math.IsInf(r[0].Elo, 0) || math.IsNaN(r[0].Elo) || r[0].Elo <= 0 {
 		t.Errorf("all wins: %+v", r)
+	}
+}
+
+// sleeper plays random moves, each after a pause.
+type sleeper struct {
+	*search.Random[dm, dg]
+	pause time.Duration
+}
+
+func (s sleeper) Move(ctx context.Context, g dg) (search.Result[dm], error) {
+	time.Sleep(s.pause)
+	return s.Random.Move(ctx, g)
+}
+
+func TestClockForfeit(t *testing.T) {
+	slow := func() search.Player[dm, dg] { return sleeper{search.NewRandom[dm, dg](), 30 * time.Millisecond} }
+	r, err := Match(context.Background(), draughtsArena(), slow, random,
+		MatchOptions{Games: 2, Seed: 1, Clock: Clock{Base: 100 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rec := range r.Records {
+		if rec.Outcome.Reason != game.TimeForfeit || r.Losses != 2 {
+			t.Errorf("game %d: %v (A lost %d); want the slow player to lose on time", i, rec.Outcome, r.Losses)
+		}
+	}
+	// With time to spare nobody forfeits.
+	r, err = Match(context.Background(), draughtsArena(), random, random,
+		MatchOptions{Games: 2, Seed: 1, Clock: Clock{Base: 10 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rec := range r.Records {
+		if rec.Outcome.Reason == game.TimeForfeit {
+			t.Errorf("game %d lost on time with 10 s for random moves", i)
+		}
 	}
 }

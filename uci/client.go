@@ -22,11 +22,15 @@ import (
 var ErrEngine = errors.New("uci: engine failure")
 
 // Limits bound one search. Zero fields are unset; with none set the engine
-// searches for 100 ms.
+// searches for 100 ms. WTime and BTime (with the increments) hand the
+// engine its clock and let it manage its own time.
 type Limits struct {
-	Depth    int
-	Nodes    int64
-	MoveTime time.Duration
+	Depth      int
+	Nodes      int64
+	MoveTime   time.Duration
+	WTime      time.Duration
+	BTime      time.Duration
+	WInc, BInc time.Duration
 }
 
 // Engine is a running engine process. It is not safe for concurrent use: a
@@ -144,6 +148,10 @@ func (e *Engine) BestMove(ctx context.Context, fen string, moves []string, lim L
 	goCmd := "go"
 	budget := 10 * time.Second
 	switch {
+	case lim.WTime > 0 || lim.BTime > 0:
+		goCmd += fmt.Sprintf(" wtime %d btime %d winc %d binc %d", lim.WTime.Milliseconds(), lim.BTime.Milliseconds(),
+			lim.WInc.Milliseconds(), lim.BInc.Milliseconds())
+		budget = max(lim.WTime, lim.BTime) + 10*time.Second
 	case lim.Depth > 0:
 		goCmd += fmt.Sprintf(" depth %d", lim.Depth)
 		budget = time.Minute

@@ -239,7 +239,7 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 	case movetime > 0:
 		budget = time.Duration(movetime) * time.Millisecond
 	case left > 0:
-		budget = allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+		budget = search.Allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
 	}
 	searchDepth := s.depth
 	if depth > 0 {
@@ -254,7 +254,7 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 	s.searcher.Limits(searchDepth, nodes, budget)
 	sctx, cancel := context.WithCancel(ctx)
 	s.cancel, s.done = cancel, make(chan struct{})
-	s.ponderBudget = allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+	s.ponderBudget = search.Allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
 	done := s.done
 	start := time.Now()
 	s.searcher.OnIteration(func(r search.Result[chess.Move]) { s.info(g, r, time.Since(start)) })
@@ -311,19 +311,6 @@ func (s *Server) stop() {
 	s.cancel()
 	<-s.done
 	s.cancel, s.done = nil, nil
-}
-
-// allot returns the time for one move: an even share of the clock over
-// the moves to go (30 when unknown) plus most of the increment, never more
-// than a third of what is left, less a safety margin for the GUI's lag.
-func allot(left, inc time.Duration, movesToGo int) time.Duration {
-	if movesToGo <= 0 {
-		movesToGo = 30
-	}
-	t := left/time.Duration(movesToGo) + inc*3/4
-	t = min(t, left/3)
-	t -= 20 * time.Millisecond
-	return max(t, 5*time.Millisecond)
 }
 
 func abs(x int) int {

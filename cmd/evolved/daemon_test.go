@@ -512,6 +512,27 @@ prune = ""
 	if pgn, err := os.ReadFile(filepath.Join(dir, "games.pgn")); err != nil || !strings.Contains(string(pgn), "1. ") {
 		t.Errorf("games.pgn: %v", err)
 	}
+	// The exported agent as a UCI engine playing whole games against
+	// Stockfish under a clock: no illegal move (the match fails on one), no
+	// loss on time, and every engine process gone at the end.
+	if sf, err := exec.LookPath("/usr/games/stockfish"); err == nil {
+		wrapper := filepath.Join(dir, "evolved-engine.sh")
+		os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binary+" uci --agent "+filepath.Join(dir, "champion.json")+"\n"), 0o755)
+		out, err := evolved(dir, "match", "--game", "chess", "--a", "uci:"+wrapper, "--b", "uci:"+sf+":Skill Level=0:Threads=1",
+			"--games", "2", "--tc", "3+0.05", "--pgn", "uci-games.pgn").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "result games=2") {
+			t.Fatalf("evolved uci against stockfish: %v\n%s", err, out)
+		}
+		pgn, _ := os.ReadFile(filepath.Join(dir, "uci-games.pgn"))
+		if strings.Contains(string(pgn), "lost on time") {
+			t.Errorf("a game was lost on time:\n%s", pgn)
+		}
+		if procs, _ := exec.Command("pgrep", "-f", "uci --agent "+filepath.Join(dir, "champion.json")).Output(); len(procs) > 0 {
+			t.Errorf("evolved uci still running after the match: %s", procs)
+		}
+	} else {
+		t.Log("stockfish is not installed: the game against it is skipped (.ci/run installs it)")
+	}
 	// The exported agent as a UCI engine, as a GUI would start it.
 	engine := evolved(dir, "uci", "--agent", "champion.json")
 	engine.Stdin = strings.NewReader("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type matchSettings struct {
 	maxMoves     int
 	pgn          string
 	chess960     bool
+	tc           string
 }
 
 // matchCommand implements `evolved match`.
@@ -43,6 +45,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made this many moves (0: no limit)")
 	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts, PGN for chess)")
 	fs.BoolVar(&s.chess960, "chess960", false, "chess: start each pair of games from a seeded random Chess960 arrangement")
+	fs.StringVar(&s.tc, "tc", "", "time control BASE+INC in seconds, e.g. 10+0.1 (players then search by the clock; losing on time loses)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE]")
 		fmt.Fprintln(fs.Output(), "\nPlays N games between A and B and reports A's wins, draws, losses, score and")
@@ -62,6 +65,9 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return usagef("match: --opening-plies must not be negative, got %d", s.openingPlies)
 		case s.maxMoves < 0:
 			return usagef("match: --max-moves must not be negative, got %d", s.maxMoves)
+		}
+		if _, err := parseTC(s.tc); err != nil {
+			return &usageError{msg: "match: " + err.Error()}
 		}
 		switch strings.ToLower(s.game) {
 		case "draughts":
@@ -107,8 +113,9 @@ func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournam
 	fmt.Fprintf(stdout, "match %s: %s (A) vs %s (B), %d games, seed %d\n", arena.Name, nameA, nameB, s.games, s.seed)
 	rep := progress.New(os.Stderr, "match", s.games, "games", progress.IsTerminal(os.Stderr))
 	start := time.Now()
+	clock, _ := parseTC(s.tc) // checked before
 	res, err := tournament.Match(ctx, arena, newA, newB, tournament.MatchOptions{
-		Games: s.games, Concurrency: s.concurrency, Seed: s.seed,
+		Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
 		Progress: func(done, _ int) { rep.Update(done) },
 	})
 	rep.Finish()
@@ -232,4 +239,22 @@ func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, n
 		}
 		return nil
 	})
+}
+
+// parseTC reads a time control "BASE+INC" in seconds ("" for none).
+func parseTC(tc string) (tournament.Clock, error) {
+	if tc == "" {
+		return tournament.Clock{}, nil
+	}
+	baseText, incText, _ := strings.Cut(tc, "+")
+	base, err1 := strconv.ParseFloat(baseText, 64)
+	inc := 0.0
+	var err2 error
+	if incText != "" {
+		inc, err2 = strconv.ParseFloat(incText, 64)
+	}
+	if err1 != nil || err2 != nil || base <= 0 || inc < 0 || base > 86400 || inc > 3600 {
+		return tournament.Clock{}, fmt.Errorf("--tc %q: want BASE+INC in seconds, as in 10+0.1", tc)
+	}
+	return tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}, nil
 }
