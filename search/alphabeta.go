@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"time"
+	"unsafe"
 )
 
 // Options configures an AlphaBeta search. The zero value of each field means
@@ -98,6 +99,17 @@ func (ab *AlphaBeta[M, S]) Limits(depth int, nodes int64, t time.Duration) {
 		ab.opts.Depth = depth
 	}
 	ab.opts.Nodes, ab.opts.Time = nodes, t
+}
+
+// ResizeTable gives the transposition table about mb megabytes (at least
+// one entry), emptying it; a UCI engine's Hash option calls it.
+func (ab *AlphaBeta[M, S]) ResizeTable(mb int) {
+	entry := int(unsafe.Sizeof(ttEntry[M]{}))
+	bits := 0
+	for (2<<bits)*entry <= mb<<20 {
+		bits++
+	}
+	ab.table = newTable[M](bits)
 }
 
 // OnIteration sets a function called after every completed iteration of

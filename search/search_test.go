@@ -158,3 +158,12 @@ func TestTerminalScore(t *testing.T) {
 }
 
 func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
+func TestResizeTable(t *testing.T) {
+	ab := NewAlphaBeta[dm, dg](material{}, Options{})
+	ab.ResizeTable(1)
+	n := len(ab.table.entries)
+	if n&(n-1) != 0 || n*24 > 1<<20 || n*24*2 <= 1<<20 {
+		t.Errorf("1 MB gives %d entries of 24 bytes, want the largest power of two that fits", n)
+	}
+}

@@ -20,6 +20,7 @@ type Searcher interface {
 	Reset()
 	Limits(depth int, nodes int64, t time.Duration)
 	OnIteration(func(search.Result[chess.Move]))
+	ResizeTable(mb int)
 	Search(ctx context.Context, g *chess.Game) search.Result[chess.Move]
 }
 
@@ -54,6 +55,7 @@ type Server struct {
 // NewServer returns a server writing to out.
 func NewServer(out io.Writer, opts ServerOptions) *Server {
 	s := &Server{opts: opts, out: out, searcher: opts.NewSearcher(), depth: max(1, opts.DefaultDepth)}
+	s.searcher.ResizeTable(16)
 	s.game = chess.NewGame(chess.Start(), chess.Rules{})
 	return s
 }
@@ -88,6 +90,7 @@ func (s *Server) command(ctx context.Context, line string) bool {
 	case "uci":
 		s.say("id name %s", s.opts.Name)
 		s.say("id author %s", s.opts.Author)
+		s.say("option name Hash type spin default 16 min 1 max 4096")
 		s.say("option name Depth type spin default %d min 1 max 30", s.depth)
 		s.say("option name UCI_Chess960 type check default false")
 		s.say("uciok")
@@ -124,6 +127,14 @@ func (s *Server) setOption(args []string) {
 	text := strings.Join(args, " ")
 	name, value, _ := strings.Cut(strings.TrimPrefix(text, "name "), " value ")
 	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "hash":
+		mb, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil || mb < 1 || mb > 4096 {
+			s.say("info string Hash takes 1..4096 (MB), got %q", value)
+			return
+		}
+		s.stop()
+		s.searcher.ResizeTable(mb)
 	case "depth":
 		d, err := strconv.Atoi(strings.TrimSpace(value))
 		if err != nil || d < 1 || d > 30 {

@@ -77,7 +77,9 @@ func TestHandshakeAndSearch(t *testing.T) {
 	g := startServer(t)
 	g.send("uci")
 	g.expect("id name test", time.Second)
+	g.expect("option name Hash type spin", time.Second)
 	g.expect("uciok", time.Second)
+	g.send("setoption name Hash value 32")
 	g.send("isready")
 	g.expect("readyok", time.Second)
 	g.send("ucinewgame")
@@ -125,7 +127,7 @@ func TestClockAndMate(t *testing.T) {
 
 func TestGarbageIsExplained(t *testing.T) {
 	g := startServer(t)
-	for _, line := range []string{"hello", "position fen not a fen", "position startpos moves e2e5", "setoption name Banana value 1", "go depth x"} {
+	for _, line := range []string{"hello", "position fen not a fen", "position startpos moves e2e5", "setoption name Banana value 1", "go depth x", "setoption name Hash value 0"} {
 		g.send(line)
 		g.expect("info string ", time.Second)
 	}
