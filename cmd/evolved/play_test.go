@@ -7,35 +7,49 @@ import (
 	"time"
 )
 
-func TestPlayInTmux(t *testing.T) {
+// tmuxPlay starts `evolved play` with args in a detached tmux session and
+// returns functions to read the screen, type a line and wait for text.
+func tmuxPlay(t *testing.T, session string, args string) (screen func() string, send func(string), wait func(string)) {
+	t.Helper()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("tmux is not installed (Debian package tmux; .ci/run installs it)")
 	}
-	session := "evolved-play-test"
-	dir := t.TempDir()
 	exec.Command(tmux, "kill-session", "-t", session).Run()
-	start := exec.Command(tmux, "new-session", "-d", "-s", session, "-x", "100", "-y", "40",
-		binary+" play --player material:2 --ascii")
-	start.Dir = dir
+	start := exec.Command(tmux, "new-session", "-d", "-s", session, "-x", "100", "-y", "40", binary+" play "+args)
+	start.Dir = t.TempDir()
 	start.Env = append(start.Environ(), "LANG=C.UTF-8")
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	defer exec.Command(tmux, "kill-session", "-t", session).Run()
-	screen := func() string {
+	t.Cleanup(func() { exec.Command(tmux, "kill-session", "-t", session).Run() })
+	screen = func() string {
 		out, _ := exec.Command(tmux, "capture-pane", "-p", "-t", session).Output()
 		return string(out)
 	}
-	wait := func(want string) {
+	send = func(keys string) { exec.Command(tmux, "send-keys", "-t", session, keys, "Enter").Run() }
+	wait = func(want string) {
 		t.Helper()
 		if !waitFor(10*time.Second, func() bool { return strings.Contains(screen(), want) }) {
 			t.Fatalf("the screen never showed %q:\n%s", want, screen())
 		}
 	}
-	send := func(keys string) {
-		exec.Command(tmux, "send-keys", "-t", session, keys, "Enter").Run()
-	}
+	return screen, send, wait
+}
+
+func TestPlayFinishesAGameInTmux(t *testing.T) {
+	// Black's man on 14 takes White's last piece: 14x23 wins.
+	_, send, wait := tmuxPlay(t, "evolved-play-finish", "--player material:2 --ascii --fen B:W18:B14")
+	wait("Black to move (you)")
+	send("14-18")
+	wait("illegal in this position")
+	send("14x23")
+	wait("Game over: Black wins, no legal move")
+	send("quit")
+}
+
+func TestPlayInTmux(t *testing.T) {
+	screen, send, wait := tmuxPlay(t, "evolved-play-test", "--player material:2 --ascii")
 	wait("Black to move (you)")
 	send("11-15")
 	wait("Black to move (you), last move")
@@ -43,8 +57,9 @@ func TestPlayInTmux(t *testing.T) {
 	send("11-16")
 	wait("illegal in this position")
 	send("quit")
+	tmux, _ := exec.LookPath("tmux")
 	if !waitFor(10*time.Second, func() bool {
-		return exec.Command(tmux, "has-session", "-t", session).Run() != nil
+		return exec.Command(tmux, "has-session", "-t", "evolved-play-test").Run() != nil
 	}) {
 		t.Errorf("the session did not end after quit:\n%s", screen())
 	}
