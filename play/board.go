@@ -13,23 +13,6 @@ var (
 	asciiGlyphs   = [4]string{"b", "B", "w", "W"}
 )
 
-// display draws the board, with square numbers beside it, then who is to
-// move, the last move and the engine's figures.
-func (s *session) display() {
-	s.printf("%s", drawDraughts(s.g.Position(), s.opts.ASCII))
-	line := fmt.Sprintf("%s to move", sideName(s.g.ToMove()))
-	if s.g.ToMove() == s.human {
-		line += " (you)"
-	}
-	if s.last != "" {
-		line += ", last move " + s.last
-	}
-	s.printf("%s\n", line)
-	if s.figures != "" {
-		s.printf("engine: %s\n", s.figures)
-	}
-}
-
 // drawDraughts returns the board as text: eight rows from Black's side
 // (square 1 at the top) with file letters and rank numbers, and beside each
 // row the numbers of its playable squares.

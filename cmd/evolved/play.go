@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"evolved/game"
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/play"
 	"evolved/player"
@@ -18,13 +20,13 @@ import (
 func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	agentFile := fs.String("agent", "", "play this exported agent file")
 	dbPath := fs.String("db", "", "play the latest champion of this database (with --game)")
-	gameName := fs.String("game", "draughts", "the game: draughts")
+	gameName := fs.String("game", "draughts", "the game: draughts or chess")
 	generation := fs.Int("generation", -1, "with --db: play this generation's champion (default: the latest)")
-	spec := fs.String("player", "", "play a built-in player instead (random, material:D, mcts:N, ept:N)")
+	spec := fs.String("player", "", "play a built-in player instead (random, material:D, mcts:N, ept:N; for chess also uci:PATH)")
 	depth := fs.Int("depth", 0, "the engine's search depth (default: the agent's own)")
-	as := fs.String("as", "black", "your side: black (moves first) or white")
-	ascii := fs.Bool("ascii", false, "draw pieces as letters (b w, kings B W) instead of Unicode symbols")
-	fen := fs.String("fen", "", "start from this position (PDN FEN)")
+	as := fs.String("as", "", "your side: black or white (default: the side that moves first: Black in draughts, White in chess)")
+	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols")
+	fen := fs.String("fen", "", "start from this position (the game's FEN)")
 	maxMoves := fs.Int("max-moves", 0, "draw when each side has made this many moves (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE --game G | --player SPEC) [--depth D] [--as black|white]")
@@ -34,8 +36,9 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, stdout io.Writer) error {
-		if strings.ToLower(*gameName) != "draughts" {
-			return usagef("play: unknown game %q (known: draughts)", *gameName)
+		g := strings.ToLower(*gameName)
+		if g != "draughts" && g != "chess" {
+			return usagef("play: unknown game %q (known: draughts, chess)", *gameName)
 		}
 		sources := 0
 		for _, set := range []bool{*agentFile != "", *dbPath != "", *spec != ""} {
@@ -46,17 +49,27 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if sources != 1 {
 			return usagef("play: give exactly one of --agent FILE, --db FILE or --player SPEC")
 		}
-		var human game.Player
+		human := game.First
 		switch strings.ToLower(*as) {
+		case "":
 		case "black", "b":
 			human = draughts.Black
+			if g == "chess" {
+				human = chess.Black
+			}
 		case "white", "w":
 			human = draughts.White
+			if g == "chess" {
+				human = chess.White
+			}
 		default:
 			return usagef("play: --as must be black or white, got %q", *as)
 		}
 		if *depth < 0 || *depth > 30 {
 			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
+		}
+		if g == "chess" {
+			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, *generation, *depth, *fen, *maxMoves, human, *ascii || !unicodeTerminal())
 		}
 		start := draughts.Start()
 		if *fen != "" {
@@ -125,4 +138,56 @@ func unicodeTerminal() bool {
 		}
 	}
 	return false
+}
+
+// playChess runs a chess session.
+func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen string, maxMoves int, human game.Player, ascii bool) error {
+	start := chess.Start()
+	if fen != "" {
+		var err error
+		if start, err = chess.ParseFEN(fen); err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+	}
+	var engine player.ChessSpec
+	var err error
+	switch {
+	case spec != "":
+		if engine, err = player.ParseChess(spec); err != nil {
+			return &usageError{msg: "play: --player: " + err.Error()}
+		}
+	case agentFile != "":
+		net, own, err := player.ChessAgentFile(agentFile)
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		if depth == 0 {
+			depth = own
+		}
+		if engine, err = player.ChessNet(filepath.Base(agentFile), net, depth); err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+	default:
+		db, err := openReader(ctx, dbPath)
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		defer db.Close()
+		c, err := db.Champion(ctx, "chess", generation)
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		if depth == 0 {
+			if depth, err = runDepth(ctx, db, "chess"); err != nil {
+				return fmt.Errorf("play: %w", err)
+			}
+		}
+		if engine, err = player.ChessNet(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth); err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+	}
+	return play.Chess(ctx, os.Stdin, stdout, play.ChessOptions{
+		Engine: engine, Human: human, Start: start, ASCII: ascii,
+		Rules: chess.Rules{MaxMoves: maxMoves, FiftyMoveRule: true, Chess960: !start.ClassicalCastling()},
+	})
 }

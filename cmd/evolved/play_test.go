@@ -64,3 +64,13 @@ func TestPlayInTmux(t *testing.T) {
 		t.Errorf("the session did not end after quit:\n%s", screen())
 	}
 }
+
+func TestPlayChessInTmux(t *testing.T) {
+	_, send, wait := tmuxPlay(t, "evolved-play-chess", "--game chess --player material:1 --ascii")
+	wait("White to move (you)")
+	send("e4")
+	wait("White to move (you), last move")
+	send("Ke9")
+	wait("legal moves:")
+	send("quit")
+}

@@ -1,0 +1,68 @@
+package play
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"evolved/game"
+	"evolved/game/chess"
+	"evolved/player"
+)
+
+func runChess(t *testing.T, human game.Player, lines ...string) string {
+	t.Helper()
+	engine, err := player.ParseChess("material:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = Chess(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
+		ChessOptions{Engine: engine, Human: human, Start: chess.Start(), Rules: chess.DefaultRules(), ASCII: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestChessSession(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "game.pgn")
+	out := runChess(t, chess.White, "e4", "Nf9", "e2e4", "Qh5", "undo", "history", "save "+pgn, "load "+pgn, "fen", "quit")
+	for _, want := range []string{
+		"Chess against material:1. You play White.",
+		"  1 R N B Q K B N R 1",
+		"Black to move, last move e4",
+		`chess: parse move "Nf9"`, "legal moves: ",
+		"1. e4 ",
+		"loaded 2 moves",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// e2e4 is illegal once the pawn is on e4: explained, nothing changes.
+	if strings.Count(out, "last move e4") != 1 {
+		t.Errorf("the board changed on an illegal move:\n%s", out)
+	}
+	data, err := os.ReadFile(pgn)
+	if err != nil || !strings.Contains(string(data), "[White \"You\"]") || !strings.Contains(string(data), "1. e4") {
+		t.Errorf("saved PGN: %v\n%s", err, data)
+	}
+}
+
+func TestChessSessionEngineOpensForBlack(t *testing.T) {
+	out := runChess(t, chess.Black, "quit")
+	if !strings.Contains(out, "You play Black") || !strings.Contains(out, "Black to move (you), last move") {
+		t.Errorf("the engine did not open as White:\n%s", out)
+	}
+}
+
+func TestChessBoardUnicode(t *testing.T) {
+	got := chessRules{}.draw(chess.NewGame(chess.Start(), chess.DefaultRules()), false)
+	if !strings.Contains(got, "  8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ 8") || !strings.Contains(got, "  1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖ 1") {
+		t.Errorf("start position drawn as\n%s", got)
+	}
+}
