@@ -1,8 +1,11 @@
 package player
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -299,11 +302,81 @@ func ChessArena(rules chess.Rules, openingPlies int, chess960 bool) tournament.A
 			}
 			return chess.NewGame(pos, rules960)
 		}
-		a.Describe = func(g *chess.Game) string {
-			p := g.Start()
-			return p.FEN()
+		a.Describe = describeChessStart
+	}
+	return a
+}
+
+// describeChessStart writes the position a game's recorded moves start
+// from: after any moves an opening made before play.
+func describeChessStart(g *chess.Game) string {
+	p := g.Position()
+	return p.FEN()
+}
+
+// ChessOpening is a start for matches: a position and the moves that
+// follow it before play begins.
+type ChessOpening struct {
+	Start chess.Position
+	Moves []chess.Move
+}
+
+// ReadChessOpenings reads openings from r: PGN games (their start and main
+// line) when pgn is true, else EPD, one position a line (the first four
+// FEN fields; blank lines and lines starting with # are skipped).
+func ReadChessOpenings(r io.Reader, pgn bool) ([]ChessOpening, error) {
+	var out []ChessOpening
+	if pgn {
+		games, err := chess.ReadPGN(r)
+		if err != nil {
+			return nil, fmt.Errorf("openings: %w", err)
+		}
+		for _, g := range games {
+			out = append(out, ChessOpening{Start: g.Start, Moves: g.Moves})
+		}
+	} else {
+		sc := bufio.NewScanner(r)
+		line := 0
+		for sc.Scan() {
+			line++
+			text := strings.TrimSpace(sc.Text())
+			if text == "" || strings.HasPrefix(text, "#") {
+				continue
+			}
+			fields := strings.Fields(text)
+			if len(fields) < 4 {
+				return nil, fmt.Errorf("openings: line %d: %q is not an EPD position", line, text)
+			}
+			p, err := chess.ParseFEN(strings.Join(fields[:4], " ") + " 0 1")
+			if err != nil {
+				return nil, fmt.Errorf("openings: line %d: %w", line, err)
+			}
+			out = append(out, ChessOpening{Start: p})
+		}
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("openings: %w", err)
 		}
 	}
+	if len(out) == 0 {
+		return nil, errors.New("openings: the file holds no opening")
+	}
+	return out, nil
+}
+
+// WithOpenings makes each pairing of the arena start from one of openings,
+// drawn with the pairing's opening seed (both games of a pair share it).
+func WithOpenings(a tournament.Arena[chess.Move, *chess.Game], rules chess.Rules, openings []ChessOpening) tournament.Arena[chess.Move, *chess.Game] {
+	a.Start = func(rng *rand.Rand) *chess.Game {
+		o := openings[rng.IntN(len(openings))]
+		r := rules
+		r.Chess960 = !o.Start.ClassicalCastling()
+		g := chess.NewGame(o.Start, r)
+		for _, m := range o.Moves {
+			g.Make(m)
+		}
+		return g
+	}
+	a.Describe = describeChessStart
 	return a
 }
 

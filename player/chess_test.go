@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"evolved/game/chess"
@@ -123,5 +124,35 @@ func TestChess960Openings(t *testing.T) {
 	}
 	if len(starts) < 3 {
 		t.Errorf("only %d different starts in 4 pairs", len(starts))
+	}
+}
+
+func TestReadChessOpenings(t *testing.T) {
+	epd := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;\n\n# comment\n8/8/8/8/8/8/8/K6k w - -\n"
+	ops, err := ReadChessOpenings(strings.NewReader(epd), false)
+	if err != nil || len(ops) != 2 || ops[0].Start.Side() != chess.Black {
+		t.Fatalf("EPD: %v, %d openings", err, len(ops))
+	}
+	ops, err = ReadChessOpenings(strings.NewReader("[Event \"x\"]\n\n1. d4 d5 2. c4 *\n"), true)
+	if err != nil || len(ops) != 1 || len(ops[0].Moves) != 3 {
+		t.Fatalf("PGN: %v, %+v", err, ops)
+	}
+	for name, text := range map[string]string{"empty": "# nothing\n", "short line": "8/8/8 w\n", "bad FEN": "8/8/8/8/8/8/8/8 w - -\n"} {
+		if _, err := ReadChessOpenings(strings.NewReader(text), false); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	// A match from the PGN opening: every game starts after 1. d4 d5 2. c4.
+	rules := chess.DefaultRules()
+	arena := WithOpenings(ChessArena(rules, 0, false), rules, ops)
+	r, err := tournament.Match(context.Background(), arena, mustChess(t, "material:1").New, mustChess(t, "random").New,
+		tournament.MatchOptions{Games: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rec := range r.Records {
+		if rec.Start != "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2" {
+			t.Errorf("game %d starts from %q", i, rec.Start)
+		}
 	}
 }

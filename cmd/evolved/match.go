@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,8 @@ type matchSettings struct {
 	pgn          string
 	chess960     bool
 	tc           string
+	openings     string
+	pliesSet     bool // --opening-plies was given
 }
 
 // matchCommand implements `evolved match`.
@@ -45,6 +48,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made this many moves (0: no limit)")
 	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts, PGN for chess)")
 	fs.BoolVar(&s.chess960, "chess960", false, "chess: start each pair of games from a seeded random Chess960 arrangement")
+	fs.StringVar(&s.openings, "openings", "", "chess: start the pairs from the openings of this file (.pgn: games; otherwise EPD, a position a line), followed by --opening-plies random plies (default 0 with a file)")
 	fs.StringVar(&s.tc, "tc", "", "time control BASE+INC in seconds, e.g. 10+0.1 (players then search by the clock; losing on time loses)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE]")
@@ -56,6 +60,11 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, stdout io.Writer) error {
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "opening-plies" {
+				s.pliesSet = true
+			}
+		})
 		switch {
 		case s.a == "" || s.b == "":
 			return usagef("match: --a and --b are required")
@@ -192,7 +201,23 @@ func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
 	if err != nil {
 		return &usageError{msg: "match: --b: " + err.Error()}
 	}
-	arena := player.ChessArena(chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}, s.openingPlies, s.chess960)
+	rules := chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}
+	arena := player.ChessArena(rules, s.openingPlies, s.chess960)
+	if s.openings != "" {
+		f, err := os.Open(s.openings)
+		if err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+		openings, err := player.ReadChessOpenings(f, strings.EqualFold(filepath.Ext(s.openings), ".pgn"))
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("match: %s: %w", s.openings, err)
+		}
+		arena = player.WithOpenings(arena, rules, openings)
+		if !s.pliesSet {
+			arena.OpeningPlies = 0
+		}
+	}
 	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
 		return err
