@@ -99,3 +99,21 @@ func BenchmarkPlay(b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkGameMake measures Game.Make and Unmake, the history push and pop
+// that search does at every node, over the moves of Kiwipete.
+func BenchmarkGameMake(b *testing.B) {
+	p, err := ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := NewGame(p, DefaultRules())
+	moves := g.LegalMoves(nil)
+	for b.Loop() {
+		for _, m := range moves {
+			g.Make(m)
+			g.Unmake()
+		}
+	}
+	b.ReportMetric(float64(b.N*len(moves))/b.Elapsed().Seconds(), "makes/s")
+}

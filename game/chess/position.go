@@ -157,6 +157,14 @@ func backRank(c game.Player) Bitboard {
 // Play returns the position after m, which must be legal in p (a move from
 // LegalMoves or a parser). It updates the hash incrementally.
 func (p Position) Play(m Move) Position {
+	p.apply(m)
+	return p
+}
+
+// apply plays m on p in place. Game.Make copies the position into its
+// history and applies the move there: building the child as a returned
+// value cost a copy through a stack temporary.
+func (p *Position) apply(m Move) {
 	from, to := m.From(), m.To()
 	us := p.side & 1
 	them := us ^ 1
@@ -228,7 +236,6 @@ func (p Position) Play(m Move) Position {
 	}
 	p.side = them
 	p.hash = hash
-	return p
 }
 
 // PlayNull returns the position with the move passed to the opponent (a
