@@ -22,6 +22,8 @@ type ChessOptions struct {
 	Rules  chess.Rules
 	ASCII  bool
 	Seed   uint64
+	// Record, if set, is a PGN file whose first game is replayed before play.
+	Record string
 }
 
 // Chess runs a chess session until the person quits or the input ends.
@@ -29,7 +31,7 @@ func Chess(ctx context.Context, in io.Reader, out io.Writer, opts ChessOptions) 
 	s := &session[chess.Move, *chess.Game]{
 		rules:     chessRules{start: opts.Start, rules: opts.Rules},
 		newEngine: func() search.Player[chess.Move, *chess.Game] { return opts.Engine.New() },
-		name:      opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII,
+		name:      opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII, record: opts.Record,
 		in: bufio.NewScanner(in), out: out, human: opts.Human,
 	}
 	return s.run(ctx, "Chess")

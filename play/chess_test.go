@@ -66,3 +66,21 @@ func TestChessBoardUnicode(t *testing.T) {
 		t.Errorf("start position drawn as\n%s", got)
 	}
 }
+
+func TestChessSessionFromARecord(t *testing.T) {
+	record := filepath.Join(t.TempDir(), "r.pgn")
+	os.WriteFile(record, []byte("[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n"), 0o644)
+	engine, err := player.ParseChess("material:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = Chess(context.Background(), strings.NewReader("history\nquit\n"), &out,
+		ChessOptions{Engine: engine, Human: chess.Black, Start: chess.Start(), Rules: chess.DefaultRules(), ASCII: true, Record: record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "loaded 3 moves") || !strings.Contains(out.String(), "1. e4 e5 2. Nf3") {
+		t.Errorf("the record was not replayed:\n%s", out.String())
+	}
+}

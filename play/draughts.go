@@ -32,6 +32,8 @@ type DraughtsOptions struct {
 	ASCII bool
 	// Seed seeds the engine's random choices (MCTS players).
 	Seed uint64
+	// Record, if set, is a PDN file whose first game is replayed before play.
+	Record string
 }
 
 // Draughts runs a draughts session until the person quits or the input
@@ -40,7 +42,7 @@ func Draughts(ctx context.Context, in io.Reader, out io.Writer, opts DraughtsOpt
 	s := &session[draughts.Move, *draughts.Game]{
 		rules:     draughtsRules{start: opts.Start, rules: opts.Rules},
 		newEngine: func() search.Player[draughts.Move, *draughts.Game] { return opts.Engine.New() },
-		name:      opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII,
+		name:      opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII, record: opts.Record,
 		in: bufio.NewScanner(in), out: out, human: opts.Human,
 	}
 	return s.run(ctx, "English draughts")

@@ -58,6 +58,7 @@ type session[M comparable, S search.Game[M]] struct {
 	last      string // the last move, in notation
 	figures   string // the engine's last search figures
 	games     int    // games started, for the engine's seed
+	record    string // a game record to load before play, if any
 }
 
 // errQuit ends a session at the person's request.
@@ -68,7 +69,13 @@ var errQuit = errors.New("quit")
 func (s *session[M, S]) run(ctx context.Context, gameName string) error {
 	s.restart()
 	s.printf("evolved: %s against %s. You play %s. Type help for the commands.\n", gameName, s.name, s.rules.sideName(s.human))
-	s.display()
+	if s.record != "" {
+		if err := s.load(s.record); err != nil {
+			return err
+		}
+	} else {
+		s.display()
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil

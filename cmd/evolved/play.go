@@ -27,6 +27,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	as := fs.String("as", "", "your side: black or white (default: the side that moves first: Black in draughts, White in chess)")
 	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols")
 	fen := fs.String("fen", "", "start from this position (the game's FEN)")
+	record := fs.String("load", "", "replay the first game of this record (PDN for draughts, PGN for chess) and play on")
 	maxMoves := fs.Int("max-moves", 0, "draw when each side has made this many moves (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE --game G | --player SPEC) [--depth D] [--as black|white]")
@@ -69,7 +70,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
 		}
 		if g == "chess" {
-			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, *generation, *depth, *fen, *maxMoves, human, *ascii || !unicodeTerminal())
+			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, *generation, *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
 		}
 		start := draughts.Start()
 		if *fen != "" {
@@ -84,7 +85,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		return play.Draughts(ctx, os.Stdin, stdout, play.DraughtsOptions{
 			Engine: engine, Human: human, Start: start, Rules: draughts.Rules{MaxMoves: *maxMoves},
-			ASCII: *ascii || !unicodeTerminal(),
+			ASCII: *ascii || !unicodeTerminal(), Record: *record,
 		})
 	}
 }
@@ -141,7 +142,7 @@ func unicodeTerminal() bool {
 }
 
 // playChess runs a chess session.
-func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen string, maxMoves int, human game.Player, ascii bool) error {
+func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
 	start := chess.Start()
 	if fen != "" {
 		var err error
@@ -187,7 +188,7 @@ func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec st
 		}
 	}
 	return play.Chess(ctx, os.Stdin, stdout, play.ChessOptions{
-		Engine: engine, Human: human, Start: start, ASCII: ascii,
+		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
 		Rules: chess.Rules{MaxMoves: maxMoves, FiftyMoveRule: true, Chess960: !start.ClassicalCastling()},
 	})
 }
