@@ -181,15 +181,10 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 // of the largest possible sum; the tests check whole evaluations against
 // the plain computation (ChessInputs and Net.Forward) to 1e-9.
 type ChessEval struct {
-	net       *Net
-	h1        int         // size of the first layer after the inputs
-	cols      []float64   // cols[input*h1+h], multiples of u
-	b1        []float64   // biases of the first layer
-	layers    []evalLayer // the layers after the first
-	pieceDiff bool
-	direct    float64 // the direct weight into the output node, with PieceDiff
-	values    [NumPieceValues]float64
-	width     int // the widest layer after the inputs
+	net *Net
+	head
+	cols   []float64 // cols[input*h1+h], multiples of u
+	values [NumPieceValues]float64
 }
 
 // NewChessEval builds the evaluator of n, which must have NumChessInputs
@@ -205,27 +200,7 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 	}
 	n = n.Clone()
 	h1 := n.sizes[1]
-	e := &ChessEval{
-		net:       n,
-		h1:        h1,
-		cols:      make([]float64, NumChessInputs*h1),
-		pieceDiff: n.flags&PieceDiff != 0,
-		values:    n.PieceValues(),
-	}
-	for _, size := range n.sizes[1:] {
-		e.width = max(e.width, size)
-	}
-	b := n.BiasIndex(1, 0)
-	e.b1 = n.w[b : b+h1 : b+h1]
-	for l := 2; l < len(n.sizes); l++ {
-		in, out := n.sizes[l-1], n.sizes[l]
-		w := n.WeightIndex(l, 0, 0)
-		b := n.BiasIndex(l, 0)
-		e.layers = append(e.layers, evalLayer{in: in, out: out, w: n.w[w : w+in*out], b: n.w[b : b+out]})
-	}
-	if e.pieceDiff {
-		e.direct = n.w[n.DirectIndex(0)]
-	}
+	e := &ChessEval{net: n, head: newHead(n), cols: make([]float64, NumChessInputs*h1), values: n.PieceValues()}
 
 	bound := 0.0 // the largest sum of |W1[h][i]| over i
 	for h := range h1 {
@@ -291,41 +266,6 @@ func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
 func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf []float64) float64 {
 	m := chessMaterial(p, pov, &e.values)
 	return m + float64(ChessNetWeight*e.output(acc, m, buf))
-}
-
-// output returns the net's output from the first-layer sums acc (biases
-// excluded) and the material m, fed to the output node with PieceDiff,
-// using the first 2*e.width floats of buf as scratch. First-layer node h
-// computes tanh(acc[h] + b1[h]); later nodes compute tanh(affine), the
-// output node adding float64(direct*m) before its tanh. It is
-// DraughtsEval.output's computation.
-func (e *ChessEval) output(acc []float64, m float64, buf []float64) float64 {
-	h1, w := e.h1, e.width
-	cur, next := buf[:w:w], buf[w:2*w:2*w] // the two halves, used in turn
-	a := cur[:h1]
-	acc, b1 := acc[:h1], e.b1[:h1]
-	if len(e.layers) == 0 { // the first layer is the output layer
-		z := acc[0] + b1[0]
-		if e.pieceDiff {
-			z += float64(e.direct * m)
-		}
-		return Tanh(z)
-	}
-	add(a, acc, b1)
-	tanhAll(a)
-	last := len(e.layers) - 1
-	for l := range e.layers {
-		ly := &e.layers[l]
-		out := next[:ly.out]
-		affine(out, ly.w, ly.b, a)
-		if l == last && e.pieceDiff {
-			out[0] += float64(e.direct * m)
-		}
-		tanhAll(out)
-		a = out
-		cur, next = next, cur
-	}
-	return a[0]
 }
 
 // ChessAccumulator evaluates the positions along a search path

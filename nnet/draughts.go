@@ -151,15 +151,10 @@ func pieceDiff(p *draughts.Position, pov game.Player, king float64) float64 {
 // computation (DraughtsInputs and Net.Forward); the tests check whole
 // evaluations against it to 1e-9.
 type DraughtsEval struct {
-	net       *Net
-	h1        int         // size of the first layer after the inputs
-	cols      []float64   // cols[(kind*32+s)*h1+h], kind 0 = man, 1 = king, multiples of u
-	b1        []float64   // biases of the first layer
-	layers    []evalLayer // the layers after the first
-	pieceDiff bool
-	direct    float64 // the direct weight into the output node, with PieceDiff
-	king      float64
-	width     int // the widest layer after the inputs
+	net *Net
+	head
+	cols []float64 // cols[(kind*32+s)*h1+h], kind 0 = man, 1 = king, multiples of u
+	king float64
 }
 
 // evalLayer is a dense layer after the first: rows of incoming weights and biases.
@@ -183,27 +178,7 @@ func NewDraughtsEval(n *Net) (*DraughtsEval, error) {
 	}
 	n = n.Clone()
 	h1 := n.sizes[1]
-	e := &DraughtsEval{
-		net:       n,
-		h1:        h1,
-		cols:      make([]float64, 2*32*h1),
-		pieceDiff: n.flags&PieceDiff != 0,
-		king:      n.king,
-	}
-	for _, size := range n.sizes[1:] {
-		e.width = max(e.width, size)
-	}
-	b := n.BiasIndex(1, 0)
-	e.b1 = n.w[b : b+h1 : b+h1]
-	for l := 2; l < len(n.sizes); l++ {
-		in, out := n.sizes[l-1], n.sizes[l]
-		w := n.WeightIndex(l, 0, 0)
-		b := n.BiasIndex(l, 0)
-		e.layers = append(e.layers, evalLayer{in: in, out: out, w: n.w[w : w+in*out], b: n.w[b : b+out]})
-	}
-	if e.pieceDiff {
-		e.direct = n.w[n.DirectIndex(0)]
-	}
+	e := &DraughtsEval{net: n, head: newHead(n), cols: make([]float64, 2*32*h1), king: n.king}
 
 	// M[h][s], summed over the regions in input order.
 	m := make([]float64, h1*32)
@@ -272,38 +247,4 @@ func (e *DraughtsEval) refresh(acc []float64, p *draughts.Position, pov game.Pla
 		off := (int(p.Kings>>s&1)*32 + (s ^ flip)) * h1
 		sub(acc, acc, e.cols[off:off+h1])
 	}
-}
-
-// output finishes an evaluation from the first-layer sums acc (biases
-// excluded) and the piece differential pd, using the first 2*e.width
-// floats of buf as scratch. First-layer node h computes tanh(acc[h] +
-// b1[h]); later nodes compute tanh(affine), the output node adding
-// float64(direct*pd) before its tanh.
-func (e *DraughtsEval) output(acc []float64, pd float64, buf []float64) float64 {
-	h1, w := e.h1, e.width
-	cur, next := buf[:w:w], buf[w:2*w:2*w] // the two halves, used in turn
-	a := cur[:h1]
-	acc, b1 := acc[:h1], e.b1[:h1]
-	if len(e.layers) == 0 { // the first layer is the output layer
-		z := acc[0] + b1[0]
-		if e.pieceDiff {
-			z += float64(e.direct * pd)
-		}
-		return Tanh(z)
-	}
-	add(a, acc, b1)
-	tanhAll(a)
-	last := len(e.layers) - 1
-	for l := range e.layers {
-		ly := &e.layers[l]
-		out := next[:ly.out]
-		affine(out, ly.w, ly.b, a)
-		if l == last && e.pieceDiff {
-			out[0] += float64(e.direct * pd)
-		}
-		tanhAll(out)
-		a = out
-		cur, next = next, cur
-	}
-	return a[0]
 }
