@@ -276,7 +276,9 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 			mean += float64(p) / float64(len(report.Results.Points))
 		}
 		rate := float64(len(report.Results.Games)) / secs
+		elo := report.Ratings[report.Ranking[0]]
 		attrs := []any{"generation", st.Generation, "champion", report.Champion.ID, "best", best,
+			"champion_elo", fmt.Sprintf("%+.0f±%.0f", elo.Elo, elo.HalfWidth),
 			"mean", round2(mean), "ladder", round2(report.Ladder.Mean), "improved", report.Ladder.Improved,
 			"games", len(report.Results.Games), "draws", draws(record), "seconds", round2(secs), "games_per_s", round2(rate)}
 		for _, b := range report.Baselines {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"evolved/game"
 	"evolved/nnet"
 	"evolved/search"
 	"evolved/seed"
@@ -25,7 +26,10 @@ type Report[M comparable] struct {
 	Ranking []int
 	// Champion is Agents[Ranking[0]].
 	Champion Agent
-	Ladder   Ladder[M]
+	// Ratings are the agents' Elo ratings by maximum likelihood over the
+	// tournament's games (mean 0), with 95% intervals, by slot.
+	Ratings []tournament.Rating
+	Ladder  Ladder[M]
 	// Baselines is empty in generations without baseline games.
 	Baselines []Baseline[M]
 	Elapsed   time.Duration
@@ -92,6 +96,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	rep := &Report[M]{Generation: gen, Agents: st.Agents, Results: results, Ranking: rank(results.Points)}
 	rep.Champion = st.Agents[rep.Ranking[0]]
+	rep.Ratings = tournament.Ratings(len(st.Agents), pairs(results))
 	champ := players[rep.Ranking[0]]
 
 	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champ); err != nil {
@@ -228,4 +233,20 @@ func breed(cfg Config, st *State, ranking []int) (*State, error) {
 		mutate(byRank(r))
 	}
 	return next, nil
+}
+
+// pairs turns a tournament's games into rating pairs, scored for the first player.
+func pairs[M comparable](r tournament.Results[M]) []tournament.Pair {
+	out := make([]tournament.Pair, len(r.Games))
+	for i, g := range r.Games {
+		score := 0.5
+		switch g.Outcome.Result {
+		case game.FirstWins:
+			score = 1
+		case game.SecondWins:
+			score = 0
+		}
+		out[i] = tournament.Pair{A: g.First, B: g.Second, Score: score}
+	}
+	return out
 }

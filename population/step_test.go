@@ -80,6 +80,9 @@ func TestResumedRunIsIdentical(t *testing.T) {
 			t.Fatalf("generation 2 game %d differs after resuming", k)
 		}
 	}
+	if len(rep.Ratings) != 15 || rep.Ratings[rep.Ranking[0]].Elo <= rep.Ratings[rep.Ranking[14]].Elo {
+		t.Errorf("ratings %v: the champion must rate above the last", rep.Ratings)
+	}
 	if rep.Ladder.Mean != want.Ladder.Mean || len(rep.Ladder.Opponents) != 2 {
 		t.Errorf("ladder %+v, want %+v against 2 champions", rep.Ladder, want.Ladder)
 	}
