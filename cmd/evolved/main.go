@@ -54,6 +54,9 @@ func exitCode(err error, stderr io.Writer) int {
 type command struct {
 	name    string
 	summary string
+	// modes marks a command whose first argument names a mode that parses
+	// its own flags (evolved chess960 ga|enumerate|bench ...).
+	modes bool
 	// setup registers the command's flags and returns the function that
 	// runs it once they are parsed.
 	setup func(fs *flag.FlagSet) func(ctx context.Context, stdout io.Writer) error
@@ -71,6 +74,7 @@ func commands() []command {
 		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},
 		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
+		{name: "chess960", summary: "search the Chess960 back ranks: classic GA, enumeration, benchmark", setup: chess960Command, modes: true},
 	}
 }
 
@@ -106,7 +110,7 @@ func dispatch(ctx context.Context, name string, args []string, stdout, stderr io
 			}
 			return &usageError{msg: err.Error()}
 		}
-		if fs.NArg() > 0 {
+		if fs.NArg() > 0 && !c.modes {
 			return usagef("%s: unexpected argument %q", name, fs.Arg(0))
 		}
 		return exec(ctx, stdout)
