@@ -32,27 +32,15 @@ const defaultPlies = 128
 // grows it only if a search goes deeper; Reset, Push, Pop and Evaluate do
 // not allocate otherwise.
 type DraughtsAccumulator struct {
-	e    *DraughtsEval
-	h1   int
-	top  int                 // the current ply; -1 before the first Reset
-	pos  []draughts.Position // pos[ply]
-	done []uint8             // done[ply] has bit pov set when acc holds ply's sums for pov
-	acc  []float64           // acc[(2*ply+pov)*h1 : +h1]
-	buf  []float64           // scratch for DraughtsEval.output
+	stack[draughts.Position]
+	e   *DraughtsEval
+	buf []float64 // scratch for DraughtsEval.output
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *DraughtsEval) NewAccumulator() *DraughtsAccumulator {
-	return &DraughtsAccumulator{
-		e:    e,
-		h1:   e.h1,
-		top:  -1,
-		pos:  make([]draughts.Position, defaultPlies),
-		done: make([]uint8, defaultPlies),
-		acc:  make([]float64, 2*defaultPlies*e.h1),
-		buf:  make([]float64, 2*e.width),
-	}
+	return &DraughtsAccumulator{stack: newStack[draughts.Position](e.h1), e: e, buf: make([]float64, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -68,22 +56,10 @@ func (a *DraughtsAccumulator) Reset(p draughts.Position) {
 
 // Push records p, the position after a move from the current one, as the
 // new current position. It computes nothing (see Evaluate).
-func (a *DraughtsAccumulator) Push(p draughts.Position) {
-	a.top++
-	if a.top == len(a.pos) {
-		a.grow()
-	}
-	a.pos[a.top] = p
-	a.done[a.top] = 0
-}
+func (a *DraughtsAccumulator) Push(p draughts.Position) { a.push(p) }
 
 // Pop takes back the last Push. It panics if there is none since the last Reset.
-func (a *DraughtsAccumulator) Pop() {
-	if a.top <= 0 {
-		panic("nnet: DraughtsAccumulator.Pop without a Push")
-	}
-	a.top--
-}
+func (a *DraughtsAccumulator) Pop() { a.pop("DraughtsAccumulator") }
 
 // Ply returns the number of positions pushed since the last Reset and not popped.
 func (a *DraughtsAccumulator) Ply() int { return a.top }
@@ -96,34 +72,14 @@ func (a *DraughtsAccumulator) Position() draughts.Position { return a.pos[a.top]
 func (a *DraughtsAccumulator) Evaluate(pov game.Player) float64 {
 	pov &= 1
 	if a.done[a.top]&(1<<pov) == 0 {
-		a.update(pov)
+		update(&a.stack, a, pov)
 	}
 	return a.e.output(a.sums(a.top, pov), pieceDiff(&a.pos[a.top], pov, a.e.king), a.buf)
 }
 
-// sums returns the first-layer sums of ply for pov.
-func (a *DraughtsAccumulator) sums(ply int, pov game.Player) []float64 {
-	off := (2*ply + int(pov)) * a.h1
-	return a.acc[off : off+a.h1 : off+a.h1]
-}
-
-// update computes the current ply's sums for pov (see DraughtsAccumulator).
-func (a *DraughtsAccumulator) update(pov game.Player) {
-	bit := uint8(1) << pov
-	anc := a.top - 1
-	for anc >= 0 && a.done[anc]&bit == 0 {
-		anc--
-	}
-	if anc < 0 { // no Reset: nothing to start from
-		a.e.refresh(a.sums(a.top, pov), &a.pos[a.top], pov)
-		a.done[a.top] |= bit
-		return
-	}
-	if anc < a.top-1 {
-		a.step(anc, a.top-1, pov)
-		anc = a.top - 1
-	}
-	a.step(anc, a.top, pov)
+// refresh sums p from scratch for pov (for update).
+func (a *DraughtsAccumulator) refresh(dst []float64, p *draughts.Position, pov game.Player) {
+	a.e.refresh(dst, p, pov)
 }
 
 // step computes the sums of ply to from those of ply from for pov, and marks
@@ -160,48 +116,18 @@ func (a *DraughtsAccumulator) step(from, to int, pov game.Player) {
 		return
 	}
 	// The columns, as kind*32 + square: changes < 32 here.
-	var plusCols, minusCols [32]uint8
+	var plusCols, minusCols [32]uint16
 	np, nm := 0, 0
 	for i := range plus {
 		kind := i >> 1 * 32 // planes 0, 1 are men, 2, 3 kings
 		for b := plus[i]; b != 0; b &= b - 1 {
-			plusCols[np] = uint8(kind + (bits.TrailingZeros32(b) ^ flip))
+			plusCols[np] = uint16(kind + (bits.TrailingZeros32(b) ^ flip))
 			np++
 		}
 		for b := minus[i]; b != 0; b &= b - 1 {
-			minusCols[nm] = uint8(kind + (bits.TrailingZeros32(b) ^ flip))
+			minusCols[nm] = uint16(kind + (bits.TrailingZeros32(b) ^ flip))
 			nm++
 		}
 	}
-	col := func(c uint8) []float64 { return e.cols[int(c)*h1 : int(c)*h1+h1] }
-	switch {
-	case np > 0 && nm > 0: // a move, by either side
-		addSub(dst, src, col(plusCols[0]), col(minusCols[0]))
-		for _, c := range plusCols[1:np] {
-			add(dst, dst, col(c))
-		}
-		for _, c := range minusCols[1:nm] {
-			sub(dst, dst, col(c))
-		}
-	default:
-		copy(dst, src)
-		for _, c := range plusCols[:np] {
-			add(dst, dst, col(c))
-		}
-		for _, c := range minusCols[:nm] {
-			sub(dst, dst, col(c))
-		}
-	}
-}
-
-// grow doubles the stack.
-func (a *DraughtsAccumulator) grow() {
-	n := 2 * len(a.pos)
-	pos := make([]draughts.Position, n)
-	copy(pos, a.pos)
-	done := make([]uint8, n)
-	copy(done, a.done)
-	acc := make([]float64, 2*n*a.h1)
-	copy(acc, a.acc)
-	a.pos, a.done, a.acc = pos, done, acc
+	applyColumns(dst, src, e.cols, h1, plusCols[:np], minusCols[:nm])
 }

@@ -288,27 +288,15 @@ func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf
 // only if a search goes deeper; Reset, Push, Pop and Evaluate do not
 // allocate otherwise.
 type ChessAccumulator struct {
-	e    *ChessEval
-	h1   int
-	top  int              // the current ply; -1 before the first Reset
-	pos  []chess.Position // pos[ply]
-	done []uint8          // done[ply] has bit pov set when acc holds ply's sums for pov
-	acc  []float64        // acc[(2*ply+pov)*h1 : +h1]
-	buf  []float64        // scratch for ChessEval.output
+	stack[chess.Position]
+	e   *ChessEval
+	buf []float64 // scratch for ChessEval.output
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *ChessEval) NewAccumulator() *ChessAccumulator {
-	return &ChessAccumulator{
-		e:    e,
-		h1:   e.h1,
-		top:  -1,
-		pos:  make([]chess.Position, defaultPlies),
-		done: make([]uint8, defaultPlies),
-		acc:  make([]float64, 2*defaultPlies*e.h1),
-		buf:  make([]float64, 2*e.width),
-	}
+	return &ChessAccumulator{stack: newStack[chess.Position](e.h1), e: e, buf: make([]float64, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -325,22 +313,10 @@ func (a *ChessAccumulator) Reset(p chess.Position) {
 // Push records p, the position after a move from the current one (or any
 // position: updates are exact between any two), as the new current
 // position. It computes nothing (see Evaluate).
-func (a *ChessAccumulator) Push(p chess.Position) {
-	a.top++
-	if a.top == len(a.pos) {
-		a.grow()
-	}
-	a.pos[a.top] = p
-	a.done[a.top] = 0
-}
+func (a *ChessAccumulator) Push(p chess.Position) { a.push(p) }
 
 // Pop takes back the last Push. It panics if there is none since the last Reset.
-func (a *ChessAccumulator) Pop() {
-	if a.top <= 0 {
-		panic("nnet: ChessAccumulator.Pop without a Push")
-	}
-	a.top--
-}
+func (a *ChessAccumulator) Pop() { a.pop("ChessAccumulator") }
 
 // Ply returns the number of positions pushed since the last Reset and not popped.
 func (a *ChessAccumulator) Ply() int { return a.top }
@@ -353,34 +329,14 @@ func (a *ChessAccumulator) Position() chess.Position { return a.pos[a.top] }
 func (a *ChessAccumulator) Evaluate(pov game.Player) float64 {
 	pov &= 1
 	if a.done[a.top]&(1<<pov) == 0 {
-		a.update(pov)
+		update(&a.stack, a, pov)
 	}
 	return a.e.value(a.sums(a.top, pov), &a.pos[a.top], pov, a.buf)
 }
 
-// sums returns the first-layer sums of ply for pov.
-func (a *ChessAccumulator) sums(ply int, pov game.Player) []float64 {
-	off := (2*ply + int(pov)) * a.h1
-	return a.acc[off : off+a.h1 : off+a.h1]
-}
-
-// update computes the current ply's sums for pov (see ChessAccumulator).
-func (a *ChessAccumulator) update(pov game.Player) {
-	bit := uint8(1) << pov
-	anc := a.top - 1
-	for anc >= 0 && a.done[anc]&bit == 0 {
-		anc--
-	}
-	if anc < 0 { // no Reset: nothing to start from
-		a.e.refresh(a.sums(a.top, pov), &a.pos[a.top], pov)
-		a.done[a.top] |= bit
-		return
-	}
-	if anc < a.top-1 {
-		a.step(anc, a.top-1, pov)
-		anc = a.top - 1
-	}
-	a.step(anc, a.top, pov)
+// refresh sums p from scratch for pov (for update).
+func (a *ChessAccumulator) refresh(dst []float64, p *chess.Position, pov game.Player) {
+	a.e.refresh(dst, p, pov)
 }
 
 // step computes the sums of ply to from those of ply from for pov, and marks
@@ -419,35 +375,5 @@ func (a *ChessAccumulator) step(from, to int, pov game.Player) {
 		e.refresh(dst, p1, pov)
 		return
 	}
-	col := func(c uint16) []float64 { return e.cols[int(c)*h1 : int(c)*h1+h1] }
-	switch {
-	case np > 0 && nm > 0: // a move
-		addSub(dst, src, col(plusCols[0]), col(minusCols[0]))
-		for _, c := range plusCols[1:np] {
-			add(dst, dst, col(c))
-		}
-		for _, c := range minusCols[1:nm] {
-			sub(dst, dst, col(c))
-		}
-	default:
-		copy(dst, src)
-		for _, c := range plusCols[:np] {
-			add(dst, dst, col(c))
-		}
-		for _, c := range minusCols[:nm] {
-			sub(dst, dst, col(c))
-		}
-	}
-}
-
-// grow doubles the stack.
-func (a *ChessAccumulator) grow() {
-	n := 2 * len(a.pos)
-	pos := make([]chess.Position, n)
-	copy(pos, a.pos)
-	done := make([]uint8, n)
-	copy(done, a.done)
-	acc := make([]float64, 2*n*a.h1)
-	copy(acc, a.acc)
-	a.pos, a.done, a.acc = pos, done, acc
+	applyColumns(dst, src, e.cols, h1, plusCols[:np], minusCols[:nm])
 }

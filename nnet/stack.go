@@ -1,0 +1,112 @@
+package nnet
+
+import "evolved/game"
+
+// stack is the storage of an accumulator along a search path: per ply the
+// position and, for each point of view, the first layer's sums and whether
+// they are computed yet. The draughts and chess accumulators embed it;
+// only how they diff two positions differs.
+type stack[P any] struct {
+	h1   int
+	top  int       // the current ply; -1 before the first reset
+	pos  []P       // pos[ply]
+	done []uint8   // done[ply] has bit pov set when acc holds ply's sums for pov
+	acc  []float64 // acc[(2*ply+pov)*h1 : +h1]
+}
+
+// newStack returns a stack for first layers of h1 nodes, room for
+// defaultPlies plies.
+func newStack[P any](h1 int) stack[P] {
+	return stack[P]{
+		h1:   h1,
+		top:  -1,
+		pos:  make([]P, defaultPlies),
+		done: make([]uint8, defaultPlies),
+		acc:  make([]float64, 2*defaultPlies*h1),
+	}
+}
+
+// sums returns the first-layer sums of ply for pov.
+func (s *stack[P]) sums(ply int, pov game.Player) []float64 {
+	off := (2*ply + int(pov)) * s.h1
+	return s.acc[off : off+s.h1 : off+s.h1]
+}
+
+// push records p as the new current position, computing nothing.
+func (s *stack[P]) push(p P) {
+	s.top++
+	if s.top == len(s.pos) {
+		s.grow()
+	}
+	s.pos[s.top] = p
+	s.done[s.top] = 0
+}
+
+// pop takes back the last push; what names the accumulator in the panic
+// for a pop without a push.
+func (s *stack[P]) pop(what string) {
+	if s.top <= 0 {
+		panic("nnet: " + what + ".Pop without a Push")
+	}
+	s.top--
+}
+
+// grow doubles the stack.
+func (s *stack[P]) grow() {
+	n := 2 * len(s.pos)
+	pos := make([]P, n)
+	copy(pos, s.pos)
+	done := make([]uint8, n)
+	copy(done, s.done)
+	acc := make([]float64, 2*n*s.h1)
+	copy(acc, s.acc)
+	s.pos, s.done, s.acc = pos, done, acc
+}
+
+// stepper computes an accumulator's sums: from scratch, or from another
+// ply's (marking the target ply done).
+type stepper[P any] interface {
+	refresh(dst []float64, p *P, pov game.Player)
+	step(from, to int, pov game.Player)
+}
+
+// update computes the current ply's sums for pov lazily: it first brings
+// the parent up to date from the nearest computed ancestor (so that the
+// parent's other children start one move away), then the current ply from
+// the parent; with no computed ancestor it sums from scratch.
+func update[P any, T stepper[P]](s *stack[P], t T, pov game.Player) {
+	bit := uint8(1) << pov
+	anc := s.top - 1
+	for anc >= 0 && s.done[anc]&bit == 0 {
+		anc--
+	}
+	if anc < 0 { // no reset: nothing to start from
+		t.refresh(s.sums(s.top, pov), &s.pos[s.top], pov)
+		s.done[s.top] |= bit
+		return
+	}
+	if anc < s.top-1 {
+		t.step(anc, s.top-1, pov)
+		anc = s.top - 1
+	}
+	t.step(anc, s.top, pov)
+}
+
+// applyColumns sets dst to src plus the columns plus and minus the columns
+// minus of cols (each h1 wide). A move by either side adds and removes at
+// least one column each, and the first pair goes in one pass.
+func applyColumns(dst, src, cols []float64, h1 int, plus, minus []uint16) {
+	col := func(c uint16) []float64 { return cols[int(c)*h1 : int(c)*h1+h1] }
+	if len(plus) > 0 && len(minus) > 0 {
+		addSub(dst, src, col(plus[0]), col(minus[0]))
+		plus, minus = plus[1:], minus[1:]
+	} else {
+		copy(dst, src)
+	}
+	for _, c := range plus {
+		add(dst, dst, col(c))
+	}
+	for _, c := range minus {
+		sub(dst, dst, col(c))
+	}
+}
