@@ -74,6 +74,10 @@ func TestPerftOutput(t *testing.T) {
 	if !strings.Contains(out, "depth=3 nodes=8902 ") {
 		t.Errorf("chess perft 3: %s", out)
 	}
+	out, _ = exitStatus(t, "perft", "--game", "xiangqi", "--depth", "3")
+	if !strings.Contains(out, "depth=3 nodes=79666 ") {
+		t.Errorf("xiangqi perft 3: %s", out)
+	}
 	out, _ = exitStatus(t, "perft", "--depth", "2", "--divide")
 	for _, want := range []string{"9-13: 7\n", "12-16: 7\n", "depth=2 nodes=49 "} {
 		if !strings.Contains(out, want) {

@@ -10,6 +10,7 @@ import (
 
 	"evolved/game/chess"
 	"evolved/game/draughts"
+	"evolved/game/xiangqi"
 )
 
 // perftTree is what perft needs of a game: counting leaves to a depth from
@@ -46,8 +47,29 @@ func newPerftTree(gameName, fen string) (perftTree, error) {
 			}
 		}
 		return chessPerft{pos}, nil
+	case "xiangqi":
+		pos := xiangqi.Start()
+		if fen != "" {
+			var err error
+			if pos, err = xiangqi.ParseFEN(fen); err != nil {
+				return nil, err
+			}
+		}
+		return xiangqiPerft{pos}, nil
 	}
-	return nil, usagef("perft: unknown game %q (known: draughts, chess)", gameName)
+	return nil, usagef("perft: unknown game %q (known: draughts, chess, xiangqi)", gameName)
+}
+
+type xiangqiPerft struct{ pos xiangqi.Position }
+
+func (x xiangqiPerft) perft(depth int) uint64 { return xiangqi.Perft(x.pos, depth) }
+
+func (x xiangqiPerft) divide(depth int) []divideLine {
+	var out []divideLine
+	for _, e := range xiangqi.Divide(x.pos, depth) {
+		out = append(out, divideLine{move: x.pos.FormatUCI(e.Move), nodes: e.Nodes})
+	}
+	return out
 }
 
 type chessPerft struct{ pos chess.Position }
@@ -78,12 +100,12 @@ func (d draughtsPerft) divide(depth int) []divideLine {
 
 // perftCommand implements `evolved perft`.
 func perftCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	gameName := fs.String("game", "draughts", "the game: draughts or chess")
+	gameName := fs.String("game", "draughts", "the game: draughts, chess or xiangqi")
 	fen := fs.String("fen", "", "start from this position (the game's FEN) instead of the start position")
 	depth := fs.Int("depth", 0, "count to this depth in plies (required, 1..30)")
 	divide := fs.Bool("divide", false, "also print the node count below each root move at the last depth")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved perft --game draughts|chess [--fen F] --depth N [--divide]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved perft --game draughts|chess|xiangqi [--fen F] --depth N [--divide]")
 		fmt.Fprintln(fs.Output(), "\nFor chess the FEN may be a Chess960 one (X-FEN or Shredder-FEN castling).")
 		fmt.Fprintln(fs.Output(), "\nPrints one line per depth 1..N: depth=D nodes=N seconds=S nps=R.")
 		fmt.Fprintln(fs.Output(), "The last ply is bulk-counted (its moves are counted, not played).")

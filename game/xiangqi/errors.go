@@ -1,0 +1,38 @@
+package xiangqi
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The sentinel errors of the package. Every error returned by ParseFEN,
+// ParseUCI and Game.ParseMove wraps one of them, so that callers can test
+// the kind of failure with errors.Is while the message says exactly what
+// was wrong.
+var (
+	// ErrSyntax means the text is not well-formed: a FEN field, a move or
+	// a square that cannot be read.
+	ErrSyntax = errors.New("xiangqi: syntax error")
+	// ErrInvalidPosition means a well-formed position breaks a rule of the
+	// game: no general or two, a piece on a point it can never reach, more
+	// pieces of a kind than a set has, the side not to move in check.
+	ErrInvalidPosition = errors.New("xiangqi: invalid position")
+	// ErrIllegalMove means a well-formed move is not legal in the position.
+	ErrIllegalMove = errors.New("xiangqi: illegal move")
+)
+
+// detailError is a message that wraps one of the sentinel errors: errors.Is
+// finds the sentinel, while the message says what exactly is wrong without
+// repeating the sentinel's own text.
+type detailError struct {
+	kind error
+	msg  string
+}
+
+func (e *detailError) Error() string { return e.msg }
+func (e *detailError) Unwrap() error { return e.kind }
+
+// detailf returns a detailError of the given kind.
+func detailf(kind error, format string, args ...any) *detailError {
+	return &detailError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,234 @@
+package xiangqi
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"evolved/game"
+)
+
+// StartFEN is the standard start position in Fairy-Stockfish's FEN.
+const StartFEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+// startPos is the standard start position, parsed once.
+var startPos = func() Position {
+	p, err := ParseFEN(StartFEN)
+	if err != nil {
+		panic(err) // a bug in this package: StartFEN is a constant
+	}
+	return p
+}()
+
+// Start returns the standard start position.
+func Start() Position { return startPos }
+
+// ParseFEN reads a position in the FEN that Fairy-Stockfish reads and
+// writes for UCI_Variant xiangqi: the ranks from 10 (Black's back rank)
+// down to 1 separated by '/', digits 1..9 for runs of empty points, the
+// letters K A B N R C P (E and H are read as B and N) in upper case for
+// Red and lower case for Black; then the side to move, w (Red) or b
+// (Black); then optionally "-" for castling and "-" for en passant, the
+// halfmove clock (plies since the last capture) and the move number.
+//
+// Unlike Fairy-Stockfish, which takes any placement, ParseFEN accepts only
+// positions that can arise in a game, as the move generator relies on
+// them: one general a side inside its palace, advisors on their palace
+// points, elephants on their seven points, soldiers not behind their start
+// rank, no more pieces of a kind than a set has, and the side not to move
+// not in check (generals facing each other on an open file included).
+// Errors wrap ErrSyntax or ErrInvalidPosition and name the problem;
+// ParseFEN does not panic on any input.
+func ParseFEN(s string) (Position, error) {
+	p, err := parseFEN(s)
+	if err != nil {
+		return Position{}, fmt.Errorf("xiangqi: parse FEN %q: %w", s, err)
+	}
+	return p, nil
+}
+
+func parseFEN(s string) (Position, *detailError) {
+	fields := strings.Fields(s)
+	if len(fields) < 2 || len(fields) > 6 {
+		return Position{}, detailf(ErrSyntax, "%d fields, want 2 to 6 (board, side, castling, en passant, clocks)", len(fields))
+	}
+	var p Position
+	ranks := strings.Split(fields[0], "/")
+	if len(ranks) != Ranks {
+		return Position{}, detailf(ErrSyntax, "board has %d ranks, want 10", len(ranks))
+	}
+	var counts [2][7]int
+	for i, row := range ranks {
+		r := Ranks - 1 - i
+		f := 0
+		for j := 0; j < len(row); j++ {
+			ch := row[j]
+			if ch >= '1' && ch <= '9' {
+				f += int(ch - '0')
+				if f > Files {
+					return Position{}, detailf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
+				}
+				continue
+			}
+			c := Red
+			if ch >= 'a' && ch <= 'z' {
+				c = Black
+			}
+			idx := strings.IndexByte(pieceLetters+"EH", ch&^0x20)
+			if idx < 0 || ch&^0x20 < 'A' || ch&^0x20 > 'Z' {
+				return Position{}, detailf(ErrSyntax, "rank %d %q: %q is not a piece letter or digit 1..9", r+1, row, ch)
+			}
+			pt := PieceType(idx)
+			switch idx {
+			case 7:
+				pt = Elephant
+			case 8:
+				pt = Horse
+			}
+			if f >= Files {
+				return Position{}, detailf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
+			}
+			sq := NewSquare(f, r)
+			if err := placementError(c, pt, sq); err != nil {
+				return Position{}, err
+			}
+			counts[c][pt]++
+			if counts[c][pt] > standardCount[pt] {
+				return Position{}, detailf(ErrInvalidPosition, "more than %d %s %ss", standardCount[pt], colorName(c), pieceNames[pt])
+			}
+			p.put(c, pt, sq)
+			f++
+		}
+		if f != Files {
+			return Position{}, detailf(ErrSyntax, "rank %d %q has %d points, want 9", r+1, row, f)
+		}
+	}
+	for c := Red; c <= Black; c++ {
+		if counts[c][General] == 0 {
+			return Position{}, detailf(ErrInvalidPosition, "no %s general", colorName(c))
+		}
+	}
+	switch fields[1] {
+	case "w", "W":
+		p.side = Red
+	case "b", "B":
+		p.side = Black
+	default:
+		return Position{}, detailf(ErrSyntax, "side to move %q, want w (Red) or b (Black)", fields[1])
+	}
+	for i, name := range []string{"castling", "en passant"} {
+		if len(fields) > 2+i && fields[2+i] != "-" {
+			return Position{}, detailf(ErrSyntax, "%s field %q, want -", name, fields[2+i])
+		}
+	}
+	p.fullmove = 1
+	if len(fields) > 4 {
+		n, err := strconv.ParseUint(fields[4], 10, 16)
+		if err != nil {
+			return Position{}, detailf(ErrSyntax, "halfmove clock %q is not a number 0..65535", fields[4])
+		}
+		p.halfmove = uint16(n)
+	}
+	if len(fields) > 5 {
+		n, err := strconv.ParseUint(fields[5], 10, 16)
+		if err != nil {
+			return Position{}, detailf(ErrSyntax, "move number %q is not a number 0..65535", fields[5])
+		}
+		p.fullmove = max(uint16(n), 1) // some writers start at 0
+	}
+	them := p.side ^ 1
+	if attacked(&p.board, p.kings[them], them) {
+		if p.facing() {
+			return Position{}, detailf(ErrInvalidPosition, "the generals face each other on an open file")
+		}
+		return Position{}, detailf(ErrInvalidPosition, "the side not to move (%s) is in check", colorName(them))
+	}
+	p.hash = p.computeHash()
+	return p, nil
+}
+
+// facing reports whether the generals stand on one file with no piece
+// between them.
+func (p *Position) facing() bool {
+	lo, hi := p.kings[Red], p.kings[Black]
+	if lo.File() != hi.File() {
+		return false
+	}
+	for s := lo + Files; s < hi; s += Files {
+		if p.board[s] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// placementError says why a piece of colour c and type pt cannot stand on
+// s, or returns nil if it can.
+func placementError(c game.Player, pt PieceType, s Square) *detailError {
+	ok := true
+	switch pt {
+	case General:
+		ok = tab.inPalace[c][s]
+	case Advisor:
+		ok = tab.advisorPoint[c][s]
+	case Elephant:
+		ok = tab.elephantPt[c][s]
+	case Soldier:
+		ok = c == Red && s.Rank() >= 3 || c == Black && s.Rank() <= 6
+	}
+	if !ok {
+		return detailf(ErrInvalidPosition, "a %s %s cannot stand on %s", colorName(c), pieceNames[pt], s)
+	}
+	return nil
+}
+
+// colorName returns "red" or "black".
+func colorName(c game.Player) string {
+	if c == Red {
+		return "red"
+	}
+	return "black"
+}
+
+// FEN returns the position in Fairy-Stockfish's FEN, for example StartFEN.
+func (p Position) FEN() string {
+	var sb strings.Builder
+	sb.Grow(90)
+	for r := Ranks - 1; r >= 0; r-- {
+		empty := 0
+		for f := range Files {
+			x := p.board[NewSquare(f, r)]
+			if x == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				sb.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			ch := pieceLetters[cellType(x)]
+			if cellColor(x) == Black {
+				ch |= 0x20
+			}
+			sb.WriteByte(ch)
+		}
+		if empty > 0 {
+			sb.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			sb.WriteByte('/')
+		}
+	}
+	if p.side == Red {
+		sb.WriteString(" w - - ")
+	} else {
+		sb.WriteString(" b - - ")
+	}
+	sb.WriteString(strconv.Itoa(int(p.halfmove)))
+	sb.WriteByte(' ')
+	sb.WriteString(strconv.Itoa(int(p.fullmove)))
+	return sb.String()
+}
+
+// String returns the FEN of the position.
+func (p Position) String() string { return p.FEN() }

@@ -1,0 +1,267 @@
+package xiangqi
+
+import (
+	"fmt"
+
+	"evolved/game"
+)
+
+// Rules holds the end-of-game rules that vary between uses.
+type Rules struct {
+	// MaxMoves draws the game once each side has made MaxMoves moves
+	// (2*MaxMoves plies from the Game's start position). Zero means no limit.
+	MaxMoves int
+	// PerpetualCheckLoses replaces the draw by threefold repetition with a
+	// loss for the side that gave check with every one of its moves since
+	// the previous occurrence of the position, if the other side did not
+	// (when both did, or neither, the repetition is a draw). This is the
+	// core of the Asian rule "perpetual check loses"; the rest of the
+	// Asian repetition rules (chases, mixed check and chase cycles) is not
+	// implemented.
+	PerpetualCheckLoses bool
+}
+
+// DefaultRules returns the rules of our tournaments: a draw after 150
+// moves by each side and a draw by threefold repetition.
+func DefaultRules() Rules { return Rules{MaxMoves: 150} }
+
+// record is one entry of a Game's history: a position, the move that led
+// to it, and whether the side to move in it is in check.
+type record struct {
+	pos   Position
+	move  Move
+	check bool
+}
+
+// Game is a xiangqi game in progress: the position and the history that
+// the rules need. It implements game.State[Move] and the hooks of
+// search.Game and search.Quiescent. Make and Unmake do not allocate once
+// the history has grown to the game's length. A Game is not safe for
+// concurrent use.
+type Game struct {
+	rules   Rules
+	history []record // history[0] is the start position
+}
+
+var _ game.State[Move] = (*Game)(nil)
+
+// NewGame starts a game from start under the given rules.
+func NewGame(start Position, rules Rules) *Game {
+	g := &Game{rules: rules, history: make([]record, 1, 256)}
+	g.history[0] = record{pos: start, check: start.InCheck()}
+	return g
+}
+
+// Reset restarts the game from start, keeping the history's storage.
+func (g *Game) Reset(start Position) {
+	g.history = append(g.history[:0], record{pos: start, check: start.InCheck()})
+}
+
+// Rules returns the rules the game is played under.
+func (g *Game) Rules() Rules { return g.rules }
+
+// Position returns the current position.
+func (g *Game) Position() Position { return g.history[len(g.history)-1].pos }
+
+// Start returns the position the game started from.
+func (g *Game) Start() Position { return g.history[0].pos }
+
+// Moves returns the moves made so far, appended to buf[:0].
+func (g *Game) Moves(buf []Move) []Move {
+	buf = buf[:0]
+	for _, r := range g.history[1:] {
+		buf = append(buf, r.move)
+	}
+	return buf
+}
+
+// ToMove returns the player to move.
+func (g *Game) ToMove() game.Player { return g.history[len(g.history)-1].pos.side }
+
+// LegalMoves appends the legal moves of the current position to buf[:0].
+func (g *Game) LegalMoves(buf []Move) []Move {
+	return g.history[len(g.history)-1].pos.LegalMoves(buf)
+}
+
+// Make plays m, which must be legal in the current position. It copies
+// the position into the history's next record and plays the move there in
+// place.
+func (g *Game) Make(m Move) {
+	n := len(g.history)
+	if n == cap(g.history) {
+		g.history = append(g.history, record{})[:n]
+	}
+	g.history = g.history[:n+1]
+	next := &g.history[n]
+	next.pos = g.history[n-1].pos
+	next.pos.apply(m)
+	next.move = m
+	next.check = next.pos.InCheck()
+}
+
+// Unmake takes back the last move. It panics at the start position.
+func (g *Game) Unmake() {
+	if len(g.history) == 1 {
+		panic("xiangqi: Unmake at the start of the game")
+	}
+	g.history = g.history[:len(g.history)-1]
+}
+
+// Hash returns the Zobrist hash of the current position.
+func (g *Game) Hash() uint64 { return g.history[len(g.history)-1].pos.hash }
+
+// Ply returns the number of moves made since the start position.
+func (g *Game) Ply() int { return len(g.history) - 1 }
+
+// Repetitions returns how many times the current position occurred before
+// in this game (0 the first time it occurs). Positions are the same when
+// the pieces and the side to move are; only positions since the last
+// capture can be.
+func (g *Game) Repetitions() int {
+	n, _ := g.repetitions()
+	return n
+}
+
+// repetitions returns Repetitions and the index in the history of the
+// latest earlier occurrence of the current position (-1 if none).
+func (g *Game) repetitions() (int, int) {
+	top := len(g.history) - 1
+	cur := &g.history[top].pos
+	n, last := 0, -1
+	stop := max(top-int(cur.halfmove), 0)
+	for i := top - 2; i >= stop; i -= 2 {
+		if q := &g.history[i].pos; q.hash == cur.hash && q.board == cur.board && q.side == cur.side {
+			n++
+			if last < 0 {
+				last = i
+			}
+		}
+	}
+	return n, last
+}
+
+// perpetualLoser returns the side that gave check with every move between
+// history[from] and the current position while the other did not, and
+// false if there is none.
+func (g *Game) perpetualLoser(from int) (game.Player, bool) {
+	var all [2]bool
+	all[0], all[1] = true, true
+	for i := from + 1; i < len(g.history); i++ {
+		mover := g.history[i].pos.side ^ 1
+		if !g.history[i].check {
+			all[mover] = false
+		}
+	}
+	if all[0] != all[1] {
+		if all[0] {
+			return game.First, true
+		}
+		return game.Second, true
+	}
+	return 0, false
+}
+
+// Outcome reports whether the game is over and why: a side with no legal
+// move loses (game.NoMoves, checkmate and stalemate alike); then threefold
+// repetition (a draw, or under Rules.PerpetualCheckLoses a loss for a
+// side that checked throughout), then the move limit.
+func (g *Game) Outcome() game.Outcome {
+	p := &g.history[len(g.history)-1].pos
+	if p.CountMoves() == 0 {
+		return game.Outcome{Result: game.WinFor(p.side.Other()), Reason: game.NoMoves}
+	}
+	if n, last := g.repetitions(); n >= 2 {
+		if g.rules.PerpetualCheckLoses {
+			if loser, ok := g.perpetualLoser(last); ok {
+				return game.Outcome{Result: game.WinFor(loser.Other()), Reason: game.Repetition}
+			}
+		}
+		return game.Outcome{Result: game.Draw, Reason: game.Repetition}
+	}
+	if g.rules.MaxMoves > 0 && g.Ply() >= 2*g.rules.MaxMoves {
+		return game.Outcome{Result: game.Draw, Reason: game.MoveLimit}
+	}
+	return game.Outcome{}
+}
+
+// FormatMove writes m in Fairy-Stockfish's coordinates (h2e2).
+func (g *Game) FormatMove(m Move) string { return m.String() }
+
+// ParseMove reads a move in Fairy-Stockfish's coordinates and checks that
+// it is legal now.
+func (g *Game) ParseMove(s string) (Move, error) {
+	p := g.Position()
+	m, err := p.ParseUCI(s)
+	if err != nil {
+		return NoMove, fmt.Errorf("xiangqi: game move: %w", err)
+	}
+	return m, nil
+}
+
+// Drawn reports whether a rule draws the game in the current position
+// whatever the legal moves are: a threefold repetition that is a draw
+// (under Rules.PerpetualCheckLoses, one where no side checked throughout)
+// or the move limit. It does not generate moves, so search can call it at
+// every node; a position without legal moves is a loss that Outcome
+// reports, and the search finds by itself.
+func (g *Game) Drawn() bool {
+	if g.rules.MaxMoves > 0 && len(g.history)-1 >= 2*g.rules.MaxMoves {
+		return true
+	}
+	if g.history[len(g.history)-1].pos.halfmove < 8 {
+		return false
+	}
+	n, last := g.repetitions()
+	if n < 2 {
+		return false
+	}
+	if g.rules.PerpetualCheckLoses {
+		_, lost := g.perpetualLoser(last)
+		return !lost
+	}
+	return true
+}
+
+// Tactical reports whether the side to move is in check: such a position
+// is not quiet, and a search extends rather than evaluates it.
+func (g *Game) Tactical() bool { return g.history[len(g.history)-1].check }
+
+// MoveKeys is the number of distinct values MoveKey returns.
+const MoveKeys = Squares * Squares
+
+// MoveKey maps m to 0..MoveKeys-1 as from*90+to, for history and killer
+// tables in search.
+func (g *Game) MoveKey(m Move) int { return int(m.From())*Squares + int(m.To()) }
+
+// MoveKeySpace returns MoveKeys; search sizes its tables with it.
+func (g *Game) MoveKeySpace() int { return MoveKeys }
+
+// InCheck reports whether the side to move is in check.
+func (g *Game) InCheck() bool { return g.history[len(g.history)-1].check }
+
+// NoisyMoves appends to buf[:0] the legal captures, which quiescence
+// search walks at the leaves.
+func (g *Game) NoisyMoves(buf []Move) []Move {
+	all := g.history[len(g.history)-1].pos.LegalMoves(buf[:0])
+	n := 0
+	for _, m := range all {
+		if m.IsCapture() {
+			all[n] = m
+			n++
+		}
+	}
+	return all[:n]
+}
+
+// orderValue is a piece's value for move ordering, in soldiers x 10.
+var orderValue = [...]int{General: 200, Advisor: 20, Elephant: 20, Horse: 40, Chariot: 90, Cannon: 45, Soldier: 10, NoPieceType: 0}
+
+// CaptureOrder scores a move for ordering by most valuable victim, least
+// valuable attacker: captures of big pieces by small ones first; quiet
+// moves score 0.
+func (g *Game) CaptureOrder(m Move) int {
+	if !m.IsCapture() {
+		return 0
+	}
+	return 16*orderValue[m.Captured()] - orderValue[m.Piece()]
+}

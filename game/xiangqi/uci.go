@@ -1,0 +1,77 @@
+package xiangqi
+
+// This file reads and writes moves in the coordinates Fairy-Stockfish
+// speaks over UCI for xiangqi: the start and end squares, file a..i and
+// rank 1..10 from Red's side, as in h2e2 and h10g8.
+
+import "fmt"
+
+// FormatUCI returns m in Fairy-Stockfish's coordinates; it is m.String().
+func (p *Position) FormatUCI(m Move) string { return m.String() }
+
+// ParseUCI reads a move in Fairy-Stockfish's coordinates ("h2e2",
+// "h10g8"; file letters may be upper case) and returns it if it is legal
+// in p. Errors wrap ErrSyntax or ErrIllegalMove and say why a move is not
+// legal where that is simple to tell: no piece of the side to move on the
+// start square, or the piece cannot go there.
+func (p *Position) ParseUCI(s string) (Move, error) {
+	m, err := p.parseUCI(s)
+	if err != nil {
+		return NoMove, fmt.Errorf("xiangqi: parse move %q in %s: %w", s, p.FEN(), err)
+	}
+	return m, nil
+}
+
+func (p *Position) parseUCI(s string) (Move, *detailError) {
+	from, rest, ok := parseSquarePrefix(s)
+	if !ok {
+		return NoMove, detailf(ErrSyntax, "want two squares a1..i10, as in h2e2 or h10g8")
+	}
+	to, rest, ok := parseSquarePrefix(rest)
+	if !ok || rest != "" {
+		return NoMove, detailf(ErrSyntax, "want two squares a1..i10, as in h2e2 or h10g8")
+	}
+	pt, c := p.PieceAt(from)
+	if pt == NoPieceType {
+		return NoMove, detailf(ErrIllegalMove, "no piece on %s", from)
+	}
+	if c != p.side {
+		return NoMove, detailf(ErrIllegalMove, "the %s on %s is not the side to move's", pieceNames[pt], from)
+	}
+	var buf [MaxMoves]Move
+	for _, m := range p.LegalMoves(buf[:0]) {
+		if m.From() == from && m.To() == to {
+			return m, nil
+		}
+	}
+	return NoMove, detailf(ErrIllegalMove, "the %s on %s cannot move to %s", pieceNames[pt], from, to)
+}
+
+// ParseSquare reads a square a1..i10 (the file letter may be upper case).
+func ParseSquare(s string) (Square, error) {
+	sq, rest, ok := parseSquarePrefix(s)
+	if !ok || rest != "" {
+		return NoSquare, fmt.Errorf("xiangqi: parse square %q: %w", s, detailf(ErrSyntax, "want a file a..i and a rank 1..10"))
+	}
+	return sq, nil
+}
+
+// parseSquarePrefix reads a square at the start of s and returns it with
+// the rest of s. A rank of two digits is read as 10 only.
+func parseSquarePrefix(s string) (Square, string, bool) {
+	if len(s) < 2 {
+		return NoSquare, s, false
+	}
+	f := int(s[0]|0x20) - 'a'
+	if f < 0 || f >= Files || s[1] < '1' || s[1] > '9' {
+		return NoSquare, s, false
+	}
+	r, n := int(s[1]-'0'), 2
+	if len(s) > 2 && s[2] >= '0' && s[2] <= '9' {
+		r, n = r*10+int(s[2]-'0'), 3
+	}
+	if r > Ranks {
+		return NoSquare, s, false
+	}
+	return NewSquare(f, r-1), s[n:], true
+}
