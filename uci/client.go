@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -42,6 +43,7 @@ type Engine struct {
 	lines chan string // the engine's output lines; closed when it exits
 	wait  chan error  // the process's exit status, once
 	name  string
+	known map[string]bool // the options the engine declared, lower-cased
 	once  sync.Once
 }
 
@@ -94,6 +96,7 @@ func (e *Engine) handshake(ctx context.Context, options map[string]string) error
 		return err
 	}
 	known := map[string]bool{}
+	e.known = known
 	if err := e.until(ctx, 10*time.Second, "uciok", func(line string) {
 		if n, ok := strings.CutPrefix(line, "id name "); ok {
 			e.name = n
@@ -106,14 +109,69 @@ func (e *Engine) handshake(ctx context.Context, options map[string]string) error
 		return err
 	}
 	for name, value := range options {
-		if !known[strings.ToLower(name)] {
-			return fmt.Errorf("%w: %s has no option %q", ErrEngine, e.Name(), name)
-		}
-		if err := e.send("setoption name " + name + " value " + value); err != nil {
+		if err := e.setOption(name, value); err != nil {
 			return err
 		}
 	}
 	return e.ready(ctx)
+}
+
+// setOption sends one option the engine declared.
+func (e *Engine) setOption(name, value string) error {
+	if !e.known[strings.ToLower(name)] {
+		return fmt.Errorf("%w: %s has no option %q", ErrEngine, e.Name(), name)
+	}
+	return e.send("setoption name " + name + " value " + value)
+}
+
+// SetOption sets an option the engine declared, between searches, and
+// waits until the engine is ready again.
+func (e *Engine) SetOption(ctx context.Context, name, value string) error {
+	if err := e.setOption(name, value); err != nil {
+		return err
+	}
+	return e.ready(ctx)
+}
+
+// Perft runs "go perft depth" on the position fen, the move-tree count of
+// Stockfish and Fairy-Stockfish (not a UCI command proper), and returns the
+// count below each root move, in the engine's move notation, and the total.
+func (e *Engine) Perft(ctx context.Context, fen string, depth int) (map[string]uint64, uint64, error) {
+	if err := e.send("position fen " + fen); err != nil {
+		return nil, 0, err
+	}
+	if err := e.send(fmt.Sprintf("go perft %d", depth)); err != nil {
+		return nil, 0, err
+	}
+	counts := map[string]uint64{}
+	var total uint64
+	var bad error
+	err := e.until(ctx, 5*time.Minute, "Nodes searched:", func(line string) {
+		if rest, ok := strings.CutPrefix(line, "Nodes searched:"); ok {
+			n, err := strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
+			if err != nil {
+				bad = fmt.Errorf("%w: %s: perft total %q", ErrEngine, e.Name(), line)
+			}
+			total = n
+			return
+		}
+		move, count, ok := strings.Cut(line, ": ")
+		if !ok {
+			return // banner or info lines
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(count), 10, 64)
+		if err != nil {
+			return // not a divide line
+		}
+		counts[move] = n
+	})
+	if err == nil {
+		err = bad
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return counts, total, nil
 }
 
 // ready sends isready and waits for readyok.

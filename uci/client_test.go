@@ -91,3 +91,25 @@ func TestBrokenEngines(t *testing.T) {
 		t.Errorf("shutting a silent engine down took %v", d)
 	}
 }
+
+func TestPerftAndSetOption(t *testing.T) {
+	ctx := context.Background()
+	e, err := Start(ctx, stockfish(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	counts, total, err := e.Perft(ctx, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 8902 || len(counts) != 20 || counts["e2e4"] != 600 {
+		t.Errorf("perft 3 = %d over %d moves (e2e4 %d), want 8902 over 20 (e2e4 600)", total, len(counts), counts["e2e4"])
+	}
+	if err := e.SetOption(ctx, "UCI_Chess960", "true"); err != nil {
+		t.Errorf("set UCI_Chess960: %v", err)
+	}
+	if err := e.SetOption(ctx, "Banana", "1"); !errors.Is(err, ErrEngine) {
+		t.Errorf("set an unknown option: err = %v, want ErrEngine", err)
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"evolved/player"
-	"evolved/uci"
+	"evolved/uci/server"
 )
 
 // uciCommand implements `evolved uci`: an exported chess agent as a UCI
@@ -42,9 +42,9 @@ func uciCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("uci: %w", err)
 		}
-		srv := uci.NewServer(stdout, uci.ServerOptions{
+		srv := server.New(stdout, server.Options{
 			Name: "evolved " + filepath.Base(*agentFile), Author: "the evolved developers",
-			NewSearcher: func() uci.Searcher { return ab }, DefaultDepth: *depth,
+			NewSearcher: func() server.Searcher { return ab }, DefaultDepth: *depth,
 		})
 		return srv.Run(ctx, os.Stdin)
 	}

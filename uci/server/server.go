@@ -1,4 +1,7 @@
-package uci
+// Package server speaks UCI for one of our chess engines, so that chess GUIs
+// and tournament managers can load an exported agent (evolved uci). The
+// client side, driving external engines, is package uci.
+package server
 
 import (
 	"bufio"
@@ -24,8 +27,8 @@ type Searcher interface {
 	Search(ctx context.Context, g *chess.Game) search.Result[chess.Move]
 }
 
-// ServerOptions describes the engine the server presents.
-type ServerOptions struct {
+// Options describes the engine the server presents.
+type Options struct {
 	Name, Author string
 	// NewSearcher makes the engine's search; the server calls it once.
 	NewSearcher func() Searcher
@@ -38,7 +41,7 @@ type ServerOptions struct {
 // runs in its own goroutine so that stop, isready and quit are answered at
 // once. Input that is not UCI is answered with an info string and ignored.
 type Server struct {
-	opts ServerOptions
+	opts Options
 	out  io.Writer
 	mu   sync.Mutex // serialises writes to out
 
@@ -52,8 +55,8 @@ type Server struct {
 	ponderBudget time.Duration      // the time a ponder search gets after ponderhit
 }
 
-// NewServer returns a server writing to out.
-func NewServer(out io.Writer, opts ServerOptions) *Server {
+// New returns a server writing to out.
+func New(out io.Writer, opts Options) *Server {
 	s := &Server{opts: opts, out: out, searcher: opts.NewSearcher(), depth: max(1, opts.DefaultDepth)}
 	s.searcher.ResizeTable(16)
 	s.game = chess.NewGame(chess.Start(), chess.Rules{})

@@ -1,4 +1,4 @@
-package uci_test
+package server_test
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/player"
-	"evolved/uci"
+	"evolved/uci/server"
 )
 
 // gui drives a server through pipes, as a chess GUI would.
@@ -35,8 +35,8 @@ func startServer(t *testing.T) *gui {
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := uci.NewServer(outW, uci.ServerOptions{Name: "test", Author: "us", DefaultDepth: 3,
-		NewSearcher: func() uci.Searcher { return ab }})
+	srv := server.New(outW, server.Options{Name: "test", Author: "us", DefaultDepth: 3,
+		NewSearcher: func() server.Searcher { return ab }})
 	g := &gui{t: t, in: inW, lines: make(chan string, 1000), done: make(chan error, 1)}
 	go func() { g.done <- srv.Run(context.Background(), inR); outW.Close() }()
 	go func() {
