@@ -1,6 +1,7 @@
 package chess
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func BenchmarkPerftVsStockfish(b *testing.B) {
 	if path == "" {
 		b.Skip("no Stockfish binary; apt-get install stockfish")
 	}
-	e, err := startEngine(path)
+	e, err := startStockfish(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func BenchmarkPerftVsStockfish(b *testing.B) {
 		n := Perft(Start(), depth)
 		ours += time.Since(t0)
 		t0 = time.Now()
-		_, sfNodes, err := e.divide(StartFEN, depth)
+		_, sfNodes, err := e.Perft(context.Background(), StartFEN, depth)
 		theirs += time.Since(t0)
 		if err != nil {
 			b.Fatal(err)

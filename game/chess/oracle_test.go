@@ -1,18 +1,16 @@
 package chess
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"evolved/uci"
 )
 
 // stockfishPath is where Debian's stockfish package installs the engine.
@@ -29,153 +27,9 @@ func findStockfish() string {
 	return ""
 }
 
-// uciEngine is a UCI engine driven over pipes, for tests.
-type uciEngine struct {
-	cmd    *exec.Cmd
-	cancel context.CancelFunc
-	in     io.WriteCloser
-	lines  chan string // stdout, line by line, closed at EOF
-	chess  bool        // the UCI_Chess960 setting last sent
-}
-
-// startEngine starts the engine at path and completes the UCI handshake.
-// The caller must Close it.
-func startEngine(path string) (*uciEngine, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, path)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		cancel()
-		return nil, fmt.Errorf("stdin pipe: %w", err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		cancel()
-		return nil, fmt.Errorf("stdout pipe: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		cancel()
-		return nil, fmt.Errorf("start %s: %w", path, err)
-	}
-	e := &uciEngine{cmd: cmd, cancel: cancel, in: in, lines: make(chan string, 256)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			e.lines <- sc.Text()
-		}
-		close(e.lines)
-	}()
-	if err := e.send("uci"); err != nil {
-		e.Close()
-		return nil, err
-	}
-	if _, err := e.waitFor("uciok", 10*time.Second, nil); err != nil {
-		e.Close()
-		return nil, err
-	}
-	return e, nil
-}
-
-// send writes one command line.
-func (e *uciEngine) send(cmd string) error {
-	if _, err := io.WriteString(e.in, cmd+"\n"); err != nil {
-		return fmt.Errorf("send %q: %w", cmd, err)
-	}
-	return nil
-}
-
-// waitFor reads lines until one starts with prefix and returns it, passing
-// the lines before it to each (if not nil).
-func (e *uciEngine) waitFor(prefix string, timeout time.Duration, each func(string)) (string, error) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	for {
-		select {
-		case line, ok := <-e.lines:
-			if !ok {
-				return "", fmt.Errorf("engine closed its output while waiting for %q", prefix)
-			}
-			if strings.HasPrefix(line, prefix) {
-				return line, nil
-			}
-			if each != nil {
-				each(line)
-			}
-		case <-timer.C:
-			return "", fmt.Errorf("no %q from the engine within %v", prefix, timeout)
-		}
-	}
-}
-
-// setChess960 sets UCI_Chess960 if it differs from the last setting.
-func (e *uciEngine) setChess960(on bool) error {
-	if on == e.chess {
-		return nil
-	}
-	e.chess = on
-	if err := e.send(fmt.Sprintf("setoption name UCI_Chess960 value %v", on)); err != nil {
-		return err
-	}
-	if err := e.send("isready"); err != nil {
-		return err
-	}
-	_, err := e.waitFor("readyok", 10*time.Second, nil)
-	return err
-}
-
-// divide runs "go perft depth" on fen and returns the count per move and
-// the total.
-func (e *uciEngine) divide(fen string, depth int) (map[string]uint64, uint64, error) {
-	if err := e.send("position fen " + fen); err != nil {
-		return nil, 0, err
-	}
-	if err := e.send("go perft " + strconv.Itoa(depth)); err != nil {
-		return nil, 0, err
-	}
-	counts := map[string]uint64{}
-	var parseErr error
-	last, err := e.waitFor("Nodes searched:", 60*time.Second, func(line string) {
-		move, n, ok := strings.Cut(line, ": ")
-		if !ok {
-			return
-		}
-		v, err := strconv.ParseUint(strings.TrimSpace(n), 10, 64)
-		if err != nil {
-			parseErr = fmt.Errorf("line %q: %w", line, err)
-			return
-		}
-		counts[move] = v
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	if parseErr != nil {
-		return nil, 0, parseErr
-	}
-	total, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(last, "Nodes searched:")), 10, 64)
-	if err != nil {
-		return nil, 0, fmt.Errorf("line %q: %w", last, err)
-	}
-	return counts, total, nil
-}
-
-// Close asks the engine to quit and kills it if it has not within two seconds.
-func (e *uciEngine) Close() error {
-	_ = e.send("quit")
-	_ = e.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- e.cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(2 * time.Second):
-		e.cancel() // kills the process
-		err = errors.Join(errors.New("engine did not quit; killed"), <-done)
-	}
-	e.cancel()
-	for range e.lines { // let the reader goroutine finish
-	}
-	return err
+// startStockfish starts the Stockfish at path through the uci client.
+func startStockfish(path string) (*uci.Engine, error) {
+	return uci.Start(context.Background(), path, nil)
 }
 
 // TestStockfishOracle plays seeded random games from classical and
@@ -186,7 +40,7 @@ func TestStockfishOracle(t *testing.T) {
 	if path == "" {
 		t.Skip("no Stockfish binary (" + stockfishPath + " or stockfish on $PATH); apt-get install stockfish to run the oracle test")
 	}
-	e, err := startEngine(path)
+	e, err := startStockfish(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,6 +57,7 @@ func TestStockfishOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	deadline := time.Now().Add(25 * time.Second)
 	checked := 0
+	engine960 := false // the engine's UCI_Chess960 setting
 	for i := 0; i < games && time.Now().Before(deadline); i++ {
 		var start Position
 		chess960 := i%2 == 1
@@ -212,8 +67,11 @@ func TestStockfishOracle(t *testing.T) {
 			start = mustFEN(t, walkFENs[(i/2)%len(walkFENs)])
 			chess960 = strings.ContainsAny(strings.Fields(start.FEN())[2], "ABCDEFGHabcdefgh")
 		}
-		if err := e.setChess960(chess960); err != nil {
-			t.Fatal(err)
+		if chess960 != engine960 {
+			if err := e.SetOption(context.Background(), "UCI_Chess960", fmt.Sprint(chess960)); err != nil {
+				t.Fatal(err)
+			}
+			engine960 = chess960
 		}
 		ply := 0
 		var failed bool
@@ -234,8 +92,8 @@ func TestStockfishOracle(t *testing.T) {
 
 // compareDivide compares Divide(p, depth) with the engine's, naming the
 // moves whose counts differ.
-func compareDivide(e *uciEngine, p Position, depth int, chess960 bool) error {
-	theirs, total, err := e.divide(p.FEN(), depth)
+func compareDivide(e *uci.Engine, p Position, depth int, chess960 bool) error {
+	theirs, total, err := e.Perft(context.Background(), p.FEN(), depth)
 	if err != nil {
 		return err
 	}

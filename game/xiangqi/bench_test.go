@@ -1,6 +1,7 @@
 package xiangqi
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -46,7 +47,7 @@ func BenchmarkPerftVsFairyStockfish(b *testing.B) {
 		n := Perft(Start(), depth)
 		ours += time.Since(t0)
 		t0 = time.Now()
-		_, fsNodes, err := e.divide(StartFEN, depth)
+		_, fsNodes, err := e.Perft(context.Background(), StartFEN, depth)
 		theirs += time.Since(t0)
 		if err != nil {
 			b.Fatal(err)

@@ -1,18 +1,16 @@
 package xiangqi
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"evolved/uci"
 )
 
 // fairyPath is where Debian's fairy-stockfish package installs the engine.
@@ -29,145 +27,10 @@ func findFairy() string {
 	return ""
 }
 
-// uciEngine is a UCI engine driven over pipes, for tests.
-type uciEngine struct {
-	cmd    *exec.Cmd
-	cancel context.CancelFunc
-	in     io.WriteCloser
-	lines  chan string // stdout, line by line, closed at EOF
-}
-
-// startFairy starts Fairy-Stockfish at path, completes the UCI handshake
-// and selects xiangqi. The caller must Close it.
-func startFairy(path string) (*uciEngine, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, path)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		cancel()
-		return nil, fmt.Errorf("stdin pipe: %w", err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		cancel()
-		return nil, fmt.Errorf("stdout pipe: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		cancel()
-		return nil, fmt.Errorf("start %s: %w", path, err)
-	}
-	e := &uciEngine{cmd: cmd, cancel: cancel, in: in, lines: make(chan string, 256)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			e.lines <- sc.Text()
-		}
-		close(e.lines)
-	}()
-	for _, step := range []struct{ send, want string }{
-		{"uci", "uciok"},
-		{"setoption name UCI_Variant value xiangqi", ""},
-		{"isready", "readyok"},
-	} {
-		if err := e.send(step.send); err != nil {
-			e.Close()
-			return nil, err
-		}
-		if step.want == "" {
-			continue
-		}
-		if _, err := e.waitFor(step.want, 10*time.Second, nil); err != nil {
-			e.Close()
-			return nil, err
-		}
-	}
-	return e, nil
-}
-
-// send writes one command line.
-func (e *uciEngine) send(cmd string) error {
-	if _, err := io.WriteString(e.in, cmd+"\n"); err != nil {
-		return fmt.Errorf("send %q: %w", cmd, err)
-	}
-	return nil
-}
-
-// waitFor reads lines until one starts with prefix and returns it, passing
-// the lines before it to each (if not nil).
-func (e *uciEngine) waitFor(prefix string, timeout time.Duration, each func(string)) (string, error) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	for {
-		select {
-		case line, ok := <-e.lines:
-			if !ok {
-				return "", fmt.Errorf("engine closed its output while waiting for %q", prefix)
-			}
-			if strings.HasPrefix(line, prefix) {
-				return line, nil
-			}
-			if each != nil {
-				each(line)
-			}
-		case <-timer.C:
-			return "", fmt.Errorf("no %q from the engine within %v", prefix, timeout)
-		}
-	}
-}
-
-// divide runs "go perft depth" on fen and returns the count per move and
-// the total.
-func (e *uciEngine) divide(fen string, depth int) (map[string]uint64, uint64, error) {
-	if err := e.send("position fen " + fen); err != nil {
-		return nil, 0, err
-	}
-	if err := e.send("go perft " + strconv.Itoa(depth)); err != nil {
-		return nil, 0, err
-	}
-	counts := map[string]uint64{}
-	var parseErr error
-	last, err := e.waitFor("Nodes searched:", 120*time.Second, func(line string) {
-		move, n, ok := strings.Cut(line, ": ")
-		if !ok {
-			return
-		}
-		v, err := strconv.ParseUint(strings.TrimSpace(n), 10, 64)
-		if err != nil {
-			parseErr = fmt.Errorf("line %q: %w", line, err)
-			return
-		}
-		counts[move] = v
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	if parseErr != nil {
-		return nil, 0, parseErr
-	}
-	total, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(last, "Nodes searched:")), 10, 64)
-	if err != nil {
-		return nil, 0, fmt.Errorf("line %q: %w", last, err)
-	}
-	return counts, total, nil
-}
-
-// Close asks the engine to quit and kills it if it has not within two seconds.
-func (e *uciEngine) Close() error {
-	_ = e.send("quit")
-	_ = e.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- e.cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(2 * time.Second):
-		e.cancel() // kills the process
-		err = errors.Join(errors.New("engine did not quit; killed"), <-done)
-	}
-	e.cancel()
-	for range e.lines { // let the reader goroutine finish
-	}
-	return err
+// startFairy starts the Fairy-Stockfish at path through the uci client,
+// playing xiangqi.
+func startFairy(path string) (*uci.Engine, error) {
+	return uci.Start(context.Background(), path, map[string]string{"UCI_Variant": "xiangqi"})
 }
 
 // TestFairyStockfishOracle plays seeded random games from the start and
@@ -223,8 +86,8 @@ func TestFairyStockfishOracle(t *testing.T) {
 
 // compareDivide compares Divide(p, depth) with the engine's, naming the
 // moves whose counts differ.
-func compareDivide(e *uciEngine, p Position, depth int) error {
-	theirs, total, err := e.divide(p.FEN(), depth)
+func compareDivide(e *uci.Engine, p Position, depth int) error {
+	theirs, total, err := e.Perft(context.Background(), p.FEN(), depth)
 	if err != nil {
 		return err
 	}
