@@ -2,7 +2,10 @@
 // mailbox board with occupancy sets, legal move generation, copy-make
 // positions with incremental Zobrist hashes, perft, a Game that implements
 // game.State, and the notations of Fairy-Stockfish for UCI_Variant xiangqi:
-// its FEN and its coordinate moves (h2e2, h10g8).
+// its FEN and its coordinate moves (h2e2, h10g8). People's notations are
+// read and written too: the classic terminal program's rows and columns
+// (H8,H5) and WXF (C2=5, H8+7); and WhyIllegal says in the words of the
+// rules why a move cannot be played (a hobbled horse, the flying general).
 //
 // A short tour:
 //
@@ -13,7 +16,7 @@
 //		_ = child.Hash()
 //	}
 //	n := xiangqi.Perft(p, 4)                  // 3290240
-//	m, err := p.ParseUCI("h3e3")
+//	m, err := p.ParseUCI("h3e3")             // or ParseClassic("H8,H5"), ParseWXF("C2=5")
 //	g := xiangqi.NewGame(p, xiangqi.DefaultRules())
 //	g.Make(m)
 //	_ = g.Outcome()

@@ -72,3 +72,41 @@ func FuzzParseUCI(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseClassic(f *testing.F) {
+	for i, s := range []string{"H8,H5", "J2,H3", "j2-h3", "A1,A3", "", ",", "K1,J1", "J0,J1", "H8,H5,", "J2 , H3"} {
+		f.Add(s, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, s string, which uint8) {
+		p := mustFEN(t, fuzzPositions[int(which)%len(fuzzPositions)])
+		m, err := p.ParseClassic(s)
+		if err != nil {
+			if !isXiangqiError(err) || m != NoMove {
+				t.Fatalf("ParseClassic(%q) = %v, %v: want NoMove and an error wrapping a sentinel", s, m, err)
+			}
+			return
+		}
+		if back, err := p.ParseClassic(FormatClassic(m)); err != nil || back != m {
+			t.Fatalf("%s: ParseClassic(%q) = %v, but its formatting reads back as %v, %v", p.FEN(), s, m, back, err)
+		}
+	})
+}
+
+func FuzzParseWXF(f *testing.F) {
+	for i, s := range []string{"C2=5", "H8+7", "h2.3", "R+=3", "P-+1", "++=4", "7++1", "", "C2", "C2=55", "X2=5"} {
+		f.Add(s, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, s string, which uint8) {
+		p := mustFEN(t, fuzzPositions[int(which)%len(fuzzPositions)])
+		m, err := p.ParseWXF(s)
+		if err != nil {
+			if !isXiangqiError(err) || m != NoMove {
+				t.Fatalf("ParseWXF(%q) = %v, %v: want NoMove and an error wrapping a sentinel", s, m, err)
+			}
+			return
+		}
+		if back, err := p.ParseWXF(p.FormatWXF(m)); err != nil || back != m {
+			t.Fatalf("%s: ParseWXF(%q) = %v, but its formatting reads back as %v, %v", p.FEN(), s, m, back, err)
+		}
+	})
+}

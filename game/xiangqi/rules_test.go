@@ -171,10 +171,12 @@ func TestParseUCI(t *testing.T) {
 		{"a0a1", "", ErrSyntax, "two squares"},
 		{"h3e3x", "", ErrSyntax, "two squares"},
 		{"e5e6", "", ErrIllegalMove, "no piece on e5"},
-		{"h10g8", "", ErrIllegalMove, "not the side to move's"},
-		{"b1b3", "", ErrIllegalMove, "horse on b1 cannot move to b3"},
+		{"h10g8", "", ErrIllegalMove, "is black's, and red is to move"},
+		{"b1b3", "", ErrIllegalMove, "your own cannon stands on b3"},
+		{"b1d2", "", ErrIllegalMove, "horse on b1 cannot go to d2: its leg c1 is blocked"},
+		{"b1b2", "", ErrIllegalMove, "the horse moves one point along a line and one diagonally"},
 		{"c1e3", "c1e3", nil, ""},
-		{"c1e5", "", ErrIllegalMove, "elephant on c1 cannot move to e5"},
+		{"c1e5", "", ErrIllegalMove, "elephant on c1 cannot go to e5"},
 	}
 	for _, tc := range tests {
 		m, err := p.ParseUCI(tc.in)

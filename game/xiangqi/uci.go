@@ -11,9 +11,8 @@ func (p *Position) FormatUCI(m Move) string { return m.String() }
 
 // ParseUCI reads a move in Fairy-Stockfish's coordinates ("h2e2",
 // "h10g8"; file letters may be upper case) and returns it if it is legal
-// in p. Errors wrap ErrSyntax or ErrIllegalMove and say why a move is not
-// legal where that is simple to tell: no piece of the side to move on the
-// start square, or the piece cannot go there.
+// in p. Errors wrap ErrSyntax or ErrIllegalMove; for an illegal move the
+// message says why, as WhyIllegal does.
 func (p *Position) ParseUCI(s string) (Move, error) {
 	m, err := p.parseUCI(s)
 	if err != nil {
@@ -31,20 +30,25 @@ func (p *Position) parseUCI(s string) (Move, *detailError) {
 	if !ok || rest != "" {
 		return NoMove, detailf(ErrSyntax, "want two squares a1..i10, as in h2e2 or h10g8")
 	}
-	pt, c := p.PieceAt(from)
-	if pt == NoPieceType {
-		return NoMove, detailf(ErrIllegalMove, "no piece on %s", from)
-	}
-	if c != p.side {
-		return NoMove, detailf(ErrIllegalMove, "the %s on %s is not the side to move's", pieceNames[pt], from)
-	}
+	return p.moveBetween(from, to)
+}
+
+// moveBetween returns the legal move from from to to, or an error that
+// says why there is none.
+func (p *Position) moveBetween(from, to Square) (Move, *detailError) {
 	var buf [MaxMoves]Move
 	for _, m := range p.LegalMoves(buf[:0]) {
 		if m.From() == from && m.To() == to {
 			return m, nil
 		}
 	}
-	return NoMove, detailf(ErrIllegalMove, "the %s on %s cannot move to %s", pieceNames[pt], from, to)
+	why := p.WhyIllegal(from, to)
+	if why == "" {
+		// Unreachable while WhyIllegal agrees with LegalMoves, which the
+		// tests check on every point pair of many positions.
+		why = "the move is not legal"
+	}
+	return NoMove, detailf(ErrIllegalMove, "%s", why)
 }
 
 // ParseSquare reads a square a1..i10 (the file letter may be upper case).
