@@ -1,0 +1,298 @@
+package xiangqi
+
+// This file reads and writes game records: PGN as cutechess and
+// Fairy-Stockfish based tools exchange xiangqi games, with a Variant
+// "xiangqi" tag, White for Red and Black for Black, a FEN tag for a start
+// other than the standard one, and the moves in Fairy-Stockfish's
+// coordinates, each followed by its WXF in a comment for people.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"evolved/game"
+)
+
+// Record is one game: its tags, its start and its moves.
+type Record struct {
+	// Tags are the tag pairs in file order (name, value), the Result and
+	// FEN tags included when read.
+	Tags [][2]string
+	// Start is the position the moves start from.
+	Start Position
+	// Moves are the moves, each legal in the position before it.
+	Moves []Move
+	// Result is "1-0" (Red won), "0-1" (Black won), "1/2-1/2" or "*".
+	Result string
+}
+
+// Tag returns the value of the named tag, or "".
+func (r *Record) Tag(name string) string {
+	for _, t := range r.Tags {
+		if t[0] == name {
+			return t[1]
+		}
+	}
+	return ""
+}
+
+// ResultString returns the PGN result of r: "1-0" when Red won, "0-1"
+// when Black won, "1/2-1/2" for a draw and "*" for a game not over.
+func ResultString(r game.Result) string {
+	switch r {
+	case game.FirstWins:
+		return "1-0"
+	case game.SecondWins:
+		return "0-1"
+	case game.Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// WriteRecord writes rec as PGN: the Seven Tag Roster (completed with "?"
+// where missing, White standing for Red), Variant "xiangqi", a FEN tag
+// when the start is not the standard one, then the numbered moves in
+// coordinates with their WXF as comments, the result and a blank line.
+// It checks the moves first and writes nothing if one is not legal.
+func WriteRecord(w io.Writer, rec Record) error {
+	result := rec.Result
+	if result == "" {
+		result = "*"
+	}
+	var moves strings.Builder
+	p := rec.Start
+	var buf [MaxMoves]Move
+	col := 0
+	emit := func(s string) {
+		if col > 0 && col+1+len(s) > 79 {
+			moves.WriteByte('\n')
+			col = 0
+		} else if col > 0 {
+			moves.WriteByte(' ')
+			col++
+		}
+		moves.WriteString(s)
+		col += len(s)
+	}
+	for i, m := range rec.Moves {
+		legal := false
+		for _, l := range p.LegalMoves(buf[:0]) {
+			legal = legal || l == m
+		}
+		if !legal {
+			return fmt.Errorf("xiangqi: write record: move %d (%s) is not legal in %s", i+1, m, p.FEN())
+		}
+		if p.side == Red || i == 0 {
+			num := strconv.Itoa(int(p.fullmove)) + "."
+			if p.side == Black {
+				num += ".."
+			}
+			emit(num)
+		}
+		emit(m.String())
+		emit("{" + p.FormatWXF(m) + "}")
+		p = p.Play(m)
+	}
+	emit(result)
+	var b strings.Builder
+	tags := [][2]string{{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"}, {"White", "?"}, {"Black", "?"}, {"Result", result}}
+	for _, t := range rec.Tags {
+		if strings.ContainsAny(t[1], "\"\\\n") || t[0] == "" {
+			return fmt.Errorf("xiangqi: write record: tag %q has a value that cannot be written: %q", t[0], t[1])
+		}
+		found := false
+		for i := range tags {
+			if tags[i][0] == t[0] {
+				if t[0] != "Result" {
+					tags[i][1] = t[1]
+				}
+				found = true
+			}
+		}
+		if !found && t[0] != "Variant" && t[0] != "FEN" && t[0] != "SetUp" {
+			tags = append(tags, t)
+		}
+	}
+	tags = append(tags, [2]string{"Variant", "xiangqi"})
+	if rec.Start.FEN() != StartFEN {
+		tags = append(tags, [2]string{"FEN", rec.Start.FEN()}, [2]string{"SetUp", "1"})
+	}
+	for _, t := range tags {
+		fmt.Fprintf(&b, "[%s %q]\n", t[0], t[1])
+	}
+	b.WriteString("\n" + moves.String() + "\n\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ReadRecords reads the games of a PGN file of xiangqi games. It takes
+// moves in coordinates (h3e3), WXF (C2=5) or the classic notation (H8,H5
+// is one token only without spaces), skips move numbers, comments in
+// braces and after ';', and NAGs, and rejects variations. Errors name the
+// line and the move that could not be read.
+func ReadRecords(r io.Reader) ([]Record, error) {
+	var out []Record
+	var cur *Record
+	var pos Position
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	line := 0
+	inComment := false
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("xiangqi: read record: line %d: %w", line, detailf(ErrSyntax, format, args...))
+	}
+	finish := func(result string) {
+		cur.Result = result
+		out = append(out, *cur)
+		cur = nil
+	}
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if inComment {
+			end := strings.IndexByte(text, '}')
+			if end < 0 {
+				continue
+			}
+			text, inComment = text[end+1:], false
+		}
+		trimmed := strings.TrimSpace(text)
+		if strings.HasPrefix(trimmed, "[") {
+			if cur != nil && len(cur.Moves) > 0 {
+				finish("*")
+			}
+			if cur == nil {
+				cur = &Record{Start: Start()}
+				pos = cur.Start
+			}
+			name, value, err := parseTag(trimmed)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			cur.Tags = append(cur.Tags, [2]string{name, value})
+			switch name {
+			case "FEN":
+				p, err := ParseFEN(value)
+				if err != nil {
+					return nil, fmt.Errorf("xiangqi: read record: line %d: FEN tag: %w", line, err)
+				}
+				cur.Start, pos = p, p
+			case "Variant":
+				if v := strings.ToLower(value); v != "xiangqi" && v != "chinese chess" {
+					return nil, fail("the game is of variant %q, not xiangqi", value)
+				}
+			}
+			continue
+		}
+		for text != "" {
+			text = strings.TrimLeft(text, " \t\r")
+			if text == "" {
+				break
+			}
+			switch text[0] {
+			case '{':
+				end := strings.IndexByte(text, '}')
+				if end < 0 {
+					inComment, text = true, ""
+					continue
+				}
+				text = text[end+1:]
+				continue
+			case ';':
+				text = ""
+				continue
+			case '(':
+				return nil, fail("variations are not supported")
+			}
+			end := strings.IndexAny(text, " \t\r{;(")
+			if end < 0 {
+				end = len(text)
+			}
+			word := text[:end]
+			text = text[end:]
+			if cur == nil {
+				cur = &Record{Start: Start()}
+				pos = cur.Start
+			}
+			switch {
+			case word == "1-0" || word == "0-1" || word == "1/2-1/2" || word == "*":
+				finish(word)
+				continue
+			case word[0] == '$':
+				continue
+			case isMoveNumber(word):
+				continue
+			}
+			m, err := parseAnyMove(&pos, word)
+			if err != nil {
+				return nil, fmt.Errorf("xiangqi: read record: line %d: move %d: %w", line, len(cur.Moves)+1, err)
+			}
+			cur.Moves = append(cur.Moves, m)
+			pos = pos.Play(m)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("xiangqi: read record: %w", err)
+	}
+	if inComment {
+		return nil, fail("a comment is not closed")
+	}
+	if cur != nil {
+		finish("*")
+	}
+	if len(out) == 0 {
+		return nil, errors.New("xiangqi: read record: no game in the file")
+	}
+	return out, nil
+}
+
+// parseTag reads `[Name "value"]`.
+func parseTag(s string) (string, string, error) {
+	if !strings.HasSuffix(s, "]") {
+		return "", "", errors.New("a tag must end with ]")
+	}
+	name, quoted, ok := strings.Cut(strings.TrimSpace(s[1:len(s)-1]), " ")
+	if !ok || name == "" {
+		return "", "", fmt.Errorf("want [Name \"value\"], got %s", s)
+	}
+	value, err := strconv.Unquote(strings.TrimSpace(quoted))
+	if err != nil {
+		return "", "", fmt.Errorf("tag %s: the value must be in double quotes", name)
+	}
+	return name, value, nil
+}
+
+// isMoveNumber reports whether w is a move number such as "12." or "3...".
+func isMoveNumber(w string) bool {
+	digits := strings.TrimRight(w, ".")
+	if digits == w || digits == "" {
+		return false
+	}
+	_, err := strconv.Atoi(digits)
+	return err == nil
+}
+
+// parseAnyMove reads a move in coordinates, WXF or the classic notation,
+// whichever the text looks like.
+func parseAnyMove(p *Position, s string) (Move, error) {
+	switch {
+	case strings.Contains(s, ","), len(s) == 5 && s[2] == '-':
+		return p.ParseClassic(s)
+	case len(s) == 4 && strings.ContainsRune("+-=.", rune(s[2])):
+		return p.ParseWXF(s)
+	}
+	return p.ParseUCI(s)
+}
+
+// ParseMoveText reads a move in any of the notations a person may type:
+// Fairy-Stockfish's coordinates (h3e3), the classic program's (H8,H5) or
+// WXF (C2=5), and returns it if it is legal in p. The error is that of the
+// notation the text looks like.
+func (p *Position) ParseMoveText(s string) (Move, error) {
+	return parseAnyMove(p, strings.TrimSpace(s))
+}
