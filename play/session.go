@@ -43,6 +43,12 @@ type rules[M comparable, S search.Game[M]] interface {
 	help() string
 }
 
+// capturer is implemented by rules that can list the captured pieces,
+// for the capture command.
+type capturer[S any] interface {
+	captured(s S, ascii bool) string
+}
+
 // session is a running game with a person.
 type session[M comparable, S search.Game[M]] struct {
 	rules     rules[M, S]
@@ -160,6 +166,12 @@ func (s *session[M, S]) command(ctx context.Context, line string) error {
 		s.display()
 	case "hint":
 		return s.hint(ctx)
+	case "capture", "captured", "c":
+		c, ok := s.rules.(capturer[S])
+		if !ok {
+			return errors.New("capture: this game has no list of captured pieces; see the board")
+		}
+		s.printf("%s", c.captured(s.g, s.ascii))
 	case "save":
 		return s.save(arg)
 	case "load":
@@ -327,8 +339,8 @@ const helpText = `Commands:
   restart     start a new game
   swap        change sides (the engine then plays for the side to move)
   hint        what the engine would play for you
-  save FILE   write the game as PDN
-  load FILE   replay the first game of a PDN file
-  fen         the position as a PDN FEN
+  save FILE   write the game record (PDN for draughts, PGN otherwise)
+  load FILE   replay the first game of a game record
+  fen         the position as FEN
   quit        leave
 `

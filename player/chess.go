@@ -2,21 +2,17 @@ package player
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"strings"
-	"time"
 
 	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/search"
 	"evolved/tournament"
-	"evolved/uci"
 )
 
 // ChessPlayer is a player of chess.
@@ -92,7 +88,11 @@ func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/
 // mcts:N, ept:N, uci:PATH[:option=value...] or an exported agent file.
 func ParseChess(spec string) (ChessSpec, error) {
 	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
-		return parseUCI(spec, rest)
+		u, err := parseUCI[chess.Move, *chess.Game](spec, rest, chessUCI{})
+		if err != nil {
+			return ChessSpec{}, err
+		}
+		return ChessSpec{Name: spec, New: func() ChessPlayer { return u.clone() }}, nil
 	}
 	if isAgentFile(spec) {
 		a, err := readAgent(spec, "chess")
@@ -155,130 +155,6 @@ func ChessNet(name string, net *nnet.Net, depth int) (ChessSpec, error) {
 			search.Options{Depth: depth, Quiescence: true, TableBits: 14})
 		return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
 	}}, nil
-}
-
-// uciPlayer plays the moves of an external engine. It starts the engine on
-// first use and keeps it for the games that follow; Close shuts it down.
-type uciPlayer struct {
-	path     string
-	options  map[string]string
-	limits   uci.Limits
-	engine   *uci.Engine
-	chess960 bool // whether UCI_Chess960 is set on the engine
-	// clock is set by SetClock in timed games: mine, theirs and the increment.
-	clock [3]time.Duration
-}
-
-// SetClock hands the engine its clock for the next move (timed games).
-func (u *uciPlayer) SetClock(mine, theirs, inc time.Duration) {
-	u.clock = [3]time.Duration{mine, theirs, inc}
-}
-
-// parseUCI reads uci:PATH[:name=value...]; the pseudo-options depth=N,
-// nodes=N and movetime=MS set the search limit (default movetime 100 ms),
-// every other pair is an engine option.
-func parseUCI(spec, rest string) (ChessSpec, error) {
-	parts := strings.Split(rest, ":")
-	if parts[0] == "" {
-		return ChessSpec{}, fmt.Errorf("%w %q: uci needs the engine's path, as in uci:/usr/games/stockfish", ErrSpec, spec)
-	}
-	p := uciPlayer{path: parts[0], options: map[string]string{}}
-	for _, kv := range parts[1:] {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || name == "" {
-			return ChessSpec{}, fmt.Errorf("%w %q: %q is not name=value", ErrSpec, spec, kv)
-		}
-		n, numErr := strconv.Atoi(value)
-		switch strings.ToLower(name) {
-		case "depth":
-			p.limits.Depth = n
-		case "nodes":
-			p.limits.Nodes = int64(n)
-		case "movetime":
-			p.limits.MoveTime = time.Duration(n) * time.Millisecond
-		default:
-			p.options[name] = value
-			continue
-		}
-		if numErr != nil || n < 1 {
-			return ChessSpec{}, fmt.Errorf("%w %q: %s takes a positive whole number", ErrSpec, spec, name)
-		}
-	}
-	return ChessSpec{Name: spec, New: func() ChessPlayer {
-		q := p
-		q.options = map[string]string{}
-		for k, v := range p.options {
-			q.options[k] = v
-		}
-		return &q
-	}}, nil
-}
-
-// NewGame starts the engine if needed and tells it a game begins. A
-// failure here shows in the next Move.
-func (u *uciPlayer) NewGame(uint64) {
-	if u.engine != nil {
-		if err := u.engine.NewGame(context.Background()); err != nil {
-			u.engine.Close()
-			u.engine = nil
-		}
-	}
-}
-
-// Move asks the engine for its move in the current position.
-func (u *uciPlayer) Move(ctx context.Context, g *chess.Game) (search.Result[chess.Move], error) {
-	start := g.Start()
-	want960 := !start.ClassicalCastling()
-	if u.engine == nil || want960 != u.chess960 {
-		if u.engine != nil {
-			u.engine.Close()
-		}
-		opts := map[string]string{}
-		for k, v := range u.options {
-			opts[k] = v
-		}
-		if want960 {
-			opts["UCI_Chess960"] = "true"
-		}
-		e, err := uci.Start(ctx, u.path, opts)
-		if err != nil {
-			return search.Result[chess.Move]{}, err
-		}
-		u.engine, u.chess960 = e, want960
-	}
-	moves := g.Moves(nil)
-	texts := make([]string, len(moves))
-	pos := start
-	for i, m := range moves {
-		texts[i] = pos.FormatUCI(m, u.chess960)
-		pos = pos.Play(m)
-	}
-	limits := u.limits
-	if mine, theirs, inc := u.clock[0], u.clock[1], u.clock[2]; mine > 0 {
-		limits = uci.Limits{WTime: mine, BTime: theirs, WInc: inc, BInc: inc}
-		if g.ToMove() == chess.Black {
-			limits.WTime, limits.BTime = theirs, mine
-		}
-	}
-	best, err := u.engine.BestMove(ctx, start.FEN(), texts, limits)
-	if err != nil {
-		return search.Result[chess.Move]{}, err
-	}
-	m, err := pos.ParseUCI(best, u.chess960)
-	if err != nil {
-		return search.Result[chess.Move]{}, fmt.Errorf("%s played %q: %w", u.engine.Name(), best, err)
-	}
-	return search.Result[chess.Move]{Move: m}, nil
-}
-
-// Close shuts the engine down.
-func (u *uciPlayer) Close() error {
-	if u.engine == nil {
-		return nil
-	}
-	err := u.engine.Close()
-	u.engine = nil
-	return err
 }
 
 // ChessArena returns the arena of chess games under rules, each opened by

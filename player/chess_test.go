@@ -99,7 +99,7 @@ func TestChessAgainstStockfish(t *testing.T) {
 	}
 }
 
-var _ search.Player[chess.Move, *chess.Game] = (*uciPlayer)(nil)
+var _ search.Player[chess.Move, *chess.Game] = (*uciPlayer[chess.Move, *chess.Game])(nil)
 
 func TestChess960Openings(t *testing.T) {
 	arena := ChessArena(chess.DefaultRules(), 2, true)

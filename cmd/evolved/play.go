@@ -12,6 +12,7 @@ import (
 	"evolved/game"
 	"evolved/game/chess"
 	"evolved/game/draughts"
+	"evolved/game/xiangqi"
 	"evolved/play"
 	"evolved/player"
 )
@@ -20,14 +21,14 @@ import (
 func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	agentFile := fs.String("agent", "", "play this exported agent file")
 	dbPath := fs.String("db", "", "play the latest champion of this database (with --game)")
-	gameName := fs.String("game", "draughts", "the game: draughts or chess")
+	gameName := fs.String("game", "draughts", "the game: draughts, chess or xiangqi")
 	generation := fs.Int("generation", -1, "with --db: play this generation's champion (default: the latest)")
-	spec := fs.String("player", "", "play a built-in player instead (random, material:D, mcts:N, ept:N; for chess also uci:PATH)")
+	spec := fs.String("player", "", "play a built-in player instead (random, material:D, mcts:N, ept:N; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
 	depth := fs.Int("depth", 0, "the engine's search depth (default: the agent's own)")
-	as := fs.String("as", "", "your side: black or white (default: the side that moves first: Black in draughts, White in chess)")
-	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols")
+	as := fs.String("as", "", "your side: black or white, red in xiangqi (default: the side that moves first: Black in draughts, White in chess, Red in xiangqi)")
+	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols or Chinese glyphs")
 	fen := fs.String("fen", "", "start from this position (the game's FEN)")
-	record := fs.String("load", "", "replay the first game of this record (PDN for draughts, PGN for chess) and play on")
+	record := fs.String("load", "", "replay the first game of this record (PDN for draughts, PGN for chess and xiangqi) and play on")
 	maxMoves := fs.Int("max-moves", 0, "draw when each side has made this many moves (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE --game G | --player SPEC) [--depth D] [--as black|white]")
@@ -38,8 +39,8 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	}
 	return func(ctx context.Context, stdout io.Writer) error {
 		g := strings.ToLower(*gameName)
-		if g != "draughts" && g != "chess" {
-			return usagef("play: unknown game %q (known: draughts, chess)", *gameName)
+		if g != "draughts" && g != "chess" && g != "xiangqi" {
+			return usagef("play: unknown game %q (known: draughts, chess, xiangqi)", *gameName)
 		}
 		sources := 0
 		for _, set := range []bool{*agentFile != "", *dbPath != "", *spec != ""} {
@@ -50,24 +51,15 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if sources != 1 {
 			return usagef("play: give exactly one of --agent FILE, --db FILE or --player SPEC")
 		}
-		human := game.First
-		switch strings.ToLower(*as) {
-		case "":
-		case "black", "b":
-			human = draughts.Black
-			if g == "chess" {
-				human = chess.Black
-			}
-		case "white", "w":
-			human = draughts.White
-			if g == "chess" {
-				human = chess.White
-			}
-		default:
-			return usagef("play: --as must be black or white, got %q", *as)
+		human, err := humanSide(g, *as)
+		if err != nil {
+			return err
 		}
 		if *depth < 0 || *depth > 30 {
 			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
+		}
+		if g == "xiangqi" {
+			return playXiangqi(ctx, stdout, *agentFile, *dbPath, *spec, *generation, *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
 		}
 		if g == "chess" {
 			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, *generation, *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
@@ -191,4 +183,57 @@ func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec st
 		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
 		Rules: chess.Rules{MaxMoves: maxMoves, FiftyMoveRule: true, Chess960: !start.ClassicalCastling()},
 	})
+}
+
+// playXiangqi runs a xiangqi session.
+func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
+	start := xiangqi.Start()
+	if fen != "" {
+		var err error
+		if start, err = xiangqi.ParseFEN(fen); err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+	}
+	engine, err := xiangqiEngine(ctx, agentFile, dbPath, spec, generation, depth)
+	if err != nil {
+		return err
+	}
+	return play.Xiangqi(ctx, os.Stdin, stdout, play.XiangqiOptions{
+		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
+		Rules: xiangqi.Rules{MaxMoves: maxMoves},
+	})
+}
+
+// humanSide reads --as for game g: the person's side, by default the side
+// that moves first.
+func humanSide(g, as string) (game.Player, error) {
+	sides := map[string]map[string]game.Player{
+		"draughts": {"black": draughts.Black, "b": draughts.Black, "white": draughts.White, "w": draughts.White},
+		"chess":    {"white": chess.White, "w": chess.White, "black": chess.Black, "b": chess.Black},
+		"xiangqi":  {"red": xiangqi.Red, "r": xiangqi.Red, "black": xiangqi.Black, "b": xiangqi.Black},
+	}[g]
+	if as == "" {
+		return game.First, nil
+	}
+	side, ok := sides[strings.ToLower(as)]
+	if !ok {
+		names := "black or white"
+		if g == "xiangqi" {
+			names = "red or black"
+		}
+		return game.First, usagef("play: --as must be %s for %s, got %q", names, g, as)
+	}
+	return side, nil
+}
+
+// xiangqiEngine builds the xiangqi engine from whichever source was given.
+func xiangqiEngine(ctx context.Context, agentFile, dbPath, spec string, generation, depth int) (player.XiangqiSpec, error) {
+	if spec == "" {
+		return player.XiangqiSpec{}, usagef("play: xiangqi agents arrive with the xiangqi population; give --player SPEC")
+	}
+	s, err := player.ParseXiangqi(spec)
+	if err != nil {
+		return s, &usageError{msg: "play: --player: " + err.Error()}
+	}
+	return s, nil
 }

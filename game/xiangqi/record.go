@@ -292,7 +292,13 @@ func parseAnyMove(p *Position, s string) (Move, error) {
 // ParseMoveText reads a move in any of the notations a person may type:
 // Fairy-Stockfish's coordinates (h3e3), the classic program's (H8,H5) or
 // WXF (C2=5), and returns it if it is legal in p. The error is that of the
-// notation the text looks like.
+// notation the text looks like, or for text that looks like none a syntax
+// error showing all three.
 func (p *Position) ParseMoveText(s string) (Move, error) {
-	return parseAnyMove(p, strings.TrimSpace(s))
+	m, err := parseAnyMove(p, strings.TrimSpace(s))
+	if errors.Is(err, ErrSyntax) && !strings.Contains(s, ",") && len(s) != 4 {
+		return NoMove, fmt.Errorf("xiangqi: parse move %q in %s: %w", s, p.FEN(),
+			detailf(ErrSyntax, "want a move as H8,H5 (row A..J, column 1..9), h3e3 (coordinates) or C2=5 (WXF)"))
+	}
+	return m, err
 }

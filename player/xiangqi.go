@@ -1,0 +1,108 @@
+package player
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"evolved/game/xiangqi"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// XiangqiPlayer is a player of xiangqi.
+type XiangqiPlayer = search.Player[xiangqi.Move, *xiangqi.Game]
+
+// XiangqiSpec is a parsed xiangqi player specification: a name and a
+// constructor of fresh, independent instances (one per concurrent game).
+type XiangqiSpec struct {
+	Name string
+	New  func() XiangqiPlayer
+}
+
+// xiangqiValues are the material values of material:D in centipawns, by
+// piece type: advisor and elephant 200, horse 400, chariot 900, cannon
+// 450, soldier 100 (200 once across the river), the values most xiangqi
+// programs start from. The general is not counted.
+var xiangqiValues = [...]int{xiangqi.Advisor: 200, xiangqi.Elephant: 200, xiangqi.Horse: 400,
+	xiangqi.Chariot: 900, xiangqi.Cannon: 450, xiangqi.Soldier: 100}
+
+// XiangqiMaterial evaluates a xiangqi position by material alone (see
+// xiangqiValues), from the side to move's point of view.
+type XiangqiMaterial struct{}
+
+// Evaluate returns the material balance for the side to move, in
+// centipawns.
+func (XiangqiMaterial) Evaluate(g *xiangqi.Game) int {
+	p := g.Position()
+	score := 0
+	for s := range xiangqi.Square(xiangqi.Squares) {
+		pt, c := p.PieceAt(s)
+		if pt == xiangqi.NoPieceType || pt == xiangqi.General {
+			continue
+		}
+		v := xiangqiValues[pt]
+		if pt == xiangqi.Soldier && (c == xiangqi.Red) != (s.Rank() <= 4) {
+			v *= 2
+		}
+		if c != p.Side() {
+			v = -v
+		}
+		score += v
+	}
+	return score
+}
+
+// xiangqiWinRate maps centipawns to a win rate for MCTS-EPT.
+func xiangqiWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
+
+// ParseXiangqi reads a player specification for xiangqi: random,
+// material:D, mcts:N, ept:N, uci:PATH[:option=value...] (an engine that
+// knows UCI_Variant xiangqi, such as Fairy-Stockfish).
+func ParseXiangqi(spec string) (XiangqiSpec, error) {
+	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
+		u, err := parseUCI[xiangqi.Move, *xiangqi.Game](spec, rest, xiangqiUCI{})
+		if err != nil {
+			return XiangqiSpec{}, err
+		}
+		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer { return u.clone() }}, nil
+	}
+	p, err := parse(spec)
+	if err != nil {
+		return XiangqiSpec{}, err
+	}
+	switch p.kind {
+	case "random":
+		return XiangqiSpec{Name: "random", New: func() XiangqiPlayer { return search.NewRandom[xiangqi.Move, *xiangqi.Game]() }}, nil
+	case "material":
+		depth := p.arg
+		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer {
+			ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](XiangqiMaterial{},
+				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
+			return search.Searcher[xiangqi.Move, *xiangqi.Game]{AlphaBeta: ab}
+		}}, nil
+	case "mcts", "ept":
+		opts := search.MCTSOptions{Playouts: p.arg}
+		if p.kind == "ept" {
+			opts.PlayoutPlies = 6
+		}
+		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer {
+			return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](opts, XiangqiMaterial{}, xiangqiWinRate))
+		}}, nil
+	}
+	return XiangqiSpec{}, fmt.Errorf("%w %q: no such xiangqi player", ErrSpec, spec)
+}
+
+// XiangqiArena returns the arena of xiangqi games under rules, from start
+// (the standard position when zero), each opened by openingPlies random
+// plies.
+func XiangqiArena(rules xiangqi.Rules, start xiangqi.Position, openingPlies int) tournament.Arena[xiangqi.Move, *xiangqi.Game] {
+	if start == (xiangqi.Position{}) {
+		start = xiangqi.Start()
+	}
+	return tournament.Arena[xiangqi.Move, *xiangqi.Game]{
+		Name:         "xiangqi",
+		NewGame:      func() *xiangqi.Game { return xiangqi.NewGame(start, rules) },
+		OpeningPlies: openingPlies,
+	}
+}
