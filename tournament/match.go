@@ -26,6 +26,10 @@ type MatchOptions struct {
 	Slots *semaphore.Weighted
 	// Clock, if not zero, times every game (see Config).
 	Clock Clock
+	// FixedColors gives A the first move in every game, each game with an
+	// opening of its own, instead of alternating colours over shared
+	// openings: for measuring a player from one side of a given position.
+	FixedColors bool
 }
 
 // MatchResult holds a match's games and their tally from A's point of view.
@@ -47,7 +51,8 @@ func (r MatchResult[M]) Score() float64 {
 }
 
 // Match plays opts.Games games between the players that newA and newB make:
-// A moves first in even games, and games 2k and 2k+1 share their opening. It
+// A moves first in even games, and games 2k and 2k+1 share their opening
+// (with FixedColors, A moves first in every game). It
 // is a tournament of two agents, so its results too are the same whatever
 // the concurrency.
 func Match[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S], newA, newB func() search.Player[M, S], opts MatchOptions) (MatchResult[M], error) {
@@ -57,6 +62,9 @@ func Match[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S
 	schedule := make([]Pairing, opts.Games)
 	for i := range schedule {
 		schedule[i] = Pairing{First: i % 2, Second: 1 - i%2, OpeningIndex: i / 2}
+		if opts.FixedColors {
+			schedule[i] = Pairing{First: 0, Second: 1, OpeningIndex: i}
+		}
 	}
 	r, err := Run(ctx, arena, []func() search.Player[M, S]{newA, newB}, schedule, Config{Workers: opts.Concurrency, Slots: opts.Slots, Clock: opts.Clock}, opts.Seed, 0, opts.Progress)
 	if err != nil {

@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -163,6 +164,25 @@ func TestMatchMaterialBeatsRandom(t *testing.T) {
 	}
 	if r.Wins < 95 {
 		t.Errorf("material:4 vs random: +%d =%d -%d, want at least 95 wins", r.Wins, r.Draws, r.Losses)
+	}
+}
+
+// TestMatchFixedColors checks that A moves first in every game and that
+// the games do not share openings in pairs.
+func TestMatchFixedColors(t *testing.T) {
+	arena := draughtsArena()
+	r, err := Match(context.Background(), arena, alphaBeta(2), random, MatchOptions{Games: 6, Seed: 3, FixedColors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, first := range r.AFirst {
+		if !first {
+			t.Errorf("game %d: A did not move first", i)
+		}
+	}
+	open := func(i int) string { return fmt.Sprint(r.Records[i].Moves[:arena.OpeningPlies]) }
+	if open(0) == open(1) && open(2) == open(3) && open(4) == open(5) {
+		t.Errorf("games share openings in pairs: %s %s", open(0), open(1))
 	}
 }
 

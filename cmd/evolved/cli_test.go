@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
+
+	"evolved/game/xiangqi"
 )
 
 // exitStatus runs the binary and returns its output and exit status.
@@ -42,6 +47,10 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"match", "--a", "random"}, 2, "--a and --b are required"},
 		{[]string{"match", "--a", "random", "--b", "material:99"}, 2, "material takes a whole number from 1 to 30"},
 		{[]string{"match", "--a", "nofile.json", "--b", "random"}, 2, "no such agent file"},
+		{[]string{"match", "--a", "random", "--b", "random", "--colors", "sometimes"}, 2, "--colors must be alternate or fixed"},
+		{[]string{"match", "--game", "xiangqi", "--a", "random", "--b", "random", "--fen", "9/9 w"}, 2, "--fen: xiangqi: parse FEN"},
+		{[]string{"match", "--game", "chess", "--a", "random", "--b", "random", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--chess960"}, 2, "--fen does not go with"},
+		{[]string{"play", "--game", "xiangqi", "--player", "random", "--as", "white"}, 2, "--as must be red or black for xiangqi"},
 		{[]string{"champions"}, 2, "--game is required"},
 		{[]string{"run", "--print-config", "--workers", "3"}, 0, "workers = 3"},
 	}
@@ -85,3 +94,37 @@ func TestPerftOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchFENFixedColors checks that --fen starts every game from the
+// position and that --colors fixed gives A the first move in each: from a
+// mate in one for White, material:1 mates at once every time.
+func TestMatchFENFixedColors(t *testing.T) {
+	out, code := exitStatus(t, "match", "--game", "chess", "--a", "material:1", "--b", "random", "--games", "6",
+		"--fen", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--colors", "fixed")
+	if code != 0 || !strings.Contains(out, "result games=6 wins=6 draws=0 losses=0 ") {
+		t.Errorf("match from a mate in one, A always White: status %d\n%s", code, out)
+	}
+	out, code = exitStatus(t, "match", "--game", "chess", "--a", "material:1", "--b", "random", "--games", "6",
+		"--fen", "k7/8/1K6/8/8/8/8/7R w - - 0 1")
+	if code != 0 || !strings.Contains(out, "result games=6 wins=3 ") {
+		t.Errorf("match from a mate in one, colours alternating: status %d\n%s", code, out)
+	}
+}
+
+// TestMatchXiangqi plays a short xiangqi match and reads its PGN back.
+func TestMatchXiangqi(t *testing.T) {
+	dir := t.TempDir()
+	out, err := evolved(dir, "match", "--game", "xiangqi", "--a", "material:1", "--b", "random", "--games", "4", "--pgn", "games.pgn").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result games=4 ") {
+		t.Fatalf("xiangqi match: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "games.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := xiangqi.ReadRecords(bytes.NewReader(data))
+	if err != nil || len(games) != 4 || games[0].Tag("White") != "material:1" || games[1].Tag("White") != "random" {
+		t.Errorf("read %d games back (%v):\n%s", len(games), err, data)
+	}
+}
+

@@ -13,6 +13,7 @@ import (
 
 	"evolved/game/chess"
 	"evolved/game/draughts"
+	"evolved/game/xiangqi"
 	"evolved/player"
 	"evolved/progress"
 	"evolved/search"
@@ -32,21 +33,25 @@ type matchSettings struct {
 	chess960     bool
 	tc           string
 	openings     string
+	fen          string
+	colors       string
 	pliesSet     bool // --opening-plies was given
 }
 
 // matchCommand implements `evolved match`.
 func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	var s matchSettings
-	fs.StringVar(&s.game, "game", "draughts", "the game: draughts or chess")
-	fs.StringVar(&s.a, "a", "", "player A (SPEC: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file;\nfor chess also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits)")
+	fs.StringVar(&s.game, "game", "draughts", "the game: draughts, chess or xiangqi")
+	fs.StringVar(&s.a, "a", "", "player A (SPEC: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file;\nfor chess and xiangqi also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits;\nfor xiangqi classic and classic+[:MS])")
 	fs.StringVar(&s.b, "b", "", "player B (SPEC)")
 	fs.IntVar(&s.games, "games", 100, "number of games; colours alternate and each pair shares an opening")
 	fs.IntVar(&s.concurrency, "concurrency", 0, "games played at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the openings and of the players' random choices")
 	fs.IntVar(&s.openingPlies, "opening-plies", 4, "random plies that open each game")
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made this many moves (0: no limit)")
-	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts, PGN for chess)")
+	fs.StringVar(&s.pgn, "pgn", "", "write the games to this file (PDN for draughts, PGN for chess and xiangqi)")
+	fs.StringVar(&s.fen, "fen", "", "start every game from this position (the game's FEN), followed by --opening-plies random plies (default 0 with a FEN)")
+	fs.StringVar(&s.colors, "colors", "alternate", "alternate: A and B take turns moving first; fixed: A moves first in every game")
 	fs.BoolVar(&s.chess960, "chess960", false, "chess: start each pair of games from a seeded random Chess960 arrangement")
 	fs.StringVar(&s.openings, "openings", "", "chess: start the pairs from the openings of this file (.pgn: games; otherwise EPD, a position a line), followed by --opening-plies random plies (default 0 with a file)")
 	fs.StringVar(&s.tc, "tc", "", "time control BASE+INC in seconds, e.g. 10+0.1 (players then search by the clock; losing on time loses)")
@@ -74,6 +79,13 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return usagef("match: --opening-plies must not be negative, got %d", s.openingPlies)
 		case s.maxMoves < 0:
 			return usagef("match: --max-moves must not be negative, got %d", s.maxMoves)
+		case s.colors != "alternate" && s.colors != "fixed":
+			return usagef("match: --colors must be alternate or fixed, got %q", s.colors)
+		case s.fen != "" && (s.openings != "" || s.chess960):
+			return usagef("match: --fen does not go with --openings or --chess960")
+		}
+		if s.fen != "" && !s.pliesSet {
+			s.openingPlies = 0
 		}
 		if _, err := parseTC(s.tc); err != nil {
 			return &usageError{msg: "match: " + err.Error()}
@@ -83,8 +95,10 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return matchDraughts(ctx, s, stdout)
 		case "chess":
 			return matchChess(ctx, s, stdout)
+		case "xiangqi":
+			return matchXiangqi(ctx, s, stdout)
 		}
-		return usagef("match: unknown game %q (known: draughts, chess)", s.game)
+		return usagef("match: unknown game %q (known: draughts, chess, xiangqi)", s.game)
 	}
 }
 
@@ -99,9 +113,15 @@ func matchDraughts(ctx context.Context, s matchSettings, stdout io.Writer) error
 		return &usageError{msg: "match: --b: " + err.Error()}
 	}
 	rules := draughts.Rules{MaxMoves: s.maxMoves}
+	start := draughts.Start()
+	if s.fen != "" {
+		if start, err = draughts.ParseFEN(s.fen); err != nil {
+			return &usageError{msg: "match: --fen: " + err.Error()}
+		}
+	}
 	arena := tournament.Arena[draughts.Move, *draughts.Game]{
 		Name:         "draughts",
-		NewGame:      func() *draughts.Game { return draughts.NewGame(draughts.Start(), rules) },
+		NewGame:      func() *draughts.Game { return draughts.NewGame(start, rules) },
 		OpeningPlies: s.openingPlies,
 	}
 	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
@@ -109,7 +129,7 @@ func matchDraughts(ctx context.Context, s matchSettings, stdout io.Writer) error
 		return err
 	}
 	if s.pgn != "" {
-		if err := writeDraughtsPDN(s.pgn, res, a.Name, b.Name, s); err != nil {
+		if err := writeDraughtsPDN(s.pgn, start, res, a.Name, b.Name, s); err != nil {
 			return err
 		}
 	}
@@ -124,7 +144,7 @@ func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournam
 	start := time.Now()
 	clock, _ := parseTC(s.tc) // checked before
 	res, err := tournament.Match(ctx, arena, newA, newB, tournament.MatchOptions{
-		Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
+		Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock, FixedColors: s.colors == "fixed",
 		Progress: func(done, _ int) { rep.Update(done) },
 	})
 	rep.Finish()
@@ -146,7 +166,7 @@ func printMatch(w io.Writer, wins, draws, losses int, nameA, nameB string, elaps
 }
 
 // writeDraughtsPDN writes the match's games as PDN.
-func writeDraughtsPDN(path string, res tournament.MatchResult[draughts.Move], nameA, nameB string, s matchSettings) error {
+func writeDraughtsPDN(path string, start draughts.Position, res tournament.MatchResult[draughts.Move], nameA, nameB string, s matchSettings) error {
 	return writeGames(path, func(w io.Writer) error {
 		for i, rec := range res.Records {
 			black, white := nameA, nameB
@@ -161,7 +181,7 @@ func writeDraughtsPDN(path string, res tournament.MatchResult[draughts.Move], na
 					{Name: "White", Value: white},
 					{Name: "Termination", Value: rec.Outcome.Reason.String()},
 				},
-				Start:  draughts.Start(),
+				Start:  start,
 				Moves:  rec.Moves,
 				Result: draughts.ResultString(rec.Outcome.Result),
 			}
@@ -203,6 +223,14 @@ func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
 	}
 	rules := chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}
 	arena := player.ChessArena(rules, s.openingPlies, s.chess960)
+	if s.fen != "" {
+		p, err := chess.ParseFEN(s.fen)
+		if err != nil {
+			return &usageError{msg: "match: --fen: " + err.Error()}
+		}
+		arena = player.WithOpenings(arena, rules, []player.ChessOpening{{Start: p}})
+		arena.OpeningPlies = s.openingPlies
+	}
 	if s.openings != "" {
 		f, err := os.Open(s.openings)
 		if err != nil {
@@ -282,4 +310,58 @@ func parseTC(tc string) (tournament.Clock, error) {
 		return tournament.Clock{}, fmt.Errorf("--tc %q: want BASE+INC in seconds, as in 10+0.1", tc)
 	}
 	return tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}, nil
+}
+
+// matchXiangqi runs a xiangqi match.
+func matchXiangqi(ctx context.Context, s matchSettings, stdout io.Writer) error {
+	a, err := player.ParseXiangqi(s.a)
+	if err != nil {
+		return &usageError{msg: "match: --a: " + err.Error()}
+	}
+	b, err := player.ParseXiangqi(s.b)
+	if err != nil {
+		return &usageError{msg: "match: --b: " + err.Error()}
+	}
+	start := xiangqi.Start()
+	if s.fen != "" {
+		if start, err = xiangqi.ParseFEN(s.fen); err != nil {
+			return &usageError{msg: "match: --fen: " + err.Error()}
+		}
+	}
+	arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: s.maxMoves}, start, s.openingPlies)
+	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
+	if err != nil {
+		return err
+	}
+	if s.pgn != "" {
+		err := writeGames(s.pgn, func(w io.Writer) error {
+			for i, rec := range res.Records {
+				red, black := a.Name, b.Name
+				if !res.AFirst[i] {
+					red, black = b.Name, a.Name
+				}
+				err := xiangqi.WriteRecord(w, xiangqi.Record{
+					Tags: [][2]string{
+						{"Event", fmt.Sprintf("evolved match, seed %d", s.seed)},
+						{"Round", fmt.Sprint(i + 1)},
+						{"White", red},
+						{"Black", black},
+						{"Termination", rec.Outcome.Reason.String()},
+					},
+					Start:  start,
+					Moves:  rec.Moves,
+					Result: xiangqi.ResultString(rec.Outcome.Result),
+				})
+				if err != nil {
+					return fmt.Errorf("game %d: %w", i+1, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	printMatch(stdout, res.Wins, res.Draws, res.Losses, a.Name, b.Name, elapsed)
+	return nil
 }
