@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -127,4 +127,3 @@ func TestMatchXiangqi(t *testing.T) {
 		t.Errorf("read %d games back (%v):\n%s", len(games), err, data)
 	}
 }
-
