@@ -121,4 +121,39 @@ CREATE VIEW generation_summary AS
 	`
 ALTER TABLE games ADD COLUMN start TEXT NOT NULL DEFAULT ''; -- a FEN, or '' for the standard start
 `,
+	// 3: the chess lab's runs (evolved meta): parameters, per-iteration
+	// costs, the best line and the learned table.
+	`
+CREATE TABLE meta_runs (
+	id          INTEGER PRIMARY KEY,
+	method      TEXT NOT NULL CHECK (method IN ('aco', 'ga', 'sa')),
+	opponent    TEXT NOT NULL,          -- the opponent's player spec
+	start       TEXT NOT NULL,          -- FEN of the position the learner starts from
+	params      TEXT NOT NULL,          -- JSON: every setting of the run
+	seed        INTEGER NOT NULL,
+	created_at  TEXT NOT NULL,
+	finished_at TEXT,                   -- NULL while running, or if the run was stopped
+	seconds     REAL,
+	iterations  INTEGER NOT NULL DEFAULT 0, -- iterations stored so far
+	best_cost   REAL,
+	best_pgn    TEXT,                   -- the best game found, as PGN
+	learned     TEXT                    -- the learned table in the pheromone file format
+);
+
+CREATE TABLE meta_iterations (
+	run_id    INTEGER NOT NULL REFERENCES meta_runs(id),
+	iteration INTEGER NOT NULL,
+	best_cost REAL NOT NULL,            -- the best cost found so far
+	mean_cost REAL NOT NULL,            -- the mean cost of this iteration's games
+	wins      INTEGER NOT NULL,         -- this iteration's games the learner won
+	games     INTEGER NOT NULL,
+	seconds   REAL NOT NULL,            -- since the run started
+	PRIMARY KEY (run_id, iteration)
+);
+
+-- The public interface for sqlite3 users.
+CREATE VIEW meta_summary AS
+	SELECT id, method, opponent, start, seed, iterations, best_cost, seconds, created_at, finished_at
+	FROM meta_runs;
+`,
 }

@@ -354,8 +354,11 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 	defer raw.Close()
 	var version int
 	raw.QueryRow("PRAGMA user_version").Scan(&version)
-	if version != 2 {
-		t.Errorf("user_version after open = %d, want 2", version)
+	if version != 3 {
+		t.Errorf("user_version after open = %d, want 3", version)
+	}
+	if _, err := raw.Exec("SELECT * FROM meta_summary"); err != nil {
+		t.Errorf("the meta tables were not added: %v", err)
 	}
 	if _, err := raw.Exec("SELECT start FROM games"); err != nil {
 		t.Errorf("the start column was not added: %v", err)
