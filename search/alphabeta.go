@@ -22,6 +22,11 @@ type Options struct {
 	// depth in games that implement Quiescent, instead of evaluating a
 	// position in the middle of an exchange.
 	Quiescence bool
+	// CheckExtension searches a position whose side to move is in check one
+	// ply deeper (up to MaxExtension plies on a path), in games that
+	// implement Quiescent, so that a line of quiet checks is not cut off at
+	// the horizon.
+	CheckExtension bool
 	// Nodes stops the search after about this many nodes (0: no limit).
 	Nodes int64
 	// Time stops the search after about this long (0: no limit).
@@ -80,6 +85,7 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	eval    Evaluator[S]
 	inc     Incremental[S] // eval, when it is incremental; else nil
 	quiet   bool           // run quiescence search (option on and the game supports it)
+	checks  bool           // extend checks (option on and the game supports it)
 	table   *table[M]
 	plies   []plyState[M]
 	history []int32
@@ -168,6 +174,7 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	}
 	_, isQuiescent := any(s).(Quiescent[M])
 	ab.quiet = ab.opts.Quiescence && isQuiescent
+	ab.checks = ab.opts.CheckExtension && isQuiescent
 	var res Result[M]
 	for depth := 1; depth <= ab.opts.Depth; depth++ {
 		if depth > 1 {
@@ -223,6 +230,9 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 	}
 	if ply > 0 && s.Drawn() {
 		return 0
+	}
+	if ab.checks && ply > 0 && ext < ab.opts.MaxExtension && any(s).(Quiescent[M]).InCheck() {
+		depth, ext = depth+1, ext+1
 	}
 	if depth <= 0 {
 		if ab.quiet {

@@ -148,6 +148,23 @@ func TestQuiescenceSeesTheRecapture(t *testing.T) {
 	}
 }
 
+// TestCheckExtension: White mates in two with two quiet rook moves, a
+// check (Rb7+) and then Ra8#. At nominal depth 2 the mate lies past the
+// horizon (quiescence searches captures only, out of check); the check
+// extension searches the checked position a ply deeper and finds it.
+func TestCheckExtension(t *testing.T) {
+	g := chess.NewGame(mustFEN(t, "8/7k/R7/8/8/8/8/KR6 w - - 0 1"), chess.DefaultRules())
+	p := g.Position()
+	plain := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 2, Quiescence: true}).Search(context.Background(), g)
+	ext := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 2, Quiescence: true, CheckExtension: true}).Search(context.Background(), g)
+	if IsWin(plain.Score) {
+		t.Errorf("without the extension depth 2 found a mate (%s, %d): the test position is too easy", p.FormatUCI(plain.Move, false), plain.Score)
+	}
+	if !IsWin(ext.Score) || p.FormatUCI(ext.Move, false) != "b1b7" {
+		t.Errorf("with the extension: %s scoring %d, want b1b7 and a mate score", p.FormatUCI(ext.Move, false), ext.Score)
+	}
+}
+
 func mustFEN(t *testing.T, fen string) chess.Position {
 	t.Helper()
 	p, err := chess.ParseFEN(fen)
