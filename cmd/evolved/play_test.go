@@ -74,3 +74,51 @@ func TestPlayChessInTmux(t *testing.T) {
 	wait("legal moves:")
 	send("quit")
 }
+
+// TestPlayXiangqiInTmux plays xiangqi on the classic board: glyphs, the
+// classic and coordinate notations, a refused move with its reason, undo,
+// swap, capture and history.
+func TestPlayXiangqiInTmux(t *testing.T) {
+	screen, send, wait := tmuxPlay(t, "evolved-play-xiangqi", "--game xiangqi --player material:1")
+	wait(" J  <車> <馬> <相> <仕> <帥> <仕> <相> <馬> <車>")
+	wait(" A  (車) (馬) (象) (士) (將) (士) (象) (馬) (車)")
+	wait("Red to move (you)")
+	send("H8,H5")
+	wait("Red to move (you), last move")
+	send("b1c3")
+	wait("last move J2,H3 (b1c3)")
+	wait("engine: depth 1")
+	send("h1f2")
+	wait("illegal move: the horse on h1 cannot go to f2: its leg g1 is blocked (hobbled horse)")
+	wait("legal moves:")
+	send("capture")
+	wait("Red has captured")
+	send("history")
+	wait("  1. H8,H5 h3e3 C2=5")
+	send("undo")
+	wait("Red to move (you)\nRed>")
+	send("history")
+	// The history printed after the undo ends at the first full move.
+	if !waitFor(10*time.Second, func() bool {
+		text := screen()
+		i := strings.LastIndex(text, "Red> history")
+		return i >= 0 && strings.Contains(text[i:], "  1. H8,H5 h3e3 C2=5") && !strings.Contains(text[i:], "  2. ") &&
+			strings.Contains(text[i+len("Red> history"):], "Red>")
+	}) {
+		t.Fatalf("undo did not take back the last move pair:\n%s", screen())
+	}
+	send("swap")
+	wait("You now play Black.")
+	wait("Black to move (you), last move")
+	send("quit")
+}
+
+// TestPlayXiangqiToTheEndInTmux plays a mate in one with the classic
+// notation and sees the game end.
+func TestPlayXiangqiToTheEndInTmux(t *testing.T) {
+	_, send, wait := tmuxPlay(t, "evolved-play-xiangqi-end", "--game xiangqi --player material:1 --ascii --fen '3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1'")
+	wait("Red to move (you)")
+	send("J1,A1")
+	wait("Game over: Red wins, no legal move")
+	send("quit")
+}
