@@ -22,7 +22,8 @@ type Reporter struct {
 	live     bool
 	start    time.Time
 	lastDraw time.Time
-	nextMark int // next milestone (in tenths) to log when not live
+	nextMark int    // next milestone (in tenths) to log when not live
+	note     string // shown after the rate: "best cost 21", say
 	now      func() time.Time
 }
 
@@ -49,6 +50,20 @@ func IsTerminal(w io.Writer) bool {
 func (r *Reporter) Update(done int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.update(done)
+}
+
+// UpdateNote records that done units are finished and sets the note shown
+// after the rate (the best cost so far, say).
+func (r *Reporter) UpdateNote(done int, note string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.note = note
+	r.update(done)
+}
+
+// update draws or logs the line if it is time to; r.mu is held.
+func (r *Reporter) update(done int) {
 	now := r.now()
 	if r.live {
 		// Redraw at most ten times a second, and always at the end.
@@ -84,6 +99,9 @@ func (r *Reporter) line(done int, now time.Time) string {
 		rate = float64(done) / elapsed
 	}
 	s := fmt.Sprintf("%s: %d/%d %s, %.1f %s/s", r.what, done, r.total, r.unit, rate, r.unit)
+	if r.note != "" {
+		s += ", " + r.note
+	}
 	if done >= r.total {
 		return s + fmt.Sprintf(", done in %s", round(now.Sub(r.start)))
 	}

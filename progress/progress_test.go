@@ -45,3 +45,15 @@ func TestLiveLineRedraws(t *testing.T) {
 		t.Errorf("output %q does not end with the finished line", out)
 	}
 }
+
+func TestNote(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, "meta sa", 10, "iterations", false)
+	clock := r.start
+	r.now = func() time.Time { return clock }
+	clock = clock.Add(2 * time.Second)
+	r.UpdateNote(1, "best cost 21")
+	if want := "meta sa: 1/10 iterations, 0.5 iterations/s, best cost 21, ETA 18s\n"; b.String() != want {
+		t.Errorf("line %q, want %q", b.String(), want)
+	}
+}
