@@ -99,13 +99,15 @@ func RunACO(ctx context.Context, c ACOConfig) (res Result, err error) {
 	tr.res.Table = table
 	for k := range c.Iterations {
 		began := time.Now()
+		ants := make([]*ant, c.Ants)
 		games, err := e.batch(ctx, k, c.Ants, func(i int) learner {
-			return &ant{table: table, tolerance: c.Tolerance, rng: e.rand(k, purposeLearner, i)}
+			ants[i] = &ant{table: table, tolerance: c.Tolerance, rng: e.rand(k, purposeLearner, i), missing: make([][]moveKey, 0, c.Turns)}
+			return ants[i]
 		})
 		if err != nil {
 			return tr.res, fmt.Errorf("metaheuristic: aco: %w", err)
 		}
-		table.reinforce(games, c.Dissipation)
+		table.reinforce(games, ants, c.Dissipation)
 		tr.observe(k, games, 0, began)
 	}
 	return tr.res, nil
@@ -120,14 +122,27 @@ type ant struct {
 	tolerance float64
 	rng       *rand.Rand
 	values    []float64
+	// missing holds, per learner turn, nil when the table held the position
+	// with every legal move, else the position's legal moves in canonical
+	// order for the update to add, so that the update, which runs on one
+	// goroutine, generates no moves.
+	missing [][]moveKey
 }
 
 func (a *ant) move(_ *chess.Position, board *Board, legal []chess.Move, _ int) chess.Move {
 	e := a.table.lookup(*board)
 	a.values = a.values[:0]
+	complete := e != nil
 	for _, m := range legal {
-		a.values = append(a.values, e.value(keyOf(m)))
+		v, ok := e.get(keyOf(m))
+		complete = complete && ok
+		a.values = append(a.values, v)
 	}
+	var keys []moveKey
+	if !complete {
+		keys = legalKeys(legal)
+	}
+	a.missing = append(a.missing, keys)
 	weights(a.values, a.tolerance)
 	return legal[pick(a.rng, a.values)]
 }
@@ -190,19 +205,25 @@ func pick(rng *rand.Rand, w []float64) int {
 // value, i being the move's number from 1, so that the moves closest to
 // the game's end, which decided it most directly, learn the most. Then
 // every position visited by any of the games loses the share dissipation
-// of every move's value.
-func (t *Pheromones) reinforce(games []played, dissipation float64) {
-	buf := make([]chess.Move, 0, chess.MaxMoves)
-	visited := make(map[int]bool)
+// of every move's value. ants are the games' learners, whose notes give
+// the positions and moves the table lacks.
+func (t *Pheromones) reinforce(games []played, ants []*ant, dissipation float64) {
+	var visited []bool // by entry index
 	var order []int
 	for g := range games {
 		p := &games[g]
 		m := float64(len(p.visits))
 		for i := range p.visits {
 			v := &p.visits[i]
-			e := t.ensure(v.board, &v.pos, buf)
+			e := t.lookup(v.board)
+			if keys := ants[g].missing[i]; keys != nil {
+				e = t.merge(v.board, keys)
+			}
 			e.slots[e.find(keyOf(v.move))].value += float64(i+1) / m * p.cost
 			idx := t.index[v.board]
+			for len(visited) <= idx {
+				visited = append(visited, false)
+			}
 			if !visited[idx] {
 				visited[idx] = true
 				order = append(order, idx)

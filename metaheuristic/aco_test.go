@@ -108,14 +108,21 @@ func TestReinforce(t *testing.T) {
 	other := mustFEN(t, smallFEN)
 
 	tab := NewPheromones()
-	tab.ensure(BoardOf(&other), &other, nil) // not visited: must not dissipate
+	tab.ensure(&other) // not visited: must not dissipate
 	games := []played{
 		// m = 2, cost 6: e2e4 gets 1/2*6 = 3, g1f3 gets 2/2*6 = 6.
-		{cost: 6, visits: []visit{{startBoard, start, e4}, {BoardOf(&p2), p2, nf3}}},
+		{cost: 6, visits: []visit{{startBoard, e4}, {BoardOf(&p2), nf3}}},
 		// m = 1, cost -4: e2e4 gets 1/1*-4.
-		{cost: -4, visits: []visit{{startBoard, start, e4}}},
+		{cost: -4, visits: []visit{{startBoard, e4}}},
 	}
-	tab.reinforce(games, 0.1)
+	// The ants' notes: both met the start position as new, the first also
+	// p2.
+	keys := func(p chess.Position) []moveKey { return legalKeys(p.LegalMoves(nil)) }
+	ants := []*ant{
+		{missing: [][]moveKey{keys(start), keys(p2)}},
+		{missing: [][]moveKey{keys(start)}},
+	}
+	tab.reinforce(games, ants, 0.1)
 	value := func(p chess.Position, uci string) float64 {
 		for _, mv := range tab.Values(&p) {
 			if p.FormatUCI(mv.Move, false) == uci {

@@ -136,26 +136,29 @@ type entry struct {
 	slots []slot
 }
 
+// cmpSlot orders a slot against a key, for binary search.
+func cmpSlot(s slot, k moveKey) int { return int(s.key) - int(k) }
+
 // find returns the index of k in e.slots, or -1.
 func (e *entry) find(k moveKey) int {
-	i, ok := slices.BinarySearchFunc(e.slots, k, func(s slot, k moveKey) int { return int(s.key) - int(k) })
+	i, ok := slices.BinarySearchFunc(e.slots, k, cmpSlot)
 	if !ok {
 		return -1
 	}
 	return i
 }
 
-// value returns the value of the move with key k, and InitialPheromone for
-// a move the entry lacks (a legal move of a position that shares its board
-// with the one the entry was made for).
-func (e *entry) value(k moveKey) float64 {
+// get returns the value of the move with key k, and InitialPheromone and
+// false for a move the entry lacks (a legal move of a position that shares
+// its board with the one the entry was made for) or a nil entry.
+func (e *entry) get(k moveKey) (float64, bool) {
 	if e == nil {
-		return InitialPheromone
+		return InitialPheromone, false
 	}
 	if i := e.find(k); i >= 0 {
-		return e.slots[i].value
+		return e.slots[i].value, true
 	}
-	return InitialPheromone
+	return InitialPheromone, false
 }
 
 // Pheromones is the ant colony's table: for each position met with the
@@ -225,20 +228,44 @@ func (t *Pheromones) lookup(b Board) *entry {
 	return &t.entries[i]
 }
 
-// ensure returns the entry of p's board b, adding it, and any legal move of
-// p it lacks, at InitialPheromone.
-func (t *Pheromones) ensure(b Board, p *chess.Position, buf []chess.Move) *entry {
+// legalKeys returns the keys of legal in canonical order. Move generation
+// yields each piece's moves in runs of ascending squares, so an insertion
+// sort does little work (it measured twice as fast as slices.Sort here).
+func legalKeys(legal []chess.Move) []moveKey {
+	keys := make([]moveKey, len(legal))
+	for i, m := range legal {
+		k := keyOf(m)
+		j := i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
+	}
+	return keys
+}
+
+// ensure returns the entry of p's board, adding it, and any legal move of p
+// it lacks, at InitialPheromone.
+func (t *Pheromones) ensure(p *chess.Position) *entry {
+	return t.merge(BoardOf(p), legalKeys(p.LegalMoves(nil)))
+}
+
+// merge returns the entry of b, adding it, and any of keys (a position's
+// legal moves in canonical order) it lacks, at InitialPheromone.
+func (t *Pheromones) merge(b Board, keys []moveKey) *entry {
 	i, ok := t.index[b]
 	if !ok {
-		i = len(t.entries)
-		t.index[b] = i
-		t.entries = append(t.entries, entry{board: b})
+		slots := make([]slot, len(keys))
+		for j, k := range keys {
+			slots[j] = slot{k, InitialPheromone}
+		}
+		t.index[b] = len(t.entries)
+		t.entries = append(t.entries, entry{board: b, slots: slots})
+		return &t.entries[len(t.entries)-1]
 	}
 	e := &t.entries[i]
-	for _, m := range p.LegalMoves(buf) {
-		k := keyOf(m)
-		j, found := slices.BinarySearchFunc(e.slots, k, func(s slot, k moveKey) int { return int(s.key) - int(k) })
-		if !found {
+	for _, k := range keys {
+		if j, found := slices.BinarySearchFunc(e.slots, k, cmpSlot); !found {
 			e.slots = slices.Insert(e.slots, j, slot{k, InitialPheromone})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ const smallFEN = "4k3/P7/8/8/8/8/8/4K2R w K - 0 1"
 func TestWritePheromones(t *testing.T) {
 	p := mustFEN(t, smallFEN)
 	tab := NewPheromones()
-	e := tab.ensure(BoardOf(&p), &p, nil)
+	e := tab.ensure(&p)
 	if len(e.slots) != 19 {
 		t.Fatalf("%d moves, want 19", len(e.slots))
 	}
@@ -211,6 +212,17 @@ func TestPlayerGreedy(t *testing.T) {
 		}
 		if len(seen) < 5 {
 			t.Errorf("random fallback played only %v", seen)
+		}
+	}
+}
+
+func TestLegalKeysSorted(t *testing.T) {
+	for _, fen := range []string{chess.StartFEN, smallFEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"} {
+		p := mustFEN(t, fen)
+		legal := p.LegalMoves(nil)
+		keys := legalKeys(legal)
+		if len(keys) != len(legal) || !slices.IsSorted(keys) {
+			t.Errorf("%s: keys %v not sorted", fen, keys)
 		}
 	}
 }

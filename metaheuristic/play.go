@@ -135,11 +135,10 @@ type unscripted struct{}
 
 func (unscripted) reply(int) (chess.Move, bool) { return chess.NoMove, false }
 
-// visit is one learner turn of a game: the position, its board and the move
+// visit is one learner turn of a game: the position's board and the move
 // played.
 type visit struct {
 	board Board
-	pos   chess.Position
 	move  chess.Move
 }
 
@@ -186,7 +185,7 @@ func (e *env) play(ctx context.Context, s *seat, l learner, oppSeed uint64) (pla
 		pos := g.Position()
 		board := BoardOf(&pos)
 		m := l.move(&pos, &board, s.legal, turn)
-		rec.visits = append(rec.visits, visit{board: board, pos: pos, move: m})
+		rec.visits = append(rec.visits, visit{board: board, move: m})
 		g.Make(m)
 		rec.plies = append(rec.plies, m)
 		s.legal = g.LegalMoves(s.legal)
