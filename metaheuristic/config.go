@@ -139,7 +139,7 @@ func (c *Config) Validate() error {
 	return err
 }
 
-// game is a validated start: the start position, the moves played from it
+// start is a validated Start: the start position, the moves played from it
 // before the learner's turn, the rules and the learner's side.
 type start struct {
 	pos     chess.Position

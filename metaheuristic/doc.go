@@ -28,8 +28,8 @@
 //     iteration keeps the best share by cost, keeps a global best, and
 //     breeds the rest by a crossover that, where both parents know a
 //     board, takes a parent's move with probability proportional to its
-//     shifted cost (crossoverShare); each child's cost is that of the game
-//     it then plays.
+//     cost shifted to be at least 1 (cost - lowest kept cost + 1); each
+//     child's cost is that of the game it then plays.
 //   - Simulated annealing (RunSA, sa.go): a saved line (the learner's moves
 //     and the opponent's replies) is replayed each iteration, each learner
 //     move replaced by a random one with probability equal to the
@@ -62,6 +62,16 @@
 //     make the learner play an illegal move.
 //   - The opponent may be memoised (Config.MemoOpponent), which the
 //     classic project did not do; it is off by default.
+//
+// # Choosing weights
+//
+// The cost is absolute, not relative to the start: from a position where
+// the learner is a rook up, every game that keeps the rook scores +7, so
+// every move played gains value whatever it did, and the ant colony, the
+// tolerance variant most, settles on the first lines it reinforced. When
+// only mate matters, weights that count the king alone
+// ("p=0,n=0,b=0,r=0,q=0") leave every other game at 0 and the search
+// uniform until a mate is found.
 //
 // Nothing here keeps package-level state; a run's Result belongs to its
 // caller.

@@ -145,13 +145,17 @@ func crossover(a, b *individual, low float64, rng *rand.Rand) *individual {
 // RunGA runs the genetic search over games. Iteration 0 plays Population
 // games with random learner moves, each making an individual of the
 // positions it met and the moves it played. Every later iteration keeps
-// the best individuals (GAConfig.Keep) and replaces the others by children:
-// two distinct parents drawn uniformly from those kept, crossed over (see
-// crossoverShare), the child then playing a game that follows its mapping
-// where it can and plays (and learns) random moves elsewhere; the game's
-// cost is the child's. The global best individual is the one of highest
-// cost ever seen (the first of equals); Result.Table holds it and
-// Result.Best its game.
+// the best individuals (GAConfig.Keep) and replaces the others by children
+// of two distinct parents a and b drawn uniformly from those kept. Where
+// both parents know a board the child takes a's move with probability
+// (cost_a - low + 1) / ((cost_a - low + 1) + (cost_b - low + 1)), low
+// being the lowest cost of those kept (the shift makes every weight at
+// least 1); a board only one parent knows keeps that parent's move. The
+// child then plays a game that follows its mapping where the move is legal
+// there and plays (and learns) random moves elsewhere; the game's cost is
+// the child's. The global best individual is the one of highest cost ever
+// seen (the first of equals); Result.Table holds it and Result.Best its
+// game.
 //
 // When ctx is cancelled or a game fails, RunGA returns the error with the
 // result of the iterations completed before; a cancelled ctx gives an error

@@ -287,8 +287,8 @@ func (t *Pheromones) set(b Board, k moveKey) {
 // Write writes t in the classic two-line format, one pair of lines per
 // position in the table's order:
 //
-//	rnbqkbnr########...                        the Board, 64 characters
-//	4 1 4 3 - 1.5 6 0 5 2 - 1                  the moves
+//	RNBQKBNRPPPPPPPP####...pppppppprnbqkbnr    the Board, 64 characters
+//	6 0 5 2 - 1 4 1 4 3 - 1.5                  the moves: g1f3 1, e2e4 1.5
 //
 // The second line holds six space-separated fields per move, in canonical
 // order: from-x from-y to-x to-y promotion value. Coordinates are 0..7,

@@ -100,11 +100,15 @@ func (a *annealer) reply(ply int) (chess.Move, bool) {
 	return chess.NoMove, false
 }
 
-// RunSA runs simulated annealing: each iteration plays one game that
-// replays the saved line at the iteration's temperature (see annealer),
-// the opponent answering only once the game has left the line, and a game
-// of strictly higher cost than the saved one replaces it (the first game
-// always does). Result.Best is the saved line; Result.Table holds its
+// RunSA runs simulated annealing. Each iteration plays one game that
+// replays the saved line at the iteration's temperature T: at each learner
+// turn the saved learner move of that turn is played if it is legal (by
+// its squares and promotion, also once the game has left the line), except
+// with probability T, and a uniformly random legal move otherwise. While
+// the game is still on the line the opponent's saved replies are played
+// without asking it; once it has left the line the opponent answers. A
+// game of strictly higher cost than the saved one replaces it (the first
+// game always does: nothing is saved before it). Result.Best is the saved line; Result.Table holds its
 // learner moves, one per board at value 1 (a board met twice keeps the
 // later move). Workers does not matter: the games are played one after
 // another.
