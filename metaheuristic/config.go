@@ -36,7 +36,7 @@ func ParseMethod(s string) (Method, error) {
 // iteration and the game's index; its moves in a game must depend only on
 // that seed and the game (the search.Player contract), which is what makes
 // a run reproducible. Instances that implement io.Closer are closed when
-// the run ends.
+// the run ends. The function is called from one goroutine at a time.
 type Opponent func() search.Player[chess.Move, *chess.Game]
 
 // Start is where every game of a run starts: a FEN ("" for the standard

@@ -77,7 +77,8 @@ type seat struct {
 }
 
 // pool keeps the seats of a run: no more are made than games are played at
-// once, and all are closed when the run ends.
+// once, and all are closed when the run ends. The Opponent factory is
+// called under the lock, from one goroutine at a time.
 type pool struct {
 	newOpponent Opponent
 	start       chess.Position
@@ -237,7 +238,11 @@ func (e *env) answer(ctx context.Context, s *seat, l learner, rec *played) (ches
 			return chess.NoMove, ctxErr
 		}
 		p := g.Position()
-		return chess.NoMove, fmt.Errorf("opponent played %v, not a legal move in %s", res.Move, p.FEN())
+		played := "no move"
+		if res.Move != chess.NoMove {
+			played = res.Move.From().String() + res.Move.To().String()
+		}
+		return chess.NoMove, fmt.Errorf("opponent played %s, not a legal move in %s", played, p.FEN())
 	}
 	if e.memoOn {
 		rec.memo = append(rec.memo, memoEntry{hash, res.Move})
