@@ -85,8 +85,12 @@ func abs(x int) int {
 func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
 
 // ParseChess reads a player specification for chess: random, material:D,
-// mcts:N, ept:N, uci:PATH[:option=value...] or an exported agent file.
+// mcts:N, ept:N, uci:PATH[:option=value...], an exported agent file, or
+// what the chess lab learnt: pheromones:FILE or meta:RUN[@FILE.db].
 func ParseChess(spec string) (ChessSpec, error) {
+	if learned, ok, err := parseLearned(spec); ok {
+		return learned, err
+	}
 	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
 		u, err := parseUCI[chess.Move, *chess.Game](spec, rest, chessUCI{})
 		if err != nil {

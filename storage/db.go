@@ -286,3 +286,12 @@ func (d *DB) Backup(ctx context.Context, path string) error {
 	}
 	return nil
 }
+
+// DefaultPath returns the database the commands use when none is named:
+// $EVOLVED_DB if set, else evolved.db in the working directory.
+func DefaultPath() string {
+	if v, ok := os.LookupEnv("EVOLVED_DB"); ok && v != "" {
+		return v
+	}
+	return "evolved.db"
+}

@@ -74,6 +74,7 @@ func commands() []command {
 		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},
 		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
+		{name: "meta", summary: "the chess lab: ant colony, genetic search over games, simulated annealing against an engine", setup: metaCommand},
 		{name: "chess960", summary: "search the Chess960 back ranks: classic GA, enumeration, benchmark", setup: chess960Command, modes: true},
 	}
 }

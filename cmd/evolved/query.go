@@ -17,12 +17,7 @@ import (
 )
 
 // defaultDB returns $EVOLVED_DB or evolved.db.
-func defaultDB() string {
-	if v, ok := os.LookupEnv("EVOLVED_DB"); ok && v != "" {
-		return v
-	}
-	return "evolved.db"
-}
+func defaultDB() string { return storage.DefaultPath() }
 
 // openReader opens the database read-only, next to a running daemon.
 func openReader(ctx context.Context, path string) (*storage.DB, error) {
