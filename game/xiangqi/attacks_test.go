@@ -189,3 +189,24 @@ func TestActivityAllocs(t *testing.T) {
 		t.Errorf("Activity allocates %v times", n)
 	}
 }
+
+// BenchmarkActivity reports the cost of one side's Activity, over 256
+// positions from random games so that branches are predicted no better
+// than in a search.
+func BenchmarkActivity(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var positions []Position
+	for len(positions) < 256 {
+		randomWalk(rng, Start(), 60, func(p *Position, _ []Move) {
+			positions = append(positions, *p)
+		})
+	}
+	b.ReportAllocs()
+	n, i := 0, 0
+	for b.Loop() {
+		p := &positions[i&255]
+		n += p.Activity(p.Side()).Moves[Cannon]
+		i++
+	}
+	_ = n
+}
