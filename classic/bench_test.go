@@ -40,20 +40,29 @@ func BenchmarkEvaluate(b *testing.B) {
 
 // BenchmarkSearch reports the classic player's nodes per second on one
 // core, searching to the depth Depth gives for the position (3 from the
-// start, 4 in the middlegame).
+// start, 4 in the middlegame); the eager runs evaluate every leaf in full,
+// without the lazy evaluation that skips the activity terms when the
+// static part already decides (same tree, same result).
 func BenchmarkSearch(b *testing.B) {
 	for _, bp := range benchPositions(b) {
-		b.Run(bp.name, func(b *testing.B) {
-			pl := New()
-			p := bp.pos
-			depth := Depth(p.Occupied(xiangqi.Red).Count() + p.Occupied(xiangqi.Black).Count())
-			b.ReportAllocs()
-			var nodes int64
-			for b.Loop() {
-				nodes += pl.Search(context.Background(), p, depth).Nodes
+		for _, eager := range []bool{false, true} {
+			name := bp.name
+			if eager {
+				name += "/eager"
 			}
-			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-		})
+			b.Run(name, func(b *testing.B) {
+				pl := New()
+				pl.eager = eager
+				p := bp.pos
+				depth := Depth(p.Occupied(xiangqi.Red).Count() + p.Occupied(xiangqi.Black).Count())
+				b.ReportAllocs()
+				var nodes int64
+				for b.Loop() {
+					nodes += pl.Search(context.Background(), p, depth).Nodes
+				}
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			})
+		}
 	}
 }

@@ -234,6 +234,13 @@ func staticDelta(m xiangqi.Move, c game.Player) int {
 	return d
 }
 
+// maxActivity bounds a side's WeightMobility*Mobility +
+// WeightControl*Control: at most 8 moves per horse, 17 per chariot or
+// cannon (a rank and a file), 3 per soldier, so Mobility <= 2*8*13 +
+// 2*17*7 + 2*17*7 + 5*3*15 = 909, and Control <= 90 + 45 + 9 = 144.
+// Evaluate therefore lies within maxActivity of the static part.
+const maxActivity = WeightMobility*909 + WeightControl*144
+
 // evaluate returns Evaluate(p) given staticDiff(p).
 func evaluate(p *xiangqi.Position, static int) int {
 	us := p.Side() & 1

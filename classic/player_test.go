@@ -190,6 +190,35 @@ func TestPlayerCancel(t *testing.T) {
 	}
 }
 
+// TestLazyEvaluation checks that lazy evaluation changes nothing: the
+// same move, score and node count as evaluating every leaf in full, on
+// positions from random games at depths 1 to 4 and on the hand-built
+// positions at their own depths.
+func TestLazyEvaluation(t *testing.T) {
+	ctx := context.Background()
+	lazy, eager := New(), New()
+	eager.eager = true
+	check := func(p xiangqi.Position, depth int) {
+		a, b := lazy.Search(ctx, p, depth), eager.Search(ctx, p, depth)
+		if a.Move != b.Move || a.Score != b.Score || a.Nodes != b.Nodes {
+			t.Fatalf("%s depth %d: lazy %v %d %d nodes, eager %v %d %d nodes",
+				p.FEN(), depth, a.Move, a.Score, a.Nodes, b.Move, b.Score, b.Nodes)
+		}
+	}
+	positions := randomPositions(t, 6, 100)
+	if testing.Short() {
+		positions = positions[:200]
+	}
+	for i, p := range positions {
+		check(p, 1+i%4)
+	}
+	for _, fen := range []string{xiangqi.StartFEN, middlegameFEN, hangingFEN, mateIn2FEN} {
+		p := mustFEN(t, fen)
+		check(p, Depth(p.Occupied(xiangqi.Red).Count()+p.Occupied(xiangqi.Black).Count()))
+		check(p, 4)
+	}
+}
+
 // TestPlayerAllocs checks that searching does not allocate.
 func TestPlayerAllocs(t *testing.T) {
 	pl := New()
