@@ -38,13 +38,13 @@
 //     general ever arises, and the search scores a side without a legal
 //     move at a node with depth left as mated, taking the general's
 //     strength as the mate value so that nearer mates score higher.
-//   - It is 30 to 90 times faster than the 60,000 nodes per second of
-//     the original (BenchmarkSearch reports nodes per
-//     second), so it plays the same moves in far less time: besides a
-//     faster machine and move generator, it keeps the piece-square part
-//     of the evaluation incrementally and skips the activity terms of
-//     leaves that the piece-square part alone puts outside the window,
-//     which changes neither the tree nor the result.
+//   - It is 30 to 90 times faster than the original's 60,000 nodes per
+//     second (BenchmarkSearch reports nodes per second), so it plays the
+//     same moves in far less time: besides a faster machine and move
+//     generator, it keeps the piece-square part of the evaluation up to
+//     date move by move, and skips the activity terms of leaves that the
+//     piece-square part alone puts outside the window, which changes
+//     neither the tree nor the result.
 //   - Player reports its scores in search's units (Evaluate/Scale, and
 //     search.Win for mates), so that they compare with other players'.
 //
