@@ -23,10 +23,10 @@ const (
 // field means its default.
 type PlusOptions struct {
 	// MoveTime is the time the search may take per move; default
-	// DefaultMoveTime. The search stops after the iteration running when
-	// it expires, keeping the last completed one (depth 1 always
-	// completes). In timed games (tournament.Clocked) the clock decides
-	// instead.
+	// DefaultMoveTime. When it expires (search.AlphaBeta looks every
+	// 1024 nodes) the search abandons the iteration under way and plays
+	// the last completed one's move (depth 1 always completes). In timed
+	// games (tournament.Clocked) the clock decides instead.
 	MoveTime time.Duration
 	// MaxDepth caps the nominal depth of the iterative deepening, in
 	// plies; default DefaultPlusDepth. Quiescence searches captures
