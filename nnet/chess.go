@@ -82,32 +82,49 @@ func RandomChess(hidden []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	return n, nil
 }
 
-// PieceValueIndex returns the storage index of the piece value of
-// chess.PieceType pt (0 = pawn .. 4 = queen): the last NumPieceValues
-// weights. It is meaningful only with EvolvePieceValues.
-func (n *Net) PieceValueIndex(pt int) int {
-	return len(n.w) - NumPieceValues + pt
+// PieceValueIndex returns the storage index of the piece value number i
+// of n's game, the last weights: i is the chess.PieceType for chess (0 =
+// pawn .. 4 = queen), the xiangqi.PieceType minus one for xiangqi (0 =
+// advisor .. 5 = soldier). It is meaningful only with EvolvePieceValues.
+func (n *Net) PieceValueIndex(i int) int {
+	return len(n.w) - pieceValueCount(n.sizes[0]) + i
 }
 
 // PieceValues returns the chess piece values of n in pawns, by
 // chess.PieceType (pawn .. queen): the evolved ones with EvolvePieceValues,
-// ClassicPieceValues otherwise.
+// ClassicPieceValues otherwise. A xiangqi net has no chess piece values:
+// PieceValues panics for one, as a call with the wrong game is a bug (see
+// XiangqiPieceValues).
 func (n *Net) PieceValues() [NumPieceValues]float64 {
+	if n.isXiangqi() {
+		panic("nnet: PieceValues of a xiangqi net (use XiangqiPieceValues)")
+	}
 	if n.flags&EvolvePieceValues == 0 {
 		return ClassicPieceValues()
 	}
-	return [NumPieceValues]float64(n.w[len(n.w)-NumPieceValues:])
+	return [NumPieceValues]float64(n.pieceValues())
 }
 
-// WithPieceValues returns a copy of n with the given piece values (finite,
-// by chess.PieceType, pawn .. queen). n must have EvolvePieceValues;
-// otherwise the error wraps ErrArchitecture.
+// WithPieceValues returns a copy of n with the given chess piece values
+// (finite, by chess.PieceType, pawn .. queen). n must have
+// EvolvePieceValues and not be a xiangqi net; otherwise the error wraps
+// ErrArchitecture.
 func (n *Net) WithPieceValues(v [NumPieceValues]float64) (*Net, error) {
+	if n.isXiangqi() {
+		return nil, fmt.Errorf("set piece values: %w: a xiangqi net (%d inputs) has no chess piece values", ErrArchitecture, n.sizes[0])
+	}
+	return n.withPieceValues(v[:])
+}
+
+// withPieceValues returns a copy of n with its piece values set to v,
+// which has pieceValueCount of them. n must have EvolvePieceValues;
+// otherwise the error wraps ErrArchitecture.
+func (n *Net) withPieceValues(v []float64) (*Net, error) {
 	if n.flags&EvolvePieceValues == 0 {
 		return nil, fmt.Errorf("set piece values: %w: flags %v lack %v", ErrArchitecture, n.flags, EvolvePieceValues)
 	}
 	c := n.Clone()
-	copy(c.w[len(c.w)-NumPieceValues:], v[:])
+	copy(c.pieceValues(), v)
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("set piece values: %w", err)
 	}
