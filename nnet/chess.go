@@ -2,7 +2,6 @@ package nnet
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -216,27 +215,7 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 		return nil, fmt.Errorf("new chess evaluator: %w", err)
 	}
 	n = n.Clone()
-	h1 := n.sizes[1]
-	e := &ChessEval{net: n, head: newHead(n), cols: make([]float64, NumChessInputs*h1), values: n.PieceValues()}
-
-	bound := 0.0 // the largest sum of |W1[h][i]| over i
-	for h := range h1 {
-		total := 0.0
-		for _, w := range n.w[n.WeightIndex(1, h, 0):][:NumChessInputs] {
-			total += math.Abs(w)
-		}
-		bound = max(bound, total)
-	}
-	_, exp := math.Frexp(bound) // bound < 2^exp; the rounded columns sum to less than 2^(exp+1)
-	shift := min(max(52-exp, -900), 1000)
-	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
-	for h := range h1 {
-		row := n.w[n.WeightIndex(1, h, 0):][:NumChessInputs]
-		for i, w := range row {
-			e.cols[i*h1+h] = math.Round(w*scale) * unit
-		}
-	}
-	return e, nil
+	return &ChessEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.PieceValues()}, nil
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.
