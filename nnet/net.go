@@ -16,7 +16,7 @@
 // as the GA's checkpoints and resumed runs require: no fused multiply-add
 // (tanh.go), a fixed order of summation (kernels.go) that the vector
 // kernels follow lane by lane (kernels_amd64.s), and exact sums in the
-// accumulators (DraughtsEval, ChessEval).
+// accumulators (DraughtsEval, ChessEval, XiangqiEval).
 //
 // Draughts evaluation follows Chellapilla and Fogel's Blondie24: 91 inputs,
 // the sums over every 3x3 to 8x8 sub-square of the board (see DraughtsInputs),
@@ -30,6 +30,11 @@
 // the material balance counted with evolvable piece values that start at
 // 1, 3, 3, 5 and 9 pawns (EvolvePieceValues); its first layer is a sparse
 // sum of columns kept per ply (see ChessAccumulator).
+//
+// Xiangqi evaluation (XiangqiEval, see xiangqi.go) is built the same way on
+// 1260 one-hot piece-point inputs (1260-32-8-1, say), with six evolvable
+// piece values, advisor to soldier, that start at 1.1, 1.1, 3, 6, 5 and 0.7
+// (see XiangqiAccumulator).
 package nnet
 
 import (

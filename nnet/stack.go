@@ -8,8 +8,8 @@ import (
 
 // stack is the storage of an accumulator along a search path: per ply the
 // position and, for each point of view, the first layer's sums and whether
-// they are computed yet. The draughts and chess accumulators embed it;
-// only how they diff two positions differs.
+// they are computed yet. The draughts, chess and xiangqi accumulators embed
+// it; only how they diff two positions differs.
 type stack[P any] struct {
 	h1   int
 	top  int       // the current ply; -1 before the first reset
