@@ -58,14 +58,21 @@ func BenchmarkXiangqiEvaluateFull(b *testing.B) {
 // game and evaluates it, per iteration, resetting at the start of each
 // game: "pov=fixed" always for Red (one update per ply), "pov=side" for
 // the side to move (along a single line two updates per ply; see
-// BenchmarkEvaluateIncremental).
+// BenchmarkEvaluateIncremental); "push=position" with Push (the board read
+// point by point), "push=move" with PushMove (the board derived from the
+// parent's).
 func BenchmarkXiangqiEvaluateIncremental(b *testing.B) {
 	e := xiangqiTestEval(b, xiangqiExtras, 31)
 	games := xiangqiBenchGames()
 	for _, bc := range []struct {
-		name  string
-		fixed bool
-	}{{"pov=fixed", true}, {"pov=side", false}} {
+		name      string
+		fixed, pm bool
+	}{
+		{"push=position/pov=fixed", true, false},
+		{"push=position/pov=side", false, false},
+		{"push=move/pov=fixed", true, true},
+		{"push=move/pov=side", false, true},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
 			acc := e.NewAccumulator()
 			g, ply := 0, len(games[0].positions)
@@ -78,7 +85,11 @@ func BenchmarkXiangqiEvaluateIncremental(b *testing.B) {
 					ply = 1
 				}
 				p := &games[g].positions[ply]
-				acc.Push(*p)
+				if bc.pm {
+					acc.PushMove(games[g].moves[ply-1])
+				} else {
+					acc.Push(*p)
+				}
 				pov := p.Side()
 				if bc.fixed {
 					pov = xiangqi.Red
@@ -93,13 +104,14 @@ func BenchmarkXiangqiEvaluateIncremental(b *testing.B) {
 }
 
 // BenchmarkXiangqiEvaluateLeaves evaluates every child of the positions of
-// random games for the side to move there, with Push, Evaluate and Pop, as
-// the leaves of a search are: the parent's sums are computed once, and
-// each child is one step from them.
+// random games for the side to move there, with Push or PushMove,
+// Evaluate and Pop, as the leaves of a search are: the parent's sums are
+// computed once, and each child is one step from them.
 func BenchmarkXiangqiEvaluateLeaves(b *testing.B) {
 	e := xiangqiTestEval(b, xiangqiExtras, 31)
 	type node struct {
 		parent   xiangqi.Position
+		moves    []xiangqi.Move
 		children []xiangqi.Position
 	}
 	var nodes []node
@@ -108,27 +120,39 @@ func BenchmarkXiangqiEvaluateLeaves(b *testing.B) {
 		for _, p := range g.positions[:len(g.positions)-1] {
 			nd := node{parent: p}
 			for _, m := range p.LegalMoves(buf[:0]) {
+				nd.moves = append(nd.moves, m)
 				nd.children = append(nd.children, p.Play(m))
 			}
 			nodes = append(nodes, nd)
 		}
 	}
-	acc := e.NewAccumulator()
-	n, c := 0, len(nodes[0].children)
-	evals := 0
-	cpu0 := cpuSeconds()
-	for b.Loop() {
-		if c == len(nodes[n].children) {
-			n = (n + 1) % len(nodes)
-			acc.Reset(nodes[n].parent)
-			c = 0
-		}
-		p := &nodes[n].children[c]
-		acc.Push(*p)
-		sinkF = acc.Evaluate(p.Side())
-		acc.Pop()
-		c++
-		evals++
+	for _, bc := range []struct {
+		name string
+		pm   bool
+	}{{"push=position", false}, {"push=move", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			acc := e.NewAccumulator()
+			n, c := 0, len(nodes[0].children)
+			evals := 0
+			cpu0 := cpuSeconds()
+			for b.Loop() {
+				if c == len(nodes[n].children) {
+					n = (n + 1) % len(nodes)
+					acc.Reset(nodes[n].parent)
+					c = 0
+				}
+				p := &nodes[n].children[c]
+				if bc.pm {
+					acc.PushMove(nodes[n].moves[c])
+				} else {
+					acc.Push(*p)
+				}
+				sinkF = acc.Evaluate(p.Side())
+				acc.Pop()
+				c++
+				evals++
+			}
+			reportEvals(b, evals, cpu0)
+		})
 	}
-	reportEvals(b, evals, cpu0)
 }

@@ -139,10 +139,10 @@ func randomXiangqiPositions(rng *rand.Rand, count int) []xiangqi.Position {
 }
 
 // xiangqiWalk plays random legal moves from the start position, pushing
-// each position on acc and popping at random (and at the end of a game or
-// beyond maxDepth), for steps steps per game. After every Reset, Push and
-// Pop it calls check with the path's current position. It returns the
-// number of moves and of captures played.
+// each position on acc (with Push or PushMove, at random) and popping at
+// random (and at the end of a game or beyond maxDepth), for steps steps
+// per game. After every Reset, push and Pop it calls check with the path's
+// current position. It returns the number of moves and of captures played.
 func xiangqiWalk(rng *rand.Rand, acc *XiangqiAccumulator, games, steps, maxDepth int, check func(p xiangqi.Position)) (moves, captures int) {
 	buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
 	for range games {
@@ -162,7 +162,11 @@ func xiangqiWalk(rng *rand.Rand, acc *XiangqiAccumulator, games, steps, maxDepth
 					captures++
 				}
 				p := top.Play(m)
-				acc.Push(p)
+				if rng.IntN(2) == 0 {
+					acc.Push(p)
+				} else {
+					acc.PushMove(m)
+				}
 				path = append(path, p)
 			}
 			check(path[len(path)-1])
@@ -704,6 +708,10 @@ func TestXiangqiAccumulatorMatchesFromScratch(t *testing.T) {
 			if acc.Position() != p {
 				t.Fatalf("Position() = %s, want %s", acc.Position().FEN(), p.FEN())
 			}
+			var b xiangqiBoard
+			if b.read(&p); *acc.board(acc.top) != b {
+				t.Fatalf("%s: board %+v, read %+v", p.FEN(), *acc.board(acc.top), b)
+			}
 			first := game.Player(rng.IntN(2))
 			for _, pov := range []game.Player{first, first ^ 1} {
 				got, want := acc.Evaluate(pov), e.Evaluate(p, pov)
@@ -725,7 +733,8 @@ func TestXiangqiAccumulatorMatchesFromScratch(t *testing.T) {
 
 // TestXiangqiAccumulatorLazy evaluates only now and then, one point of
 // view at a time, so that updates start from ancestors several plies up
-// and from plies computed for the other point of view only.
+// and from plies computed for the other point of view only, and boards are
+// derived along several PushMoves at once.
 func TestXiangqiAccumulatorLazy(t *testing.T) {
 	e := xiangqiTestEval(t, xiangqiExtras, 371)
 	acc := e.NewAccumulator()
@@ -737,6 +746,11 @@ func TestXiangqiAccumulatorLazy(t *testing.T) {
 		pov := game.Player(rng.IntN(2))
 		if got, want := acc.Evaluate(pov), e.Evaluate(p, pov); math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("ply %d, pov %v: incremental %v, from scratch %v", acc.Ply(), pov, got, want)
+		}
+		// The board, derived along several PushMoves or read.
+		var b xiangqiBoard
+		if b.read(&p); acc.pos[acc.top].board != b {
+			t.Fatalf("%s: board %+v, read %+v", p.FEN(), acc.pos[acc.top].board, b)
 		}
 	})
 }
@@ -771,17 +785,23 @@ func TestXiangqiAccumulatorUnrelated(t *testing.T) {
 	}
 }
 
-// TestXiangqiAccumulatorNoAllocs checks that Reset, Push, Evaluate and
-// Pop, and XiangqiEval.Evaluate, do not allocate.
+// TestXiangqiAccumulatorNoAllocs checks that Reset, Push, PushMove,
+// Evaluate and Pop, and XiangqiEval.Evaluate, do not allocate.
 func TestXiangqiAccumulatorNoAllocs(t *testing.T) {
 	e := xiangqiTestEval(t, xiangqiExtras, 385)
 	acc := e.NewAccumulator()
 	positions := randomXiangqiGames(386, 1, 64)[0]
+	buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
 	allocs := testing.AllocsPerRun(100, func() {
 		acc.Reset(positions[0])
 		for _, p := range positions[1:] {
 			acc.Push(p)
 			acc.Evaluate(p.Side())
+			for _, m := range p.LegalMoves(buf[:0])[:2] {
+				acc.PushMove(m)
+				acc.Evaluate(p.Side())
+				acc.Pop()
+			}
 		}
 		for range positions[1:] {
 			acc.Pop()
