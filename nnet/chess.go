@@ -2,7 +2,6 @@ package nnet
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -82,32 +81,49 @@ func RandomChess(hidden []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	return n, nil
 }
 
-// PieceValueIndex returns the storage index of the piece value of
-// chess.PieceType pt (0 = pawn .. 4 = queen): the last NumPieceValues
-// weights. It is meaningful only with EvolvePieceValues.
-func (n *Net) PieceValueIndex(pt int) int {
-	return len(n.w) - NumPieceValues + pt
+// PieceValueIndex returns the storage index of the piece value number i
+// of n's game, the last weights: i is the chess.PieceType for chess (0 =
+// pawn .. 4 = queen), the xiangqi.PieceType minus one for xiangqi (0 =
+// advisor .. 5 = soldier). It is meaningful only with EvolvePieceValues.
+func (n *Net) PieceValueIndex(i int) int {
+	return len(n.w) - pieceValueCount(n.sizes[0]) + i
 }
 
 // PieceValues returns the chess piece values of n in pawns, by
 // chess.PieceType (pawn .. queen): the evolved ones with EvolvePieceValues,
-// ClassicPieceValues otherwise.
+// ClassicPieceValues otherwise. A xiangqi net has no chess piece values:
+// PieceValues panics for one, as a call with the wrong game is a bug (see
+// XiangqiPieceValues).
 func (n *Net) PieceValues() [NumPieceValues]float64 {
+	if n.isXiangqi() {
+		panic("nnet: PieceValues of a xiangqi net (use XiangqiPieceValues)")
+	}
 	if n.flags&EvolvePieceValues == 0 {
 		return ClassicPieceValues()
 	}
-	return [NumPieceValues]float64(n.w[len(n.w)-NumPieceValues:])
+	return [NumPieceValues]float64(n.pieceValues())
 }
 
-// WithPieceValues returns a copy of n with the given piece values (finite,
-// by chess.PieceType, pawn .. queen). n must have EvolvePieceValues;
-// otherwise the error wraps ErrArchitecture.
+// WithPieceValues returns a copy of n with the given chess piece values
+// (finite, by chess.PieceType, pawn .. queen). n must have
+// EvolvePieceValues and not be a xiangqi net; otherwise the error wraps
+// ErrArchitecture.
 func (n *Net) WithPieceValues(v [NumPieceValues]float64) (*Net, error) {
+	if n.isXiangqi() {
+		return nil, fmt.Errorf("set piece values: %w: a xiangqi net (%d inputs) has no chess piece values", ErrArchitecture, n.sizes[0])
+	}
+	return n.withPieceValues(v[:])
+}
+
+// withPieceValues returns a copy of n with its piece values set to v,
+// which has pieceValueCount of them. n must have EvolvePieceValues;
+// otherwise the error wraps ErrArchitecture.
+func (n *Net) withPieceValues(v []float64) (*Net, error) {
 	if n.flags&EvolvePieceValues == 0 {
 		return nil, fmt.Errorf("set piece values: %w: flags %v lack %v", ErrArchitecture, n.flags, EvolvePieceValues)
 	}
 	c := n.Clone()
-	copy(c.w[len(c.w)-NumPieceValues:], v[:])
+	copy(c.pieceValues(), v)
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("set piece values: %w", err)
 	}
@@ -199,27 +215,7 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 		return nil, fmt.Errorf("new chess evaluator: %w", err)
 	}
 	n = n.Clone()
-	h1 := n.sizes[1]
-	e := &ChessEval{net: n, head: newHead(n), cols: make([]float64, NumChessInputs*h1), values: n.PieceValues()}
-
-	bound := 0.0 // the largest sum of |W1[h][i]| over i
-	for h := range h1 {
-		total := 0.0
-		for _, w := range n.w[n.WeightIndex(1, h, 0):][:NumChessInputs] {
-			total += math.Abs(w)
-		}
-		bound = max(bound, total)
-	}
-	_, exp := math.Frexp(bound) // bound < 2^exp; the rounded columns sum to less than 2^(exp+1)
-	shift := min(max(52-exp, -900), 1000)
-	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
-	for h := range h1 {
-		row := n.w[n.WeightIndex(1, h, 0):][:NumChessInputs]
-		for i, w := range row {
-			e.cols[i*h1+h] = math.Round(w*scale) * unit
-		}
-	}
-	return e, nil
+	return &ChessEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.PieceValues()}, nil
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"evolved/game/draughts"
+	"evolved/game/xiangqi"
 	"evolved/nnet"
 )
 
@@ -52,4 +53,37 @@ func ExampleCrossover() {
 	// Output:
 	// swapped layer 1 node 39
 	// 4102 4102
+}
+
+// A xiangqi net's value is the material, in pawns, plus the net's output,
+// within one pawn; generation 0 thus already sees a horse lost. A search
+// that knows its moves pushes them with PushMove, the fastest way.
+func ExampleXiangqiAccumulator() {
+	rng := rand.New(rand.NewPCG(5, 6))
+	net, err := nnet.RandomXiangqi([]int{32, 8}, nnet.PieceDiff, rng)
+	if err != nil {
+		panic(err)
+	}
+	eval, err := nnet.NewXiangqiEval(net)
+	if err != nil {
+		panic(err)
+	}
+	acc := eval.NewAccumulator()
+	root := xiangqi.Start()
+	acc.Reset(root)
+	for _, uci := range []string{"h3e3", "b3b10", "h1g3"} {
+		m, err := root.ParseUCI(uci)
+		if err != nil {
+			panic(err)
+		}
+		acc.PushMove(m)
+		p := acc.Position()
+		v := acc.Evaluate(p.Side()) // for the side to move, as negamax wants it
+		fmt.Printf("%s %+.6f %v\n", uci, v, v == eval.Evaluate(p, p.Side()))
+		acc.Pop()
+	}
+	// Output:
+	// h3e3 +0.149611 true
+	// b3b10 -3.184158 true
+	// h1g3 +0.008328 true
 }

@@ -2,8 +2,8 @@ package nnet
 
 // head is the part of an evaluator that follows the first layer's sums:
 // the first layer's biases and activation, the later layers, and the
-// direct weight into the output node. Draughts and chess evaluators share
-// it; only their first layers differ.
+// direct weight into the output node. Draughts, chess and xiangqi
+// evaluators share it; only their first layers differ.
 type head struct {
 	h1        int         // size of the first layer after the inputs
 	b1        []float64   // biases of the first layer
@@ -36,10 +36,10 @@ func newHead(n *Net) head {
 
 // output finishes an evaluation from the first-layer sums acc (biases
 // excluded) and the value pd fed to the output node with PieceDiff (the
-// piece differential in draughts, the material in chess), using the first
-// 2*e.width floats of buf as scratch. First-layer node h computes
-// tanh(acc[h] + b1[h]); later nodes compute tanh(affine), the output node
-// adding float64(direct*pd) before its tanh.
+// piece differential in draughts, the material in chess and xiangqi),
+// using the first 2*e.width floats of buf as scratch. First-layer node h
+// computes tanh(acc[h] + b1[h]); later nodes compute tanh(affine), the
+// output node adding float64(direct*pd) before its tanh.
 func (e *head) output(acc []float64, pd float64, buf []float64) float64 {
 	h1, w := e.h1, e.width
 	cur, next := buf[:w:w], buf[w:2*w:2*w] // the two halves, used in turn

@@ -16,7 +16,7 @@
 // as the GA's checkpoints and resumed runs require: no fused multiply-add
 // (tanh.go), a fixed order of summation (kernels.go) that the vector
 // kernels follow lane by lane (kernels_amd64.s), and exact sums in the
-// accumulators (DraughtsEval, ChessEval).
+// accumulators (DraughtsEval, ChessEval, XiangqiEval).
 //
 // Draughts evaluation follows Chellapilla and Fogel's Blondie24: 91 inputs,
 // the sums over every 3x3 to 8x8 sub-square of the board (see DraughtsInputs),
@@ -30,6 +30,11 @@
 // the material balance counted with evolvable piece values that start at
 // 1, 3, 3, 5 and 9 pawns (EvolvePieceValues); its first layer is a sparse
 // sum of columns kept per ply (see ChessAccumulator).
+//
+// Xiangqi evaluation (XiangqiEval, see xiangqi.go) is built the same way on
+// 1260 one-hot piece-point inputs (1260-32-8-1, say), with six evolvable
+// piece values, advisor to soldier, that start at 1.1, 1.1, 3, 6, 5 and 0.7
+// (see XiangqiAccumulator).
 package nnet
 
 import (
@@ -58,14 +63,18 @@ const (
 	// SelfAdaptive gives every weight its own mutation step size sigma,
 	// mutated log-normally before the weight (see Net.Mutated).
 	SelfAdaptive
-	// EvolvePieceValues makes the chess piece values evolvable: the genome
-	// carries NumPieceValues more weights, the values of pawn, knight,
-	// bishop, rook and queen in pawns, after every other weight, starting
-	// from ClassicPieceValues. They are weights like the others for
-	// mutation (the same step, or their own sigma with SelfAdaptive), and
-	// node-swap crossover never swaps them, so a child has the piece values
-	// of the parent it is a copy of. Without it a chess net's piece values
-	// are ClassicPieceValues. Other games' encodings ignore them.
+	// EvolvePieceValues makes the piece values of the net's game
+	// evolvable: the genome carries them as more weights, after every other
+	// weight. A xiangqi net (NumXiangqiInputs inputs) carries
+	// NumXiangqiPieceValues, the values of advisor, elephant, horse,
+	// chariot, cannon and soldier, starting from
+	// ClassicXiangqiPieceValues; every other net carries NumPieceValues,
+	// the chess values of pawn, knight, bishop, rook and queen, starting
+	// from ClassicPieceValues (draughts encodings ignore them). They are
+	// weights like the others for mutation (the same step, or their own
+	// sigma with SelfAdaptive), and node-swap crossover never swaps them,
+	// so a child has the piece values of the parent it is a copy of.
+	// Without it a net's piece values are its game's classic ones.
 	EvolvePieceValues
 
 	// knownFlags holds every bit defined above.
@@ -160,8 +169,9 @@ var (
 // sizes[l-1] matrix of the weights into layer l, row by row (row i holds the
 // incoming weights of node i, so a node's incoming weights are contiguous),
 // then the sizes[l] biases of layer l; then, with PieceDiff, one direct
-// weight per output node; then, with EvolvePieceValues, the
-// NumPieceValues chess piece values (see PieceValueIndex). With
+// weight per output node; then, with EvolvePieceValues, the piece values
+// of the net's game (NumPieceValues for chess, NumXiangqiPieceValues for
+// xiangqi; see PieceValueIndex). With
 // SelfAdaptive every weight has a step size sigma, in a slice of the same
 // length and order.
 //
@@ -179,7 +189,8 @@ type Net struct {
 
 // New returns a net with the given layer sizes (inputs first, output last;
 // at least two layers) and flags, all weights zero except the piece values
-// (ClassicPieceValues, with EvolvePieceValues), K = DefaultKing and, with
+// (with EvolvePieceValues: ClassicXiangqiPieceValues for a xiangqi net,
+// ClassicPieceValues for any other), K = DefaultKing and, with
 // SelfAdaptive, every sigma DefaultSigma.
 func New(sizes []int, flags Flags) (*Net, error) {
 	n := &Net{sizes: slices.Clone(sizes), flags: flags, king: DefaultKing}
@@ -188,10 +199,7 @@ func New(sizes []int, flags Flags) (*Net, error) {
 		return nil, fmt.Errorf("new net %v: %w", sizes, err)
 	}
 	n.w = make([]float64, count)
-	if flags&EvolvePieceValues != 0 {
-		classic := ClassicPieceValues()
-		copy(n.w[count-NumPieceValues:], classic[:])
-	}
+	copy(n.pieceValues(), defaultPieceValues(n.sizes[0]))
 	if flags&SelfAdaptive != 0 {
 		n.sigma = make([]float64, count)
 		for i := range n.sigma {
@@ -203,19 +211,17 @@ func New(sizes []int, flags Flags) (*Net, error) {
 
 // Random returns a net like New's with every weight drawn uniformly from
 // [-InitRange, InitRange], as Blondie24 initialised its population, except
-// the piece values of EvolvePieceValues, which start at ClassicPieceValues
-// so that generation 0 already counts material. It draws exactly
-// NumWeights values from rng (NumWeights-NumPieceValues with
-// EvolvePieceValues), one per weight in storage order.
+// the piece values of EvolvePieceValues, which start at their game's
+// classic values (as New's) so that generation 0 already counts material.
+// It draws exactly one value from rng per weight in storage order, piece
+// values excepted: NumWeights values, less NumPieceValues (chess) or
+// NumXiangqiPieceValues (xiangqi) with EvolvePieceValues.
 func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	n, err := New(sizes, flags)
 	if err != nil {
 		return nil, err
 	}
-	random := n.w
-	if flags&EvolvePieceValues != 0 {
-		random = n.w[:len(n.w)-NumPieceValues]
-	}
+	random := n.w[:len(n.w)-len(n.pieceValues())]
 	for i := range random {
 		random[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
 	}
@@ -245,7 +251,7 @@ func (n *Net) layout() (int, error) {
 			count += int64(size)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
-			count += NumPieceValues
+			count += int64(pieceValueCount(n.sizes[0]))
 		}
 		if count > MaxWeights {
 			return 0, fmt.Errorf("%w: more than %d weights", ErrArchitecture, MaxWeights)
@@ -253,6 +259,43 @@ func (n *Net) layout() (int, error) {
 	}
 	return int(count), nil
 }
+
+// pieceValueCount returns the number of piece values that EvolvePieceValues
+// adds to a net with the given number of inputs. The inputs tell which
+// game a net encodes, and the game which pieces have values: a xiangqi net
+// (NumXiangqiInputs) has NumXiangqiPieceValues, every other net
+// NumPieceValues, as every net had before xiangqi nets existed, so that the
+// layout (and the serialised form) of every chess and draughts genome is
+// unchanged.
+func pieceValueCount(inputs int) int {
+	if inputs == NumXiangqiInputs {
+		return NumXiangqiPieceValues
+	}
+	return NumPieceValues
+}
+
+// defaultPieceValues returns the classic piece values of the game of a net
+// with the given number of inputs, pieceValueCount(inputs) of them.
+func defaultPieceValues(inputs int) []float64 {
+	if inputs == NumXiangqiInputs {
+		v := ClassicXiangqiPieceValues()
+		return v[:]
+	}
+	v := ClassicPieceValues()
+	return v[:]
+}
+
+// pieceValues returns the evolvable piece values of n, the last
+// pieceValueCount weights, aliasing n.w; nil without EvolvePieceValues.
+func (n *Net) pieceValues() []float64 {
+	if n.flags&EvolvePieceValues == 0 {
+		return nil
+	}
+	return n.w[len(n.w)-pieceValueCount(n.sizes[0]):]
+}
+
+// isXiangqi reports whether n's inputs are those of the xiangqi encoding.
+func (n *Net) isXiangqi() bool { return n.sizes[0] == NumXiangqiInputs }
 
 // validate checks the parameter values of a net whose layout is known.
 func (n *Net) validate() error {

@@ -1,11 +1,15 @@
 package nnet
 
-import "evolved/game"
+import (
+	"math"
+
+	"evolved/game"
+)
 
 // stack is the storage of an accumulator along a search path: per ply the
 // position and, for each point of view, the first layer's sums and whether
-// they are computed yet. The draughts and chess accumulators embed it;
-// only how they diff two positions differs.
+// they are computed yet. The draughts, chess and xiangqi accumulators embed
+// it; only how they diff two positions differs.
 type stack[P any] struct {
 	h1   int
 	top  int       // the current ply; -1 before the first reset
@@ -90,6 +94,35 @@ func update[P any, T stepper[P]](s *stack[P], t T, pov game.Player) {
 		anc = s.top - 1
 	}
 	t.step(anc, s.top, pov)
+}
+
+// sparseColumns returns the first layer of n as columns for sparse
+// one-hot inputs (chess, xiangqi): cols[i*h1+h] is the weight from input i
+// into first-layer node h, rounded to a multiple of a unit u = 2^-shift,
+// shift chosen so that the sum of |column[h]| over all inputs is below
+// 2^52*u for every node h (see ChessEval): every subset sum of the columns,
+// which is all an accumulator ever holds, is then exact in float64.
+func sparseColumns(n *Net) []float64 {
+	inputs, h1 := n.sizes[0], n.sizes[1]
+	cols := make([]float64, inputs*h1)
+	bound := 0.0 // the largest sum of |W1[h][i]| over i
+	for h := range h1 {
+		total := 0.0
+		for _, w := range n.w[n.WeightIndex(1, h, 0):][:inputs] {
+			total += math.Abs(w)
+		}
+		bound = max(bound, total)
+	}
+	_, exp := math.Frexp(bound) // bound < 2^exp; the rounded columns sum to less than 2^(exp+1)
+	shift := min(max(52-exp, -900), 1000)
+	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
+	for h := range h1 {
+		row := n.w[n.WeightIndex(1, h, 0):][:inputs]
+		for i, w := range row {
+			cols[i*h1+h] = math.Round(w*scale) * unit
+		}
+	}
+	return cols
 }
 
 // applyColumns sets dst to src plus the columns plus and minus the columns
