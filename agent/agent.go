@@ -55,7 +55,7 @@ type Provenance struct {
 }
 
 // knownGames are the games agent files exist for.
-var knownGames = map[string]int{"draughts": nnet.NumDraughtsInputs, "chess": nnet.NumChessInputs}
+var knownGames = map[string]int{"draughts": nnet.NumDraughtsInputs, "chess": nnet.NumChessInputs, "xiangqi": nnet.NumXiangqiInputs}
 
 // Validate checks a file's fields.
 func (f *File) Validate() error {

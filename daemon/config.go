@@ -43,6 +43,7 @@ type Config struct {
 
 	Draughts DraughtsConfig `toml:"draughts"`
 	Chess    ChessConfig    `toml:"chess"`
+	Xiangqi  XiangqiConfig  `toml:"xiangqi"`
 	Jobs     JobsConfig     `toml:"jobs"`
 }
 
@@ -84,6 +85,18 @@ type ChessConfig struct {
 	Chess960 bool `toml:"chess960" json:"chess960"`
 }
 
+// XiangqiConfig defines the xiangqi population.
+type XiangqiConfig struct {
+	PopulationConfig
+	// EvolvePieceValues makes the six piece values (advisor, elephant,
+	// horse, chariot, cannon, soldier; the classic program's strengths at
+	// first) part of the genome.
+	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
+	// AdjudicateMaterial, if positive, ends a game as won for the side this
+	// many soldiers (100 of material:D's centipawns) ahead.
+	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
+}
+
 // JobsConfig schedules the periodic jobs (cron specs; "" disables a job).
 type JobsConfig struct {
 	Backup     string `toml:"backup"`
@@ -114,6 +127,12 @@ func DefaultConfig() Config {
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20,
+		}, EvolvePieceValues: true},
+		Xiangqi: XiangqiConfig{PopulationConfig: PopulationConfig{
+			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.Blondie),
+			Population: 15, Elite: 5, Hidden: []int{32, 8},
+			LadderChampions: 5, LadderGames: 6,
+			BaselineEvery: 10, Baselines: []string{"random", "classic"}, BaselineGames: 20,
 		}, EvolvePieceValues: true},
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
@@ -230,7 +249,7 @@ func (c *Config) Set(key, value string) error {
 }
 
 // knownGames are the games a population can evolve.
-var knownGames = []string{"draughts", "chess"}
+var knownGames = []string{"draughts", "chess", "xiangqi"}
 
 // Validate checks every value and names the key of the first bad one.
 func (c Config) Validate() error {
@@ -270,11 +289,20 @@ func (c Config) Validate() error {
 	if c.Chess.AdjudicateMaterial < 0 || c.Chess.AdjudicateMaterial > 40 {
 		return bad("chess.adjudicate_material", c.Chess.AdjudicateMaterial, "want 0 (off) to 40 pawns")
 	}
+	if err := c.Xiangqi.validate("xiangqi", func(s string) error { _, err := player.ParseXiangqi(s); return err }); err != nil {
+		return err
+	}
+	if c.Xiangqi.AdjudicateMaterial < 0 || c.Xiangqi.AdjudicateMaterial > 80 {
+		return bad("xiangqi.adjudicate_material", c.Xiangqi.AdjudicateMaterial, "want 0 (off) to 80 soldiers")
+	}
 	if err := c.Draughts.population(0).Validate(); err != nil {
 		return bad("draughts", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
 	}
 	if err := c.Chess.population(0).Validate(); err != nil {
 		return bad("chess", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
+	}
+	if err := c.Xiangqi.population(0).Validate(); err != nil {
+		return bad("xiangqi", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
 	}
 	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 	for _, j := range []struct{ key, spec string }{{"jobs.backup", c.Jobs.Backup}, {"jobs.prune", c.Jobs.Prune}, {"jobs.baseline", c.Jobs.Baseline}} {
@@ -360,6 +388,15 @@ func (d DraughtsConfig) population(workers int) population.Config {
 func (c ChessConfig) population(workers int) population.Config {
 	cfg := c.base(workers)
 	if c.EvolvePieceValues {
+		cfg.Flags |= nnet.EvolvePieceValues
+	}
+	return cfg
+}
+
+// population returns the genetic algorithm's configuration for xiangqi.
+func (x XiangqiConfig) population(workers int) population.Config {
+	cfg := x.base(workers)
+	if x.EvolvePieceValues {
 		cfg.Flags |= nnet.EvolvePieceValues
 	}
 	return cfg

@@ -33,6 +33,7 @@ import (
 
 	"evolved/game/chess"
 	"evolved/game/draughts"
+	"evolved/game/xiangqi"
 	"evolved/player"
 	"evolved/population"
 	"evolved/progress"
@@ -175,6 +176,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 				return runDraughts(gctx, d)
 			case "chess":
 				return runChess(gctx, d)
+			case "xiangqi":
+				return runXiangqi(gctx, d)
 			}
 			return fmt.Errorf("daemon: unknown game %q", name)
 		})
@@ -218,6 +221,17 @@ func runChess(ctx context.Context, d *Daemon) error {
 		return chess.MoveText(pos, moves)
 	}
 	return evolve(ctx, d, "chess", species, cc, cc.population(0), format)
+}
+
+// runXiangqi evolves the xiangqi population.
+func runXiangqi(ctx context.Context, d *Daemon) error {
+	xc := d.config().Xiangqi
+	species := player.XiangqiSpecies(player.XiangqiSetup{Depth: xc.Depth, OpeningPlies: xc.OpeningPlies,
+		MaxMoves: xc.MaxMoves, AdjudicateMaterial: xc.AdjudicateMaterial})
+	format := func(_ string, moves []xiangqi.Move) (string, error) {
+		return xiangqi.MoveText(xiangqi.Start(), moves)
+	}
+	return evolve(ctx, d, "xiangqi", species, xc, xc.population(0), format)
 }
 
 // evolve runs one population: load or create its run, then play, commit

@@ -64,6 +64,7 @@ func (d *Daemon) reload(ctx context.Context, jobs *cron.Cron) *cron.Cron {
 		"db": old.DB != next.DB, "games": fmt.Sprint(old.Games) != fmt.Sprint(next.Games),
 		"log_format": old.LogFormat != next.LogFormat, "seed": old.Seed != next.Seed,
 		"draughts": !sameJSON(old.Draughts, next.Draughts), "chess": !sameJSON(old.Chess, next.Chess),
+		"xiangqi": !sameJSON(old.Xiangqi, next.Xiangqi),
 	} {
 		if differs {
 			d.log.Warn("reload: ignored; it needs a restart (and for seed and game sections, a new database)", "key", key)
@@ -71,7 +72,7 @@ func (d *Daemon) reload(ctx context.Context, jobs *cron.Cron) *cron.Cron {
 	}
 	// Keep the settings that cannot change, take the rest.
 	next.DB, next.Games, next.LogFormat, next.Seed = old.DB, old.Games, old.LogFormat, old.Seed
-	next.Draughts, next.Chess = old.Draughts, old.Chess
+	next.Draughts, next.Chess, next.Xiangqi = old.Draughts, old.Chess, old.Xiangqi
 	d.mu.Lock()
 	d.cfg = next
 	d.mu.Unlock()

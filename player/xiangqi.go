@@ -3,7 +3,11 @@ package player
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"time"
+
+	"evolved/classic"
 
 	"evolved/game/xiangqi"
 	"evolved/search"
@@ -57,8 +61,11 @@ func (XiangqiMaterial) Evaluate(g *xiangqi.Game) int {
 func xiangqiWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
 
 // ParseXiangqi reads a player specification for xiangqi: random,
-// material:D, mcts:N, ept:N, uci:PATH[:option=value...] (an engine that
-// knows UCI_Variant xiangqi, such as Fairy-Stockfish).
+// material:D, mcts:N, ept:N, classic (the classic terminal program's
+// evaluation and fixed-depth search), classic+[:MS] (that evaluation on our
+// search, MS milliseconds a move, 1000 by default), uci:PATH[:option=value...]
+// (an engine that knows UCI_Variant xiangqi, such as Fairy-Stockfish) or an
+// exported agent file.
 func ParseXiangqi(spec string) (XiangqiSpec, error) {
 	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
 		u, err := parseUCI[xiangqi.Move, *xiangqi.Game](spec, rest, xiangqiUCI{})
@@ -66,6 +73,23 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 			return XiangqiSpec{}, err
 		}
 		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer { return u.clone() }}, nil
+	}
+	if isAgentFile(spec) {
+		return xiangqiAgent(spec)
+	}
+	if spec == "classic" {
+		return XiangqiSpec{Name: "classic", New: func() XiangqiPlayer { return classic.New() }}, nil
+	}
+	if rest, ok := strings.CutPrefix(spec, "classic+"); ok {
+		opts := classic.PlusOptions{}
+		if rest != "" {
+			ms, err := strconv.Atoi(strings.TrimPrefix(rest, ":"))
+			if !strings.HasPrefix(rest, ":") || err != nil || ms < 1 || ms > 3_600_000 {
+				return XiangqiSpec{}, fmt.Errorf("%w %q: classic+ takes an optional move time in milliseconds, as in classic+:1000", ErrSpec, spec)
+			}
+			opts.MoveTime = time.Duration(ms) * time.Millisecond
+		}
+		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer { return classic.NewPlus(opts) }}, nil
 	}
 	p, err := parse(spec)
 	if err != nil {

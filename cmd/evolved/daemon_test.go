@@ -554,3 +554,62 @@ prune = ""
 		t.Errorf("stored Chess960 start %q: %v", start, err)
 	}
 }
+
+// TestXiangqiPopulationEndToEnd evolves two xiangqi generations with the
+// classic baseline, exports the champion and plays it against
+// Fairy-Stockfish when that is installed.
+func TestXiangqiPopulationEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "xiangqi.toml")
+	os.WriteFile(config, []byte(`
+games = ["xiangqi"]
+workers = 2
+log_format = "json"
+[xiangqi]
+depth = 1
+ladder_games = 2
+baseline_every = 1
+baselines = ["random", "classic"]
+baseline_games = 2
+adjudicate_material = 15
+[jobs]
+backup = ""
+prune = ""
+`), 0o644)
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var moves string
+	var baselines int
+	if err := db.QueryRow("SELECT moves FROM games WHERE game = 'xiangqi' AND kind = 'tournament' LIMIT 1").Scan(&moves); err != nil || !strings.HasPrefix(moves, "1. ") {
+		t.Errorf("stored xiangqi moves %q, %v", moves, err)
+	}
+	if err := db.QueryRow("SELECT count(*) FROM baselines WHERE game = 'xiangqi' AND opponent = 'classic'").Scan(&baselines); err != nil || baselines != 2 {
+		t.Errorf("classic baseline rows: %d, %v; want 2", baselines, err)
+	}
+	agent, err := evolved(dir, "export", "--game", "xiangqi").Output()
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "champion.json"), agent, 0o644)
+	out, err := evolved(dir, "match", "--game", "xiangqi", "--a", "champion.json", "--b", "random", "--games", "2").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result games=2") {
+		t.Fatalf("match with the exported xiangqi agent: %v\n%s", err, out)
+	}
+	fsf, err := exec.LookPath("fairy-stockfish")
+	if err != nil {
+		if _, err = os.Stat("/usr/games/fairy-stockfish"); err != nil {
+			t.Skip("fairy-stockfish is not installed (Debian package fairy-stockfish; .ci/run installs it)")
+		}
+		fsf = "/usr/games/fairy-stockfish"
+	}
+	out, err = evolved(dir, "match", "--game", "xiangqi", "--a", "champion.json", "--b", "uci:"+fsf+":depth=1:Threads=1", "--games", "2").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result games=2") {
+		t.Fatalf("the champion against Fairy-Stockfish: %v\n%s", err, out)
+	}
+}

@@ -228,12 +228,44 @@ func humanSide(g, as string) (game.Player, error) {
 
 // xiangqiEngine builds the xiangqi engine from whichever source was given.
 func xiangqiEngine(ctx context.Context, agentFile, dbPath, spec string, generation, depth int) (player.XiangqiSpec, error) {
-	if spec == "" {
-		return player.XiangqiSpec{}, usagef("play: xiangqi agents arrive with the xiangqi population; give --player SPEC")
+	switch {
+	case spec != "":
+		s, err := player.ParseXiangqi(spec)
+		if err != nil {
+			return s, &usageError{msg: "play: --player: " + err.Error()}
+		}
+		return s, nil
+	case agentFile != "":
+		net, own, err := player.XiangqiAgentFile(agentFile)
+		if err != nil {
+			return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
+		}
+		if depth == 0 {
+			depth = own
+		}
+		s, err := player.XiangqiNet(filepath.Base(agentFile), net, depth)
+		if err != nil {
+			return s, fmt.Errorf("play: %w", err)
+		}
+		return s, nil
 	}
-	s, err := player.ParseXiangqi(spec)
+	db, err := openReader(ctx, dbPath)
 	if err != nil {
-		return s, &usageError{msg: "play: --player: " + err.Error()}
+		return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
+	}
+	defer db.Close()
+	c, err := db.Champion(ctx, "xiangqi", generation)
+	if err != nil {
+		return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
+	}
+	if depth == 0 {
+		if depth, err = runDepth(ctx, db, "xiangqi"); err != nil {
+			return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
+		}
+	}
+	s, err := player.XiangqiNet(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
+	if err != nil {
+		return s, fmt.Errorf("play: %w", err)
 	}
 	return s, nil
 }

@@ -75,6 +75,11 @@ func (g *Game) Moves(buf []Move) []Move {
 	return buf
 }
 
+// LastMove returns the move that led to the current position, or NoMove
+// at the start. Incremental evaluators use it to update from the move
+// rather than from the whole board.
+func (g *Game) LastMove() Move { return g.history[len(g.history)-1].move }
+
 // ToMove returns the player to move.
 func (g *Game) ToMove() game.Player { return g.history[len(g.history)-1].pos.side }
 

@@ -130,6 +130,37 @@ func WriteRecord(w io.Writer, rec Record) error {
 	return err
 }
 
+// MoveText writes moves from start as numbered move text in coordinates,
+// "1. h3e3 h10g8 2. ...", as game records and the database store them. It
+// checks that every move is legal where it is played.
+func MoveText(start Position, moves []Move) (string, error) {
+	var b strings.Builder
+	p := start
+	var buf [MaxMoves]Move
+	for i, m := range moves {
+		legal := false
+		for _, l := range p.LegalMoves(buf[:0]) {
+			legal = legal || l == m
+		}
+		if !legal {
+			return "", fmt.Errorf("xiangqi: move text: move %d (%s) is not legal in %s", i+1, m, p.FEN())
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if p.side == Red || i == 0 {
+			b.WriteString(strconv.Itoa(int(p.fullmove)) + ".")
+			if p.side == Black {
+				b.WriteString("..")
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString(m.String())
+		p = p.Play(m)
+	}
+	return b.String(), nil
+}
+
 // ReadRecords reads the games of a PGN file of xiangqi games. It takes
 // moves in coordinates (h3e3), WXF (C2=5) or the classic notation (H8,H5
 // is one token only without spaces), skips move numbers, comments in

@@ -1,0 +1,133 @@
+package player
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"evolved/game"
+	"evolved/game/xiangqi"
+	"evolved/nnet"
+	"evolved/population"
+	"evolved/search"
+)
+
+// xiangqiNetEval is the search evaluator of one xiangqi net: an
+// incremental accumulator over a shared nnet.XiangqiEval, in centipawns.
+type xiangqiNetEval struct {
+	acc *nnet.XiangqiAccumulator
+}
+
+func (x *xiangqiNetEval) Reset(g *xiangqi.Game) { x.acc.Reset(g.Position()) }
+func (x *xiangqiNetEval) Push(g *xiangqi.Game)  { x.acc.PushMove(g.LastMove()) }
+func (x *xiangqiNetEval) Pop()                  { x.acc.Pop() }
+
+// Evaluate returns the net's value (in units of 100) in centipawns, within
+// search's bounds.
+func (x *xiangqiNetEval) Evaluate(g *xiangqi.Game) int {
+	v := math.Round(x.acc.Evaluate(g.ToMove()) * 100)
+	return int(max(-search.MaxEval, min(search.MaxEval, v)))
+}
+
+// xiangqiNetOptions are the search settings of xiangqi agents: alpha-beta
+// to depth with quiescence on captures, a check extension and a
+// transposition table.
+func xiangqiNetOptions(depth int) search.Options {
+	return search.Options{Depth: depth, Quiescence: true, CheckExtension: true, MaxExtension: 4, TableBits: 15}
+}
+
+// XiangqiNet returns a spec whose players search with net: alpha-beta to
+// depth plies with quiescence and the check extension.
+func XiangqiNet(name string, net *nnet.Net, depth int) (XiangqiSpec, error) {
+	eval, err := nnet.NewXiangqiEval(net)
+	if err != nil {
+		return XiangqiSpec{}, fmt.Errorf("player %s: %w", name, err)
+	}
+	return XiangqiSpec{Name: name, New: func() XiangqiPlayer {
+		ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator()}, xiangqiNetOptions(depth))
+		return search.Searcher[xiangqi.Move, *xiangqi.Game]{AlphaBeta: ab}
+	}}, nil
+}
+
+// XiangqiAgentFile reads an exported xiangqi agent file and returns its net
+// and the depth it was evolved at.
+func XiangqiAgentFile(path string) (*nnet.Net, int, error) {
+	a, err := readAgent(path, "xiangqi")
+	if err != nil {
+		return nil, 0, err
+	}
+	return a.Net, a.Search.Depth, nil
+}
+
+// xiangqiAgent returns the spec of an exported xiangqi agent.
+func xiangqiAgent(path string) (XiangqiSpec, error) {
+	a, err := readAgent(path, "xiangqi")
+	if err != nil {
+		return XiangqiSpec{}, err
+	}
+	name := fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
+	return XiangqiNet(name, a.Net, a.Search.Depth)
+}
+
+// XiangqiSetup is how the xiangqi population plays.
+type XiangqiSetup struct {
+	// Depth is the agents' alpha-beta depth before quiescence; default 2.
+	Depth int
+	// OpeningPlies is the number of random plies opening each game; default 4.
+	OpeningPlies int
+	// MaxMoves draws a game once each side has made this many moves; default 100.
+	MaxMoves int
+	// AdjudicateMaterial, if positive, ends a game as a win for the side
+	// that is this many soldiers (100 centipawns of material:D's values)
+	// ahead with the side to move not in check; the reason is stored as
+	// "adjudicated".
+	AdjudicateMaterial int
+}
+
+// XiangqiSpecies returns the genetic algorithm's binding to xiangqi.
+func XiangqiSpecies(setup XiangqiSetup) population.Species[xiangqi.Move, *xiangqi.Game] {
+	if setup.Depth <= 0 {
+		setup.Depth = 2
+	}
+	if setup.OpeningPlies <= 0 {
+		setup.OpeningPlies = 4
+	}
+	if setup.MaxMoves <= 0 {
+		setup.MaxMoves = 100
+	}
+	arena := XiangqiArena(xiangqi.Rules{MaxMoves: setup.MaxMoves}, xiangqi.Start(), setup.OpeningPlies)
+	if margin := setup.AdjudicateMaterial; margin > 0 {
+		arena.Adjudicate = func(g *xiangqi.Game) (game.Outcome, bool) {
+			if g.InCheck() {
+				return game.Outcome{}, false
+			}
+			lead := (XiangqiMaterial{}).Evaluate(g)
+			switch {
+			case lead >= 100*margin:
+				return game.Outcome{Result: game.WinFor(g.ToMove()), Reason: game.Adjudicated}, true
+			case lead <= -100*margin:
+				return game.Outcome{Result: game.WinFor(g.ToMove().Other()), Reason: game.Adjudicated}, true
+			}
+			return game.Outcome{}, false
+		}
+	}
+	return population.Species[xiangqi.Move, *xiangqi.Game]{
+		Arena: arena,
+		Player: func(net *nnet.Net) (func() search.Player[xiangqi.Move, *xiangqi.Game], error) {
+			spec, err := XiangqiNet("agent", net, setup.Depth)
+			if err != nil {
+				return nil, err
+			}
+			return spec.New, nil
+		},
+		Baseline: func(s string) (func() search.Player[xiangqi.Move, *xiangqi.Game], error) {
+			spec, err := ParseXiangqi(s)
+			if err != nil {
+				return nil, fmt.Errorf("baseline: %w", err)
+			}
+			return spec.New, nil
+		},
+		Inputs: nnet.NumXiangqiInputs,
+	}
+}
