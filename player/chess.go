@@ -18,12 +18,8 @@ import (
 // ChessPlayer is a player of chess.
 type ChessPlayer = search.Player[chess.Move, *chess.Game]
 
-// ChessSpec is a parsed chess player specification: a name and a
-// constructor of fresh, independent instances (one per concurrent game).
-type ChessSpec struct {
-	Name string
-	New  func() ChessPlayer
-}
+// ChessSpec is a parsed chess player specification.
+type ChessSpec = Spec[chess.Move, *chess.Game]
 
 // chessValues are the classic piece values in centipawns, by piece type.
 var chessValues = [...]int{chess.Pawn: 100, chess.Knight: 300, chess.Bishop: 300, chess.Rook: 500, chess.Queen: 900}

@@ -11,13 +11,8 @@ import (
 // DraughtsPlayer is a player of English draughts.
 type DraughtsPlayer = search.Player[draughts.Move, *draughts.Game]
 
-// DraughtsSpec is a parsed player specification: a name for tables and
-// records, and a constructor for fresh, independent instances (one per
-// concurrent game).
-type DraughtsSpec struct {
-	Name string
-	New  func() DraughtsPlayer
-}
+// DraughtsSpec is a parsed draughts player specification.
+type DraughtsSpec = Spec[draughts.Move, *draughts.Game]
 
 // Material values in evaluation units: a man is 100 and a king 150, the
 // king weight K = 1.5 of the Blondie24 experiments.

@@ -9,7 +9,17 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"evolved/search"
 )
+
+// Spec is a parsed player specification: a name for tables and records,
+// and a constructor of fresh, independent instances (one per concurrent
+// game).
+type Spec[M comparable, S search.Game[M]] struct {
+	Name string
+	New  func() search.Player[M, S]
+}
 
 // ErrSpec is wrapped by every error about a malformed player specification.
 var ErrSpec = errors.New("player: bad player spec")

@@ -36,28 +36,12 @@ func DraughtsSpecies(setup DraughtsSetup) population.Species[draughts.Move, *dra
 		setup.MaxMoves = 100
 	}
 	rules := draughts.Rules{MaxMoves: setup.MaxMoves}
-	return population.Species[draughts.Move, *draughts.Game]{
-		Arena: tournament.Arena[draughts.Move, *draughts.Game]{
-			Name:         "draughts",
-			NewGame:      func() *draughts.Game { return draughts.NewGame(draughts.Start(), rules) },
-			OpeningPlies: setup.OpeningPlies,
-		},
-		Player: func(net *nnet.Net) (func() search.Player[draughts.Move, *draughts.Game], error) {
-			spec, err := DraughtsNet("agent", net, setup.Depth)
-			if err != nil {
-				return nil, err
-			}
-			return spec.New, nil
-		},
-		Baseline: func(s string) (func() search.Player[draughts.Move, *draughts.Game], error) {
-			spec, err := ParseDraughts(s)
-			if err != nil {
-				return nil, fmt.Errorf("baseline: %w", err)
-			}
-			return spec.New, nil
-		},
-		Inputs: nnet.NumDraughtsInputs,
+	arena := tournament.Arena[draughts.Move, *draughts.Game]{
+		Name:         "draughts",
+		NewGame:      func() *draughts.Game { return draughts.NewGame(draughts.Start(), rules) },
+		OpeningPlies: setup.OpeningPlies,
 	}
+	return netSpecies(arena, nnet.NumDraughtsInputs, func(net *nnet.Net) (DraughtsSpec, error) { return DraughtsNet("agent", net, setup.Depth) }, ParseDraughts)
 }
 
 // ChessSetup is how the chess population plays.
@@ -89,36 +73,52 @@ func ChessSpecies(setup ChessSetup) population.Species[chess.Move, *chess.Game] 
 	}
 	arena := ChessArena(chess.Rules{MaxMoves: setup.MaxMoves, FiftyMoveRule: true}, setup.OpeningPlies, setup.Chess960)
 	if margin := setup.AdjudicateMaterial; margin > 0 {
-		arena.Adjudicate = func(g *chess.Game) (game.Outcome, bool) {
-			if g.InCheck() {
-				return game.Outcome{}, false
-			}
-			lead := (ChessMaterial{}).material(g)
-			switch {
-			case lead >= 100*margin:
-				return game.Outcome{Result: game.WinFor(g.ToMove()), Reason: game.Adjudicated}, true
-			case lead <= -100*margin:
-				return game.Outcome{Result: game.WinFor(g.ToMove().Other()), Reason: game.Adjudicated}, true
-			}
-			return game.Outcome{}, false
-		}
+		arena.Adjudicate = adjudicateMaterial(margin, (ChessMaterial{}).material)
 	}
-	return population.Species[chess.Move, *chess.Game]{
+	return netSpecies(arena, nnet.NumChessInputs, func(net *nnet.Net) (ChessSpec, error) { return ChessNet("agent", net, setup.Depth) }, ParseChess)
+}
+
+// netSpecies binds a game's arena, its net players (agent) and its player
+// specs (parse, for the baselines) into the genetic algorithm's species.
+func netSpecies[M comparable, S search.Game[M]](arena tournament.Arena[M, S], inputs int,
+	agent func(*nnet.Net) (Spec[M, S], error), parse func(string) (Spec[M, S], error)) population.Species[M, S] {
+	return population.Species[M, S]{
 		Arena: arena,
-		Player: func(net *nnet.Net) (func() search.Player[chess.Move, *chess.Game], error) {
-			spec, err := ChessNet("agent", net, setup.Depth)
+		Player: func(net *nnet.Net) (func() search.Player[M, S], error) {
+			spec, err := agent(net)
 			if err != nil {
 				return nil, err
 			}
 			return spec.New, nil
 		},
-		Baseline: func(s string) (func() search.Player[chess.Move, *chess.Game], error) {
-			spec, err := ParseChess(s)
+		Baseline: func(s string) (func() search.Player[M, S], error) {
+			spec, err := parse(s)
 			if err != nil {
 				return nil, fmt.Errorf("baseline: %w", err)
 			}
 			return spec.New, nil
 		},
-		Inputs: nnet.NumChessInputs,
+		Inputs: inputs,
+	}
+}
+
+// adjudicateMaterial ends a game, with the side to move not in check, as a
+// win for the side whose lead by material (centipawns from the side to
+// move's view, by lead) is at least margin*100.
+func adjudicateMaterial[S interface {
+	InCheck() bool
+	ToMove() game.Player
+}](margin int, lead func(S) int) func(S) (game.Outcome, bool) {
+	return func(g S) (game.Outcome, bool) {
+		if g.InCheck() {
+			return game.Outcome{}, false
+		}
+		switch l := lead(g); {
+		case l >= 100*margin:
+			return game.Outcome{Result: game.WinFor(g.ToMove()), Reason: game.Adjudicated}, true
+		case l <= -100*margin:
+			return game.Outcome{Result: game.WinFor(g.ToMove().Other()), Reason: game.Adjudicated}, true
+		}
+		return game.Outcome{}, false
 	}
 }

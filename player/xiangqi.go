@@ -17,12 +17,8 @@ import (
 // XiangqiPlayer is a player of xiangqi.
 type XiangqiPlayer = search.Player[xiangqi.Move, *xiangqi.Game]
 
-// XiangqiSpec is a parsed xiangqi player specification: a name and a
-// constructor of fresh, independent instances (one per concurrent game).
-type XiangqiSpec struct {
-	Name string
-	New  func() XiangqiPlayer
-}
+// XiangqiSpec is a parsed xiangqi player specification.
+type XiangqiSpec = Spec[xiangqi.Move, *xiangqi.Game]
 
 // xiangqiValues are the material values of material:D in centipawns, by
 // piece type: advisor and elephant 200, horse 400, chariot 900, cannon

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"evolved/game"
 	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/population"
@@ -98,36 +97,7 @@ func XiangqiSpecies(setup XiangqiSetup) population.Species[xiangqi.Move, *xiangq
 	}
 	arena := XiangqiArena(xiangqi.Rules{MaxMoves: setup.MaxMoves}, xiangqi.Start(), setup.OpeningPlies)
 	if margin := setup.AdjudicateMaterial; margin > 0 {
-		arena.Adjudicate = func(g *xiangqi.Game) (game.Outcome, bool) {
-			if g.InCheck() {
-				return game.Outcome{}, false
-			}
-			lead := (XiangqiMaterial{}).Evaluate(g)
-			switch {
-			case lead >= 100*margin:
-				return game.Outcome{Result: game.WinFor(g.ToMove()), Reason: game.Adjudicated}, true
-			case lead <= -100*margin:
-				return game.Outcome{Result: game.WinFor(g.ToMove().Other()), Reason: game.Adjudicated}, true
-			}
-			return game.Outcome{}, false
-		}
+		arena.Adjudicate = adjudicateMaterial(margin, (XiangqiMaterial{}).Evaluate)
 	}
-	return population.Species[xiangqi.Move, *xiangqi.Game]{
-		Arena: arena,
-		Player: func(net *nnet.Net) (func() search.Player[xiangqi.Move, *xiangqi.Game], error) {
-			spec, err := XiangqiNet("agent", net, setup.Depth)
-			if err != nil {
-				return nil, err
-			}
-			return spec.New, nil
-		},
-		Baseline: func(s string) (func() search.Player[xiangqi.Move, *xiangqi.Game], error) {
-			spec, err := ParseXiangqi(s)
-			if err != nil {
-				return nil, fmt.Errorf("baseline: %w", err)
-			}
-			return spec.New, nil
-		},
-		Inputs: nnet.NumXiangqiInputs,
-	}
+	return netSpecies(arena, nnet.NumXiangqiInputs, func(net *nnet.Net) (XiangqiSpec, error) { return XiangqiNet("agent", net, setup.Depth) }, ParseXiangqi)
 }
