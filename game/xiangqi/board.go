@@ -117,26 +117,18 @@ type legList struct {
 type tables struct {
 	ray          [Squares][4][9]Square // the squares from s to the edge, nearest first
 	rayLen       [Squares][4]uint8
-	general      [Squares]sqList         // orthogonal steps inside the palace
-	advisor      [Squares]sqList         // diagonal steps inside the palace
-	elephant     [Squares]legList        // two-point diagonal steps on the same side of the river
-	horse        [Squares]legList        // horse moves with their legs
-	horseAttack  [Squares]legList        // to: squares a horse attacks s from; leg: its leg
-	soldier      [2][Squares]sqList      // soldier steps by colour
-	soldierFrom  [2][Squares]sqList      // squares a soldier of that colour attacks s from
-	sensitive    [Squares][Squares]uint8 // [king][sq]: sensFrom and sensTo bits
+	general      [Squares]sqList    // orthogonal steps inside the palace
+	advisor      [Squares]sqList    // diagonal steps inside the palace
+	elephant     [Squares]legList   // two-point diagonal steps on the same side of the river
+	horse        [Squares]legList   // horse moves with their legs
+	horseAttack  [Squares]legList   // to: squares a horse attacks s from; leg: its leg
+	soldier      [2][Squares]sqList // soldier steps by colour
+	soldierFrom  [2][Squares]sqList // squares a soldier of that colour attacks s from
+	diagonal     [Squares][2]uint64 // the points diagonally next to a point, as a 128-bit set
 	inPalace     [2][Squares]bool
 	advisorPoint [2][Squares]bool
 	elephantPt   [2][Squares]bool
 }
-
-// Bits of tables.sensitive: a move from (to) such a square may change
-// whether the general on the table's king square is attacked, so
-// LegalMoves tests it; other moves cannot (when not in check).
-const (
-	sensFrom = 1 // on the general's file or rank, or diagonally next to it (a horse leg)
-	sensTo   = 2 // on the general's file or rank (a new cannon screen)
-)
 
 // tab holds the tables. It is never written after init.
 var tab = buildTables()
@@ -263,13 +255,9 @@ func buildTables() *tables {
 	}
 	for k := range Square(Squares) {
 		for s := range Square(Squares) {
-			line := s.File() == k.File() || s.Rank() == k.Rank()
 			df, dr := s.File()-k.File(), s.Rank()-k.Rank()
-			if line {
-				t.sensitive[k][s] |= sensFrom | sensTo
-			}
 			if (df == 1 || df == -1) && (dr == 1 || dr == -1) {
-				t.sensitive[k][s] |= sensFrom
+				t.diagonal[k][s>>6] |= 1 << (s & 63)
 			}
 		}
 	}

@@ -3,12 +3,11 @@ package xiangqi
 // This file holds only the hot path: legal move generation. Moves are
 // generated piece by piece from the move tables, and a move is tested for
 // the safety of its own general only if it can change it: a general's
-// move, any move when in check, and otherwise only a move from a square on
-// the general's file or rank or diagonally next to it (it may open a line,
-// unblock a horse's leg or remove a cannon's screen) or to a square on its
-// file or rank (it may become a cannon's screen). A capture elsewhere
-// only removes attackers. The test plays the move on a scratch copy of
-// the board and looks outwards from the general.
+// move, any move when in check, and otherwise only a move from a square
+// that shields the general (see shields) or to a square where it would
+// become a cannon's screen. A capture elsewhere only removes attackers.
+// The test plays the move on a scratch copy of the board and looks
+// outwards from the general.
 
 import (
 	"math/bits"
@@ -28,6 +27,70 @@ type generator struct {
 	us    game.Player
 	king  Square
 	check bool
+	// from and to are the squares a move must leave or reach to be
+	// tested, as 128-bit sets (squares 0..63, 64..89); see shields.
+	from, to [2]uint64
+}
+
+// shields fills g.from and g.to for a general that is not in check. A
+// move can attack its own general only by opening a line or a horse's leg,
+// or by becoming a cannon's screen:
+//   - on each of the four lines from the general, with its first pieces
+//     p1, p2 and p3: leaving p1 lets p2 attack if p2 is an enemy chariot
+//     or general, and lets p3 attack if p3 is an enemy cannon; leaving p2
+//     lets p3 attack if p3 is an enemy cannon;
+//   - reaching an empty point before p1 makes p1 a cannon's second piece,
+//     and one between p1 and p2 does so for p2: that matters if it is an
+//     enemy cannon;
+//   - leaving a point diagonally next to the general may free the leg of
+//     an enemy horse (all four are marked).
+//
+// A piece moving along a line keeps shielding only if it stops before the
+// attacker, which the test then checks, since its start is marked.
+func (g *generator) shields() {
+	k := g.king
+	them := g.us ^ 1
+	chariot, general, cannon := makeCell(them, Chariot), makeCell(them, General), makeCell(them, Cannon)
+	mark := func(set *[2]uint64, s Square) { set[s>>6] |= 1 << (s & 63) }
+	for d := range 4 {
+		ray := &tab.ray[k][d]
+		n := int(tab.rayLen[k][d])
+		var at [3]int // indices of p1, p2, p3 on the ray
+		found := 0
+		for i := 0; i < n && found < 3; i++ {
+			if g.board[ray[i]] != 0 {
+				at[found] = i
+				found++
+			}
+		}
+		piece := func(j int) cell {
+			if j < found {
+				return g.board[ray[at[j]]]
+			}
+			return 0
+		}
+		p2, p3 := piece(1), piece(2)
+		if found >= 1 && (p2 == chariot || p2 == general || p3 == cannon) {
+			mark(&g.from, ray[at[0]])
+		}
+		if found >= 2 && p3 == cannon {
+			mark(&g.from, ray[at[1]])
+		}
+		// Screens: empty points before p1 if p1 is an enemy cannon, and
+		// between p1 and p2 if p2 is.
+		if found >= 1 && piece(0) == cannon {
+			for i := 0; i < at[0]; i++ {
+				mark(&g.to, ray[i])
+			}
+		}
+		if found >= 2 && p2 == cannon {
+			for i := at[0] + 1; i < at[1]; i++ {
+				mark(&g.to, ray[i])
+			}
+		}
+	}
+	g.from[0] |= tab.diagonal[k][0]
+	g.from[1] |= tab.diagonal[k][1]
 }
 
 // add appends to buf the move of the piece of type pt from from to to if
@@ -40,7 +103,7 @@ func (g *generator) add(buf []Move, from, to Square, pt PieceType) []Move {
 	if y != 0 {
 		captured = cellType(y)
 	}
-	if g.check || pt == General || tab.sensitive[g.king][from]&sensFrom != 0 || tab.sensitive[g.king][to]&sensTo != 0 {
+	if g.check || pt == General || g.from[from>>6]>>(from&63)&1 != 0 || g.to[to>>6]>>(to&63)&1 != 0 {
 		x := g.board[from]
 		g.board[to], g.board[from] = x, 0
 		k := g.king
@@ -64,6 +127,9 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	buf = buf[:0]
 	g := generator{board: p.board, us: us, king: p.kings[us]}
 	g.check = attacked(&g.board, g.king, us)
+	if !g.check {
+		g.shields()
+	}
 	ourBit := uint8(us) << 3
 	for w := range 2 {
 		for set := p.occ[us][w]; set != 0; set &= set - 1 {
