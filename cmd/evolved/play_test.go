@@ -15,19 +15,24 @@ func tmuxPlay(t *testing.T, session string, args string) (screen func() string, 
 	if err != nil {
 		t.Skip("tmux is not installed (Debian package tmux; .ci/run installs it)")
 	}
-	exec.Command(tmux, "kill-session", "-t", session).Run()
-	start := exec.Command(tmux, "new-session", "-d", "-s", session, "-x", "100", "-y", "40", binary+" play "+args)
+	// Each test has a tmux server of its own (-L): with one shared server,
+	// a test's new session could reach the server while the previous
+	// test's last kill-session was shutting it down ("server exited
+	// unexpectedly").
+	tmuxCmd := func(args ...string) *exec.Cmd { return exec.Command(tmux, append([]string{"-L", session}, args...)...) }
+	tmuxCmd("kill-server").Run()
+	start := tmuxCmd("new-session", "-d", "-s", session, "-x", "100", "-y", "40", binary+" play "+args)
 	start.Dir = t.TempDir()
 	start.Env = append(start.Environ(), "LANG=C.UTF-8")
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { exec.Command(tmux, "kill-session", "-t", session).Run() })
+	t.Cleanup(func() { tmuxCmd("kill-server").Run() })
 	screen = func() string {
-		out, _ := exec.Command(tmux, "capture-pane", "-p", "-t", session).Output()
+		out, _ := tmuxCmd("capture-pane", "-p", "-t", session).Output()
 		return string(out)
 	}
-	send = func(keys string) { exec.Command(tmux, "send-keys", "-t", session, keys, "Enter").Run() }
+	send = func(keys string) { tmuxCmd("send-keys", "-t", session, keys, "Enter").Run() }
 	wait = func(want string) {
 		t.Helper()
 		if !waitFor(10*time.Second, func() bool { return strings.Contains(screen(), want) }) {
@@ -59,7 +64,7 @@ func TestPlayInTmux(t *testing.T) {
 	send("quit")
 	tmux, _ := exec.LookPath("tmux")
 	if !waitFor(10*time.Second, func() bool {
-		return exec.Command(tmux, "has-session", "-t", "evolved-play-test").Run() != nil
+		return exec.Command(tmux, "-L", "evolved-play-test", "has-session", "-t", "evolved-play-test").Run() != nil
 	}) {
 		t.Errorf("the session did not end after quit:\n%s", screen())
 	}
