@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	"evolved/game"
 	"evolved/population"
 	"evolved/storage"
 	"evolved/tournament"
@@ -33,7 +32,7 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 			return fmt.Errorf("%s game %s vs %s: %w", kind, first, second, err)
 		}
 		g.Games = append(g.Games, storage.GameRecord{Kind: kind, Start: rec.Start, First: first, Second: second, Opening: rec.Opening,
-			Result: resultText(rec.Outcome.Result), Reason: rec.Outcome.Reason.String(), Moves: text, Champion: champion})
+			Result: rec.Outcome.Result.Tag(), Reason: rec.Outcome.Reason.String(), Moves: text, Champion: champion})
 		return nil
 	}
 	for _, gr := range rep.Results.Games {
@@ -68,20 +67,6 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 		}
 	}
 	return g, nil
-}
-
-// resultText writes a result from the first player's side, as the games
-// table stores it.
-func resultText(r game.Result) string {
-	switch r {
-	case game.FirstWins:
-		return "1-0"
-	case game.SecondWins:
-		return "0-1"
-	case game.Draw:
-		return "1/2-1/2"
-	}
-	return "*"
 }
 
 // draws counts the drawn tournament games of a record.

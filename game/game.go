@@ -61,6 +61,23 @@ func (r Result) String() string {
 	return fmt.Sprintf("Result(%d)", uint8(r))
 }
 
+// Tag returns the result as game records write it, from the first
+// player's side: "1-0" when the first player won, "0-1" when the second
+// did, "1/2-1/2" for a draw and "*" for a game not over. PGN (White moves
+// first), PDN for English draughts (Black moves first) and xiangqi PGN
+// (Red moves first) all follow it.
+func (r Result) Tag() string {
+	switch r {
+	case FirstWins:
+		return "1-0"
+	case SecondWins:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
 // WinFor returns the result in which p wins.
 func WinFor(p Player) Result {
 	if p == First {

@@ -42,17 +42,7 @@ func (r *Record) Tag(name string) string {
 
 // ResultString returns the PGN result of r: "1-0" when Red won, "0-1"
 // when Black won, "1/2-1/2" for a draw and "*" for a game not over.
-func ResultString(r game.Result) string {
-	switch r {
-	case game.FirstWins:
-		return "1-0"
-	case game.SecondWins:
-		return "0-1"
-	case game.Draw:
-		return "1/2-1/2"
-	}
-	return "*"
-}
+func ResultString(r game.Result) string { return r.Tag() }
 
 // WriteRecord writes rec as PGN: the Seven Tag Roster (completed with "?"
 // where missing, White standing for Red), Variant "xiangqi", a FEN tag
