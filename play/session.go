@@ -134,6 +134,10 @@ func (s *session[M, S]) engineMove(ctx context.Context) {
 	s.last = s.rules.formatMove(s.g, res.Move)
 	s.figures = fmt.Sprintf("depth %d, %d nodes, %.0f nodes/s, score %+d (for %s)",
 		res.Depth, res.Nodes, float64(res.Nodes)/max(secs, 1e-9), res.Score, s.rules.sideName(s.g.ToMove()))
+	if res.Nodes == 0 {
+		// An external engine or a learned table reports no search.
+		s.figures = fmt.Sprintf("moved in %.2f s (it reports no search figures)", secs)
+	}
 	s.g.Make(res.Move)
 	s.display()
 }
