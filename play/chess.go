@@ -1,7 +1,6 @@
 package play
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"evolved/game"
 	"evolved/game/chess"
 	"evolved/player"
-	"evolved/search"
 )
 
 // ChessOptions configures a chess session.
@@ -28,12 +26,7 @@ type ChessOptions struct {
 
 // Chess runs a chess session until the person quits or the input ends.
 func Chess(ctx context.Context, in io.Reader, out io.Writer, opts ChessOptions) error {
-	s := &session[chess.Move, *chess.Game]{
-		rules:     chessRules{start: opts.Start, rules: opts.Rules},
-		newEngine: func() search.Player[chess.Move, *chess.Game] { return opts.Engine.New() },
-		name:      opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII, record: opts.Record,
-		in: bufio.NewScanner(in), out: out, human: opts.Human,
-	}
+	s := newSession(chessRules{start: opts.Start, rules: opts.Rules}, opts.Engine, opts.Human, opts.ASCII, opts.Seed, opts.Record, in, out)
 	return s.run(ctx, "Chess")
 }
 

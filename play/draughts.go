@@ -6,7 +6,6 @@
 package play
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/player"
-	"evolved/search"
 )
 
 // DraughtsOptions configures a draughts session.
@@ -39,12 +37,7 @@ type DraughtsOptions struct {
 // Draughts runs a draughts session until the person quits or the input
 // ends. It returns nil then, and an error only if the input or output fails.
 func Draughts(ctx context.Context, in io.Reader, out io.Writer, opts DraughtsOptions) error {
-	s := &session[draughts.Move, *draughts.Game]{
-		rules:     draughtsRules{start: opts.Start, rules: opts.Rules},
-		newEngine: func() search.Player[draughts.Move, *draughts.Game] { return opts.Engine.New() },
-		name:      opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII, record: opts.Record,
-		in: bufio.NewScanner(in), out: out, human: opts.Human,
-	}
+	s := newSession(draughtsRules{start: opts.Start, rules: opts.Rules}, opts.Engine, opts.Human, opts.ASCII, opts.Seed, opts.Record, in, out)
 	return s.run(ctx, "English draughts")
 }
 

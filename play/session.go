@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"evolved/game"
+	"evolved/player"
 	"evolved/search"
 )
 
@@ -65,6 +66,14 @@ type session[M comparable, S search.Game[M]] struct {
 	figures   string // the engine's last search figures
 	games     int    // games started, for the engine's seed
 	record    string // a game record to load before play, if any
+}
+
+// newSession returns a session of the game r describes against engine,
+// reading the person's lines from in and writing to out.
+func newSession[M comparable, S search.Game[M]](r rules[M, S], engine player.Spec[M, S], human game.Player,
+	ascii bool, seed uint64, record string, in io.Reader, out io.Writer) *session[M, S] {
+	return &session[M, S]{rules: r, newEngine: engine.New, name: engine.Name, seed: seed, ascii: ascii,
+		record: record, in: bufio.NewScanner(in), out: out, human: human}
 }
 
 // errQuit ends a session at the person's request.

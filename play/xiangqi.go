@@ -1,7 +1,6 @@
 package play
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"evolved/game"
 	"evolved/game/xiangqi"
 	"evolved/player"
-	"evolved/search"
 )
 
 // XiangqiOptions configures a xiangqi session.
@@ -31,12 +29,7 @@ type XiangqiOptions struct {
 // The board is the classic terminal program's: Red's pieces in <...> and
 // Black's in (...), rows A..J from Black's side, columns 1..9.
 func Xiangqi(ctx context.Context, in io.Reader, out io.Writer, opts XiangqiOptions) error {
-	s := &session[xiangqi.Move, *xiangqi.Game]{
-		rules:     xiangqiRules{start: opts.Start, rules: opts.Rules},
-		newEngine: func() search.Player[xiangqi.Move, *xiangqi.Game] { return opts.Engine.New() },
-		name:      opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII, record: opts.Record,
-		in: bufio.NewScanner(in), out: out, human: opts.Human,
-	}
+	s := newSession(xiangqiRules{start: opts.Start, rules: opts.Rules}, opts.Engine, opts.Human, opts.ASCII, opts.Seed, opts.Record, in, out)
 	return s.run(ctx, "Xiangqi")
 }
 
