@@ -38,7 +38,7 @@
 //     general ever arises, and the search scores a side without a legal
 //     move at a node with depth left as mated, taking the general's
 //     strength as the mate value so that nearer mates score higher.
-//   - It is 30 to 90 times faster than the original's 60,000 nodes per
+//   - It is about 45 to 100 times faster than the original's 60,000 nodes per
 //     second (BenchmarkSearch reports nodes per second), so it plays the
 //     same moves in far less time: besides a faster machine and move
 //     generator, it keeps the piece-square part of the evaluation up to
