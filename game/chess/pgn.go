@@ -8,13 +8,13 @@ package chess
 // liberal.
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
 	"evolved/game"
+	"evolved/game/pgn"
 )
 
 // Tag is one PGN tag pair, [Name "Value"].
@@ -155,9 +155,7 @@ func ParsePGN(s string) (PGNGame, error) {
 
 // pgnParser reads PGN text, one token at a time.
 type pgnParser struct {
-	src   []byte
-	i     int // the next byte to read
-	line  int // the line of src[i], from 1
+	*pgn.Scanner
 	games []PGNGame
 	g     *pgnGame // the game being read, nil between games
 }
@@ -171,31 +169,32 @@ type pgnGame struct {
 }
 
 func parsePGN(src []byte) ([]PGNGame, error) {
-	p := &pgnParser{src: bytes.TrimPrefix(src, []byte("\uFEFF")), line: 1}
+	p := &pgnParser{Scanner: pgn.NewScanner(src, ErrSyntax)}
 	for {
-		p.skipSpace()
-		if p.i >= len(p.src) {
+		p.SkipSpace()
+		c, ok := p.Peek()
+		if !ok {
 			break
 		}
-		line := p.line
+		line := p.Line()
 		var err error
-		switch c := p.src[p.i]; c {
+		switch c {
 		case '[':
 			err = p.tag()
 		case '{':
-			err = p.comment()
+			err = p.Comment()
 		case ';', '%':
-			p.skipLine()
+			p.SkipLine()
 		case '(':
 			p.begin().body = true
-			err = p.variation()
+			err = p.Variation()
 		case '$':
 			p.begin().body = true
-			err = p.nag()
+			err = p.NAG()
 		case ')', ']', '}', '"':
 			err = detailf(ErrSyntax, "unexpected %q", c)
 		default:
-			err = p.word(p.readWord())
+			err = p.word(p.Word())
 		}
 		if err != nil {
 			return p.games, &PGNError{Game: len(p.games) + 1, Line: line, Err: err}
@@ -203,7 +202,7 @@ func parsePGN(src []byte) ([]PGNGame, error) {
 	}
 	if p.g != nil {
 		if err := p.finish(); err != nil {
-			return p.games, &PGNError{Game: len(p.games) + 1, Line: p.line, Err: err}
+			return p.games, &PGNError{Game: len(p.games) + 1, Line: p.Line(), Err: err}
 		}
 	}
 	return p.games, nil
@@ -239,134 +238,7 @@ func (p *pgnParser) finish() error {
 	return nil
 }
 
-// newline consumes one line break: LF, CR LF or a lone CR.
-func (p *pgnParser) newline() {
-	if p.src[p.i] == '\r' && p.i+1 < len(p.src) && p.src[p.i+1] == '\n' {
-		p.i++
-	}
-	p.i++
-	p.line++
-}
-
-// isSpace reports whether c separates tokens without meaning anything.
-// 0x1A is the end-of-file mark of old DOS files.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == 0x1A
-}
-
-// skipSpace skips white space and line breaks.
-func (p *pgnParser) skipSpace() {
-	for p.i < len(p.src) {
-		switch c := p.src[p.i]; {
-		case c == '\n' || c == '\r':
-			p.newline()
-		case isSpace(c):
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-// skipLine skips to the end of the line, leaving the line break.
-func (p *pgnParser) skipLine() {
-	for p.i < len(p.src) && p.src[p.i] != '\n' && p.src[p.i] != '\r' {
-		p.i++
-	}
-}
-
-// readWord reads a run of bytes up to white space or a byte that starts
-// another token.
-func (p *pgnParser) readWord() string {
-	start := p.i
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		if c == '\n' || c == '\r' || isSpace(c) || strings.IndexByte(`[]{}();"$%`, c) >= 0 {
-			break
-		}
-		p.i++
-	}
-	return string(p.src[start:p.i])
-}
-
-// comment skips a {...} comment, which may span lines.
-func (p *pgnParser) comment() error {
-	open := p.line
-	p.i++
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case '}':
-			p.i++
-			return nil
-		case '\n', '\r':
-			p.newline()
-		default:
-			p.i++
-		}
-	}
-	return detailf(ErrSyntax, "comment opened on line %d is not closed", open)
-}
-
-// variation skips a variation, (...), with the variations nested in it.
-func (p *pgnParser) variation() error {
-	open := p.line
-	depth := 0
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case '(':
-			depth++
-			p.i++
-		case ')':
-			depth--
-			p.i++
-			if depth == 0 {
-				return nil
-			}
-		case '{':
-			if err := p.comment(); err != nil {
-				return err
-			}
-		case ';', '%':
-			p.skipLine()
-		case '\n', '\r':
-			p.newline()
-		default:
-			p.i++
-		}
-	}
-	return detailf(ErrSyntax, "variation opened on line %d is not closed", open)
-}
-
-// nag skips a numeric annotation glyph, $ and a number.
-func (p *pgnParser) nag() error {
-	p.i++
-	start := p.i
-	for p.i < len(p.src) && isDigit(p.src[p.i]) {
-		p.i++
-	}
-	if p.i == start {
-		return detailf(ErrSyntax, "$ without a number (want a NAG like $1)")
-	}
-	return nil
-}
-
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// isTagName reports whether s is a tag name: a letter, then letters, digits
-// and underscores.
-func isTagName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
-		if !letter && (i == 0 || !isDigit(c) && c != '_') {
-			return false
-		}
-	}
-	return true
-}
 
 // chess960Variants are the Variant tag values (lower case) that mean
 // Chess960; "", "standard" and "chess" mean classical chess.
@@ -380,29 +252,10 @@ func (p *pgnParser) tag() error {
 		}
 	}
 	g := p.begin()
-	p.i++ // [
-	p.skipSpace()
-	start := p.i
-	for p.i < len(p.src) && (isDigit(p.src[p.i]) || p.src[p.i] == '_' || p.src[p.i]|0x20 >= 'a' && p.src[p.i]|0x20 <= 'z') {
-		p.i++
-	}
-	name := string(p.src[start:p.i])
-	if !isTagName(name) {
-		return detailf(ErrSyntax, "tag name expected after [, found %q", p.peekWord())
-	}
-	p.skipSpace()
-	if p.i >= len(p.src) || p.src[p.i] != '"' {
-		return detailf(ErrSyntax, "tag %s: value must be a quoted string", name)
-	}
-	value, err := p.quoted(name)
+	name, value, err := p.Tag()
 	if err != nil {
 		return err
 	}
-	p.skipSpace()
-	if p.i >= len(p.src) || p.src[p.i] != ']' {
-		return detailf(ErrSyntax, "tag %s: missing ] after the value", name)
-	}
-	p.i++
 	for _, t := range g.Tags {
 		if t.Name == name {
 			return detailf(ErrSyntax, "tag %s given twice", name)
@@ -426,39 +279,6 @@ func (p *pgnParser) tag() error {
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
 	return nil
-}
-
-// peekWord returns the text at the read position, for error messages.
-func (p *pgnParser) peekWord() string {
-	end := p.i
-	for end < len(p.src) && end-p.i < 20 && p.src[end] != '\n' && p.src[end] != '\r' {
-		end++
-	}
-	return string(p.src[p.i:end])
-}
-
-// quoted reads a tag's quoted value, which must end on its line. \" and \\
-// stand for " and \; any other backslash is kept as it is.
-func (p *pgnParser) quoted(name string) (string, error) {
-	p.i++ // "
-	var b strings.Builder
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return b.String(), nil
-		case c == '\\' && p.i+1 < len(p.src) && (p.src[p.i+1] == '"' || p.src[p.i+1] == '\\'):
-			b.WriteByte(p.src[p.i+1])
-			p.i += 2
-		case c == '\n' || c == '\r':
-			return "", detailf(ErrSyntax, "tag %s: value not closed on its line", name)
-		default:
-			b.WriteByte(c)
-			p.i++
-		}
-	}
-	return "", detailf(ErrSyntax, "tag %s: value not closed", name)
 }
 
 // word handles a run of move text: a result, a move number, a move with
@@ -596,7 +416,7 @@ func formatPGN(g PGNGame) (string, error) {
 func pgnTags(g PGNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
-		if !isTagName(t.Name) {
+		if !pgn.IsTagName(t.Name) {
 			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
 		}
 		if strings.ContainsAny(t.Value, "\n\r") {

@@ -9,7 +9,6 @@ package draughts
 // reading is liberal.
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"strings"
 
 	"evolved/game"
+	"evolved/game/pgn"
 )
 
 // Tag is one PDN tag pair, [Name "Value"].
@@ -231,9 +231,7 @@ func ParsePDN(s string) (PDNGame, error) {
 
 // pdnParser reads PDN text, one token at a time.
 type pdnParser struct {
-	src   []byte
-	i     int // the next byte to read
-	line  int // the line of src[i], from 1
+	*pgn.Scanner
 	games []PDNGame
 	g     *pdnGame // the game being read, nil between games
 }
@@ -247,33 +245,34 @@ type pdnGame struct {
 }
 
 func parsePDN(src []byte) ([]PDNGame, error) {
-	p := &pdnParser{src: bytes.TrimPrefix(src, []byte("\uFEFF")), line: 1}
+	p := &pdnParser{Scanner: pgn.NewScanner(src, ErrSyntax)}
 	for {
-		p.skipSpace()
-		if p.i >= len(p.src) {
+		p.SkipSpace()
+		c, ok := p.Peek()
+		if !ok {
 			break
 		}
-		line := p.line
+		line := p.Line()
 		var err error
-		switch c := p.src[p.i]; c {
+		switch c {
 		case '[':
 			err = p.tag()
 		case '{':
-			err = p.comment()
+			err = p.Comment()
 		case ';', '%':
-			p.skipLine()
+			p.SkipLine()
 		case '(':
 			p.begin().body = true
-			err = p.variation()
+			err = p.Variation()
 		case '$':
 			p.begin().body = true
-			err = p.nag()
+			err = p.NAG()
 		case '/':
-			err = detailf(ErrUnsupported, "set-up %q in the move text is not supported", p.readWord())
+			err = detailf(ErrUnsupported, "set-up %q in the move text is not supported", p.Word())
 		case ')', ']', '}', '"':
 			err = detailf(ErrSyntax, "unexpected %q", c)
 		default:
-			err = p.word(p.readWord())
+			err = p.word(p.Word())
 		}
 		if err != nil {
 			return p.games, &PDNError{Game: len(p.games) + 1, Line: line, Err: err}
@@ -281,7 +280,7 @@ func parsePDN(src []byte) ([]PDNGame, error) {
 	}
 	if p.g != nil {
 		if err := p.finish(); err != nil {
-			return p.games, &PDNError{Game: len(p.games) + 1, Line: p.line, Err: err}
+			return p.games, &PDNError{Game: len(p.games) + 1, Line: p.Line(), Err: err}
 		}
 	}
 	return p.games, nil
@@ -316,135 +315,7 @@ func (p *pdnParser) finish() error {
 	return nil
 }
 
-// newline consumes one line break: LF, CR LF or a lone CR.
-func (p *pdnParser) newline() {
-	if p.src[p.i] == '\r' && p.i+1 < len(p.src) && p.src[p.i+1] == '\n' {
-		p.i++
-	}
-	p.i++
-	p.line++
-}
-
-// isSpace reports whether c separates tokens without meaning anything.
-// 0x1A is the end-of-file mark of old DOS files.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == 0x1A
-}
-
-// skipSpace skips white space and line breaks.
-func (p *pdnParser) skipSpace() {
-	for p.i < len(p.src) {
-		switch c := p.src[p.i]; {
-		case c == '\n' || c == '\r':
-			p.newline()
-		case isSpace(c):
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-// skipLine skips to the end of the line, leaving the line break.
-func (p *pdnParser) skipLine() {
-	for p.i < len(p.src) && p.src[p.i] != '\n' && p.src[p.i] != '\r' {
-		p.i++
-	}
-}
-
-// readWord reads a run of bytes up to white space or a byte that starts
-// another token.
-func (p *pdnParser) readWord() string {
-	start := p.i
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		if c == '\n' || c == '\r' || isSpace(c) || strings.IndexByte(`[]{}();"$%`, c) >= 0 {
-			break
-		}
-		p.i++
-	}
-	return string(p.src[start:p.i])
-}
-
-// comment skips a {...} comment, which may span lines.
-func (p *pdnParser) comment() error {
-	open := p.line
-	p.i++
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case '}':
-			p.i++
-			return nil
-		case '\n', '\r':
-			p.newline()
-		default:
-			p.i++
-		}
-	}
-	return detailf(ErrSyntax, "comment opened on line %d is not closed", open)
-}
-
-// variation skips a variation, (...), with the variations nested in it.
-func (p *pdnParser) variation() error {
-	open := p.line
-	depth := 0
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case '(':
-			depth++
-			p.i++
-		case ')':
-			depth--
-			p.i++
-			if depth == 0 {
-				return nil
-			}
-		case '{':
-			if err := p.comment(); err != nil {
-				return err
-			}
-		case ';', '%':
-			p.skipLine()
-		case '\n', '\r':
-			p.newline()
-		default:
-			p.i++
-		}
-	}
-	return detailf(ErrSyntax, "variation opened on line %d is not closed", open)
-}
-
-// nag skips a numeric annotation glyph, $ and a number.
-func (p *pdnParser) nag() error {
-	p.i++
-	start := p.i
-	for p.i < len(p.src) && isDigit(p.src[p.i]) {
-		p.i++
-	}
-	if p.i == start {
-		return detailf(ErrSyntax, "$ without a number (want a NAG like $1)")
-	}
-	return nil
-}
-
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// isTagName reports whether s is a tag name: a letter, then letters, digits
-// and underscores. (PDN 3.0 asks for a capital first; reading accepts any
-// letter, and writing accepts what reading does.)
-func isTagName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
-		if !letter && (i == 0 || !isDigit(c) && c != '_') {
-			return false
-		}
-	}
-	return true
-}
 
 // tag reads a tag pair. A tag after move text starts the next game.
 func (p *pdnParser) tag() error {
@@ -454,29 +325,10 @@ func (p *pdnParser) tag() error {
 		}
 	}
 	g := p.begin()
-	p.i++ // [
-	p.skipSpace()
-	start := p.i
-	for p.i < len(p.src) && (isDigit(p.src[p.i]) || p.src[p.i] == '_' || p.src[p.i]|0x20 >= 'a' && p.src[p.i]|0x20 <= 'z') {
-		p.i++
-	}
-	name := string(p.src[start:p.i])
-	if !isTagName(name) {
-		return detailf(ErrSyntax, "tag name expected after [, found %q", p.peekWord())
-	}
-	p.skipSpace()
-	if p.i >= len(p.src) || p.src[p.i] != '"' {
-		return detailf(ErrSyntax, "tag %s: value must be a quoted string", name)
-	}
-	value, err := p.quoted(name)
+	name, value, err := p.Tag()
 	if err != nil {
 		return err
 	}
-	p.skipSpace()
-	if p.i >= len(p.src) || p.src[p.i] != ']' {
-		return detailf(ErrSyntax, "tag %s: missing ] after the value", name)
-	}
-	p.i++
 	for _, t := range g.Tags {
 		if t.Name == name {
 			return detailf(ErrSyntax, "tag %s given twice", name)
@@ -497,39 +349,6 @@ func (p *pdnParser) tag() error {
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
 	return nil
-}
-
-// peekWord returns the text at the read position, for error messages.
-func (p *pdnParser) peekWord() string {
-	end := p.i
-	for end < len(p.src) && end-p.i < 20 && p.src[end] != '\n' && p.src[end] != '\r' {
-		end++
-	}
-	return string(p.src[p.i:end])
-}
-
-// quoted reads a tag's quoted value, which must end on its line. \" and \\
-// stand for " and \; any other backslash is kept as it is.
-func (p *pdnParser) quoted(name string) (string, error) {
-	p.i++ // "
-	var b strings.Builder
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return b.String(), nil
-		case c == '\\' && p.i+1 < len(p.src) && (p.src[p.i+1] == '"' || p.src[p.i+1] == '\\'):
-			b.WriteByte(p.src[p.i+1])
-			p.i += 2
-		case c == '\n' || c == '\r':
-			return "", detailf(ErrSyntax, "tag %s: value not closed on its line", name)
-		default:
-			b.WriteByte(c)
-			p.i++
-		}
-	}
-	return "", detailf(ErrSyntax, "tag %s: value not closed", name)
 }
 
 // word handles a run of move text: a result, a move number, a move with
@@ -674,7 +493,7 @@ func formatPDN(g PDNGame) (string, error) {
 func pdnTags(g PDNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
-		if !isTagName(t.Name) {
+		if !pgn.IsTagName(t.Name) {
 			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
 		}
 		if strings.ContainsAny(t.Value, "\n\r") {

@@ -7,7 +7,6 @@ package xiangqi
 // coordinates, each followed by its WXF in a comment for people.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"strings"
 
 	"evolved/game"
+	"evolved/game/pgn"
 )
 
 // Record is one game: its tags, its start and its moves.
@@ -153,115 +153,92 @@ func MoveText(start Position, moves []Move) (string, error) {
 
 // ReadRecords reads the games of a PGN file of xiangqi games. It takes
 // moves in coordinates (h3e3), WXF (C2=5) or the classic notation (H8,H5
-// is one token only without spaces), skips move numbers, comments in
-// braces and after ';', and NAGs, and rejects variations. Errors name the
-// line and the move that could not be read.
+// is one token only without spaces), skips move numbers, comments ({...},
+// ; and % to the end of the line) and NAGs, and rejects variations. The
+// lexical rules are those of chess PGN (package pgn). Errors name the line
+// and the move that could not be read.
 func ReadRecords(r io.Reader) ([]Record, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("xiangqi: read record: %w", err)
+	}
+	s := pgn.NewScanner(src, ErrSyntax)
 	var out []Record
 	var cur *Record
 	var pos Position
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	line := 0
-	inComment := false
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("xiangqi: read record: line %d: %w", line, detailf(ErrSyntax, format, args...))
+	begin := func() {
+		if cur == nil {
+			cur = &Record{Start: Start()}
+			pos = cur.Start
+		}
 	}
 	finish := func(result string) {
 		cur.Result = result
 		out = append(out, *cur)
 		cur = nil
 	}
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if inComment {
-			end := strings.IndexByte(text, '}')
-			if end < 0 {
-				continue
-			}
-			text, inComment = text[end+1:], false
+	for {
+		s.SkipSpace()
+		c, ok := s.Peek()
+		if !ok {
+			break
 		}
-		trimmed := strings.TrimSpace(text)
-		if strings.HasPrefix(trimmed, "[") {
+		line := s.Line()
+		fail := func(err error) error { return fmt.Errorf("xiangqi: read record: line %d: %w", line, err) }
+		switch c {
+		case '[':
 			if cur != nil && len(cur.Moves) > 0 {
 				finish("*")
 			}
-			if cur == nil {
-				cur = &Record{Start: Start()}
-				pos = cur.Start
-			}
-			name, value, err := parseTag(trimmed)
+			begin()
+			name, value, err := s.Tag()
 			if err != nil {
-				return nil, fail("%v", err)
+				return nil, fail(err)
 			}
 			cur.Tags = append(cur.Tags, [2]string{name, value})
 			switch name {
 			case "FEN":
 				p, err := ParseFEN(value)
 				if err != nil {
-					return nil, fmt.Errorf("xiangqi: read record: line %d: FEN tag: %w", line, err)
+					return nil, fail(fmt.Errorf("FEN tag: %w", err))
 				}
 				cur.Start, pos = p, p
 			case "Variant":
 				if v := strings.ToLower(value); v != "xiangqi" && v != "chinese chess" {
-					return nil, fail("the game is of variant %q, not xiangqi", value)
+					return nil, fail(detailf(ErrSyntax, "the game is of variant %q, not xiangqi", value))
 				}
 			}
-			continue
-		}
-		for text != "" {
-			text = strings.TrimLeft(text, " \t\r")
-			if text == "" {
-				break
+		case '{':
+			if err := s.Comment(); err != nil {
+				return nil, fail(err)
 			}
-			switch text[0] {
-			case '{':
-				end := strings.IndexByte(text, '}')
-				if end < 0 {
-					inComment, text = true, ""
-					continue
-				}
-				text = text[end+1:]
-				continue
-			case ';':
-				text = ""
-				continue
-			case '(':
-				return nil, fail("variations are not supported")
+		case ';', '%':
+			s.SkipLine()
+		case '(':
+			return nil, fail(detailf(ErrSyntax, "variations are not supported"))
+		case '$':
+			begin()
+			if err := s.NAG(); err != nil {
+				return nil, fail(err)
 			}
-			end := strings.IndexAny(text, " \t\r{;(")
-			if end < 0 {
-				end = len(text)
-			}
-			word := text[:end]
-			text = text[end:]
-			if cur == nil {
-				cur = &Record{Start: Start()}
-				pos = cur.Start
-			}
+		case ')', ']', '}', '"':
+			return nil, fail(detailf(ErrSyntax, "unexpected %q", c))
+		default:
+			word := s.Word()
+			begin()
 			switch {
 			case word == "1-0" || word == "0-1" || word == "1/2-1/2" || word == "*":
 				finish(word)
-				continue
-			case word[0] == '$':
-				continue
 			case isMoveNumber(word):
-				continue
+			default:
+				m, err := parseAnyMove(&pos, word)
+				if err != nil {
+					return nil, fmt.Errorf("xiangqi: read record: line %d: move %d: %w", line, len(cur.Moves)+1, err)
+				}
+				cur.Moves = append(cur.Moves, m)
+				pos = pos.Play(m)
 			}
-			m, err := parseAnyMove(&pos, word)
-			if err != nil {
-				return nil, fmt.Errorf("xiangqi: read record: line %d: move %d: %w", line, len(cur.Moves)+1, err)
-			}
-			cur.Moves = append(cur.Moves, m)
-			pos = pos.Play(m)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("xiangqi: read record: %w", err)
-	}
-	if inComment {
-		return nil, fail("a comment is not closed")
 	}
 	if cur != nil {
 		finish("*")
@@ -270,22 +247,6 @@ func ReadRecords(r io.Reader) ([]Record, error) {
 		return nil, errors.New("xiangqi: read record: no game in the file")
 	}
 	return out, nil
-}
-
-// parseTag reads `[Name "value"]`.
-func parseTag(s string) (string, string, error) {
-	if !strings.HasSuffix(s, "]") {
-		return "", "", errors.New("a tag must end with ]")
-	}
-	name, quoted, ok := strings.Cut(strings.TrimSpace(s[1:len(s)-1]), " ")
-	if !ok || name == "" {
-		return "", "", fmt.Errorf("want [Name \"value\"], got %s", s)
-	}
-	value, err := strconv.Unquote(strings.TrimSpace(quoted))
-	if err != nil {
-		return "", "", fmt.Errorf("tag %s: the value must be in double quotes", name)
-	}
-	return name, value, nil
 }
 
 // isMoveNumber reports whether w is a move number such as "12." or "3...".

@@ -96,8 +96,8 @@ over two lines} i10h10 ; to the end of the line
 		{"1. h3e3 (1. b1c3) *", "line 1: variations are not supported"},
 		{"[Variant \"chess\"]\n1. e2e4", "not xiangqi"},
 		{"[FEN \"9/9 w\"]\n", "FEN tag"},
-		{"[Event unquoted]\n", "double quotes"},
-		{"1. h3e3 {open", "comment is not closed"},
+		{"[Event unquoted]\n", "line 1: tag Event: value must be a quoted string"},
+		{"1. h3e3 {open", "line 1: comment opened on line 1 is not closed"},
 		{"", "no game"},
 		{"1. C2=9", "no legal move of red is written C2=9"},
 	} {
