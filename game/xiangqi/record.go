@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,41 +55,23 @@ func WriteRecord(w io.Writer, rec Record) error {
 	if result == "" {
 		result = "*"
 	}
+	units, err := moveUnits(rec.Start, rec.Moves, true)
+	if err != nil {
+		return fmt.Errorf("xiangqi: write record: %w", err)
+	}
 	var moves strings.Builder
-	p := rec.Start
-	var buf [MaxMoves]Move
 	col := 0
-	emit := func(s string) {
-		if col > 0 && col+1+len(s) > 79 {
+	for _, u := range append(units, result) {
+		if col > 0 && col+1+len(u) > 79 {
 			moves.WriteByte('\n')
 			col = 0
 		} else if col > 0 {
 			moves.WriteByte(' ')
 			col++
 		}
-		moves.WriteString(s)
-		col += len(s)
+		moves.WriteString(u)
+		col += len(u)
 	}
-	for i, m := range rec.Moves {
-		legal := false
-		for _, l := range p.LegalMoves(buf[:0]) {
-			legal = legal || l == m
-		}
-		if !legal {
-			return fmt.Errorf("xiangqi: write record: move %d (%s) is not legal in %s", i+1, m, p.FEN())
-		}
-		if p.side == Red || i == 0 {
-			num := strconv.Itoa(int(p.fullmove)) + "."
-			if p.side == Black {
-				num += ".."
-			}
-			emit(num)
-		}
-		emit(m.String())
-		emit("{" + p.FormatWXF(m) + "}")
-		p = p.Play(m)
-	}
-	emit(result)
 	var b strings.Builder
 	tags := [][2]string{{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"}, {"White", "?"}, {"Black", "?"}, {"Result", result}}
 	for _, t := range rec.Tags {
@@ -116,7 +99,7 @@ func WriteRecord(w io.Writer, rec Record) error {
 		fmt.Fprintf(&b, "[%s %q]\n", t[0], t[1])
 	}
 	b.WriteString("\n" + moves.String() + "\n\n")
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 
@@ -124,31 +107,39 @@ func WriteRecord(w io.Writer, rec Record) error {
 // "1. h3e3 h10g8 2. ...", as game records and the database store them. It
 // checks that every move is legal where it is played.
 func MoveText(start Position, moves []Move) (string, error) {
-	var b strings.Builder
+	units, err := moveUnits(start, moves, false)
+	if err != nil {
+		return "", fmt.Errorf("xiangqi: move text: %w", err)
+	}
+	return strings.Join(units, " "), nil
+}
+
+// moveUnits returns the move text of moves from start as units: move
+// numbers ("1.", "1..." before a first move of Black's), the moves in
+// coordinates and, with wxf, each move's WXF as a comment ("{C2=5}"). It
+// checks that every move is legal where it is played.
+func moveUnits(start Position, moves []Move, wxf bool) ([]string, error) {
+	var units []string
 	p := start
 	var buf [MaxMoves]Move
 	for i, m := range moves {
-		legal := false
-		for _, l := range p.LegalMoves(buf[:0]) {
-			legal = legal || l == m
-		}
-		if !legal {
-			return "", fmt.Errorf("xiangqi: move text: move %d (%s) is not legal in %s", i+1, m, p.FEN())
-		}
-		if i > 0 {
-			b.WriteByte(' ')
+		if !slices.Contains(p.LegalMoves(buf[:0]), m) {
+			return nil, fmt.Errorf("move %d (%s) is not legal in %s", i+1, m, p.FEN())
 		}
 		if p.side == Red || i == 0 {
-			b.WriteString(strconv.Itoa(int(p.fullmove)) + ".")
+			num := strconv.Itoa(int(p.fullmove)) + "."
 			if p.side == Black {
-				b.WriteString("..")
+				num += ".."
 			}
-			b.WriteByte(' ')
+			units = append(units, num)
 		}
-		b.WriteString(m.String())
+		units = append(units, m.String())
+		if wxf {
+			units = append(units, "{"+p.FormatWXF(m)+"}")
+		}
 		p = p.Play(m)
 	}
-	return b.String(), nil
+	return units, nil
 }
 
 // ReadRecords reads the games of a PGN file of xiangqi games. It takes

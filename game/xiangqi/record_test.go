@@ -134,3 +134,21 @@ func FuzzReadRecords(f *testing.F) {
 		}
 	})
 }
+
+func TestMoveText(t *testing.T) {
+	p := Start()
+	m1, _ := p.ParseUCI("h3e3")
+	q := p.Play(m1)
+	m2, _ := q.ParseUCI("h10g8")
+	r := q.Play(m2)
+	m3, _ := r.ParseUCI("b1c3")
+	if got, err := MoveText(p, []Move{m1, m2, m3}); err != nil || got != "1. h3e3 h10g8 2. b1c3" {
+		t.Errorf("MoveText from the start = %q, %v", got, err)
+	}
+	if got, err := MoveText(q, []Move{m2, m3}); err != nil || got != "1... h10g8 2. b1c3" {
+		t.Errorf("MoveText from Black's move = %q, %v", got, err)
+	}
+	if _, err := MoveText(p, []Move{m2}); err == nil || !strings.Contains(err.Error(), "xiangqi: move text: move 1 (h10g8) is not legal") {
+		t.Errorf("MoveText of an illegal move: %v", err)
+	}
+}
