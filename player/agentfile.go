@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"evolved/agent"
+	"evolved/nnet"
+	"evolved/search"
 )
 
 // isAgentFile reports whether spec names an agent file rather than a
@@ -41,35 +43,24 @@ func readAgent(path, game string) (agent.File, error) {
 	return a, nil
 }
 
-// draughtsAgent returns the spec of an exported draughts agent: its net
-// searching as it was evolved to.
-func draughtsAgent(path string) (DraughtsSpec, error) {
-	s, _, err := DraughtsAgent(path)
-	return s, err
-}
-
-// DraughtsAgent reads an exported draughts agent file and returns its spec
-// (the net searching to the depth it was evolved at) and that depth.
-func DraughtsAgent(path string) (DraughtsSpec, int, error) {
-	return draughtsAgentAt(path, 0)
-}
-
-// DraughtsNetFromAgent is DraughtsAgent with another search depth.
-func DraughtsNetFromAgent(path string, depth int) (DraughtsSpec, error) {
-	s, _, err := draughtsAgentAt(path, depth)
-	return s, err
-}
-
-// draughtsAgentAt reads an agent file; depth 0 keeps the agent's own.
-func draughtsAgentAt(path string, depth int) (DraughtsSpec, int, error) {
-	a, err := readAgent(path, "draughts")
+// AgentNet reads the agent file at path, which must be an agent of game,
+// and returns its net, the depth it was evolved at and a name for tables
+// and records: the file's base name and the agent's generation.
+func AgentNet(path, game string) (net *nnet.Net, depth int, name string, err error) {
+	a, err := readAgent(path, game)
 	if err != nil {
-		return DraughtsSpec{}, 0, err
+		return nil, 0, "", err
 	}
-	if depth == 0 {
-		depth = a.Search.Depth
+	name = fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
+	return a.Net, a.Search.Depth, name, nil
+}
+
+// agentSpec returns the spec of the agent file at path, an agent of game:
+// its net searching as it was evolved to, built by netSpec.
+func agentSpec[M comparable, S search.Game[M]](path, game string, netSpec func(string, *nnet.Net, int) (Spec[M, S], error)) (Spec[M, S], error) {
+	net, depth, name, err := AgentNet(path, game)
+	if err != nil {
+		return Spec[M, S]{}, err
 	}
-	name := fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
-	s, err := DraughtsNet(name, a.Net, depth)
-	return s, depth, err
+	return netSpec(name, net, depth)
 }

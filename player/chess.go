@@ -95,11 +95,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 		return ChessSpec{Name: spec, New: func() ChessPlayer { return u.clone() }}, nil
 	}
 	if isAgentFile(spec) {
-		a, err := readAgent(spec, "chess")
-		if err != nil {
-			return ChessSpec{}, err
-		}
-		return ChessNet(fmt.Sprintf("%s (gen %d)", spec, a.Provenance.Generation), a.Net, a.Search.Depth)
+		return agentSpec(spec, "chess", ChessNet)
 	}
 	p, err := parse(spec)
 	if err != nil {
@@ -265,14 +261,4 @@ func ChessNetSearch(net *nnet.Net, depth, tableBits int) (*search.AlphaBeta[ches
 	}
 	return search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator()},
 		search.Options{Depth: depth, Quiescence: true, TableBits: tableBits}), nil
-}
-
-// ChessAgentFile reads an exported chess agent file and returns its net and
-// the depth it was evolved at.
-func ChessAgentFile(path string) (*nnet.Net, int, error) {
-	a, err := readAgent(path, "chess")
-	if err != nil {
-		return nil, 0, err
-	}
-	return a.Net, a.Search.Depth, nil
 }

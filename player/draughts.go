@@ -43,7 +43,7 @@ func materialWinRate(score int) float64 {
 // player or the path of an exported agent file.
 func ParseDraughts(spec string) (DraughtsSpec, error) {
 	if isAgentFile(spec) {
-		return draughtsAgent(spec)
+		return agentSpec(spec, "draughts", DraughtsNet)
 	}
 	p, err := parse(spec)
 	if err != nil {

@@ -71,7 +71,7 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer { return u.clone() }}, nil
 	}
 	if isAgentFile(spec) {
-		return xiangqiAgent(spec)
+		return agentSpec(spec, "xiangqi", XiangqiNet)
 	}
 	if spec == "classic" {
 		return XiangqiSpec{Name: "classic", New: func() XiangqiPlayer { return classic.New() }}, nil

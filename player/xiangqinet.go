@@ -3,8 +3,6 @@ package player
 import (
 	"fmt"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"evolved/game/xiangqi"
 	"evolved/nnet"
@@ -47,26 +45,6 @@ func XiangqiNet(name string, net *nnet.Net, depth int) (XiangqiSpec, error) {
 		ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator()}, xiangqiNetOptions(depth))
 		return search.Searcher[xiangqi.Move, *xiangqi.Game]{AlphaBeta: ab}
 	}}, nil
-}
-
-// XiangqiAgentFile reads an exported xiangqi agent file and returns its net
-// and the depth it was evolved at.
-func XiangqiAgentFile(path string) (*nnet.Net, int, error) {
-	a, err := readAgent(path, "xiangqi")
-	if err != nil {
-		return nil, 0, err
-	}
-	return a.Net, a.Search.Depth, nil
-}
-
-// xiangqiAgent returns the spec of an exported xiangqi agent.
-func xiangqiAgent(path string) (XiangqiSpec, error) {
-	a, err := readAgent(path, "xiangqi")
-	if err != nil {
-		return XiangqiSpec{}, err
-	}
-	name := fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
-	return XiangqiNet(name, a.Net, a.Search.Depth)
 }
 
 // XiangqiSetup is how the xiangqi population plays.

@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"evolved/game"
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
+	"evolved/nnet"
 	"evolved/play"
 	"evolved/player"
+	"evolved/search"
 )
 
 // playCommand implements `evolved play`.
@@ -71,7 +72,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 				return fmt.Errorf("play: %w", err)
 			}
 		}
-		engine, err := playEngine(ctx, *agentFile, *dbPath, *spec, *generation, *depth)
+		engine, err := playEngine(ctx, "draughts", *agentFile, *dbPath, *spec, *generation, *depth, player.ParseDraughts, player.DraughtsNet)
 		if err != nil {
 			return err
 		}
@@ -82,40 +83,49 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	}
 }
 
-// playEngine builds the engine from whichever source was given.
-func playEngine(ctx context.Context, agentFile, dbPath, spec string, generation, depth int) (player.DraughtsSpec, error) {
+// playEngine builds the engine of game from whichever source was given:
+// a player spec (read by parse), an agent file, or a champion of the
+// database; net makes a net player at a depth (0: the agent's own, or the
+// run's for a champion).
+func playEngine[M comparable, S search.Game[M]](ctx context.Context, game, agentFile, dbPath, spec string, generation, depth int,
+	parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) (player.Spec[M, S], error) {
+	var none player.Spec[M, S]
 	switch {
 	case spec != "":
-		s, err := player.ParseDraughts(spec)
+		s, err := parse(spec)
 		if err != nil {
 			return s, &usageError{msg: "play: --player: " + err.Error()}
 		}
 		return s, nil
 	case agentFile != "":
-		s, d, err := player.DraughtsAgent(agentFile)
+		n, own, name, err := player.AgentNet(agentFile, game)
+		if err != nil {
+			return none, fmt.Errorf("play: %w", err)
+		}
+		if depth == 0 {
+			depth = own
+		}
+		s, err := net(name, n, depth)
 		if err != nil {
 			return s, fmt.Errorf("play: %w", err)
-		}
-		if depth > 0 && depth != d {
-			return player.DraughtsNetFromAgent(agentFile, depth)
 		}
 		return s, nil
 	}
 	db, err := openReader(ctx, dbPath)
 	if err != nil {
-		return player.DraughtsSpec{}, fmt.Errorf("play: %w", err)
+		return none, fmt.Errorf("play: %w", err)
 	}
 	defer db.Close()
-	c, err := db.Champion(ctx, "draughts", generation)
+	c, err := db.Champion(ctx, game, generation)
 	if err != nil {
-		return player.DraughtsSpec{}, fmt.Errorf("play: %w", err)
+		return none, fmt.Errorf("play: %w", err)
 	}
 	if depth == 0 {
-		if depth, err = runDepth(ctx, db, "draughts"); err != nil {
-			return player.DraughtsSpec{}, fmt.Errorf("play: %w", err)
+		if depth, err = runDepth(ctx, db, game); err != nil {
+			return none, fmt.Errorf("play: %w", err)
 		}
 	}
-	s, err := player.DraughtsNet(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
+	s, err := net(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
 	if err != nil {
 		return s, fmt.Errorf("play: %w", err)
 	}
@@ -142,42 +152,9 @@ func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec st
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	var engine player.ChessSpec
-	var err error
-	switch {
-	case spec != "":
-		if engine, err = player.ParseChess(spec); err != nil {
-			return &usageError{msg: "play: --player: " + err.Error()}
-		}
-	case agentFile != "":
-		net, own, err := player.ChessAgentFile(agentFile)
-		if err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-		if depth == 0 {
-			depth = own
-		}
-		if engine, err = player.ChessNet(filepath.Base(agentFile), net, depth); err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-	default:
-		db, err := openReader(ctx, dbPath)
-		if err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-		defer db.Close()
-		c, err := db.Champion(ctx, "chess", generation)
-		if err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-		if depth == 0 {
-			if depth, err = runDepth(ctx, db, "chess"); err != nil {
-				return fmt.Errorf("play: %w", err)
-			}
-		}
-		if engine, err = player.ChessNet(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth); err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
+	engine, err := playEngine(ctx, "chess", agentFile, dbPath, spec, generation, depth, player.ParseChess, player.ChessNet)
+	if err != nil {
+		return err
 	}
 	return play.Chess(ctx, os.Stdin, stdout, play.ChessOptions{
 		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
@@ -194,7 +171,7 @@ func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec 
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	engine, err := xiangqiEngine(ctx, agentFile, dbPath, spec, generation, depth)
+	engine, err := playEngine(ctx, "xiangqi", agentFile, dbPath, spec, generation, depth, player.ParseXiangqi, player.XiangqiNet)
 	if err != nil {
 		return err
 	}
@@ -224,48 +201,4 @@ func humanSide(g, as string) (game.Player, error) {
 		return game.First, usagef("play: --as must be %s for %s, got %q", names, g, as)
 	}
 	return side, nil
-}
-
-// xiangqiEngine builds the xiangqi engine from whichever source was given.
-func xiangqiEngine(ctx context.Context, agentFile, dbPath, spec string, generation, depth int) (player.XiangqiSpec, error) {
-	switch {
-	case spec != "":
-		s, err := player.ParseXiangqi(spec)
-		if err != nil {
-			return s, &usageError{msg: "play: --player: " + err.Error()}
-		}
-		return s, nil
-	case agentFile != "":
-		net, own, err := player.XiangqiAgentFile(agentFile)
-		if err != nil {
-			return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
-		}
-		if depth == 0 {
-			depth = own
-		}
-		s, err := player.XiangqiNet(filepath.Base(agentFile), net, depth)
-		if err != nil {
-			return s, fmt.Errorf("play: %w", err)
-		}
-		return s, nil
-	}
-	db, err := openReader(ctx, dbPath)
-	if err != nil {
-		return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
-	}
-	defer db.Close()
-	c, err := db.Champion(ctx, "xiangqi", generation)
-	if err != nil {
-		return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
-	}
-	if depth == 0 {
-		if depth, err = runDepth(ctx, db, "xiangqi"); err != nil {
-			return player.XiangqiSpec{}, fmt.Errorf("play: %w", err)
-		}
-	}
-	s, err := player.XiangqiNet(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
-	if err != nil {
-		return s, fmt.Errorf("play: %w", err)
-	}
-	return s, nil
 }

@@ -28,7 +28,7 @@ func uciCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if *agentFile == "" {
 			return usagef("uci: --agent is required")
 		}
-		net, own, err := player.ChessAgentFile(*agentFile)
+		net, own, _, err := player.AgentNet(*agentFile, "chess")
 		if err != nil {
 			return fmt.Errorf("uci: %w", err)
 		}
