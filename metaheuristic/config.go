@@ -166,24 +166,11 @@ func (c *Config) prepare() (start, error) {
 			return s, configError("Weights", c.Weights, "want finite values")
 		}
 	}
-	s.pos = chess.Start()
-	if c.Start.FEN != "" {
-		p, err := chess.ParseFEN(c.Start.FEN)
-		if err != nil {
-			return s, &ConfigError{Field: "Start.FEN", Value: fmt.Sprintf("%q", c.Start.FEN), Err: err}
-		}
-		s.pos = p
+	var err error
+	if s.pos, s.opening, err = c.Start.parse(); err != nil {
+		return s, err
 	}
 	s.rules = chess.Rules{FiftyMoveRule: true, Chess960: !s.pos.ClassicalCastling()}
-	p := s.pos
-	for i, text := range c.Start.Moves {
-		m, err := p.ParseUCI(text, s.rules.Chess960)
-		if err != nil {
-			return s, &ConfigError{Field: fmt.Sprintf("Start.Moves[%d]", i), Value: fmt.Sprintf("%q", text), Err: err}
-		}
-		s.opening = append(s.opening, m)
-		p = p.Play(m)
-	}
 	g := chess.NewGame(s.pos, s.rules)
 	for _, m := range s.opening {
 		g.Make(m)
@@ -191,8 +178,42 @@ func (c *Config) prepare() (start, error) {
 	if o := g.Outcome(); o.Over() {
 		return s, configError("Start", fmt.Sprintf("%q %q", c.Start.FEN, c.Start.Moves), "the game is over there (%v)", o)
 	}
-	s.learner = p.Side()
+	s.learner = g.ToMove()
 	return s, nil
+}
+
+// parse reads the start position and the moves that follow it.
+func (st Start) parse() (chess.Position, []chess.Move, error) {
+	pos := chess.Start()
+	if st.FEN != "" {
+		p, err := chess.ParseFEN(st.FEN)
+		if err != nil {
+			return pos, nil, &ConfigError{Field: "Start.FEN", Value: fmt.Sprintf("%q", st.FEN), Err: err}
+		}
+		pos = p
+	}
+	var moves []chess.Move
+	p := pos
+	for i, text := range st.Moves {
+		m, err := p.ParseUCI(text, !pos.ClassicalCastling())
+		if err != nil {
+			return pos, nil, &ConfigError{Field: fmt.Sprintf("Start.Moves[%d]", i), Value: fmt.Sprintf("%q", text), Err: err}
+		}
+		moves = append(moves, m)
+		p = p.Play(m)
+	}
+	return pos, moves, nil
+}
+
+// Position returns the position the learner starts from: FEN's (the
+// standard one for "") after Moves. Errors are *ConfigError values naming
+// the field.
+func (st Start) Position() (chess.Position, error) {
+	pos, moves, err := st.parse()
+	for _, m := range moves {
+		pos = pos.Play(m)
+	}
+	return pos, err
 }
 
 // IterationStats describes one iteration: the games it played and how long

@@ -189,10 +189,11 @@ func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	start, err := metaStartFEN(params)
+	startPos, err := metaheuristic.Start{FEN: params.FEN, Moves: params.From}.Position()
 	if err != nil {
 		return &usageError{msg: "meta: " + err.Error()}
 	}
+	start := startPos.FEN()
 	db, err := storage.Open(ctx, s.db, storage.Options{})
 	if err != nil {
 		return fmt.Errorf("meta: %w", err)
@@ -293,26 +294,6 @@ func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "stored as run %d in %s; play it as meta:%d\n", id, s.db, id)
 	return nil
-}
-
-// metaStartFEN returns the FEN of the learner's start: --fen (or the
-// standard start) after the --from moves.
-func metaStartFEN(p metaParams) (string, error) {
-	pos := chess.Start()
-	if p.FEN != "" {
-		var err error
-		if pos, err = chess.ParseFEN(p.FEN); err != nil {
-			return "", fmt.Errorf("--fen: %w", err)
-		}
-	}
-	for i, text := range p.From {
-		m, err := pos.ParseUCI(text, !pos.ClassicalCastling())
-		if err != nil {
-			return "", fmt.Errorf("--from: move %d: %w", i+1, err)
-		}
-		pos = pos.Play(m)
-	}
-	return pos.FEN(), nil
 }
 
 // metaBestPGN writes the run's best game as PGN, or "" when there is none.
