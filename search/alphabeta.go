@@ -84,6 +84,7 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	opts    Options
 	eval    Evaluator[S]
 	inc     Incremental[S] // eval, when it is incremental; else nil
+	q       Quiescent[M]   // the searched game as a Quiescent, or nil if it is not one
 	quiet   bool           // run quiescence search (option on and the game supports it)
 	checks  bool           // extend checks (option on and the game supports it)
 	table   *table[M]
@@ -172,7 +173,8 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	if ab.inc != nil {
 		ab.inc.Reset(s)
 	}
-	_, isQuiescent := any(s).(Quiescent[M])
+	q, isQuiescent := any(s).(Quiescent[M])
+	ab.q = q
 	ab.quiet = ab.opts.Quiescence && isQuiescent
 	ab.checks = ab.opts.CheckExtension && isQuiescent
 	var res Result[M]
@@ -231,13 +233,13 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 	if ply > 0 && s.Drawn() {
 		return 0
 	}
-	if ab.checks && ply > 0 && ext < ab.opts.MaxExtension && any(s).(Quiescent[M]).InCheck() {
+	if ab.checks && ply > 0 && ext < ab.opts.MaxExtension && ab.q.InCheck() {
 		depth, ext = depth+1, ext+1
 	}
 	if depth <= 0 {
 		if ab.quiet {
 			ab.nodes-- // quiesce counts this node itself
-			return ab.quiesce(s, any(s).(Quiescent[M]), ply, alpha, beta)
+			return ab.quiesce(s, ab.q, ply, alpha, beta)
 		}
 		if !ab.opts.CaptureExtension || ext >= ab.opts.MaxExtension || ply >= maxPly || !s.Tactical() {
 			return ab.eval.Evaluate(s)
@@ -327,7 +329,8 @@ func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
 	}
 	ps.scores = ps.scores[:len(ps.moves)]
 	var zero M
-	q, captures := any(s).(Quiescent[M])
+	q := ab.q
+	captures := q != nil
 	for i, m := range ps.moves {
 		var sc int32
 		switch {
