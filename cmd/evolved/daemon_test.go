@@ -145,18 +145,40 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 	db := filepath.Join(dir, "evolved.db")
 	rng := rand.New(rand.NewPCG(2026, 11))
 	kills := 0
+	// Each trial waits until the run has committed one more generation, so
+	// that it makes progress however fast or loaded the machine is, then
+	// kills it a random moment later: inside a generation, at its commit, or
+	// in the next one.
 	for trial := 0; trial < 40 && kills < 6; trial++ {
+		before := generations(t, db)
 		cmd := evolved(dir, "run", "--config", config, "--generations", target)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(30+rng.IntN(500)) * time.Millisecond)
-		if cmd.ProcessState == nil {
-			cmd.Process.Signal(syscall.SIGKILL)
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		var err error
+		killed := false
+		deadline := time.After(2 * time.Minute)
+	wait:
+		for {
+			select {
+			case err = <-exited:
+				break wait
+			case <-deadline:
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("trial %d: no generation committed in 2 minutes\n%s", trial, out.String())
+			case <-time.After(10 * time.Millisecond):
+				if !killed && generations(t, db) > before {
+					time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+					cmd.Process.Signal(syscall.SIGKILL)
+					killed = true
+				}
+			}
 		}
-		err := cmd.Wait()
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signaled() {
 			kills++
