@@ -95,21 +95,37 @@ func (u *uciPlayer[M, S]) NewGame(uint64) {
 	}
 }
 
-// Move asks the engine for its move in the current position.
+// Prepare starts the engine for the game s is in, unless it runs with the
+// options that game needs, and waits until it answers isready: the
+// tournament calls it before the clock starts, so that an engine's start-up
+// and any work left from its last command are not charged to its clock.
+func (u *uciPlayer[M, S]) Prepare(ctx context.Context, s S) error {
+	_, _, gameOptions := u.rules.position(s)
+	if u.engine != nil && maps.Equal(gameOptions, u.started) {
+		return u.engine.Ready(ctx)
+	}
+	if u.engine != nil {
+		u.engine.Close()
+		u.engine = nil
+	}
+	opts := maps.Clone(u.options)
+	maps.Copy(opts, gameOptions)
+	e, err := uci.Start(ctx, u.path, opts) // the handshake ends with isready
+	if err != nil {
+		return err
+	}
+	u.engine, u.started = e, gameOptions
+	return nil
+}
+
+// Move asks the engine for its move in the current position, starting the
+// engine first when Prepare has not.
 func (u *uciPlayer[M, S]) Move(ctx context.Context, s S) (search.Result[M], error) {
 	fen, moves, gameOptions := u.rules.position(s)
 	if u.engine == nil || !maps.Equal(gameOptions, u.started) {
-		if u.engine != nil {
-			u.engine.Close()
-			u.engine = nil
-		}
-		opts := maps.Clone(u.options)
-		maps.Copy(opts, gameOptions)
-		e, err := uci.Start(ctx, u.path, opts)
-		if err != nil {
+		if err := u.Prepare(ctx, s); err != nil {
 			return search.Result[M]{}, err
 		}
-		u.engine, u.started = e, gameOptions
 	}
 	limits := u.limits
 	if mine, theirs, inc := u.clock[0], u.clock[1], u.clock[2]; mine > 0 {

@@ -98,6 +98,15 @@ type Clocked interface {
 	SetClock(mine, theirs, inc time.Duration)
 }
 
+// Preparer is implemented by players that have work to do before they can
+// think: an external engine to start, or to wait for until it answers
+// isready. Play calls Prepare before each of the player's moves and starts
+// the player's clock only after it returns, so a time control charges a
+// player for its thinking, not for its start-up.
+type Preparer[S any] interface {
+	Prepare(ctx context.Context, s S) error
+}
+
 // Play plays one game on s, from its current position, between first (who
 // moves first from the start position) and second, and returns the moves
 // it added and the outcome. Each player is told NewGame with its seed.
@@ -137,12 +146,17 @@ func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, secon
 		if mover == game.Second {
 			p = second
 		}
+		if pr, ok := p.(Preparer[S]); ok {
+			if err := pr.Prepare(ctx, s); err != nil {
+				return moves, game.Outcome{}, fmt.Errorf("%v player at ply %d: %w", mover, s.Ply(), err)
+			}
+		}
 		if clock.Base > 0 {
 			if c, ok := p.(Clocked); ok {
 				c.SetClock(left[mover], left[mover.Other()], clock.Inc)
 			}
 		}
-		started := time.Now()
+		started := time.Now() // after Prepare: the clock measures thinking
 		res, err := p.Move(ctx, s)
 		if clock.Base > 0 && err == nil {
 			left[mover] -= time.Since(started)

@@ -296,3 +296,41 @@ func TestClockForfeit(t *testing.T) {
 		}
 	}
 }
+
+// slowStarter is a random mover that needs startPause to get ready before
+// every move, as an external engine does when it starts.
+type slowStarter struct {
+	*search.Random[dm, dg]
+	startPause time.Duration
+	prepared   *int
+}
+
+func (s slowStarter) Prepare(ctx context.Context, g dg) error {
+	time.Sleep(s.startPause)
+	*s.prepared++
+	return nil
+}
+
+func TestClockStartsAfterPrepare(t *testing.T) {
+	// Each move takes 40 ms to get ready and no time to think; with a
+	// 100 ms clock, charging the preparation would forfeit by the third move.
+	prepared := 0
+	slow := func() search.Player[dm, dg] {
+		return slowStarter{search.NewRandom[dm, dg](), 40 * time.Millisecond, &prepared}
+	}
+	r, err := Match(context.Background(), draughtsArena(), slow, random,
+		MatchOptions{Games: 2, Seed: 1, Concurrency: 1, Clock: Clock{Base: 100 * time.Millisecond, Inc: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := 0
+	for i, rec := range r.Records {
+		if rec.Outcome.Reason == game.TimeForfeit {
+			t.Errorf("game %d: %v; the time spent in Prepare was charged to the clock", i, rec.Outcome)
+		}
+		moves += (len(rec.Moves) - rec.Opening + 1) / 2
+	}
+	if prepared < moves/2 || prepared == 0 {
+		t.Errorf("Prepare was called %d times in games of %d moves", prepared, moves)
+	}
+}

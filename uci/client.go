@@ -113,7 +113,7 @@ func (e *Engine) handshake(ctx context.Context, options map[string]string) error
 			return err
 		}
 	}
-	return e.ready(ctx)
+	return e.Ready(ctx)
 }
 
 // setOption sends one option the engine declared.
@@ -130,7 +130,7 @@ func (e *Engine) SetOption(ctx context.Context, name, value string) error {
 	if err := e.setOption(name, value); err != nil {
 		return err
 	}
-	return e.ready(ctx)
+	return e.Ready(ctx)
 }
 
 // Perft runs "go perft depth" on the position fen, the move-tree count of
@@ -174,8 +174,9 @@ func (e *Engine) Perft(ctx context.Context, fen string, depth int) (map[string]u
 	return counts, total, nil
 }
 
-// ready sends isready and waits for readyok.
-func (e *Engine) ready(ctx context.Context) error {
+// Ready sends isready and waits for readyok: the engine has finished what
+// it was asked before and waits for the next command.
+func (e *Engine) Ready(ctx context.Context) error {
 	if err := e.send("isready"); err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (e *Engine) NewGame(ctx context.Context) error {
 	if err := e.send("ucinewgame"); err != nil {
 		return err
 	}
-	return e.ready(ctx)
+	return e.Ready(ctx)
 }
 
 // BestMove sets the position (a FEN, or "" for startpos, then moves in UCI
