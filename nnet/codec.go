@@ -26,6 +26,12 @@ import (
 //	        8*W   the sigmas, present only with SelfAdaptive
 //	        4     CRC-32 (IEEE) of every byte before it
 //
+// Version 2 is the same layout with every float (K, weights, sigmas) an
+// IEEE 754 binary32 of 4 bytes. The writer uses it exactly when every value
+// of the net is a float32 (Float32Exact), as the values of evolved nets
+// are, so it halves what a genome costs and still reads back bit for bit;
+// any other net is written as version 1.
+//
 // The same net always gives the same bytes. A reader checks, in order, the
 // magic, the version, the architecture and flags, the weight count, the
 // checksum, then the values; each failure wraps the matching sentinel error.
@@ -33,9 +39,14 @@ import (
 // Magic is the first four bytes of a net in the binary format.
 const Magic = "EVNN"
 
-// FormatVersion is the version of the binary and JSON formats that this
-// package writes, and the only one it reads.
+// FormatVersion is the version of the JSON format, and of the binary
+// format with binary64 values. The binary reader also reads
+// FormatVersionFloat32.
 const FormatVersion = 1
+
+// FormatVersionFloat32 is the version of the binary format with binary32
+// values, which MarshalBinary writes for a net whose values are all float32s.
+const FormatVersionFloat32 = 2
 
 // MarshalBinary returns n in the binary format.
 func (n *Net) MarshalBinary() ([]byte, error) {
@@ -44,26 +55,60 @@ func (n *Net) MarshalBinary() ([]byte, error) {
 
 // binarySize returns the length of n in the binary format.
 func (n *Net) binarySize() int {
-	return 12 + 4*len(n.sizes) + 8 + 4 + 8*(len(n.w)+len(n.sigma)) + 4
+	width := 8
+	if n.Float32Exact() {
+		width = 4
+	}
+	return 12 + 4*len(n.sizes) + width + 4 + width*(len(n.w)+len(n.sigma)) + 4
 }
 
-// AppendBinary appends n in the binary format to b.
+// Float32Exact reports whether every value of n (K, the weights and the
+// sigmas) is exactly a float32. It holds for every net that Random and the
+// variation operators make, and decides the binary format's version.
+func (n *Net) Float32Exact() bool {
+	exact := func(x float64) bool { return float64(float32(x)) == x || math.IsNaN(x) }
+	if !exact(n.king) {
+		return false
+	}
+	for _, w := range n.w {
+		if !exact(w) {
+			return false
+		}
+	}
+	for _, s := range n.sigma {
+		if !exact(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// AppendBinary appends n in the binary format to b: version 2 (binary32
+// values) when n.Float32Exact(), else version 1.
 func (n *Net) AppendBinary(b []byte) ([]byte, error) {
 	start := len(b)
+	version := uint16(FormatVersion)
+	value := func(b []byte, x float64) []byte { return binary.LittleEndian.AppendUint64(b, math.Float64bits(x)) }
+	if n.Float32Exact() {
+		version = FormatVersionFloat32
+		value = func(b []byte, x float64) []byte {
+			return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x)))
+		}
+	}
 	b = append(b, Magic...)
-	b = binary.LittleEndian.AppendUint16(b, FormatVersion)
+	b = binary.LittleEndian.AppendUint16(b, version)
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(n.sizes)))
 	b = binary.LittleEndian.AppendUint32(b, uint32(n.flags))
 	for _, s := range n.sizes {
 		b = binary.LittleEndian.AppendUint32(b, uint32(s))
 	}
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(n.king))
+	b = value(b, n.king)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(n.w)))
 	for _, w := range n.w {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w))
+		b = value(b, w)
 	}
 	for _, s := range n.sigma {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s))
+		b = value(b, s)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:])), nil
 }
@@ -137,19 +182,24 @@ func (nr *netReader) uint32(what string) (uint32, error) {
 	return binary.LittleEndian.Uint32(nr.buf[:4]), err
 }
 
-// floats reads count float64s, a chunk at a time so that a lying header
-// costs no more memory than the data present.
-func (nr *netReader) floats(count int, what string) ([]float64, error) {
+// floats reads count floats of width bytes (8: binary64, 4: binary32), a
+// chunk at a time so that a lying header costs no more memory than the
+// data present.
+func (nr *netReader) floats(count, width int, what string) ([]float64, error) {
 	const chunk = 512
 	out := make([]float64, 0, min(count, chunk))
 	var raw [8 * chunk]byte
 	for len(out) < count {
 		k := min(count-len(out), chunk)
-		if err := nr.read(raw[:8*k], what); err != nil {
+		if err := nr.read(raw[:width*k], what); err != nil {
 			return nil, err
 		}
 		for i := range k {
-			out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:])))
+			if width == 4 {
+				out = append(out, float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))))
+			} else {
+				out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:])))
+			}
 		}
 	}
 	return out, nil
@@ -168,8 +218,13 @@ func readNet(r io.Reader) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	if version != FormatVersion {
-		return nil, fmt.Errorf("%w: version %d, want %d", ErrVersion, version, FormatVersion)
+	width := 8
+	switch version {
+	case FormatVersion:
+	case FormatVersionFloat32:
+		width = 4
+	default:
+		return nil, fmt.Errorf("%w: version %d, want %d or %d", ErrVersion, version, FormatVersion, FormatVersionFloat32)
 	}
 	layers, err := nr.uint16("layer count")
 	if err != nil {
@@ -194,10 +249,11 @@ func readNet(r io.Reader) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := nr.read(nr.buf[:8], "king value"); err != nil {
+	king, err := nr.floats(1, width, "king value")
+	if err != nil {
 		return nil, err
 	}
-	n.king = math.Float64frombits(binary.LittleEndian.Uint64(nr.buf[:8]))
+	n.king = king[0]
 	stored, err := nr.uint32("weight count")
 	if err != nil {
 		return nil, err
@@ -205,11 +261,11 @@ func readNet(r io.Reader) (*Net, error) {
 	if int64(stored) != int64(count) {
 		return nil, fmt.Errorf("%w: %d weights, architecture %v with flags %v has %d", ErrCorrupt, stored, n.sizes, n.flags, count)
 	}
-	if n.w, err = nr.floats(count, "weights"); err != nil {
+	if n.w, err = nr.floats(count, width, "weights"); err != nil {
 		return nil, err
 	}
 	if n.flags&SelfAdaptive != 0 {
-		if n.sigma, err = nr.floats(count, "sigmas"); err != nil {
+		if n.sigma, err = nr.floats(count, width, "sigmas"); err != nil {
 			return nil, err
 		}
 	}

@@ -67,21 +67,50 @@ func TestBinaryRoundTrip(t *testing.T) {
 	}
 }
 
-// TestBinaryGolden pins the format: a small net's exact bytes.
+// TestBinaryGolden pins version 1 of the format: a small net's exact bytes
+// (0.1 is not a float32, so the values take 8 bytes).
 func TestBinaryGolden(t *testing.T) {
 	n, _ := New([]int{2, 1}, PieceDiff)
-	n, _ = n.WithWeights([]float64{0.5, -1, 0.25, 2})
+	n, _ = n.WithWeights([]float64{0.5, -1, 0.25, 0.1})
 	got, _ := n.MarshalBinary()
 	want := "45564e4e" + // magic "EVNN"
 		"0100" + "0200" + "01000000" + // version 1, 2 layers, flags PieceDiff
 		"02000000" + "01000000" + // sizes 2, 1
 		"000000000000f83f" + // K = 1.5
 		"04000000" + // 4 weights
-		"000000000000e03f" + "000000000000f0bf" + "000000000000d03f" + "0000000000000040"
+		"000000000000e03f" + "000000000000f0bf" + "000000000000d03f" + "9a9999999999b93f"
 	body, _ := hex.DecodeString(want)
 	want += hex.EncodeToString(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(body)))
 	if hex.EncodeToString(got) != want {
 		t.Errorf("MarshalBinary =\n%x\nwant\n%s", got, want)
+	}
+}
+
+// TestBinaryGoldenFloat32 pins version 2: the same net with float32 values
+// takes 4 bytes a value, and reads back bit for bit.
+func TestBinaryGoldenFloat32(t *testing.T) {
+	n, _ := New([]int{2, 1}, PieceDiff)
+	n, _ = n.WithWeights([]float64{0.5, -1, 0.25, float64(float32(0.1))})
+	got, _ := n.MarshalBinary()
+	want := "45564e4e" + // magic "EVNN"
+		"0200" + "0200" + "01000000" + // version 2, 2 layers, flags PieceDiff
+		"02000000" + "01000000" + // sizes 2, 1
+		"0000c03f" + // K = 1.5
+		"04000000" + // 4 weights
+		"0000003f" + "000080bf" + "0000803e" + "cdcccc3d"
+	body, _ := hex.DecodeString(want)
+	want += hex.EncodeToString(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(body)))
+	if hex.EncodeToString(got) != want {
+		t.Errorf("MarshalBinary =\n%x\nwant\n%s", got, want)
+	}
+	var m Net
+	if err := m.UnmarshalBinary(got); err != nil || !m.Equal(n) {
+		t.Errorf("read back: %v, equal %v", err, m.Equal(n))
+	}
+	// One value that is not a float32 makes the whole net version 1.
+	n, _ = n.WithWeights([]float64{0.5, -1, 0.25, 0.1})
+	if b, _ := n.MarshalBinary(); b[4] != 1 || n.Float32Exact() {
+		t.Errorf("a net with 0.1 as a float64: version %d, Float32Exact %v; want 1, false", b[4], n.Float32Exact())
 	}
 }
 
@@ -93,53 +122,72 @@ func withCRC(b []byte) []byte {
 }
 
 // TestBinaryErrors checks that each kind of damage gives its own error,
-// names the operation, and never panics.
+// names the operation, and never panics, in both versions of the format.
 func TestBinaryErrors(t *testing.T) {
-	n := testNet(t, []int{3, 2, 1}, allExtras, 92)
-	good, _ := n.MarshalBinary()
-	patch := func(off int, bytes ...byte) []byte {
-		b := append([]byte(nil), good...)
-		copy(b[off:], bytes)
-		return b
+	evolved := testNet(t, []int{3, 2, 1}, allExtras, 92) // float32 values: version 2
+	w := evolved.Weights()
+	w[0] += 1e-12 // not a float32 any more: version 1
+	wide, err := evolved.WithWeights(w)
+	if err != nil {
+		t.Fatal(err)
 	}
-	weights := 12 + 4*3 + 8 + 4 // offset of the first weight
-	for _, c := range []struct {
-		name string
-		data []byte
-		want error
-	}{
-		{"empty", nil, ErrTruncated},
-		{"bad magic", patch(0, 'E', 'V', 'N', 'X'), ErrMagic},
-		{"a PNG", []byte("\x89PNG\r\n\x1a\n...."), ErrMagic},
-		{"version 2", patch(4, 2, 0), ErrVersion},
-		{"version 0", patch(4, 0, 0), ErrVersion},
-		{"one layer", patch(6, 1, 0), ErrArchitecture},
-		{"a layer of 0 nodes", patch(12+4, 0, 0, 0, 0), ErrArchitecture},
-		{"a layer too wide", patch(12, 0, 0, 2, 0), ErrArchitecture},
-		{"too many weights", patch(12, 0, 0, 1, 0, 0, 0, 1, 0), ErrArchitecture},
-		{"unknown flag", patch(11, 0x80), ErrFlags}, // bit 31
-		{"weight count", withCRC(patch(weights-4, 9)), ErrCorrupt},
-		{"flipped weight bit", patch(weights+3, good[weights+3]^0x10), ErrChecksum},
-		{"flipped checksum bit", patch(len(good)-1, good[len(good)-1]^1), ErrChecksum},
-		{"NaN weight", withCRC(patch(weights, 1, 0, 0, 0, 0, 0, 0xf8, 0x7f)), ErrValue},
-		{"negative sigma", withCRC(patch(weights+8*n.NumWeights()+7, 0xbf)), ErrValue},
-		{"zero king", withCRC(patch(weights-12, 0, 0, 0, 0, 0, 0, 0, 0)), ErrValue},
-		{"trailing byte", append(bytes.Clone(good), 0), ErrCorrupt},
-	} {
-		var m Net
-		err := m.UnmarshalBinary(c.data)
-		if !errors.Is(err, c.want) {
-			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
-			continue
+	for _, n := range []*Net{wide, evolved} {
+		good, _ := n.MarshalBinary()
+		width, version := 8, FormatVersion
+		if n.Float32Exact() {
+			width, version = 4, FormatVersionFloat32
 		}
-		if msg := err.Error(); !strings.HasPrefix(msg, "read net: nnet: ") {
-			t.Errorf("%s: error %q does not name the operation and package", c.name, msg)
+		if got := int(binary.LittleEndian.Uint16(good[4:])); got != version {
+			t.Fatalf("version %d, want %d", got, version)
 		}
-	}
-	// Every truncation is ErrTruncated.
-	for i := range len(good) {
-		if _, err := ReadNet(bytes.NewReader(good[:i])); !errors.Is(err, ErrTruncated) {
-			t.Fatalf("truncated to %d of %d bytes: error %v, want ErrTruncated", i, len(good), err)
+		patch := func(off int, bytes ...byte) []byte {
+			b := append([]byte(nil), good...)
+			copy(b[off:], bytes)
+			return b
+		}
+		nan := []byte{1, 0, 0, 0, 0, 0, 0xf8, 0x7f}
+		if width == 4 {
+			nan = []byte{1, 0, 0xc0, 0x7f}
+		}
+		weights := 12 + 4*3 + width + 4 // offset of the first weight
+		for _, c := range []struct {
+			name string
+			data []byte
+			want error
+		}{
+			{"empty", nil, ErrTruncated},
+			{"bad magic", patch(0, 'E', 'V', 'N', 'X'), ErrMagic},
+			{"a PNG", []byte("\x89PNG\r\n\x1a\n...."), ErrMagic},
+			{"version 3", patch(4, 3, 0), ErrVersion},
+			{"version 0", patch(4, 0, 0), ErrVersion},
+			{"one layer", patch(6, 1, 0), ErrArchitecture},
+			{"a layer of 0 nodes", patch(12+4, 0, 0, 0, 0), ErrArchitecture},
+			{"a layer too wide", patch(12, 0, 0, 2, 0), ErrArchitecture},
+			{"too many weights", patch(12, 0, 0, 1, 0, 0, 0, 1, 0), ErrArchitecture},
+			{"unknown flag", patch(11, 0x80), ErrFlags}, // bit 31
+			{"weight count", withCRC(patch(weights-4, 9)), ErrCorrupt},
+			{"flipped weight bit", patch(weights+3, good[weights+3]^0x10), ErrChecksum},
+			{"flipped checksum bit", patch(len(good)-1, good[len(good)-1]^1), ErrChecksum},
+			{"NaN weight", withCRC(patch(weights, nan...)), ErrValue},
+			{"negative sigma", withCRC(patch(weights+width*n.NumWeights()+width-1, 0xbf)), ErrValue},
+			{"zero king", withCRC(patch(weights-4-width, make([]byte, width)...)), ErrValue},
+			{"trailing byte", append(bytes.Clone(good), 0), ErrCorrupt},
+		} {
+			var m Net
+			err := m.UnmarshalBinary(c.data)
+			if !errors.Is(err, c.want) {
+				t.Errorf("version %d, %s: error %v, want %v", version, c.name, err, c.want)
+				continue
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "read net: nnet: ") {
+				t.Errorf("version %d, %s: error %q does not name the operation and package", version, c.name, msg)
+			}
+		}
+		// Every truncation is ErrTruncated.
+		for i := range len(good) {
+			if _, err := ReadNet(bytes.NewReader(good[:i])); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("version %d truncated to %d of %d bytes: error %v, want ErrTruncated", version, i, len(good), err)
+			}
 		}
 	}
 	// A reader's own error is passed on.

@@ -11,6 +11,18 @@ import (
 // draw every random number from the caller's *rand.Rand in a documented
 // order, so the same generator state always gives the same children, and
 // they never modify their arguments.
+//
+// Every value they make (weights, sigmas, K) is rounded to the nearest
+// float32 (see Float32Exact). Nets compute in float64 as before; the
+// rounding, far below any mutation step, lets the database store an
+// evolved genome in binary32, half the bytes, and read it back exactly.
+
+// The explicit float64 conversions of products keep the compiler from
+// fusing them into a multiply-add, which would round differently on some
+// architectures.
+
+// round32 returns x rounded to the nearest float32, as a float64.
+func round32(x float64) float64 { return float64(float32(x)) }
 
 // MutationStep returns the half-width of the uniform mutation of a net with
 // k weights: 1/sqrt(2*sqrt(k)).
@@ -25,7 +37,7 @@ func MutationStep(k int) float64 { return 1 / math.Sqrt(2*math.Sqrt(float64(k)))
 // sigma_i *= exp(tau*N(0,1)) with tau = 1/sqrt(2*sqrt(K)), then itself,
 // w_i += sigma_i*N(0,1) with the new sigma_i (Blondie24). With EvolveKing
 // the king value first becomes K*exp(N(0,1)/sqrt(2)), clamped to
-// [MinKing, MaxKing].
+// [MinKing, MaxKing]. Each new value is then rounded to float32.
 //
 // Draw order: with EvolveKing one NormFloat64 for K; then for each weight
 // in storage order either one Float64 (uniform) or two NormFloat64 (sigma's,
@@ -37,20 +49,20 @@ func (n *Net) Mutated(rng *rand.Rand) *Net {
 	c := n.Clone()
 	if c.flags&EvolveKing != 0 {
 		k := c.king * detExp(rng.NormFloat64()*(1/math.Sqrt2))
-		c.king = min(max(k, MinKing), MaxKing)
+		c.king = round32(min(max(k, MinKing), MaxKing))
 	}
 	step := MutationStep(len(c.w))
 	if c.flags&SelfAdaptive == 0 {
 		for i := range c.w {
 			m := float64(rng.Float64()*2) - 1
-			c.w[i] += float64(m * step)
+			c.w[i] = round32(c.w[i] + float64(m*step))
 		}
 		return c
 	}
 	tau := step // the same expression: 1/sqrt(2*sqrt(K))
 	for i := range c.w {
-		c.sigma[i] *= detExp(float64(tau * rng.NormFloat64()))
-		c.w[i] += float64(c.sigma[i] * rng.NormFloat64())
+		c.sigma[i] = round32(c.sigma[i] * detExp(float64(tau*rng.NormFloat64())))
+		c.w[i] = round32(c.w[i] + float64(c.sigma[i]*rng.NormFloat64()))
 	}
 	return c
 }

@@ -215,7 +215,9 @@ func New(sizes []int, flags Flags) (*Net, error) {
 // classic values (as New's) so that generation 0 already counts material.
 // It draws exactly one value from rng per weight in storage order, piece
 // values excepted: NumWeights values, less NumPieceValues (chess) or
-// NumXiangqiPieceValues (xiangqi) with EvolvePieceValues.
+// NumXiangqiPieceValues (xiangqi) with EvolvePieceValues. Every value is
+// then rounded to the nearest float32, as the variation operators round
+// theirs (see Float32Exact).
 func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	n, err := New(sizes, flags)
 	if err != nil {
@@ -225,6 +227,15 @@ func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	for i := range random {
 		random[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
 	}
+	// Like every value the variation operators make, the values of a
+	// random net are float32s (see Float32Exact).
+	for i := range n.w {
+		n.w[i] = round32(n.w[i])
+	}
+	for i := range n.sigma {
+		n.sigma[i] = round32(n.sigma[i])
+	}
+	n.king = round32(n.king)
 	return n, nil
 }
 
