@@ -16,6 +16,7 @@ import (
 	"evolved/nnet"
 	"evolved/player"
 	"evolved/population"
+	"evolved/storage"
 	"evolved/tournament"
 )
 
@@ -97,14 +98,27 @@ type XiangqiConfig struct {
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
 }
 
-// JobsConfig schedules the periodic jobs (cron specs; "" disables a job).
+// JobsConfig schedules the periodic jobs (cron specs; "" disables a job)
+// and sets the retention that every generation's commit applies.
 type JobsConfig struct {
 	Backup     string `toml:"backup"`
 	BackupDir  string `toml:"backup_dir"`
 	BackupKeep int    `toml:"backup_keep"`
-	Prune      string `toml:"prune"`
+	// Prune schedules the catch-up of the retention below over the whole
+	// database and the incremental vacuum that gives free pages back.
+	Prune string `toml:"prune"`
+	// PruneKeep is how many of the latest generations keep their game
+	// records; GenomeKeep how many generations before the current
+	// population keep their members' genomes (champions keep theirs
+	// forever). See storage.Retention.
 	PruneKeep  int    `toml:"prune_keep"`
+	GenomeKeep int    `toml:"genome_keep"`
 	Baseline   string `toml:"baseline"`
+}
+
+// Retention returns the storage retention the jobs configuration sets.
+func (j JobsConfig) Retention() storage.Retention {
+	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep}
 }
 
 // DefaultConfig returns the built-in configuration: Blondie24's draughts
@@ -136,7 +150,7 @@ func DefaultConfig() Config {
 		}, EvolvePieceValues: true},
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
-			Prune: "@weekly", PruneKeep: 50,
+			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10,
 		},
 	}
 }
@@ -321,6 +335,9 @@ func (c Config) Validate() error {
 	}
 	if c.Jobs.PruneKeep < 0 {
 		return bad("jobs.prune_keep", c.Jobs.PruneKeep, "must not be negative")
+	}
+	if c.Jobs.GenomeKeep < 0 {
+		return bad("jobs.genome_keep", c.Jobs.GenomeKeep, "must not be negative")
 	}
 	return nil
 }

@@ -148,6 +148,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 
+	// Catch up with the retention before evolving: a database from before
+	// retention existed, or a smaller keep since the last run.
+	pruned, err := d.db.Prune(ctx, cfg.Jobs.Retention())
+	if err != nil {
+		return err
+	}
+	if pruned != (storage.Pruned{}) {
+		d.log.Info("retention applied", "games_deleted", pruned.Games, "genomes_dropped", pruned.Genomes,
+			"prune_keep", cfg.Jobs.PruneKeep, "genome_keep", cfg.Jobs.GenomeKeep)
+	}
+	if on, err := d.db.AutoVacuum(ctx); err == nil && !on {
+		d.log.Warn("the database cannot shrink: turning on incremental vacuum needs free disk space as large as the database; its free pages are still reused",
+			"db", cfg.DB)
+	}
 	jobs, err := d.startJobs(cfg.Jobs)
 	if err != nil {
 		return err
@@ -277,7 +291,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		// The generation is finished: commit it even if a stop signal
 		// arrived meanwhile, so that finished work is not replayed.
 		commitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-		err = d.db.CommitGeneration(commitCtx, record, next)
+		err = d.db.CommitGeneration(commitCtx, record, next, d.config().Jobs.Retention())
 		cancel()
 		if err != nil {
 			return fmt.Errorf("daemon: %w", err)

@@ -13,6 +13,7 @@ import (
 
 	"evolved/player"
 	"evolved/seed"
+	"evolved/storage"
 	"evolved/tournament"
 )
 
@@ -31,7 +32,7 @@ func (d *Daemon) startJobs(cfg JobsConfig) (*cron.Cron, error) {
 		d.log.Info("job scheduled", "job", name, "spec", spec)
 		return nil
 	}
-	keep, prune := cfg.BackupKeep, cfg.PruneKeep
+	keep, retention := cfg.BackupKeep, cfg.Retention()
 	dir := cfg.BackupDir
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(filepath.Dir(d.db.Path()), dir)
@@ -39,10 +40,7 @@ func (d *Daemon) startJobs(cfg JobsConfig) (*cron.Cron, error) {
 	if err := add("backup", cfg.Backup, func(ctx context.Context) (string, error) { return d.backup(ctx, dir, keep) }); err != nil {
 		return nil, err
 	}
-	if err := add("prune", cfg.Prune, func(ctx context.Context) (string, error) {
-		n, err := d.db.PruneGames(ctx, prune)
-		return fmt.Sprintf("deleted %d game records", n), err
-	}); err != nil {
+	if err := add("prune", cfg.Prune, func(ctx context.Context) (string, error) { return d.prune(ctx, retention) }); err != nil {
 		return nil, err
 	}
 	if err := add("baseline", cfg.Baseline, d.baselineJob); err != nil {
@@ -64,6 +62,25 @@ func (d *Daemon) runJob(name string, job func(context.Context) (string, error)) 
 		return
 	}
 	d.log.Info("job done", "job", name, "seconds", round2(secs), "result", what)
+}
+
+// prune applies the retention to the whole database, then gives its free
+// pages back to the file system.
+func (d *Daemon) prune(ctx context.Context, keep storage.Retention) (string, error) {
+	p, err := d.db.Prune(ctx, keep)
+	if err != nil {
+		return "", err
+	}
+	freed, err := d.db.Vacuum(ctx)
+	if err != nil {
+		return "", err
+	}
+	size, err := d.db.Size(ctx)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("deleted %d game records and %d genomes, gave back %s; database %s",
+		p.Games, p.Genomes, storage.FormatBytes(freed), storage.FormatBytes(size.Bytes)), nil
 }
 
 // backup writes a copy of the database into dir and keeps the newest keep copies.

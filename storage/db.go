@@ -101,8 +101,8 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 
 // dsn returns the connection string: WAL so that readers never block the
 // writer, a busy timeout so that they wait instead of failing, foreign keys
-// on, and synchronous=FULL so that a committed generation survives even a
-// power cut.
+// on, synchronous=FULL so that a committed generation survives even a
+// power cut, and for a writer incremental vacuum and a bounded WAL file.
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
@@ -112,6 +112,13 @@ func dsn(path string, readOnly bool) string {
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(FULL)")
+		// Before the first table of a new database: free pages can be
+		// given back (Vacuum). An older database needs the VACUUM that
+		// enableAutoVacuum runs.
+		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
+		// Truncate the write-ahead log to 64 MiB after a checkpoint, so a
+		// large transaction does not leave a large file behind.
+		q.Add("_pragma", "journal_size_limit(67108864)")
 	}
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
@@ -211,14 +218,32 @@ func (d *DB) prepare(ctx context.Context, opts Options) error {
 			return err
 		}
 	}
+	d.enableAutoVacuum(ctx)
 	return nil
 }
 
-// migrate applies migration v+1 in one transaction.
+// migrate applies migration v+1 in one transaction. A migration that
+// rebuilds a table (rebuildsTables) runs with foreign key enforcement off,
+// on one pinned connection since the pragma is per connection and a no-op
+// inside a transaction, and commits only if foreign_key_check finds
+// nothing.
 func (d *DB) migrate(ctx context.Context, v int) error {
-	tx, err := d.db.BeginTx(ctx, nil)
+	fail := func(err error) error { return fmt.Errorf("migrate %s to version %d: %w", d.path, v+1, err) }
+	conn, err := d.db.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("migrate %s to version %d: %w", d.path, v+1, err)
+		return fail(err)
+	}
+	defer conn.Close()
+	rebuild := rebuildsTables[v+1]
+	if rebuild {
+		if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+			return fail(err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON")
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fail(err)
 	}
 	defer tx.Rollback()
 	stmts := []string{migrations[v], fmt.Sprintf("PRAGMA user_version = %d", v+1)}
@@ -227,11 +252,23 @@ func (d *DB) migrate(ctx context.Context, v int) error {
 	}
 	for _, s := range stmts {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
-			return fmt.Errorf("migrate %s to version %d: %w", d.path, v+1, err)
+			return fail(err)
+		}
+	}
+	if rebuild {
+		var table string
+		var parent sql.NullString
+		var rowid, fk sql.NullInt64
+		err := tx.QueryRowContext(ctx, "PRAGMA foreign_key_check").Scan(&table, &rowid, &parent, &fk)
+		switch {
+		case err == nil:
+			return fail(fmt.Errorf("%w: a row of %s (rowid %d) refers to a missing row", ErrCorrupt, table, rowid.Int64))
+		case !errors.Is(err, sql.ErrNoRows):
+			return fail(err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("migrate %s to version %d: %w", d.path, v+1, err)
+		return fail(err)
 	}
 	return nil
 }

@@ -166,15 +166,23 @@ func (d *DB) Champion(ctx context.Context, game string, generation int) (Champio
 	return c, nil
 }
 
-// PruneGames deletes the game records of generations more than keep
-// generations behind the latest, except the games the champion of their
-// generation played, which are kept forever. It returns how many it deleted.
-func (d *DB) PruneGames(ctx context.Context, keep int) (int64, error) {
-	res, err := d.db.ExecContext(ctx, `DELETE FROM games WHERE champion = 0 AND generation <
-		(SELECT max(generation) FROM generations g WHERE g.game = games.game) - ?`, keep)
-	if err != nil {
-		return 0, fmt.Errorf("prune games: %w", err)
+// ErrNoAgent means the database holds no agent with the id asked for.
+var ErrNoAgent = errors.New("storage: no such agent")
+
+// Genome returns the genome of agent id of game's run: ErrNoAgent if the
+// run never had it, ErrPruned if retention dropped it.
+func (d *DB) Genome(ctx context.Context, game string, id int64) (*nnet.Net, error) {
+	var blob []byte
+	err := d.db.QueryRowContext(ctx, "SELECT genome FROM genomes WHERE game = ? AND agent_id = ?", game, id).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("genome of %s agent %d: %w", game, id, ErrNoAgent)
 	}
-	n, _ := res.RowsAffected()
+	if err != nil {
+		return nil, fmt.Errorf("genome of %s agent %d: %w", game, id, err)
+	}
+	n, err := decodeNet(blob)
+	if err != nil {
+		return nil, fmt.Errorf("genome of %s agent %d: %w", game, id, err)
+	}
 	return n, nil
 }

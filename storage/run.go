@@ -143,8 +143,10 @@ type BaselineRecord struct {
 
 // CommitGeneration writes a played generation and the population of the
 // next one (next, as Step returned it) in a single transaction: after a
-// crash the database holds either both or neither.
-func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *population.State) error {
+// crash the database holds either both or neither. In the same transaction
+// it applies keep to what the new generation moved out of the retention
+// windows, and records the database's size in the generation's db_bytes.
+func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *population.State, keep Retention) error {
 	fail := func(err error) error { return fmt.Errorf("commit %s generation %d: %w", g.Game, g.Generation, err) }
 	if next.Generation != g.Generation+1 || next.Game != g.Game {
 		return fail(fmt.Errorf("next population is %s generation %d", next.Game, next.Generation))
@@ -217,6 +219,14 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *populatio
 		}
 	}
 	if err := insertPopulation(ctx, tx, next); err != nil {
+		return fail(err)
+	}
+	if _, err := prune(ctx, tx, g.Game, g.Generation, keep, true); err != nil {
+		return fail(err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE generations SET db_bytes =
+		(SELECT p.page_count * s.page_size FROM pragma_page_count() p, pragma_page_size() s)
+		WHERE game = ? AND generation = ?`, g.Game, g.Generation); err != nil {
 		return fail(err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -321,8 +331,15 @@ func (d *DB) LoadState(ctx context.Context, game string) (*population.State, err
 	return st, nil
 }
 
-// decodeNet reads a genome blob.
+// ErrPruned means a genome asked for was dropped by retention (Retention):
+// only champions and the recent generations' members keep theirs.
+var ErrPruned = errors.New("storage: genome dropped by retention")
+
+// decodeNet reads a genome blob; a NULL blob (nil) is ErrPruned.
 func decodeNet(blob []byte) (*nnet.Net, error) {
+	if blob == nil {
+		return nil, ErrPruned
+	}
 	var n nnet.Net
 	if err := n.UnmarshalBinary(blob); err != nil {
 		return nil, err

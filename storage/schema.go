@@ -156,4 +156,43 @@ CREATE VIEW meta_summary AS
 	SELECT id, method, opponent, start, seed, iterations, best_cost, seconds, created_at, finished_at
 	FROM meta_runs;
 `,
+	// 4: retention. A genome's blob may be dropped (NULL) while its row
+	// keeps the lineage; the indexes find what retention may drop without
+	// scanning every generation; each generation records the database's
+	// size for the growth rate; baselines get a public view. The genomes
+	// table is rebuilt (SQLite cannot relax NOT NULL in place), with
+	// foreign keys off as SQLite's ALTER TABLE documentation prescribes.
+	`
+CREATE TABLE genomes_new (
+	game       TEXT NOT NULL REFERENCES runs(game),
+	agent_id   INTEGER NOT NULL,
+	born       INTEGER NOT NULL,          -- the generation it first belongs to
+	origin     TEXT NOT NULL CHECK (origin IN ('random', 'crossover', 'mutation')),
+	parents    TEXT NOT NULL,             -- JSON array of agent ids
+	node       TEXT,                      -- the swapped node of a crossover child
+	genome     BLOB,                      -- nnet binary format; NULL once retention dropped it
+	PRIMARY KEY (game, agent_id)
+);
+INSERT INTO genomes_new (game, agent_id, born, origin, parents, node, genome)
+	SELECT game, agent_id, born, origin, parents, node, genome FROM genomes;
+DROP TABLE genomes;
+ALTER TABLE genomes_new RENAME TO genomes;
+
+CREATE INDEX members_by_agent ON members (game, agent_id, generation);
+CREATE INDEX generations_by_champion ON generations (game, champion_id);
+
+ALTER TABLE generations ADD COLUMN db_bytes INTEGER; -- the database's size when the generation was committed
+
+-- The public interface for sqlite3 users: the champion's matches against
+-- the fixed baseline players, with the Elo difference and its 95% interval.
+CREATE VIEW baseline_history AS
+	SELECT b.game, b.generation, b.opponent, b.wins, b.draws, b.losses, b.score,
+	       b.elo, b.elo_ci, g.created_at
+	FROM baselines b JOIN generations g ON g.game = b.game AND g.generation = b.generation;
+`,
 }
+
+// rebuildsTables lists the migrations that rebuild a table another table
+// refers to: migrate runs them with foreign key enforcement off and checks
+// the keys before it commits.
+var rebuildsTables = map[int]bool{4: true}

@@ -162,7 +162,7 @@ func commitGenerations(t testing.TB, db *storage.DB, st *population.State, n int
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.CommitGeneration(context.Background(), record(rep), next); err != nil {
+		if err := db.CommitGeneration(context.Background(), record(rep), next, storage.KeepEverything()); err != nil {
 			t.Fatal(err)
 		}
 		st = next
@@ -293,43 +293,6 @@ func TestReaderWhileWriting(t *testing.T) {
 	}
 }
 
-func TestPruneKeepsChampionGames(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "evolved.db")
-	db := mustOpen(t, path)
-	commitGenerations(t, db, newRun(t, db, 5), 3)
-	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	count := func(where string) int {
-		var n int
-		if err := raw.QueryRow("SELECT count(*) FROM games WHERE " + where).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	champion0, others0 := count("generation = 0 AND champion = 1"), count("generation = 0 AND champion = 0")
-	if champion0 == 0 || others0 == 0 {
-		t.Fatalf("generation 0 has %d champion games and %d others; the test needs both", champion0, others0)
-	}
-	// Generation 0 is more than 1 behind generation 2: its other games go.
-	n, err := db.PruneGames(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n != int64(others0) {
-		t.Errorf("pruned %d games, want generation 0's %d non-champion games", n, others0)
-	}
-	if got := count("generation = 0"); got != champion0 {
-		t.Errorf("generation 0 keeps %d games, want its %d champion games", got, champion0)
-	}
-	if got := count("generation = 1"); got != 75 {
-		t.Errorf("generation 1 keeps %d games, want all 75", got)
-	}
-}
-
 func TestOlderDatabaseUpgradesItself(t *testing.T) {
 	// A version-1 database: the first migration only, as an evolved of that
 	// schema wrote it, with a row in games.
@@ -339,7 +302,9 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, stmt := range []string{storage.MigrationForTest(0), "PRAGMA user_version = 1", "PRAGMA application_id = 1163284300",
-		`INSERT INTO runs VALUES ('draughts', 1, '{}', '2026-01-01T00:00:00.000Z')`} {
+		`INSERT INTO runs VALUES ('draughts', 1, '{}', '2026-01-01T00:00:00.000Z')`,
+		`INSERT INTO genomes VALUES ('draughts', 7, 0, 'random', '[]', NULL, X'45564E4E')`,
+		`INSERT INTO members VALUES ('draughts', 0, 0, 7, 'random', NULL, NULL, NULL, NULL, NULL)`} {
 		if _, err := raw.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
@@ -354,8 +319,29 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 	defer raw.Close()
 	var version int
 	raw.QueryRow("PRAGMA user_version").Scan(&version)
-	if version != 3 {
-		t.Errorf("user_version after open = %d, want 3", version)
+	if version != 4 {
+		t.Errorf("user_version after open = %d, want 4", version)
+	}
+	// Migration 4 rebuilt genomes: its rows kept, the blob now nullable,
+	// and the members' foreign key still pointing at it.
+	var blob []byte
+	var notNull int
+	if err := raw.QueryRow("SELECT genome FROM genomes WHERE agent_id = 7").Scan(&blob); err != nil || string(blob) != "EVNN" {
+		t.Errorf("genome 7 after the rebuild: %q, %v", blob, err)
+	}
+	raw.QueryRow(`SELECT "notnull" FROM pragma_table_info('genomes') WHERE name = 'genome'`).Scan(&notNull)
+	if notNull != 0 {
+		t.Error("genomes.genome is still NOT NULL")
+	}
+	var fkTable string
+	raw.QueryRow(`SELECT "table" FROM pragma_foreign_key_list('members')`).Scan(&fkTable)
+	if fkTable != "genomes" {
+		t.Errorf("members refers to %q, want genomes", fkTable)
+	}
+	for _, q := range []string{"SELECT * FROM baseline_history", "SELECT db_bytes FROM generations"} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
 	}
 	if _, err := raw.Exec("SELECT * FROM meta_summary"); err != nil {
 		t.Errorf("the meta tables were not added: %v", err)

@@ -1,0 +1,263 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Retention says how much of its past a run keeps. What it drops is what
+// grows without bound and nothing reads back: old game records and the
+// genomes of agents that were never champions. The generations, members,
+// ladder and baseline results, every genome row (its lineage: born,
+// origin, parents) and the genome of the current population and of every
+// generation's champion are kept forever, so every champion exports, and
+// every run resumes, exactly as before.
+type Retention struct {
+	// Games is how many of the latest played generations keep their game
+	// records; older generations' games are deleted. Negative keeps all.
+	Games int
+	// Genomes is how many generations before the current population keep
+	// their members' genomes; an older genome is dropped unless its agent
+	// is a champion or still a member. Negative keeps all.
+	Genomes int
+}
+
+// KeepEverything returns the Retention that drops nothing.
+func KeepEverything() Retention { return Retention{Games: -1, Genomes: -1} }
+
+// Pruned counts what a prune dropped.
+type Pruned struct {
+	Games   int64 `json:"games"`
+	Genomes int64 `json:"genomes"`
+}
+
+// Prune applies keep to every run in the database and returns what it
+// dropped. CommitGeneration applies it to each generation as it commits;
+// Prune catches up with everything older, as when a database written
+// before retention existed, or a smaller keep, is first used.
+func (d *DB) Prune(ctx context.Context, keep Retention) (Pruned, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Pruned{}, fmt.Errorf("prune %s: %w", d.path, err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, "SELECT game, max(generation) FROM generations GROUP BY game")
+	if err != nil {
+		return Pruned{}, fmt.Errorf("prune %s: %w", d.path, err)
+	}
+	type run struct {
+		game   string
+		latest int
+	}
+	var runs []run
+	for rows.Next() {
+		var r run
+		if err := rows.Scan(&r.game, &r.latest); err != nil {
+			rows.Close()
+			return Pruned{}, fmt.Errorf("prune %s: %w", d.path, err)
+		}
+		runs = append(runs, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return Pruned{}, fmt.Errorf("prune %s: %w", d.path, err)
+	}
+	var total Pruned
+	for _, r := range runs {
+		p, err := prune(ctx, tx, r.game, r.latest, keep, false)
+		if err != nil {
+			return Pruned{}, fmt.Errorf("prune %s %s: %w", d.path, r.game, err)
+		}
+		total.Games += p.Games
+		total.Genomes += p.Genomes
+	}
+	if err := tx.Commit(); err != nil {
+		return Pruned{}, fmt.Errorf("prune %s: %w", d.path, err)
+	}
+	return total, nil
+}
+
+// prune applies keep to game's run after generation latest was played.
+// With only set, it drops just what generation latest's commit moved out
+// of the windows (the generation that left each), which costs a few index
+// look-ups; otherwise everything older too.
+func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retention, only bool) (Pruned, error) {
+	var p Pruned
+	cmp := "<="
+	if only {
+		cmp = "="
+	}
+	if keep.Games >= 0 {
+		res, err := tx.ExecContext(ctx, "DELETE FROM games WHERE game = ? AND generation "+cmp+" ?", game, latest-keep.Games)
+		if err != nil {
+			return p, fmt.Errorf("games: %w", err)
+		}
+		p.Games, _ = res.RowsAffected()
+	}
+	if keep.Genomes >= 0 {
+		// The population waiting to play is generation latest+1; the
+		// members of the generations after cutoff keep their genomes.
+		cutoff := latest - keep.Genomes
+		res, err := tx.ExecContext(ctx, `UPDATE genomes SET genome = NULL
+			WHERE game = ?1 AND genome IS NOT NULL
+			  AND agent_id IN (SELECT agent_id FROM members WHERE game = ?1 AND generation `+cmp+` ?2)
+			  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.game = ?1 AND m.agent_id = genomes.agent_id AND m.generation > ?2)
+			  AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.game = ?1 AND g.champion_id = genomes.agent_id)`,
+			game, cutoff)
+		if err != nil {
+			return p, fmt.Errorf("genomes: %w", err)
+		}
+		p.Genomes, _ = res.RowsAffected()
+	}
+	return p, nil
+}
+
+// Vacuum returns the database's free pages to the file system (SQLite's
+// incremental vacuum) and reports how many bytes the file shrank by.
+// Retention frees pages that the next generations reuse; Vacuum, run by the
+// prune job, gives back what they will not. It does nothing on a database
+// whose incremental vacuum could not be turned on (see AutoVacuum).
+func (d *DB) Vacuum(ctx context.Context) (int64, error) {
+	before, err := d.Size(ctx)
+	if err != nil {
+		return 0, err
+	}
+	// incremental_vacuum returns a row per page it frees: drain them.
+	rows, err := d.db.QueryContext(ctx, "PRAGMA incremental_vacuum")
+	if err != nil {
+		return 0, fmt.Errorf("vacuum %s: %w", d.path, err)
+	}
+	for rows.Next() {
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("vacuum %s: %w", d.path, err)
+	}
+	after, err := d.Size(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return before.Bytes - after.Bytes, nil
+}
+
+// AutoVacuum reports whether the database can give free pages back to the
+// file system. Open turns incremental vacuum on in new databases, and in
+// older ones with a one-time VACUUM, which needs free disk space the size
+// of the database; when that failed, the file reuses its free pages but
+// does not shrink, and the next writer's Open tries again.
+func (d *DB) AutoVacuum(ctx context.Context) (bool, error) {
+	var mode int
+	if err := d.db.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&mode); err != nil {
+		return false, fmt.Errorf("auto_vacuum of %s: %w", d.path, err)
+	}
+	return mode == 2, nil
+}
+
+// enableAutoVacuum turns incremental vacuum on for a writer, with the
+// one-time VACUUM an existing database needs; a failure (most likely a
+// full disk) leaves the database as it was, and AutoVacuum says so.
+func (d *DB) enableAutoVacuum(ctx context.Context) {
+	if on, err := d.AutoVacuum(ctx); err != nil || on {
+		return
+	}
+	if _, err := d.db.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL"); err != nil {
+		return
+	}
+	d.db.ExecContext(ctx, "VACUUM")
+}
+
+// Size is how much disk a database takes.
+type Size struct {
+	// Bytes is the database file's size (its pages), Free the part of it
+	// in free pages that new data reuses or Vacuum gives back, WAL the
+	// write-ahead log beside it.
+	Bytes int64 `json:"bytes"`
+	Free  int64 `json:"free_bytes"`
+	WAL   int64 `json:"wal_bytes"`
+}
+
+// Size returns the database's size on disk.
+func (d *DB) Size(ctx context.Context) (Size, error) {
+	var s Size
+	if err := d.db.QueryRowContext(ctx, `SELECT p.page_count * s.page_size, f.freelist_count * s.page_size
+		FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`).Scan(&s.Bytes, &s.Free); err != nil {
+		return s, fmt.Errorf("size of %s: %w", d.path, err)
+	}
+	if info, err := os.Stat(d.path + "-wal"); err == nil {
+		s.WAL = info.Size()
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return s, fmt.Errorf("size of %s: %w", d.path, err)
+	}
+	return s, nil
+}
+
+// Growth is how fast the database grows, from the sizes its generations
+// recorded when they were committed.
+type Growth struct {
+	// BytesPerHour is the growth over Span of wall-clock time, the last
+	// hour or as much of it as the generations cover.
+	BytesPerHour float64       `json:"bytes_per_hour"`
+	Span         time.Duration `json:"span_ns"`
+}
+
+// Growth measures the database's growth per hour over the last hour of
+// committed generations (of every game). It reports ok false when they
+// span less than a minute, or the database records no sizes yet.
+func (d *DB) Growth(ctx context.Context) (g Growth, ok bool, err error) {
+	var last sql.NullString
+	var lastBytes sql.NullInt64
+	if err := d.db.QueryRowContext(ctx, `SELECT created_at, db_bytes FROM generations WHERE db_bytes IS NOT NULL
+		ORDER BY created_at DESC LIMIT 1`).Scan(&last, &lastBytes); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return g, false, nil
+		}
+		return g, false, fmt.Errorf("growth of %s: %w", d.path, err)
+	}
+	end, err := time.Parse(timeFormat, last.String)
+	if err != nil {
+		return g, false, fmt.Errorf("growth of %s: created_at %q: %w", d.path, last.String, err)
+	}
+	var first string
+	var firstBytes int64
+	if err := d.db.QueryRowContext(ctx, `SELECT created_at, db_bytes FROM generations WHERE db_bytes IS NOT NULL
+		AND created_at >= ? ORDER BY created_at LIMIT 1`, end.Add(-time.Hour).Format(timeFormat)).Scan(&first, &firstBytes); err != nil {
+		return g, false, fmt.Errorf("growth of %s: %w", d.path, err)
+	}
+	start, err := time.Parse(timeFormat, first)
+	if err != nil {
+		return g, false, fmt.Errorf("growth of %s: created_at %q: %w", d.path, first, err)
+	}
+	g.Span = end.Sub(start)
+	if g.Span < time.Minute {
+		return g, false, nil
+	}
+	g.BytesPerHour = float64(lastBytes.Int64-firstBytes) / g.Span.Hours()
+	return g, true, nil
+}
+
+// FormatBytes writes a byte count for people, in powers of 1024:
+// "512 B", "33.0 KiB", "1.25 GiB". Negative counts keep their sign.
+func FormatBytes(n int64) string {
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	if n < 1024 {
+		return fmt.Sprintf("%s%d B", sign, n)
+	}
+	v := float64(n)
+	for _, unit := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		v /= 1024
+		if v < 1024 || unit == "TiB" {
+			if v < 10 {
+				return fmt.Sprintf("%s%.2f %s", sign, v, unit)
+			}
+			return fmt.Sprintf("%s%.1f %s", sign, v, unit)
+		}
+	}
+	panic("unreachable")
+}
