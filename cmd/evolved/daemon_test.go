@@ -441,6 +441,10 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 		t.Fatalf("status: %v", err)
 	}
 	var status struct {
+		Database struct {
+			Bytes         int64    `json:"bytes"`
+			GrowthPerHour *float64 `json:"growth_bytes_per_hour"`
+		} `json:"database"`
 		Populations []struct {
 			Game        string   `json:"game"`
 			Generation  int      `json:"generation"`
@@ -458,6 +462,20 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 	p := status.Populations[0]
 	if p.Game != "draughts" || p.Generation != 2 || p.BestFitness == nil || p.GensPerHour <= 0 || p.ETASeconds == nil || *p.ETASeconds <= 0 {
 		t.Errorf("status: %+v, want draughts at generation 2 with fitness, a rate and an ETA to 10", p)
+	}
+	// The database's size is the file's: pages of 4096 bytes, as ls sees
+	// it after the daemon's last checkpoint; two generations in seconds
+	// span less than the minute a growth rate needs.
+	info, err := os.Stat(filepath.Join(dir, "evolved.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status.Database.Bytes != info.Size() || status.Database.GrowthPerHour != nil {
+		t.Errorf("status database %+v; the file has %d bytes; want that size and no growth yet", status.Database, info.Size())
+	}
+	text, err := evolved(dir, "status").Output()
+	if err != nil || !strings.Contains(string(text), "database evolved.db: ") || !strings.Contains(string(text), "growth not measured yet") {
+		t.Errorf("status: %v\n%s\nwant the database line", err, text)
 	}
 	out, err = evolved(dir, "champions", "--game", "draughts", "--json").Output()
 	if err != nil {

@@ -53,10 +53,29 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			Target     int     `json:"target"`
 			ETASeconds float64 `json:"eta_seconds"` // -1: no target or no rate yet
 		}
+		size, err := db.Size(ctx)
+		if err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		growth, measured, err := db.Growth(ctx)
+		if err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		type disk struct {
+			storage.Size
+			// GrowthPerHour is null until the generations span a minute.
+			GrowthPerHour *float64 `json:"growth_bytes_per_hour"`
+			GrowthSeconds float64  `json:"growth_span_seconds"`
+		}
 		out := struct {
 			DB          string `json:"db"`
+			Database    disk   `json:"database"`
 			Populations []row  `json:"populations"`
-		}{DB: *dbPath, Populations: []row{}}
+		}{DB: *dbPath, Database: disk{Size: size}, Populations: []row{}}
+		if measured {
+			out.Database.GrowthPerHour = &growth.BytesPerHour
+			out.Database.GrowthSeconds = growth.Span.Seconds()
+		}
 		for _, p := range pops {
 			r := row{PopulationStatus: p, Target: goal, ETASeconds: -1}
 			if goal > 0 && p.GensPerHour > 0 {
@@ -91,7 +110,18 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%s\t%s\t%s\n", r.Game, r.Generation, r.BestFitness, r.MeanFitness,
 				r.GensPerHour, improved, eta, last)
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\ndatabase %s: %s (%s free, %s write-ahead log)", *dbPath,
+			storage.FormatBytes(size.Bytes), storage.FormatBytes(size.Free), storage.FormatBytes(size.WAL))
+		if measured {
+			fmt.Fprintf(stdout, ", growing %s/hour over the last %s\n",
+				storage.FormatBytes(int64(growth.BytesPerHour)), growth.Span.Round(time.Second))
+		} else {
+			fmt.Fprintln(stdout, "; growth not measured yet (it needs a minute of generations)")
+		}
+		return nil
 	}
 }
 
