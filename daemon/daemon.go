@@ -367,6 +367,7 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 			return nil, err
 		}
 		d.log.Info("new run", "game", game, "seed", seed)
+		st.ChampionNet = d.db.ChampionNet(game) // champions' nets live in the database, not in memory
 		return st, nil
 	case err != nil:
 		return nil, err

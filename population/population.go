@@ -174,8 +174,27 @@ type Agent struct {
 
 // Champion is the best agent of a finished generation.
 type Champion struct {
-	Generation int       `json:"generation"`
-	AgentID    int64     `json:"agent_id"`
-	Net        *nnet.Net `json:"net"`
-	Points     int       `json:"points"`
+	Generation int   `json:"generation"`
+	AgentID    int64 `json:"agent_id"`
+	// Net is the champion's genome; nil in a state with a ChampionNet
+	// reader once no coming generation plays against it.
+	Net    *nnet.Net `json:"net,omitempty"`
+	Points int       `json:"points"`
+}
+
+// ChampionNets returns the generations whose champions Step plays against
+// when it plays generation: the last LadderChampions for the ladder and, in
+// a baseline generation, the champion of half as many generations ago.
+func (c Config) ChampionNets(generation int) []int {
+	var gens []int
+	if half := generation / 2; c.BaselineEvery > 0 && c.BaselineGames > 0 && generation%c.BaselineEvery == 0 &&
+		generation >= 2 && (c.LadderGames == 0 || half < generation-c.LadderChampions) {
+		gens = append(gens, half)
+	}
+	if c.LadderGames > 0 {
+		for g := max(0, generation-c.LadderChampions); g < generation; g++ {
+			gens = append(gens, g)
+		}
+	}
+	return gens
 }

@@ -1,6 +1,7 @@
 package population
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -24,6 +25,13 @@ type State struct {
 	Champions []Champion `json:"champions"`
 	// NextID is the ID the next new genome gets.
 	NextID int64 `json:"next_id"`
+	// ChampionNet, if set, reads the net of an earlier generation's
+	// champion from where the run is kept (the database). Step then keeps
+	// in Champions only the nets the next generation plays against
+	// (Config.ChampionNets) and reads the others when it needs them, so
+	// that a run of weeks, with hundreds of thousands of champions, does
+	// not hold them all in memory. Without it every net stays in Champions.
+	ChampionNet func(ctx context.Context, generation int) (*nnet.Net, error) `json:"-"`
 }
 
 // stateVersion is the version of State's JSON form.
@@ -81,8 +89,8 @@ func (s *State) UnmarshalJSON(b []byte) error {
 		}
 	}
 	for i, c := range s.Champions {
-		if c.Net == nil {
-			return fmt.Errorf("population: read state: champion %d has no net", i)
+		if c.Generation != i {
+			return fmt.Errorf("population: read state: champion %d is generation %d's", i, c.Generation)
 		}
 	}
 	return nil

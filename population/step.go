@@ -78,6 +78,10 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		return nil, nil, fmt.Errorf("%w: the state holds %d agents, the config says %d", ErrConfig, len(st.Agents), cfg.Size)
 	}
 	gen, game := st.Generation, st.Game
+	champions, err := championNets(ctx, cfg, st)
+	if err != nil {
+		return nil, nil, err
+	}
 	players := make([]func() search.Player[M, S], len(st.Agents))
 	for i, a := range st.Agents {
 		p, err := sp.Player(a.Net)
@@ -99,11 +103,11 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	rep.Ratings = tournament.Ratings(len(st.Agents), pairs(results))
 	champ := players[rep.Ranking[0]]
 
-	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champ); err != nil {
+	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
 		return nil, nil, err
 	}
 	if cfg.BaselineEvery > 0 && gen%cfg.BaselineEvery == 0 {
-		if rep.Baselines, err = baselines(ctx, sp, cfg, st, champ); err != nil {
+		if rep.Baselines, err = baselines(ctx, sp, cfg, st, champions, champ); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -111,11 +115,52 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	if err != nil {
 		return nil, nil, err
 	}
+	next.ChampionNet = st.ChampionNet
 	next.Champions = append(slices.Clip(st.Champions), Champion{
 		Generation: gen, AgentID: rep.Champion.ID, Net: rep.Champion.Net, Points: results.Points[rep.Ranking[0]],
 	})
+	if st.ChampionNet != nil {
+		// The append copied the champions: drop from the copy the nets
+		// that the next generation does not play against (st keeps its
+		// own). Only the ladder's window holds nets, so few are visited.
+		keep := cfg.ChampionNets(gen + 1)
+		for g := max(0, gen-cfg.LadderChampions-1); g < len(next.Champions); g++ {
+			if !slices.Contains(keep, g) {
+				next.Champions[g].Net = nil
+			}
+		}
+		for g, net := range champions { // those read this time, kept if needed
+			if slices.Contains(keep, g) {
+				next.Champions[g].Net = net
+			}
+		}
+	}
 	rep.Elapsed = time.Since(start)
 	return next, rep, nil
+}
+
+// championNets returns the nets of the champions Step plays against in
+// st's generation, by generation: from st.Champions, or read with
+// st.ChampionNet where the state no longer holds them.
+func championNets(ctx context.Context, cfg Config, st *State) (map[int]*nnet.Net, error) {
+	nets := map[int]*nnet.Net{}
+	for _, g := range cfg.ChampionNets(st.Generation) {
+		if g >= len(st.Champions) {
+			return nil, fmt.Errorf("population: generation %d: the state holds %d champions, not generation %d's", st.Generation, len(st.Champions), g)
+		}
+		net := st.Champions[g].Net
+		if net == nil {
+			if st.ChampionNet == nil {
+				return nil, fmt.Errorf("population: generation %d: the net of generation %d's champion is missing", st.Generation, g)
+			}
+			var err error
+			if net, err = st.ChampionNet(ctx, g); err != nil {
+				return nil, fmt.Errorf("population: generation %d: read the champion of generation %d: %w", st.Generation, g, err)
+			}
+		}
+		nets[g] = net
+	}
+	return nets, nil
 }
 
 // rank returns the slots ordered by points, best first, ties by slot.
@@ -129,14 +174,14 @@ func rank(points []int) []int {
 }
 
 // ladder plays the champion against the last cfg.LadderChampions champions.
-func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, champ func() search.Player[M, S]) (Ladder[M], error) {
+func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, nets map[int]*nnet.Net, champ func() search.Player[M, S]) (Ladder[M], error) {
 	var l Ladder[M]
 	if cfg.LadderGames == 0 {
 		return l, nil
 	}
 	first := max(0, len(st.Champions)-cfg.LadderChampions)
 	for k, old := range st.Champions[first:] {
-		opp, err := sp.Player(old.Net)
+		opp, err := sp.Player(nets[old.Generation])
 		if err != nil {
 			return l, fmt.Errorf("population: ladder: champion of generation %d: %w", old.Generation, err)
 		}
@@ -159,7 +204,7 @@ func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S
 
 // baselines plays the champion against the fixed baselines and against the
 // champion of half as many generations ago.
-func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, champ func() search.Player[M, S]) ([]Baseline[M], error) {
+func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, nets map[int]*nnet.Net, champ func() search.Player[M, S]) ([]Baseline[M], error) {
 	if cfg.BaselineGames == 0 {
 		return nil, nil
 	}
@@ -176,7 +221,7 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 		opps = append(opps, opponent{spec, p})
 	}
 	if half := st.Generation / 2; st.Generation >= 2 && half < len(st.Champions) {
-		p, err := sp.Player(st.Champions[half].Net)
+		p, err := sp.Player(nets[half])
 		if err != nil {
 			return nil, fmt.Errorf("population: baseline champion %d: %w", half, err)
 		}

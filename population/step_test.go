@@ -125,3 +125,62 @@ func TestLadderScoring(t *testing.T) {
 		t.Errorf("%d champions after 7 generations, want %d", got, want)
 	}
 }
+
+// TestChampionNetsReadOnDemand checks that a state with a ChampionNet
+// reader holds only the nets the next generation plays against, reads the
+// others (the baseline's champion of half as many generations ago) when it
+// needs them, and plays exactly the generations of a state that holds them
+// all.
+func TestChampionNetsReadOnDemand(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	cfg.LadderChampions, cfg.LadderGames = 2, 2
+	cfg.BaselineEvery, cfg.BaselineGames, cfg.Baselines = 4, 2, nil
+	all, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean := *all
+	var reads []int
+	lean.ChampionNet = func(_ context.Context, g int) (*nnet.Net, error) {
+		reads = append(reads, g)
+		return all.Champions[g].Net, nil // the full state stands in for the database
+	}
+	st := &lean
+	for gen := range 14 {
+		var repAll, repLean *population.Report[dm]
+		if all, repAll, err = population.Step(ctx, fast, cfg, all, nil); err != nil {
+			t.Fatal(err)
+		}
+		if st, repLean, err = population.Step(ctx, fast, cfg, st, nil); err != nil {
+			t.Fatalf("generation %d: %v", gen, err)
+		}
+		if !slices.Equal(repAll.Results.Points, repLean.Results.Points) || repAll.Ladder.Mean != repLean.Ladder.Mean ||
+			len(repAll.Baselines) != len(repLean.Baselines) {
+			t.Fatalf("generation %d plays differently with nets read on demand", gen)
+		}
+		for i := range repAll.Baselines {
+			if repAll.Baselines[i].Opponent != repLean.Baselines[i].Opponent || repAll.Baselines[i].Score != repLean.Baselines[i].Score {
+				t.Fatalf("generation %d baseline %d: %+v, want %+v", gen, i, repLean.Baselines[i], repAll.Baselines[i])
+			}
+		}
+		var held []int
+		for _, c := range st.Champions {
+			if c.Net != nil {
+				held = append(held, c.Generation)
+			}
+		}
+		var window []int // the ladder's: the baseline's champion is read when needed
+		for g := max(0, st.Generation-cfg.LadderChampions); g < st.Generation; g++ {
+			window = append(window, g)
+		}
+		if !slices.Equal(held, window) {
+			t.Fatalf("after generation %d the state holds the nets of %v, want %v", gen, held, window)
+		}
+	}
+	// Generations 8 and 12 play the champions of 4 and 6, outside the
+	// ladder's window of two: read once each, and nothing else is read.
+	if !slices.Equal(reads, []int{4, 6}) {
+		t.Errorf("read the champions of %v, want [4 6]", reads)
+	}
+}

@@ -237,7 +237,8 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *populatio
 
 // LoadState rebuilds the population state of game's run from the last
 // committed generation: the population waiting to play, every champion
-// before it, and the next agent ID.
+// before it (without its net: the state's ChampionNet reads a champion's
+// net from the database when Step needs it), and the next agent ID.
 func (d *DB) LoadState(ctx context.Context, game string) (*population.State, error) {
 	run, err := d.LoadRun(ctx, game)
 	if err != nil {
@@ -301,34 +302,41 @@ func (d *DB) LoadState(ctx context.Context, game string) (*population.State, err
 	if err := rows.Err(); err != nil {
 		return nil, fail(err)
 	}
-	champs, err := d.db.QueryContext(ctx, `SELECT gen.generation, gen.champion_id, gen.best_fitness, g.genome
-		FROM generations gen JOIN genomes g ON g.game = gen.game AND g.agent_id = gen.champion_id
-		WHERE gen.game = ? ORDER BY gen.generation`, game)
+	// The champions without their nets: Step reads the few it plays
+	// against through ChampionNet.
+	champs, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness FROM generations
+		WHERE game = ? ORDER BY generation`, game)
 	if err != nil {
 		return nil, fail(err)
 	}
 	defer champs.Close()
 	for champs.Next() {
 		var c population.Champion
-		var blob []byte
-		if err := champs.Scan(&c.Generation, &c.AgentID, &c.Points, &blob); err != nil {
+		if err := champs.Scan(&c.Generation, &c.AgentID, &c.Points); err != nil {
 			return nil, fail(err)
 		}
 		if c.Generation != len(st.Champions) {
 			return nil, fail(fmt.Errorf("champion of generation %d missing", len(st.Champions)))
-		}
-		if c.Net, err = decodeNet(blob); err != nil {
-			return nil, fail(fmt.Errorf("champion of generation %d: %w", c.Generation, err))
 		}
 		st.Champions = append(st.Champions, c)
 	}
 	if err := champs.Err(); err != nil {
 		return nil, fail(err)
 	}
+	st.ChampionNet = d.ChampionNet(game)
 	if len(st.Champions) != st.Generation {
 		return nil, fail(fmt.Errorf("%d champions for %d played generations", len(st.Champions), st.Generation))
 	}
 	return st, nil
+}
+
+// ChampionNet returns a reader of the nets of game's champions by
+// generation, for population.State.ChampionNet.
+func (d *DB) ChampionNet(game string) func(ctx context.Context, generation int) (*nnet.Net, error) {
+	return func(ctx context.Context, generation int) (*nnet.Net, error) {
+		c, err := d.Champion(ctx, game, generation)
+		return c.Net, err
+	}
 }
 
 // ErrPruned means a genome asked for was dropped by retention (Retention):
