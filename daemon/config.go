@@ -114,6 +114,9 @@ type JobsConfig struct {
 	PruneKeep  int    `toml:"prune_keep"`
 	GenomeKeep int    `toml:"genome_keep"`
 	Baseline   string `toml:"baseline"`
+	// MinFreeMB is the free space, in MiB, below which the daemon pauses
+	// before its next generation and skips backups; 0 turns the check off.
+	MinFreeMB int `toml:"min_free_mb"`
 }
 
 // Retention returns the storage retention the jobs configuration sets.
@@ -150,7 +153,7 @@ func DefaultConfig() Config {
 		}, EvolvePieceValues: true},
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
-			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10,
+			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, MinFreeMB: 1024,
 		},
 	}
 }
@@ -338,6 +341,9 @@ func (c Config) Validate() error {
 	}
 	if c.Jobs.GenomeKeep < 0 {
 		return bad("jobs.genome_keep", c.Jobs.GenomeKeep, "must not be negative")
+	}
+	if c.Jobs.MinFreeMB < 0 {
+		return bad("jobs.min_free_mb", c.Jobs.MinFreeMB, "must not be negative (0 turns the check off)")
 	}
 	return nil
 }

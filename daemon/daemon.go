@@ -264,6 +264,9 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 			log.Info("generation target reached", "generations", st.Generation)
 			return nil
 		}
+		if err := d.waitForDisk(ctx, game); err != nil {
+			return nil // stopped while paused
+		}
 		pcfg.Tournament.Workers = d.workers()
 		pcfg.Tournament.Slots = d.slots
 		games := scheduleSize(pcfg, len(st.Agents))

@@ -85,6 +85,9 @@ func (d *Daemon) prune(ctx context.Context, keep storage.Retention) (string, err
 
 // backup writes a copy of the database into dir and keeps the newest keep copies.
 func (d *Daemon) backup(ctx context.Context, dir string, keep int) (string, error) {
+	if err := d.checkBackupSpace(ctx); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return "", fmt.Errorf("backup: %w", err)
 	}

@@ -653,3 +653,36 @@ prune = ""
 		t.Fatalf("the champion against Fairy-Stockfish: %v\n%s", err, out)
 	}
 }
+
+func TestPausesWhenTheDiskIsNearlyFull(t *testing.T) {
+	dir, config := setup(t)
+	// No disk has a petabyte free: the daemon must pause before its first
+	// generation, skip its backups, and still stop cleanly.
+	full := strings.Replace(fastConfig, "[jobs]\nbackup = \"\"", "[jobs]\nmin_free_mb = 1073741824\nbackup = \"@every 1s\"", 1)
+	if err := os.WriteFile(config, []byte(full), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := evolved(dir, "run", "--config", config)
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(time.Minute, func() bool {
+		return strings.Contains(out.String(), "disk nearly full") && strings.Contains(out.String(), "backup: skipped")
+	})
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("stop while paused: %v\n%s", err, out.String())
+	}
+	log := out.String()
+	if !strings.Contains(log, "disk nearly full") || !strings.Contains(log, "backup: skipped") {
+		t.Fatalf("no pause or no skipped backup in the log:\n%s", log)
+	}
+	if n := generations(t, filepath.Join(dir, "evolved.db")); n != 0 {
+		t.Errorf("%d generations committed while paused", n)
+	}
+	if backups, _ := filepath.Glob(filepath.Join(dir, "backups", "*.db")); len(backups) > 0 {
+		t.Errorf("backups written on a full disk: %v", backups)
+	}
+}
