@@ -121,6 +121,15 @@ func TestRetentionKeepsWhatIsNeeded(t *testing.T) {
 	if len(kept) == len(query(t, tw.allPath, "SELECT agent_id FROM genomes")) {
 		t.Fatal("retention dropped no genome; the test needs some dropped")
 	}
+	// The public views: every baseline match with its generation's time,
+	// and every generation's database size.
+	views := query(t, tw.keptPath, `SELECT (SELECT count(*) FROM baseline_history), (SELECT count(*) FROM baselines),
+		(SELECT count(*) FROM generation_summary WHERE db_bytes > 0), (SELECT count(*) FROM baseline_history WHERE created_at IS NULL)`)
+	// Baselines every 2 generations: random in 0, 2, 4, 6, and the
+	// champion of half as many generations ago in 2, 4, 6.
+	if views[0] != "7 7 8 0" {
+		t.Errorf("baseline_history rows, baselines rows, generations with a size, rows without a time: %s, want 7 7 8 0", views[0])
+	}
 	// Every genome row stays, with its lineage.
 	lineage := "SELECT agent_id, born, origin, parents, coalesce(node, '') FROM genomes ORDER BY agent_id"
 	if a, k := query(t, tw.allPath, lineage), query(t, tw.keptPath, lineage); !slices.Equal(a, k) {

@@ -183,6 +183,13 @@ CREATE INDEX generations_by_champion ON generations (game, champion_id);
 
 ALTER TABLE generations ADD COLUMN db_bytes INTEGER; -- the database's size when the generation was committed
 
+-- generation_summary gains the database's size, at the end so that
+-- existing queries keep their columns.
+DROP VIEW generation_summary;
+CREATE VIEW generation_summary AS
+	SELECT game, generation, games, draws, mean_fitness, best_fitness, seconds, created_at, db_bytes
+	FROM generations;
+
 -- The public interface for sqlite3 users: the champion's matches against
 -- the fixed baseline players, with the Elo difference and its 95% interval.
 CREATE VIEW baseline_history AS

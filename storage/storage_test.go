@@ -360,7 +360,7 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 	if fkTable != "genomes" {
 		t.Errorf("members refers to %q, want genomes", fkTable)
 	}
-	for _, q := range []string{"SELECT * FROM baseline_history", "SELECT db_bytes FROM generations"} {
+	for _, q := range []string{"SELECT * FROM baseline_history", "SELECT db_bytes FROM generation_summary"} {
 		if _, err := raw.Exec(q); err != nil {
 			t.Errorf("%s: %v", q, err)
 		}
