@@ -54,6 +54,27 @@ func (tw *twin) play(t *testing.T, n int) {
 	}
 }
 
+// sameChampions checks that the first n generations' champions export the
+// same from both databases, bit for bit, in both agent formats.
+func (tw *twin) sameChampions(t *testing.T, n int) {
+	t.Helper()
+	ctx := context.Background()
+	for g := range n {
+		a, errA := tw.all.Champion(ctx, "draughts", g)
+		k, errK := tw.kept.Champion(ctx, "draughts", g)
+		if errA != nil || errK != nil {
+			t.Fatalf("champion %d: %v, %v", g, errA, errK)
+		}
+		ab, _ := a.Net.MarshalBinary()
+		kb, _ := k.Net.MarshalBinary()
+		aj, _ := a.Net.MarshalJSON()
+		kj, _ := k.Net.MarshalJSON()
+		if !bytes.Equal(ab, kb) || !bytes.Equal(aj, kj) || a.AgentID != k.AgentID {
+			t.Fatalf("champion of generation %d differs after retention", g)
+		}
+	}
+}
+
 // query returns the rows of q on the database at path, one string a row.
 func query(t *testing.T, path, q string, args ...any) []string {
 	t.Helper()
@@ -137,20 +158,7 @@ func TestRetentionKeepsWhatIsNeeded(t *testing.T) {
 	}
 
 	// Every champion exports bit for bit, and the run resumes identically.
-	for g := range latest + 1 {
-		a, errA := tw.all.Champion(ctx, "draughts", g)
-		k, errK := tw.kept.Champion(ctx, "draughts", g)
-		if errA != nil || errK != nil {
-			t.Fatalf("champion %d: %v, %v", g, errA, errK)
-		}
-		ab, _ := a.Net.MarshalBinary()
-		kb, _ := k.Net.MarshalBinary()
-		aj, _ := a.Net.MarshalJSON()
-		kj, _ := k.Net.MarshalJSON()
-		if !bytes.Equal(ab, kb) || !bytes.Equal(aj, kj) || a.AgentID != k.AgentID {
-			t.Errorf("champion of generation %d differs after retention", g)
-		}
-	}
+	tw.sameChampions(t, latest+1)
 	sa, err := tw.all.LoadState(ctx, "draughts")
 	if err != nil {
 		t.Fatal(err)
@@ -234,16 +242,5 @@ func TestDatabaseSizeStaysBounded(t *testing.T) {
 		t.Errorf("retention saved too little: %d bytes against %d without it", keptGrowth, allGrowth)
 	}
 	// Every champion still exports bit for bit.
-	for g := range 300 {
-		a, errA := tw.all.Champion(ctx, "draughts", g)
-		k, errK := tw.kept.Champion(ctx, "draughts", g)
-		if errA != nil || errK != nil {
-			t.Fatalf("champion %d: %v, %v", g, errA, errK)
-		}
-		ab, _ := a.Net.MarshalBinary()
-		kb, _ := k.Net.MarshalBinary()
-		if !bytes.Equal(ab, kb) {
-			t.Fatalf("champion of generation %d differs after retention", g)
-		}
-	}
+	tw.sameChampions(t, 300)
 }
