@@ -42,7 +42,8 @@ func TestMain(m *testing.M) {
 }
 
 // fastConfig is a run small enough for tests: depth-1 agents, the Blondie
-// format, a short ladder and baselines every other generation.
+// format, a short ladder and baselines every other generation, and short
+// retention windows so that every run also prunes.
 const fastConfig = `
 workers = 2
 log_format = "json"
@@ -56,6 +57,8 @@ baseline_games = 2
 [jobs]
 backup = ""
 prune = ""
+prune_keep = 8
+genome_keep = 3
 `
 
 // setup writes the config into a fresh directory and returns both paths.
