@@ -561,8 +561,11 @@ prune = ""
 	if sf, err := exec.LookPath("/usr/games/stockfish"); err == nil {
 		wrapper := filepath.Join(dir, "evolved-engine.sh")
 		os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binary+" uci --agent "+filepath.Join(dir, "champion.json")+"\n"), 0o755)
-		out, err := evolved(dir, "match", "--game", "chess", "--a", "uci:"+wrapper, "--b", "uci:"+sf+":Skill Level=0:Threads=1",
-			"--games", "2", "--tc", "3+0.05", "--pgn", "uci-games.pgn").CombinedOutput()
+		// Margins for a loaded machine: one game at a time, and Stockfish
+		// told to keep 250 ms a move for the latency of a busy scheduler
+		// (its Move Overhead, 10 ms by default, is meant for a GUI's lag).
+		out, err := evolved(dir, "match", "--game", "chess", "--a", "uci:"+wrapper, "--b", "uci:"+sf+":Skill Level=0:Threads=1:Move Overhead=250",
+			"--games", "2", "--concurrency", "1", "--tc", "3+0.05", "--pgn", "uci-games.pgn").CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "result games=2") {
 			t.Fatalf("evolved uci against stockfish: %v\n%s", err, out)
 		}
