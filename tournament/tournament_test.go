@@ -298,7 +298,8 @@ func TestClockForfeit(t *testing.T) {
 }
 
 // slowStarter is a random mover that needs startPause to get ready before
-// every move, as an external engine does when it starts.
+// its first move, as an external engine does when it starts, and counts
+// the calls to Prepare.
 type slowStarter struct {
 	*search.Random[dm, dg]
 	startPause time.Duration
@@ -306,31 +307,40 @@ type slowStarter struct {
 }
 
 func (s slowStarter) Prepare(ctx context.Context, g dg) error {
-	time.Sleep(s.startPause)
+	if *s.prepared == 0 {
+		time.Sleep(s.startPause)
+	}
 	*s.prepared++
 	return nil
 }
 
 func TestClockStartsAfterPrepare(t *testing.T) {
-	// Each move takes 40 ms to get ready and no time to think; with a
-	// 100 ms clock, charging the preparation would forfeit by the third move.
-	prepared := 0
-	slow := func() search.Player[dm, dg] {
-		return slowStarter{search.NewRandom[dm, dg](), 40 * time.Millisecond, &prepared}
-	}
-	r, err := Match(context.Background(), draughtsArena(), slow, random,
-		MatchOptions{Games: 2, Seed: 1, Concurrency: 1, Clock: Clock{Base: 100 * time.Millisecond, Inc: 0}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves := 0
-	for i, rec := range r.Records {
+	// Getting ready takes 1.2 s, longer than the whole 1 s clock: charged
+	// to the clock it would forfeit at the first move. The margin for the
+	// random moves themselves holds on a loaded machine.
+	for i := range 2 {
+		prepared := 0
+		slow := func() search.Player[dm, dg] {
+			return slowStarter{search.NewRandom[dm, dg](), 1200 * time.Millisecond, &prepared}
+		}
+		r, err := Match(context.Background(), draughtsArena(), slow, random,
+			MatchOptions{Games: 1, Seed: uint64(i), Concurrency: 1, Clock: Clock{Base: time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := r.Records[0]
 		if rec.Outcome.Reason == game.TimeForfeit {
 			t.Errorf("game %d: %v; the time spent in Prepare was charged to the clock", i, rec.Outcome)
 		}
-		moves += (len(rec.Moves) - rec.Opening + 1) / 2
-	}
-	if prepared < moves/2 || prepared == 0 {
-		t.Errorf("Prepare was called %d times in games of %d moves", prepared, moves)
+		// Prepare comes before every move of the slow player.
+		moved := 0
+		for ply := rec.Opening; ply < len(rec.Moves); ply++ {
+			if (ply%2 == 0) == r.AFirst[0] {
+				moved++
+			}
+		}
+		if prepared != moved {
+			t.Errorf("game %d: Prepare called %d times for %d moves", i, prepared, moved)
+		}
 	}
 }
