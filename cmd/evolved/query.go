@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -26,12 +27,23 @@ func openReader(ctx context.Context, path string) (*storage.DB, error) {
 
 // statusCommand implements `evolved status`.
 func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	dbPath := fs.String("db", defaultDB(), "the database file")
+	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON: {\"populations\":[...]}")
-	configPath := fs.String("config", "", "the daemon's configuration file, for the generation target of the ETA")
-	target := fs.Int("generations", -1, "the generation target for the ETA (default: from --config and $EVOLVED_GENERATIONS)")
+	configPath := fs.String("config", "", "the daemon's configuration `FILE`, for the generation target of the ETA")
+	var target optionalInt
+	fs.Var(&target, "generations", "the generation target `N` for the ETA (default: from --config and $EVOLVED_GENERATIONS)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved status [--db FILE] [--json] [--config FILE | --generations N]")
+		fmt.Fprintln(fs.Output(), "\nShows each population's generations, fitness, rate and ETA, and the database's size.")
+		fmt.Fprintln(fs.Output(), "It reads the database beside a running daemon.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
 	return func(ctx context.Context, stdout io.Writer) error {
-		goal := *target
+		goal := target.get(-1)
+		if target.set && goal < 0 {
+			return usagef("status: --generations must be 0 or more, got %d", goal)
+		}
 		if goal < 0 {
 			cfg, err := daemon.LoadConfig(*configPath, os.LookupEnv, nil)
 			if err != nil {
@@ -127,9 +139,15 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 
 // championsCommand implements `evolved champions`.
 func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	dbPath := fs.String("db", defaultDB(), "the database file")
-	game := fs.String("game", "", "the population (required): draughts")
+	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	game := fs.String("game", "", "the population `GAME` (required): "+strings.Join(daemon.KnownGames(), ", "))
 	asJSON := fs.Bool("json", false, "print JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved champions --game GAME [--db FILE] [--json]")
+		fmt.Fprintln(fs.Output(), "\nLists the population's champion of every generation.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
 	return func(ctx context.Context, stdout io.Writer) error {
 		if *game == "" {
 			return usagef("champions: --game is required")
@@ -163,11 +181,22 @@ func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 
 // exportCommand implements `evolved export`.
 func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	dbPath := fs.String("db", defaultDB(), "the database file")
-	game := fs.String("game", "", "the population (required): draughts")
-	generation := fs.Int("generation", -1, "export this generation's champion (default: the latest)")
-	out := fs.String("o", "", "write the agent file here (default: standard output)")
+	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	game := fs.String("game", "", "the population `GAME` (required): "+strings.Join(daemon.KnownGames(), ", "))
+	var generationFlag optionalInt
+	fs.Var(&generationFlag, "generation", "export generation `N`'s champion (default: the latest)")
+	out := fs.String("o", "", "write the agent to `FILE` (default: standard output)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved export --game GAME [--db FILE] [--generation N] [-o FILE]")
+		fmt.Fprintln(fs.Output(), "\nWrites a champion as an agent file, which match, play and uci read.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
 	return func(ctx context.Context, stdout io.Writer) (err error) {
+		generation := generationFlag.get(-1)
+		if generationFlag.set && generation < 0 {
+			return usagef("export: --generation must be 0 or more, got %d", generation)
+		}
 		if *game == "" {
 			return usagef("export: --game is required")
 		}
@@ -176,7 +205,7 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return fmt.Errorf("export: %w", err)
 		}
 		defer db.Close()
-		c, err := db.Champion(ctx, *game, *generation)
+		c, err := db.Champion(ctx, *game, generation)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
