@@ -195,6 +195,11 @@ func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	}
 	start := startPos.FEN()
 	db, err := storage.Open(ctx, s.db, storage.Options{})
+	if errors.Is(err, storage.ErrLocked) {
+		// The usual writer is a daemon evolving in the same database;
+		// the lab's runs do not need to live beside its populations.
+		return fmt.Errorf("meta: %w; store this run in another database with --db FILE (it then plays as meta:RUN@FILE)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
@@ -292,8 +297,18 @@ func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	if line := res.Best.UCI(); len(line) > 0 {
 		fmt.Fprintf(stdout, "best line: %s\n", strings.Join(line[res.Best.Opening:], " "))
 	}
-	fmt.Fprintf(stdout, "stored as run %d in %s; play it as meta:%d\n", id, s.db, id)
+	fmt.Fprintf(stdout, "stored as run %d in %s; play it as %s\n", id, s.db, metaSpec(id, s.db))
 	return nil
+}
+
+// metaSpec returns the player SPEC of stored run id: meta:RUN reads the
+// default database (see player's meta: parser), so a run stored anywhere
+// else must name its file, meta:RUN@FILE.
+func metaSpec(id int64, db string) string {
+	if db == storage.DefaultPath() {
+		return fmt.Sprintf("meta:%d", id)
+	}
+	return fmt.Sprintf("meta:%d@%s", id, db)
 }
 
 // metaBestPGN writes the run's best game as PGN, or "" when there is none.

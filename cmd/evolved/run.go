@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"evolved/daemon"
 	"evolved/progress"
+	"evolved/storage"
 )
 
 // runCommand implements `evolved run`, the daemon.
@@ -65,6 +67,9 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level,
 			Stderr: os.Stderr, Live: terminal,
 		})
+		if errors.Is(err, storage.ErrLocked) {
+			return fmt.Errorf("run: %w; stop the daemon that holds it, or evolve in another database with --db FILE", err)
+		}
 		if err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
