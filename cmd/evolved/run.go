@@ -62,10 +62,17 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if l, err := levelOf(cfg.LogLevel); err == nil {
 			level.Set(l)
 		}
-		logger := daemon.NewLogger(os.Stderr, cfg.LogFormat, terminal, level)
+		// On a terminal the log writes through the live line, which it
+		// then erases and redraws below each log line.
+		var logOut io.Writer = os.Stderr
+		var line *progress.Line
+		if terminal {
+			line = progress.NewLine(os.Stderr)
+			logOut = line
+		}
+		logger := daemon.NewLogger(logOut, cfg.LogFormat, terminal, level)
 		d, err := daemon.New(ctx, cfg, daemon.Options{
-			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level,
-			Stderr: os.Stderr, Live: terminal,
+			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level, Line: line,
 		})
 		if errors.Is(err, storage.ErrLocked) {
 			return fmt.Errorf("run: %w; stop the daemon that holds it, or evolve in another database with --db FILE", err)
