@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -722,5 +723,42 @@ func TestCtrlCStopsCleanly(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "stopped") {
 		t.Errorf("no stop message in the log:\n%s", out.String())
+	}
+}
+
+// TestREADMEExplainsTheGenerationLine checks that README's table names
+// every field of the "generation committed" log line (vs_* as vs_OPPONENT).
+func TestREADMEExplainsTheGenerationLine(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, config := setup(t)
+	out, err := evolved(dir, "run", "--config", config, "--generations", "1").CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	var fields map[string]any
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, `"msg":"generation committed"`) {
+			if err := json.Unmarshal([]byte(line), &fields); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if fields["vs_random"] == nil {
+		t.Fatalf("generation 0 logged no baseline score:\n%s", out)
+	}
+	for key := range fields {
+		switch key {
+		case "time", "level", "msg":
+			continue
+		}
+		if strings.HasPrefix(key, "vs_") {
+			key = "vs_OPPONENT"
+		}
+		if !regexp.MustCompile("(?m)^\\| [^|]*`" + regexp.QuoteMeta(key) + "`[^|]*\\| ").Match(readme) {
+			t.Errorf("README's generation table does not explain %q", key)
+		}
 	}
 }
