@@ -268,6 +268,9 @@ func (c *Config) Set(key, value string) error {
 // knownGames are the games a population can evolve.
 var knownGames = []string{"draughts", "chess", "xiangqi"}
 
+// KnownGames returns the games a population can evolve, for help texts.
+func KnownGames() []string { return slices.Clone(knownGames) }
+
 // Validate checks every value and names the key of the first bad one.
 func (c Config) Validate() error {
 	bad := func(key string, v any, msg string) error { return &ConfigError{Key: key, Value: v, Msg: msg} }

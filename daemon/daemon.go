@@ -15,9 +15,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -53,8 +53,7 @@ type Daemon struct {
 	level      *slog.LevelVar
 	configPath string
 	overrides  map[string]string // flag values, re-applied over the file on reload
-	stderr     io.Writer
-	live       bool // draw a progress line on stderr
+	line       *progress.Line    // the terminal's live line; nil: none
 	notifier   Notifier
 
 	mu       sync.Mutex // protects cfg and held
@@ -75,9 +74,10 @@ type Options struct {
 	// Logger and Level are the daemon's logger and its adjustable level.
 	Logger *slog.Logger
 	Level  *slog.LevelVar
-	// Stderr receives the live progress line when Live is set.
-	Stderr io.Writer
-	Live   bool
+	// Line, if set, is the terminal's live line: each population draws its
+	// generation's progress on it. Logger should write through it, so that
+	// a log line erases the live line and the live line is redrawn below.
+	Line *progress.Line
 	// Notifier talks to systemd; nil means SystemdNotifier().
 	Notifier Notifier
 }
@@ -98,14 +98,11 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 	}
 	d := &Daemon{
 		db: db, log: opts.Logger, level: opts.Level, configPath: opts.ConfigPath, overrides: opts.Overrides,
-		stderr: opts.Stderr, live: opts.Live, notifier: opts.Notifier, cfg: cfg,
+		line: opts.Line, notifier: opts.Notifier, cfg: cfg,
 		slots: semaphore.NewWeighted(maxSlots),
 	}
 	if d.notifier == nil {
 		d.notifier = SystemdNotifier()
-	}
-	if d.stderr == nil {
-		d.stderr = io.Discard
 	}
 	d.held = maxSlots - d.workers()
 	if err := d.slots.Acquire(ctx, int64(d.held)); err != nil {
@@ -258,6 +255,18 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		return err
 	}
 	log.Info("population ready", "generation", st.Generation, "seed", st.Seed)
+	// The live line counts every game of a generation: the tournament's
+	// from Step's progress, the ladder's and the baselines' as they start
+	// (Step reports no progress for them), counted through the arena.
+	var live liveGames
+	species.Arena = countStarts(species.Arena, func() {
+		d.beat()
+		live.started()
+	})
+	if d.line != nil {
+		defer d.line.Remove(game)
+	}
+	since, played := time.Now(), 0 // this session's generations, for the overall rate
 	for {
 		target := d.config().Generations
 		if target > 0 && st.Generation >= target {
@@ -270,15 +279,24 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		pcfg.Tournament.Workers = d.workers()
 		pcfg.Tournament.Slots = d.slots
 		games := scheduleSize(pcfg, len(st.Agents))
-		rep := progress.New(d.stderr, fmt.Sprintf("%s generation %d", game, st.Generation), games, "games", d.live)
+		var rep *progress.Reporter
+		total := games + extraGames(pcfg, st)
+		if d.line != nil {
+			rep = progress.NewOnLine(d.line, game, fmt.Sprintf("%s generation %d", game, st.Generation), total, "games")
+			rep.UpdateNote(0, overallRate(played, time.Since(since), st.Generation, target))
+		}
+		live.reset(rep, games)
 		started := time.Now()
 		next, report, err := population.Step(ctx, species, pcfg, st, func(done, total int) {
 			d.beat()
-			if d.live {
+			if rep != nil {
 				rep.Update(done)
 			}
 		})
-		if d.live {
+		if rep != nil {
+			if err == nil {
+				rep.Update(total) // the last ladder or baseline game is done too
+			}
 			rep.Finish()
 		}
 		if err != nil {
@@ -319,7 +337,101 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		d.status.Store(game, fmt.Sprintf("%s generation %d, %.1f games/s", game, st.Generation, rate))
 		d.notifier.Notify("STATUS=" + d.statusLine())
 		st = next
+		played++
 	}
+}
+
+// liveGames counts the games a generation starts, and reports those past
+// the tournament's (the ladder's and the baselines') on the live line.
+type liveGames struct {
+	mu    sync.Mutex
+	rep   *progress.Reporter
+	games int // the tournament's games
+	n     int // games started this generation
+}
+
+// reset starts a generation whose tournament plays games; rep may be nil.
+func (l *liveGames) reset(rep *progress.Reporter, games int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rep, l.games, l.n = rep, games, 0
+}
+
+// started records that a game started. Once the tournament's games are all
+// started, the tournament reports itself finished before the ladder
+// begins, so each later start stands for the previous game being done.
+func (l *liveGames) started() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n++
+	if l.rep != nil && l.n > l.games+1 {
+		l.rep.Update(l.n - 1)
+	}
+}
+
+// countStarts returns a with NewGame and Start wrapped to call started for
+// every game, which every tournament, ladder and baseline game begins with.
+func countStarts[M comparable, S search.Game[M]](a tournament.Arena[M, S], started func()) tournament.Arena[M, S] {
+	newGame := a.NewGame
+	a.NewGame = func() S {
+		started()
+		return newGame()
+	}
+	if start := a.Start; start != nil {
+		a.Start = func(rng *rand.Rand) S {
+			started()
+			return start(rng)
+		}
+	}
+	return a
+}
+
+// extraGames returns the number of games Step plays after st's tournament:
+// the ladder against the last LadderChampions champions and, every
+// BaselineEvery generations, the baselines and the champion of half as
+// many generations ago (as population's ladder and baselines choose them).
+func extraGames(cfg population.Config, st *population.State) int {
+	n := 0
+	if cfg.LadderGames > 0 {
+		n += min(len(st.Champions), max(cfg.LadderChampions, 0)) * cfg.LadderGames
+	}
+	if cfg.BaselineEvery > 0 && st.Generation%cfg.BaselineEvery == 0 && cfg.BaselineGames > 0 {
+		opponents := len(cfg.Baselines)
+		if half := st.Generation / 2; st.Generation >= 2 && half < len(st.Champions) {
+			opponents++
+		}
+		n += opponents * cfg.BaselineGames
+	}
+	return n
+}
+
+// overallRate is the live line's note: the population's generations per
+// hour over this session (played generations in elapsed), and with a
+// target the generations left and when they should be done; "" before the
+// first generation is done.
+func overallRate(played int, elapsed time.Duration, generation, target int) string {
+	if played == 0 || elapsed <= 0 {
+		return "" // no generation finished yet: no rate
+	}
+	perHour := float64(played) / elapsed.Hours()
+	s := fmt.Sprintf("%.1f gens/hour", perHour)
+	if target > 0 && generation < target {
+		left := target - generation
+		eta := time.Duration(float64(left) / perHour * float64(time.Hour))
+		s += fmt.Sprintf(", %d to go, target in %s", left, roundDuration(eta))
+	}
+	return s
+}
+
+// roundDuration shortens a duration for the live line.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Hour:
+		return d.Round(time.Minute)
+	case d >= time.Minute:
+		return d.Round(time.Second)
+	}
+	return d.Round(100 * time.Millisecond)
 }
 
 // scheduleSize returns the number of tournament games of a generation.

@@ -1,6 +1,8 @@
 // Package progress reports the progress of long work: on a terminal a live
 // line (what, done/total, rate, ETA) redrawn in place; elsewhere one plain
 // line per milestone (every tenth of the work), so that logs stay short.
+// A Line shares one live line between several reporters and a log that
+// writes through it, so that log lines scroll above the live line.
 package progress
 
 import (
@@ -25,6 +27,10 @@ type Reporter struct {
 	nextMark int    // next milestone (in tenths) to log when not live
 	note     string // shown after the rate: "best cost 21", say
 	now      func() time.Time
+	// line and key, when line is set, draw the live text on a shared Line
+	// instead of on w.
+	line *Line
+	key  string
 }
 
 // New returns a reporter that writes to w about total units of work (games,
@@ -33,6 +39,15 @@ type Reporter struct {
 func New(w io.Writer, what string, total int, unit string, live bool) *Reporter {
 	r := &Reporter{w: w, what: what, unit: unit, total: total, live: live, now: time.Now, nextMark: 1}
 	r.start = r.now()
+	return r
+}
+
+// NewOnLine returns a live reporter that shows its text on line under key,
+// beside the other reporters' and below the log. Finish leaves the last
+// text on the line; the next reporter with the same key replaces it.
+func NewOnLine(line *Line, key, what string, total int, unit string) *Reporter {
+	r := New(nil, what, total, unit, true)
+	r.line, r.key = line, key
 	return r
 }
 
@@ -71,14 +86,18 @@ func (r *Reporter) update(done int) {
 			return
 		}
 		r.lastDraw = now
-		fmt.Fprintf(r.w, "\r\033[K%s", r.line(done, now))
+		if r.line != nil {
+			r.line.Set(r.key, r.text(done, now))
+			return
+		}
+		fmt.Fprintf(r.w, "%s%s", clearLine, r.text(done, now))
 		return
 	}
 	if r.total > 0 && done*10 >= r.nextMark*r.total {
 		for done*10 >= r.nextMark*r.total {
 			r.nextMark++
 		}
-		fmt.Fprintln(r.w, r.line(done, now))
+		fmt.Fprintln(r.w, r.text(done, now))
 	}
 }
 
@@ -86,13 +105,13 @@ func (r *Reporter) update(done int) {
 func (r *Reporter) Finish() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.live {
+	if r.live && r.line == nil {
 		fmt.Fprintln(r.w)
 	}
 }
 
-// line formats "what: done/total unit, rate unit/s, ETA d".
-func (r *Reporter) line(done int, now time.Time) string {
+// text formats "what: done/total unit, rate unit/s, ETA d".
+func (r *Reporter) text(done int, now time.Time) string {
 	elapsed := now.Sub(r.start).Seconds()
 	rate := 0.0
 	if elapsed > 0 {

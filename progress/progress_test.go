@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +56,58 @@ func TestNote(t *testing.T) {
 	r.UpdateNote(1, "best cost 21")
 	if want := "meta sa: 1/10 iterations, 0.5 iterations/s, best cost 21, ETA 18s\n"; b.String() != want {
 		t.Errorf("line %q, want %q", b.String(), want)
+	}
+}
+
+// TestLineKeepsLogsAbove checks the bytes a Line writes: each text set
+// erases and redraws the line, a log write erases it, writes the log
+// line and redraws it, and removing the last text erases it.
+func TestLineKeepsLogsAbove(t *testing.T) {
+	var b bytes.Buffer
+	l := NewLine(&b)
+	step := func(what string, do func(), want string) {
+		t.Helper()
+		b.Reset()
+		do()
+		if b.String() != want {
+			t.Errorf("%s wrote %q, want %q", what, b.String(), want)
+		}
+	}
+	step("a log line with no live line", func() { l.Write([]byte("log 1\n")) }, "log 1\n")
+	step("Set", func() { l.Set("draughts", "draughts generation 3: 1/4 games") }, "\r\033[Kdraughts generation 3: 1/4 games")
+	step("a second key", func() { l.Set("chess", "chess generation 1: 0/9 games") },
+		"\r\033[Kdraughts generation 3: 1/4 games | chess generation 1: 0/9 games")
+	step("a log line", func() { l.Write([]byte("log 2\n")) },
+		"\r\033[Klog 2\ndraughts generation 3: 1/4 games | chess generation 1: 0/9 games")
+	step("Remove", func() { l.Remove("draughts") }, "\r\033[Kchess generation 1: 0/9 games")
+	step("Remove the last", func() { l.Remove("chess") }, "\r\033[K")
+	step("a log line after", func() { l.Write([]byte("log 3\n")) }, "log 3\n")
+}
+
+// TestLineFitsTheWidth checks that a line longer than the terminal is cut
+// one column short, since a wrapped line cannot be erased in place.
+func TestLineFitsTheWidth(t *testing.T) {
+	var b bytes.Buffer
+	l := NewLine(&b)
+	l.width = func() int { return 10 }
+	l.Set("k", "0123456789abc±")
+	if want := "\r\033[K012345678"; b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
+	}
+}
+
+// TestReporterOnLine checks a reporter drawing on a shared Line: the same
+// text as the plain live line, and Finish leaving it for the next one.
+func TestReporterOnLine(t *testing.T) {
+	var b bytes.Buffer
+	l := NewLine(&b)
+	r := NewOnLine(l, "draughts", "draughts generation 0", 4, "games")
+	clock := r.start
+	r.now = func() time.Time { return clock }
+	clock = clock.Add(2 * time.Second)
+	r.UpdateNote(2, "120.0 gens/hour")
+	r.Finish()
+	if want := "\r\033[Kdraughts generation 0: 2/4 games, 1.0 games/s, 120.0 gens/hour, ETA 2s"; b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
 	}
 }

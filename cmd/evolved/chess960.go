@@ -72,18 +72,18 @@ func checkPlotPath(mode, path string) error {
 // flags on fs and returns the parameters they set.
 func classicFlags(fs *flag.FlagSet) *chess960.Classic {
 	c := chess960.DefaultClassic()
-	fs.IntVar(&c.Population, "population", c.Population, "classic GA: individuals per generation (and children per iteration)")
-	fs.Float64Var(&c.MutationRate, "mutation", c.MutationRate, "classic GA: probability of a swap mutation per child")
-	fs.Float64Var(&c.Elitism, "elitism", c.Elitism, "classic GA: share of the next generation taken from the best parents")
+	fs.IntVar(&c.Population, "population", c.Population, "classic GA: `N` individuals per generation (and children per iteration)")
+	fs.Float64Var(&c.MutationRate, "mutation", c.MutationRate, "classic GA: probability `P` of a swap mutation per child")
+	fs.Float64Var(&c.Elitism, "elitism", c.Elitism, "classic GA: share `E` of the next generation taken from the best parents")
 	return &c
 }
 
 // chess960GA implements `evolved chess960 ga`.
 func chess960GA(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	c := classicFlags(fs)
-	fs.IntVar(&c.Iterations, "iterations", c.Iterations, "classic GA: generations bred after the initial population")
-	seedFlag := fs.Uint64("seed", 1, "the run's seed (the run equals run 0 of `chess960 bench --seed S`, without its stop at the optimum)")
-	plotPath := fs.String("plot", "", "also draw every individual's fitness per iteration to FILE.svg or FILE.png")
+	fs.IntVar(&c.Iterations, "iterations", c.Iterations, "classic GA: `N` generations bred after the initial population")
+	seedFlag := fs.Uint64("seed", 1, "the run's seed `S` (the run equals run 0 of 'evolved chess960 bench --seed S', without its stop at the optimum)")
+	plotPath := fs.String("plot", "", "also draw every individual's fitness per iteration to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved chess960 ga [--seed S] [--population N] [--iterations N] [--mutation P] [--elitism E] [--plot FILE.svg]")
 		fmt.Fprintln(fs.Output(), "\nRuns the classic GA once and prints, per iteration, the best and mean fitness")
@@ -139,7 +139,7 @@ func chess960GA(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 
 // chess960Enumerate implements `evolved chess960 enumerate`.
 func chess960Enumerate(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	plotPath := fs.String("plot", "", "also draw the histogram of fitness to FILE.svg or FILE.png")
+	plotPath := fs.String("plot", "", "also draw the histogram of fitness to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved chess960 enumerate [--plot FILE.svg]")
 		fmt.Fprintln(fs.Output(), "\nPrints all 960 arrangements, one line each: NUMBER ARRANGEMENT FITNESS, by")
@@ -211,15 +211,15 @@ func chess960Bench(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	b := chess960.DefaultBench()
 	b.Workers = runtime.NumCPU()
 	c := classicFlags(fs)
-	fs.IntVar(&b.Runs, "runs", b.Runs, "runs per method")
-	fs.IntVar(&b.Budget, "budget", b.Budget, "fitness evaluations per run")
-	fs.Uint64Var(&b.Seed, "seed", b.Seed, "the benchmark's seed; each run has its own stream derived from it")
-	fs.IntVar(&b.Workers, "workers", b.Workers, "runs in parallel (the results do not depend on it)")
-	fs.IntVar(&b.Improved.Population, "improved-population", b.Improved.Population, "improved GA: individuals kept")
-	fs.IntVar(&b.Improved.Tournament, "tournament", b.Improved.Tournament, "improved GA: tournament size")
-	fs.Float64Var(&b.Improved.MutationRate, "improved-mutation", b.Improved.MutationRate, "improved GA: probability of a swap mutation per child")
-	fs.IntVar(&b.Improved.MaxRetries, "retries", b.Improved.MaxRetries, "improved GA: extra mutations of a child already evaluated")
-	plotPath := fs.String("plot", "", "also draw the share of runs at the optimum per evaluation to FILE.svg or FILE.png")
+	fs.IntVar(&b.Runs, "runs", b.Runs, "`N` runs per method")
+	fs.IntVar(&b.Budget, "budget", b.Budget, "`E` fitness evaluations per run")
+	fs.Uint64Var(&b.Seed, "seed", b.Seed, "the benchmark's seed `S`; each run has its own stream derived from it")
+	fs.IntVar(&b.Workers, "workers", b.Workers, "`W` runs in parallel (the results do not depend on it)")
+	fs.IntVar(&b.Improved.Population, "improved-population", b.Improved.Population, "improved GA: `N` individuals kept")
+	fs.IntVar(&b.Improved.Tournament, "tournament", b.Improved.Tournament, "improved GA: tournament size `K`")
+	fs.Float64Var(&b.Improved.MutationRate, "improved-mutation", b.Improved.MutationRate, "improved GA: probability `P` of a swap mutation per child")
+	fs.IntVar(&b.Improved.MaxRetries, "retries", b.Improved.MaxRetries, "improved GA: `N` extra mutations of a child already evaluated")
+	plotPath := fs.String("plot", "", "also draw the share of runs at the optimum per evaluation to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved chess960 bench [--runs N] [--budget E] [--seed S] [--workers W] [--plot FILE.svg]")
 		fmt.Fprintln(fs.Output(), "\nMeasures the classic GA, the improved GA and random search: the share of runs")

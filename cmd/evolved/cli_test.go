@@ -51,7 +51,9 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"match", "--game", "xiangqi", "--a", "random", "--b", "random", "--fen", "9/9 w"}, 2, "--fen: xiangqi: parse FEN"},
 		{[]string{"match", "--game", "chess", "--a", "random", "--b", "random", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--chess960"}, 2, "--fen does not go with"},
 		{[]string{"play", "--game", "xiangqi", "--player", "random", "--as", "white"}, 2, "--as must be red or black for xiangqi"},
-		{[]string{"champions"}, 2, "--game is required"},
+		{[]string{"champions"}, 1, "no database"},
+		{[]string{"status", "--generations", "-2"}, 2, "--generations must be 0 or more"},
+		{[]string{"export", "--game", "draughts", "--generation", "x"}, 2, `invalid value "x" for flag -generation: not a whole number`},
 		{[]string{"run", "--print-config", "--workers", "3"}, 0, "workers = 3"},
 	}
 	for _, c := range cases {

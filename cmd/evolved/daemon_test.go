@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -690,5 +691,80 @@ func TestPausesWhenTheDiskIsNearlyFull(t *testing.T) {
 	}
 	if backups, _ := filepath.Glob(filepath.Join(dir, "backups", "*.db")); len(backups) > 0 {
 		t.Errorf("backups written on a full disk: %v", backups)
+	}
+}
+
+// TestCtrlCStopsCleanly interrupts the daemon as a terminal's Ctrl-C does:
+// SIGINT to its whole process group, twice (an impatient user), while a
+// generation is in flight. It must exit 0 with the stop message. (Under
+// `go run` the go command receives the same SIGINT and exits 1 whatever
+// the daemon does, golang/go#40467; README's set-up runs the binary.)
+func TestCtrlCStopsCleanly(t *testing.T) {
+	dir, config := setup(t)
+	cmd := evolved(dir, "run", "--config", config)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "evolved.db")
+	for deadline := time.Now().Add(30 * time.Second); generations(t, db) < 1 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(150 * time.Millisecond)
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	time.Sleep(20 * time.Millisecond)
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after Ctrl-C: %v\n%s", err, out.String())
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("still running 5 s after Ctrl-C\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "stopped") {
+		t.Errorf("no stop message in the log:\n%s", out.String())
+	}
+}
+
+// TestREADMEExplainsTheGenerationLine checks that README's table names
+// every field of the "generation committed" log line (vs_* as vs_OPPONENT).
+func TestREADMEExplainsTheGenerationLine(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, config := setup(t)
+	out, err := evolved(dir, "run", "--config", config, "--generations", "1").CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	var fields map[string]any
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, `"msg":"generation committed"`) {
+			if err := json.Unmarshal([]byte(line), &fields); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if fields["vs_random"] == nil {
+		t.Fatalf("generation 0 logged no baseline score:\n%s", out)
+	}
+	for key := range fields {
+		switch key {
+		case "time", "level", "msg":
+			continue
+		}
+		if strings.HasPrefix(key, "vs_") {
+			key = "vs_OPPONENT"
+		}
+		if !regexp.MustCompile("(?m)^\\| [^|]*`" + regexp.QuoteMeta(key) + "`[^|]*\\| ").Match(readme) {
+			t.Errorf("README's generation table does not explain %q", key)
+		}
 	}
 }

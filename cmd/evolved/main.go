@@ -76,6 +76,7 @@ func commands() []command {
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
 		{name: "meta", summary: "the chess lab: ant colony, genetic search over games, simulated annealing against an engine", setup: metaCommand},
 		{name: "chess960", summary: "search the Chess960 back ranks: classic GA, enumeration, benchmark", setup: chess960Command, modes: true},
+		{name: "version", summary: "print the build: module version, commit, commit time, modified tree", setup: versionCommand},
 	}
 }
 
@@ -92,6 +93,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		printUsage(stdout)
 		return nil
+	}
+	if name == "-version" || name == "--version" {
+		name = "version"
 	}
 	return dispatch(ctx, name, args[1:], stdout, stderr)
 }

@@ -67,28 +67,28 @@ type metaParams struct {
 // metaCommand implements `evolved meta`.
 func metaCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	s := metaSettings{storeEvery: 2 * time.Second}
-	fs.StringVar(&s.method, "method", "", "aco (ant colony), ga (genetic search over games) or sa (simulated annealing)")
-	fs.StringVar(&s.opponent, "opponent", "", "the opponent (SPEC as in match: material:2, uci:/usr/games/stockfish:Skill Level=0:depth=1, ...)")
-	fs.StringVar(&s.from, "from", "", "moves played from the start before the learner's first move, in UCI (\"e2e4 e7e5\")")
-	fs.StringVar(&s.fen, "fen", "", "the start position (default: the standard one); --from moves follow it")
-	fs.IntVar(&s.turns, "turns", metaheuristic.DefaultTurns, "learner moves per game at most")
-	fs.IntVar(&s.iterations, "iterations", metaheuristic.DefaultIterations, "iterations")
-	fs.IntVar(&s.ants, "ants", metaheuristic.DefaultAnts, "aco: games (ants) per iteration")
-	fs.Float64Var(&s.dissipation, "dissipation", metaheuristic.DefaultDissipation, "aco: share of its value a visited position's moves lose per iteration")
-	fs.Float64Var(&s.tol, "tolerance", 0, "aco: the tolerance variant, factor in (0,1] on every move's weight but the best's (0: off)")
-	fs.IntVar(&s.population, "population", metaheuristic.DefaultPopulation, "ga: individuals")
-	fs.Float64Var(&s.keep, "keep", metaheuristic.DefaultKeep, "ga: share of the population kept each iteration")
-	fs.Float64Var(&s.t0, "t0", metaheuristic.DefaultT0, "sa: start temperature")
-	fs.Float64Var(&s.drop, "drop", 0, "sa: temperature drop per iteration (0: t0/iterations*0.9)")
-	fs.StringVar(&s.weights, "weights", "", "piece weights of the cost, e.g. p=1,n=5,b=5,r=7,q=10,k=1000 (the default)")
-	fs.Uint64Var(&s.seed, "seed", 1, "seed of every random choice of the run")
-	fs.StringVar(&s.db, "db", defaultDB(), "the database the run is stored in")
-	fs.StringVar(&s.out, "o", "", "also write the learned table to this pheromone file")
-	fs.IntVar(&s.workers, "workers", 0, "games played at once (default: the number of CPUs; results do not depend on it)")
+	fs.StringVar(&s.method, "method", "", "the `METHOD`: aco (ant colony), ga (genetic search over games) or sa (simulated annealing)")
+	fs.StringVar(&s.opponent, "opponent", "", "the opponent (`SPEC` as in match: material:2, uci:/usr/games/stockfish:Skill Level=0:depth=1, ...)")
+	fs.StringVar(&s.from, "from", "", "`MOVES` played from the start before the learner's first move, in UCI (\"e2e4 e7e5\")")
+	fs.StringVar(&s.fen, "fen", "", "the start position `F` (default: the standard one); --from moves follow it")
+	fs.IntVar(&s.turns, "turns", metaheuristic.DefaultTurns, "at most `T` learner moves per game")
+	fs.IntVar(&s.iterations, "iterations", metaheuristic.DefaultIterations, "run `N` iterations")
+	fs.IntVar(&s.ants, "ants", metaheuristic.DefaultAnts, "aco: `N` games (ants) per iteration")
+	fs.Float64Var(&s.dissipation, "dissipation", metaheuristic.DefaultDissipation, "aco: `SHARE` of its value a visited position's moves lose per iteration")
+	fs.Float64Var(&s.tol, "tolerance", 0, "aco: the tolerance variant, `FACTOR` in (0,1] on every move's weight but the best's (0: off)")
+	fs.IntVar(&s.population, "population", metaheuristic.DefaultPopulation, "ga: `N` individuals")
+	fs.Float64Var(&s.keep, "keep", metaheuristic.DefaultKeep, "ga: `SHARE` of the population kept each iteration")
+	fs.Float64Var(&s.t0, "t0", metaheuristic.DefaultT0, "sa: start temperature `T0`")
+	fs.Float64Var(&s.drop, "drop", 0, "sa: temperature drop `D` per iteration (0: t0/iterations*0.9)")
+	fs.StringVar(&s.weights, "weights", "", "piece `WEIGHTS` of the cost, e.g. p=1,n=5,b=5,r=7,q=10,k=1000 (the default)")
+	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of every random choice of the run")
+	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE` the run is stored in")
+	fs.StringVar(&s.out, "o", "", "also write the learned table to pheromone `FILE`")
+	fs.IntVar(&s.workers, "workers", 0, "play `W` games at once (default: the number of CPUs; results do not depend on it)")
 	fs.BoolVar(&s.memo, "memo", false, "ask the opponent once per position and reuse its answer (fewer engine calls; a randomised engine then answers consistently)")
 	fs.BoolVar(&s.list, "list", false, "list the stored runs")
-	fs.Int64Var(&s.show, "show", 0, "show stored run RUN: settings, result, best line")
-	fs.StringVar(&s.plotFile, "plot", "", "with --show: draw the run's best and mean cost per iteration to FILE.svg or FILE.png")
+	fs.Int64Var(&s.show, "show", 0, "show stored run `RUN`: settings, result, best line")
+	fs.StringVar(&s.plotFile, "plot", "", "with --show: draw the run's best and mean cost per iteration to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved meta --method aco|ga|sa --opponent SPEC [--from \"e2e4 e7e5 ...\" | --fen F] [--turns T] [--iterations N] [...]")
 		fmt.Fprintln(fs.Output(), "       evolved meta --list [--db FILE]")
@@ -195,6 +195,11 @@ func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	}
 	start := startPos.FEN()
 	db, err := storage.Open(ctx, s.db, storage.Options{})
+	if errors.Is(err, storage.ErrLocked) {
+		// The usual writer is a daemon evolving in the same database;
+		// the lab's runs do not need to live beside its populations.
+		return fmt.Errorf("meta: %w; store this run in another database with --db FILE (it then plays as meta:RUN@FILE)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
@@ -292,8 +297,18 @@ func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	if line := res.Best.UCI(); len(line) > 0 {
 		fmt.Fprintf(stdout, "best line: %s\n", strings.Join(line[res.Best.Opening:], " "))
 	}
-	fmt.Fprintf(stdout, "stored as run %d in %s; play it as meta:%d\n", id, s.db, id)
+	fmt.Fprintf(stdout, "stored as run %d in %s; play it as %s\n", id, s.db, metaSpec(id, s.db))
 	return nil
+}
+
+// metaSpec returns the player SPEC of stored run id: meta:RUN reads the
+// default database (see player's meta: parser), so a run stored anywhere
+// else must name its file, meta:RUN@FILE.
+func metaSpec(id int64, db string) string {
+	if db == storage.DefaultPath() {
+		return fmt.Sprintf("meta:%d", id)
+	}
+	return fmt.Sprintf("meta:%d@%s", id, db)
 }
 
 // metaBestPGN writes the run's best game as PGN, or "" when there is none.

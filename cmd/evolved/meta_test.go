@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"evolved/storage"
 )
 
 const mateInTwo = "k7/8/2K5/8/8/8/8/7R w - - 0 1"
@@ -105,5 +108,58 @@ func TestMetaInterrupted(t *testing.T) {
 	if err != nil || !strings.Contains(string(show), "not finished") || !strings.Contains(string(show), "best line:") ||
 		!strings.Contains(string(show), "learned table:") {
 		t.Errorf("the stopped run: %v\n%s", err, show)
+	}
+}
+
+// TestMetaNamesItsDatabase checks the closing hint: a run stored in the
+// default database plays as meta:RUN, one stored elsewhere as
+// meta:RUN@FILE, because meta:RUN alone reads the default database.
+func TestMetaNamesItsDatabase(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		db, spec string
+	}{
+		{"", "meta:1"},
+		{"evolved.db", "meta:2"},
+		{"lab.db", "meta:1@lab.db"},
+	} {
+		args := []string{"meta", "--method", "sa", "--opponent", "random", "--turns", "2", "--iterations", "2"}
+		if c.db != "" {
+			args = append(args, "--db", c.db)
+		}
+		out, err := evolved(dir, args...).CombinedOutput()
+		if err != nil || !strings.HasSuffix(string(out), "; play it as "+c.spec+"\n") {
+			t.Errorf("meta --db %q: %v\n%s\nwant it to end with play it as %s", c.db, err, out, c.spec)
+			continue
+		}
+		out, err = evolved(dir, "match", "--game", "chess", "--a", c.spec, "--b", "random", "--games", "2").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "result games=2 ") {
+			t.Errorf("match --a %s: %v\n%s", c.spec, err, out)
+		}
+	}
+}
+
+// TestWriterBesideADaemonSuggestsDB checks that the commands that write
+// the database, refused because another process holds it, point to --db.
+func TestWriterBesideADaemonSuggestsDB(t *testing.T) {
+	dir := t.TempDir()
+	db, err := storage.Open(context.Background(), filepath.Join(dir, "evolved.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"meta", "--method", "sa", "--opponent", "random", "--turns", "2", "--iterations", "2"},
+			"in use by another evolved process (lock file evolved.db.lock); store this run in another database with --db FILE (it then plays as meta:RUN@FILE)"},
+		{[]string{"run", "--generations", "1"},
+			"in use by another evolved process (lock file evolved.db.lock); stop the daemon that holds it, or evolve in another database with --db FILE"},
+	} {
+		out, err := evolved(dir, c.args...).CombinedOutput()
+		if code := exitCodeOf(err); code != 1 || !strings.Contains(string(out), c.want) {
+			t.Errorf("evolved %v beside a writer: status %d, %s; want status 1 and %q", c.args, code, out, c.want)
+		}
 	}
 }

@@ -100,9 +100,9 @@ func (d draughtsPerft) divide(depth int) []divideLine {
 
 // perftCommand implements `evolved perft`.
 func perftCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	gameName := fs.String("game", "draughts", "the game: draughts, chess or xiangqi")
-	fen := fs.String("fen", "", "start from this position (the game's FEN) instead of the start position")
-	depth := fs.Int("depth", 0, "count to this depth in plies (required, 1..30)")
+	gameName := fs.String("game", "draughts", "the `GAME`: draughts, chess or xiangqi")
+	fen := fs.String("fen", "", "start from this position `F` (the game's FEN) instead of the start position")
+	depth := fs.Int("depth", 0, "count to depth `N` in plies (required, 1..30)")
 	divide := fs.Bool("divide", false, "also print the node count below each root move at the last depth")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved perft --game draughts|chess|xiangqi [--fen F] --depth N [--divide]")

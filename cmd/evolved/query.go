@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -26,12 +28,23 @@ func openReader(ctx context.Context, path string) (*storage.DB, error) {
 
 // statusCommand implements `evolved status`.
 func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	dbPath := fs.String("db", defaultDB(), "the database file")
+	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON: {\"populations\":[...]}")
-	configPath := fs.String("config", "", "the daemon's configuration file, for the generation target of the ETA")
-	target := fs.Int("generations", -1, "the generation target for the ETA (default: from --config and $EVOLVED_GENERATIONS)")
+	configPath := fs.String("config", "", "the daemon's configuration `FILE`, for the generation target of the ETA")
+	var target optionalInt
+	fs.Var(&target, "generations", "the generation target `N` for the ETA (default: from --config and $EVOLVED_GENERATIONS)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved status [--db FILE] [--json] [--config FILE | --generations N]")
+		fmt.Fprintln(fs.Output(), "\nShows each population's generations, fitness, rate and ETA, and the database's size.")
+		fmt.Fprintln(fs.Output(), "It reads the database beside a running daemon.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
 	return func(ctx context.Context, stdout io.Writer) error {
-		goal := *target
+		goal := target.get(-1)
+		if target.set && goal < 0 {
+			return usagef("status: --generations must be 0 or more, got %d", goal)
+		}
 		if goal < 0 {
 			cfg, err := daemon.LoadConfig(*configPath, os.LookupEnv, nil)
 			if err != nil {
@@ -127,19 +140,26 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 
 // championsCommand implements `evolved champions`.
 func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	dbPath := fs.String("db", defaultDB(), "the database file")
-	game := fs.String("game", "", "the population (required): draughts")
+	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved champions [--game GAME] [--db FILE] [--json]")
+		fmt.Fprintln(fs.Output(), "\nLists the population's champion of every generation.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
 	return func(ctx context.Context, stdout io.Writer) error {
-		if *game == "" {
-			return usagef("champions: --game is required")
-		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
 			return fmt.Errorf("champions: %w", err)
 		}
 		defer db.Close()
-		champs, err := db.Champions(ctx, *game)
+		g, err := gameOf(ctx, db, "champions", *game)
+		if err != nil {
+			return err
+		}
+		champs, err := db.Champions(ctx, g)
 		if err != nil {
 			return fmt.Errorf("champions: %w", err)
 		}
@@ -163,48 +183,88 @@ func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 
 // exportCommand implements `evolved export`.
 func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	dbPath := fs.String("db", defaultDB(), "the database file")
-	game := fs.String("game", "", "the population (required): draughts")
-	generation := fs.Int("generation", -1, "export this generation's champion (default: the latest)")
-	out := fs.String("o", "", "write the agent file here (default: standard output)")
-	return func(ctx context.Context, stdout io.Writer) (err error) {
-		if *game == "" {
-			return usagef("export: --game is required")
+	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
+	var generationFlag optionalInt
+	fs.Var(&generationFlag, "generation", "export generation `N`'s champion (default: the latest)")
+	out := fs.String("o", "", "write the agent to `FILE` (default: standard output)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N] [-o FILE]")
+		fmt.Fprintln(fs.Output(), "\nWrites a champion as an agent file, which match, play and uci read.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		generation := generationFlag.get(-1)
+		if generationFlag.set && generation < 0 {
+			return usagef("export: --generation must be 0 or more, got %d", generation)
 		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		defer db.Close()
-		c, err := db.Champion(ctx, *game, *generation)
+		game, err := gameOf(ctx, db, "export", *game)
+		if err != nil {
+			return err
+		}
+		c, err := db.Champion(ctx, game, generation)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		depth, err := runDepth(ctx, db, *game)
+		depth, err := runDepth(ctx, db, game)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		f := agent.File{Game: *game, Net: c.Net, Search: agent.Search{Depth: depth, CaptureExtension: true},
+		f := agent.File{Game: game, Net: c.Net, Search: agent.Search{Depth: depth, CaptureExtension: true},
 			Provenance: agent.Provenance{RunSeed: c.Seed, Generation: c.Generation, AgentID: c.AgentID,
 				Fitness: c.Fitness, LadderMean: c.LadderMean, Improved: c.Improved, Evolved: c.CreatedAt}}
-		w := stdout
-		if *out != "" {
-			file, err := os.Create(*out)
-			if err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-			defer func() {
-				if cerr := file.Close(); err == nil && cerr != nil {
-					err = fmt.Errorf("export: %w", cerr)
-				}
-			}()
-			w = file
-		}
-		if err := agent.Write(w, f); err != nil {
+		var buf bytes.Buffer
+		if err := agent.Write(&buf, f); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
+		dest := "standard output"
+		if *out == "" {
+			if _, err := stdout.Write(buf.Bytes()); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+		} else {
+			if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			dest = *out
+		}
+		// The report goes to standard error (the flag set's output) so
+		// that an agent written to standard output stays a clean file.
+		fmt.Fprintf(fs.Output(), "export: wrote %s: %s generation %d champion, agent %d, %d bytes\n",
+			dest, game, c.Generation, c.AgentID, buf.Len())
 		return nil
 	}
+}
+
+// gameOf returns the game a command reads: the --game given, or else the
+// database's only run, which makes --game needless in the common case of a
+// database that evolves one game. Several runs are a usage error naming
+// them; none is an error saying how to start one.
+func gameOf(ctx context.Context, db *storage.DB, cmd, given string) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	pops, err := db.Status(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", cmd, err)
+	}
+	switch len(pops) {
+	case 0:
+		return "", fmt.Errorf("%s: %s holds no run yet (start one with `evolved run --db %s`)", cmd, db.Path(), db.Path())
+	case 1:
+		return pops[0].Game, nil
+	}
+	games := make([]string, len(pops))
+	for i, p := range pops {
+		games[i] = p.Game
+	}
+	return "", usagef("%s: %s holds runs of %s; choose one with --game", cmd, db.Path(), strings.Join(games, ", "))
 }
 
 // runDepth returns the search depth the run of game was evolved with, from

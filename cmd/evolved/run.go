@@ -2,32 +2,40 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"evolved/daemon"
 	"evolved/progress"
+	"evolved/storage"
 )
 
 // runCommand implements `evolved run`, the daemon.
 func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	configPath := fs.String("config", "", "read the configuration from this TOML file (default: built in; see --print-config)")
+	configPath := fs.String("config", "", "read the configuration from this TOML `FILE` (default: built in; see --print-config)")
 	printConfig := fs.Bool("print-config", false, "print the effective configuration as TOML and exit")
-	// Flags over the file and the environment; only those given count.
-	fs.String("db", "", "the database file (default evolved.db, or $EVOLVED_DB)")
-	fs.String("game", "", "comma-separated populations to evolve: draughts")
-	fs.String("generations", "", "stop once each population has played this many generations (0: run forever)")
-	fs.String("seed", "", "seed of new runs (an existing run keeps its own)")
-	fs.String("workers", "", "games played at once across all populations (0: number of CPUs)")
-	fs.String("log-format", "", "auto, text or json")
-	fs.String("log-level", "", "debug, info, warn or error")
+	// Flags over the file and the environment; only those given count, so
+	// they are strings (a typed flag cannot tell 0 from absent) whose
+	// backquoted words name their arguments in -h, and the defaults quoted
+	// are the built-in ones, which the file and the environment override.
+	def := daemon.DefaultConfig()
+	fs.String("db", "", "the database `FILE` (default: "+def.DB+", or $EVOLVED_DB)")
+	fs.String("game", "", "the populations to evolve, a comma-separated `LIST` of "+strings.Join(daemon.KnownGames(), ", ")+
+		" (default: "+strings.Join(def.Games, ",")+")")
+	fs.String("generations", "", fmt.Sprintf("stop once each population has played `N` generations (0: run forever; default: %d)", def.Generations))
+	fs.String("seed", "", fmt.Sprintf("seed `S` of new runs (an existing run keeps its own; default: %d)", def.Seed))
+	fs.String("workers", "", fmt.Sprintf("play `W` games at once across all populations (0: the number of CPUs; default: %d)", def.Workers))
+	fs.String("log-format", "", "log `FORMAT`: auto, text or json (default: "+def.LogFormat+")")
+	fs.String("log-level", "", "log `LEVEL`: debug, info, warn or error (default: "+def.LogLevel+")")
 	flagKeys := map[string]string{"db": "db", "game": "games", "generations": "generations", "seed": "seed",
 		"workers": "workers", "log-format": "log_format", "log-level": "log_level"}
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game draughts] [--generations N] [--seed S] [--workers W]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game "+strings.Join(daemon.KnownGames(), ",")+"] [--generations N] [--seed S] [--workers W]")
 		fmt.Fprintln(fs.Output(), "\nEvolves the configured populations, committing every generation to the database;")
 		fmt.Fprintln(fs.Output(), "a restart resumes from the last committed generation. SIGINT/SIGTERM stop it")
 		fmt.Fprintln(fs.Output(), "(the generation in flight is abandoned), SIGHUP reloads the configuration file.")
@@ -54,11 +62,21 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if l, err := levelOf(cfg.LogLevel); err == nil {
 			level.Set(l)
 		}
-		logger := daemon.NewLogger(os.Stderr, cfg.LogFormat, terminal, level)
+		// On a terminal the log writes through the live line, which it
+		// then erases and redraws below each log line.
+		var logOut io.Writer = os.Stderr
+		var line *progress.Line
+		if terminal {
+			line = progress.NewLine(os.Stderr)
+			logOut = line
+		}
+		logger := daemon.NewLogger(logOut, cfg.LogFormat, terminal, level)
 		d, err := daemon.New(ctx, cfg, daemon.Options{
-			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level,
-			Stderr: os.Stderr, Live: terminal,
+			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level, Line: line,
 		})
+		if errors.Is(err, storage.ErrLocked) {
+			return fmt.Errorf("run: %w; stop the daemon that holds it, or evolve in another database with --db FILE", err)
+		}
 		if err != nil {
 			return fmt.Errorf("run: %w", err)
 		}

@@ -15,8 +15,8 @@ import (
 // uciCommand implements `evolved uci`: an exported chess agent as a UCI
 // engine on standard input and output, for chess GUIs and tournament managers.
 func uciCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	agentFile := fs.String("agent", "", "the exported chess agent file (required)")
-	depth := fs.Int("depth", 0, "the search depth when the GUI sets no limit (default: the agent's own)")
+	agentFile := fs.String("agent", "", "the exported chess agent `FILE` (required)")
+	depth := fs.Int("depth", 0, "the search depth `D` when the GUI sets no limit (default: the agent's own)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved uci --agent FILE [--depth D]")
 		fmt.Fprintln(fs.Output(), "\nSpeaks UCI on standard input and output: point a chess GUI at")

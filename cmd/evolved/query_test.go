@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"evolved/storage"
+)
+
+// xiangqiConfig is fastConfig's xiangqi counterpart, to put a second run
+// in a database.
+const xiangqiConfig = `
+games = ["xiangqi"]
+workers = 2
+log_format = "json"
+[xiangqi]
+depth = 1
+format = "blondie"
+ladder_games = 2
+baseline_every = 2
+baselines = ["random"]
+baseline_games = 2
+adjudicate_material = 15
+[jobs]
+backup = ""
+prune = ""
+`
+
+// TestGameInferredFromTheDatabase checks that champions and export need
+// no --game when the database holds exactly one run, and say what to do
+// when it holds none or several.
+func TestGameInferredFromTheDatabase(t *testing.T) {
+	dir, config := setup(t)
+	// An empty database: open it as the daemon would, then close.
+	db, err := storage.Open(context.Background(), filepath.Join(dir, "evolved.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, cmd := range []string{"champions", "export"} {
+		out, err := evolved(dir, cmd).CombinedOutput()
+		if code := exitCodeOf(err); code != 1 || !strings.Contains(string(out), cmd+": evolved.db holds no run yet (start one with `evolved run --db evolved.db`)") {
+			t.Errorf("%s on an empty database: status %d, %s", cmd, code, out)
+		}
+	}
+
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "1").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	out, err := evolved(dir, "champions").CombinedOutput()
+	if err != nil || !regexp.MustCompile(`(?m)^0\s+\d+\s`).Match(out) {
+		t.Errorf("champions with one run: %v\n%s\nwant generation 0's champion", err, out)
+	}
+	agentFile, err := evolved(dir, "export").Output()
+	if err != nil || !bytes.Contains(agentFile, []byte(`"game": "draughts"`)) {
+		t.Errorf("export with one run: %v\n%s", err, agentFile)
+	}
+
+	xconfig := filepath.Join(dir, "xiangqi.toml")
+	if err := os.WriteFile(xconfig, []byte(xiangqiConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := evolved(dir, "run", "--config", xconfig, "--generations", "1").CombinedOutput(); err != nil {
+		t.Fatalf("run xiangqi: %v\n%s", err, out)
+	}
+	for _, cmd := range []string{"champions", "export"} {
+		out, err := evolved(dir, cmd).CombinedOutput()
+		if code := exitCodeOf(err); code != 2 || !strings.Contains(string(out), cmd+": evolved.db holds runs of draughts, xiangqi; choose one with --game") {
+			t.Errorf("%s with two runs: status %d, %s; want a usage error listing them", cmd, code, out)
+		}
+	}
+	if out, err := evolved(dir, "export", "--game", "xiangqi").Output(); err != nil || !bytes.Contains(out, []byte(`"game": "xiangqi"`)) {
+		t.Errorf("export --game xiangqi with two runs: %v\n%.200s", err, out)
+	}
+}
+
+// TestExportReportsWhatItWrote checks export's report on standard error:
+// file, game, generation, agent and size, and that standard output holds
+// the agent alone when the agent goes there.
+func TestExportReportsWhatItWrote(t *testing.T) {
+	dir, config := setup(t)
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	report := regexp.MustCompile(`^export: wrote (.+): draughts generation (\d+) champion, agent (\d+), (\d+) bytes\n$`)
+
+	cmd := evolved(dir, "export", "-o", "champion.json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("export -o: %v\n%s", err, stderr.String())
+	}
+	info, err := os.Stat(filepath.Join(dir, "champion.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := report.FindStringSubmatch(stderr.String())
+	if stdout.Len() != 0 || m == nil || m[1] != "champion.json" || m[2] != "1" || m[4] != fmt.Sprint(info.Size()) {
+		t.Errorf("export -o champion.json: stdout %q, stderr %q; want nothing on stdout and a report of generation 1, %d bytes",
+			stdout.String(), stderr.String(), info.Size())
+	}
+	agentID := m[3]
+
+	cmd = evolved(dir, "export", "--generation", "0")
+	stdout.Reset()
+	stderr.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("export: %v\n%s", err, stderr.String())
+	}
+	m = report.FindStringSubmatch(stderr.String())
+	if m == nil || m[1] != "standard output" || m[2] != "0" || m[4] != fmt.Sprint(stdout.Len()) || !bytes.HasPrefix(stdout.Bytes(), []byte("{")) {
+		t.Errorf("export to stdout: stderr %q, %d bytes on stdout; want a report of generation 0 and its size, and the agent alone on stdout",
+			stderr.String(), stdout.Len())
+	}
+	if !strings.Contains(stdout.String(), `"agent_id": `) || agentID == "" {
+		t.Errorf("exported agent lacks its provenance:\n%.300s", stdout.String())
+	}
+}
+
+// exitCodeOf returns the exit status of a finished command's error.
+func exitCodeOf(err error) int {
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.ExitCode()
+	}
+	return -1
+}

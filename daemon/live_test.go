@@ -1,0 +1,170 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"evolved/player"
+	"evolved/population"
+	"evolved/progress"
+)
+
+// fastDraughts is a draughts configuration small enough for tests, with a
+// ladder and baselines every other generation.
+func fastDraughts() Config {
+	cfg := DefaultConfig()
+	cfg.Workers = 2
+	cfg.Draughts.Depth = 1
+	cfg.Draughts.Format = "blondie"
+	cfg.Draughts.LadderGames = 2
+	cfg.Draughts.BaselineEvery = 2
+	cfg.Draughts.Baselines = []string{"random"}
+	cfg.Draughts.BaselineGames = 2
+	cfg.Jobs.Backup, cfg.Jobs.Prune = "", ""
+	return cfg
+}
+
+// TestExtraGamesCountsWhatStepPlays plays generations through an arena
+// that counts every game, and checks the live line's total against it:
+// the tournament, the ladder and, every other generation, the baselines.
+func TestExtraGamesCountsWhatStepPlays(t *testing.T) {
+	dc := fastDraughts().Draughts
+	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
+	var n atomic.Int64
+	species.Arena = countStarts(species.Arena, func() { n.Add(1) })
+	pcfg := dc.population(2)
+	st, err := population.New("draughts", species.Inputs, pcfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		want := scheduleSize(pcfg, len(st.Agents)) + extraGames(pcfg, st)
+		n.Store(0)
+		next, _, err := population.Step(context.Background(), species, pcfg, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := int(n.Load()); got != want {
+			t.Errorf("generation %d played %d games, the live line expects %d", st.Generation, got, want)
+		}
+		st = next
+	}
+}
+
+// TestLiveLine runs the daemon with its live line on a buffer: each
+// generation's line counts every game and ends complete, gives the
+// overall rate, and every log line first erases the live line, which is
+// redrawn after it.
+func TestLiveLine(t *testing.T) {
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
+	cfg.Generations = 3
+	var out bytes.Buffer
+	line := progress.NewLine(&out)
+	level := new(slog.LevelVar)
+	d, err := New(context.Background(), cfg, Options{Logger: NewLogger(line, "json", false, level), Level: level,
+		Line: line, Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	// The last draw of each generation: all of its games done.
+	for gen, games := range []int{15*5 + 0 + 1*2, 15*5 + 1*2, 15*5 + 2*2 + 2*2} {
+		want := fmt.Sprintf("\r\033[Kdraughts generation %d: %d/%d games, ", gen, games, games)
+		if !strings.Contains(s, want) {
+			t.Errorf("no complete line %q in\n%q", want, s)
+		}
+	}
+	for _, m := range regexp.MustCompile(`generation \d+: (\d+)/(\d+) games`).FindAllStringSubmatch(s, -1) {
+		done, _ := strconv.Atoi(m[1])
+		total, _ := strconv.Atoi(m[2])
+		if done > total {
+			t.Errorf("live line %q counts more games than the generation plays", m[0])
+		}
+	}
+	if !regexp.MustCompile(`draughts generation 2: \d+/\d+ games, [0-9.]+ games/s, [0-9.]+ gens/hour, 1 to go, target in `).MatchString(s) {
+		t.Errorf("generation 2's line lacks the overall rate and the target:\n%q", s)
+	}
+	// A log line while the line shows: erase, the log line, the live line again.
+	committed := regexp.MustCompile(`games, [^\r\n]*\r\033\[K\{[^\n]*"msg":"generation committed"[^\n]*\n(\r\033\[K)?draughts generation`)
+	if !committed.MatchString(s) {
+		t.Errorf("a committed line does not erase the live line and redraw it:\n%q", s)
+	}
+	// On the screen: every log line whole, and no live line left behind.
+	rows := screen(s)
+	for _, r := range rows {
+		if !strings.HasPrefix(r, "{") {
+			t.Errorf("screen row %q is not a whole log line; screen:\n%s", r, strings.Join(rows, "\n"))
+		}
+	}
+	if n := strings.Count(s, `"msg":"generation committed"`); n != 3 || len(rows) < 3 {
+		t.Errorf("%d committed lines, %d screen rows", n, len(rows))
+	}
+}
+
+// screen renders what a terminal shows for s, knowing the carriage
+// return, the newline and erase to the end of the line (ESC [ K), and
+// returns its non-empty rows.
+func screen(s string) []string {
+	rows := [][]rune{nil}
+	col := 0
+	for i := 0; i < len(s); i++ {
+		row := &rows[len(rows)-1]
+		switch {
+		case s[i] == '\r':
+			col = 0
+		case s[i] == '\n':
+			rows = append(rows, nil)
+			col = 0
+		case strings.HasPrefix(s[i:], "\033[K"):
+			*row = (*row)[:min(col, len(*row))]
+			i += len("\033[K") - 1
+		default:
+			if col < len(*row) {
+				(*row)[col] = rune(s[i])
+			} else {
+				*row = append(*row, rune(s[i]))
+			}
+			col++
+		}
+	}
+	var out []string
+	for _, r := range rows {
+		if len(r) > 0 {
+			out = append(out, string(r))
+		}
+	}
+	return out
+}
+
+func TestOverallRate(t *testing.T) {
+	for _, c := range []struct {
+		played             int
+		elapsed            time.Duration
+		generation, target int
+		want               string
+	}{
+		{0, 0, 0, 0, ""},
+		{0, time.Minute, 5, 30, ""},
+		{3, 90 * time.Second, 3, 0, "120.0 gens/hour"},
+		{3, 90 * time.Second, 3, 30, "120.0 gens/hour, 27 to go, target in 13m30s"},
+		{3, 90 * time.Second, 30, 30, "120.0 gens/hour"},
+	} {
+		if got := overallRate(c.played, c.elapsed, c.generation, c.target); got != c.want {
+			t.Errorf("overallRate(%d, %v, %d, %d) = %q, want %q", c.played, c.elapsed, c.generation, c.target, got, c.want)
+		}
+	}
+}
