@@ -280,7 +280,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		pcfg.Tournament.Slots = d.slots
 		games := scheduleSize(pcfg, len(st.Agents))
 		var rep *progress.Reporter
-		total := games + extraGames(pcfg, st)
+		total := games + pcfg.MeasurementGames(st.Generation)
 		if d.line != nil {
 			rep = progress.NewOnLine(d.line, game, fmt.Sprintf("%s generation %d", game, st.Generation), total, "games")
 			rep.UpdateNote(0, overallRate(played, time.Since(since), st.Generation, target))
@@ -384,25 +384,6 @@ func countStarts[M comparable, S search.Game[M]](a tournament.Arena[M, S], start
 		}
 	}
 	return a
-}
-
-// extraGames returns the number of games Step plays after st's tournament:
-// the ladder against the last LadderChampions champions and, every
-// BaselineEvery generations, the baselines and the champion of half as
-// many generations ago (as population's ladder and baselines choose them).
-func extraGames(cfg population.Config, st *population.State) int {
-	n := 0
-	if cfg.LadderGames > 0 {
-		n += min(len(st.Champions), max(cfg.LadderChampions, 0)) * cfg.LadderGames
-	}
-	if cfg.BaselineEvery > 0 && st.Generation%cfg.BaselineEvery == 0 && cfg.BaselineGames > 0 {
-		opponents := len(cfg.Baselines)
-		if half := st.Generation / 2; st.Generation >= 2 && half < len(st.Champions) {
-			opponents++
-		}
-		n += opponents * cfg.BaselineGames
-	}
-	return n
 }
 
 // overallRate is the live line's note: the population's generations per

@@ -182,6 +182,25 @@ type Champion struct {
 	Points int       `json:"points"`
 }
 
+// MeasurementGames returns the number of games Step plays after the
+// tournament of generation: the ladder against the last LadderChampions
+// champions and, every BaselineEvery generations, the baselines and the
+// champion of half as many generations ago.
+func (c Config) MeasurementGames(generation int) int {
+	n := 0
+	if c.LadderGames > 0 {
+		n += min(generation, max(c.LadderChampions, 0)) * c.LadderGames
+	}
+	if c.BaselineEvery > 0 && generation%c.BaselineEvery == 0 && c.BaselineGames > 0 {
+		opponents := len(c.Baselines)
+		if generation >= 2 {
+			opponents++ // the champion of generation/2
+		}
+		n += opponents * c.BaselineGames
+	}
+	return n
+}
+
 // ChampionNets returns the generations whose champions Step plays against
 // when it plays generation: the last LadderChampions for the ladder and, in
 // a baseline generation, the champion of half as many generations ago.
