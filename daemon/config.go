@@ -382,7 +382,7 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 func (p PopulationConfig) base(workers int) population.Config {
 	cfg := population.DefaultConfig()
 	cfg.Size, cfg.Elite, cfg.Hidden = p.Population, p.Elite, slices.Clone(p.Hidden)
-	// The breeding recipe is DESIGN.md's; elite sizes other than 5 keep
+	// The breeding recipe is Blondie24's (docs/ARCHITECTURE.md); elite sizes other than 5 keep
 	// the two crossover pairs and mutate ranks 4..elite.
 	cfg.Mutants = nil
 	for r := 4; r <= p.Elite; r++ {

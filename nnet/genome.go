@@ -32,7 +32,7 @@ func MutationStep(k int) float64 { return 1 / math.Sqrt(2*math.Sqrt(float64(k)))
 //
 // Without SelfAdaptive every weight (biases, direct weights and the piece
 // values of EvolvePieceValues included, K = NumWeights of them) gets
-// w += m*MutationStep(K), m uniform in [-1, 1), as in DESIGN.md. With
+// w += m*MutationStep(K), m uniform in [-1, 1), as in Blondie24 (docs/ARCHITECTURE.md). With
 // SelfAdaptive every weight i first mutates its step size,
 // sigma_i *= exp(tau*N(0,1)) with tau = 1/sqrt(2*sqrt(K)), then itself,
 // w_i += sigma_i*N(0,1) with the new sigma_i (Blondie24). With EvolveKing

@@ -72,7 +72,7 @@ type Config struct {
 }
 
 // DefaultConfig returns the configuration of the Blondie24 experiments as
-// DESIGN.md states them.
+// docs/ARCHITECTURE.md states them.
 func DefaultConfig() Config {
 	return Config{
 		Size: 15, Elite: 5,

@@ -4,7 +4,7 @@ import "testing"
 
 // startPerft holds perft from the start position of English draughts,
 // depths 1..12, as published by the checkers programming community (Aart
-// Bik's and Rein Halbersma's counts; also ../shared/DESIGN.md).
+// Bik's and Rein Halbersma's counts).
 var startPerft = []uint64{
 	7, 49, 302, 1469, 7361, 36768, 179740, 845931,
 	3963680, 18391564, 85242128, 388623673,
