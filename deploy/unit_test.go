@@ -259,3 +259,36 @@ func isTable(v any) bool {
 	_, ok := v.(map[string]any)
 	return ok
 }
+
+// TestInstallGuideNamesTheUnitsPaths checks that INSTALL.md, which the
+// unit's header points to, describes every path the unit uses: the binary
+// and config of ExecStart, the state directory and the database.
+func TestInstallGuideNamesTheUnitsPaths(t *testing.T) {
+	guide, err := os.ReadFile("INSTALL.md")
+	if err != nil {
+		t.Fatalf("the unit points to deploy/INSTALL.md: %v", err)
+	}
+	text, err := os.ReadFile(unitFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := unitSettings(t, string(text))["Service"]
+	var paths []string
+	for _, field := range strings.Fields(service["ExecStart"][0]) {
+		if strings.HasPrefix(field, "/") {
+			paths = append(paths, field)
+		}
+	}
+	paths = append(paths, "/var/lib/"+service["StateDirectory"][0], "/etc/"+service["ConfigurationDirectory"][0])
+	if len(paths) < 5 {
+		t.Fatalf("found only %v in the unit", paths)
+	}
+	for _, p := range paths {
+		if !strings.Contains(string(guide), p) {
+			t.Errorf("INSTALL.md does not mention %s, which the unit uses", p)
+		}
+	}
+	if !strings.Contains(string(text), "deploy/INSTALL.md") {
+		t.Error("the unit's header no longer points to deploy/INSTALL.md")
+	}
+}
