@@ -38,6 +38,8 @@ type chessRules struct {
 
 func (r chessRules) newGame() *chess.Game { return chess.NewGame(r.start, r.rules) }
 
+func (chessRules) scoreUnit() string { return "centipawns" }
+
 func (chessRules) sideName(p game.Player) string {
 	if p == chess.White {
 		return "White"

@@ -8,6 +8,7 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -62,10 +63,64 @@ func (draughtsRules) sideName(p game.Player) string {
 
 func (draughtsRules) formatMove(g *draughts.Game, m draughts.Move) string { return g.FormatMove(m) }
 
+func (draughtsRules) scoreUnit() string {
+	return "the engine's units (material: 100 a man; a net: 10000 its full output; MCTS: per mille of wins)"
+}
+
+// parseMove reads a move in square numbers (11-15, 15x24x31) or in the
+// board's coordinates (c3-d4, e3xg5xe7, or c3d4). A move that cannot be
+// played gets the same message however it was typed: what is wrong, then
+// the session's sorted list of legal moves; only an ambiguous short
+// capture lists its candidates instead.
 func (draughtsRules) parseMove(g *draughts.Game, text string) (draughts.Move, error, bool) {
-	m, err := g.ParseMove(text)
-	illegal := errors.Is(err, draughts.ErrIllegalMove) || errors.Is(err, draughts.ErrAmbiguousMove)
-	return m, err, illegal
+	numbers, err := squareNumbers(text)
+	if err != nil {
+		return draughts.NoMove, err, false
+	}
+	m, err := g.ParseMove(numbers)
+	switch {
+	case errors.Is(err, draughts.ErrAmbiguousMove):
+		return m, err, true
+	case errors.Is(err, draughts.ErrIllegalMove):
+		if numbers != text {
+			return m, fmt.Errorf("%s (%s) is not a legal move here", text, numbers), false
+		}
+		return m, fmt.Errorf("%s is not a legal move here", text), false
+	}
+	return m, err, false
+}
+
+// squareNumbers rewrites a move typed in the board's coordinates into
+// square numbers, as the board labels them: files a-h left to right, ranks
+// 8 (top, Black's side) to 1, square 1 on b8 and 32 on g1. Text without a
+// coordinate is returned unchanged. "c3d4" (no separator) is a step or a
+// capture from c3 to d4.
+func squareNumbers(text string) (string, error) {
+	if !strings.ContainsAny(strings.ToLower(text), "abcdefgh") {
+		return text, nil
+	}
+	t := strings.ToLower(strings.TrimSpace(text))
+	if len(t) == 4 && !strings.ContainsAny(t, "-x:") {
+		t = t[:2] + "-" + t[2:]
+	}
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		switch c := t[i]; {
+		case c == '-' || c == 'x' || c == ':':
+			b.WriteByte(c)
+			i++
+		case c >= 'a' && c <= 'h' && i+1 < len(t) && t[i+1] >= '1' && t[i+1] <= '8':
+			col, row := int(c-'a'), 8-int(t[i+1]-'0')
+			if (row+col)%2 == 0 {
+				return "", fmt.Errorf("%s is a light square: draughts is played on the dark squares", t[i:i+2])
+			}
+			fmt.Fprintf(&b, "%d", row*4+col/2+1)
+			i += 2
+		default:
+			return "", fmt.Errorf("cannot read %q: write a move as square numbers (11-15, 15x24) or coordinates (c3-d4, e3xg5)", text)
+		}
+	}
+	return b.String(), nil
 }
 
 func (draughtsRules) looksLikeMove(text string) bool {
@@ -107,5 +162,5 @@ func (r draughtsRules) load(rd io.Reader) (*draughts.Game, error) {
 }
 
 func (draughtsRules) help() string {
-	return "Moves: 11-15 (a step), 15x24 or 15x24x31 (captures, every landing square; the\nshort form 15x31 works when only one capture matches).\n"
+	return "Moves: 11-15 (a step), 15x24 or 15x24x31 (captures, every landing square; the\nshort form 15x31 works when only one capture matches), in square numbers or\nin the board's coordinates: c3-d4, e3xg5xe7, or c3d4.\n"
 }

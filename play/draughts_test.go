@@ -54,7 +54,7 @@ func TestSessionPlaysAndExplains(t *testing.T) {
 		"You play Black",
 		"White to move, last move 11-15",
 		"engine: depth 2",
-		`parse move "12-17": illegal in this position; legal moves:`,
+		"12-17 is not a legal move here\nlegal moves: ",
 		"1. 11-15 ",
 		"B:W",
 	} {
@@ -95,5 +95,50 @@ func TestUnknownCommand(t *testing.T) {
 	out := runScript(t, "black", "castle", "quit")
 	if !strings.Contains(out, `unknown command "castle"`) {
 		t.Errorf("no unknown-command message:\n%s", out)
+	}
+}
+
+func TestCoordinatesAndSquareNumbers(t *testing.T) {
+	// Hand-checked against the board as drawn (TestBoardDrawing): square 1
+	// is b8, 4 h8, 5 a7, 12 g6, 21 a3, 23 e3, 19 f4, 32 g1.
+	for _, c := range []struct{ in, want string }{
+		{"b8-a7", "1-5"}, {"h8-g7", "4-8"}, {"a3-b4", "21-17"}, {"e3-f4", "23-19"}, {"E3-F4", "23-19"},
+		{"e3f4", "23-19"}, {"h6xf4", "12x19"}, {"c3xe5xg7", "22x15x8"}, {"g1-h2", "32-28"}, {"11-15", "11-15"},
+	} {
+		got, err := squareNumbers(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("squareNumbers(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	for _, in := range []string{"a8-b7", "g6-h5", "i3-h4", "e9-f8"} {
+		if got, err := squareNumbers(in); err == nil {
+			t.Errorf("squareNumbers(%q) = %q, want an error", in, got)
+		}
+	}
+}
+
+func TestMovesInCoordinatesAndOneIllegalMessage(t *testing.T) {
+	// h6-g5 is 12-16; then 12-19 and h6-f4 (the same move) are illegal,
+	// and get the same message and list.
+	out := runScript(t, "black", "h6-g5", "12-19", "h6-f4", "hint", "quit")
+	if !strings.Contains(out, "White to move, last move 12-16") {
+		t.Errorf("h6-g5 was not played as 12-16:\n%s", out)
+	}
+	byNumber := "12-19 is not a legal move here\nlegal moves: "
+	byCoordinate := "h6-f4 (12-19) is not a legal move here\nlegal moves: "
+	i, j := strings.Index(out, byNumber), strings.Index(out, byCoordinate)
+	if i < 0 || j < 0 {
+		t.Fatalf("the illegal moves' messages are missing:\n%s", out)
+	}
+	list := func(at int) string {
+		rest := out[at:]
+		rest = rest[strings.Index(rest, "legal moves: "):]
+		return rest[:strings.Index(rest, "\n")]
+	}
+	if list(i) != list(j) || !strings.Contains(list(i), "9-13, 9-14, 10-14") {
+		t.Errorf("lists %q and %q; want one list, sorted", list(i), list(j))
+	}
+	if !strings.Contains(out, "hint: ") || !strings.Contains(out, " for Black: positive is good for Black, in the engine's units (material: 100 a man") {
+		t.Errorf("the hint does not say whose score it is and in what unit:\n%s", out)
 	}
 }

@@ -2,11 +2,13 @@ package play
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +44,8 @@ type rules[M comparable, S search.Game[M]] interface {
 	load(r io.Reader) (S, error)
 	// help describes the move notation.
 	help() string
+	// scoreUnit names the unit of the engines' scores in this game.
+	scoreUnit() string
 }
 
 // capturer is implemented by rules that can list the captured pieces,
@@ -141,8 +145,8 @@ func (s *session[M, S]) engineMove(ctx context.Context) {
 	}
 	secs := time.Since(start).Seconds()
 	s.last = s.rules.formatMove(s.g, res.Move)
-	s.figures = fmt.Sprintf("depth %d, %d nodes, %.0f nodes/s, score %+d (for %s)",
-		res.Depth, res.Nodes, float64(res.Nodes)/max(secs, 1e-9), res.Score, s.rules.sideName(s.g.ToMove()))
+	s.figures = fmt.Sprintf("depth %d, %d nodes, %.0f nodes/s, %s",
+		res.Depth, res.Nodes, float64(res.Nodes)/max(secs, 1e-9), s.describeScore(res.Score, s.g.ToMove()))
 	if res.Nodes == 0 {
 		// An external engine or a learned table reports no search.
 		s.figures = fmt.Sprintf("moved in %.2f s (it reports no search figures)", secs)
@@ -206,7 +210,7 @@ func (s *session[M, S]) move(text string) error {
 			return fmt.Errorf("unknown command %q (type help for the commands)", text)
 		}
 		if illegal {
-			return err // the message lists the legal moves or the candidates
+			return err // the message lists the candidates
 		}
 		return fmt.Errorf("%v\nlegal moves: %s", err, s.legalMoves())
 	}
@@ -216,7 +220,8 @@ func (s *session[M, S]) move(text string) error {
 	return nil
 }
 
-// legalMoves lists the legal moves in notation.
+// legalMoves lists the legal moves in notation, in natural order (numbers
+// within the text compared as numbers: 9-13 before 10-14).
 func (s *session[M, S]) legalMoves() string {
 	var parts []string
 	for _, m := range s.g.LegalMoves(nil) {
@@ -225,7 +230,41 @@ func (s *session[M, S]) legalMoves() string {
 	if len(parts) == 0 {
 		return "none"
 	}
-	return strings.Join(parts, " ")
+	slices.SortFunc(parts, naturalCompare)
+	return strings.Join(parts, ", ")
+}
+
+// naturalCompare orders strings as people do: runs of digits by their
+// value, the rest byte by byte.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun returns the length of the run of ASCII digits that starts s.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // undo takes back moves until it is the person's turn again.
@@ -258,8 +297,22 @@ func (s *session[M, S]) hint(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("hint: %w", err)
 	}
-	s.printf("hint: %s (score %+d)\n", s.rules.formatMove(s.g, res.Move), res.Score)
+	s.printf("hint: %s (%s)\n", s.rules.formatMove(s.g, res.Move), s.describeScore(res.Score, s.g.ToMove()))
 	return nil
+}
+
+// describeScore says what a search score means for the side that was to
+// move (search scores are from its point of view): a forced result and in
+// how many plies, or the evaluation, whose side it favours and its unit.
+func (s *session[M, S]) describeScore(score int, mover game.Player) string {
+	side := s.rules.sideName(mover)
+	switch {
+	case search.IsWin(score) && score > 0:
+		return fmt.Sprintf("a forced win for %s in %d plies", side, search.Win-score)
+	case search.IsWin(score):
+		return fmt.Sprintf("a forced loss for %s in %d plies", side, search.Win+score)
+	}
+	return fmt.Sprintf("score %+d for %s: positive is good for %s, in %s", score, side, side, s.rules.scoreUnit())
 }
 
 // save writes the game record to path.

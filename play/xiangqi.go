@@ -41,6 +41,8 @@ type xiangqiRules struct {
 
 func (r xiangqiRules) newGame() *xiangqi.Game { return xiangqi.NewGame(r.start, r.rules) }
 
+func (xiangqiRules) scoreUnit() string { return "centipawns (100: a soldier)" }
+
 func (xiangqiRules) sideName(p game.Player) string {
 	if p == xiangqi.Red {
 		return "Red"

@@ -47,7 +47,7 @@ func TestPlayFinishesAGameInTmux(t *testing.T) {
 	_, send, wait := tmuxPlay(t, "evolved-play-finish", "--player material:2 --ascii --fen B:W18:B14")
 	wait("Black to move (you)")
 	send("14-18")
-	wait("illegal in this position")
+	wait("is not a legal move here")
 	send("14x23")
 	wait("Game over: Black wins, no legal move")
 	send("quit")
@@ -60,7 +60,9 @@ func TestPlayInTmux(t *testing.T) {
 	wait("Black to move (you), last move")
 	wait("engine: depth 2")
 	send("11-16")
-	wait("illegal in this position")
+	wait("is not a legal move here")
+	send("e3-f4") // coordinates as the board labels them: 23-19, White's square
+	wait("e3-f4 (23-19) is not a legal move here")
 	send("quit")
 	tmux, _ := exec.LookPath("tmux")
 	if !waitFor(10*time.Second, func() bool {
