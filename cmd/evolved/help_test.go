@@ -11,7 +11,7 @@ import (
 // flagLine matches a flag's first line in -h: "  -name" or "  -name ARG".
 var flagLine = regexp.MustCompile(`^  -(\S+)(?: (.*))?$`)
 
-// TestFlagHelp checks every command's -h (play and plot aside): each flag
+// TestFlagHelp checks every command's -h: each flag
 // names its argument (not Go's type name, and not a whole backquoted
 // phrase, as "-seed chess960 bench --seed S" once did) and prints at most
 // one default.
@@ -19,7 +19,7 @@ func TestFlagHelp(t *testing.T) {
 	typeNames := map[string]bool{"string": true, "int": true, "uint": true, "float": true, "value": true, "duration": true}
 	for _, args := range [][]string{
 		{"run"}, {"status"}, {"champions"}, {"export"}, {"uci"}, {"match"}, {"perft"}, {"meta"},
-		{"chess960", "ga"}, {"chess960", "enumerate"}, {"chess960", "bench"}, {"version"},
+		{"chess960", "ga"}, {"chess960", "enumerate"}, {"chess960", "bench"}, {"version"}, {"play"}, {"plot"},
 	} {
 		out, code := exitStatus(t, append(args, "-h")...)
 		if code != 0 || !strings.HasPrefix(out, "Usage: evolved "+strings.Join(args, " ")) {

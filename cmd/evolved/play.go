@@ -20,17 +20,18 @@ import (
 
 // playCommand implements `evolved play`.
 func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	agentFile := fs.String("agent", "", "play this exported agent file")
-	dbPath := fs.String("db", "", "play the latest champion of this database (with --game)")
-	gameName := fs.String("game", "draughts", "the game: draughts, chess or xiangqi")
-	generation := fs.Int("generation", -1, "with --db: play this generation's champion (default: the latest)")
-	spec := fs.String("player", "", "play a built-in player instead (random, material:D, mcts:N, ept:N; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
-	depth := fs.Int("depth", 0, "the engine's search depth (default: the agent's own)")
-	as := fs.String("as", "", "your side: black or white, red in xiangqi (default: the side that moves first: Black in draughts, White in chess, Red in xiangqi)")
+	agentFile := fs.String("agent", "", "play this exported agent `FILE`")
+	dbPath := fs.String("db", "", "play the latest champion of this database `FILE` (with --game)")
+	gameName := fs.String("game", "draughts", "the `GAME`: draughts, chess or xiangqi")
+	var generation optionalInt
+	fs.Var(&generation, "generation", "with --db: play generation `N`'s champion (default: the latest)")
+	spec := fs.String("player", "", "play a built-in player `SPEC` instead (random, material:D, mcts:N, ept:N; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
+	depth := fs.Int("depth", 0, "the engine's search depth `D` (0: the agent's own)")
+	as := fs.String("as", "", "your `SIDE`: black or white, red in xiangqi (unset: the side that moves first: Black in draughts, White in chess, Red in xiangqi)")
 	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols or Chinese glyphs")
-	fen := fs.String("fen", "", "start from this position (the game's FEN)")
-	record := fs.String("load", "", "replay the first game of this record (PDN for draughts, PGN for chess and xiangqi) and play on")
-	maxMoves := fs.Int("max-moves", 0, "draw when each side has made this many moves (0: no limit)")
+	fen := fs.String("fen", "", "start from this position, a `FEN` of the game")
+	record := fs.String("load", "", "replay the first game of this record `FILE` (PDN for draughts, PGN for chess and xiangqi) and play on")
+	maxMoves := fs.Int("max-moves", 0, "draw when each side has made `N` moves (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE --game G | --player SPEC) [--depth D] [--as black|white]")
 		fmt.Fprintln(fs.Output(), "\nPlays a game against an engine in the terminal; type help at the prompt for the")
@@ -60,10 +61,10 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
 		}
 		if g == "xiangqi" {
-			return playXiangqi(ctx, stdout, *agentFile, *dbPath, *spec, *generation, *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
+			return playXiangqi(ctx, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
 		}
 		if g == "chess" {
-			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, *generation, *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
+			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
 		}
 		start := draughts.Start()
 		if *fen != "" {
@@ -72,7 +73,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 				return fmt.Errorf("play: %w", err)
 			}
 		}
-		engine, err := playEngine(ctx, "draughts", *agentFile, *dbPath, *spec, *generation, *depth, player.ParseDraughts, player.DraughtsNet)
+		engine, err := playEngine(ctx, "draughts", *agentFile, *dbPath, *spec, generation.get(-1), *depth, player.ParseDraughts, player.DraughtsNet)
 		if err != nil {
 			return err
 		}

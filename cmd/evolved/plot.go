@@ -16,19 +16,19 @@ import (
 
 // plotCommand implements `evolved plot`.
 func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
-	dbPath := fs.String("db", defaultDB(), "the database file")
-	game := fs.String("game", "", "the population (required): draughts")
-	out := fs.String("o", "", "the picture to write (required): FILE.svg or FILE.png")
+	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	game := fs.String("game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
+	out := fs.String("o", "", "the picture to write (required): `FILE`.svg or FILE.png")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved plot [--db FILE] --game G -o FILE.svg|png")
+		fmt.Fprintln(fs.Output(), "Usage: evolved plot [--db FILE] [--game G] -o FILE.svg|png")
 		fmt.Fprintln(fs.Output(), "\nDraws a population's learning curves: best and mean fitness, the champion")
 		fmt.Fprintln(fs.Output(), "ladder, and the champion's scores against the baselines, by generation.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, stdout io.Writer) error {
-		if *game == "" || *out == "" {
-			return usagef("plot: --game and -o are required")
+		if *out == "" {
+			return usagef("plot: -o FILE.svg|png is required")
 		}
 		if ext := strings.ToLower(*out); !strings.HasSuffix(ext, ".svg") && !strings.HasSuffix(ext, ".png") {
 			return usagef("plot: -o must end in .svg or .png, got %q", *out)
@@ -38,6 +38,9 @@ func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return fmt.Errorf("plot: %w", err)
 		}
 		defer db.Close()
+		if *game, err = gameOf(ctx, db, "plot", *game); err != nil {
+			return err
+		}
 		c, err := db.LoadCurves(ctx, *game)
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
