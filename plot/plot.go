@@ -22,10 +22,13 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Series is one named line: Y[i] at X[i]. NaN values are gaps.
+// Series is one named line: Y[i] at X[i]. NaN values are gaps. Low and
+// High, when set (as long as Y), are the ends of an interval around each
+// point, drawn as error bars.
 type Series struct {
-	Name string
-	X, Y []float64
+	Name      string
+	X, Y      []float64
+	Low, High []float64
 }
 
 // Chart is one panel: a title, axis labels and its series.
@@ -34,9 +37,13 @@ type Chart struct {
 	Series                []Series
 	// YMin and YMax fix the y axis when YMax > YMin; otherwise it fits the data.
 	YMin, YMax float64
-	// LegendBottom and LegendRight move the legend from the top left corner.
-	LegendBottom, LegendRight bool
+	// IntegerX labels the x axis with whole numbers only (generations).
+	IntegerX bool
 }
+
+// maxLegendWidth is the largest share of a panel's width kept right of the
+// plot for its legend, which is drawn there so that it never covers data.
+const maxLegendWidth = 0.35
 
 // ErrFormat means the output format is neither SVG nor PNG.
 var ErrFormat = errors.New("plot: unknown format (want .svg or .png)")
@@ -73,12 +80,29 @@ func Write(w io.Writer, format string, width, panelHeight vg.Length, charts ...C
 	}
 	tiles := draw.Tiles{Rows: len(charts), Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter,
 		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 2 * vg.Millimeter}
+	// One legend column for every panel, so that their x axes line up: as
+	// wide as the longest name needs, at most maxLegendWidth of the width
+	// (longer names are cut at the edge).
+	plots := make([]*gplot.Plot, len(charts))
+	legends := make([]gplot.Legend, len(charts))
+	need := vg.Length(0)
 	for i, ch := range charts {
-		p, err := build(ch)
+		p, legend, err := build(ch)
 		if err != nil {
 			return err
 		}
-		p.Draw(tiles.At(canvas, 0, i))
+		plots[i], legends[i] = p, legend
+		for _, s := range ch.Series {
+			need = max(need, legend.ThumbnailWidth+legend.TextStyle.Width(s.Name)+4*vg.Millimeter)
+		}
+	}
+	for i := range charts {
+		tile := tiles.At(canvas, 0, i)
+		split := tile.Max.X - min(need, vg.Length(maxLegendWidth)*(tile.Max.X-tile.Min.X))
+		plotArea, legendArea := tile, tile
+		plotArea.Max.X, legendArea.Min.X = split, split+2*vg.Millimeter
+		plots[i].Draw(plotArea)
+		legends[i].Draw(legendArea)
 	}
 	if err := writeTo(w); err != nil {
 		return fmt.Errorf("plot: write: %w", err)
@@ -104,19 +128,26 @@ func WriteFile(path string, width, panelHeight vg.Length, charts ...Chart) (err 
 	return Write(f, format, width, panelHeight, charts...)
 }
 
-// build turns a chart into a gonum plot.
-func build(ch Chart) (*gplot.Plot, error) {
+// build turns a chart into a gonum plot and its legend, which Write draws
+// beside the plot rather than over the data.
+func build(ch Chart) (*gplot.Plot, gplot.Legend, error) {
 	p := gplot.New()
 	p.Title.Text = ch.Title
 	p.X.Label.Text = ch.XLabel
 	p.Y.Label.Text = ch.YLabel
+	p.X.Tick.Marker = niceTicks{integer: ch.IntegerX}
+	p.Y.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = !ch.LegendBottom
-	p.Legend.Left = !ch.LegendRight
+	legend := gplot.NewLegend()
+	legend.Top, legend.Left = true, true
 	for i, s := range ch.Series {
 		if len(s.X) != len(s.Y) {
-			return nil, fmt.Errorf("plot: series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y))
+			return nil, legend, fmt.Errorf("plot: series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y))
 		}
+		if s.Low != nil && (len(s.Low) != len(s.Y) || len(s.High) != len(s.Y)) {
+			return nil, legend, fmt.Errorf("plot: series %q has %d y values but %d lows and %d highs", s.Name, len(s.Y), len(s.Low), len(s.High))
+		}
+		colour := palette[i%len(palette)]
 		// Split at NaN gaps so that missing points break the line.
 		var pts plotter.XYs
 		first := true
@@ -128,7 +159,7 @@ func build(ch Chart) (*gplot.Plot, error) {
 			if err != nil {
 				return fmt.Errorf("plot: series %q: %w", s.Name, err)
 			}
-			l.Color = palette[i%len(palette)]
+			l.Color = colour
 			l.Width = vg.Points(1.5)
 			p.Add(l)
 			if len(pts) == 1 {
@@ -137,27 +168,93 @@ func build(ch Chart) (*gplot.Plot, error) {
 				p.Add(sc)
 			}
 			if first {
-				p.Legend.Add(s.Name, l)
+				legend.Add(s.Name, l)
 				first = false
 			}
 			pts = nil
 			return nil
 		}
+		var bars errorPoints
 		for j := range s.X {
 			if math.IsNaN(s.Y[j]) || math.IsNaN(s.X[j]) {
 				if err := flush(); err != nil {
-					return nil, err
+					return nil, legend, err
 				}
 				continue
 			}
 			pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			if s.Low != nil && !math.IsNaN(s.Low[j]) && !math.IsNaN(s.High[j]) {
+				bars.XYs = append(bars.XYs, plotter.XY{X: s.X[j], Y: s.Y[j]})
+				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{s.Y[j] - s.Low[j], s.High[j] - s.Y[j]})
+			}
 		}
 		if err := flush(); err != nil {
-			return nil, err
+			return nil, legend, err
+		}
+		if len(bars.XYs) > 0 {
+			eb, err := plotter.NewYErrorBars(bars)
+			if err != nil {
+				return nil, legend, fmt.Errorf("plot: series %q intervals: %w", s.Name, err)
+			}
+			eb.Color = colour
+			eb.LineStyle.Width = vg.Points(0.8)
+			eb.CapWidth = vg.Points(4)
+			p.Add(eb)
 		}
 	}
 	if ch.YMax > ch.YMin {
 		p.Y.Min, p.Y.Max = ch.YMin, ch.YMax
 	}
-	return p, nil
+	return p, legend, nil
+}
+
+// errorPoints are points with asymmetric y errors, for plotter.NewYErrorBars.
+type errorPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// niceTicks labels an axis at 1, 2 or 5 times a power of ten, 5 to 11
+// labels over any range, with an unlabelled tick between labels; integer
+// keeps the step at 1 or more (generations).
+type niceTicks struct{ integer bool }
+
+// Ticks returns the ticks between min and max.
+func (t niceTicks) Ticks(min, max float64) []gplot.Tick {
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return gplot.DefaultTicks{}.Ticks(min, max)
+	}
+	step := niceStep((max - min) / 10)
+	if t.integer {
+		step = math.Max(step, 1)
+	}
+	var ticks []gplot.Tick
+	for v := math.Ceil(min/step) * step; v <= max+step*1e-9; v += step {
+		ticks = append(ticks, gplot.Tick{Value: v, Label: strconvFloat(v, step)})
+		if half := v + step/2; half <= max && (!t.integer || step >= 2) {
+			ticks = append(ticks, gplot.Tick{Value: half})
+		}
+	}
+	return ticks
+}
+
+// niceStep returns the smallest of 1, 2 and 5 times a power of ten that is
+// at least x.
+func niceStep(x float64) float64 {
+	pow := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*pow >= x {
+			return m * pow
+		}
+	}
+	return 10 * pow
+}
+
+// strconvFloat writes a tick value with as many decimals as step needs.
+func strconvFloat(v, step float64) string {
+	decimals := max(0, int(-math.Floor(math.Log10(step))))
+	if math.Abs(v) < step*1e-9 {
+		v = 0
+	}
+	return fmt.Sprintf("%.*f", decimals, v)
 }

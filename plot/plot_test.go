@@ -3,11 +3,13 @@ package plot
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -59,5 +61,46 @@ func TestWriteRejectsBadInput(t *testing.T) {
 	}
 	if err := Write(&b, "svg", vg.Inch, vg.Inch); err == nil {
 		t.Errorf("no chart: no error")
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	labels := func(ticks []gplot.Tick) []string {
+		var out []string
+		for _, tk := range ticks {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		min, max float64
+		integer  bool
+		want     string
+	}{
+		{0, 699, true, "0 100 200 300 400 500 600"},
+		{0, 40, true, "0 5 10 15 20 25 30 35 40"},
+		{0, 5, true, "0 1 2 3 4 5"}, // whole numbers only, however short the run
+		{0, 1, true, "0 1"},
+		{-1, 1, false, "-1.0 -0.8 -0.6 -0.4 -0.2 0.0 0.2 0.4 0.6 0.8 1.0"},
+		{3, 97, false, "10 20 30 40 50 60 70 80 90"},
+	} {
+		got := strings.Join(labels(niceTicks{integer: c.integer}.Ticks(c.min, c.max)), " ")
+		if got != c.want {
+			t.Errorf("ticks of [%v, %v] (integer %v) = %q, want %q", c.min, c.max, c.integer, got, c.want)
+		}
+	}
+}
+
+func TestIntervalsMustMatchTheSeries(t *testing.T) {
+	bad := Chart{Series: []Series{{Name: "s", X: []float64{1, 2}, Y: []float64{1, 2}, Low: []float64{0}, High: []float64{3}}}}
+	if err := Write(io.Discard, "svg", 10*vg.Centimeter, 5*vg.Centimeter, bad); err == nil || !strings.Contains(err.Error(), `series "s" has 2 y values but 1 lows`) {
+		t.Errorf("mismatched intervals: %v", err)
+	}
+	good := Chart{Series: []Series{{Name: "s", X: []float64{1, 2}, Y: []float64{1, 2}, Low: []float64{0, 1}, High: []float64{3, 2.5}}}}
+	var b strings.Builder
+	if err := Write(&b, "svg", 10*vg.Centimeter, 5*vg.Centimeter, good); err != nil {
+		t.Fatal(err)
 	}
 }

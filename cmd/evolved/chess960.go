@@ -127,7 +127,7 @@ func chess960GA(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		chart := plot.Chart{
 			Title:  fmt.Sprintf("Classic GA (seed %d): fitness of every individual per iteration", *seedFlag),
 			XLabel: "iteration", YLabel: "fitness (0 = RNBQKBNR)",
-			Series: []plot.Series{dots, best, mean}, LegendRight: true,
+			Series: []plot.Series{dots, best, mean}, IntegerX: true,
 		}
 		if err := plot.WriteFile(*plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
 			return fmt.Errorf("chess960 ga: %w", err)
@@ -196,7 +196,7 @@ func chess960Enumerate(fs *flag.FlagSet) func(context.Context, io.Writer) error 
 		}
 		chart := plot.Chart{
 			Title:  "The 960 Chess960 arrangements by fitness (distance from RNBQKBNR)",
-			XLabel: "fitness", YLabel: "arrangements", Series: []plot.Series{hist}, LegendRight: true,
+			XLabel: "fitness", YLabel: "arrangements", Series: []plot.Series{hist}, IntegerX: true,
 		}
 		if err := plot.WriteFile(*plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
 			return fmt.Errorf("chess960 enumerate: %w", err)
@@ -271,7 +271,7 @@ func chess960Bench(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			chart := plot.Chart{
 				Title:  fmt.Sprintf("Runs that have evaluated RNBQKBNR, by evaluations spent (%d runs each)", b.Runs),
 				XLabel: "fitness evaluations", YLabel: "runs at the optimum (%)", YMin: 0, YMax: 100,
-				Series: curves, LegendBottom: true, LegendRight: true,
+				Series: curves, IntegerX: true,
 			}
 			if err := plot.WriteFile(*plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
 				return fmt.Errorf("chess960 bench: %w", err)

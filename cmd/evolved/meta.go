@@ -427,7 +427,7 @@ func metaChart(r storage.MetaRun, its []storage.MetaIteration) plot.Chart {
 	return plot.Chart{
 		Title:  fmt.Sprintf("meta run %d: %s against %s", r.ID, r.Method, r.Opponent),
 		XLabel: "iteration", YLabel: "cost (learner's material balance)",
-		Series:       []plot.Series{{Name: "best so far", X: x, Y: best}, {Name: meanName, X: x, Y: mean}},
-		LegendBottom: true, LegendRight: true,
+		Series:   []plot.Series{{Name: "best so far", X: x, Y: best}, {Name: meanName, X: x, Y: mean}},
+		IntegerX: true,
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -64,16 +65,16 @@ func learningCharts(game string, c storage.Curves) []plot.Chart {
 	}
 	fitness := plot.Chart{
 		Title: game + ": tournament fitness (win +2, draw 0, loss -1)", XLabel: "generation", YLabel: "points",
-		Series:      []plot.Series{{Name: "best", X: gens, Y: c.Best}, {Name: "mean", X: gens, Y: c.Mean}},
-		LegendRight: true,
+		Series:   []plot.Series{{Name: "best", X: gens, Y: c.Best}, {Name: "mean", X: gens, Y: c.Mean}},
+		IntegerX: true,
 	}
 	ladder := plot.Chart{
 		Title: "champion against the previous champions (mean of 1/0/-1 per game)", XLabel: "generation", YLabel: "ladder mean",
-		YMin: -1, YMax: 1,
+		YMin: -1, YMax: 1, IntegerX: true,
 		Series: []plot.Series{{Name: "ladder", X: gens, Y: c.LadderMean}, {Name: "10-generation mean", X: gens, Y: movingMean(c.LadderMean, 10)}},
 	}
-	baselines := plot.Chart{Title: "champion's score against the baselines", XLabel: "generation", YLabel: "score (%)",
-		YMin: 0, YMax: 100, LegendBottom: true, LegendRight: true}
+	baselines := plot.Chart{Title: "champion's score against the baselines, with 95% intervals", XLabel: "generation",
+		YLabel: "score (%)", YMin: 0, YMax: 100, IntegerX: true}
 	names := make([]string, 0, len(c.Baselines))
 	for name := range c.Baselines {
 		names = append(names, name)
@@ -85,6 +86,10 @@ func learningCharts(game string, c storage.Curves) []plot.Chart {
 		for _, p := range c.Baselines[name] {
 			s.X = append(s.X, float64(p.Generation))
 			s.Y = append(s.Y, 100*p.Score)
+			// The interval of the Elo difference, as a score: the expected
+			// score at each of its ends.
+			s.Low = append(s.Low, 100*expectedScore(p.Elo-p.EloCI))
+			s.High = append(s.High, 100*expectedScore(p.Elo+p.EloCI))
 		}
 		baselines.Series = append(baselines.Series, s)
 	}
@@ -94,6 +99,9 @@ func learningCharts(game string, c storage.Curves) []plot.Chart {
 	}
 	return charts
 }
+
+// expectedScore is the score a player expects at an Elo difference of elo.
+func expectedScore(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)) }
 
 // movingMean returns the mean of the last n values at each point.
 func movingMean(v []float64, n int) []float64 {
