@@ -244,3 +244,29 @@ func TestDatabaseSizeStaysBounded(t *testing.T) {
 	// Every champion still exports bit for bit.
 	tw.sameChampions(t, 300)
 }
+
+func TestLoadCurvesReadsBaselinesWithIntervals(t *testing.T) {
+	ctx := context.Background()
+	tw := newTwin(t, storage.KeepEverything())
+	tw.play(t, 5)
+	c, err := tw.all.LoadCurves(ctx, "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Generations) != 5 || len(c.Best) != 5 || len(c.LadderMean) != 5 {
+		t.Fatalf("curves of %d generations (%d best, %d ladder), want 5", len(c.Generations), len(c.Best), len(c.LadderMean))
+	}
+	var got []string
+	for _, name := range []string{"random", storage.HalfAgoChampion} {
+		for _, p := range c.Baselines[name] {
+			got = append(got, fmt.Sprint(p.Generation, p.Score, p.Elo, p.EloCI))
+		}
+	}
+	// The same numbers, straight from the public view: random first, then
+	// the champions of half as many generations ago.
+	want := query(t, tw.allPath, `SELECT generation, score, elo, elo_ci FROM baseline_history
+		ORDER BY opponent LIKE 'champion:%', generation`)
+	if !slices.Equal(got, want) || len(want) != 5 {
+		t.Errorf("curves' baselines %v, want %v (random in 0, 2, 4; champions in 2, 4)", got, want)
+	}
+}
