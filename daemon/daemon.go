@@ -399,20 +399,9 @@ func overallRate(played int, elapsed time.Duration, generation, target int) stri
 	if target > 0 && generation < target {
 		left := target - generation
 		eta := time.Duration(float64(left) / perHour * float64(time.Hour))
-		s += fmt.Sprintf(", %d to go, target in %s", left, roundDuration(eta))
+		s += fmt.Sprintf(", %d to go, target in %s", left, progress.Round(eta))
 	}
 	return s
-}
-
-// roundDuration shortens a duration for the live line.
-func roundDuration(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Hour:
-		return d.Round(time.Minute)
-	case d >= time.Minute:
-		return d.Round(time.Second)
-	}
-	return d.Round(100 * time.Millisecond)
 }
 
 // scheduleSize returns the number of tournament games of a generation.

@@ -122,17 +122,18 @@ func (r *Reporter) text(done int, now time.Time) string {
 		s += ", " + r.note
 	}
 	if done >= r.total {
-		return s + fmt.Sprintf(", done in %s", round(now.Sub(r.start)))
+		return s + fmt.Sprintf(", done in %s", Round(now.Sub(r.start)))
 	}
 	if rate > 0 {
 		eta := time.Duration(float64(r.total-done) / rate * float64(time.Second))
-		s += fmt.Sprintf(", ETA %s", round(eta))
+		s += fmt.Sprintf(", ETA %s", Round(eta))
 	}
 	return s
 }
 
-// round shortens a duration for display.
-func round(d time.Duration) time.Duration {
+// Round shortens a duration for display: to the minute from an hour, to
+// the second from a minute, else to a tenth of a second.
+func Round(d time.Duration) time.Duration {
 	switch {
 	case d >= time.Hour:
 		return d.Round(time.Minute)
