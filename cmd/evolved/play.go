@@ -40,6 +40,9 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, stdout io.Writer) error {
+		if generation.set && generation.n < 0 {
+			return usagef("play: --generation must be 0 or more, got %d", generation.n)
+		}
 		g := strings.ToLower(*gameName)
 		if g != "draughts" && g != "chess" && g != "xiangqi" {
 			return usagef("play: unknown game %q (known: draughts, chess, xiangqi)", *gameName)
