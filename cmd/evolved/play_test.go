@@ -1,11 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 )
+
+// tmuxSocket names the tmux server of a test's session in this process.
+func tmuxSocket(session string) string { return fmt.Sprintf("%s-%d", session, os.Getpid()) }
 
 // tmuxPlay starts `evolved play` with args in a detached tmux session and
 // returns functions to read the screen, type a line and wait for text.
@@ -18,8 +23,11 @@ func tmuxPlay(t *testing.T, session string, args string) (screen func() string, 
 	// Each test has a tmux server of its own (-L): with one shared server,
 	// a test's new session could reach the server while the previous
 	// test's last kill-session was shutting it down ("server exited
-	// unexpectedly").
-	tmuxCmd := func(args ...string) *exec.Cmd { return exec.Command(tmux, append([]string{"-L", session}, args...)...) }
+	// unexpectedly"). The socket is named after the test process too, so
+	// that two suites running at once never share, or kill, a server.
+	tmuxCmd := func(args ...string) *exec.Cmd {
+		return exec.Command(tmux, append([]string{"-L", tmuxSocket(session)}, args...)...)
+	}
 	tmuxCmd("kill-server").Run()
 	start := tmuxCmd("new-session", "-d", "-s", session, "-x", "100", "-y", "40", binary+" play "+args)
 	start.Dir = t.TempDir()
@@ -66,7 +74,7 @@ func TestPlayInTmux(t *testing.T) {
 	send("quit")
 	tmux, _ := exec.LookPath("tmux")
 	if !waitFor(10*time.Second, func() bool {
-		return exec.Command(tmux, "-L", "evolved-play-test", "has-session", "-t", "evolved-play-test").Run() != nil
+		return exec.Command(tmux, "-L", tmuxSocket("evolved-play-test"), "has-session", "-t", "evolved-play-test").Run() != nil
 	}) {
 		t.Errorf("the session did not end after quit:\n%s", screen())
 	}
