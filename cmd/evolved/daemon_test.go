@@ -140,9 +140,14 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 	}
 	const target = "40" // about 3 s of generations: long enough to be killed often
 	refDir, config := setup(t)
+	start := time.Now()
 	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
+	// The kills below are timed in units of this machine's generation, so
+	// that a fast machine does not finish the run before it has been killed
+	// often enough, and a slow one is still killed inside generations.
+	perGeneration := time.Since(start) / 40
 	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
 
 	dir, config := setup(t)
@@ -151,8 +156,8 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 	kills := 0
 	// Each trial waits until the run has committed one more generation, so
 	// that it makes progress however fast or loaded the machine is, then
-	// kills it a random moment later: inside a generation, at its commit, or
-	// in the next one.
+	// kills it a random moment later, up to two generations on: inside a
+	// generation, at its commit, or in the next one.
 	for trial := 0; trial < 40 && kills < 6; trial++ {
 		before := generations(t, db)
 		cmd := evolved(dir, "run", "--config", config, "--generations", target)
@@ -177,7 +182,7 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 				t.Fatalf("trial %d: no generation committed in 2 minutes\n%s", trial, out.String())
 			case <-time.After(10 * time.Millisecond):
 				if !killed && generations(t, db) > before {
-					time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+					time.Sleep(time.Duration(rng.Int64N(int64(2*perGeneration) + 1)))
 					cmd.Process.Signal(syscall.SIGKILL)
 					killed = true
 				}
