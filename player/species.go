@@ -35,12 +35,7 @@ func DraughtsSpecies(setup DraughtsSetup) population.Species[draughts.Move, *dra
 	if setup.MaxMoves <= 0 {
 		setup.MaxMoves = 100
 	}
-	rules := draughts.Rules{MaxMoves: setup.MaxMoves}
-	arena := tournament.Arena[draughts.Move, *draughts.Game]{
-		Name:         "draughts",
-		NewGame:      func() *draughts.Game { return draughts.NewGame(draughts.Start(), rules) },
-		OpeningPlies: setup.OpeningPlies,
-	}
+	arena := DraughtsArena(draughts.Rules{MaxMoves: setup.MaxMoves}, setup.OpeningPlies)
 	return netSpecies(arena, nnet.NumDraughtsInputs, func(net *nnet.Net) (DraughtsSpec, error) { return DraughtsNet("agent", net, setup.Depth) }, ParseDraughts)
 }
 

@@ -25,6 +25,7 @@ const (
 	Match     Purpose = "match"     // games of a match outside evolution
 	Baseline  Purpose = "baseline"  // baseline evaluation games
 	Ladder    Purpose = "ladder"    // champion ladder games
+	Rating    Purpose = "rating"    // rating games against a calibrated ladder
 )
 
 // Derive returns the seed for (run, game, generation, purpose, index).

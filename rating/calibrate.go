@@ -1,0 +1,130 @@
+package rating
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"evolved/game"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// CalibrateOptions configures a calibration.
+type CalibrateOptions struct {
+	// Pairs is the number of colour-swapped game pairs each two players
+	// meet with.
+	Pairs int
+	// Concurrency, Seed, Clock and Progress are as in Options (Progress
+	// gets valid false throughout).
+	Concurrency int
+	Seed        uint64
+	Clock       tournament.Clock
+	Progress    func(done, total int)
+}
+
+// Calibration is the outcome of Calibrate.
+type Calibration struct {
+	// Ratings holds every player's rating, in the order given.
+	Ratings []Rated
+	Model   Model
+	// Games is the number of games played.
+	Games int
+	// Scores[i][j] is player i's score against player j, in points, and
+	// Met[i][j] the number of games they played.
+	Scores [][]float64
+	Met    [][]int
+}
+
+// Calibrate fits the ratings of players on a scale: every two players of
+// which at least one is free (Elo NaN) meet in opts.Pairs colour-swapped
+// pairs of games (the fixed players' ratings say how they stand among
+// themselves), and Fit estimates the free ratings with the others held.
+// It is how a ladder's own players get their ratings (`evolved ladder`).
+func Calibrate[M comparable, S search.Game[M]](ctx context.Context, arena tournament.Arena[M, S], players []Opponent[M, S], opts CalibrateOptions) (Calibration, error) {
+	if opts.Pairs < 1 {
+		return Calibration{}, fmt.Errorf("rating: calibrate: need at least one pair of games per meeting, got %d", opts.Pairs)
+	}
+	n := len(players)
+	fixed := make([]float64, n)
+	agents := make([]func() search.Player[M, S], n)
+	for i, p := range players {
+		fixed[i], agents[i] = p.Elo, p.New
+	}
+	var schedule []tournament.Pairing
+	opening := 0
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if !math.IsNaN(fixed[i]) && !math.IsNaN(fixed[j]) {
+				continue
+			}
+			for range opts.Pairs {
+				schedule = append(schedule, tournament.Pairing{First: i, Second: j, OpeningIndex: opening},
+					tournament.Pairing{First: j, Second: i, OpeningIndex: opening})
+				opening++
+			}
+		}
+	}
+	if len(schedule) == 0 {
+		return Calibration{}, fmt.Errorf("rating: calibrate: every player's rating is fixed: nothing to fit")
+	}
+	res, err := tournament.Run(ctx, arena, agents, schedule,
+		tournament.Config{Workers: opts.Concurrency, Clock: opts.Clock}, opts.Seed, 0, opts.Progress)
+	if err != nil {
+		return Calibration{}, fmt.Errorf("rating: calibrate: %w", err)
+	}
+	cal := Calibration{Games: len(res.Games), Scores: make([][]float64, n), Met: make([][]int, n)}
+	for i := range n {
+		cal.Scores[i], cal.Met[i] = make([]float64, n), make([]int, n)
+	}
+	games := make([]Game, len(res.Games))
+	for k, g := range res.Games {
+		if g.Outcome.Reason == game.TimeForfeit {
+			return Calibration{}, fmt.Errorf("%w: game %d between %s and %s; use a longer time control or a lower concurrency",
+				ErrForfeit, k+1, players[g.First].Name, players[g.Second].Name)
+		}
+		score := 0.5
+		switch g.Outcome.Result {
+		case game.FirstWins:
+			score = 1
+		case game.SecondWins:
+			score = 0
+		}
+		games[k] = Game{First: g.First, Second: g.Second, Score: score}
+		cal.Scores[g.First][g.Second] += score
+		cal.Scores[g.Second][g.First] += 1 - score
+		cal.Met[g.First][g.Second]++
+		cal.Met[g.Second][g.First]++
+	}
+	cal.Ratings, cal.Model, err = Fit(fixed, games)
+	if err != nil {
+		return Calibration{}, err
+	}
+	return cal, nil
+}
+
+// Refit returns a copy of the ladder with the ratings of its own players
+// replaced by cal's (players in ladder order) and the anchors sorted weakest
+// first; command and games record how it was made.
+func (l *Ladder) Refit(cal Calibration, command string) *Ladder {
+	out := *l
+	out.Anchors = slices.Clone(l.Anchors)
+	for i := range out.Anchors {
+		if out.Anchors[i].EngineElo == 0 {
+			out.Anchors[i].Elo = math.Round(cal.Ratings[i].Elo*10) / 10
+			out.Anchors[i].HalfWidth = math.Round(cal.Ratings[i].HalfWidth*10) / 10
+		}
+	}
+	slices.SortStableFunc(out.Anchors, func(a, b Anchor) int {
+		switch {
+		case a.Elo < b.Elo:
+			return -1
+		case a.Elo > b.Elo:
+			return 1
+		}
+		return 0
+	})
+	out.Command, out.Games = command, cal.Games
+	return &out
+}
