@@ -197,6 +197,36 @@ CREATE VIEW baseline_history AS
 	       b.elo, b.elo_ci, g.created_at
 	FROM baselines b JOIN generations g ON g.game = b.game AND g.generation = b.generation;
 `,
+	// 5: ratings of champions on calibrated scales (package rating). A
+	// rating is stored whole, in one statement, or not at all.
+	`
+CREATE TABLE ratings (
+	game       TEXT NOT NULL REFERENCES runs(game),
+	generation INTEGER NOT NULL,          -- the champion's generation
+	agent_id   INTEGER NOT NULL,
+	scale      TEXT NOT NULL,             -- the ladder's scale, e.g. stockfish-uci-elo
+	tc         TEXT NOT NULL,             -- BASE+INC in seconds, or untimed
+	elo        REAL NOT NULL,
+	ci         REAL NOT NULL,             -- half-width of the 95% interval
+	games      INTEGER NOT NULL,
+	wins       INTEGER NOT NULL,
+	draws      INTEGER NOT NULL,
+	losses     INTEGER NOT NULL,
+	seed       INTEGER NOT NULL,
+	seconds    REAL NOT NULL,             -- how long the rating took
+	created_at TEXT NOT NULL,
+	PRIMARY KEY (game, generation, scale, tc)
+);
+
+-- The public interface for sqlite3 users: each rated champion's Elo on its
+-- scale, with the half-width of the 95% interval, and the hours of
+-- evolution (the generations' own times, summed) that made it.
+CREATE VIEW rating_history AS
+	SELECT r.game, r.generation, r.elo, r.ci, r.games, r.scale, r.tc, r.created_at,
+	       (SELECT SUM(g.seconds) FROM generations g
+	        WHERE g.game = r.game AND g.generation <= r.generation) / 3600.0 AS hours
+	FROM ratings r;
+`,
 }
 
 // rebuildsTables lists the migrations that rebuild a table another table
