@@ -17,10 +17,19 @@ var flagLine = regexp.MustCompile(`^  -(\S+)(?: (.*))?$`)
 // one default.
 func TestFlagHelp(t *testing.T) {
 	typeNames := map[string]bool{"string": true, "int": true, "uint": true, "float": true, "value": true, "duration": true}
-	for _, args := range [][]string{
-		{"run"}, {"status"}, {"champions"}, {"export"}, {"uci"}, {"match"}, {"perft"}, {"meta"},
-		{"chess960", "ga"}, {"chess960", "enumerate"}, {"chess960", "bench"}, {"version"}, {"play"}, {"plot"},
-	} {
+	// Every command, so that a new one is checked without being listed;
+	// a command with modes is checked in each mode.
+	var all [][]string
+	for _, c := range commands() {
+		if c.modes {
+			for _, mode := range []string{"ga", "enumerate", "bench"} {
+				all = append(all, []string{c.name, mode})
+			}
+			continue
+		}
+		all = append(all, []string{c.name})
+	}
+	for _, args := range all {
 		out, code := exitStatus(t, append(args, "-h")...)
 		if code != 0 || !strings.HasPrefix(out, "Usage: evolved "+strings.Join(args, " ")) {
 			t.Errorf("evolved %v -h: status %d, want 0 and a Usage line:\n%s", args, code, out)

@@ -73,6 +73,8 @@ func commands() []command {
 		{name: "play", summary: "play a game against a champion or a built-in player in the terminal", setup: playCommand},
 		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},
 		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},
+		{name: "rate", summary: "rate a player on its game's calibrated Elo scale (Stockfish levels, the draughts ladder)", setup: rateCommand},
+		{name: "ladder", summary: "fit the ratings of a rating ladder's own players (writes a ladder file)", setup: ladderCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
 		{name: "meta", summary: "the chess lab: ant colony, genetic search over games, simulated annealing against an engine", setup: metaCommand},
 		{name: "chess960", summary: "search the Chess960 back ranks: classic GA, enumeration, benchmark", setup: chess960Command, modes: true},

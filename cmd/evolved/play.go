@@ -76,7 +76,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 				return fmt.Errorf("play: %w", err)
 			}
 		}
-		engine, err := playEngine(ctx, "draughts", *agentFile, *dbPath, *spec, generation.get(-1), *depth, player.ParseDraughts, player.DraughtsNet)
+		engine, err := playerSource(ctx, "play", "draughts", *agentFile, *dbPath, *spec, generation.get(-1), *depth, player.ParseDraughts, player.DraughtsNet)
 		if err != nil {
 			return err
 		}
@@ -87,51 +87,51 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	}
 }
 
-// playEngine builds the engine of game from whichever source was given:
-// a player spec (read by parse), an agent file, or a champion of the
-// database; net makes a net player at a depth (0: the agent's own, or the
-// run's for a champion).
-func playEngine[M comparable, S search.Game[M]](ctx context.Context, game, agentFile, dbPath, spec string, generation, depth int,
+// playerSource builds the player of game from whichever source a command
+// (cmd, for messages) was given: a player spec (read by parse), an agent
+// file, or a champion of the database; net makes a net player at a depth
+// (0: the agent's own, or the run's for a champion).
+func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd, game, agentFile, dbPath, spec string, generation, depth int,
 	parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) (player.Spec[M, S], error) {
 	var none player.Spec[M, S]
 	switch {
 	case spec != "":
 		s, err := parse(spec)
 		if err != nil {
-			return s, &usageError{msg: "play: --player: " + err.Error()}
+			return s, &usageError{msg: cmd + ": --player: " + err.Error()}
 		}
 		return s, nil
 	case agentFile != "":
 		n, own, name, err := player.AgentNet(agentFile, game)
 		if err != nil {
-			return none, fmt.Errorf("play: %w", err)
+			return none, fmt.Errorf("%s: %w", cmd, err)
 		}
 		if depth == 0 {
 			depth = own
 		}
 		s, err := net(name, n, depth)
 		if err != nil {
-			return s, fmt.Errorf("play: %w", err)
+			return s, fmt.Errorf("%s: %w", cmd, err)
 		}
 		return s, nil
 	}
 	db, err := openReader(ctx, dbPath)
 	if err != nil {
-		return none, fmt.Errorf("play: %w", err)
+		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer db.Close()
 	c, err := db.Champion(ctx, game, generation)
 	if err != nil {
-		return none, fmt.Errorf("play: %w", err)
+		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
 	if depth == 0 {
 		if depth, err = runDepth(ctx, db, game); err != nil {
-			return none, fmt.Errorf("play: %w", err)
+			return none, fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
 	s, err := net(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
 	if err != nil {
-		return s, fmt.Errorf("play: %w", err)
+		return s, fmt.Errorf("%s: %w", cmd, err)
 	}
 	return s, nil
 }
@@ -156,7 +156,7 @@ func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec st
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	engine, err := playEngine(ctx, "chess", agentFile, dbPath, spec, generation, depth, player.ParseChess, player.ChessNet)
+	engine, err := playerSource(ctx, "play", "chess", agentFile, dbPath, spec, generation, depth, player.ParseChess, player.ChessNet)
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec 
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	engine, err := playEngine(ctx, "xiangqi", agentFile, dbPath, spec, generation, depth, player.ParseXiangqi, player.XiangqiNet)
+	engine, err := playerSource(ctx, "play", "xiangqi", agentFile, dbPath, spec, generation, depth, player.ParseXiangqi, player.XiangqiNet)
 	if err != nil {
 		return err
 	}

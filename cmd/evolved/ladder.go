@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"evolved/game/chess"
+	"evolved/game/draughts"
+	"evolved/game/xiangqi"
+	"evolved/player"
+	"evolved/progress"
+	"evolved/rating"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// ladderSettings are the flags of `evolved ladder`.
+type ladderSettings struct {
+	game         string
+	from         string
+	out          string
+	pairs        int
+	engineLevels int
+	concurrency  int
+	seed         uint64
+	engine       string
+	command      string // the command line, recorded in the file
+}
+
+// ladderCommand implements `evolved ladder`.
+func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	var s ladderSettings
+	fs.StringVar(&s.game, "game", "draughts", "the `GAME` whose ladder to fit: draughts, chess or xiangqi")
+	fs.StringVar(&s.from, "from", "", "take the players from the ladder `FILE` (default: the built-in ladder of the game)")
+	fs.StringVar(&s.out, "o", "", "write the fitted ladder to `FILE` (default: standard output)")
+	fs.IntVar(&s.pairs, "pairs", 20, "every two players meet in `N` pairs of games (one opening, both colours)")
+	fs.IntVar(&s.engineLevels, "engine-levels", 2, "the own players also meet the `K` lowest engine levels, which hold the scale")
+	fs.IntVar(&s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
+	fs.StringVar(&s.engine, "engine", "", "the ladder's engine at `PATH` (default: its name on $PATH or in /usr/games)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved ladder --game G [--pairs N] [--seed S] [--concurrency C] [-o FILE]")
+		fmt.Fprintln(fs.Output(), "\nFits the ratings of a ladder's own players, the anchors `rate` measures against:")
+		fmt.Fprintln(fs.Output(), "a round robin among them (and the lowest engine levels, whose ratings hold the")
+		fmt.Fprintln(fs.Output(), "scale; a ladder without an engine holds its origin player at 0), then a")
+		fmt.Fprintln(fs.Output(), "maximum-likelihood fit. Writes the ladder file with the command that made it;")
+		fmt.Fprintln(fs.Output(), "the built-in ladders are rating/ladders/GAME.toml.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		switch {
+		case s.pairs < 1 || s.pairs > 10000:
+			return usagef("ladder: --pairs must be between 1 and 10000, got %d", s.pairs)
+		case s.engineLevels < 1:
+			return usagef("ladder: --engine-levels must be at least 1, got %d", s.engineLevels)
+		}
+		var (
+			l   *rating.Ladder
+			err error
+		)
+		if s.from != "" {
+			l, err = rating.LoadLadder(s.from)
+		} else {
+			l, err = rating.DefaultLadder(strings.ToLower(s.game))
+		}
+		if err != nil {
+			return fmt.Errorf("ladder: %w", err)
+		}
+		// The command recorded in the file: what decides the ratings (the
+		// game, pairs, engine levels, seed), not where files or engines are.
+		args := []string{"evolved ladder --game " + l.Game}
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "pairs" || f.Name == "engine-levels" || f.Name == "seed" {
+				args = append(args, "--"+f.Name+" "+f.Value.String())
+			}
+		})
+		s.command = strings.Join(args, " ")
+		enginePath, err := l.FindEngine(s.engine)
+		if err != nil {
+			return err
+		}
+		if err := l.CheckEngine(ctx, enginePath); err != nil {
+			return err
+		}
+		clock, err := parseTC(l.TC)
+		if err != nil {
+			return fmt.Errorf("ladder: %w", err)
+		}
+		switch l.Game {
+		case "chess":
+			arena := player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
+			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseChess)
+		case "xiangqi":
+			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: l.MoveLimit()}, xiangqi.Start(), l.Plies())
+			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseXiangqi)
+		}
+		arena := player.DraughtsArena(draughts.Rules{MaxMoves: l.MoveLimit()}, l.Plies())
+		return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseDraughts)
+	}
+}
+
+// calibrateLadder fits the ladder's own players and writes the new ladder.
+func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladderSettings, stdout io.Writer, l *rating.Ladder, enginePath string, clock tournament.Clock,
+	arena tournament.Arena[M, S], parse func(string) (player.Spec[M, S], error)) error {
+	all, err := rating.Opponents(l, enginePath, func(spec string) (func() search.Player[M, S], error) {
+		p, err := parse(spec)
+		return p.New, err
+	})
+	if err != nil {
+		return fmt.Errorf("ladder: %w", err)
+	}
+	// Who takes part: every own player, free unless it is the origin, and
+	// the lowest engine levels, fixed at their Elo.
+	var players []rating.Opponent[M, S]
+	var index []int // ladder index of each player
+	levels := 0
+	for i, a := range l.Anchors {
+		p := all[i]
+		switch {
+		case a.EngineElo > 0:
+			if levels == s.engineLevels {
+				continue
+			}
+			levels++
+		case a.Player == l.Origin:
+			p.Elo = 0
+		default:
+			p.Elo = math.NaN()
+		}
+		players = append(players, p)
+		index = append(index, i)
+	}
+	// Play in the order of the players' names, so that the games, and the
+	// ratings, do not depend on the order of the ladder file: the command
+	// recorded in a fitted file regenerates it exactly from the file itself.
+	order := make([]int, len(players))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(players[a].Name, players[b].Name) })
+	sortedPlayers, sortedIndex := make([]rating.Opponent[M, S], len(order)), make([]int, len(order))
+	for k, i := range order {
+		sortedPlayers[k], sortedIndex[k] = players[i], index[i]
+	}
+	players, index = sortedPlayers, sortedIndex
+	pairings := 0
+	for i := range players {
+		for j := i + 1; j < len(players); j++ {
+			if math.IsNaN(players[i].Elo) || math.IsNaN(players[j].Elo) {
+				pairings++
+			}
+		}
+	}
+	total := 2 * s.pairs * pairings
+	fmt.Fprintf(os.Stderr, "ladder %s: %d players, %d games (%d pairs a meeting), tc %s\n", l.Game, len(players), total, s.pairs, orUntimed(l.TC))
+	rep := progress.New(os.Stderr, "ladder", total, "games", progress.IsTerminal(os.Stderr))
+	cal, err := rating.Calibrate(ctx, arena, players, rating.CalibrateOptions{
+		Pairs: s.pairs, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
+		Progress: func(done, _ int) { rep.Update(done) },
+	})
+	rep.Finish()
+	if err != nil {
+		return fmt.Errorf("ladder: %w", err)
+	}
+	// Carry the fit back to ladder order; the anchors left out keep theirs.
+	full := rating.Calibration{Games: cal.Games, Model: cal.Model, Ratings: make([]rating.Rated, len(l.Anchors))}
+	for i, a := range l.Anchors {
+		full.Ratings[i] = rating.Rated{Elo: a.Elo, HalfWidth: a.HalfWidth}
+	}
+	for k, i := range index {
+		full.Ratings[i] = cal.Ratings[k]
+	}
+	fitted := l.Refit(full, s.command)
+	for k, p := range players {
+		r := cal.Ratings[k]
+		fmt.Fprintf(os.Stderr, "%-28s %7.1f ± %5.1f  (%d games)\n", p.Name, r.Elo, r.HalfWidth, r.Games)
+	}
+	fmt.Fprintf(os.Stderr, "draws %.1f%%, first-move advantage %+.0f Elo\n", 100*cal.Model.DrawRatio, cal.Model.Advantage)
+	header := fmt.Sprintf("The %s rating ladder (%s).\n%s\nMade by: %s\n(%d games; ci is the half-width of each fitted rating's 95%% interval.)",
+		l.Game, l.Scale, l.About, s.command, cal.Games)
+	var buf bytes.Buffer
+	if err := fitted.Write(&buf, header); err != nil {
+		return err
+	}
+	if s.out == "" {
+		_, err := stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(s.out, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("ladder: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "ladder: wrote %s\n", s.out)
+	return nil
+}
+
+// orUntimed returns tc, or "untimed" for none.
+func orUntimed(tc string) string {
+	if tc == "" {
+		return "untimed"
+	}
+	return tc
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"evolved/agent"
+	"evolved/game/chess"
+	"evolved/game/draughts"
+	"evolved/game/xiangqi"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/progress"
+	"evolved/rating"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// rateSettings are the flags of `evolved rate`.
+type rateSettings struct {
+	game        string
+	agent, db   string
+	spec        string
+	generation  optionalInt
+	depth       int
+	games       int
+	concurrency int
+	seed        uint64
+	tc          string
+	ladder      string
+	engine      string
+	json        bool
+}
+
+// rateCommand implements `evolved rate`.
+func rateCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	var s rateSettings
+	fs.StringVar(&s.game, "game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game)")
+	fs.StringVar(&s.agent, "agent", "", "rate the exported agent `FILE`")
+	fs.StringVar(&s.db, "db", "", "rate a champion of the database `FILE` (the latest unless --generation)")
+	fs.Var(&s.generation, "generation", "with --db: rate generation `N`'s champion")
+	fs.StringVar(&s.spec, "player", "", "rate the built-in player `SPEC` (as in match)")
+	fs.IntVar(&s.depth, "depth", 0, "the agent's search depth `D` in untimed games (0: the agent's own, or the run's)")
+	fs.IntVar(&s.games, "games", 0, "play at most `N` games (default: 200 for draughts, 100 for chess and xiangqi)")
+	fs.IntVar(&s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
+	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds (default: the ladder's: 10+0.1 for chess and xiangqi, untimed for draughts)")
+	fs.StringVar(&s.ladder, "ladder", "", "rate on the ladder `FILE` instead of the built-in one of the game")
+	fs.StringVar(&s.engine, "engine", "", "the ladder's engine at `PATH` (default: its name on $PATH or in /usr/games)")
+	fs.BoolVar(&s.json, "json", false, "print the rating as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved rate (--agent FILE | --db FILE [--generation N] | --player SPEC) [--game G]")
+		fmt.Fprintln(fs.Output(), "                    [--games N] [--tc BASE+INC] [--concurrency C] [--json]")
+		fmt.Fprintln(fs.Output(), "\nRates a player on its game's calibrated Elo scale: it plays pairs of games")
+		fmt.Fprintln(fs.Output(), "(one opening, both colours) against the ladder's anchors nearest its strength,")
+		fmt.Fprintln(fs.Output(), "and fits its Elo by maximum likelihood over all games, with a 95% interval.")
+		fmt.Fprintln(fs.Output(), "Chess: Stockfish at UCI_Elo levels; xiangqi: Fairy-Stockfish at UCI_Elo levels;")
+		fmt.Fprintln(fs.Output(), "draughts: the project's own players, fitted once (rating/ladders/*.toml).")
+		fmt.Fprintln(fs.Output(), "The last line is")
+		fmt.Fprintln(fs.Output(), "  rating game=G elo=E ci=X games=N scale=S tc=T")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		sources := 0
+		for _, set := range []bool{s.agent != "", s.db != "", s.spec != ""} {
+			if set {
+				sources++
+			}
+		}
+		switch {
+		case sources != 1:
+			return usagef("rate: give exactly one of --agent FILE, --db FILE or --player SPEC")
+		case s.generation.set && s.db == "":
+			return usagef("rate: --generation goes with --db")
+		case s.generation.set && s.generation.n < 0:
+			return usagef("rate: --generation must be 0 or more, got %d", s.generation.n)
+		case s.games < 0 || s.games > 100000:
+			return usagef("rate: --games must be between 1 and 100000, got %d", s.games)
+		case s.depth < 0 || s.depth > 30:
+			return usagef("rate: --depth must be between 1 and 30, got %d", s.depth)
+		}
+		game, err := rateGameOf(ctx, s)
+		if err != nil {
+			return err
+		}
+		var ladder *rating.Ladder
+		if s.ladder != "" {
+			ladder, err = rating.LoadLadder(s.ladder)
+		} else {
+			ladder, err = rating.DefaultLadder(game)
+		}
+		if err != nil {
+			return fmt.Errorf("rate: %w", err)
+		}
+		if ladder.Game != game {
+			return usagef("rate: the ladder %s rates %s, not %s", s.ladder, ladder.Game, game)
+		}
+		if s.tc == "" {
+			s.tc = ladder.TC
+		}
+		clock, err := parseTC(s.tc)
+		if err != nil {
+			return &usageError{msg: "rate: " + err.Error()}
+		}
+		if s.games == 0 {
+			s.games = 100
+			if game == "draughts" {
+				s.games = 200
+			}
+		}
+		enginePath, err := ladder.FindEngine(s.engine)
+		if err != nil {
+			return err
+		}
+		if err := ladder.CheckEngine(ctx, enginePath); err != nil {
+			return err
+		}
+		switch game {
+		case "chess":
+			arena := player.ChessArena(chess.Rules{MaxMoves: ladder.MoveLimit(), FiftyMoveRule: true}, ladder.Plies(), false)
+			return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseChess, player.ChessNet)
+		case "xiangqi":
+			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: ladder.MoveLimit()}, xiangqi.Start(), ladder.Plies())
+			return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseXiangqi, player.XiangqiNet)
+		}
+		arena := player.DraughtsArena(draughts.Rules{MaxMoves: ladder.MoveLimit()}, ladder.Plies())
+		return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseDraughts, player.DraughtsNet)
+	}
+}
+
+// rateGameOf returns the game to rate: --game, else the agent file's game,
+// else the database's only run; a built-in player needs --game.
+func rateGameOf(ctx context.Context, s rateSettings) (string, error) {
+	game := strings.ToLower(s.game)
+	switch {
+	case game != "":
+	case s.agent != "":
+		f, err := os.Open(s.agent)
+		if err != nil {
+			return "", fmt.Errorf("rate: agent: %w", err)
+		}
+		a, err := agent.Read(f)
+		f.Close()
+		if err != nil {
+			return "", fmt.Errorf("rate: agent file %s: %w", s.agent, err)
+		}
+		game = a.Game
+	case s.db != "":
+		db, err := openReader(ctx, s.db)
+		if err != nil {
+			return "", fmt.Errorf("rate: %w", err)
+		}
+		defer db.Close()
+		if game, err = gameOf(ctx, db, "rate", ""); err != nil {
+			return "", err
+		}
+	default:
+		return "", usagef("rate: --player needs --game")
+	}
+	if game != "draughts" && game != "chess" && game != "xiangqi" {
+		return "", usagef("rate: unknown game %q (known: draughts, chess, xiangqi)", game)
+	}
+	return game, nil
+}
+
+// rateOn rates the player of s on the ladder, with progress on standard
+// error, and prints the report.
+func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings, stdout io.Writer, ladder *rating.Ladder, enginePath string, clock tournament.Clock,
+	arena tournament.Arena[M, S], parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) error {
+	rated, err := playerSource(ctx, "rate", ladder.Game, s.agent, s.db, s.spec, s.generation.get(-1), s.depth, parse, net)
+	if err != nil {
+		return err
+	}
+	anchors, err := rating.Opponents(ladder, enginePath, func(spec string) (func() search.Player[M, S], error) {
+		p, err := parse(spec)
+		return p.New, err
+	})
+	if err != nil {
+		return fmt.Errorf("rate: %w", err)
+	}
+	tc := s.tc
+	if tc == "" {
+		tc = "untimed"
+	}
+	if !s.json {
+		fmt.Fprintf(stdout, "rate %s: %s on %s (tc %s), up to %d games, seed %d\n", ladder.Game, rated.Name, ladder.Scale, tc, s.games, s.seed)
+	}
+	rep := progress.New(os.Stderr, "rate", s.games+s.games%2, "games", progress.IsTerminal(os.Stderr))
+	res, err := rating.Rate(ctx, arena, rated.New, anchors, rating.Options{
+		Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
+		Progress: func(done, _ int, last rating.Rated, valid bool) {
+			if valid {
+				rep.UpdateNote(done, fmt.Sprintf("Elo %.0f ± %.0f", last.Elo, last.HalfWidth))
+			} else {
+				rep.Update(done)
+			}
+		},
+	})
+	rep.Finish()
+	if err != nil {
+		return fmt.Errorf("rate: %w", err)
+	}
+	if s.json {
+		return writeRatingJSON(stdout, ladder, rated.Name, tc, s.seed, res)
+	}
+	printRating(stdout, ladder, rated.Name, tc, res)
+	return nil
+}
+
+// printRating writes the anchors met, the rating and the machine-readable
+// last line.
+func printRating[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, res rating.Report[M]) {
+	fmt.Fprintf(w, "%-22s %6s %6s %5s %5s %5s %7s\n", "anchor", "elo", "games", "+", "=", "-", "score")
+	for _, a := range res.Anchors {
+		if n := a.Games(); n > 0 {
+			score := 100 * (float64(a.Wins) + float64(a.Draws)/2) / float64(n)
+			fmt.Fprintf(w, "%-22s %6.0f %6d %5d %5d %5d %6.1f%%\n", a.Name, a.Elo, n, a.Wins, a.Draws, a.Losses, score)
+		}
+	}
+	r := res.Rating
+	fmt.Fprintf(w, "%s: Elo %.0f ± %.0f (95%%) on %s, %d games in %s (draws %.0f%%, first-move advantage %+.0f)\n",
+		name, r.Elo, r.HalfWidth, ladder.Scale, r.Games, progress.Round(res.Elapsed), 100*res.Model.DrawRatio, res.Model.Advantage)
+	if lo, hi := ladder.Anchors[0].Elo, ladder.Anchors[len(ladder.Anchors)-1].Elo; r.Elo < lo || r.Elo > hi {
+		fmt.Fprintf(w, "note: the rating lies outside the ladder (%.0f to %.0f): it rests on lopsided results and is an extrapolation\n", lo, hi)
+	}
+	fmt.Fprintf(w, "rating game=%s elo=%.0f ci=%.0f games=%d scale=%s tc=%s\n", ladder.Game, r.Elo, r.HalfWidth, r.Games, ladder.Scale, tc)
+}
+
+// ratingJSON is what `rate --json` prints.
+type ratingJSON struct {
+	Game      string       `json:"game"`
+	Player    string       `json:"player"`
+	Scale     string       `json:"scale"`
+	TC        string       `json:"tc"`
+	Seed      uint64       `json:"seed"`
+	Elo       float64      `json:"elo"`
+	CI        float64      `json:"ci"`
+	Games     int          `json:"games"`
+	DrawRatio float64      `json:"draw_ratio"`
+	Advantage float64      `json:"advantage"`
+	Seconds   float64      `json:"seconds"`
+	Anchors   []anchorJSON `json:"anchors"`
+}
+
+type anchorJSON struct {
+	Name   string  `json:"name"`
+	Elo    float64 `json:"elo"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+}
+
+// writeRatingJSON writes the rating as one JSON object.
+func writeRatingJSON[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, seed uint64, res rating.Report[M]) error {
+	out := ratingJSON{Game: ladder.Game, Player: name, Scale: ladder.Scale, TC: tc, Seed: seed,
+		Elo: round1(res.Rating.Elo), CI: round1(res.Rating.HalfWidth), Games: res.Rating.Games,
+		DrawRatio: math.Round(res.Model.DrawRatio*1000) / 1000, Advantage: round1(res.Model.Advantage), Seconds: res.Elapsed.Seconds()}
+	for _, a := range res.Anchors {
+		if a.Games() > 0 {
+			out.Anchors = append(out.Anchors, anchorJSON{Name: a.Name, Elo: a.Elo, Wins: a.Wins, Draws: a.Draws, Losses: a.Losses})
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("rate: %w", err)
+	}
+	return nil
+}
+
+// round1 rounds to one decimal, for JSON that people read too.
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
