@@ -16,6 +16,7 @@ import (
 	"evolved/nnet"
 	"evolved/player"
 	"evolved/population"
+	"evolved/rating"
 	"evolved/storage"
 	"evolved/tournament"
 )
@@ -117,6 +118,19 @@ type JobsConfig struct {
 	// MinFreeMB is the free space, in MiB, below which the daemon pauses
 	// before its next generation and skips backups; 0 turns the check off.
 	MinFreeMB int `toml:"min_free_mb"`
+	// RatingEvery rates the champion of every this many generations on its
+	// game's calibrated scale (package rating), in the background beside
+	// the evolution; 0 turns ratings off. RatingGames bounds the games of
+	// one rating and RatingMinutes its time: a rating past it is abandoned
+	// (and logged), as is one due while the last is still running.
+	RatingEvery   int `toml:"rating_every"`
+	RatingGames   int `toml:"rating_games"`
+	RatingMinutes int `toml:"rating_minutes"`
+	// RatingLadders replaces a game's built-in ladder with a ladder file
+	// (game = "path"); RatingEngine gives the path of the ladders' engine
+	// when it is neither on $PATH nor in /usr/games.
+	RatingLadders map[string]string `toml:"rating_ladders"`
+	RatingEngine  string            `toml:"rating_engine"`
 }
 
 // Retention returns the storage retention the jobs configuration sets.
@@ -154,6 +168,7 @@ func DefaultConfig() Config {
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
 			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, MinFreeMB: 1024,
+			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60,
 		},
 	}
 }
@@ -347,6 +362,26 @@ func (c Config) Validate() error {
 	}
 	if c.Jobs.MinFreeMB < 0 {
 		return bad("jobs.min_free_mb", c.Jobs.MinFreeMB, "must not be negative (0 turns the check off)")
+	}
+	if c.Jobs.RatingEvery < 0 {
+		return bad("jobs.rating_every", c.Jobs.RatingEvery, "must not be negative (0 turns ratings off)")
+	}
+	if c.Jobs.RatingEvery > 0 {
+		if c.Jobs.RatingGames < 2 || c.Jobs.RatingGames > 100000 {
+			return bad("jobs.rating_games", c.Jobs.RatingGames, "want 2..100000")
+		}
+		if c.Jobs.RatingMinutes < 1 {
+			return bad("jobs.rating_minutes", c.Jobs.RatingMinutes, "want at least 1")
+		}
+	}
+	for game, path := range c.Jobs.RatingLadders {
+		l, err := rating.LoadLadder(path)
+		if err != nil {
+			return bad("jobs.rating_ladders."+game, strconv.Quote(path), err.Error())
+		}
+		if l.Game != game {
+			return bad("jobs.rating_ladders."+game, strconv.Quote(path), "a ladder for "+l.Game)
+		}
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ import (
 	"evolved/player"
 	"evolved/population"
 	"evolved/progress"
+	"evolved/rating"
 	"evolved/search"
 	"evolved/storage"
 	"evolved/tournament"
@@ -62,6 +63,20 @@ type Daemon struct {
 	held     int // units of slots held back: maxSlots - workers
 	lastBeat atomic.Int64
 	status   sync.Map // game -> status text for systemd
+
+	// ratingCtx is the context of background ratings: Run's caller's, so
+	// that ratings in flight when the evolution reaches its target are
+	// finished, not cut; ratings counts them and busy maps a game to the
+	// *atomic.Bool that says one of its ratings is running.
+	ratingCtx context.Context
+	ratings   sync.WaitGroup
+	busy      sync.Map
+}
+
+// rating returns the flag that says a rating of game is running.
+func (d *Daemon) rating(game string) *atomic.Bool {
+	v, _ := d.busy.LoadOrStore(game, new(atomic.Bool))
+	return v.(*atomic.Bool)
 }
 
 // Options are New's inputs besides the configuration.
@@ -165,6 +180,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	defer func() { <-jobs.Stop().Done() }()
 
+	d.ratingCtx = ctx
+	// Ratings still running when the populations stop are waited for:
+	// finished when the target was reached, abandoned on a stop signal.
+	defer d.ratings.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go d.watchdog(ctx)
@@ -213,7 +232,12 @@ func runDraughts(ctx context.Context, d *Daemon) error {
 	format := func(_ string, moves []draughts.Move) (string, error) {
 		return draughts.MoveText(draughts.Start(), moves)
 	}
-	return evolve(ctx, d, "draughts", species, dc, dc.population(0), format)
+	return evolve(ctx, d, "draughts", species, dc, dc.population(0), format, rater[draughts.Move, *draughts.Game]{
+		arena: func(l *rating.Ladder) tournament.Arena[draughts.Move, *draughts.Game] {
+			return player.DraughtsArena(draughts.Rules{MaxMoves: l.MoveLimit()}, l.Plies())
+		},
+		parse: specParser(player.ParseDraughts),
+	})
 }
 
 // runChess evolves the chess population.
@@ -231,7 +255,12 @@ func runChess(ctx context.Context, d *Daemon) error {
 		}
 		return chess.MoveText(pos, moves)
 	}
-	return evolve(ctx, d, "chess", species, cc, cc.population(0), format)
+	return evolve(ctx, d, "chess", species, cc, cc.population(0), format, rater[chess.Move, *chess.Game]{
+		arena: func(l *rating.Ladder) tournament.Arena[chess.Move, *chess.Game] {
+			return player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
+		},
+		parse: specParser(player.ParseChess),
+	})
 }
 
 // runXiangqi evolves the xiangqi population.
@@ -242,13 +271,27 @@ func runXiangqi(ctx context.Context, d *Daemon) error {
 	format := func(_ string, moves []xiangqi.Move) (string, error) {
 		return xiangqi.MoveText(xiangqi.Start(), moves)
 	}
-	return evolve(ctx, d, "xiangqi", species, xc, xc.population(0), format)
+	return evolve(ctx, d, "xiangqi", species, xc, xc.population(0), format, rater[xiangqi.Move, *xiangqi.Game]{
+		arena: func(l *rating.Ladder) tournament.Arena[xiangqi.Move, *xiangqi.Game] {
+			return player.XiangqiArena(xiangqi.Rules{MaxMoves: l.MoveLimit()}, xiangqi.Start(), l.Plies())
+		},
+		parse: specParser(player.ParseXiangqi),
+	})
+}
+
+// specParser adapts a game's player-spec parser to the constructors the
+// rating ladder needs.
+func specParser[M comparable, S search.Game[M]](parse func(string) (player.Spec[M, S], error)) func(string) (func() search.Player[M, S], error) {
+	return func(spec string) (func() search.Player[M, S], error) {
+		p, err := parse(spec)
+		return p.New, err
+	}
 }
 
 // evolve runs one population: load or create its run, then play, commit
 // and log generation after generation.
 func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, species population.Species[M, S],
-	defining any, pcfg population.Config, format func(start string, moves []M) (string, error)) error {
+	defining any, pcfg population.Config, format func(start string, moves []M) (string, error), rateWith rater[M, S]) error {
 	log := d.log.With("game", game)
 	st, err := loadOrCreate(ctx, d, game, species, defining, pcfg)
 	if err != nil {
@@ -334,6 +377,13 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 			attrs = append(attrs, "vs_"+b.Opponent, fmt.Sprintf("%.0f%%", 100*b.Score))
 		}
 		log.Info("generation committed", attrs...)
+		if every := d.config().Jobs.RatingEvery; every > 0 && st.Generation%every == 0 {
+			champion, err := species.Player(report.Champion.Net)
+			if err != nil {
+				return fmt.Errorf("daemon: %s generation %d: champion: %w", game, st.Generation, err)
+			}
+			startRating(d.ratingCtx, d, game, st.Generation, report.Champion.ID, st.Seed, champion, rateWith)
+		}
 		d.status.Store(game, fmt.Sprintf("%s generation %d, %.1f games/s", game, st.Generation, rate))
 		d.notifier.Notify("STATUS=" + d.statusLine())
 		st = next

@@ -30,6 +30,7 @@ func fastDraughts() Config {
 	cfg.Draughts.Baselines = []string{"random"}
 	cfg.Draughts.BaselineGames = 2
 	cfg.Jobs.Backup, cfg.Jobs.Prune = "", ""
+	cfg.Jobs.RatingEvery = 0 // the rating tests turn ratings on
 	return cfg
 }
 

@@ -24,11 +24,12 @@ import (
 
 // Series is one named line: Y[i] at X[i]. NaN values are gaps. Low and
 // High, when set (as long as Y), are the ends of an interval around each
-// point, drawn as error bars.
+// point, drawn as error bars, or as a shaded band when Band is set.
 type Series struct {
 	Name      string
 	X, Y      []float64
 	Low, High []float64
+	Band      bool
 }
 
 // Chart is one panel: a title, axis labels and its series.
@@ -174,6 +175,11 @@ func build(ch Chart) (*gplot.Plot, gplot.Legend, error) {
 			pts = nil
 			return nil
 		}
+		if s.Band && s.Low != nil {
+			if err := addBand(p, s, colour); err != nil {
+				return nil, legend, err
+			}
+		}
 		var bars errorPoints
 		for j := range s.X {
 			if math.IsNaN(s.Y[j]) || math.IsNaN(s.X[j]) {
@@ -183,7 +189,7 @@ func build(ch Chart) (*gplot.Plot, gplot.Legend, error) {
 				continue
 			}
 			pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
-			if s.Low != nil && !math.IsNaN(s.Low[j]) && !math.IsNaN(s.High[j]) {
+			if s.Low != nil && !s.Band && !math.IsNaN(s.Low[j]) && !math.IsNaN(s.High[j]) {
 				bars.XYs = append(bars.XYs, plotter.XY{X: s.X[j], Y: s.Y[j]})
 				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{s.Y[j] - s.Low[j], s.High[j] - s.Y[j]})
 			}
@@ -206,6 +212,44 @@ func build(ch Chart) (*gplot.Plot, gplot.Legend, error) {
 		p.Y.Min, p.Y.Max = ch.YMin, ch.YMax
 	}
 	return p, legend, nil
+}
+
+// addBand shades the area between a series' lows and highs, one polygon
+// per stretch without gaps, in a light tint of its colour, under its line.
+func addBand(p *gplot.Plot, s Series, colour color.Color) error {
+	r, g, b, _ := colour.RGBA()
+	tint := color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 56}
+	var low, high plotter.XYs
+	flush := func() error {
+		if len(low) < 2 {
+			low, high = nil, nil
+			return nil
+		}
+		ring := append(plotter.XYs{}, low...)
+		for i := len(high) - 1; i >= 0; i-- {
+			ring = append(ring, high[i])
+		}
+		poly, err := plotter.NewPolygon(ring)
+		if err != nil {
+			return fmt.Errorf("plot: series %q band: %w", s.Name, err)
+		}
+		poly.Color = tint
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+		low, high = nil, nil
+		return nil
+	}
+	for j := range s.X {
+		if math.IsNaN(s.X[j]) || math.IsNaN(s.Low[j]) || math.IsNaN(s.High[j]) {
+			if err := flush(); err != nil {
+				return err
+			}
+			continue
+		}
+		low = append(low, plotter.XY{X: s.X[j], Y: s.Low[j]})
+		high = append(high, plotter.XY{X: s.X[j], Y: s.High[j]})
+	}
+	return flush()
 }
 
 // errorPoints are points with asymmetric y errors, for plotter.NewYErrorBars.

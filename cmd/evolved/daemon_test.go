@@ -43,8 +43,9 @@ func TestMain(m *testing.M) {
 }
 
 // fastConfig is a run small enough for tests: depth-1 agents, the Blondie
-// format, a short ladder and baselines every other generation, and short
-// retention windows so that every run also prunes.
+// format, a short ladder and baselines every other generation, short
+// retention windows so that every run also prunes, and a 4-game rating of
+// every other champion on the built-in draughts ladder.
 const fastConfig = `
 workers = 2
 log_format = "json"
@@ -60,6 +61,8 @@ backup = ""
 prune = ""
 prune_keep = 8
 genome_keep = 3
+rating_every = 2
+rating_games = 4
 `
 
 // setup writes the config into a fresh directory and returns both paths.
@@ -462,6 +465,14 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 			BestFitness *int     `json:"best_fitness"`
 			GensPerHour float64  `json:"gens_per_hour"`
 			ETASeconds  *float64 `json:"eta_seconds"`
+			Rating      *struct {
+				Generation int     `json:"generation"`
+				Elo        float64 `json:"elo"`
+				CI         float64 `json:"ci"`
+				Games      int     `json:"games"`
+				Scale      string  `json:"scale"`
+				TC         string  `json:"tc"`
+			} `json:"rating"`
 		} `json:"populations"`
 	}
 	if err := json.Unmarshal(out, &status); err != nil {
@@ -474,6 +485,11 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 	if p.Game != "draughts" || p.Generation != 2 || p.BestFitness == nil || p.GensPerHour <= 0 || p.ETASeconds == nil || *p.ETASeconds <= 0 {
 		t.Errorf("status: %+v, want draughts at generation 2 with fitness, a rate and an ETA to 10", p)
 	}
+	// Generation 0's champion was rated (rating_every = 2) before the run
+	// ended, on the built-in draughts ladder.
+	if r := p.Rating; r == nil || r.Generation != 0 || r.Games != 4 || r.Scale != "evolved-draughts-1" || r.TC != "untimed" || r.CI <= 0 {
+		t.Errorf("status rating: %+v, want generation 0's 4-game rating", p.Rating)
+	}
 	// The database's size is the file's: pages of 4096 bytes, as ls sees
 	// it after the daemon's last checkpoint; two generations in seconds
 	// span less than the minute a growth rate needs.
@@ -485,7 +501,8 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 		t.Errorf("status database %+v; the file has %d bytes; want that size and no growth yet", status.Database, info.Size())
 	}
 	text, err := evolved(dir, "status").Output()
-	if err != nil || !strings.Contains(string(text), "database evolved.db: ") || !strings.Contains(string(text), "growth not measured yet") {
+	if err != nil || !strings.Contains(string(text), "database evolved.db: ") || !strings.Contains(string(text), "growth not measured yet") ||
+		!regexp.MustCompile(`RATING[^\n]*\ndraughts .* -?\d+ ± \d+ \(gen 0\)`).Match(text) {
 		t.Errorf("status: %v\n%s\nwant the database line", err, text)
 	}
 	out, err = evolved(dir, "champions", "--game", "draughts", "--json").Output()
@@ -518,6 +535,17 @@ func TestPlotLearningCurves(t *testing.T) {
 		}
 		if info, err := os.Stat(filepath.Join(dir, name)); err != nil || info.Size() < 1000 {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// The ratings of generations 0 and 2 are drawn, by generation and by
+	// hours of evolution.
+	svg, err := os.ReadFile(filepath.Join(dir, "curves.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"champion&#39;s rating, with 95% intervals", "hours of evolution", "evolved-draughts-1"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("curves.svg lacks %q", want)
 		}
 	}
 	if out, err := evolved(dir, "plot", "--game", "draughts", "-o", "x.gif").CombinedOutput(); err == nil || !strings.Contains(string(out), "must end in .svg or .png") {

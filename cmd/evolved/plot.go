@@ -23,7 +23,9 @@ func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved plot [--db FILE] [--game G] -o FILE.svg|png")
 		fmt.Fprintln(fs.Output(), "\nDraws a population's learning curves: best and mean fitness, the champion")
-		fmt.Fprintln(fs.Output(), "ladder, and the champion's scores against the baselines, by generation.")
+		fmt.Fprintln(fs.Output(), "ladder, the champion's scores against the baselines, by generation, and, when")
+		fmt.Fprintln(fs.Output(), "the daemon rated champions (jobs.rating_every), their ratings on the game's")
+		fmt.Fprintln(fs.Output(), "calibrated scale by generation and by hours of evolution.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -49,7 +51,12 @@ func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if len(c.Generations) == 0 {
 			return fmt.Errorf("plot: %s has no played generation yet", *game)
 		}
-		if err := plot.WriteFile(*out, 18*vg.Centimeter, 8*vg.Centimeter, learningCharts(*game, c)...); err != nil {
+		ratings, err := db.Ratings(ctx, *game)
+		if err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		charts := append(learningCharts(*game, c), ratingCharts(ratings)...)
+		if err := plot.WriteFile(*out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s (%d generations)\n", *out, len(c.Generations))
@@ -98,6 +105,42 @@ func learningCharts(game string, c storage.Curves) []plot.Chart {
 		charts = append(charts, baselines)
 	}
 	return charts
+}
+
+// ratingCharts draws the champions' ratings with their 95% intervals as
+// bands, one series per scale and time control: against the generation,
+// and against the hours of evolution that made each champion. It returns
+// no chart when nothing was rated.
+func ratingCharts(ratings []storage.Rating) []plot.Chart {
+	if len(ratings) == 0 {
+		return nil
+	}
+	byGen := plot.Chart{Title: "champion's rating, with 95% intervals", XLabel: "generation", YLabel: "Elo", IntegerX: true}
+	byHour := plot.Chart{Title: "champion's rating against the hours of evolution that made it", XLabel: "hours of evolution", YLabel: "Elo"}
+	index := map[string]int{}
+	for _, r := range ratings {
+		name := r.Scale
+		if r.TC != "untimed" {
+			name += " at " + r.TC
+		}
+		i, ok := index[name]
+		if !ok {
+			i = len(byGen.Series)
+			index[name] = i
+			byGen.Series = append(byGen.Series, plot.Series{Name: name, Band: true})
+			byHour.Series = append(byHour.Series, plot.Series{Name: name, Band: true})
+		}
+		for _, ch := range []*plot.Chart{&byGen, &byHour} {
+			s := &ch.Series[i]
+			x := float64(r.Generation)
+			if ch == &byHour {
+				x = r.Hours
+			}
+			s.X, s.Y = append(s.X, x), append(s.Y, r.Elo)
+			s.Low, s.High = append(s.Low, r.Elo-r.CI), append(s.High, r.Elo+r.CI)
+		}
+	}
+	return []plot.Chart{byGen, byHour}
 }
 
 // expectedScore is the score a player expects at an Elo difference of elo.

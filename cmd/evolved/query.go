@@ -65,6 +65,8 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			storage.PopulationStatus
 			Target     int     `json:"target"`
 			ETASeconds float64 `json:"eta_seconds"` // -1: no target or no rate yet
+			// Rating is the latest rated champion's rating; null before one.
+			Rating *latestRating `json:"rating"`
 		}
 		size, err := db.Size(ctx)
 		if err != nil {
@@ -94,6 +96,14 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			if goal > 0 && p.GensPerHour > 0 {
 				r.ETASeconds = max(0, float64(goal-p.Generation)/p.GensPerHour*3600)
 			}
+			latest, ok, err := db.LatestRating(ctx, p.Game)
+			if err != nil {
+				return fmt.Errorf("status: %w", err)
+			}
+			if ok {
+				r.Rating = &latestRating{Generation: latest.Generation, Elo: round1(latest.Elo), CI: round1(latest.CI),
+					Games: latest.Games, Scale: latest.Scale, TC: latest.TC}
+			}
 			out.Populations = append(out.Populations, r)
 		}
 		if *asJSON {
@@ -106,7 +116,7 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return nil
 		}
 		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "GAME\tGENERATIONS\tBEST\tMEAN\tGENS/HOUR\tLAST IMPROVED\tETA\tLAST GENERATION")
+		fmt.Fprintln(tw, "GAME\tGENERATIONS\tBEST\tMEAN\tGENS/HOUR\tLAST IMPROVED\tRATING\tETA\tLAST GENERATION")
 		for _, r := range out.Populations {
 			eta := "-"
 			if r.ETASeconds >= 0 {
@@ -120,11 +130,21 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			if r.LastImprovement >= 0 {
 				improved = fmt.Sprint(r.LastImprovement)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%s\t%s\t%s\n", r.Game, r.Generation, r.BestFitness, r.MeanFitness,
-				r.GensPerHour, improved, eta, last)
+			rated := "-"
+			if r.Rating != nil {
+				rated = fmt.Sprintf("%.0f ± %.0f (gen %d)", r.Rating.Elo, r.Rating.CI, r.Rating.Generation)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%s\t%s\t%s\t%s\n", r.Game, r.Generation, r.BestFitness, r.MeanFitness,
+				r.GensPerHour, improved, rated, eta, last)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		for _, r := range out.Populations {
+			if r.Rating != nil {
+				fmt.Fprintf(stdout, "%s rating: Elo on %s, tc %s, %d games, 95%% interval (evolved rate, rating_history)\n",
+					r.Game, r.Rating.Scale, r.Rating.TC, r.Rating.Games)
+			}
 		}
 		fmt.Fprintf(stdout, "\ndatabase %s: %s (%s free, %s write-ahead log)", *dbPath,
 			storage.FormatBytes(size.Bytes), storage.FormatBytes(size.Free), storage.FormatBytes(size.WAL))
@@ -240,6 +260,16 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			dest, game, c.Generation, c.AgentID, buf.Len())
 		return nil
 	}
+}
+
+// latestRating is the latest rating status shows.
+type latestRating struct {
+	Generation int     `json:"generation"`
+	Elo        float64 `json:"elo"`
+	CI         float64 `json:"ci"`
+	Games      int     `json:"games"`
+	Scale      string  `json:"scale"`
+	TC         string  `json:"tc"`
 }
 
 // gameOf returns the game a command reads: the --game given, or else the

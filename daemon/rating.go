@@ -1,0 +1,132 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"evolved/progress"
+	"evolved/rating"
+	"evolved/search"
+	"evolved/seed"
+	"evolved/storage"
+	"evolved/tournament"
+)
+
+// rater is what rating a game's champions needs: the game's arena under a
+// ladder's settings, and the parser of the ladder's player specs.
+type rater[M comparable, S search.Game[M]] struct {
+	arena func(l *rating.Ladder) tournament.Arena[M, S]
+	parse func(spec string) (func() search.Player[M, S], error)
+}
+
+// ladder returns the ladder game's champions are rated on: the configured
+// file, or the built-in one.
+func (d *Daemon) ladder(game string) (*rating.Ladder, error) {
+	if path, ok := d.config().Jobs.RatingLadders[game]; ok {
+		return rating.LoadLadder(path)
+	}
+	return rating.DefaultLadder(game)
+}
+
+// startRating rates a committed generation's champion in the background,
+// unless a rating of the game is still running (then this one is skipped:
+// ratings are measurements, and the next interval brings another). A
+// rating that fails is logged and changes nothing; the evolution goes on
+// either way. Ratings share the daemon's game budget (slots) with the
+// evolution, and Run waits for them before it returns.
+func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, generation int, agentID int64, runSeed uint64,
+	champion func() search.Player[M, S], r rater[M, S]) {
+	log := d.log.With("game", game, "generation", generation)
+	busy := d.rating(game)
+	if !busy.CompareAndSwap(false, true) {
+		log.Warn("rating skipped: the previous rating is still running (raise jobs.rating_every or lower jobs.rating_games)")
+		return
+	}
+	jobs := d.config().Jobs
+	d.ratings.Add(1)
+	go func() {
+		defer d.ratings.Done()
+		defer busy.Store(false)
+		ctx, cancel := context.WithTimeout(ctx, time.Duration(jobs.RatingMinutes)*time.Minute)
+		defer cancel()
+		start := time.Now()
+		r, err := rateChampion(ctx, d, game, generation, agentID, runSeed, champion, r, jobs)
+		secs := round2(time.Since(start).Seconds())
+		switch {
+		case err != nil && ctx.Err() == context.DeadlineExceeded:
+			log.Error("rating abandoned: over its time budget (jobs.rating_minutes)", "minutes", jobs.RatingMinutes)
+		case err != nil && ctx.Err() != nil:
+			log.Info("rating abandoned: stopping", "seconds", secs)
+		case err != nil:
+			log.Error("rating failed; the next one is due in jobs.rating_every generations", "seconds", secs, "err", err)
+		default:
+			log.Info("champion rated", "elo", fmt.Sprintf("%.0f±%.0f", r.Elo, r.CI), "scale", r.Scale, "tc", r.TC,
+				"games", r.Games, "seconds", secs)
+		}
+	}()
+}
+
+// rateChampion plays the rating and stores it.
+func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, generation int, agentID int64, runSeed uint64,
+	champion func() search.Player[M, S], r rater[M, S], jobs JobsConfig) (storage.Rating, error) {
+	ladder, err := d.ladder(game)
+	if err != nil {
+		return storage.Rating{}, err
+	}
+	enginePath, err := ladder.FindEngine(jobs.RatingEngine)
+	if err != nil {
+		return storage.Rating{}, err
+	}
+	if err := ladder.CheckEngine(ctx, enginePath); err != nil {
+		return storage.Rating{}, err
+	}
+	anchors, err := rating.Opponents(ladder, enginePath, r.parse)
+	if err != nil {
+		return storage.Rating{}, err
+	}
+	var clock tournament.Clock
+	tc := "untimed"
+	if ladder.TC != "" {
+		base, inc, err := rating.ParseTC(ladder.TC)
+		if err != nil {
+			return storage.Rating{}, err
+		}
+		clock = tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}
+		tc = ladder.TC
+	}
+	var rep *progress.Reporter
+	if d.line != nil {
+		key := game + " rating"
+		rep = progress.NewOnLine(d.line, key, fmt.Sprintf("%s rating of generation %d", game, generation), jobs.RatingGames+jobs.RatingGames%2, "games")
+		defer d.line.Remove(key)
+	}
+	ratingSeed := seed.Derive(runSeed, game, generation, seed.Rating, 0)
+	res, err := rating.Rate(ctx, r.arena(ladder), champion, anchors, rating.Options{
+		Games: jobs.RatingGames, Concurrency: d.workers(), Seed: ratingSeed, Clock: clock, Slots: d.slots,
+		Progress: func(done, _ int, last rating.Rated, valid bool) {
+			d.beat()
+			if rep != nil && valid {
+				rep.UpdateNote(done, fmt.Sprintf("Elo %.0f ± %.0f", last.Elo, last.HalfWidth))
+			} else if rep != nil {
+				rep.Update(done)
+			}
+		},
+	})
+	if err != nil {
+		return storage.Rating{}, err
+	}
+	row := storage.Rating{Game: game, Generation: generation, AgentID: agentID, Scale: ladder.Scale, TC: tc,
+		Elo: res.Rating.Elo, CI: res.Rating.HalfWidth, Games: res.Rating.Games, Seed: ratingSeed,
+		Seconds: res.Elapsed.Seconds(), CreatedAt: time.Now()}
+	for _, a := range res.Anchors {
+		row.Wins, row.Draws, row.Losses = row.Wins+a.Wins, row.Draws+a.Draws, row.Losses+a.Losses
+	}
+	// The games are played: store the rating even if a stop arrived since.
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err := d.db.AddRating(wctx, row); err != nil {
+		return storage.Rating{}, err
+	}
+	return row, nil
+}

@@ -1,0 +1,265 @@
+package daemon
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"evolved/game/chess"
+	"evolved/player"
+	"evolved/population"
+	"evolved/rating"
+	"evolved/search"
+	"evolved/storage"
+	"evolved/tournament"
+)
+
+// fakeEngineEnv, set in the environment, makes this test binary a fake UCI
+// chess engine (see TestMain): "ok" plays, "noelo" lacks UCI_Elo, "crash"
+// dies when asked for a move.
+const fakeEngineEnv = "EVOLVED_FAKE_UCI"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeEngineEnv); mode != "" {
+		os.Exit(fakeEngine(mode, os.Stdin, os.Stdout))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEngine speaks just enough UCI to be a ladder's engine: it declares
+// UCI_LimitStrength and UCI_Elo and answers every go with the first legal
+// move (a capture when there is one), instantly. Its strength is nothing
+// like the UCI_Elo it claims: it stands in for Stockfish where a test must
+// not wait for real games.
+func fakeEngine(mode string, in io.Reader, out io.Writer) int {
+	sc := bufio.NewScanner(in)
+	pos := chess.Start()
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "uci":
+			fmt.Fprintln(out, "id name fake")
+			fmt.Fprintln(out, "option name UCI_LimitStrength type check default false")
+			if mode != "noelo" {
+				fmt.Fprintln(out, "option name UCI_Elo type spin default 1350 min 1350 max 2850")
+			}
+			fmt.Fprintln(out, "uciok")
+		case "isready":
+			fmt.Fprintln(out, "readyok")
+		case "position":
+			var err error
+			if pos, err = fakePosition(fields[1:]); err != nil {
+				fmt.Fprintln(os.Stderr, "fake engine:", err)
+				return 2
+			}
+		case "go":
+			if mode == "crash" {
+				return 3
+			}
+			moves := pos.LegalMoves(nil)
+			best := moves[0]
+			for _, m := range moves {
+				if pos.Occupied().Has(m.To()) {
+					best = m
+					break
+				}
+			}
+			fmt.Fprintln(out, "bestmove", pos.FormatUCI(best, false))
+		case "quit":
+			return 0
+		}
+	}
+	return 0
+}
+
+// fakePosition reads the arguments of a position command.
+func fakePosition(args []string) (chess.Position, error) {
+	pos := chess.Start()
+	i := 0
+	if len(args) > 0 && args[0] == "fen" {
+		end := 1
+		for end < len(args) && args[end] != "moves" {
+			end++
+		}
+		var err error
+		if pos, err = chess.ParseFEN(strings.Join(args[1:end], " ")); err != nil {
+			return pos, err
+		}
+		i = end
+	} else if len(args) > 0 && args[0] == "startpos" {
+		i = 1
+	}
+	if i < len(args) && args[i] == "moves" {
+		for _, text := range args[i+1:] {
+			m, err := pos.ParseUCI(text, false)
+			if err != nil {
+				return pos, err
+			}
+			pos = pos.Play(m)
+		}
+	}
+	return pos, nil
+}
+
+// seedRun creates game's run in the daemon's database, which ratings
+// refer to.
+func seedRun(t *testing.T, d *Daemon, game string) {
+	t.Helper()
+	cc := d.config().Chess
+	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth})
+	st, err := population.New(game, species.Inputs, cc.population(0), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.db.CreateRun(context.Background(), storage.Run{Game: game, Seed: 1, Config: "{}", CreatedAt: time.Now()}, st); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeLadder writes a ladder file into dir and returns its path.
+func writeLadder(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rating.LoadLadder(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDaemonRatesChampions runs a short draughts evolution that rates its
+// champions every other generation on a small ladder, and reads the
+// ratings back from the documented view.
+func TestDaemonRatesChampions(t *testing.T) {
+	dir := t.TempDir()
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(dir, "evolved.db")
+	cfg.Generations = 4
+	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 8, 5
+	cfg.Jobs.RatingLadders = map[string]string{"draughts": writeLadder(t, dir, "d.toml",
+		"game = \"draughts\"\nscale = \"test-scale\"\norigin = \"random\"\n"+
+			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nplayer = \"material:1\"\nelo = 500.0\n")}
+	var logs syncBuffer
+	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Run waits for the rating of generation 2, due as the target is
+	// reached, rather than cutting it.
+	rs, err := d.db.Ratings(context.Background(), "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[0].Generation != 0 || rs[1].Generation != 2 {
+		t.Fatalf("ratings %+v, want generations 0 and 2\n%s", rs, logs.String())
+	}
+	for _, r := range rs {
+		if r.Scale != "test-scale" || r.TC != "untimed" || r.Games != 8 || r.Wins+r.Draws+r.Losses != 8 || r.CI <= 0 || r.Hours <= 0 {
+			t.Errorf("rating %+v", r)
+		}
+		c, err := d.db.Champion(context.Background(), "draughts", r.Generation)
+		if err != nil || c.AgentID != r.AgentID {
+			t.Errorf("generation %d: rated agent %d, champion %d (%v)", r.Generation, r.AgentID, c.AgentID, err)
+		}
+	}
+	if n := strings.Count(logs.String(), "msg=\"champion rated\""); n != 2 {
+		t.Errorf("%d champion rated lines in the log:\n%s", n, logs.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the daemon's concurrent logging.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// chessRater is the daemon's chess binding for ratings.
+var chessRater = rater[chess.Move, *chess.Game]{
+	arena: func(l *rating.Ladder) tournament.Arena[chess.Move, *chess.Game] {
+		return player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
+	},
+	parse: specParser(player.ParseChess),
+}
+
+// TestRatingWithAnEngineLadder rates a chess player on a ladder of a fake
+// engine process at two UCI_Elo levels and one own player, as the daemon's
+// job does, and checks what is stored; then engines that lack UCI_Elo or
+// crash: the job fails with a message naming the cause and stores nothing.
+func TestRatingWithAnEngineLadder(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newTestDaemon(t)
+	dir := filepath.Dir(d.db.Path())
+	ladder := writeLadder(t, dir, "c.toml", fmt.Sprintf("game = \"chess\"\nscale = \"fake-elo\"\nengine = %q\nmax_moves = 40\n", self)+
+		"[[anchor]]\nplayer = \"random\"\nelo = 900.0\n"+
+		"[[anchor]]\nengine_elo = 1350\nelo = 1350.0\n[[anchor]]\nengine_elo = 1500\nelo = 1500.0\n")
+	d.cfg.Jobs.RatingLadders = map[string]string{"chess": ladder}
+	jobs := d.config().Jobs
+	jobs.RatingGames = 6
+	// The run the rating belongs to (ratings refer to runs).
+	ctx := context.Background()
+	seedRun(t, d, "chess")
+	material, err := player.ParseChess("material:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		mode, wantErr string
+	}{
+		{"ok", ""},
+		{"noelo", `no option "UCI_Elo"`},
+		{"crash", "round 1"},
+	} {
+		t.Setenv(fakeEngineEnv, tc.mode)
+		before, _ := d.db.Ratings(ctx, "chess")
+		r, err := rateChampion(ctx, d, "chess", len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, chessRater, jobs)
+		after, _ := d.db.Ratings(ctx, "chess")
+		if tc.wantErr == "" {
+			if err != nil {
+				t.Fatalf("%s: %v", tc.mode, err)
+			}
+			if len(after) != 1 || after[0].Scale != "fake-elo" || after[0].Games != 6 || after[0].TC != "untimed" || r.Elo != after[0].Elo {
+				t.Errorf("%s: stored %+v", tc.mode, after)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s engine: err = %v, want it to name %q", tc.mode, err, tc.wantErr)
+		}
+		if len(after) != len(before) {
+			t.Errorf("%s engine: a failed rating stored a row", tc.mode)
+		}
+	}
+}
