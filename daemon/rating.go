@@ -34,13 +34,15 @@ func (d *Daemon) ladder(game string) (*rating.Ladder, error) {
 // ratings are measurements, and the next interval brings another). A
 // rating that fails is logged and changes nothing; the evolution goes on
 // either way. Ratings share the daemon's game budget (slots) with the
-// evolution, and Run waits for them before it returns.
+// evolution and play at most half of it at once (at least one game), so
+// that the evolution always keeps the other half; Run waits for them
+// before it returns.
 func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, generation int, agentID int64, runSeed uint64,
 	champion func() search.Player[M, S], r rater[M, S]) {
 	log := d.log.With("game", game, "generation", generation)
 	busy := d.rating(game)
 	if !busy.CompareAndSwap(false, true) {
-		log.Warn("rating skipped: the previous rating is still running (raise jobs.rating_every or lower jobs.rating_games)")
+		log.Info("rating skipped: the previous rating is still running (raise jobs.rating_every or lower jobs.rating_games)")
 		return
 	}
 	jobs := d.config().Jobs
@@ -103,7 +105,7 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	}
 	ratingSeed := seed.Derive(runSeed, game, generation, seed.Rating, 0)
 	res, err := rating.Rate(ctx, r.arena(ladder), champion, anchors, rating.Options{
-		Games: jobs.RatingGames, Concurrency: d.workers(), Seed: ratingSeed, Clock: clock, Slots: d.slots,
+		Games: jobs.RatingGames, Concurrency: max(1, d.workers()/2), Seed: ratingSeed, Clock: clock, Slots: d.slots,
 		Progress: func(done, _ int, last rating.Rated, valid bool) {
 			d.beat()
 			if rep != nil && valid {
