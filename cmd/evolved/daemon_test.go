@@ -435,6 +435,20 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "result games=4") {
 		t.Errorf("match with the exported agent: %v\n%s", err, out)
 	}
+	// It is rated, the game read from the file; so is a champion of the
+	// database; as a chess agent it is refused, naming the mismatch.
+	out, err = evolved(dir, "rate", "--agent", "champion.json", "--games", "4").CombinedOutput()
+	if err != nil || !regexp.MustCompile(`\nrating game=draughts elo=-?\d+ ci=\d+ games=4 scale=evolved-draughts-1 tc=untimed\n`).Match(out) {
+		t.Errorf("rate the exported agent: %v\n%s", err, out)
+	}
+	out, err = evolved(dir, "rate", "--db", "evolved.db", "--generation", "1", "--games", "4").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "champion of generation 1 on evolved-draughts-1") {
+		t.Errorf("rate a champion of the database: %v\n%s", err, out)
+	}
+	out, err = evolved(dir, "rate", "--agent", "champion.json", "--game", "chess").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "is a draughts agent, not chess") {
+		t.Errorf("rate a draughts agent as chess: %v\n%s", err, out)
+	}
 	// Generation 1's champion, and a generation not yet played.
 	if _, err := evolved(dir, "export", "--game", "draughts", "--generation", "1").Output(); err != nil {
 		t.Errorf("export --generation 1: %v", err)
