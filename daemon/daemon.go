@@ -174,6 +174,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.log.Warn("the database cannot shrink: turning on incremental vacuum needs free disk space as large as the database; its free pages are still reused",
 			"db", cfg.DB)
 	}
+	if cfg.Jobs.RatingEvery > 0 && d.workers() == 1 {
+		d.log.Warn("ratings share the only worker with the evolution: while a rating runs, each of its games holds it and the evolution waits; give workers = 2 or more, or jobs.rating_every = 0",
+			"rating_every", cfg.Jobs.RatingEvery)
+	}
 	jobs, err := d.startJobs(cfg.Jobs)
 	if err != nil {
 		return err
