@@ -225,8 +225,12 @@ func printRating[M comparable](w io.Writer, ladder *rating.Ladder, name, tc stri
 		}
 	}
 	r := res.Rating
+	adv := math.Round(res.Model.Advantage)
+	if adv == 0 {
+		adv = 0 // not -0
+	}
 	fmt.Fprintf(w, "%s: Elo %.0f ± %.0f (95%%) on %s, %d games in %s (draws %.0f%%, first-move advantage %+.0f)\n",
-		name, r.Elo, r.HalfWidth, ladder.Scale, r.Games, progress.Round(res.Elapsed), 100*res.Model.DrawRatio, res.Model.Advantage)
+		name, r.Elo, r.HalfWidth, ladder.Scale, r.Games, progress.Round(res.Elapsed), 100*res.Model.DrawRatio, adv)
 	if lo, hi := ladder.Anchors[0].Elo, ladder.Anchors[len(ladder.Anchors)-1].Elo; r.Elo < lo || r.Elo > hi {
 		fmt.Fprintf(w, "note: the rating lies outside the ladder (%.0f to %.0f): it rests on lopsided results and is an extrapolation\n", lo, hi)
 	}
