@@ -53,7 +53,7 @@ func TestRateIsIndependentOfConcurrency(t *testing.T) {
 	var reports []rating.Report[move]
 	for _, workers := range []int{1, 3} {
 		rep, err := rating.Rate(context.Background(), arena(), rated(t, "material:2"), anchors,
-			rating.Options{Games: 40, RoundPairs: 4, Concurrency: workers, Seed: 99})
+			rating.Options{Games: 40, RoundPairs: 4, Concurrency: workers, Seed: 2026})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestRateIsIndependentOfConcurrency(t *testing.T) {
 func TestRateFindsAnAnchorsOwnRating(t *testing.T) {
 	anchors := opponents(t, []string{"random", "material:1", "material:3", "material:5"}, []float64{0, 420, 800, 1030})
 	rep, err := rating.Rate(context.Background(), arena(), rated(t, "material:3"), anchors,
-		rating.Options{Games: 64, Concurrency: 2, Seed: 99})
+		rating.Options{Games: 64, Concurrency: 2, Seed: 2026})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestDraughtsLadderRefitsConsistently(t *testing.T) {
 		}
 	}
 	cal, err := rating.Calibrate(context.Background(), player.DraughtsArena(draughts.Rules{MaxMoves: l.MoveLimit()}, l.Plies()), players,
-		rating.CalibrateOptions{Pairs: 20, Seed: 99})
+		rating.CalibrateOptions{Pairs: 20, Seed: 2026})
 	if err != nil {
 		t.Fatal(err)
 	}
