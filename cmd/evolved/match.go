@@ -5,18 +5,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"evolved/game"
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
 	"evolved/player"
 	"evolved/progress"
 	"evolved/search"
+	"evolved/sprt"
 	"evolved/tournament"
 )
 
@@ -35,7 +38,9 @@ type matchSettings struct {
 	openings     string
 	fen          string
 	colors       string
-	pliesSet     bool // --opening-plies was given
+	sprt         string
+	test         *sprt.Test // parsed from sprt
+	pliesSet     bool       // --opening-plies was given
 }
 
 // matchCommand implements `evolved match`.
@@ -55,12 +60,17 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.BoolVar(&s.chess960, "chess960", false, "chess: start each pair of games from a seeded random Chess960 arrangement")
 	fs.StringVar(&s.openings, "openings", "", "chess: start the pairs from the openings of `FILE` (.pgn: games; otherwise EPD, a position a line), followed by --opening-plies random plies (0 unless given)")
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds, e.g. 10+0.1 (players then search by the clock; losing on time loses)")
+	fs.StringVar(&s.sprt, "sprt", "", "stop at a decision of the sequential test `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B,model=logistic|normalized]\n(Elo of A over B; alpha and beta default to 0.05); --games bounds the match")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE] [--sprt SPEC]")
 		fmt.Fprintln(fs.Output(), "\nPlays N games between A and B and reports A's wins, draws, losses, score and")
-		fmt.Fprintln(fs.Output(), "the Elo difference with its 95% interval. The last line is")
-		fmt.Fprintln(fs.Output(), "  result games=N wins=W draws=D losses=L score=S elo=E ci=X")
-		fmt.Fprintln(fs.Output(), "(counts from A's side, score in percent, ci the interval's half-width).")
+		fmt.Fprintln(fs.Output(), "the Elo difference with its 95% interval; with alternating colours, also the")
+		fmt.Fprintln(fs.Output(), "pentanomial counts of the game pairs, the likelihood of superiority, the draw")
+		fmt.Fprintln(fs.Output(), "ratio and the normalized Elo. --sprt stops the match as soon as the test decides.")
+		fmt.Fprintln(fs.Output(), "The last line is")
+		fmt.Fprintln(fs.Output(), "  result games=N wins=W draws=D losses=L score=S elo=E ci=X [ptnml=P0,P1,P2,P3,P4 los=L")
+		fmt.Fprintln(fs.Output(), "    drawratio=R nelo=E nci=X] [llr=L lbound=B0 ubound=B1 sprt=H0|H1|inconclusive]")
+		fmt.Fprintln(fs.Output(), "(counts from A's side, score, los and drawratio in percent, ci the interval's half-width).")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -86,6 +96,19 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		if s.fen != "" && !s.pliesSet {
 			s.openingPlies = 0
+		}
+		if s.sprt != "" {
+			t, err := sprt.Parse(s.sprt)
+			if err != nil {
+				return &usageError{msg: "match: --sprt: " + err.Error()}
+			}
+			if s.colors != "alternate" {
+				return usagef("match: --sprt plays game pairs: it needs --colors alternate")
+			}
+			if s.games%2 != 0 {
+				return usagef("match: --sprt plays game pairs: --games must be even, got %d", s.games)
+			}
+			s.test = &t
 		}
 		if _, err := parseTC(s.tc); err != nil {
 			return &usageError{msg: "match: " + err.Error()}
@@ -124,7 +147,7 @@ func matchDraughts(ctx context.Context, s matchSettings, stdout io.Writer) error
 		NewGame:      func() *draughts.Game { return draughts.NewGame(start, rules) },
 		OpeningPlies: s.openingPlies,
 	}
-	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
+	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
 		return err
 	}
@@ -133,36 +156,150 @@ func matchDraughts(ctx context.Context, s matchSettings, stdout io.Writer) error
 			return err
 		}
 	}
-	printMatch(stdout, res.Wins, res.Draws, res.Losses, a.Name, b.Name, elapsed)
+	printMatch(stdout, outcome, a.Name, b.Name, elapsed)
 	return nil
 }
 
-// runMatch plays the match with progress on stderr.
-func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournament.Arena[M, S], newA, newB func() search.Player[M, S], nameA, nameB string, s matchSettings, stdout io.Writer) (tournament.MatchResult[M], time.Duration, error) {
+// matchOutcome is a played match's tally from A's side: its wins, draws
+// and losses, the pentanomial counts of its game pairs when colours
+// alternated, and the sequential test's state when one ran.
+type matchOutcome struct {
+	wins, draws, losses int
+	paired              bool // games 2k and 2k+1 are pairs: ptnml holds them
+	ptnml               sprt.Pentanomial
+	test                *sprt.Test
+	decision            sprt.Decision
+	llr                 float64
+}
+
+// sprtChunkPairs is the number of game pairs played between two looks at
+// the sequential test: large enough to keep the workers busy, and fixed,
+// so that where a test stops does not depend on the concurrency.
+const sprtChunkPairs = 16
+
+// runMatch plays the match with progress on stderr: all its games, or
+// with --sprt chunks of game pairs until the test decides. Chunk c's
+// games take their seeds from (seed, game, c); the test is decided at the
+// first pair, in schedule order, at which the LLR over the pairs up to it
+// crosses a bound, and games of later pairs already played are dropped, so
+// that the result is the same at any concurrency.
+func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournament.Arena[M, S], newA, newB func() search.Player[M, S], nameA, nameB string, s matchSettings, stdout io.Writer) (tournament.MatchResult[M], matchOutcome, time.Duration, error) {
 	fmt.Fprintf(stdout, "match %s: %s (A) vs %s (B), %d games, seed %d\n", arena.Name, nameA, nameB, s.games, s.seed)
+	if s.test != nil {
+		lower, upper := s.test.Bounds()
+		fmt.Fprintf(stdout, "SPRT %s: H0 at LLR %.2f, H1 at %.2f\n", s.test, lower, upper)
+	}
 	rep := progress.New(os.Stderr, "match", s.games, "games", progress.IsTerminal(os.Stderr))
 	start := time.Now()
 	clock, _ := parseTC(s.tc) // checked before
-	res, err := tournament.Match(ctx, arena, newA, newB, tournament.MatchOptions{
-		Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock, FixedColors: s.colors == "fixed",
-		Progress: func(done, _ int) { rep.Update(done) },
-	})
-	rep.Finish()
-	if err != nil {
-		return res, 0, err
+	var res tournament.MatchResult[M]
+	out := matchOutcome{test: s.test, paired: s.colors == "alternate"}
+	if s.test == nil {
+		var err error
+		res, err = tournament.Match(ctx, arena, newA, newB, tournament.MatchOptions{
+			Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock, FixedColors: s.colors == "fixed",
+			Progress: func(done, _ int) { rep.Update(done) },
+		})
+		rep.Finish()
+		if err != nil {
+			return res, out, 0, err
+		}
+		out.wins, out.draws, out.losses = res.Wins, res.Draws, res.Losses
+		if out.paired {
+			for k := 0; k+1 < len(res.Records); k += 2 {
+				out.ptnml.Add(scoreOfA(res, k), scoreOfA(res, k+1))
+			}
+		}
+		return res, out, time.Since(start), nil
 	}
-	return res, time.Since(start), nil
+	agents := []func() search.Player[M, S]{newA, newB}
+	for chunk, played := 0, 0; played < s.games/2 && out.decision == sprt.Continue; chunk++ {
+		pairs := min(sprtChunkPairs, s.games/2-played)
+		schedule := make([]tournament.Pairing, 0, 2*pairs)
+		for j := range pairs {
+			schedule = append(schedule, tournament.Pairing{First: 0, Second: 1, OpeningIndex: j}, tournament.Pairing{First: 1, Second: 0, OpeningIndex: j})
+		}
+		base, note := 2*played, fmt.Sprintf("LLR %.2f", out.llr)
+		r, err := tournament.Run(ctx, arena, agents, schedule, tournament.Config{Workers: s.concurrency, Clock: clock}, s.seed, chunk,
+			func(done, _ int) { rep.UpdateNote(base+done, note) })
+		if err != nil {
+			rep.Finish()
+			return res, out, 0, fmt.Errorf("tournament: match: %w", err)
+		}
+		for j := 0; j < pairs && out.decision == sprt.Continue; j++ {
+			for _, g := range r.Games[2*j : 2*j+2] {
+				res.Records = append(res.Records, g.Record)
+				res.AFirst = append(res.AFirst, g.First == 0)
+			}
+			k := len(res.Records) - 2
+			a, b := scoreOfA(res, k), scoreOfA(res, k+1)
+			for _, x := range []float64{a, b} {
+				switch x {
+				case 1:
+					res.Wins++
+				case 0:
+					res.Losses++
+				default:
+					res.Draws++
+				}
+			}
+			out.ptnml.Add(a, b)
+			out.decision, out.llr = s.test.Decide(out.ptnml)
+		}
+		played += pairs
+		rep.UpdateNote(len(res.Records), fmt.Sprintf("LLR %.2f", out.llr))
+	}
+	rep.Finish()
+	out.wins, out.draws, out.losses = res.Wins, res.Draws, res.Losses
+	return res, out, time.Since(start), nil
+}
+
+// scoreOfA returns A's score in game k of res: 1, 0.5 or 0.
+func scoreOfA[M comparable](res tournament.MatchResult[M], k int) float64 {
+	switch o := res.Records[k].Outcome.Result; {
+	case o == game.FirstWins && res.AFirst[k], o == game.SecondWins && !res.AFirst[k]:
+		return 1
+	case o == game.FirstWins, o == game.SecondWins:
+		return 0
+	}
+	return 0.5
 }
 
 // printMatch writes the summary and the machine-readable last line.
-func printMatch(w io.Writer, wins, draws, losses int, nameA, nameB string, elapsed time.Duration) {
-	n := wins + draws + losses
-	score := 100 * (float64(wins) + float64(draws)/2) / float64(n)
-	elo, ci := tournament.EloFromScore(wins, draws, losses)
+func printMatch(w io.Writer, o matchOutcome, nameA, nameB string, elapsed time.Duration) {
+	n := o.wins + o.draws + o.losses
+	score := 100 * (float64(o.wins) + float64(o.draws)/2) / float64(n)
+	elo, ci := tournament.EloFromScore(o.wins, o.draws, o.losses)
 	fmt.Fprintf(w, "%s vs %s: +%d =%d -%d, score %.1f%%, Elo %+.0f ± %.0f (95%%), %.1f s\n",
-		nameA, nameB, wins, draws, losses, score, elo, ci, elapsed.Seconds())
-	fmt.Fprintf(w, "result games=%d wins=%d draws=%d losses=%d score=%.1f elo=%.0f ci=%.0f\n",
-		n, wins, draws, losses, score, elo, ci)
+		nameA, nameB, o.wins, o.draws, o.losses, score, elo, ci, elapsed.Seconds())
+	last := fmt.Sprintf("result games=%d wins=%d draws=%d losses=%d score=%.1f elo=%.0f ci=%.0f",
+		n, o.wins, o.draws, o.losses, score, elo, ci)
+	drawRatio := 100 * float64(o.draws) / float64(n)
+	if o.paired && o.ptnml.Pairs() > 0 {
+		st := o.ptnml.Stats()
+		fmt.Fprintf(w, "Ptnml(0-2): %s  LOS %.1f%%  draw ratio %.1f%%  Elo %+.1f ± %.1f  nElo %+.1f ± %.1f (pairs)\n",
+			o.ptnml, 100*st.LOS, drawRatio, st.Elo, st.EloCI, st.NElo, st.NEloCI)
+		last += fmt.Sprintf(" ptnml=%d,%d,%d,%d,%d los=%.1f drawratio=%.1f nelo=%.1f nci=%.1f",
+			o.ptnml[0], o.ptnml[1], o.ptnml[2], o.ptnml[3], o.ptnml[4], 100*st.LOS, drawRatio, finite(st.NElo), finite(st.NEloCI))
+	}
+	if o.test != nil {
+		lower, upper := o.test.Bounds()
+		verdict := map[sprt.Decision]string{sprt.AcceptH0: "H0 accepted", sprt.AcceptH1: "H1 accepted", sprt.Continue: "inconclusive (--games reached)"}[o.decision]
+		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g (%s): LLR %.2f [%.2f, %.2f]: %s after %d games\n",
+			o.test.Elo0, o.test.Elo1, o.test.Model, o.llr, lower, upper, verdict, n)
+		result := map[sprt.Decision]string{sprt.AcceptH0: "H0", sprt.AcceptH1: "H1", sprt.Continue: "inconclusive"}[o.decision]
+		last += fmt.Sprintf(" llr=%.2f lbound=%.2f ubound=%.2f sprt=%s", o.llr, lower, upper, result)
+	}
+	fmt.Fprintln(w, last)
+}
+
+// finite returns x, or 0 for an infinite or undefined statistic (a match
+// whose pairs all scored the same), so that scripts always read a number.
+func finite(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0
+	}
+	return x
 }
 
 // writeDraughtsPDN writes the match's games as PDN.
@@ -246,7 +383,7 @@ func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
 			arena.OpeningPlies = 0
 		}
 	}
-	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
+	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
 		return err
 	}
@@ -255,7 +392,7 @@ func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
 			return err
 		}
 	}
-	printMatch(stdout, res.Wins, res.Draws, res.Losses, a.Name, b.Name, elapsed)
+	printMatch(stdout, outcome, a.Name, b.Name, elapsed)
 	return nil
 }
 
@@ -329,7 +466,7 @@ func matchXiangqi(ctx context.Context, s matchSettings, stdout io.Writer) error 
 		}
 	}
 	arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: s.maxMoves}, start, s.openingPlies)
-	res, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
+	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
 		return err
 	}
@@ -362,6 +499,6 @@ func matchXiangqi(ctx context.Context, s matchSettings, stdout io.Writer) error 
 			return err
 		}
 	}
-	printMatch(stdout, res.Wins, res.Draws, res.Losses, a.Name, b.Name, elapsed)
+	printMatch(stdout, outcome, a.Name, b.Name, elapsed)
 	return nil
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestMatchSPRT runs a sequential test that material:5 is stronger than
+// material:4 at draughts: it accepts H1 long before --games, with the same
+// games and the same decision at one and at three workers (the test is
+// decided in schedule order), and the result line carries the pentanomial
+// counts and the test's state.
+func TestMatchSPRT(t *testing.T) {
+	var lines []string
+	for _, workers := range []string{"1", "3"} {
+		out, code := exitStatus(t, "match", "--game", "draughts", "--a", "material:5", "--b", "material:4", "--games", "2000",
+			"--sprt", "elo0=0,elo1=20", "--concurrency", workers)
+		if code != 0 {
+			t.Fatalf("match --sprt: exit %d\n%s", code, out)
+		}
+		m := regexp.MustCompile(`(?m)^result games=(\d+) .* ptnml=(\d+),(\d+),(\d+),(\d+),(\d+) .* llr=(-?[0-9.]+) lbound=-2.94 ubound=2.94 sprt=H1$`).FindStringSubmatch(out)
+		if m == nil || !strings.Contains(out, "H1 accepted after ") {
+			t.Fatalf("match --sprt with %s workers: no H1 decision\n%s", workers, out)
+		}
+		if m[1] == "2000" {
+			t.Errorf("the test ran to --games")
+		}
+		lines = append(lines, m[0])
+	}
+	if lines[0] != lines[1] {
+		t.Errorf("1 worker: %s\n3 workers: %s", lines[0], lines[1])
+	}
+}
+
+func TestMatchReportsPairs(t *testing.T) {
+	out, code := exitStatus(t, "match", "--game", "draughts", "--a", "material:3", "--b", "material:2", "--games", "20")
+	if code != 0 || !regexp.MustCompile(`(?m)^Ptnml\(0-2\): \d+, \d+, \d+, \d+, \d+  LOS `).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^result games=20 .* ptnml=\d+,\d+,\d+,\d+,\d+ los=[0-9.]+ drawratio=[0-9.]+ nelo=-?[0-9.]+ nci=[0-9.]+$`).MatchString(out) {
+		t.Errorf("match: exit %d, no pentanomial report\n%s", code, out)
+	}
+	// Fixed colours play no pairs: no pentanomial.
+	out, code = exitStatus(t, "match", "--game", "draughts", "--a", "material:3", "--b", "material:2", "--games", "5", "--colors", "fixed")
+	if code != 0 || strings.Contains(out, "ptnml") {
+		t.Errorf("fixed colours: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sprt", "elo0=0"}, "--sprt: sprt: bad test"},
+		{[]string{"--sprt", "elo0=0,elo1=5", "--colors", "fixed"}, "needs --colors alternate"},
+		{[]string{"--sprt", "elo0=0,elo1=5", "--games", "7"}, "--games must be even"},
+	} {
+		args := append([]string{"match", "--game", "draughts", "--a", "random", "--b", "random"}, c.args...)
+		if out, code := exitStatus(t, args...); code != 2 || !strings.Contains(out, c.want) {
+			t.Errorf("evolved %s: exit %d, want 2 with %q\n%s", strings.Join(args, " "), code, c.want, out)
+		}
+	}
+}
