@@ -231,8 +231,8 @@ func printRating[M comparable](w io.Writer, ladder *rating.Ladder, name, tc stri
 	}
 	fmt.Fprintf(w, "%s: Elo %.0f ± %.0f (95%%) on %s, %d games in %s (draws %.0f%%, first-move advantage %+.0f)\n",
 		name, r.Elo, r.HalfWidth, ladder.Scale, r.Games, progress.Round(res.Elapsed), 100*res.Model.DrawRatio, adv)
-	if lo, hi := ladder.Anchors[0].Elo, ladder.Anchors[len(ladder.Anchors)-1].Elo; r.Elo < lo || r.Elo > hi {
-		fmt.Fprintf(w, "note: the rating lies outside the ladder (%.0f to %.0f): it rests on lopsided results and is an extrapolation\n", lo, hi)
+	if lo, hi := ladder.Anchors[0].Elo, ladder.Anchors[len(ladder.Anchors)-1].Elo; r.Elo+r.HalfWidth < lo || r.Elo-r.HalfWidth > hi {
+		fmt.Fprintf(w, "note: the whole interval lies outside the ladder (%.0f to %.0f): the rating rests on lopsided results and is an extrapolation\n", lo, hi)
 	}
 	fmt.Fprintf(w, "rating game=%s elo=%.0f ci=%.0f games=%d scale=%s tc=%s\n", ladder.Game, r.Elo, r.HalfWidth, r.Games, ladder.Scale, tc)
 }
