@@ -58,7 +58,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.StringVar(&s.fen, "fen", "", "start every game from position `F` (the game's FEN), followed by --opening-plies random plies (0 unless given)")
 	fs.StringVar(&s.colors, "colors", "alternate", "colour `ORDER`: alternate (A and B take turns moving first) or fixed (A moves first in every game)")
 	fs.BoolVar(&s.chess960, "chess960", false, "chess: start each pair of games from a seeded random Chess960 arrangement")
-	fs.StringVar(&s.openings, "openings", "", "chess: start the pairs from the openings of `FILE` (.pgn: games; otherwise EPD, a position a line), followed by --opening-plies random plies (0 unless given)")
+	fs.StringVar(&s.openings, "openings", "", "start the pairs from the openings of `FILE`, followed by --opening-plies random plies (0 unless given):\ngame records (.pgn, or .pdn for draughts) or one position a line (EPD for chess, the game's FEN otherwise)")
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds, e.g. 10+0.1 (players then search by the clock; losing on time loses)")
 	fs.StringVar(&s.sprt, "sprt", "", "stop at a decision of the sequential test `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B,model=logistic|normalized]\n(Elo of A over B; alpha and beta default to 0.05); --games bounds the match")
 	fs.Usage = func() {
@@ -94,7 +94,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		case s.fen != "" && (s.openings != "" || s.chess960):
 			return usagef("match: --fen does not go with --openings or --chess960")
 		}
-		if s.fen != "" && !s.pliesSet {
+		if (s.fen != "" || s.openings != "") && !s.pliesSet {
 			s.openingPlies = 0
 		}
 		if s.sprt != "" {
@@ -146,6 +146,15 @@ func matchDraughts(ctx context.Context, s matchSettings, stdout io.Writer) error
 		Name:         "draughts",
 		NewGame:      func() *draughts.Game { return draughts.NewGame(start, rules) },
 		OpeningPlies: s.openingPlies,
+	}
+	if s.openings != "" {
+		openings, err := readOpenings(s, func(r io.Reader, records bool) ([]player.DraughtsOpening, error) {
+			return player.ReadDraughtsOpenings(r, records)
+		}, ".pdn", ".pgn")
+		if err != nil {
+			return err
+		}
+		arena = player.WithDraughtsOpenings(arena, rules, openings)
 	}
 	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
@@ -270,6 +279,9 @@ func printMatch(w io.Writer, o matchOutcome, nameA, nameB string, elapsed time.D
 	n := o.wins + o.draws + o.losses
 	score := 100 * (float64(o.wins) + float64(o.draws)/2) / float64(n)
 	elo, ci := tournament.EloFromScore(o.wins, o.draws, o.losses)
+	if elo = math.Round(elo); elo == 0 {
+		elo = 0 // an even score prints as 0, not -0
+	}
 	fmt.Fprintf(w, "%s vs %s: +%d =%d -%d, score %.1f%%, Elo %+.0f ± %.0f (95%%), %.1f s\n",
 		nameA, nameB, o.wins, o.draws, o.losses, score, elo, ci, elapsed.Seconds())
 	last := fmt.Sprintf("result games=%d wins=%d draws=%d losses=%d score=%.1f elo=%.0f ci=%.0f",
@@ -310,6 +322,13 @@ func writeDraughtsPDN(path string, start draughts.Position, res tournament.Match
 			if !res.AFirst[i] {
 				black, white = nameB, nameA
 			}
+			from := start
+			if rec.Start != "" { // an opening of --openings
+				var err error
+				if from, err = draughts.ParseFEN(rec.Start); err != nil {
+					return fmt.Errorf("game %d start: %w", i+1, err)
+				}
+			}
 			g := draughts.PDNGame{
 				Tags: []draughts.Tag{
 					{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
@@ -318,7 +337,7 @@ func writeDraughtsPDN(path string, start draughts.Position, res tournament.Match
 					{Name: "White", Value: white},
 					{Name: "Termination", Value: rec.Outcome.Reason.String()},
 				},
-				Start:  start,
+				Start:  from,
 				Moves:  rec.Moves,
 				Result: draughts.ResultString(rec.Outcome.Result),
 			}
@@ -369,19 +388,11 @@ func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
 		arena.OpeningPlies = s.openingPlies
 	}
 	if s.openings != "" {
-		f, err := os.Open(s.openings)
+		openings, err := readOpenings(s, player.ReadChessOpenings, ".pgn")
 		if err != nil {
-			return fmt.Errorf("match: %w", err)
-		}
-		openings, err := player.ReadChessOpenings(f, strings.EqualFold(filepath.Ext(s.openings), ".pgn"))
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("match: %s: %w", s.openings, err)
+			return err
 		}
 		arena = player.WithOpenings(arena, rules, openings)
-		if !s.pliesSet {
-			arena.OpeningPlies = 0
-		}
 	}
 	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
@@ -431,6 +442,25 @@ func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, n
 	})
 }
 
+// readOpenings reads the --openings file with read: as game records when
+// its extension is one of recordExts, else one position a line.
+func readOpenings[O any](s matchSettings, read func(r io.Reader, records bool) ([]O, error), recordExts ...string) ([]O, error) {
+	f, err := os.Open(s.openings)
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
+	}
+	defer f.Close()
+	records := false
+	for _, ext := range recordExts {
+		records = records || strings.EqualFold(filepath.Ext(s.openings), ext)
+	}
+	openings, err := read(f, records)
+	if err != nil {
+		return nil, fmt.Errorf("match: %s: %w", s.openings, err)
+	}
+	return openings, nil
+}
+
 // parseTC reads a time control "BASE+INC" in seconds ("" for none).
 func parseTC(tc string) (tournament.Clock, error) {
 	if tc == "" {
@@ -466,6 +496,15 @@ func matchXiangqi(ctx context.Context, s matchSettings, stdout io.Writer) error 
 		}
 	}
 	arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: s.maxMoves}, start, s.openingPlies)
+	if s.openings != "" {
+		openings, err := readOpenings(s, func(r io.Reader, records bool) ([]player.XiangqiOpening, error) {
+			return player.ReadXiangqiOpenings(r, records)
+		}, ".pgn")
+		if err != nil {
+			return err
+		}
+		arena = player.WithXiangqiOpenings(arena, xiangqi.Rules{MaxMoves: s.maxMoves}, openings)
+	}
 	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
 		return err
@@ -477,6 +516,13 @@ func matchXiangqi(ctx context.Context, s matchSettings, stdout io.Writer) error 
 				if !res.AFirst[i] {
 					red, black = b.Name, a.Name
 				}
+				from := start
+				if rec.Start != "" { // an opening of --openings
+					var err error
+					if from, err = xiangqi.ParseFEN(rec.Start); err != nil {
+						return fmt.Errorf("game %d start: %w", i+1, err)
+					}
+				}
 				err := xiangqi.WriteRecord(w, xiangqi.Record{
 					Tags: [][2]string{
 						{"Event", fmt.Sprintf("evolved match, seed %d", s.seed)},
@@ -485,7 +531,7 @@ func matchXiangqi(ctx context.Context, s matchSettings, stdout io.Writer) error 
 						{"Black", black},
 						{"Termination", rec.Outcome.Reason.String()},
 					},
-					Start:  start,
+					Start:  from,
 					Moves:  rec.Moves,
 					Result: xiangqi.ResultString(rec.Outcome.Result),
 				})

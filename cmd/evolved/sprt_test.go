@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -56,5 +58,37 @@ func TestMatchReportsPairs(t *testing.T) {
 		if out, code := exitStatus(t, args...); code != 2 || !strings.Contains(out, c.want) {
 			t.Errorf("evolved %s: exit %d, want 2 with %q\n%s", strings.Join(args, " "), code, c.want, out)
 		}
+	}
+}
+
+// TestMatchOpeningsDraughtsXiangqi starts draughts and xiangqi matches from
+// opening files: the records name each game's start, and a malformed line
+// is refused with its number.
+func TestMatchOpeningsDraughtsXiangqi(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	book := write("d.fen", "W:W18,21,22,23,24,25,26,27,28,29,30,31:B1,2,3,4,5,6,7,8,9,10,11,15\n")
+	pdn := filepath.Join(dir, "d.pdn")
+	if out, code := exitStatus(t, "match", "--game", "draughts", "--a", "material:2", "--b", "material:1", "--games", "2",
+		"--openings", book, "--pgn", pdn); code != 0 {
+		t.Fatalf("draughts match with openings: exit %d\n%s", code, out)
+	}
+	text, _ := os.ReadFile(pdn)
+	if n := strings.Count(string(text), `[FEN "W:W18,21,22,23,24,25,26,27,28,29,30,31:B1,2,3,4,5,6,7,8,9,10,11,15"]`); n != 2 {
+		t.Errorf("the PDN names the opening %d times, want 2:\n%s", n, text)
+	}
+	xbook := write("x.fen", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n")
+	if out, code := exitStatus(t, "match", "--game", "xiangqi", "--a", "material:1", "--b", "random", "--games", "2", "--openings", xbook); code != 0 {
+		t.Errorf("xiangqi match with openings: exit %d\n%s", code, out)
+	}
+	bad := write("bad.fen", "W:W18:B1\nW:nonsense\n")
+	if out, code := exitStatus(t, "match", "--game", "draughts", "--a", "random", "--b", "random", "--games", "2", "--openings", bad); code != 1 || !strings.Contains(out, "line 2") {
+		t.Errorf("bad opening file: exit %d\n%s", code, out)
 	}
 }
