@@ -8,6 +8,7 @@ import (
 
 	"evolved/game"
 	"evolved/nnet"
+	"evolved/rating"
 	"evolved/search"
 	"evolved/seed"
 	"evolved/tournament"
@@ -28,7 +29,7 @@ type Report[M comparable] struct {
 	Champion Agent
 	// Ratings are the agents' Elo ratings by maximum likelihood over the
 	// tournament's games (mean 0), with 95% intervals, by slot.
-	Ratings []tournament.Rating
+	Ratings []rating.Rated
 	Ladder  Ladder[M]
 	// Baselines is empty in generations without baseline games.
 	Baselines []Baseline[M]
@@ -100,7 +101,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	rep := &Report[M]{Generation: gen, Agents: st.Agents, Results: results, Ranking: rank(results.Points)}
 	rep.Champion = st.Agents[rep.Ranking[0]]
-	rep.Ratings = tournament.Ratings(len(st.Agents), pairs(results))
+	rep.Ratings = rating.Pool(len(st.Agents), pairs(results))
 	champ := players[rep.Ranking[0]]
 
 	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
@@ -281,8 +282,8 @@ func breed(cfg Config, st *State, ranking []int) (*State, error) {
 }
 
 // pairs turns a tournament's games into rating pairs, scored for the first player.
-func pairs[M comparable](r tournament.Results[M]) []tournament.Pair {
-	out := make([]tournament.Pair, len(r.Games))
+func pairs[M comparable](r tournament.Results[M]) []rating.Game {
+	out := make([]rating.Game, len(r.Games))
 	for i, g := range r.Games {
 		score := 0.5
 		switch g.Outcome.Result {
@@ -291,7 +292,7 @@ func pairs[M comparable](r tournament.Results[M]) []tournament.Pair {
 		case game.SecondWins:
 			score = 0
 		}
-		out[i] = tournament.Pair{A: g.First, B: g.Second, Score: score}
+		out[i] = rating.Game{First: g.First, Second: g.Second, Score: score}
 	}
 	return out
 }

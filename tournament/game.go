@@ -2,7 +2,8 @@
 // random openings, matches of many games between two players, and the
 // tournaments of the genetic algorithm, all run concurrently with results
 // that do not depend on the number of workers or the order games finish in.
-// It also estimates Elo ratings from results.
+// It also turns a score into the Elo difference it implies (EloFromScore);
+// ratings of many players, within a pool or on a scale, are package rating's.
 package tournament
 
 import (
