@@ -1,8 +1,6 @@
 package player
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -207,32 +205,24 @@ func ReadChessOpenings(r io.Reader, pgn bool) ([]ChessOpening, error) {
 			out = append(out, ChessOpening{Start: g.Start, Moves: g.Moves})
 		}
 	} else {
-		sc := bufio.NewScanner(r)
-		line := 0
-		for sc.Scan() {
-			line++
-			text := strings.TrimSpace(sc.Text())
-			if text == "" || strings.HasPrefix(text, "#") {
-				continue
-			}
-			fields := strings.Fields(text)
-			if len(fields) < 4 {
-				return nil, fmt.Errorf("openings: line %d: %q is not an EPD position", line, text)
-			}
-			p, err := chess.ParseFEN(strings.Join(fields[:4], " ") + " 0 1")
-			if err != nil {
-				return nil, fmt.Errorf("openings: line %d: %w", line, err)
-			}
+		starts, err := readPositionLines(r, parseEPD)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range starts {
 			out = append(out, ChessOpening{Start: p})
 		}
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("openings: %w", err)
-		}
 	}
-	if len(out) == 0 {
-		return nil, errors.New("openings: the file holds no opening")
+	return nonEmpty(out)
+}
+
+// parseEPD reads the position of an EPD line: its first four FEN fields.
+func parseEPD(text string) (chess.Position, error) {
+	fields := strings.Fields(text)
+	if len(fields) < 4 {
+		return chess.Position{}, fmt.Errorf("%q is not an EPD position", text)
 	}
-	return out, nil
+	return chess.ParseFEN(strings.Join(fields[:4], " ") + " 0 1")
 }
 
 // WithOpenings makes each pairing of the arena start from one of openings,
