@@ -2,6 +2,7 @@ package rating
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -83,7 +84,7 @@ func (t Tally) Games() int { return t.Wins + t.Draws + t.Losses }
 // on time: the time control is too short for the players on this machine
 // (or the machine too loaded), and a rating from such games would measure
 // the machine rather than the player.
-var ErrForfeit = fmt.Errorf("rating: a game was lost on time")
+var ErrForfeit = errors.New("rating: a game was lost on time")
 
 // Rate rates the player that rated makes against the anchors (weakest
 // first), in rounds of game pairs: each pair starts from one opening with
