@@ -45,8 +45,8 @@ type Ladder struct {
 	// OpeningPlies and MaxMoves are the game settings the ladder's ratings
 	// hold under: random plies opening each game (default 4) and the move
 	// limit, per side, at which a game is drawn (default 100).
-	OpeningPlies int `toml:"opening_plies,omitempty"`
-	MaxMoves     int `toml:"max_moves,omitempty"`
+	OpeningPlies int `toml:"opening_plies,omitzero"`
+	MaxMoves     int `toml:"max_moves,omitzero"`
 	// Command is the command that made the fitted ratings, and Games the
 	// number of games the fit rests on.
 	Command string `toml:"command"`
