@@ -104,3 +104,31 @@ func TestIntervalsMustMatchTheSeries(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBandShadesTheInterval draws one series as a band and one as error
+// bars: the band is a filled polygon in a light tint of the series'
+// colour (opacity 56/255), which error bars never draw, and a NaN in the
+// interval splits the band in two.
+func TestBandShadesTheInterval(t *testing.T) {
+	x := []float64{0, 1, 2, 3, 4}
+	draw := func(band bool, low []float64) string {
+		var b bytes.Buffer
+		ch := Chart{Title: "rating", Series: []Series{{Name: "elo", X: x, Y: []float64{5, 6, 7, 8, 9},
+			Low: low, High: []float64{6, 7, 8, 9, 10}, Band: band}}}
+		if err := Write(&b, "svg", 10*vg.Centimeter, 6*vg.Centimeter, ch); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	const tint = "fill-opacity:0.2196"
+	low := []float64{4, 5, 6, 7, 8}
+	if svg := draw(true, low); strings.Count(svg, tint) != 1 {
+		t.Errorf("a band: %d tinted fills, want 1", strings.Count(svg, tint))
+	}
+	if svg := draw(false, low); strings.Contains(svg, tint) {
+		t.Error("error bars drew a tinted fill")
+	}
+	if svg := draw(true, []float64{4, 5, math.NaN(), 7, 8}); strings.Count(svg, tint) != 2 {
+		t.Errorf("a band with a gap: %d tinted fills, want 2", strings.Count(svg, tint))
+	}
+}
