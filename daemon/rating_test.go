@@ -263,3 +263,36 @@ func TestRatingWithAnEngineLadder(t *testing.T) {
 		}
 	}
 }
+
+// TestFailingRatingsDoNotStopTheEvolution gives the daemon a ladder whose
+// engine does not exist: every rating fails, is logged with its cause,
+// stores nothing, and the evolution reaches its target regardless.
+func TestFailingRatingsDoNotStopTheEvolution(t *testing.T) {
+	dir := t.TempDir()
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(dir, "evolved.db")
+	cfg.Generations = 4
+	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 4, 5
+	cfg.Jobs.RatingLadders = map[string]string{"draughts": writeLadder(t, dir, "d.toml",
+		"game = \"draughts\"\nscale = \"s\"\norigin = \"random\"\nengine = \"/nonexistent/engine\"\n"+
+			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nengine_elo = 1350\nelo = 1350.0\n")}
+	var logs syncBuffer
+	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := d.db.Status(context.Background())
+	if err != nil || len(st) != 1 || st[0].Generation != 4 {
+		t.Fatalf("status %+v, %v: the evolution did not reach generation 4", st, err)
+	}
+	if rs, _ := d.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
+		t.Errorf("failed ratings stored %+v", rs)
+	}
+	if n := strings.Count(logs.String(), `msg="rating failed`); n != 2 || !strings.Contains(logs.String(), "/nonexistent/engine") {
+		t.Errorf("%d rating failures logged, want 2 naming the engine:\n%s", n, logs.String())
+	}
+}
