@@ -68,9 +68,34 @@ type Daemon struct {
 	// that ratings in flight when the evolution reaches its target are
 	// finished, not cut; ratings counts them and busy maps a game to the
 	// *atomic.Bool that says one of its ratings is running.
-	ratingCtx context.Context
-	ratings   sync.WaitGroup
-	busy      sync.Map
+	ratingCtx   context.Context
+	ratings     sync.WaitGroup
+	busy        sync.Map
+	ratingGrace time.Duration // ratingGrace unless a test sets it
+}
+
+// ratingGrace is how long Run waits, once every population has reached
+// its generation target, for ratings still running before it abandons
+// them: long enough for a draughts rating, not for a chess one at 10+0.1,
+// whose half hour would keep a finished run from exiting.
+const ratingGrace = time.Minute
+
+// finishRatings waits up to ratingGrace for the ratings in flight, then
+// stops them with stop and waits for them to return.
+func (d *Daemon) finishRatings(stop context.CancelFunc) {
+	done := make(chan struct{})
+	go func() {
+		d.ratings.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d.ratingGrace):
+		d.log.Info("abandoning the ratings still running: they pass the minute a finished run waits for them (rate those champions with evolved rate)")
+		stop()
+		<-done
+	}
+	stop()
 }
 
 // rating returns the flag that says a rating of game is running.
@@ -114,7 +139,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 	d := &Daemon{
 		db: db, log: opts.Logger, level: opts.Level, configPath: opts.ConfigPath, overrides: opts.Overrides,
 		line: opts.Line, notifier: opts.Notifier, cfg: cfg,
-		slots: semaphore.NewWeighted(maxSlots),
+		slots: semaphore.NewWeighted(maxSlots), ratingGrace: ratingGrace,
 	}
 	if d.notifier == nil {
 		d.notifier = SystemdNotifier()
@@ -184,10 +209,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	defer func() { <-jobs.Stop().Done() }()
 
-	d.ratingCtx = ctx
-	// Ratings still running when the populations stop are waited for:
-	// finished when the target was reached, abandoned on a stop signal.
-	defer d.ratings.Wait()
+	// Ratings still running when the populations stop are given
+	// ratingGrace to finish when the target was reached (a draughts rating
+	// takes seconds), then abandoned, as they are at once on a stop signal.
+	ratingCtx, stopRatings := context.WithCancel(ctx)
+	d.ratingCtx = ratingCtx
+	defer d.finishRatings(stopRatings)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go d.watchdog(ctx)

@@ -296,3 +296,32 @@ func TestFailingRatingsDoNotStopTheEvolution(t *testing.T) {
 		t.Errorf("%d rating failures logged, want 2 naming the engine:\n%s", n, logs.String())
 	}
 }
+
+// TestFinishedRunAbandonsLongRatings reaches its generation target while a
+// rating far longer than the grace period runs: Run returns after the
+// grace, the rating is abandoned and stores nothing.
+func TestFinishedRunAbandonsLongRatings(t *testing.T) {
+	dir := t.TempDir()
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(dir, "evolved.db")
+	cfg.Generations = 1
+	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 1, 100000, 60
+	var logs syncBuffer
+	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.ratingGrace = 300 * time.Millisecond
+	// Without the grace, Run would wait for hours of rating games: the
+	// test's own timeout is the check that it does not.
+	if err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := d.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
+		t.Errorf("an abandoned rating stored %+v", rs)
+	}
+	if !strings.Contains(logs.String(), "abandoning the ratings still running") || !strings.Contains(logs.String(), "rating abandoned: stopping") {
+		t.Errorf("the log does not say the rating was abandoned:\n%s", logs.String())
+	}
+}

@@ -585,6 +585,7 @@ chess960 = true
 [jobs]
 backup = ""
 prune = ""
+rating_every = 0
 `), 0o644)
 	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
@@ -671,6 +672,7 @@ adjudicate_material = 15
 [jobs]
 backup = ""
 prune = ""
+rating_every = 0
 `), 0o644)
 	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)

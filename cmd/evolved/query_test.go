@@ -32,6 +32,7 @@ adjudicate_material = 15
 [jobs]
 backup = ""
 prune = ""
+rating_every = 0
 `
 
 // TestGameInferredFromTheDatabase checks that champions and export need
