@@ -61,6 +61,18 @@ func (r Result) String() string {
 	return fmt.Sprintf("Result(%d)", uint8(r))
 }
 
+// FirstScore returns the first player's score: 1 for a win, 0 for a loss,
+// 1/2 for a draw (and for a game not over, which ratings never see).
+func (r Result) FirstScore() float64 {
+	switch r {
+	case FirstWins:
+		return 1
+	case SecondWins:
+		return 0
+	}
+	return 0.5
+}
+
 // Tag returns the result as game records write it, from the first
 // player's side: "1-0" when the first player won, "0-1" when the second
 // did, "1/2-1/2" for a draw and "*" for a game not over. PGN (White moves

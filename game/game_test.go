@@ -9,3 +9,11 @@ func TestResultTag(t *testing.T) {
 		}
 	}
 }
+
+func TestResultFirstScore(t *testing.T) {
+	for r, want := range map[Result]float64{FirstWins: 1, SecondWins: 0, Draw: 0.5, Ongoing: 0.5} {
+		if got := r.FirstScore(); got != want {
+			t.Errorf("%v.FirstScore() = %v, want %v", r, got, want)
+		}
+	}
+}

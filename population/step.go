@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"evolved/game"
 	"evolved/nnet"
 	"evolved/rating"
 	"evolved/search"
@@ -285,13 +284,7 @@ func breed(cfg Config, st *State, ranking []int) (*State, error) {
 func pairs[M comparable](r tournament.Results[M]) []rating.Game {
 	out := make([]rating.Game, len(r.Games))
 	for i, g := range r.Games {
-		score := 0.5
-		switch g.Outcome.Result {
-		case game.FirstWins:
-			score = 1
-		case game.SecondWins:
-			score = 0
-		}
+		score := g.Outcome.Result.FirstScore()
 		out[i] = rating.Game{First: g.First, Second: g.Second, Score: score}
 	}
 	return out

@@ -84,13 +84,7 @@ func Calibrate[M comparable, S search.Game[M]](ctx context.Context, arena tourna
 			return Calibration{}, fmt.Errorf("%w: game %d between %s and %s; use a longer time control or a lower concurrency",
 				ErrForfeit, k+1, players[g.First].Name, players[g.Second].Name)
 		}
-		score := 0.5
-		switch g.Outcome.Result {
-		case game.FirstWins:
-			score = 1
-		case game.SecondWins:
-			score = 0
-		}
+		score := g.Outcome.Result.FirstScore()
 		games[k] = Game{First: g.First, Second: g.Second, Score: score}
 		cal.Scores[g.First][g.Second] += score
 		cal.Scores[g.Second][g.First] += 1 - score

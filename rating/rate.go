@@ -156,13 +156,7 @@ func Rate[M comparable, S search.Game[M]](ctx context.Context, arena tournament.
 				return Report[M]{}, fmt.Errorf("%w: %s lost game %d (against %s) on time; use a longer time control or a lower concurrency",
 					ErrForfeit, loser, 2*played+k+1, anchors[a].Name)
 			}
-			score := 0.5
-			switch g.Outcome.Result {
-			case game.FirstWins:
-				score = 1
-			case game.SecondWins:
-				score = 0
-			}
+			score := g.Outcome.Result.FirstScore()
 			games = append(games, Game{First: g.First, Second: g.Second, Score: score})
 			mine := score
 			if g.First != 0 {

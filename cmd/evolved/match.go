@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"evolved/game"
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
@@ -265,13 +264,11 @@ func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournam
 
 // scoreOfA returns A's score in game k of res: 1, 0.5 or 0.
 func scoreOfA[M comparable](res tournament.MatchResult[M], k int) float64 {
-	switch o := res.Records[k].Outcome.Result; {
-	case o == game.FirstWins && res.AFirst[k], o == game.SecondWins && !res.AFirst[k]:
-		return 1
-	case o == game.FirstWins, o == game.SecondWins:
-		return 0
+	s := res.Records[k].Outcome.Result.FirstScore()
+	if !res.AFirst[k] {
+		s = 1 - s
 	}
-	return 0.5
+	return s
 }
 
 // printMatch writes the summary and the machine-readable last line.
