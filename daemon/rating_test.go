@@ -153,15 +153,7 @@ func TestDaemonRatesChampions(t *testing.T) {
 	cfg.Jobs.RatingLadders = map[string]string{"draughts": writeLadder(t, dir, "d.toml",
 		"game = \"draughts\"\nscale = \"test-scale\"\norigin = \"random\"\n"+
 			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nplayer = \"material:1\"\nelo = 500.0\n")}
-	var logs syncBuffer
-	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Notifier: nopNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if err := d.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	d, logs := runLogged(t, cfg, 0)
 	// Run waits for the rating of generation 2, due as the target is
 	// reached, rather than cutting it.
 	rs, err := d.db.Ratings(context.Background(), "draughts")
@@ -183,6 +175,25 @@ func TestDaemonRatesChampions(t *testing.T) {
 	if n := strings.Count(logs.String(), "msg=\"champion rated\""); n != 2 {
 		t.Errorf("%d champion rated lines in the log:\n%s", n, logs.String())
 	}
+}
+
+// runLogged runs a daemon on cfg to its generation target, logging as text
+// into the buffer it returns; grace, when not zero, replaces ratingGrace.
+func runLogged(t *testing.T, cfg Config, grace time.Duration) (*Daemon, *syncBuffer) {
+	t.Helper()
+	logs := new(syncBuffer)
+	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if grace > 0 {
+		d.ratingGrace = grace
+	}
+	if err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return d, logs
 }
 
 // syncBuffer is a bytes.Buffer safe for the daemon's concurrent logging.
@@ -276,15 +287,7 @@ func TestFailingRatingsDoNotStopTheEvolution(t *testing.T) {
 	cfg.Jobs.RatingLadders = map[string]string{"draughts": writeLadder(t, dir, "d.toml",
 		"game = \"draughts\"\nscale = \"s\"\norigin = \"random\"\nengine = \"/nonexistent/engine\"\n"+
 			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nengine_elo = 1350\nelo = 1350.0\n")}
-	var logs syncBuffer
-	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Notifier: nopNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if err := d.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	d, logs := runLogged(t, cfg, 0)
 	st, err := d.db.Status(context.Background())
 	if err != nil || len(st) != 1 || st[0].Generation != 4 {
 		t.Fatalf("status %+v, %v: the evolution did not reach generation 4", st, err)
@@ -306,18 +309,9 @@ func TestFinishedRunAbandonsLongRatings(t *testing.T) {
 	cfg.DB = filepath.Join(dir, "evolved.db")
 	cfg.Generations = 1
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 1, 100000, 60
-	var logs syncBuffer
-	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Notifier: nopNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	d.ratingGrace = 300 * time.Millisecond
 	// Without the grace, Run would wait for hours of rating games: the
 	// test's own timeout is the check that it does not.
-	if err := d.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	d, logs := runLogged(t, cfg, 300*time.Millisecond)
 	if rs, _ := d.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
 		t.Errorf("an abandoned rating stored %+v", rs)
 	}
