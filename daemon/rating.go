@@ -87,14 +87,12 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	if err != nil {
 		return storage.Rating{}, err
 	}
-	var clock tournament.Clock
+	clock, err := ladder.Clock()
+	if err != nil {
+		return storage.Rating{}, err
+	}
 	tc := "untimed"
 	if ladder.TC != "" {
-		base, inc, err := rating.ParseTC(ladder.TC)
-		if err != nil {
-			return storage.Rating{}, err
-		}
-		clock = tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}
 		tc = ladder.TC
 	}
 	var rep *progress.Reporter

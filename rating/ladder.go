@@ -12,8 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"evolved/tournament"
 )
 
 // Ladder is a game's rating scale: anchor players with fixed ratings that
@@ -235,6 +238,19 @@ func (l *Ladder) Write(w io.Writer, header string) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// Clock returns the ladder's time control as a tournament clock (the zero
+// Clock, untimed games, when it has none).
+func (l *Ladder) Clock() (tournament.Clock, error) {
+	if l.TC == "" {
+		return tournament.Clock{}, nil
+	}
+	base, inc, err := ParseTC(l.TC)
+	if err != nil {
+		return tournament.Clock{}, err
+	}
+	return tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}, nil
 }
 
 // ParseTC reads a time control "BASE+INC" in seconds, as in 10+0.1.

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"evolved/game/xiangqi"
 	"evolved/player"
 	"evolved/progress"
+	"evolved/rating"
 	"evolved/search"
 	"evolved/sprt"
 	"evolved/tournament"
@@ -463,14 +463,8 @@ func parseTC(tc string) (tournament.Clock, error) {
 	if tc == "" {
 		return tournament.Clock{}, nil
 	}
-	baseText, incText, _ := strings.Cut(tc, "+")
-	base, err1 := strconv.ParseFloat(baseText, 64)
-	inc := 0.0
-	var err2 error
-	if incText != "" {
-		inc, err2 = strconv.ParseFloat(incText, 64)
-	}
-	if err1 != nil || err2 != nil || base <= 0 || inc < 0 || base > 86400 || inc > 3600 {
+	base, inc, err := rating.ParseTC(tc)
+	if err != nil {
 		return tournament.Clock{}, fmt.Errorf("--tc %q: want BASE+INC in seconds, as in 10+0.1", tc)
 	}
 	return tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}, nil
