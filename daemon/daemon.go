@@ -267,7 +267,7 @@ func runDraughts(ctx context.Context, d *Daemon) error {
 		arena: func(l *rating.Ladder) tournament.Arena[draughts.Move, *draughts.Game] {
 			return player.DraughtsArena(draughts.Rules{MaxMoves: l.MoveLimit()}, l.Plies())
 		},
-		parse: specParser(player.ParseDraughts),
+		parse: player.Constructors(player.ParseDraughts),
 	})
 }
 
@@ -290,7 +290,7 @@ func runChess(ctx context.Context, d *Daemon) error {
 		arena: func(l *rating.Ladder) tournament.Arena[chess.Move, *chess.Game] {
 			return player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
 		},
-		parse: specParser(player.ParseChess),
+		parse: player.Constructors(player.ParseChess),
 	})
 }
 
@@ -306,17 +306,8 @@ func runXiangqi(ctx context.Context, d *Daemon) error {
 		arena: func(l *rating.Ladder) tournament.Arena[xiangqi.Move, *xiangqi.Game] {
 			return player.XiangqiArena(xiangqi.Rules{MaxMoves: l.MoveLimit()}, xiangqi.Start(), l.Plies())
 		},
-		parse: specParser(player.ParseXiangqi),
+		parse: player.Constructors(player.ParseXiangqi),
 	})
-}
-
-// specParser adapts a game's player-spec parser to the constructors the
-// rating ladder needs.
-func specParser[M comparable, S search.Game[M]](parse func(string) (player.Spec[M, S], error)) func(string) (func() search.Player[M, S], error) {
-	return func(spec string) (func() search.Player[M, S], error) {
-		p, err := parse(spec)
-		return p.New, err
-	}
 }
 
 // evolve runs one population: load or create its run, then play, commit

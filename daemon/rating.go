@@ -91,10 +91,7 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	if err != nil {
 		return storage.Rating{}, err
 	}
-	tc := "untimed"
-	if ladder.TC != "" {
-		tc = ladder.TC
-	}
+	tc := rating.TCName(ladder.TC)
 	var rep *progress.Reporter
 	if d.line != nil {
 		key := game + " rating"

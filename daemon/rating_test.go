@@ -219,7 +219,7 @@ var chessRater = rater[chess.Move, *chess.Game]{
 	arena: func(l *rating.Ladder) tournament.Arena[chess.Move, *chess.Game] {
 		return player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
 	},
-	parse: specParser(player.ParseChess),
+	parse: player.Constructors(player.ParseChess),
 }
 
 // TestRatingWithAnEngineLadder rates a chess player on a ladder of a fake

@@ -21,6 +21,16 @@ type Spec[M comparable, S search.Game[M]] struct {
 	New  func() search.Player[M, S]
 }
 
+// Constructors adapts a spec parser (ParseDraughts, ParseChess,
+// ParseXiangqi) to one that returns just the constructor of players, as
+// rating ladders and the daemon's ratings take it.
+func Constructors[M comparable, S search.Game[M]](parse func(string) (Spec[M, S], error)) func(string) (func() search.Player[M, S], error) {
+	return func(spec string) (func() search.Player[M, S], error) {
+		p, err := parse(spec)
+		return p.New, err
+	}
+}
+
 // ErrSpec is wrapped by every error about a malformed player specification.
 var ErrSpec = errors.New("player: bad player spec")
 

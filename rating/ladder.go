@@ -240,6 +240,18 @@ func (l *Ladder) Write(w io.Writer, header string) error {
 	return err
 }
 
+// Untimed is how ratings name the absence of a time control: games at
+// the players' fixed depths and playouts.
+const Untimed = "untimed"
+
+// TCName returns tc, or Untimed for none ("").
+func TCName(tc string) string {
+	if tc == "" {
+		return Untimed
+	}
+	return tc
+}
+
 // Clock returns the ladder's time control as a tournament clock (the zero
 // Clock, untimed games, when it has none).
 func (l *Ladder) Clock() (tournament.Clock, error) {

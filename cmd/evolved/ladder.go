@@ -110,10 +110,7 @@ func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 // calibrateLadder fits the ladder's own players and writes the new ladder.
 func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladderSettings, stdout io.Writer, l *rating.Ladder, enginePath string, clock tournament.Clock,
 	arena tournament.Arena[M, S], parse func(string) (player.Spec[M, S], error)) error {
-	all, err := rating.Opponents(l, enginePath, func(spec string) (func() search.Player[M, S], error) {
-		p, err := parse(spec)
-		return p.New, err
-	})
+	all, err := rating.Opponents(l, enginePath, player.Constructors(parse))
 	if err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
@@ -160,7 +157,7 @@ func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladd
 		}
 	}
 	total := 2 * s.pairs * pairings
-	fmt.Fprintf(os.Stderr, "ladder %s: %d players, %d games (%d pairs a meeting), tc %s\n", l.Game, len(players), total, s.pairs, orUntimed(l.TC))
+	fmt.Fprintf(os.Stderr, "ladder %s: %d players, %d games (%d pairs a meeting), tc %s\n", l.Game, len(players), total, s.pairs, rating.TCName(l.TC))
 	rep := progress.New(os.Stderr, "ladder", total, "games", progress.IsTerminal(os.Stderr))
 	cal, err := rating.Calibrate(ctx, arena, players, rating.CalibrateOptions{
 		Pairs: s.pairs, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
@@ -199,12 +196,4 @@ func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladd
 	}
 	fmt.Fprintf(os.Stderr, "ladder: wrote %s\n", s.out)
 	return nil
-}
-
-// orUntimed returns tc, or "untimed" for none.
-func orUntimed(tc string) string {
-	if tc == "" {
-		return "untimed"
-	}
-	return tc
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"evolved/plot"
+	"evolved/rating"
 	"evolved/storage"
 )
 
@@ -120,7 +121,7 @@ func ratingCharts(ratings []storage.Rating) []plot.Chart {
 	index := map[string]int{}
 	for _, r := range ratings {
 		name := r.Scale
-		if r.TC != "untimed" {
+		if r.TC != rating.Untimed {
 			name += " at " + r.TC
 		}
 		i, ok := index[name]

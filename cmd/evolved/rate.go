@@ -178,17 +178,11 @@ func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings,
 	if err != nil {
 		return err
 	}
-	anchors, err := rating.Opponents(ladder, enginePath, func(spec string) (func() search.Player[M, S], error) {
-		p, err := parse(spec)
-		return p.New, err
-	})
+	anchors, err := rating.Opponents(ladder, enginePath, player.Constructors(parse))
 	if err != nil {
 		return fmt.Errorf("rate: %w", err)
 	}
-	tc := s.tc
-	if tc == "" {
-		tc = "untimed"
-	}
+	tc := rating.TCName(s.tc)
 	if !s.json {
 		fmt.Fprintf(stdout, "rate %s: %s on %s (tc %s), up to %d games, seed %d\n", ladder.Game, rated.Name, ladder.Scale, tc, s.games, s.seed)
 	}
