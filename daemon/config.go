@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -47,7 +48,14 @@ type Config struct {
 	Chess    ChessConfig    `toml:"chess"`
 	Xiangqi  XiangqiConfig  `toml:"xiangqi"`
 	Jobs     JobsConfig     `toml:"jobs"`
+
+	// defined holds the keys a configuration file set ("draughts.depth"):
+	// a run keeps its stored settings over the defaults, not over these.
+	defined map[string]bool
 }
+
+// Defined reports whether a configuration file set key ("draughts.depth").
+func (c Config) Defined(key string) bool { return c.defined[key] }
 
 // PopulationConfig holds the settings every population has. With the seed
 // they define a run: they cannot change for an existing database.
@@ -66,6 +74,12 @@ type PopulationConfig struct {
 	BaselineEvery   int      `toml:"baseline_every" json:"baseline_every"`
 	Baselines       []string `toml:"baselines" json:"baselines"`
 	BaselineGames   int      `toml:"baseline_games" json:"baseline_games"`
+	// HallOfFame and HallGames: every agent also plays the champions of
+	// generations G-1, G-2, G-4, ... (at most hall_of_fame of them),
+	// hall_games games each, and those points count in its fitness; see
+	// population.Config.
+	HallOfFame int `toml:"hall_of_fame" json:"hall_of_fame"`
+	HallGames  int `toml:"hall_games" json:"hall_games"`
 }
 
 // DraughtsConfig defines the draughts population.
@@ -151,19 +165,19 @@ func DefaultConfig() Config {
 			Depth: 4, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin),
 			Population: 15, Elite: 5, Hidden: []int{40, 10}, PieceDiff: true,
 			LadderChampions: 5, LadderGames: 6,
-			BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20,
+			BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20, HallGames: 2,
 		}},
 		Chess: ChessConfig{PopulationConfig: PopulationConfig{
 			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.Blondie),
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
-			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20,
+			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20, HallGames: 2,
 		}, EvolvePieceValues: true},
 		Xiangqi: XiangqiConfig{PopulationConfig: PopulationConfig{
 			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.Blondie),
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
-			BaselineEvery: 10, Baselines: []string{"random", "classic"}, BaselineGames: 20,
+			BaselineEvery: 10, Baselines: []string{"random", "classic"}, BaselineGames: 20, HallGames: 2,
 		}, EvolvePieceValues: true},
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
@@ -204,6 +218,14 @@ func ParseConfig(c Config, r io.Reader, name string) (Config, error) {
 		}
 		return c, fmt.Errorf("%w: %s: unknown key %s", ErrConfig, name, strings.Join(keys, ", "))
 	}
+	defined := maps.Clone(c.defined)
+	if defined == nil {
+		defined = map[string]bool{}
+	}
+	for _, k := range md.Keys() {
+		defined[k.String()] = true
+	}
+	c.defined = defined
 	return c, nil
 }
 
@@ -401,6 +423,10 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
 	case p.BaselineGames < 0 || p.BaselineGames > 10000:
 		return bad("baseline_games", p.BaselineGames, "want 0..10000")
+	case p.HallOfFame < 0 || p.HallOfFame > population.MaxHallOfFame:
+		return bad("hall_of_fame", p.HallOfFame, fmt.Sprintf("want 0 (none) to %d champions", population.MaxHallOfFame))
+	case p.HallOfFame > 0 && (p.HallGames < 2 || p.HallGames > 1000 || p.HallGames%2 != 0):
+		return bad("hall_games", p.HallGames, "want an even number from 2 to 1000 (pairs, one game with each colour)")
 	}
 	if _, err := tournament.ParseFormat(p.Format); err != nil {
 		return bad("format", strconv.Quote(p.Format), "want roundrobin or blondie")
@@ -433,6 +459,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.Tournament = tournament.Config{Format: tournament.Format(p.Format), Scoring: tournament.DefaultScoring, Workers: workers}
 	cfg.LadderChampions, cfg.LadderGames = p.LadderChampions, p.LadderGames
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
+	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
 	return cfg
 }
 

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -258,7 +259,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 
 // runDraughts evolves the draughts population.
 func runDraughts(ctx context.Context, d *Daemon) error {
-	dc := d.config().Draughts
+	dc, err := runSettings(ctx, d, "draughts", d.config().Draughts)
+	if err != nil {
+		return err
+	}
 	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
 	format := func(_ string, moves []draughts.Move) (string, error) {
 		return draughts.MoveText(draughts.Start(), moves)
@@ -273,7 +277,10 @@ func runDraughts(ctx context.Context, d *Daemon) error {
 
 // runChess evolves the chess population.
 func runChess(ctx context.Context, d *Daemon) error {
-	cc := d.config().Chess
+	cc, err := runSettings(ctx, d, "chess", d.config().Chess)
+	if err != nil {
+		return err
+	}
 	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth, OpeningPlies: cc.OpeningPlies,
 		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial, Chess960: cc.Chess960})
 	format := func(start string, moves []chess.Move) (string, error) {
@@ -296,7 +303,10 @@ func runChess(ctx context.Context, d *Daemon) error {
 
 // runXiangqi evolves the xiangqi population.
 func runXiangqi(ctx context.Context, d *Daemon) error {
-	xc := d.config().Xiangqi
+	xc, err := runSettings(ctx, d, "xiangqi", d.config().Xiangqi)
+	if err != nil {
+		return err
+	}
 	species := player.XiangqiSpecies(player.XiangqiSetup{Depth: xc.Depth, OpeningPlies: xc.OpeningPlies,
 		MaxMoves: xc.MaxMoves, AdjudicateMaterial: xc.AdjudicateMaterial})
 	format := func(_ string, moves []xiangqi.Move) (string, error) {
@@ -343,7 +353,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		}
 		pcfg.Tournament.Workers = d.workers()
 		pcfg.Tournament.Slots = d.slots
-		games := scheduleSize(pcfg, len(st.Agents))
+		games := pcfg.FitnessGames(st.Generation, len(st.Agents))
 		var rep *progress.Reporter
 		total := games + pcfg.MeasurementGames(st.Generation)
 		if d.line != nil {
@@ -476,18 +486,6 @@ func overallRate(played int, elapsed time.Duration, generation, target int) stri
 	return s
 }
 
-// scheduleSize returns the number of tournament games of a generation.
-func scheduleSize(cfg population.Config, n int) int {
-	if cfg.Tournament.Format == tournament.Blondie {
-		games := cfg.Tournament.BlondieGames
-		if games <= 0 {
-			games = 5
-		}
-		return n * games
-	}
-	return n * (n - 1)
-}
-
 // statusLine joins the populations' status texts.
 func (d *Daemon) statusLine() string {
 	var parts []string
@@ -503,10 +501,63 @@ func (d *Daemon) statusLine() string {
 	return s
 }
 
-// loadOrCreate resumes game's run from the database, or starts it. A run
-// whose stored defining configuration differs from the current one is
-// refused: continuing it with other settings would make a run that no seed
-// reproduces.
+// runSettings returns the settings that define game's run (the game's
+// section of the configuration, C). A new run takes want. An existing run
+// keeps the settings it was started with, read over C's zero value, so that
+// a key a later version added has its zero value, the behaviour from before
+// it existed, and a changed default never alters a run in progress. A key
+// the configuration file sets to another value than the run's is refused,
+// with the keys named: continuing a run with other settings would make a
+// run that no seed reproduces.
+func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C, error) {
+	run, err := d.db.LoadRun(ctx, game)
+	if errors.Is(err, storage.ErrNoRun) {
+		return want, nil
+	}
+	if err != nil {
+		return want, err
+	}
+	var stored C
+	if err := json.Unmarshal([]byte(run.Config), &stored); err != nil {
+		return want, fmt.Errorf("daemon: %s run in %s: stored settings %s: %w", game, d.db.Path(), run.Config, err)
+	}
+	have, err := definingJSON(stored)
+	if err != nil {
+		return want, err
+	}
+	wanted, err := definingJSON(want)
+	if err != nil {
+		return want, err
+	}
+	var set, kept []string
+	for _, k := range diffKeys(have, wanted) {
+		if d.config().Defined(game + "." + k) {
+			set = append(set, k)
+		} else {
+			kept = append(kept, k)
+		}
+	}
+	if len(set) > 0 {
+		return want, fmt.Errorf("%w: %s in %s was started with %s; the configuration sets %s to other values. Restore those settings, or use another database",
+			ErrRunMismatch, game, d.db.Path(), have, strings.Join(qualify(game, set), ", "))
+	}
+	if len(kept) > 0 {
+		d.log.Info("the run keeps the settings it was started with", "game", game, "keys", strings.Join(qualify(game, kept), ","))
+	}
+	return stored, nil
+}
+
+// qualify returns game.key for every key.
+func qualify(game string, keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = game + "." + k
+	}
+	return out
+}
+
+// loadOrCreate resumes game's run from the database, or starts it with the
+// settings defining (runSettings has chosen them for an existing run).
 func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, species population.Species[M, S], defining any, pcfg population.Config) (*population.State, error) {
 	want, err := definingJSON(defining)
 	if err != nil {
@@ -528,10 +579,6 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 		return st, nil
 	case err != nil:
 		return nil, err
-	}
-	if keys := diffKeys(run.Config, want); len(keys) > 0 {
-		return nil, fmt.Errorf("%w: %s in %s was started with %s; now %s differ (%v). Restore those settings, or use another database",
-			ErrRunMismatch, game, d.db.Path(), run.Config, want, keys)
 	}
 	if s := uint64(d.config().Seed); s != run.Seed {
 		d.log.Warn("the configured seed applies to new runs only; this run keeps its own", "game", game, "run_seed", run.Seed, "configured_seed", s)

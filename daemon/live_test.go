@@ -48,7 +48,7 @@ func TestExtraGamesCountsWhatStepPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 5 {
-		want := scheduleSize(pcfg, len(st.Agents)) + pcfg.MeasurementGames(st.Generation)
+		want := pcfg.FitnessGames(st.Generation, len(st.Agents)) + pcfg.MeasurementGames(st.Generation)
 		n.Store(0)
 		next, _, err := population.Step(context.Background(), species, pcfg, st, nil)
 		if err != nil {

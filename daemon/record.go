@@ -35,9 +35,16 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 			Result: rec.Outcome.Result.Tag(), Reason: rec.Outcome.Reason.String(), Moves: text, Champion: champion})
 		return nil
 	}
+	// A slot is an agent's, named by its id, or past the population a hall
+	// of fame champion's, named champion:G like the ladder's opponents.
+	name := func(slot int) string {
+		if slot < n {
+			return strconv.FormatInt(rep.Agents[slot].ID, 10)
+		}
+		return fmt.Sprintf("champion:%d", rep.Hall[slot-n])
+	}
 	for _, gr := range rep.Results.Games {
-		first, second := strconv.FormatInt(rep.Agents[gr.First].ID, 10), strconv.FormatInt(rep.Agents[gr.Second].ID, 10)
-		if err := add("tournament", first, second, gr.Record, gr.First == champSlot || gr.Second == champSlot); err != nil {
+		if err := add("tournament", name(gr.First), name(gr.Second), gr.Record, gr.First == champSlot || gr.Second == champSlot); err != nil {
 			return g, err
 		}
 	}

@@ -15,6 +15,7 @@ package population
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"evolved/nnet"
 	"evolved/search"
@@ -69,7 +70,19 @@ type Config struct {
 	// generations ago.
 	Baselines     []string
 	BaselineGames int
+	// HallOfFame is how many earlier champions every agent also meets in
+	// its fitness games, HallGames games against each (pairs from one
+	// opening, one game with each colour); their points count with the
+	// tournament's. The champions met are those of generations G-1, G-2,
+	// G-4, ... (HallGenerations): the population keeps meeting its recent
+	// past and a thinning sample of its distant past, so it cannot drift
+	// back to what it once beat. 0, Blondie24's design, plays none.
+	HallOfFame, HallGames int
 }
+
+// MaxHallOfFame bounds Config.HallOfFame: the oldest champion met is then
+// 2^19 generations back.
+const MaxHallOfFame = 20
 
 // DefaultConfig returns the configuration of the Blondie24 experiments as
 // docs/ARCHITECTURE.md states them.
@@ -137,6 +150,12 @@ func (c Config) Validate() error {
 	if c.LadderGames%2 != 0 {
 		return fmt.Errorf("%w: ladder games %d, want an even number (half with each colour)", ErrConfig, c.LadderGames)
 	}
+	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
+		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
+	}
+	if c.HallOfFame > 0 && (c.HallGames < 2 || c.HallGames%2 != 0) {
+		return fmt.Errorf("%w: hall games %d, want an even number of at least 2 (pairs, one game with each colour)", ErrConfig, c.HallGames)
+	}
 	if _, err := tournament.ParseFormat(string(c.Tournament.Format)); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -201,11 +220,43 @@ func (c Config) MeasurementGames(generation int) int {
 	return n
 }
 
-// ChampionNets returns the generations whose champions Step plays against
-// when it plays generation: the last LadderChampions for the ladder and, in
-// a baseline generation, the champion of half as many generations ago.
-func (c Config) ChampionNets(generation int) []int {
+// HallGenerations returns the generations whose champions every agent of
+// generation meets in its fitness games: G-1, G-2, G-4, ... while they
+// exist, at most HallOfFame of them.
+func (c Config) HallGenerations(generation int) []int {
 	var gens []int
+	for k := range c.HallOfFame {
+		g := generation - 1<<k
+		if g < 0 {
+			break
+		}
+		gens = append(gens, g)
+	}
+	return gens
+}
+
+// FitnessGames returns the number of games that decide generation's
+// ranking among n agents: the tournament's and the hall of fame's.
+func (c Config) FitnessGames(generation, n int) int {
+	var games int
+	switch c.Tournament.Format {
+	case tournament.Blondie:
+		games = n * c.Tournament.BlondieGames
+		if c.Tournament.BlondieGames <= 0 {
+			games = n * tournament.DefaultBlondieGames
+		}
+	default:
+		games = n * (n - 1)
+	}
+	return games + n*len(c.HallGenerations(generation))*c.HallGames
+}
+
+// ChampionNets returns the generations whose champions Step plays against
+// when it plays generation: the hall of fame's, the last LadderChampions
+// for the ladder and, in a baseline generation, the champion of half as
+// many generations ago.
+func (c Config) ChampionNets(generation int) []int {
+	gens := c.HallGenerations(generation)
 	if half := generation / 2; c.BaselineEvery > 0 && c.BaselineGames > 0 && generation%c.BaselineEvery == 0 &&
 		generation >= 2 && (c.LadderGames == 0 || half < generation-c.LadderChampions) {
 		gens = append(gens, half)
@@ -215,5 +266,6 @@ func (c Config) ChampionNets(generation int) []int {
 			gens = append(gens, g)
 		}
 	}
-	return gens
+	slices.Sort(gens)
+	return slices.Compact(gens)
 }

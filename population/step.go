@@ -19,7 +19,12 @@ type Report[M comparable] struct {
 	Generation int
 	// Agents is the population that played, in slot order; Results and
 	// Ranking index it.
-	Agents  []Agent
+	Agents []Agent
+	// Hall lists the generations of the hall of fame's champions: in
+	// Results.Games slot len(Agents)+k is the champion of generation Hall[k].
+	Hall []int
+	// Results holds the fitness games, the tournament's then the hall of
+	// fame's; its points and counts are the agents', both kinds together.
 	Results tournament.Results[M]
 	// Ranking lists agent slots from best to worst: by points, ties broken
 	// by slot (elites come first, in their previous rank order).
@@ -94,13 +99,27 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	if err != nil {
 		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
 	}
+	// The hall of fame's champions join the tournament as slots n, n+1, ...
+	// and its games follow the tournament's in the schedule, so that
+	// without a hall of fame the tournament is what it always was.
+	hall := cfg.HallGenerations(gen)
+	for _, g := range hall {
+		p, err := sp.Player(champions[g])
+		if err != nil {
+			return nil, nil, fmt.Errorf("population: generation %d: hall of fame champion %d: %w", gen, g, err)
+		}
+		players = append(players, p)
+	}
+	schedule = append(schedule, hallSchedule(schedule, len(st.Agents), len(hall), cfg.HallGames)...)
 	results, err := tournament.Run(ctx, sp.Arena, players, schedule, cfg.Tournament, st.Seed, gen, progress)
 	if err != nil {
 		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
 	}
-	rep := &Report[M]{Generation: gen, Agents: st.Agents, Results: results, Ranking: rank(results.Points)}
+	n := len(st.Agents)
+	results.Points, results.Wins, results.Draws, results.Losses = results.Points[:n], results.Wins[:n], results.Draws[:n], results.Losses[:n]
+	rep := &Report[M]{Generation: gen, Agents: st.Agents, Hall: hall, Results: results, Ranking: rank(results.Points)}
 	rep.Champion = st.Agents[rep.Ranking[0]]
-	rep.Ratings = rating.Pool(len(st.Agents), pairs(results))
+	rep.Ratings = rating.Pool(n, pairs(results, n))
 	champ := players[rep.Ranking[0]]
 
 	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
@@ -122,9 +141,10 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	if st.ChampionNet != nil {
 		// The append copied the champions: drop from the copy the nets
 		// that the next generation does not play against (st keeps its
-		// own). Only the ladder's window holds nets, so few are visited.
+		// own). Only this generation's opponents and its champion hold
+		// nets, so few are visited.
 		keep := cfg.ChampionNets(gen + 1)
-		for g := max(0, gen-cfg.LadderChampions-1); g < len(next.Champions); g++ {
+		for _, g := range append(cfg.ChampionNets(gen), gen) { // the only ones that may hold nets
 			if !slices.Contains(keep, g) {
 				next.Champions[g].Net = nil
 			}
@@ -280,12 +300,35 @@ func breed(cfg Config, st *State, ranking []int) (*State, error) {
 	return next, nil
 }
 
-// pairs turns a tournament's games into rating pairs, scored for the first player.
-func pairs[M comparable](r tournament.Results[M]) []rating.Game {
-	out := make([]rating.Game, len(r.Games))
-	for i, g := range r.Games {
-		score := g.Outcome.Result.FirstScore()
-		out[i] = rating.Game{First: g.First, Second: g.Second, Score: score}
+// pairs turns the games among the first n slots (the population's, not
+// the hall of fame's) into rating pairs, scored for the first player.
+func pairs[M comparable](r tournament.Results[M], n int) []rating.Game {
+	out := make([]rating.Game, 0, len(r.Games))
+	for _, g := range r.Games {
+		if g.First < n && g.Second < n {
+			out = append(out, rating.Game{First: g.First, Second: g.Second, Score: g.Outcome.Result.FirstScore()})
+		}
+	}
+	return out
+}
+
+// hallSchedule returns the hall of fame's games: every agent (slots 0..n-1)
+// against every hall champion (slots n..n+hall-1), games/2 pairs each, the
+// two games of a pair from one opening, numbered after schedule's.
+func hallSchedule(schedule []tournament.Pairing, n, hall, games int) []tournament.Pairing {
+	opening := 0
+	for _, p := range schedule {
+		opening = max(opening, p.OpeningIndex+1)
+	}
+	out := make([]tournament.Pairing, 0, n*hall*games)
+	for i := range n {
+		for k := range hall {
+			for range games / 2 {
+				out = append(out, tournament.Pairing{First: i, Second: n + k, OpeningIndex: opening},
+					tournament.Pairing{First: n + k, Second: i, OpeningIndex: opening})
+				opening++
+			}
+		}
 	}
 	return out
 }

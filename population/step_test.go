@@ -184,3 +184,97 @@ func TestChampionNetsReadOnDemand(t *testing.T) {
 		t.Errorf("read the champions of %v, want [4 6]", reads)
 	}
 }
+
+// TestHallOfFame checks the hall of fame's games: every agent meets the
+// champions of G-1, G-2, G-4 (at most HallOfFame of them) in pairs from one
+// opening, the points count in its fitness, and a state that reads nets on
+// demand plays the same games while holding only the nets it needs.
+func TestHallOfFame(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	cfg.LadderChampions, cfg.LadderGames = 1, 2
+	cfg.BaselineEvery = 0
+	cfg.HallOfFame, cfg.HallGames = 3, 4
+	all, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 23)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean := *all
+	var reads []int
+	lean.ChampionNet = func(_ context.Context, g int) (*nnet.Net, error) {
+		reads = append(reads, g)
+		return all.Champions[g].Net, nil
+	}
+	st := &lean
+	scoring := tournament.DefaultScoring
+	for gen := range 9 {
+		var repAll, rep *population.Report[dm]
+		if all, repAll, err = population.Step(ctx, fast, cfg, all, nil); err != nil {
+			t.Fatal(err)
+		}
+		if st, rep, err = population.Step(ctx, fast, cfg, st, nil); err != nil {
+			t.Fatalf("generation %d: %v", gen, err)
+		}
+		if !slices.Equal(repAll.Results.Points, rep.Results.Points) {
+			t.Fatalf("generation %d plays differently with nets read on demand", gen)
+		}
+		wantHall := map[int][]int{0: nil, 1: {0}, 2: {1, 0}, 3: {2, 1}, 4: {3, 2, 0}, 8: {7, 6, 4}}
+		if w, ok := wantHall[gen]; ok && !slices.Equal(rep.Hall, w) {
+			t.Errorf("generation %d meets the champions of %v, want %v", gen, rep.Hall, w)
+		}
+		n := len(rep.Agents)
+		if got, want := len(rep.Results.Games), cfg.FitnessGames(gen, n); got != want {
+			t.Errorf("generation %d: %d fitness games, FitnessGames says %d", gen, got, want)
+		}
+		points := make([]int, n)
+		met := map[[2]int]int{} // (agent, hall slot) -> games
+		openings := map[int][]int{}
+		for _, g := range rep.Results.Games {
+			for side, slot := range []int{g.First, g.Second} {
+				if slot >= n {
+					continue
+				}
+				switch r := g.Outcome.Result.FirstScore(); {
+				case r == 0.5:
+					points[slot] += scoring.Draw
+				case (r == 1) == (side == 0):
+					points[slot] += scoring.Win
+				default:
+					points[slot] += scoring.Loss
+				}
+			}
+			if g.Second >= n || g.First >= n {
+				a, h := min(g.First, g.Second), max(g.First, g.Second)
+				if a >= n || h >= n+len(rep.Hall) {
+					t.Fatalf("generation %d: hall game between slots %d and %d", gen, g.First, g.Second)
+				}
+				met[[2]int{a, h}]++
+				openings[g.OpeningIndex] = append(openings[g.OpeningIndex], g.First)
+			}
+		}
+		if !slices.Equal(points, rep.Results.Points) {
+			t.Errorf("generation %d: points %v, the games give %v", gen, rep.Results.Points, points)
+		}
+		if len(met) != n*len(rep.Hall) {
+			t.Errorf("generation %d: %d agent-champion meetings, want %d", gen, len(met), n*len(rep.Hall))
+		}
+		for k, c := range met {
+			if c != cfg.HallGames {
+				t.Errorf("generation %d: agent %d met hall slot %d %d times, want %d", gen, k[0], k[1], c, cfg.HallGames)
+			}
+		}
+		for op, firsts := range openings {
+			if len(firsts) != 2 || firsts[0] == firsts[1] {
+				t.Errorf("generation %d: opening %d starts games with first movers %v, want one pair with colours swapped", gen, op, firsts)
+			}
+		}
+		for _, c := range st.Champions {
+			if c.Net != nil && !slices.Contains(cfg.ChampionNets(st.Generation), c.Generation) {
+				t.Errorf("after generation %d the state holds the net of champion %d, which generation %d does not meet", gen, c.Generation, st.Generation)
+			}
+		}
+	}
+	if len(reads) == 0 {
+		t.Error("no champion was read on demand: the hall of fame should reach past the ladder's window")
+	}
+}

@@ -20,7 +20,7 @@ var ErrNoRun = errors.New("storage: no run of this game")
 type Run struct {
 	Game      string
 	Seed      uint64
-	Config    string // JSON, compared verbatim on resume
+	Config    string // JSON: the settings that define the run, which it keeps on resume
 	CreatedAt time.Time
 }
 

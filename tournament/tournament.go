@@ -43,6 +43,10 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("%w %q (want %s or %s)", ErrFormat, s, RoundRobin, Blondie)
 }
 
+// DefaultBlondieGames is the games each agent plays first in the Blondie
+// format when Config.BlondieGames is not set.
+const DefaultBlondieGames = 5
+
 // Scoring gives the points of a win, a draw and a loss.
 type Scoring struct{ Win, Draw, Loss int }
 
@@ -53,7 +57,7 @@ var DefaultScoring = Scoring{Win: 2, Draw: 0, Loss: -1}
 type Config struct {
 	Format Format
 	// BlondieGames is the number of games each agent plays first in the
-	// Blondie format; default 5.
+	// Blondie format; default DefaultBlondieGames.
 	BlondieGames int
 	Scoring      Scoring
 	// Workers is the number of games played at once; default runtime.NumCPU().
@@ -90,7 +94,7 @@ func Schedule(cfg Config, n int, rng *rand.Rand) ([]Pairing, error) {
 	case Blondie:
 		games := cfg.BlondieGames
 		if games <= 0 {
-			games = 5
+			games = DefaultBlondieGames
 		}
 		if n < 2 {
 			return nil, nil

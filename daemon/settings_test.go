@@ -1,0 +1,107 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"evolved/player"
+	"evolved/population"
+	"evolved/storage"
+)
+
+// storeRun creates a draughts run whose stored settings are the JSON
+// settings, as a version of evolved that wrote them would have.
+func storeRun(t *testing.T, d *Daemon, settings string) {
+	t.Helper()
+	dc := d.config().Draughts
+	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth})
+	st, err := population.New("draughts", species.Inputs, dc.population(0), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.db.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: 1, Config: settings, CreatedAt: time.Now()}, st); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// oldSettings are the draughts settings as the version before the hall of
+// fame stored them: no hall_of_fame, no hall_games, and depth 3 where the
+// default is now 4.
+const oldSettings = `{"depth":3,"opening_plies":4,"max_moves":100,"format":"roundrobin","population":15,"elite":5,` +
+	`"hidden":[40,10],"piece_diff":true,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,` +
+	`"baseline_every":10,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"evolve_king":false}`
+
+func TestRunKeepsItsStoredSettings(t *testing.T) {
+	d := newTestDaemon(t)
+	storeRun(t, d, oldSettings)
+	want := d.config().Draughts
+	want.HallOfFame, want.HallGames = 6, 2 // a later version's defaults
+	got, err := runSettings(context.Background(), d, "draughts", want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Depth != 3 {
+		t.Errorf("depth %d, want the stored 3", got.Depth)
+	}
+	if got.HallOfFame != 0 || got.HallGames != 0 {
+		t.Errorf("hall of fame %d x %d games, want 0 x 0: a key the run was started without keeps its zero value", got.HallOfFame, got.HallGames)
+	}
+	if got.population(0).Validate() != nil {
+		t.Errorf("the stored settings do not make a valid population: %v", got.population(0).Validate())
+	}
+}
+
+func TestRunRefusesSettingsTheFileChanges(t *testing.T) {
+	d := newTestDaemon(t)
+	storeRun(t, d, oldSettings)
+	for _, tc := range []struct {
+		file string
+		keys []string // nil: accepted
+	}{
+		{"[draughts]\ndepth = 3\n", nil},                        // what the run has
+		{"[draughts]\nhall_of_fame = 0\nhall_games = 0\n", nil}, // the zero values it has
+		{"[draughts]\ndepth = 4\n", []string{"draughts.depth"}},
+		{"[draughts]\nhall_of_fame = 6\n", []string{"draughts.hall_of_fame"}},
+		{"[draughts]\ndepth = 5\nelite = 3\n", []string{"draughts.depth", "draughts.elite"}},
+	} {
+		cfg, err := ParseConfig(d.config(), strings.NewReader(tc.file), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.mu.Lock()
+		d.cfg = cfg
+		d.mu.Unlock()
+		_, err = runSettings(context.Background(), d, "draughts", cfg.Draughts)
+		if tc.keys == nil {
+			if err != nil {
+				t.Errorf("%q: %v", tc.file, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrRunMismatch) {
+			t.Errorf("%q: error %v, want ErrRunMismatch", tc.file, err)
+			continue
+		}
+		for _, k := range tc.keys {
+			if !strings.Contains(err.Error(), k) {
+				t.Errorf("%q: error %q does not name %s", tc.file, err, k)
+			}
+		}
+	}
+}
+
+func TestNewRunTakesTheConfiguration(t *testing.T) {
+	d := newTestDaemon(t)
+	want := d.config().Draughts
+	want.HallOfFame = 3
+	got, err := runSettings(context.Background(), d, "draughts", want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.HallOfFame != 3 {
+		t.Errorf("hall of fame %d, want the configured 3", got.HallOfFame)
+	}
+}
