@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -80,6 +81,9 @@ type PopulationConfig struct {
 	// population.Config.
 	HallOfFame int `toml:"hall_of_fame" json:"hall_of_fame"`
 	HallGames  int `toml:"hall_games" json:"hall_games"`
+	// MutationScale multiplies the mutation's weight steps; 0 or 1 is
+	// Blondie24's step (population.Config.MutationScale).
+	MutationScale float64 `toml:"mutation_scale" json:"mutation_scale"`
 }
 
 // DraughtsConfig defines the draughts population.
@@ -423,6 +427,8 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
 	case p.BaselineGames < 0 || p.BaselineGames > 10000:
 		return bad("baseline_games", p.BaselineGames, "want 0..10000")
+	case p.MutationScale < 0 || p.MutationScale > 10 || math.IsNaN(p.MutationScale):
+		return bad("mutation_scale", p.MutationScale, "want 0 (Blondie24's step, as 1) to 10")
 	case p.HallOfFame < 0 || p.HallOfFame > population.MaxHallOfFame:
 		return bad("hall_of_fame", p.HallOfFame, fmt.Sprintf("want 0 (none) to %d champions", population.MaxHallOfFame))
 	case p.HallOfFame > 0 && (p.HallGames < 2 || p.HallGames > 1000 || p.HallGames%2 != 0):
@@ -460,6 +466,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.LadderChampions, cfg.LadderGames = p.LadderChampions, p.LadderGames
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
+	cfg.MutationScale = p.MutationScale
 	return cfg
 }
 

@@ -45,13 +45,21 @@ func MutationStep(k int) float64 { return 1 / math.Sqrt(2*math.Sqrt(float64(k)))
 // not math.Exp, so the result is the same on every machine. (NormFloat64
 // itself calls math.Exp and math.Log on a rare slow path, comparing in
 // float32; within one architecture it is exactly reproducible.)
-func (n *Net) Mutated(rng *rand.Rand) *Net {
+func (n *Net) Mutated(rng *rand.Rand) *Net { return n.MutatedBy(rng, 1) }
+
+// MutatedBy is Mutated with the weights' steps multiplied by scale (in
+// (0, 1] in practice): the uniform half-width becomes scale*MutationStep(K),
+// or with SelfAdaptive each w_i += scale*sigma_i*N(0,1); sigmas and K mutate
+// as in Mutated. Scale 1 is Mutated, bit for bit. A smaller scale lets a
+// long run refine its nets instead of random-walking every weight by a
+// full step each generation.
+func (n *Net) MutatedBy(rng *rand.Rand, scale float64) *Net {
 	c := n.Clone()
 	if c.flags&EvolveKing != 0 {
 		k := c.king * detExp(rng.NormFloat64()*(1/math.Sqrt2))
 		c.king = round32(min(max(k, MinKing), MaxKing))
 	}
-	step := MutationStep(len(c.w))
+	step := float64(MutationStep(len(c.w)) * scale)
 	if c.flags&SelfAdaptive == 0 {
 		for i := range c.w {
 			m := float64(rng.Float64()*2) - 1
@@ -59,10 +67,10 @@ func (n *Net) Mutated(rng *rand.Rand) *Net {
 		}
 		return c
 	}
-	tau := step // the same expression: 1/sqrt(2*sqrt(K))
+	tau := MutationStep(len(c.w)) // the same expression: 1/sqrt(2*sqrt(K))
 	for i := range c.w {
 		c.sigma[i] = round32(c.sigma[i] * detExp(float64(tau*rng.NormFloat64())))
-		c.w[i] = round32(c.w[i] + float64(c.sigma[i]*rng.NormFloat64()))
+		c.w[i] = round32(c.w[i] + float64(float64(c.sigma[i]*scale)*rng.NormFloat64()))
 	}
 	return c
 }

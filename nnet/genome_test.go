@@ -58,6 +58,30 @@ func TestMutatedUniform(t *testing.T) {
 	}
 }
 
+// TestMutatedByScalesTheSteps replays MutatedBy's draws: the weights move
+// by scale times Mutated's step, with and without SelfAdaptive (whose
+// sigmas mutate as without a scale), and scale 1 is Mutated bit for bit.
+func TestMutatedByScalesTheSteps(t *testing.T) {
+	const scale = 0.25
+	for _, flags := range []Flags{PieceDiff, PieceDiff | SelfAdaptive} {
+		parent := testNet(t, draughtsSizes, flags, 48)
+		if !parent.MutatedBy(newRNG(49), 1).Equal(parent.Mutated(newRNG(49))) {
+			t.Errorf("flags %v: MutatedBy(1) differs from Mutated", flags)
+		}
+		child, full := parent.MutatedBy(newRNG(49), scale), parent.Mutated(newRNG(49))
+		pw, cw, fw := parent.Weights(), child.Weights(), full.Weights()
+		for i := range pw {
+			want := scale * (fw[i] - pw[i])
+			if d := cw[i] - pw[i]; math.Abs(d-want) > 1e-6*math.Max(1, math.Abs(pw[i])) {
+				t.Fatalf("flags %v: weight %d moved %v, want %v (a quarter of Mutated's %v)", flags, i, d, want, fw[i]-pw[i])
+			}
+		}
+		if flags&SelfAdaptive != 0 && !slices.Equal(child.Sigmas(), full.Sigmas()) {
+			t.Errorf("the sigmas depend on the scale")
+		}
+	}
+}
+
 // TestMutatedSelfAdaptive checks Blondie24's mutation: every sigma and
 // every weight changes as the replayed draws dictate, and K evolves within
 // [MinKing, MaxKing].

@@ -15,6 +15,7 @@ package population
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"evolved/nnet"
@@ -78,6 +79,9 @@ type Config struct {
 	// past and a thinning sample of its distant past, so it cannot drift
 	// back to what it once beat. 0, Blondie24's design, plays none.
 	HallOfFame, HallGames int
+	// MutationScale multiplies every mutation's weight steps (see
+	// nnet.Net.MutatedBy); 0 means 1, Blondie24's step.
+	MutationScale float64
 }
 
 // MaxHallOfFame bounds Config.HallOfFame: the oldest champion met is then
@@ -149,6 +153,9 @@ func (c Config) Validate() error {
 	}
 	if c.LadderGames%2 != 0 {
 		return fmt.Errorf("%w: ladder games %d, want an even number (half with each colour)", ErrConfig, c.LadderGames)
+	}
+	if c.MutationScale < 0 || c.MutationScale > 10 || math.IsNaN(c.MutationScale) {
+		return fmt.Errorf("%w: mutation scale %v, want 0 (Blondie24's step) to 10", ErrConfig, c.MutationScale)
 	}
 	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
 		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
@@ -268,4 +275,12 @@ func (c Config) ChampionNets(generation int) []int {
 	}
 	slices.Sort(gens)
 	return slices.Compact(gens)
+}
+
+// mutationScale returns the factor of the weights' mutation steps.
+func (c Config) mutationScale() float64 {
+	if c.MutationScale == 0 {
+		return 1
+	}
+	return c.MutationScale
 }

@@ -280,7 +280,7 @@ func breed(cfg Config, st *State, ranking []int) (*State, error) {
 	gen, game := st.Generation, st.Game
 	mutations := 0
 	mutate := func(a Agent) {
-		add(a.Net.Mutated(seed.Rand(st.Seed, game, gen, seed.Mutation, mutations)), Mutation, nil, a.ID)
+		add(a.Net.MutatedBy(seed.Rand(st.Seed, game, gen, seed.Mutation, mutations), cfg.mutationScale()), Mutation, nil, a.ID)
 		mutations++
 	}
 	for i, pair := range cfg.Crossovers {
