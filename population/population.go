@@ -73,8 +73,8 @@ type Config struct {
 	BaselineGames int
 	// HallOfFame is how many earlier champions every agent also meets in
 	// its fitness games, HallGames games against each (pairs from one
-	// opening, one game with each colour); their points count with the
-	// tournament's. The champions met are those of generations G-1, G-2,
+	// opening, one game with each colour, every agent from the same
+	// openings); their points count with the tournament's. The champions met are those of generations G-1, G-2,
 	// G-4, ... (HallGenerations): the population keeps meeting its recent
 	// past and a thinning sample of its distant past, so it cannot drift
 	// back to what it once beat. 0, Blondie24's design, plays none.

@@ -314,19 +314,22 @@ func pairs[M comparable](r tournament.Results[M], n int) []rating.Game {
 
 // hallSchedule returns the hall of fame's games: every agent (slots 0..n-1)
 // against every hall champion (slots n..n+hall-1), games/2 pairs each, the
-// two games of a pair from one opening, numbered after schedule's.
+// two games of a pair from one opening, numbered after schedule's. Every
+// agent meets a champion from the same openings (common random numbers):
+// agents that play alike then play the same games, and their points differ
+// only where their play does.
 func hallSchedule(schedule []tournament.Pairing, n, hall, games int) []tournament.Pairing {
-	opening := 0
+	first := 0
 	for _, p := range schedule {
-		opening = max(opening, p.OpeningIndex+1)
+		first = max(first, p.OpeningIndex+1)
 	}
 	out := make([]tournament.Pairing, 0, n*hall*games)
 	for i := range n {
 		for k := range hall {
-			for range games / 2 {
+			for j := range games / 2 {
+				opening := first + k*games/2 + j
 				out = append(out, tournament.Pairing{First: i, Second: n + k, OpeningIndex: opening},
 					tournament.Pairing{First: n + k, Second: i, OpeningIndex: opening})
-				opening++
 			}
 		}
 	}

@@ -187,7 +187,7 @@ func TestChampionNetsReadOnDemand(t *testing.T) {
 
 // TestHallOfFame checks the hall of fame's games: every agent meets the
 // champions of G-1, G-2, G-4 (at most HallOfFame of them) in pairs from one
-// opening, the points count in its fitness, and a state that reads nets on
+// opening, the same openings for every agent, the points count in its fitness, and a state that reads nets on
 // demand plays the same games while holding only the nets it needs.
 func TestHallOfFame(t *testing.T) {
 	ctx := context.Background()
@@ -263,10 +263,23 @@ func TestHallOfFame(t *testing.T) {
 				t.Errorf("generation %d: agent %d met hall slot %d %d times, want %d", gen, k[0], k[1], c, cfg.HallGames)
 			}
 		}
+		// Common random numbers: each opening starts one pair of games
+		// (colours swapped) for every agent against one champion.
 		for op, firsts := range openings {
-			if len(firsts) != 2 || firsts[0] == firsts[1] {
-				t.Errorf("generation %d: opening %d starts games with first movers %v, want one pair with colours swapped", gen, op, firsts)
+			agents, champs := map[int]int{}, map[int]bool{}
+			for _, f := range firsts {
+				if f < n {
+					agents[f]++
+				} else {
+					champs[f] = true
+				}
 			}
+			if len(firsts) != 2*n || len(agents) != n || len(champs) != 1 {
+				t.Errorf("generation %d: opening %d starts %d games, first movers %v, want one pair for each of the %d agents against one champion", gen, op, len(firsts), firsts, n)
+			}
+		}
+		if want := len(rep.Hall) * cfg.HallGames / 2; len(openings) != want {
+			t.Errorf("generation %d: the hall of fame plays %d openings, want %d", gen, len(openings), want)
 		}
 		for _, c := range st.Champions {
 			if c.Net != nil && !slices.Contains(cfg.ChampionNets(st.Generation), c.Generation) {
