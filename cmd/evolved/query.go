@@ -207,10 +207,13 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	var generationFlag optionalInt
 	fs.Var(&generationFlag, "generation", "export generation `N`'s champion (default: the latest)")
+	best := fs.Bool("best", false, "export the best rated champion: the highest rating less its interval, on the latest rating's scale")
 	out := fs.String("o", "", "write the agent to `FILE` (default: standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N] [-o FILE]")
-		fmt.Fprintln(fs.Output(), "\nWrites a champion as an agent file, which match, play and uci read.")
+		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N | --best] [-o FILE]")
+		fmt.Fprintln(fs.Output(), "\nWrites a champion as an agent file, which match, play and uci read. Champions")
+		fmt.Fprintln(fs.Output(), "rise and fall from generation to generation; with ratings in the database")
+		fmt.Fprintln(fs.Output(), "(jobs.rating_every), --best exports the one rated highest with confidence.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -218,6 +221,9 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		generation := generationFlag.get(-1)
 		if generationFlag.set && generation < 0 {
 			return usagef("export: --generation must be 0 or more, got %d", generation)
+		}
+		if generationFlag.set && *best {
+			return usagef("export: --generation and --best choose the champion both; give one")
 		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
@@ -227,6 +233,19 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		game, err := gameOf(ctx, db, "export", *game)
 		if err != nil {
 			return err
+		}
+		var rated string
+		if *best {
+			ratings, err := db.Ratings(ctx, game)
+			if err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			r, ok := bestRated(ratings)
+			if !ok {
+				return fmt.Errorf("export: %s holds no rating of a %s champion: rate champions as the run goes (jobs.rating_every), or choose one with --generation", *dbPath, game)
+			}
+			generation = r.Generation
+			rated = fmt.Sprintf(", rated %.0f ± %.0f on %s (the best of %d ratings)", r.Elo, r.CI, r.Scale, len(ratings))
 		}
 		c, err := db.Champion(ctx, game, generation)
 		if err != nil {
@@ -256,10 +275,35 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		// The report goes to standard error (the flag set's output) so
 		// that an agent written to standard output stays a clean file.
-		fmt.Fprintf(fs.Output(), "export: wrote %s: %s generation %d champion, agent %d, %d bytes\n",
-			dest, game, c.Generation, c.AgentID, buf.Len())
+		fmt.Fprintf(fs.Output(), "export: wrote %s: %s generation %d champion, agent %d, %d bytes%s\n",
+			dest, game, c.Generation, c.AgentID, buf.Len(), rated)
 		return nil
 	}
+}
+
+// bestRated returns, among ratings on the scale and time control of the
+// latest one, the champion's whose rating less its interval is highest
+// (the later generation on a tie): the champion most surely strong, not
+// the luckiest measurement. ok is false without ratings.
+func bestRated(ratings []storage.Rating) (best storage.Rating, ok bool) {
+	if len(ratings) == 0 {
+		return best, false
+	}
+	latest := ratings[0]
+	for _, r := range ratings[1:] {
+		if r.CreatedAt.After(latest.CreatedAt) {
+			latest = r
+		}
+	}
+	for _, r := range ratings {
+		if r.Scale != latest.Scale || r.TC != latest.TC {
+			continue
+		}
+		if !ok || r.Elo-r.CI > best.Elo-best.CI || (r.Elo-r.CI == best.Elo-best.CI && r.Generation > best.Generation) {
+			best, ok = r, true
+		}
+	}
+	return best, ok
 }
 
 // latestRating is the latest rating status shows.

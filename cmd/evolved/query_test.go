@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"evolved/storage"
 )
@@ -137,4 +138,29 @@ func exitCodeOf(err error) int {
 		return exit.ExitCode()
 	}
 	return -1
+}
+
+// TestBestRated checks the champion export --best chooses: the highest
+// rating less its interval on the latest rating's scale and time control.
+func TestBestRated(t *testing.T) {
+	at := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	r := func(gen int, elo, ci float64, scale string, hours int) storage.Rating {
+		return storage.Rating{Generation: gen, Elo: elo, CI: ci, Scale: scale, TC: "untimed", CreatedAt: at.Add(time.Duration(hours) * time.Hour)}
+	}
+	for _, tc := range []struct {
+		name    string
+		ratings []storage.Rating
+		want    int // generation; -1 for none
+	}{
+		{"none", nil, -1},
+		{"one", []storage.Rating{r(7, 900, 40, "s", 0)}, 7},
+		{"the surest, not the highest", []storage.Rating{r(1, 1000, 30, "s", 0), r(2, 1060, 100, "s", 1), r(3, 1020, 31, "s", 2)}, 3},
+		{"a tie goes to the later generation", []storage.Rating{r(4, 1000, 30, "s", 0), r(5, 1010, 40, "s", 1)}, 5},
+		{"only the latest scale", []storage.Rating{r(1, 2000, 10, "old", 0), r(2, 900, 30, "s", 1), r(3, 950, 30, "s", 2)}, 3},
+	} {
+		got, ok := bestRated(tc.ratings)
+		if (tc.want < 0) == ok || (ok && got.Generation != tc.want) {
+			t.Errorf("%s: generation %d (ok %v), want %d", tc.name, got.Generation, ok, tc.want)
+		}
+	}
 }
