@@ -79,7 +79,7 @@ func abs(x int) int {
 func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
 
 // ParseChess reads a player specification for chess: random, material:D,
-// mcts:N, ept:N, uci:PATH[:option=value...], an exported agent file, or
+// pst:D (material and Michniewski's piece-square tables), mcts:N, ept:N, uci:PATH[:option=value...], an exported agent file, or
 // what the chess lab learnt: pheromones:FILE or meta:RUN[@FILE.db].
 func ParseChess(spec string) (ChessSpec, error) {
 	if learned, ok, err := parseLearned(spec); ok {
@@ -106,6 +106,13 @@ func ParseChess(spec string) (ChessSpec, error) {
 		depth := p.arg
 		return ChessSpec{Name: spec, New: func() ChessPlayer {
 			ab := search.NewAlphaBeta[chess.Move, *chess.Game](ChessMaterial{},
+				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
+			return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
+		}}, nil
+	case "pst":
+		depth := p.arg
+		return ChessSpec{Name: spec, New: func() ChessPlayer {
+			ab := search.NewAlphaBeta[chess.Move, *chess.Game](ChessPST{},
 				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
 			return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
 		}}, nil

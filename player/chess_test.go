@@ -15,12 +15,12 @@ import (
 )
 
 func TestParseChess(t *testing.T) {
-	for _, spec := range []string{"random", "material:3", "mcts:50", "ept:50", "uci:/usr/games/stockfish", "uci:/x:Skill Level=0:movetime=50"} {
+	for _, spec := range []string{"random", "material:3", "pst:2", "mcts:50", "ept:50", "uci:/usr/games/stockfish", "uci:/x:Skill Level=0:movetime=50"} {
 		if _, err := ParseChess(spec); err != nil {
 			t.Errorf("ParseChess(%q): %v", spec, err)
 		}
 	}
-	for _, spec := range []string{"", "material:0", "uci:", "uci:/x:depth=zero", "uci:/x:Skill", "stockfish"} {
+	for _, spec := range []string{"", "material:0", "pst", "pst:31", "uci:", "uci:/x:depth=zero", "uci:/x:Skill", "stockfish"} {
 		if _, err := ParseChess(spec); !errors.Is(err, ErrSpec) {
 			t.Errorf("ParseChess(%q) err = %v, want ErrSpec", spec, err)
 		}
@@ -44,6 +44,35 @@ func mustChess(t *testing.T, spec string) ChessSpec {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestChessPSTHandChecked checks ChessPST on positions worked out by hand
+// from Michniewski's printed tables.
+func TestChessPSTHandChecked(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		want int // for the side to move, centipawns
+	}{
+		// Symmetric: 0.
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0},
+		// 1.e4: the e-pawn goes from -20 (e2) to +20 (e4); Black to move sees -40.
+		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", -40},
+		// 1.Nf3 Nc6: both knights -40 -> +10, symmetric again: 0 for White.
+		{"r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2", 0},
+		// Kings and a white pawn on a7 (+50 over +0 material 100):
+		// White Kg1 (+30), Black Ke8 (its e1, 0), pawn a7 on rank 7 (+50).
+		{"4k3/P7/8/8/8/8/8/6K1 w - - 0 1", 100 + 30 + 50 - 0},
+		// The same for Black to move: the negation.
+		{"4k3/P7/8/8/8/8/8/6K1 b - - 0 1", -(100 + 30 + 50)},
+	} {
+		p, err := chess.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (ChessPST{}).Evaluate(chess.NewGame(p, chess.DefaultRules())); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.fen, got, tc.want)
+		}
+	}
 }
 
 func TestChessMaterial3BeatsRandom(t *testing.T) {
