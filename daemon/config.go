@@ -97,6 +97,9 @@ type ChessConfig struct {
 	PopulationConfig
 	// EvolvePieceValues makes the five piece values part of the genome.
 	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
+	// EvolvePST adds piece-square tables to the genome, beside the net,
+	// starting from Michniewski's (nnet.EvolvePST).
+	EvolvePST bool `toml:"evolve_pst" json:"evolve_pst"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many pawns ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -484,6 +487,9 @@ func (c ChessConfig) population(workers int) population.Config {
 	cfg := c.base(workers)
 	if c.EvolvePieceValues {
 		cfg.Flags |= nnet.EvolvePieceValues
+	}
+	if c.EvolvePST {
+		cfg.Flags |= nnet.EvolvePST
 	}
 	return cfg
 }

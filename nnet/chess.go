@@ -27,14 +27,15 @@ import (
 // The value of a position for pov, in pawns, positive when it is good for
 // pov, is
 //
-//	material + ChessNetWeight*output
+//	material + ChessNetWeight*output [+ pst]
 //
 // where material = sum over pawn, knight, bishop, rook and queen of
 // value[pt]*(pov's count - the opponent's count), with the net's piece
 // values (see Net.PieceValues; kings are not counted), and output in
 // (-1, 1) is the net's: hidden layers of tanh nodes (768-32-8-1, say; the
 // caller chooses) and one tanh output node, which with PieceDiff also
-// receives material through its direct weight. Random nets of small
+// receives material through its direct weight; pst, with EvolvePST, is the
+// piece-square balance with the net's tables (ChessPST). Random nets of small
 // weights thus rank positions by material first, so generation 0 already
 // plays sensibly, and the net learns the rest.
 
@@ -201,6 +202,7 @@ type ChessEval struct {
 	head
 	cols   []float64 // cols[input*h1+h], multiples of u
 	values [NumPieceValues]float64
+	pst    *[NumPSTValues]float64 // EvolvePST's tables, or nil
 }
 
 // NewChessEval builds the evaluator of n, which must have NumChessInputs
@@ -215,7 +217,11 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 		return nil, fmt.Errorf("new chess evaluator: %w", err)
 	}
 	n = n.Clone()
-	return &ChessEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.PieceValues()}, nil
+	e := &ChessEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.PieceValues()}
+	if t, ok := n.PST(); ok {
+		e.pst = &t
+	}
+	return e, nil
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.
@@ -261,7 +267,35 @@ func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
 // buf as scratch.
 func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf []float64) float64 {
 	m := chessMaterial(p, pov, &e.values)
-	return m + float64(ChessNetWeight*e.output(acc, m, buf))
+	v := m + float64(ChessNetWeight*e.output(acc, m, buf))
+	if e.pst != nil {
+		v += chessPST(p, pov, e.pst)
+	}
+	return v
+}
+
+// chessPST returns the piece-square balance of p for pov with tables t:
+// pov's pieces add their tables' values, the opponent's subtract theirs,
+// each seen from its own side; summed in one fixed order, so every path
+// gives the same bits.
+func chessPST(p *chess.Position, pov game.Player, t *[NumPSTValues]float64) float64 {
+	v := 0.0
+	for pt := chess.Pawn; pt <= chess.King; pt++ {
+		for b, flip := uint64(p.Pieces(pov, pt)), chessFlip(pov); b != 0; b &= b - 1 {
+			v += t[int(pt)*64+(bits.TrailingZeros64(b)^flip)]
+		}
+		for b, flip := uint64(p.Pieces(pov^1, pt)), chessFlip(pov^1); b != 0; b &= b - 1 {
+			v -= t[int(pt)*64+(bits.TrailingZeros64(b)^flip)]
+		}
+	}
+	return v
+}
+
+// ChessPST returns the piece-square balance of p for pov with the tables
+// t (indexed by PSTIndex), in pawns, as an evaluator of a net with
+// EvolvePST adds it.
+func ChessPST(p chess.Position, pov game.Player, t [NumPSTValues]float64) float64 {
+	return chessPST(&p, pov, &t)
 }
 
 // ChessAccumulator evaluates the positions along a search path

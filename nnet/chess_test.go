@@ -21,7 +21,7 @@ import (
 var chessHidden = []int{32, 8}
 
 // chessExtras turns on every extra a chess net can use.
-const chessExtras = PieceDiff | SelfAdaptive | EvolvePieceValues
+const chessExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST
 
 // chessTestNet returns a random chess net; with EvolvePieceValues it is
 // mutated once, so that its piece values are not round numbers.
@@ -32,7 +32,7 @@ func chessTestNet(t testing.TB, hidden []int, flags Flags, seed uint64) *Net {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if flags&EvolvePieceValues != 0 {
+	if flags&(EvolvePieceValues|EvolvePST) != 0 {
 		n = n.Mutated(rng)
 	}
 	return n
@@ -52,7 +52,26 @@ func chessTestEval(t testing.TB, flags Flags, seed uint64) *ChessEval {
 // Net.Forward and the material with the net's piece values.
 func chessReference(n *Net, p chess.Position, pov game.Player) float64 {
 	m := ChessMaterial(p, pov, n.PieceValues())
-	return m + ChessNetWeight*n.Forward(nil, ChessInputs(nil, p, pov), m)[0]
+	inputs := ChessInputs(nil, p, pov)
+	v := m + ChessNetWeight*n.Forward(nil, inputs, m)[0]
+	if t, ok := n.PST(); ok {
+		// From the inputs: pov's piece on (its) square s adds t[pt][s],
+		// the opponent's on pov's square s sits on its own square s^56.
+		pst := 0.0
+		for i, x := range inputs {
+			if x == 0 {
+				continue
+			}
+			side, pt, s := i/384, i%384/64, i%64
+			if side == 0 {
+				pst += t[PSTIndex(pt, s)]
+			} else {
+				pst -= t[PSTIndex(pt, s^56)]
+			}
+		}
+		v += pst
+	}
+	return v
 }
 
 // chessStart returns the standard start position for i == 0 and a random
@@ -693,7 +712,7 @@ func TestChessEvalShared(t *testing.T) {
 // net made by RandomChess, Mutated and Crossover. The constants were
 // computed on amd64 with and without the AVX2 kernels (-tags purego).
 func TestChessGoldenBits(t *testing.T) {
-	e := chessTestEval(t, chessExtras, 191)
+	e := chessTestEval(t, PieceDiff|SelfAdaptive|EvolvePieceValues, 191)
 	want := []uint64{0xbfa6ed3211c91e70, 0xc01c4896a98987fd, 0xc023c04c78428056, 0x4023c9f3d210e9b0}
 	for i, p := range randomChessPositions(t, newRNG(192), len(want)) {
 		if got := math.Float64bits(e.Evaluate(p, p.Side())); got != want[i] {

@@ -76,13 +76,22 @@ const (
 	// so a child has the piece values of the parent it is a copy of.
 	// Without it a net's piece values are its game's classic ones.
 	EvolvePieceValues
+	// EvolvePST gives a chess net evolvable piece-square tables beside the
+	// net, as Blondie25 did: NumPSTValues more weights, in pawns, before
+	// the piece values (see PSTIndex), starting from ClassicPST. A piece
+	// of pov's on a square adds its table's value, a piece of the
+	// opponent's subtracts the value of the mirrored square, so the tables
+	// see every piece from its own side. They mutate like the other
+	// weights, and a crossover child has the tables of the parent it is a
+	// copy of. Chess nets only.
+	EvolvePST
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -169,7 +178,8 @@ var (
 // sizes[l-1] matrix of the weights into layer l, row by row (row i holds the
 // incoming weights of node i, so a node's incoming weights are contiguous),
 // then the sizes[l] biases of layer l; then, with PieceDiff, one direct
-// weight per output node; then, with EvolvePieceValues, the piece values
+// weight per output node; then, with EvolvePST, the chess piece-square
+// tables (see PSTIndex); then, with EvolvePieceValues, the piece values
 // of the net's game (NumPieceValues for chess, NumXiangqiPieceValues for
 // xiangqi; see PieceValueIndex). With
 // SelfAdaptive every weight has a step size sigma, in a slice of the same
@@ -190,7 +200,8 @@ type Net struct {
 // New returns a net with the given layer sizes (inputs first, output last;
 // at least two layers) and flags, all weights zero except the piece values
 // (with EvolvePieceValues: ClassicXiangqiPieceValues for a xiangqi net,
-// ClassicPieceValues for any other), K = DefaultKing and, with
+// ClassicPieceValues for any other) and the tables of EvolvePST
+// (ClassicPST), K = DefaultKing and, with
 // SelfAdaptive, every sigma DefaultSigma.
 func New(sizes []int, flags Flags) (*Net, error) {
 	n := &Net{sizes: slices.Clone(sizes), flags: flags, king: DefaultKing}
@@ -200,6 +211,9 @@ func New(sizes []int, flags Flags) (*Net, error) {
 	}
 	n.w = make([]float64, count)
 	copy(n.pieceValues(), defaultPieceValues(n.sizes[0]))
+	if t := n.pst(); t != nil {
+		*(*[NumPSTValues]float64)(t) = ClassicPST()
+	}
 	if flags&SelfAdaptive != 0 {
 		n.sigma = make([]float64, count)
 		for i := range n.sigma {
@@ -212,10 +226,12 @@ func New(sizes []int, flags Flags) (*Net, error) {
 // Random returns a net like New's with every weight drawn uniformly from
 // [-InitRange, InitRange], as Blondie24 initialised its population, except
 // the piece values of EvolvePieceValues, which start at their game's
-// classic values (as New's) so that generation 0 already counts material.
-// It draws exactly one value from rng per weight in storage order, piece
-// values excepted: NumWeights values, less NumPieceValues (chess) or
-// NumXiangqiPieceValues (xiangqi) with EvolvePieceValues. Every value is
+// classic values (as New's) so that generation 0 already counts material,
+// and the tables of EvolvePST, which start at ClassicPST (rounded to
+// float32, as every value of a random net). It draws exactly
+// one value from rng per weight in storage order, those excepted:
+// NumWeights values, less NumPieceValues (chess) or NumXiangqiPieceValues
+// (xiangqi) with EvolvePieceValues, less NumPSTValues with EvolvePST. Every value is
 // then rounded to the nearest float32, as the variation operators round
 // theirs (see Float32Exact).
 func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
@@ -223,7 +239,7 @@ func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	random := n.w[:len(n.w)-len(n.pieceValues())]
+	random := n.w[:len(n.w)-len(n.pieceValues())-len(n.pst())]
 	for i := range random {
 		random[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
 	}
@@ -260,6 +276,13 @@ func (n *Net) layout() (int, error) {
 		}
 		if l == len(n.sizes)-1 && n.flags&PieceDiff != 0 {
 			count += int64(size)
+		}
+		if l == len(n.sizes)-1 && n.flags&EvolvePST != 0 {
+			if n.sizes[0] != NumChessInputs {
+				return 0, fmt.Errorf("%w: %v on a net of %d inputs: piece-square tables are for chess nets (%d inputs)",
+					ErrArchitecture, EvolvePST, n.sizes[0], NumChessInputs)
+			}
+			count += NumPSTValues
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
 			count += int64(pieceValueCount(n.sizes[0]))
@@ -303,6 +326,16 @@ func (n *Net) pieceValues() []float64 {
 		return nil
 	}
 	return n.w[len(n.w)-pieceValueCount(n.sizes[0]):]
+}
+
+// pst returns the piece-square tables of EvolvePST, the NumPSTValues
+// weights before the piece values, aliasing n.w; nil without EvolvePST.
+func (n *Net) pst() []float64 {
+	if n.flags&EvolvePST == 0 {
+		return nil
+	}
+	end := len(n.w) - len(n.pieceValues())
+	return n.w[end-NumPSTValues : end]
 }
 
 // isXiangqi reports whether n's inputs are those of the xiangqi encoding.

@@ -3,6 +3,7 @@ package player
 import (
 	"evolved/game"
 	"evolved/game/chess"
+	"evolved/nnet"
 )
 
 // ChessPST evaluates a chess position as ChessMaterial does plus the
@@ -14,79 +15,12 @@ import (
 // (spec pst:D).
 type ChessPST struct{}
 
-// pstTables are Michniewski's tables by piece type, as printed: White's
-// view, rank 8 first, file a first.
-var pstTables = [6][64]int8{
-	chess.Pawn: {
-		0, 0, 0, 0, 0, 0, 0, 0,
-		50, 50, 50, 50, 50, 50, 50, 50,
-		10, 10, 20, 30, 30, 20, 10, 10,
-		5, 5, 10, 25, 25, 10, 5, 5,
-		0, 0, 0, 20, 20, 0, 0, 0,
-		5, -5, -10, 0, 0, -10, -5, 5,
-		5, 10, 10, -20, -20, 10, 10, 5,
-		0, 0, 0, 0, 0, 0, 0, 0,
-	},
-	chess.Knight: {
-		-50, -40, -30, -30, -30, -30, -40, -50,
-		-40, -20, 0, 0, 0, 0, -20, -40,
-		-30, 0, 10, 15, 15, 10, 0, -30,
-		-30, 5, 15, 20, 20, 15, 5, -30,
-		-30, 0, 15, 20, 20, 15, 0, -30,
-		-30, 5, 10, 15, 15, 10, 5, -30,
-		-40, -20, 0, 5, 5, 0, -20, -40,
-		-50, -40, -30, -30, -30, -30, -40, -50,
-	},
-	chess.Bishop: {
-		-20, -10, -10, -10, -10, -10, -10, -20,
-		-10, 0, 0, 0, 0, 0, 0, -10,
-		-10, 0, 5, 10, 10, 5, 0, -10,
-		-10, 5, 5, 10, 10, 5, 5, -10,
-		-10, 0, 10, 10, 10, 10, 0, -10,
-		-10, 10, 10, 10, 10, 10, 10, -10,
-		-10, 5, 0, 0, 0, 0, 5, -10,
-		-20, -10, -10, -10, -10, -10, -10, -20,
-	},
-	chess.Rook: {
-		0, 0, 0, 0, 0, 0, 0, 0,
-		5, 10, 10, 10, 10, 10, 10, 5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		0, 0, 0, 5, 5, 0, 0, 0,
-	},
-	chess.Queen: {
-		-20, -10, -10, -5, -5, -10, -10, -20,
-		-10, 0, 0, 0, 0, 0, 0, -10,
-		-10, 0, 5, 5, 5, 5, 0, -10,
-		-5, 0, 5, 5, 5, 5, 0, -5,
-		0, 0, 5, 5, 5, 5, 0, -5,
-		-10, 5, 5, 5, 5, 5, 0, -10,
-		-10, 0, 5, 0, 0, 0, 0, -10,
-		-20, -10, -10, -5, -5, -10, -10, -20,
-	},
-	chess.King: {
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-20, -30, -30, -40, -40, -30, -30, -20,
-		-10, -20, -20, -20, -20, -20, -20, -10,
-		20, 20, 0, 0, 0, 0, 20, 20,
-		20, 30, 10, 0, 0, 10, 30, 20,
-	},
-}
-
-// pstIndex returns the index into a printed table of square s for side c:
-// White's a1 is the last row's first entry; Black's squares are mirrored.
-func pstIndex(c game.Player, s chess.Square) int {
-	r, f := s.Rank(), s.File()
+// pstSquare returns square s as side c sees it: mirrored for Black.
+func pstSquare(c game.Player, s chess.Square) int {
 	if c == chess.Black {
-		r = 7 - r
+		return int(s) ^ 56
 	}
-	return (7-r)*8 + f
+	return int(s)
 }
 
 // PSTScore returns the piece-square sum of p for side c, in centipawns.
@@ -94,7 +28,7 @@ func PSTScore(p *chess.Position, c game.Player) int {
 	score := 0
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
 		for b := p.Pieces(c, pt); b != 0; b &= b - 1 {
-			score += int(pstTables[pt][pstIndex(c, b.First())])
+			score += nnet.ClassicPSTCentipawns(int(pt), pstSquare(c, b.First()))
 		}
 	}
 	return score
