@@ -84,6 +84,9 @@ type PopulationConfig struct {
 	// MutationScale multiplies the mutation's weight steps; 0 or 1 is
 	// Blondie24's step (population.Config.MutationScale).
 	MutationScale float64 `toml:"mutation_scale" json:"mutation_scale"`
+	// FitnessMemory ranks agents by their points per game over every
+	// generation they have played (population.Config.FitnessMemory).
+	FitnessMemory bool `toml:"fitness_memory" json:"fitness_memory"`
 }
 
 // DraughtsConfig defines the draughts population.
@@ -469,7 +472,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.LadderChampions, cfg.LadderGames = p.LadderChampions, p.LadderGames
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
-	cfg.MutationScale = p.MutationScale
+	cfg.MutationScale, cfg.FitnessMemory = p.MutationScale, p.FitnessMemory
 	return cfg
 }
 

@@ -5,8 +5,10 @@ import (
 	"slices"
 	"testing"
 
+	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/seed"
+	"evolved/tournament"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -39,9 +41,27 @@ func TestBreedFollowsTheDesign(t *testing.T) {
 	st.Generation = 3
 	// Slots ranked 1st..15th: 7, 2, 9, 0, 14, then the rest.
 	ranking := []int{7, 2, 9, 0, 14, 1, 3, 4, 5, 6, 8, 10, 11, 12, 13}
-	next, err := breed(cfg, st, ranking)
+	// Slot i scored i points in 10 games; slot 7 (ranked first) had
+	// played before: its past carries over with this generation's.
+	st.Agents[7].PastPoints, st.Agents[7].PastGames = 30, 20
+	var results tournament.Results[draughts.Move]
+	for i := range st.Agents {
+		results.Points = append(results.Points, i)
+		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
+	}
+	next, err := breed(cfg, st, ranking, results)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, want := range [][2]int{{37, 30}, {2, 10}, {9, 10}, {0, 10}, {14, 10}} {
+		if a := next.Agents[k]; a.PastPoints != want[0] || a.PastGames != want[1] {
+			t.Errorf("elite %d: past %d points in %d games, want %d in %d", k+1, a.PastPoints, a.PastGames, want[0], want[1])
+		}
+	}
+	for _, a := range next.Agents[cfg.Elite:] {
+		if a.PastPoints != 0 || a.PastGames != 0 {
+			t.Errorf("new agent %d starts with a past: %d points in %d games", a.ID, a.PastPoints, a.PastGames)
+		}
 	}
 	if len(next.Agents) != 15 || next.Generation != 4 {
 		t.Fatalf("%d agents in generation %d, want 15 in generation 4", len(next.Agents), next.Generation)
@@ -108,5 +128,27 @@ func TestRankBreaksTiesBySlot(t *testing.T) {
 	got := rank([]int{3, 5, 3, -1, 5})
 	if want := []int{1, 4, 0, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("rank = %v, want %v", got, want)
+	}
+}
+
+// TestRankByMean checks FitnessMemory's ranking: points per game over the
+// past and this generation, exact fractions, ties by slot.
+func TestRankByMean(t *testing.T) {
+	agents := []Agent{
+		{PastPoints: 0, PastGames: 0},    // slot 0: 6/10 now      = 0.6
+		{PastPoints: 30, PastGames: 20},  // slot 1: (30+2)/30     = 1.0667
+		{PastPoints: 100, PastGames: 90}, // slot 2: (100+10)/100  = 1.1
+		{PastPoints: 5, PastGames: 10},   // slot 3: (5+7)/20      = 0.6, ties slot 0
+		{PastPoints: -40, PastGames: 90}, // slot 4: (-40+20)/100  = -0.2, though best now
+	}
+	r := tournament.Results[draughts.Move]{
+		Points: []int{6, 2, 10, 7, 20},
+		Wins:   []int{4, 2, 5, 4, 9}, Draws: []int{4, 6, 3, 5, 1}, Losses: []int{2, 2, 2, 1, 0},
+	}
+	if got, want := rankByMean(agents, r), []int{2, 1, 0, 3, 4}; !slices.Equal(got, want) {
+		t.Errorf("rankByMean = %v, want %v", got, want)
+	}
+	if got, want := rank(r.Points), []int{4, 2, 3, 0, 1}; !slices.Equal(got, want) {
+		t.Errorf("rank = %v, want %v (this generation alone)", got, want)
 	}
 }

@@ -82,6 +82,13 @@ type Config struct {
 	// MutationScale multiplies every mutation's weight steps (see
 	// nnet.Net.MutatedBy); 0 means 1, Blondie24's step.
 	MutationScale float64
+	// FitnessMemory ranks agents by their points per game over every
+	// generation they have played (Agent.PastPoints, PastGames and this
+	// generation's), not by this generation's points alone: an elite's
+	// estimate sharpens with every generation it survives, and one lucky
+	// tournament no longer makes a champion. Off (Blondie24's design) ranks
+	// by this generation's points.
+	FitnessMemory bool
 }
 
 // MaxHallOfFame bounds Config.HallOfFame: the oldest champion met is then
@@ -196,6 +203,11 @@ type Agent struct {
 	Parents []int64 `json:"parents,omitempty"`
 	// Node is the swapped node of a crossover child.
 	Node *nnet.Node `json:"node,omitempty"`
+	// PastPoints and PastGames are the fitness points and games of the
+	// generations the agent played before this one (as an elite keeps
+	// its ID); Config.FitnessMemory ranks by them too.
+	PastPoints int `json:"past_points,omitempty"`
+	PastGames  int `json:"past_games,omitempty"`
 }
 
 // Champion is the best agent of a finished generation.

@@ -117,7 +117,12 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	n := len(st.Agents)
 	results.Points, results.Wins, results.Draws, results.Losses = results.Points[:n], results.Wins[:n], results.Draws[:n], results.Losses[:n]
-	rep := &Report[M]{Generation: gen, Agents: st.Agents, Hall: hall, Results: results, Ranking: rank(results.Points)}
+	rep := &Report[M]{Generation: gen, Agents: st.Agents, Hall: hall, Results: results}
+	if cfg.FitnessMemory {
+		rep.Ranking = rankByMean(st.Agents, results)
+	} else {
+		rep.Ranking = rank(results.Points)
+	}
 	rep.Champion = st.Agents[rep.Ranking[0]]
 	rep.Ratings = rating.Pool(n, pairs(results, n))
 	champ := players[rep.Ranking[0]]
@@ -130,7 +135,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 			return nil, nil, err
 		}
 	}
-	next, err := breed(cfg, st, rep.Ranking)
+	next, err := breed(cfg, st, rep.Ranking, results)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -190,6 +195,33 @@ func rank(points []int) []int {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return points[b] - points[a] })
+	return order
+}
+
+// rankByMean returns the slots ordered by points per game over every
+// generation each agent has played, this one included, best first, ties
+// by slot. The means are compared as exact fractions (cross-multiplied),
+// so the order is the same on every machine.
+func rankByMean[M comparable](agents []Agent, r tournament.Results[M]) []int {
+	order := make([]int, len(agents))
+	points, games := make([]int64, len(agents)), make([]int64, len(agents))
+	for i, a := range agents {
+		order[i] = i
+		points[i] = int64(a.PastPoints + r.Points[i])
+		games[i] = int64(a.PastGames + r.Wins[i] + r.Draws[i] + r.Losses[i])
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		// points[a]/games[a] against points[b]/games[b]; an agent without
+		// games (none in practice) counts as 0 points a game.
+		pa, pb := points[a]*max(games[b], 1), points[b]*max(games[a], 1)
+		switch {
+		case pa > pb:
+			return -1
+		case pa < pb:
+			return 1
+		}
+		return 0
+	})
 	return order
 }
 
@@ -266,7 +298,7 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 // breed makes the next generation from the ranking: the elite unchanged in
 // rank order, then for each crossover pair its two node-swap children and
 // both parents mutated, then the mutants.
-func breed(cfg Config, st *State, ranking []int) (*State, error) {
+func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M]) (*State, error) {
 	next := &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}
 	byRank := func(r int) Agent { return st.Agents[ranking[r-1]] }
 	add := func(net *nnet.Net, origin Origin, node *nnet.Node, parents ...int64) {
@@ -274,8 +306,11 @@ func breed(cfg Config, st *State, ranking []int) (*State, error) {
 		next.NextID++
 	}
 	for r := 1; r <= cfg.Elite; r++ {
-		a := byRank(r)
-		next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID}})
+		slot := ranking[r-1]
+		a := st.Agents[slot]
+		next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
+			PastPoints: a.PastPoints + results.Points[slot],
+			PastGames:  a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]})
 	}
 	gen, game := st.Generation, st.Game
 	mutations := 0

@@ -302,6 +302,32 @@ func (d *DB) LoadState(ctx context.Context, game string) (*population.State, err
 	if err := rows.Err(); err != nil {
 		return nil, fail(err)
 	}
+	// Each agent's past: the points and games of the generations it
+	// played before this one (an elite keeps its id), for
+	// population.Config.FitnessMemory.
+	past, err := d.db.QueryContext(ctx, `SELECT agent_id, sum(points), sum(wins + draws + losses) FROM members
+		WHERE game = ? AND generation < ? AND points IS NOT NULL
+		AND agent_id IN (SELECT agent_id FROM members WHERE game = ? AND generation = ?)
+		GROUP BY agent_id`, game, st.Generation, game, st.Generation)
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer past.Close()
+	for past.Next() {
+		var id int64
+		var points, games int
+		if err := past.Scan(&id, &points, &games); err != nil {
+			return nil, fail(err)
+		}
+		for i := range st.Agents {
+			if st.Agents[i].ID == id {
+				st.Agents[i].PastPoints, st.Agents[i].PastGames = points, games
+			}
+		}
+	}
+	if err := past.Err(); err != nil {
+		return nil, fail(err)
+	}
 	// The champions without their nets: Step reads the few it plays
 	// against through ChampionNet.
 	champs, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness FROM generations
