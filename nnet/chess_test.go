@@ -781,12 +781,16 @@ func BenchmarkChessEvaluateFull(b *testing.B) {
 // the side to move (along a single line two updates per ply; see
 // BenchmarkEvaluateIncremental).
 func BenchmarkChessEvaluateIncremental(b *testing.B) {
-	e := chessTestEval(b, chessExtras, 31)
 	games := randomChessGames(b, 32, 20)
 	for _, bc := range []struct {
 		name  string
 		fixed bool
-	}{{"pov=fixed", true}, {"pov=side", false}} {
+		flags Flags
+	}{
+		{"pov=fixed", true, chessExtras}, {"pov=side", false, chessExtras},
+		{"pov=side/tables=no", false, chessExtras &^ EvolvePST}, // what the piece-square tables cost
+	} {
+		e := chessTestEval(b, bc.flags, 31)
 		b.Run(bc.name, func(b *testing.B) {
 			acc := e.NewAccumulator()
 			g, ply := 0, len(games[0])
