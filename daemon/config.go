@@ -61,6 +61,10 @@ func (c Config) Defined(key string) bool { return c.defined[key] }
 // PopulationConfig holds the settings every population has. With the seed
 // they define a run: they cannot change for an existing database.
 type PopulationConfig struct {
+	// Preset names the optimiser: "blondie24", the genetic algorithm of
+	// the seed experiment, or "es", an evolution strategy over the same
+	// genome (population.Optimizer).
+	Preset          string   `toml:"preset" json:"preset"`
 	Depth           int      `toml:"depth" json:"depth"`
 	OpeningPlies    int      `toml:"opening_plies" json:"opening_plies"`
 	MaxMoves        int      `toml:"max_moves" json:"max_moves"`
@@ -172,18 +176,21 @@ func DefaultConfig() Config {
 		LogFormat: "auto",
 		LogLevel:  "info",
 		Draughts: DraughtsConfig{PopulationConfig: PopulationConfig{
+			Preset: string(population.Blondie24), MutationScale: 1,
 			Depth: 4, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin),
 			Population: 15, Elite: 5, Hidden: []int{40, 10}, PieceDiff: true,
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20, HallGames: 2,
 		}},
 		Chess: ChessConfig{PopulationConfig: PopulationConfig{
+			Preset: string(population.Blondie24), MutationScale: 1,
 			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.Blondie),
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20, HallGames: 2,
 		}, EvolvePieceValues: true},
 		Xiangqi: XiangqiConfig{PopulationConfig: PopulationConfig{
+			Preset: string(population.Blondie24), MutationScale: 1,
 			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.Blondie),
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
@@ -435,6 +442,12 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 		return bad("baseline_games", p.BaselineGames, "want 0..10000")
 	case p.MutationScale < 0 || p.MutationScale > 10 || math.IsNaN(p.MutationScale):
 		return bad("mutation_scale", p.MutationScale, "want 0 (Blondie24's step, as 1) to 10")
+	case p.Preset != "" && p.Preset != string(population.Blondie24) && p.Preset != string(population.ES):
+		return bad("preset", strconv.Quote(p.Preset), fmt.Sprintf("want %q or %q", population.Blondie24, population.ES))
+	case p.Preset == string(population.ES) && (p.Population < 3 || p.Population%2 == 0):
+		return bad("population", p.Population, "want an odd number of at least 3 with preset \"es\" (the mean and mirrored pairs)")
+	case p.Preset == string(population.ES) && p.FitnessMemory:
+		return bad("fitness_memory", p.FitnessMemory, "not with preset \"es\": its samples are new every generation")
 	case p.HallOfFame < 0 || p.HallOfFame > population.MaxHallOfFame:
 		return bad("hall_of_fame", p.HallOfFame, fmt.Sprintf("want 0 (none) to %d champions", population.MaxHallOfFame))
 	case p.HallOfFame > 0 && (p.HallGames < 2 || p.HallGames > 1000 || p.HallGames%2 != 0):
@@ -473,7 +486,20 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
 	cfg.MutationScale, cfg.FitnessMemory = p.MutationScale, p.FitnessMemory
+	cfg.Optimizer, _ = population.ParseOptimizer(p.Preset) // Validate names a bad one
 	return cfg
+}
+
+// canonical writes the settings whose zero value means a default (that of
+// a run started before the key existed) in the default's own form, so that
+// a file that spells the default out matches a run that stored nothing.
+func (p *PopulationConfig) canonical() {
+	if p.Preset == "" {
+		p.Preset = string(population.Blondie24)
+	}
+	if p.MutationScale == 0 {
+		p.MutationScale = 1
+	}
 }
 
 // population returns the genetic algorithm's configuration for draughts.

@@ -68,6 +68,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[draughts]\nbaselines = [\"mcts:0\"]\n":         "draughts.baselines",
 		"[draughts]\nmutation_scale = -0.5\n":            "draughts.mutation_scale = -0.5",
 		"[chess]\nmutation_scale = nan\n":                "chess.mutation_scale",
+		"[draughts]\npreset = \"cma\"\n":                 "draughts.preset",
+		"[chess]\npreset = \"es\"\npopulation = 14\n":    "chess.population = 14",
 		"[draughts]\nhall_of_fame = -1\n":                "draughts.hall_of_fame = -1",
 		"[chess]\nhall_of_fame = 21\n":                   "chess.hall_of_fame = 21",
 		"[xiangqi]\nhall_of_fame = 2\nhall_games = 3\n":  "xiangqi.hall_games = 3",

@@ -400,7 +400,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 			mean += float64(p) / float64(len(report.Results.Points))
 		}
 		rate := float64(len(report.Results.Games)) / secs
-		elo := report.Ratings[report.Ranking[0]]
+		elo := report.Ratings[report.ChampionSlot]
 		attrs := []any{"generation", st.Generation, "champion", report.Champion.ID, "best", best,
 			"champion_elo", fmt.Sprintf("%+.0f±%.0f", elo.Elo, elo.HalfWidth),
 			"mean", round2(mean), "ladder", round2(report.Ladder.Mean), "improved", report.Ladder.Improved,
@@ -520,6 +520,11 @@ func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C,
 	var stored C
 	if err := json.Unmarshal([]byte(run.Config), &stored); err != nil {
 		return want, fmt.Errorf("daemon: %s run in %s: stored settings %s: %w", game, d.db.Path(), run.Config, err)
+	}
+	for _, c := range []any{&stored, &want} {
+		if c, ok := c.(interface{ canonical() }); ok {
+			c.canonical()
+		}
 	}
 	have, err := definingJSON(stored)
 	if err != nil {

@@ -24,7 +24,7 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 	for r, slot := range rep.Ranking {
 		g.Rank[slot] = r + 1
 	}
-	champSlot := rep.Ranking[0]
+	champSlot := rep.ChampionSlot
 	champ := strconv.FormatInt(rep.Champion.ID, 10)
 	add := func(kind, first, second string, rec tournament.Record[M], champion bool) error {
 		text, err := format(rec.Start, rec.Moves)

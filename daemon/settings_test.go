@@ -63,6 +63,10 @@ func TestRunRefusesSettingsTheFileChanges(t *testing.T) {
 	}{
 		{"[draughts]\ndepth = 3\n", nil},                        // what the run has
 		{"[draughts]\nhall_of_fame = 0\nhall_games = 0\n", nil}, // the zero values it has
+		// The defaults it had, spelt out: the same as storing nothing.
+		{"[draughts]\npreset = \"blondie24\"\nmutation_scale = 1.0\n", nil},
+		{"[draughts]\npreset = \"es\"\n", []string{"draughts.preset"}},
+		{"[draughts]\nmutation_scale = 0.5\n", []string{"draughts.mutation_scale"}},
 		{"[draughts]\ndepth = 4\n", []string{"draughts.depth"}},
 		{"[draughts]\nhall_of_fame = 6\n", []string{"draughts.hall_of_fame"}},
 		{"[draughts]\ndepth = 5\nelite = 3\n", []string{"draughts.depth", "draughts.elite"}},

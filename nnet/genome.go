@@ -162,3 +162,42 @@ func compatible(a, b *Net) error {
 	}
 	return nil
 }
+
+// Perturbed returns the mirrored pair of an evolution strategy's samples
+// around n: every weight gets w ± sigma*e_i, e_i ~ N(0,1) drawn from rng in
+// storage order (one NormFloat64 per weight, K = NumWeights of them), plus
+// for the first net and minus for the second, each rounded to float32.
+// Sigmas and K are copied from n unchanged. n is not modified.
+func (n *Net) Perturbed(rng *rand.Rand, sigma float64) (plus, minus *Net) {
+	plus, minus = n.Clone(), n.Clone()
+	for i, w := range n.w {
+		d := float64(sigma * rng.NormFloat64())
+		plus.w[i] = round32(w + d)
+		minus.w[i] = round32(w - d)
+	}
+	return plus, minus
+}
+
+// Recombined returns an evolution strategy's new mean: every weight
+// w_i + sum over k of weights[k]*(parents[k].w_i - w_i), summed in order of
+// k and rounded to float32, with n's sigmas and K. The parents must have
+// n's sizes and flags (ErrArchitecture otherwise); none is modified.
+func (n *Net) Recombined(parents []*Net, weights []float64) (*Net, error) {
+	if len(parents) != len(weights) {
+		return nil, fmt.Errorf("recombine: %d parents and %d weights", len(parents), len(weights))
+	}
+	for _, p := range parents {
+		if err := compatible(n, p); err != nil {
+			return nil, fmt.Errorf("recombine: %w", err)
+		}
+	}
+	c := n.Clone()
+	for i, w := range n.w {
+		step := 0.0
+		for k, p := range parents {
+			step += float64(weights[k] * float64(p.w[i]-w))
+		}
+		c.w[i] = round32(w + step)
+	}
+	return c, nil
+}

@@ -251,3 +251,40 @@ func TestForward(t *testing.T) {
 		t.Errorf("Forward = %v, want [%v]", got, want)
 	}
 }
+
+// TestPerturbedAndRecombined replays the evolution strategy's operators:
+// mirrored samples w ± sigma*N(0,1) from the documented draws, and a
+// recombination that moves the mean by the weighted parents' differences.
+func TestPerturbedAndRecombined(t *testing.T) {
+	const sigma = 0.02
+	mean := testNet(t, draughtsSizes, PieceDiff, 50)
+	plus, minus := mean.Perturbed(newRNG(51), sigma)
+	replay := newRNG(51)
+	mw, pw, nw := mean.Weights(), plus.Weights(), minus.Weights()
+	for i := range mw {
+		d := sigma * replay.NormFloat64()
+		if pw[i] != float64(float32(mw[i]+d)) || nw[i] != float64(float32(mw[i]-d)) {
+			t.Fatalf("weight %d: %v -> %v and %v, want ±%v", i, mw[i], pw[i], nw[i], d)
+		}
+	}
+	// Recombining the mirrored pair with equal weights returns the mean
+	// (to float32 rounding); with weight 1 on plus, plus itself.
+	back, err := mean.Recombined([]*Net{plus, minus}, []float64{0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toPlus, _ := mean.Recombined([]*Net{plus}, []float64{1})
+	bw, tw := back.Weights(), toPlus.Weights()
+	for i := range mw {
+		if math.Abs(bw[i]-mw[i]) > 1e-7 || tw[i] != pw[i] {
+			t.Fatalf("weight %d: mean %v, recombined %v (want the mean) and %v (want %v)", i, mw[i], bw[i], tw[i], pw[i])
+		}
+	}
+	other := testNet(t, draughtsSizes, 0, 52)
+	if _, err := mean.Recombined([]*Net{other}, []float64{1}); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("recombining nets of other flags: %v, want ErrArchitecture", err)
+	}
+	if !mean.Equal(testNet(t, draughtsSizes, PieceDiff, 50)) {
+		t.Error("the operators changed the mean")
+	}
+}

@@ -152,3 +152,16 @@ func TestRankByMean(t *testing.T) {
 		t.Errorf("rank = %v, want %v (this generation alone)", got, want)
 	}
 }
+
+// TestESWeights checks the recombination weights against Hansen's formula
+// worked out for mu = 3: ln(3.5) - ln(i), normalised.
+func TestESWeights(t *testing.T) {
+	w := esWeights(3)
+	raw := []float64{1.252762968495368, 0.5596157879354227, 0.15415067982725836} // ln 3.5, ln 1.75, ln(3.5/3)
+	sum := raw[0] + raw[1] + raw[2]
+	for i := range w {
+		if d := w[i] - raw[i]/sum; d > 1e-15 || d < -1e-15 {
+			t.Errorf("weight %d = %v, want %v", i+1, w[i], raw[i]/sum)
+		}
+	}
+}

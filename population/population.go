@@ -39,9 +39,36 @@ type Species[M comparable, S search.Game[M]] struct {
 	Inputs int
 }
 
+// Optimizer names how a generation breeds the next.
+type Optimizer string
+
+const (
+	// Blondie24 is the genetic algorithm of the seed experiment: elitism,
+	// node-swap crossover and mutation (the zero value means it too).
+	Blondie24 Optimizer = "blondie24"
+	// ES is a (mu/mu_w, lambda) evolution strategy over the same genome:
+	// slot 0 holds the strategy's mean, the other slots mirrored samples
+	// around it, and the next mean moves towards the better half of the
+	// samples (see breedES). The champion is the mean.
+	ES Optimizer = "es"
+)
+
+// ParseOptimizer reads an optimizer name; "" is Blondie24.
+func ParseOptimizer(s string) (Optimizer, error) {
+	switch o := Optimizer(s); o {
+	case "", Blondie24:
+		return Blondie24, nil
+	case ES:
+		return o, nil
+	}
+	return "", fmt.Errorf("%w: unknown optimizer %q (want %s or %s)", ErrConfig, s, Blondie24, ES)
+}
+
 // Config is the genetic algorithm's configuration. Together with the run
 // seed it determines a run completely.
 type Config struct {
+	// Optimizer breeds the next generation: Blondie24 (also "") or ES.
+	Optimizer Optimizer
 	// Size is the population size; default 15.
 	Size int
 	// Elite is the number of best agents kept unchanged; default 5.
@@ -112,11 +139,52 @@ func DefaultConfig() Config {
 var ErrConfig = errors.New("population: invalid config")
 
 // Validate checks that the configuration describes a population that
-// reproduces itself: Elite + 4 per crossover pair + one per mutant = Size,
-// and every rank named is within the elite.
+// reproduces itself. For Blondie24: Elite + 4 per crossover pair + one per
+// mutant = Size, and every rank named is within the elite. For ES: an odd
+// Size of at least 3 (the mean and mirrored pairs); the recipe fields
+// (Elite, Crossovers, Mutants) are not used.
 func (c Config) Validate() error {
 	if c.Size < 2 {
 		return fmt.Errorf("%w: size %d, want at least 2", ErrConfig, c.Size)
+	}
+	if len(c.Hidden) == 0 {
+		return fmt.Errorf("%w: no hidden layer (node-swap crossover needs one)", ErrConfig)
+	}
+	for _, h := range c.Hidden {
+		if h < 1 || h > 4096 {
+			return fmt.Errorf("%w: hidden layer of %d nodes, want 1..4096", ErrConfig, h)
+		}
+	}
+	if c.LadderChampions < 0 || c.LadderGames < 0 || c.BaselineEvery < 0 || c.BaselineGames < 0 {
+		return fmt.Errorf("%w: ladder and baseline counts must not be negative", ErrConfig)
+	}
+	if c.LadderGames%2 != 0 {
+		return fmt.Errorf("%w: ladder games %d, want an even number (half with each colour)", ErrConfig, c.LadderGames)
+	}
+	if c.MutationScale < 0 || c.MutationScale > 10 || math.IsNaN(c.MutationScale) {
+		return fmt.Errorf("%w: mutation scale %v, want 0 (Blondie24's step) to 10", ErrConfig, c.MutationScale)
+	}
+	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
+		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
+	}
+	if c.HallOfFame > 0 && (c.HallGames < 2 || c.HallGames%2 != 0) {
+		return fmt.Errorf("%w: hall games %d, want an even number of at least 2 (pairs, one game with each colour)", ErrConfig, c.HallGames)
+	}
+	if _, err := tournament.ParseFormat(string(c.Tournament.Format)); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	opt, err := ParseOptimizer(string(c.Optimizer))
+	if err != nil {
+		return err
+	}
+	if opt == ES {
+		if c.Size < 3 || c.Size%2 == 0 {
+			return fmt.Errorf("%w: size %d, want an odd number of at least 3 for %s (the mean and mirrored pairs)", ErrConfig, c.Size, ES)
+		}
+		if c.FitnessMemory {
+			return fmt.Errorf("%w: fitness memory with %s: every sample is new each generation, so it has no past", ErrConfig, ES)
+		}
+		return nil
 	}
 	if c.Elite < 1 || c.Elite > c.Size {
 		return fmt.Errorf("%w: elite %d, want 1..size (%d)", ErrConfig, c.Elite, c.Size)
@@ -146,32 +214,6 @@ func (c Config) Validate() error {
 		if err := rank(r, "mutants"); err != nil {
 			return err
 		}
-	}
-	if len(c.Hidden) == 0 {
-		return fmt.Errorf("%w: no hidden layer (node-swap crossover needs one)", ErrConfig)
-	}
-	for _, h := range c.Hidden {
-		if h < 1 || h > 4096 {
-			return fmt.Errorf("%w: hidden layer of %d nodes, want 1..4096", ErrConfig, h)
-		}
-	}
-	if c.LadderChampions < 0 || c.LadderGames < 0 || c.BaselineEvery < 0 || c.BaselineGames < 0 {
-		return fmt.Errorf("%w: ladder and baseline counts must not be negative", ErrConfig)
-	}
-	if c.LadderGames%2 != 0 {
-		return fmt.Errorf("%w: ladder games %d, want an even number (half with each colour)", ErrConfig, c.LadderGames)
-	}
-	if c.MutationScale < 0 || c.MutationScale > 10 || math.IsNaN(c.MutationScale) {
-		return fmt.Errorf("%w: mutation scale %v, want 0 (Blondie24's step) to 10", ErrConfig, c.MutationScale)
-	}
-	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
-		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
-	}
-	if c.HallOfFame > 0 && (c.HallGames < 2 || c.HallGames%2 != 0) {
-		return fmt.Errorf("%w: hall games %d, want an even number of at least 2 (pairs, one game with each colour)", ErrConfig, c.HallGames)
-	}
-	if _, err := tournament.ParseFormat(string(c.Tournament.Format)); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
 }

@@ -39,13 +39,29 @@ const stateVersion = 1
 
 // New returns generation 0 of a run: cfg.Size random nets for a game whose
 // nets take inputs inputs, agent i drawn from seed.Rand(runSeed, game, 0,
-// seed.Init, i).
+// seed.Init, i); for ES a random mean (seed.Init 0) and mirrored pairs
+// around it (pair k from seed.Init k+1).
 func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	sizes := append(append([]int{inputs}, cfg.Hidden...), 1)
 	st := &State{Game: game, Seed: runSeed}
+	if cfg.Optimizer == ES {
+		// The mean from seed.Init 0, pair k around it from seed.Init k+1.
+		mean, err := nnet.Random(sizes, cfg.Flags, seed.Rand(runSeed, game, 0, seed.Init, 0))
+		if err != nil {
+			return nil, fmt.Errorf("population: new mean: %w", err)
+		}
+		nets := append([]*nnet.Net{mean}, esSamples(cfg, mean, cfg.Size, func(k int, m *nnet.Net, sigma float64) (*nnet.Net, *nnet.Net) {
+			return m.Perturbed(seed.Rand(runSeed, game, 0, seed.Init, k+1), sigma)
+		})...)
+		for i, net := range nets {
+			st.Agents = append(st.Agents, Agent{ID: int64(i), Net: net, Origin: Random})
+		}
+		st.NextID = int64(len(nets))
+		return st, nil
+	}
 	for i := range cfg.Size {
 		net, err := nnet.Random(sizes, cfg.Flags, seed.Rand(runSeed, game, 0, seed.Init, i))
 		if err != nil {

@@ -29,8 +29,10 @@ type Report[M comparable] struct {
 	// Ranking lists agent slots from best to worst: by points, ties broken
 	// by slot (elites come first, in their previous rank order).
 	Ranking []int
-	// Champion is Agents[Ranking[0]].
-	Champion Agent
+	// ChampionSlot is the champion's slot: Ranking[0], or for ES the mean's
+	// (slot 0); Champion is Agents[ChampionSlot].
+	ChampionSlot int
+	Champion     Agent
 	// Ratings are the agents' Elo ratings by maximum likelihood over the
 	// tournament's games (mean 0), with 95% intervals, by slot.
 	Ratings []rating.Rated
@@ -123,9 +125,13 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	} else {
 		rep.Ranking = rank(results.Points)
 	}
-	rep.Champion = st.Agents[rep.Ranking[0]]
+	rep.ChampionSlot = rep.Ranking[0]
+	if cfg.Optimizer == ES {
+		rep.ChampionSlot = 0 // the strategy's mean
+	}
+	rep.Champion = st.Agents[rep.ChampionSlot]
 	rep.Ratings = rating.Pool(n, pairs(results, n))
-	champ := players[rep.Ranking[0]]
+	champ := players[rep.ChampionSlot]
 
 	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
 		return nil, nil, err
@@ -135,13 +141,18 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 			return nil, nil, err
 		}
 	}
-	next, err := breed(cfg, st, rep.Ranking, results)
+	var next *State
+	if cfg.Optimizer == ES {
+		next, err = breedES(cfg, st, rep.Ranking)
+	} else {
+		next, err = breed(cfg, st, rep.Ranking, results)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	next.ChampionNet = st.ChampionNet
 	next.Champions = append(slices.Clip(st.Champions), Champion{
-		Generation: gen, AgentID: rep.Champion.ID, Net: rep.Champion.Net, Points: results.Points[rep.Ranking[0]],
+		Generation: gen, AgentID: rep.Champion.ID, Net: rep.Champion.Net, Points: results.Points[rep.ChampionSlot],
 	})
 	if st.ChampionNet != nil {
 		// The append copied the champions: drop from the copy the nets

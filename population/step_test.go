@@ -291,3 +291,78 @@ func TestHallOfFame(t *testing.T) {
 		t.Error("no champion was read on demand: the hall of fame should reach past the ladder's window")
 	}
 }
+
+// TestEvolutionStrategy checks the ES generation: the mean in slot 0 with
+// mirrored pairs around it, the mean as champion, the next mean recombined
+// from the better half of the samples by rank, and a resumed run that plays
+// on identically.
+func TestEvolutionStrategy(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	cfg.Optimizer = population.ES
+	cfg.Elite, cfg.Crossovers, cfg.Mutants = 0, nil, nil // not used by ES
+	cfg.BaselineEvery = 0
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 31)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirrored := func(st *population.State) {
+		t.Helper()
+		mean := st.Agents[0].Net.Weights()
+		for k := 1; k+1 < len(st.Agents); k += 2 {
+			plus, minus := st.Agents[k].Net.Weights(), st.Agents[k+1].Net.Weights()
+			moved := false
+			for i := range mean {
+				if d := plus[i] + minus[i] - 2*mean[i]; d > 1e-6 || d < -1e-6 {
+					t.Fatalf("generation %d pair %d weight %d: %v and %v around %v, not mirrored", st.Generation, k/2, i, plus[i], minus[i], mean[i])
+				}
+				moved = moved || plus[i] != mean[i]
+			}
+			if !moved {
+				t.Fatalf("generation %d pair %d equals the mean", st.Generation, k/2)
+			}
+		}
+	}
+	mirrored(st)
+	for range 3 {
+		next, rep, err := population.Step(ctx, fast, cfg, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.ChampionSlot != 0 || rep.Champion.ID != st.Agents[0].ID {
+			t.Errorf("generation %d: champion slot %d (agent %d), want the mean, slot 0", st.Generation, rep.ChampionSlot, rep.Champion.ID)
+		}
+		var best []int64
+		for _, slot := range rep.Ranking {
+			if slot != 0 && len(best) < (cfg.Size-1)/2 {
+				best = append(best, st.Agents[slot].ID)
+			}
+		}
+		if m := next.Agents[0]; m.Origin != population.Crossover || !slices.Equal(m.Parents, best) {
+			t.Errorf("generation %d: next mean %s from %v, want crossover of the better half %v", st.Generation, m.Origin, m.Parents, best)
+		}
+		for _, a := range next.Agents[1:] {
+			if a.Origin != population.Mutation || !slices.Equal(a.Parents, []int64{next.Agents[0].ID}) {
+				t.Errorf("generation %d: sample %d %s from %v, want a mutation of the mean", next.Generation, a.ID, a.Origin, a.Parents)
+			}
+		}
+		mirrored(next)
+		// Resumed from its JSON, the generation plays the same.
+		var back population.State
+		if err := json.Unmarshal(encode(t, st), &back); err != nil {
+			t.Fatal(err)
+		}
+		again, _, err := population.Step(ctx, fast, cfg, &back, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(encode(t, again), encode(t, next)) {
+			t.Fatalf("generation %d resumed from JSON plays differently", st.Generation)
+		}
+		st = next
+	}
+	cfg.Size = 14
+	if _, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 31); err == nil {
+		t.Error("an ES population of 14 was accepted; it needs an odd size")
+	}
+}
