@@ -565,6 +565,30 @@ func TestPlotLearningCurves(t *testing.T) {
 	if out, err := evolved(dir, "plot", "--game", "draughts", "-o", "x.gif").CombinedOutput(); err == nil || !strings.Contains(string(out), "must end in .svg or .png") {
 		t.Errorf("plot to .gif: %v, %s", err, out)
 	}
+	// --compare draws one rating curve per run, named by its file.
+	db, err := os.ReadFile(filepath.Join(dir, "evolved.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.db"), db, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := evolved(dir, "plot", "--compare", "evolved.db,other.db", "-o", "compare.svg").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "2 runs, 4 ratings") {
+		t.Fatalf("plot --compare: %v\n%s", err, out)
+	}
+	svg, err = os.ReadFile(filepath.Join(dir, "compare.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">evolved<", ">other<", "evolved-draughts-1)"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("compare.svg lacks %q", want)
+		}
+	}
+	if out, err := evolved(dir, "plot", "--compare", "evolved.db,missing.db", "-o", "c.svg").CombinedOutput(); exitCodeOf(err) != 1 || !strings.Contains(string(out), "missing.db") {
+		t.Errorf("plot --compare with a missing file: %v, %s", err, out)
+	}
 }
 
 func TestChessPopulationEndToEnd(t *testing.T) {

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -21,12 +23,15 @@ func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	game := fs.String("game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
 	out := fs.String("o", "", "the picture to write (required): `FILE`.svg or FILE.png")
+	compare := fs.String("compare", "", "instead, compare the rating curves of runs: `FILES`, database files separated by commas, one curve each (named by file)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved plot [--db FILE] [--game G] -o FILE.svg|png")
+		fmt.Fprintln(fs.Output(), "       evolved plot --compare A.db,B.db,... [--game G] -o FILE.svg|png")
 		fmt.Fprintln(fs.Output(), "\nDraws a population's learning curves: best and mean fitness, the champion")
 		fmt.Fprintln(fs.Output(), "ladder, the champion's scores against the baselines, by generation, and, when")
 		fmt.Fprintln(fs.Output(), "the daemon rated champions (jobs.rating_every), their ratings on the game's")
-		fmt.Fprintln(fs.Output(), "calibrated scale by generation and by hours of evolution.")
+		fmt.Fprintln(fs.Output(), "calibrated scale by generation and by hours of evolution. With --compare it")
+		fmt.Fprintln(fs.Output(), "draws the ratings of several runs (one game, one scale) side by side.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -36,6 +41,9 @@ func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		if ext := strings.ToLower(*out); !strings.HasSuffix(ext, ".svg") && !strings.HasSuffix(ext, ".png") {
 			return usagef("plot: -o must end in .svg or .png, got %q", *out)
+		}
+		if *compare != "" {
+			return compareRuns(ctx, strings.Split(*compare, ","), *game, *out, stdout)
 		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
@@ -142,6 +150,55 @@ func ratingCharts(ratings []storage.Rating) []plot.Chart {
 		}
 	}
 	return []plot.Chart{byGen, byHour}
+}
+
+// compareRuns draws the rating curves of the runs in paths, one series
+// each, named by file, by generation and by hours of evolution.
+func compareRuns(ctx context.Context, paths []string, game, out string, stdout io.Writer) error {
+	var all []storage.Rating
+	scales := map[string]bool{}
+	for _, path := range paths {
+		path = strings.TrimSpace(path)
+		if path == "" {
+			return usagef("plot: --compare: an empty file name in the list")
+		}
+		db, err := openReader(ctx, path)
+		if err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		g, err := gameOf(ctx, db, "plot", game)
+		if err == nil {
+			var ratings []storage.Rating
+			if ratings, err = db.Ratings(ctx, g); err == nil && len(ratings) == 0 {
+				err = fmt.Errorf("plot: %s holds no rating of a %s champion (jobs.rating_every)", path, g)
+			}
+			name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+			for _, r := range ratings {
+				scale := r.Scale
+				if r.TC != rating.Untimed {
+					scale += " at " + r.TC
+				}
+				scales[scale] = true
+				r.Scale, r.TC = name, rating.Untimed // one series per run
+				all = append(all, r)
+			}
+			game = g
+		}
+		db.Close()
+		if err != nil {
+			return err
+		}
+	}
+	if len(scales) > 1 {
+		return fmt.Errorf("plot: --compare: the runs are rated on different scales (%s); compare runs rated alike", strings.Join(slices.Sorted(maps.Keys(scales)), ", "))
+	}
+	charts := ratingCharts(all)
+	charts[0].Title = game + ": champions' ratings, with 95% intervals (" + slices.Collect(maps.Keys(scales))[0] + ")"
+	if err := plot.WriteFile(out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d runs, %d ratings)\n", out, len(paths), len(all))
+	return nil
 }
 
 // expectedScore is the score a player expects at an Elo difference of elo.
