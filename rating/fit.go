@@ -308,7 +308,10 @@ func logSigmoid(x float64) float64 {
 	return x - math.Log1p(math.Exp(x))
 }
 
-// maximise runs Newton steps from θ, halved while they do not improve the
+// maxStep bounds a Newton step of the fit, in Elo per parameter.
+const maxStep = 200
+
+// maximise runs Newton steps from θ, each at most maxStep Elo long, halved while they do not improve the
 // log-likelihood (which is concave), until the gradient vanishes, and
 // returns the optimum and the observed information there (the negative
 // Hessian).
@@ -334,6 +337,19 @@ func (p *problem) maximise(theta []float64) ([]float64, [][]float64) {
 		step, err := solve(info, grad)
 		if err != nil {
 			break
+		}
+		// A Newton step from far away can leap to where every game is
+		// predicted with certainty: there the information vanishes and no
+		// later step finds the way back. Steps of at most maxStep Elo
+		// keep the iterate where the curvature still guides it.
+		longest := 0.0
+		for _, x := range step {
+			longest = math.Max(longest, math.Abs(x))
+		}
+		if longest > maxStep {
+			for i := range step {
+				step[i] *= maxStep / longest
+			}
 		}
 		improved := false
 		for scale := 1.0; scale > 1e-6 && !improved; scale /= 2 {

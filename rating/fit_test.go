@@ -165,6 +165,42 @@ func TestFitExtremeResultsStayFinite(t *testing.T) {
 	}
 }
 
+// TestFitFarBelowItsStart is the case that broke a daemon rating: a player
+// that scores 3% against the lowest anchor, starting from the anchors'
+// mean far above. Plain Newton steps leapt to where every game looked
+// certain and stopped at -8,000 ± 10^13; the bounded steps reach the
+// maximum, about the Elo a 3% score implies.
+func TestFitFarBelowItsStart(t *testing.T) {
+	fixed := []float64{nan, 0, 739, 1029, 1194}
+	var games []Game
+	add := func(opp int, wins, draws, losses int) {
+		k := 0
+		for _, n := range [][2]float64{{float64(wins), 1}, {float64(draws), 0.5}, {float64(losses), 0}} {
+			for range int(n[0]) {
+				if k%2 == 0 {
+					games = append(games, Game{First: 0, Second: opp, Score: n[1]})
+				} else {
+					games = append(games, Game{First: opp, Second: 0, Score: 1 - n[1]})
+				}
+				k++
+			}
+		}
+	}
+	add(1, 2, 8, 176) // what the rated player did against random
+	add(2, 0, 0, 2)
+	add(3, 0, 0, 2)
+	add(4, 0, 0, 2)
+	got, _, err := Fit(fixed, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6 points in 186 games against 0 (3.2%, and half a virtual draw):
+	// -400*log10(1/0.0334 - 1) = -587.
+	if r := got[0]; math.Abs(r.Elo+587) > 40 || r.HalfWidth > 150 || r.HalfWidth < 50 {
+		t.Errorf("Elo %.0f ± %.0f, want about -587 with an interval of about ±100", r.Elo, r.HalfWidth)
+	}
+}
+
 func TestFitRefusesWhatItCannotFit(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
