@@ -131,6 +131,18 @@ func TestLadderScoring(t *testing.T) {
 // others (the baseline's champion of half as many generations ago) when it
 // needs them, and plays exactly the generations of a state that holds them
 // all.
+// onDemand returns a copy of *all that reads champions' nets through
+// ChampionNet from whatever state *all holds then (standing in for the
+// database), recording the generations read in reads.
+func onDemand(all **population.State, reads *[]int) *population.State {
+	lean := **all
+	lean.ChampionNet = func(_ context.Context, g int) (*nnet.Net, error) {
+		*reads = append(*reads, g)
+		return (*all).Champions[g].Net, nil
+	}
+	return &lean
+}
+
 func TestChampionNetsReadOnDemand(t *testing.T) {
 	ctx := context.Background()
 	cfg := smallConfig(2)
@@ -140,13 +152,8 @@ func TestChampionNetsReadOnDemand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean := *all
 	var reads []int
-	lean.ChampionNet = func(_ context.Context, g int) (*nnet.Net, error) {
-		reads = append(reads, g)
-		return all.Champions[g].Net, nil // the full state stands in for the database
-	}
-	st := &lean
+	st := onDemand(&all, &reads)
 	for gen := range 14 {
 		var repAll, repLean *population.Report[dm]
 		if all, repAll, err = population.Step(ctx, fast, cfg, all, nil); err != nil {
@@ -199,13 +206,8 @@ func TestHallOfFame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean := *all
 	var reads []int
-	lean.ChampionNet = func(_ context.Context, g int) (*nnet.Net, error) {
-		reads = append(reads, g)
-		return all.Champions[g].Net, nil
-	}
-	st := &lean
+	st := onDemand(&all, &reads)
 	scoring := tournament.DefaultScoring
 	for gen := range 9 {
 		var repAll, rep *population.Report[dm]
