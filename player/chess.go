@@ -102,17 +102,14 @@ func ParseChess(spec string) (ChessSpec, error) {
 	switch p.kind {
 	case "random":
 		return ChessSpec{Name: "random", New: func() ChessPlayer { return search.NewRandom[chess.Move, *chess.Game]() }}, nil
-	case "material":
+	case "material", "pst":
 		depth := p.arg
+		var eval search.Evaluator[*chess.Game] = ChessMaterial{}
+		if p.kind == "pst" {
+			eval = ChessPST{}
+		}
 		return ChessSpec{Name: spec, New: func() ChessPlayer {
-			ab := search.NewAlphaBeta[chess.Move, *chess.Game](ChessMaterial{},
-				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
-			return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
-		}}, nil
-	case "pst":
-		depth := p.arg
-		return ChessSpec{Name: spec, New: func() ChessPlayer {
-			ab := search.NewAlphaBeta[chess.Move, *chess.Game](ChessPST{},
+			ab := search.NewAlphaBeta[chess.Move, *chess.Game](eval,
 				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
 			return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
 		}}, nil
