@@ -26,8 +26,9 @@ type Report[M comparable] struct {
 	// Results holds the fitness games, the tournament's then the hall of
 	// fame's; its points and counts are the agents', both kinds together.
 	Results tournament.Results[M]
-	// Ranking lists agent slots from best to worst: by points, ties broken
-	// by slot (elites come first, in their previous rank order).
+	// Ranking lists agent slots from best to worst: by points (with
+	// Config.FitnessMemory by points per game over every generation played),
+	// ties broken by slot (elites come first, in their previous rank order).
 	Ranking []int
 	// ChampionSlot is the champion's slot: Ranking[0], or for ES the mean's
 	// (slot 0); Champion is Agents[ChampionSlot].
