@@ -35,7 +35,7 @@ import (
 // (-1, 1) is the net's: hidden layers of tanh nodes (768-32-8-1, say; the
 // caller chooses) and one tanh output node, which with PieceDiff also
 // receives material through its direct weight; pst, with EvolvePST, is the
-// piece-square balance with the net's tables (ChessPST). Random nets of small
+// piece-square balance with the net's tables (see EvolvePST). Random nets of small
 // weights thus rank positions by material first, so generation 0 already
 // plays sensibly, and the net learns the rest.
 
@@ -289,13 +289,6 @@ func chessPST(p *chess.Position, pov game.Player, t *[NumPSTValues]float64) floa
 		}
 	}
 	return v
-}
-
-// ChessPST returns the piece-square balance of p for pov with the tables
-// t (indexed by PSTIndex), in pawns, as an evaluator of a net with
-// EvolvePST adds it.
-func ChessPST(p chess.Position, pov game.Player, t [NumPSTValues]float64) float64 {
-	return chessPST(&p, pov, &t)
 }
 
 // ChessAccumulator evaluates the positions along a search path

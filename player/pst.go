@@ -23,8 +23,8 @@ func pstSquare(c game.Player, s chess.Square) int {
 	return int(s)
 }
 
-// PSTScore returns the piece-square sum of p for side c, in centipawns.
-func PSTScore(p *chess.Position, c game.Player) int {
+// pstScore returns the piece-square sum of p for side c, in centipawns.
+func pstScore(p *chess.Position, c game.Player) int {
 	score := 0
 	for pt := chess.Pawn; pt <= chess.King; pt++ {
 		for b := p.Pieces(c, pt); b != 0; b &= b - 1 {
@@ -39,5 +39,5 @@ func PSTScore(p *chess.Position, c game.Player) int {
 func (ChessPST) Evaluate(g *chess.Game) int {
 	p := g.Position()
 	us := p.Side()
-	return ChessMaterial{}.Evaluate(g) + PSTScore(&p, us) - PSTScore(&p, us.Other())
+	return ChessMaterial{}.Evaluate(g) + pstScore(&p, us) - pstScore(&p, us.Other())
 }
