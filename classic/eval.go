@@ -152,6 +152,22 @@ func buildTables() *evalTables {
 	return t
 }
 
+// PositionValue returns what the evaluation gives a piece of type pt of
+// side c on point s for standing there, in the evaluation's units:
+// WeightMaterial times its position-table value plus WeightThreat times
+// its threat bonus. With WeightStrength times its strength, it is the
+// part of the evaluation that depends on the piece and its point alone;
+// the rest (mobility, control) depends on the other pieces too. Black's
+// values are Red's on the mirrored point. It returns 0 for NoPieceType or
+// a point off the board.
+func PositionValue(pt xiangqi.PieceType, c game.Player, s xiangqi.Square) int {
+	if pt >= xiangqi.NoPieceType || int(s) >= xiangqi.Squares {
+		return 0
+	}
+	c &= 1
+	return WeightMaterial*int(tables.material[c][pt][s]) + WeightThreat*int(tables.threat[c][pt][s])
+}
+
 // SideTerms returns the evaluation terms of side c in p.
 func SideTerms(p *xiangqi.Position, c game.Player) Terms {
 	var t Terms

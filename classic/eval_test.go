@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"evolved/game"
 	"evolved/game/xiangqi"
 	"evolved/search"
 )
@@ -341,5 +342,40 @@ func TestStrength(t *testing.T) {
 		if got := Strength(pt); got != v {
 			t.Errorf("Strength(%v) = %d, want %d", pt, got, v)
 		}
+	}
+}
+
+// TestPositionValue checks PositionValue against ElephantEye's tables read
+// by hand: 4 x the table value plus 4 x 20 for a chariot or horse across
+// the river, Black's values on the mirrored point.
+func TestPositionValue(t *testing.T) {
+	for _, tc := range []struct {
+		pt   xiangqi.PieceType
+		c    game.Player
+		sq   string
+		want int
+	}{
+		{xiangqi.Chariot, xiangqi.Red, "e9", 4*233 + 4*20},
+		{xiangqi.Chariot, xiangqi.Black, "e2", 4*233 + 4*20},
+		{xiangqi.Chariot, xiangqi.Red, "a1", 4 * 194},
+		{xiangqi.Horse, xiangqi.Red, "b1", 4 * 85},
+		{xiangqi.Horse, xiangqi.Black, "e4", 4*100 + 4*20}, // Red's e7
+		{xiangqi.Soldier, xiangqi.Red, "e4", 4 * 15},
+		{xiangqi.Soldier, xiangqi.Red, "e9", 4*89 + 4*10},
+		{xiangqi.Cannon, xiangqi.Red, "b3", 4 * 96},
+		{xiangqi.Elephant, xiangqi.Red, "e3", 4 * 23},
+		{xiangqi.General, xiangqi.Black, "e10", 4 * 15},
+		{xiangqi.NoPieceType, xiangqi.Red, "e1", 0},
+	} {
+		s, err := xiangqi.ParseSquare(tc.sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := PositionValue(tc.pt, tc.c, s); got != tc.want {
+			t.Errorf("%v of colour %v on %s: %d, want %d", tc.pt, tc.c, tc.sq, got, tc.want)
+		}
+	}
+	if got := PositionValue(xiangqi.Chariot, xiangqi.Red, xiangqi.Squares); got != 0 {
+		t.Errorf("a point off the board: %d, want 0", got)
 	}
 }

@@ -122,6 +122,9 @@ type XiangqiConfig struct {
 	// horse, chariot, cannon, soldier; the classic program's strengths at
 	// first) part of the genome.
 	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
+	// EvolvePST adds piece-square tables to the genome, beside the net,
+	// starting from the classic program's (nnet.EvolvePST).
+	EvolvePST bool `toml:"evolve_pst" json:"evolve_pst"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many soldiers (100 of material:D's centipawns) ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -536,6 +539,9 @@ func (x XiangqiConfig) population(workers int) population.Config {
 	cfg := x.base(workers)
 	if x.EvolvePieceValues {
 		cfg.Flags |= nnet.EvolvePieceValues
+	}
+	if x.EvolvePST {
+		cfg.Flags |= nnet.EvolvePST
 	}
 	return cfg
 }

@@ -76,14 +76,16 @@ const (
 	// so a child has the piece values of the parent it is a copy of.
 	// Without it a net's piece values are its game's classic ones.
 	EvolvePieceValues
-	// EvolvePST gives a chess net evolvable piece-square tables beside the
-	// net, as Blondie25 did: NumPSTValues more weights, in pawns, before
-	// the piece values (see PSTIndex), starting from ClassicPST. A piece
-	// of pov's on a square adds its table's value, a piece of the
-	// opponent's subtracts the value of the mirrored square, so the tables
-	// see every piece from its own side. They mutate like the other
-	// weights, and a crossover child has the tables of the parent it is a
-	// copy of. Chess nets only.
+	// EvolvePST gives a chess or xiangqi net evolvable piece-square tables
+	// beside the net, as Blondie25 did: more weights, in pawns, before the
+	// piece values; NumPSTValues for chess (see PSTIndex), starting from
+	// ClassicPST, NumXiangqiPSTValues for xiangqi (see XiangqiPSTIndex),
+	// starting from ClassicXiangqiPST. A piece of pov's on a square adds
+	// its table's value, a piece of the opponent's subtracts the value of
+	// the mirrored square, so the tables see every piece from its own
+	// side. They mutate like the other weights, and a crossover child has
+	// the tables of the parent it is a copy of. Chess and xiangqi nets
+	// only.
 	EvolvePST
 
 	// knownFlags holds every bit defined above.
@@ -178,8 +180,8 @@ var (
 // sizes[l-1] matrix of the weights into layer l, row by row (row i holds the
 // incoming weights of node i, so a node's incoming weights are contiguous),
 // then the sizes[l] biases of layer l; then, with PieceDiff, one direct
-// weight per output node; then, with EvolvePST, the chess piece-square
-// tables (see PSTIndex); then, with EvolvePieceValues, the piece values
+// weight per output node; then, with EvolvePST, the piece-square
+// tables of the net's game (see PSTIndex and XiangqiPSTIndex); then, with EvolvePieceValues, the piece values
 // of the net's game (NumPieceValues for chess, NumXiangqiPieceValues for
 // xiangqi; see PieceValueIndex). With
 // SelfAdaptive every weight has a step size sigma, in a slice of the same
@@ -201,7 +203,7 @@ type Net struct {
 // at least two layers) and flags, all weights zero except the piece values
 // (with EvolvePieceValues: ClassicXiangqiPieceValues for a xiangqi net,
 // ClassicPieceValues for any other) and the tables of EvolvePST
-// (ClassicPST), K = DefaultKing and, with
+// (ClassicPST or ClassicXiangqiPST), K = DefaultKing and, with
 // SelfAdaptive, every sigma DefaultSigma.
 func New(sizes []int, flags Flags) (*Net, error) {
 	n := &Net{sizes: slices.Clone(sizes), flags: flags, king: DefaultKing}
@@ -212,7 +214,7 @@ func New(sizes []int, flags Flags) (*Net, error) {
 	n.w = make([]float64, count)
 	copy(n.pieceValues(), defaultPieceValues(n.sizes[0]))
 	if t := n.pst(); t != nil {
-		*(*[NumPSTValues]float64)(t) = ClassicPST()
+		copy(t, defaultPST(n.sizes[0]))
 	}
 	if flags&SelfAdaptive != 0 {
 		n.sigma = make([]float64, count)
@@ -227,11 +229,12 @@ func New(sizes []int, flags Flags) (*Net, error) {
 // [-InitRange, InitRange], as Blondie24 initialised its population, except
 // the piece values of EvolvePieceValues, which start at their game's
 // classic values (as New's) so that generation 0 already counts material,
-// and the tables of EvolvePST, which start at ClassicPST (rounded to
-// float32, as every value of a random net). It draws exactly
-// one value from rng per weight in storage order, those excepted:
-// NumWeights values, less NumPieceValues (chess) or NumXiangqiPieceValues
-// (xiangqi) with EvolvePieceValues, less NumPSTValues with EvolvePST. Every value is
+// and the tables of EvolvePST, which start at ClassicPST or
+// ClassicXiangqiPST (rounded to float32, as every value of a random net).
+// It draws exactly one value from rng per weight in storage order, those
+// excepted: NumWeights values, less NumPieceValues (chess) or
+// NumXiangqiPieceValues (xiangqi) with EvolvePieceValues, less
+// NumPSTValues (chess) or NumXiangqiPSTValues (xiangqi) with EvolvePST. Every value is
 // then rounded to the nearest float32, as the variation operators round
 // theirs (see Float32Exact).
 func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
@@ -278,11 +281,12 @@ func (n *Net) layout() (int, error) {
 			count += int64(size)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePST != 0 {
-			if n.sizes[0] != NumChessInputs {
-				return 0, fmt.Errorf("%w: %v on a net of %d inputs: piece-square tables are for chess nets (%d inputs)",
-					ErrArchitecture, EvolvePST, n.sizes[0], NumChessInputs)
+			c := pstCount(n.sizes[0])
+			if c == 0 {
+				return 0, fmt.Errorf("%w: %v on a net of %d inputs: piece-square tables are for chess (%d inputs) and xiangqi (%d inputs) nets",
+					ErrArchitecture, EvolvePST, n.sizes[0], NumChessInputs, NumXiangqiInputs)
 			}
-			count += NumPSTValues
+			count += int64(c)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
 			count += int64(pieceValueCount(n.sizes[0]))
@@ -328,14 +332,14 @@ func (n *Net) pieceValues() []float64 {
 	return n.w[len(n.w)-pieceValueCount(n.sizes[0]):]
 }
 
-// pst returns the piece-square tables of EvolvePST, the NumPSTValues
-// weights before the piece values, aliasing n.w; nil without EvolvePST.
+// pst returns the piece-square tables of EvolvePST, the pstCount weights
+// before the piece values, aliasing n.w; nil without EvolvePST.
 func (n *Net) pst() []float64 {
 	if n.flags&EvolvePST == 0 {
 		return nil
 	}
 	end := len(n.w) - len(n.pieceValues())
-	return n.w[end-NumPSTValues : end]
+	return n.w[end-pstCount(n.sizes[0]) : end]
 }
 
 // isXiangqi reports whether n's inputs are those of the xiangqi encoding.

@@ -99,11 +99,12 @@ func ClassicPSTCentipawns(pt, s int) int {
 	return int(classicPST[pt][(7-rank)*8+file])
 }
 
-// PST returns a copy of the piece-square tables of a net with EvolvePST,
-// indexed by PSTIndex, in pawns; ok is false without EvolvePST.
+// PST returns a copy of the piece-square tables of a chess net with
+// EvolvePST, indexed by PSTIndex, in pawns; ok is false for a net without
+// them (see XiangqiPST for xiangqi's).
 func (n *Net) PST() (t [NumPSTValues]float64, ok bool) {
 	v := n.pst()
-	if v == nil {
+	if v == nil || n.sizes[0] != NumChessInputs {
 		return t, false
 	}
 	return [NumPSTValues]float64(v), true

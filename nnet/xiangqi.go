@@ -2,6 +2,7 @@ package nnet
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -32,7 +33,7 @@ import (
 // program's scale, where a soldier is worth 70), positive when it is good
 // for pov, is
 //
-//	material + XiangqiNetWeight*output
+//	material + XiangqiNetWeight*output [+ pst]
 //
 // where material = sum over advisor, elephant, horse, chariot, cannon and
 // soldier of value[pt-1]*(pov's count - the opponent's count), with the
@@ -40,8 +41,12 @@ import (
 // counted), and output in (-1, 1) is the net's: hidden layers of tanh
 // nodes (1260-32-8-1, say; the caller chooses) and one tanh output node,
 // which with PieceDiff also receives material through its direct weight.
-// Random nets of small weights thus rank positions by material first, so
-// generation 0 already plays sensibly, and the net learns the rest.
+// pst, with EvolvePST, is the piece-square balance with the net's tables
+// (see XiangqiPSTIndex): pov's pieces add their tables' values, the
+// opponent's subtract theirs, each piece seen from its own side. Random
+// nets of small weights thus rank positions by material first (and the
+// points of the pieces, with the classic tables), so generation 0 already
+// plays sensibly, and the net learns the rest.
 
 // NumXiangqiInputs is the number of inputs of a xiangqi net: 2 sides x 7
 // piece types x 90 points.
@@ -241,7 +246,12 @@ func xiangqiCellInput(k uint8, s int, pov game.Player) int {
 type XiangqiEval struct {
 	net *Net
 	head
-	cols   []float64 // cols[input*h1+h], multiples of the unit
+	// cols[input*stride+h], h < h1: the first layer's columns, multiples
+	// of the unit. With EvolvePST, stride is h1+1 and cols[input*stride+h1]
+	// is what the input adds to the piece-square balance (the tables'
+	// channel: see xiangqiPSTColumns); without, stride is h1.
+	cols   []float64
+	stride int
 	values [NumXiangqiPieceValues]float64
 }
 
@@ -257,7 +267,47 @@ func NewXiangqiEval(n *Net) (*XiangqiEval, error) {
 		return nil, fmt.Errorf("new xiangqi evaluator: %w", err)
 	}
 	n = n.Clone()
-	return &XiangqiEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.XiangqiPieceValues()}, nil
+	e := &XiangqiEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.XiangqiPieceValues()}
+	e.stride = e.h1
+	if t, ok := n.XiangqiPST(); ok {
+		e.cols, e.stride = xiangqiPSTColumns(e.cols, e.h1, &t), e.h1+1
+	}
+	return e, nil
+}
+
+// xiangqiPSTColumns returns the columns cols (h1 wide) with the tables t
+// as one more channel (h1+1 wide): the accumulator sums the piece-square
+// balance with the first layer, exactly and incrementally, as if it were
+// one more node. Input (side, pt, s) adds t[pt][s] for pov's own piece
+// (side 0) and subtracts the value of the mirrored point for the
+// opponent's (side 1), which sees the board from its side; either way the
+// entry does not depend on pov. The entries are rounded, as the columns
+// are, to multiples of a unit that makes every sum of a subset of them
+// exact (see sparseColumns), so the order of the additions does not
+// matter: each is off by at most half a unit, about 1e-16 of the largest
+// possible balance.
+func xiangqiPSTColumns(cols []float64, h1 int, t *[NumXiangqiPSTValues]float64) []float64 {
+	stride := h1 + 1
+	wide := make([]float64, NumXiangqiInputs*stride)
+	entry := func(i int) float64 {
+		side, pt, s := i/630, i%630/xiangqi.Squares, i%xiangqi.Squares
+		if side == 0 {
+			return t[pt*xiangqi.Squares+s]
+		}
+		return -t[pt*xiangqi.Squares+s+81-18*(s/xiangqi.Files)] // rank r -> 9-r
+	}
+	bound := 0.0
+	for i := range NumXiangqiInputs {
+		bound += math.Abs(entry(i))
+	}
+	_, exp := math.Frexp(bound)
+	shift := min(max(52-exp, -900), 1000)
+	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
+	for i := range NumXiangqiInputs {
+		copy(wide[i*stride:i*stride+h1], cols[i*h1:i*h1+h1])
+		wide[i*stride+h1] = math.Round(entry(i)*scale) * unit
+	}
+	return wide
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.
@@ -274,55 +324,60 @@ func (e *XiangqiEval) PieceValues() [NumXiangqiPieceValues]float64 { return e.va
 func (e *XiangqiEval) Evaluate(p xiangqi.Position, pov game.Player) float64 {
 	var arr [3 * 64]float64
 	buf := arr[:]
-	if 3*e.width > len(buf) {
-		buf = make([]float64, 3*e.width)
+	if 2*e.width+e.stride > len(buf) {
+		buf = make([]float64, 2*e.width+e.stride)
 	}
-	acc := buf[2*e.width : 2*e.width+e.h1]
+	acc := buf[2*e.width : 2*e.width+e.stride]
 	b := e.scan(acc, &p, pov)
 	return e.value(acc, &b, pov, buf)
 }
 
 // scan sets acc to the first-layer sums (biases excluded) of p from pov's
-// point of view, as refresh does from p's board, and returns p's piece
-// counts: one pass over the points, faster than reading the board first
-// when nothing else needs it.
+// point of view, with the tables' channel if any, as refresh does from p's
+// board, and returns p's piece counts: one pass over the points, faster
+// than reading the board first when nothing else needs it.
 func (e *XiangqiEval) scan(acc []float64, p *xiangqi.Position, pov game.Player) xiangqiBalance {
 	clear(acc)
-	h1 := e.h1
+	stride := e.stride
 	var b xiangqiBalance
 	for s := range xiangqi.Squares {
 		pt, c := p.PieceAt(xiangqi.Square(s))
 		if pt == xiangqi.NoPieceType {
 			continue
 		}
-		off := xiangqiInput(pt, c, s, pov) * h1
-		add(acc, acc, e.cols[off:off+h1])
+		off := xiangqiInput(pt, c, s, pov) * stride
+		add(acc, acc, e.cols[off:off+stride])
 		b[pt&7] += int8(1 - 2*int(c&1))
 	}
 	return b
 }
 
 // refresh sets acc to the first-layer sums (biases excluded) of the board
-// b from pov's point of view.
+// b from pov's point of view, with the tables' channel if any.
 func (e *XiangqiEval) refresh(acc []float64, b *xiangqiBoard, pov game.Player) {
 	clear(acc)
-	h1 := e.h1
+	stride := e.stride
 	for w, x := range b.cells {
 		for x != 0 {
 			shift := bits.TrailingZeros64(x) &^ 7 // the lowest occupied point's byte
-			off := xiangqiCellInput(uint8(x>>shift), w*8+shift>>3, pov) * h1
-			add(acc, acc, e.cols[off:off+h1])
+			off := xiangqiCellInput(uint8(x>>shift), w*8+shift>>3, pov) * stride
+			add(acc, acc, e.cols[off:off+stride])
 			x &^= 0xff << shift
 		}
 	}
 }
 
-// value finishes an evaluation for pov from the first-layer sums acc and
-// the piece counts b: material + XiangqiNetWeight*output, using the first
-// 2*e.width floats of buf as scratch.
+// value finishes an evaluation for pov from the first-layer sums acc (and
+// the tables' channel, acc[h1], with EvolvePST) and the piece counts b:
+// material + XiangqiNetWeight*output [+ pst], using the first 2*e.width
+// floats of buf as scratch.
 func (e *XiangqiEval) value(acc []float64, b *xiangqiBalance, pov game.Player, buf []float64) float64 {
 	m := b.material(pov, &e.values)
-	return m + float64(XiangqiNetWeight*e.output(acc, m, buf))
+	v := m + float64(XiangqiNetWeight*e.output(acc, m, buf))
+	if e.stride > e.h1 {
+		v += acc[e.h1]
+	}
+	return v
 }
 
 // xiangqiPly is an entry of a XiangqiAccumulator's stack: the position,
@@ -370,7 +425,7 @@ type XiangqiAccumulator struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *XiangqiEval) NewAccumulator() *XiangqiAccumulator {
-	return &XiangqiAccumulator{stack: newStack[xiangqiPly](e.h1), e: e, buf: make([]float64, 2*e.width)}
+	return &XiangqiAccumulator{stack: newStack[xiangqiPly](e.stride), e: e, buf: make([]float64, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -452,7 +507,7 @@ func (a *XiangqiAccumulator) refresh(dst []float64, _ *xiangqiPly, pov game.Play
 func (a *XiangqiAccumulator) step(from, to int, pov game.Player) {
 	a.done[to] |= 1 << pov
 	e := a.e
-	h1 := a.h1
+	width := a.h1 // the sums' width: the stride of e's columns
 	dst, src := a.sums(to, pov), a.sums(from, pov)
 	b0, b1 := &a.pos[from].board, a.board(to) // from has sums, hence a board
 	// The inputs that appeared (plus) and went away (minus). Each point
@@ -484,5 +539,5 @@ func (a *XiangqiAccumulator) step(from, to int, pov game.Player) {
 		e.refresh(dst, b1, pov)
 		return
 	}
-	applyColumns(dst, src, e.cols, h1, plusCols[:np], minusCols[:nm])
+	applyColumns(dst, src, e.cols, width, plusCols[:np], minusCols[:nm])
 }

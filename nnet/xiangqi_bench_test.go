@@ -60,19 +60,22 @@ func BenchmarkXiangqiEvaluateFull(b *testing.B) {
 // the side to move (along a single line two updates per ply; see
 // BenchmarkEvaluateIncremental); "push=position" with Push (the board read
 // point by point), "push=move" with PushMove (the board derived from the
-// parent's).
+// parent's); "tables=no" without EvolvePST, to show what the
+// piece-square tables cost.
 func BenchmarkXiangqiEvaluateIncremental(b *testing.B) {
-	e := xiangqiTestEval(b, xiangqiExtras, 31)
 	games := xiangqiBenchGames()
 	for _, bc := range []struct {
 		name      string
 		fixed, pm bool
+		flags     Flags
 	}{
-		{"push=position/pov=fixed", true, false},
-		{"push=position/pov=side", false, false},
-		{"push=move/pov=fixed", true, true},
-		{"push=move/pov=side", false, true},
+		{"push=position/pov=fixed", true, false, xiangqiExtras},
+		{"push=position/pov=side", false, false, xiangqiExtras},
+		{"push=move/pov=fixed", true, true, xiangqiExtras},
+		{"push=move/pov=side", false, true, xiangqiExtras},
+		{"push=move/pov=side/tables=no", false, true, xiangqiExtras &^ EvolvePST},
 	} {
+		e := xiangqiTestEval(b, bc.flags, 31)
 		b.Run(bc.name, func(b *testing.B) {
 			acc := e.NewAccumulator()
 			g, ply := 0, len(games[0].positions)

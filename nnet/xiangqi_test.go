@@ -21,15 +21,16 @@ import (
 var xiangqiHidden = []int{32, 8}
 
 // xiangqiExtras turns on every extra a xiangqi net can use.
-const xiangqiExtras = PieceDiff | SelfAdaptive | EvolvePieceValues
+const xiangqiExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST
 
 // xiangqiHandFEN is a position worked out by hand in the tests: Black's
 // general d10, advisor e9, chariot b8 and soldier c6; Red's horse g4,
 // cannon e3, advisor e2, elephant c1 and general e1.
 const xiangqiHandFEN = "3k5/4a4/1r7/9/2p6/9/6N2/4C4/4A4/2B1K4 w - - 0 1"
 
-// xiangqiTestNet returns a random xiangqi net; with EvolvePieceValues it is
-// mutated once, so that its piece values are not round numbers.
+// xiangqiTestNet returns a random xiangqi net; with EvolvePieceValues or
+// EvolvePST it is mutated once, so that its piece values and tables are
+// not round numbers.
 func xiangqiTestNet(t testing.TB, hidden []int, flags Flags, seed uint64) *Net {
 	t.Helper()
 	rng := newRNG(seed)
@@ -37,7 +38,7 @@ func xiangqiTestNet(t testing.TB, hidden []int, flags Flags, seed uint64) *Net {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if flags&EvolvePieceValues != 0 {
+	if flags&(EvolvePieceValues|EvolvePST) != 0 {
 		n = n.Mutated(rng)
 	}
 	return n
@@ -54,10 +55,31 @@ func xiangqiTestEval(t testing.TB, flags Flags, seed uint64) *XiangqiEval {
 }
 
 // xiangqiReference evaluates p with the plain definition: the 1260 inputs,
-// Net.Forward and the material with the net's piece values.
+// Net.Forward, the material with the net's piece values and, with
+// EvolvePST, the tables read from the inputs.
 func xiangqiReference(n *Net, p xiangqi.Position, pov game.Player) float64 {
 	m := XiangqiMaterial(p, pov, n.XiangqiPieceValues())
-	return m + XiangqiNetWeight*n.Forward(nil, XiangqiInputs(nil, p, pov), m)[0]
+	inputs := XiangqiInputs(nil, p, pov)
+	v := m + XiangqiNetWeight*n.Forward(nil, inputs, m)[0]
+	if t, ok := n.XiangqiPST(); ok {
+		// pov's piece on (its) point s adds t[pt][s]; the opponent's on
+		// pov's point s sits on its own point 9-rank, the same file.
+		pst := 0.0
+		for i, x := range inputs {
+			if x == 0 {
+				continue
+			}
+			side, pt, s := i/630, i%630/90, i%90
+			if side == 0 {
+				pst += t[XiangqiPSTIndex(xiangqi.PieceType(pt), xiangqi.Square(s))]
+			} else {
+				own := (9-s/9)*9 + s%9
+				pst -= t[XiangqiPSTIndex(xiangqi.PieceType(pt), xiangqi.Square(own))]
+			}
+		}
+		v += pst
+	}
+	return v
 }
 
 // parseXiangqi parses a FEN or fails the test.
@@ -330,7 +352,7 @@ func TestXiangqiEvalMatchesReference(t *testing.T) {
 	for _, flags := range []Flags{0, xiangqiExtras} {
 		e := xiangqiTestEval(t, flags, 302)
 		n := e.Net()
-		acc, scanned := make([]float64, e.h1), make([]float64, e.h1)
+		acc, scanned := make([]float64, e.stride), make([]float64, e.stride)
 		for _, p := range positions {
 			for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
 				in := XiangqiInputs(nil, p, pov)
@@ -869,7 +891,9 @@ func TestXiangqiEvalShared(t *testing.T) {
 // constants were computed once on amd64, and checked with and without the
 // AVX2 kernels (-tags purego).
 func TestXiangqiGoldenBits(t *testing.T) {
-	e := xiangqiTestEval(t, xiangqiExtras, 391)
+	// The extras as they were when the constants were computed, before
+	// EvolvePST took xiangqi nets: nets without tables keep their bits.
+	e := xiangqiTestEval(t, PieceDiff|SelfAdaptive|EvolvePieceValues, 391)
 	for _, c := range []struct {
 		fen  string
 		pov  game.Player
