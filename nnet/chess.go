@@ -200,9 +200,13 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 type ChessEval struct {
 	net *Net
 	head
-	cols   []float64 // cols[input*h1+h], multiples of u
+	// cols[input*stride+h], h < h1: the first layer's columns, multiples
+	// of u. With EvolvePST, stride is h1+1 and cols[input*stride+h1] is
+	// what the input adds to the piece-square balance (the tables'
+	// channel: see chessPSTColumns); without, stride is h1.
+	cols   []float64
+	stride int
 	values [NumPieceValues]float64
-	pst    *[NumPSTValues]float64 // EvolvePST's tables, or nil
 }
 
 // NewChessEval builds the evaluator of n, which must have NumChessInputs
@@ -218,10 +222,26 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 	}
 	n = n.Clone()
 	e := &ChessEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.PieceValues()}
+	e.stride = e.h1
 	if t, ok := n.PST(); ok {
-		e.pst = &t
+		e.cols, e.stride = chessPSTColumns(e.cols, e.h1, &t), e.h1+1
 	}
 	return e, nil
+}
+
+// chessPSTColumns returns the columns cols (h1 wide) with the tables t as
+// the balance channel (see withBalanceChannel). Input (side, pt, s) adds
+// t[pt][s] for pov's own piece (side 0) and subtracts the value of the
+// mirrored square for the opponent's (side 1), which sees the board from
+// its side.
+func chessPSTColumns(cols []float64, h1 int, t *[NumPSTValues]float64) []float64 {
+	return withBalanceChannel(cols, h1, NumChessInputs, func(i int) float64 {
+		side, pt, s := i/384, i%384/64, i%64
+		if side == 0 {
+			return t[PSTIndex(pt, s)]
+		}
+		return -t[PSTIndex(pt, s^56)]
+	})
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.
@@ -238,55 +258,39 @@ func (e *ChessEval) PieceValues() [NumPieceValues]float64 { return e.values }
 func (e *ChessEval) Evaluate(p chess.Position, pov game.Player) float64 {
 	var arr [3 * 64]float64
 	buf := arr[:]
-	if 3*e.width > len(buf) {
-		buf = make([]float64, 3*e.width)
+	if 2*e.width+e.stride > len(buf) {
+		buf = make([]float64, 2*e.width+e.stride)
 	}
-	acc := buf[2*e.width : 2*e.width+e.h1]
+	acc := buf[2*e.width : 2*e.width+e.stride]
 	e.refresh(acc, &p, pov)
 	return e.value(acc, &p, pov, buf)
 }
 
 // refresh sets acc to the first-layer sums (biases excluded) of p from
-// pov's point of view.
+// pov's point of view, with the tables' channel if any.
 func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
 	clear(acc)
-	h1, flip := e.h1, chessFlip(pov)
+	stride, flip := e.stride, chessFlip(pov)
 	for side, c := range [2]game.Player{pov & 1, pov&1 ^ 1} {
 		for pt := chess.Pawn; pt <= chess.King; pt++ {
 			base := side*384 + int(pt)*64
 			for b := uint64(p.Pieces(c, pt)); b != 0; b &= b - 1 {
-				off := (base + (bits.TrailingZeros64(b) ^ flip)) * h1
-				add(acc, acc, e.cols[off:off+h1])
+				off := (base + (bits.TrailingZeros64(b) ^ flip)) * stride
+				add(acc, acc, e.cols[off:off+stride])
 			}
 		}
 	}
 }
 
-// value finishes an evaluation of p for pov from its first-layer sums acc:
-// material + ChessNetWeight*output, using the first 2*e.width floats of
-// buf as scratch.
+// value finishes an evaluation of p for pov from its first-layer sums acc
+// (and the tables' channel, acc[h1], with EvolvePST): material +
+// ChessNetWeight*output [+ pst], using the first 2*e.width floats of buf
+// as scratch.
 func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf []float64) float64 {
 	m := chessMaterial(p, pov, &e.values)
 	v := m + float64(ChessNetWeight*e.output(acc, m, buf))
-	if e.pst != nil {
-		v += chessPST(p, pov, e.pst)
-	}
-	return v
-}
-
-// chessPST returns the piece-square balance of p for pov with tables t:
-// pov's pieces add their tables' values, the opponent's subtract theirs,
-// each seen from its own side; summed in one fixed order, so every path
-// gives the same bits.
-func chessPST(p *chess.Position, pov game.Player, t *[NumPSTValues]float64) float64 {
-	v := 0.0
-	for pt := chess.Pawn; pt <= chess.King; pt++ {
-		for b, flip := uint64(p.Pieces(pov, pt)), chessFlip(pov); b != 0; b &= b - 1 {
-			v += t[int(pt)*64+(bits.TrailingZeros64(b)^flip)]
-		}
-		for b, flip := uint64(p.Pieces(pov^1, pt)), chessFlip(pov^1); b != 0; b &= b - 1 {
-			v -= t[int(pt)*64+(bits.TrailingZeros64(b)^flip)]
-		}
+	if e.stride > e.h1 {
+		v += acc[e.h1]
 	}
 	return v
 }
@@ -319,7 +323,7 @@ type ChessAccumulator struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *ChessEval) NewAccumulator() *ChessAccumulator {
-	return &ChessAccumulator{stack: newStack[chess.Position](e.h1), e: e, buf: make([]float64, 2*e.width)}
+	return &ChessAccumulator{stack: newStack[chess.Position](e.stride), e: e, buf: make([]float64, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -367,7 +371,7 @@ func (a *ChessAccumulator) refresh(dst []float64, p *chess.Position, pov game.Pl
 func (a *ChessAccumulator) step(from, to int, pov game.Player) {
 	a.done[to] |= 1 << pov
 	e := a.e
-	h1, flip := a.h1, chessFlip(pov)
+	width, flip := a.h1, chessFlip(pov) // width: the sums', the stride of e's columns
 	dst, src := a.sums(to, pov), a.sums(from, pov)
 	p0, p1 := &a.pos[from], &a.pos[to]
 	// The inputs that appeared (plus) and went away (minus), per plane
@@ -398,5 +402,5 @@ func (a *ChessAccumulator) step(from, to int, pov game.Player) {
 		e.refresh(dst, p1, pov)
 		return
 	}
-	applyColumns(dst, src, e.cols, h1, plusCols[:np], minusCols[:nm])
+	applyColumns(dst, src, e.cols, width, plusCols[:np], minusCols[:nm])
 }

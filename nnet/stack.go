@@ -125,6 +125,32 @@ func sparseColumns(n *Net) []float64 {
 	return cols
 }
 
+// withBalanceChannel returns the columns cols (inputs of them, h1 wide)
+// widened to h1+1 by one more channel, entry(i) for input i: a balance
+// that is linear in the inputs (the piece-square tables' balance), which
+// the accumulators then sum with the first layer, exactly and
+// incrementally, as if it were one more node with no activation. The
+// entries are rounded, as sparseColumns rounds the columns, to multiples
+// of a unit that makes every sum of a subset of them exact, so the order
+// of the additions does not matter: each is off by at most half a unit,
+// about 1e-16 of the largest possible balance.
+func withBalanceChannel(cols []float64, h1, inputs int, entry func(i int) float64) []float64 {
+	stride := h1 + 1
+	wide := make([]float64, inputs*stride)
+	bound := 0.0
+	for i := range inputs {
+		bound += math.Abs(entry(i))
+	}
+	_, exp := math.Frexp(bound)
+	shift := min(max(52-exp, -900), 1000)
+	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
+	for i := range inputs {
+		copy(wide[i*stride:i*stride+h1], cols[i*h1:i*h1+h1])
+		wide[i*stride+h1] = math.Round(entry(i)*scale) * unit
+	}
+	return wide
+}
+
 // applyColumns sets dst to src plus the columns plus and minus the columns
 // minus of cols (each h1 wide). A move by either side adds and removes at
 // least one column each, and the first pair goes in one pass.

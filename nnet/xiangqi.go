@@ -2,7 +2,6 @@ package nnet
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -276,38 +275,18 @@ func NewXiangqiEval(n *Net) (*XiangqiEval, error) {
 }
 
 // xiangqiPSTColumns returns the columns cols (h1 wide) with the tables t
-// as one more channel (h1+1 wide): the accumulator sums the piece-square
-// balance with the first layer, exactly and incrementally, as if it were
-// one more node. Input (side, pt, s) adds t[pt][s] for pov's own piece
-// (side 0) and subtracts the value of the mirrored point for the
-// opponent's (side 1), which sees the board from its side; either way the
-// entry does not depend on pov. The entries are rounded, as the columns
-// are, to multiples of a unit that makes every sum of a subset of them
-// exact (see sparseColumns), so the order of the additions does not
-// matter: each is off by at most half a unit, about 1e-16 of the largest
-// possible balance.
+// as the balance channel (see withBalanceChannel). Input (side, pt, s)
+// adds t[pt][s] for pov's own piece (side 0) and subtracts the value of
+// the mirrored point for the opponent's (side 1), which sees the board
+// from its side.
 func xiangqiPSTColumns(cols []float64, h1 int, t *[NumXiangqiPSTValues]float64) []float64 {
-	stride := h1 + 1
-	wide := make([]float64, NumXiangqiInputs*stride)
-	entry := func(i int) float64 {
+	return withBalanceChannel(cols, h1, NumXiangqiInputs, func(i int) float64 {
 		side, pt, s := i/630, i%630/xiangqi.Squares, i%xiangqi.Squares
 		if side == 0 {
 			return t[pt*xiangqi.Squares+s]
 		}
 		return -t[pt*xiangqi.Squares+s+81-18*(s/xiangqi.Files)] // rank r -> 9-r
-	}
-	bound := 0.0
-	for i := range NumXiangqiInputs {
-		bound += math.Abs(entry(i))
-	}
-	_, exp := math.Frexp(bound)
-	shift := min(max(52-exp, -900), 1000)
-	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
-	for i := range NumXiangqiInputs {
-		copy(wide[i*stride:i*stride+h1], cols[i*h1:i*h1+h1])
-		wide[i*stride+h1] = math.Round(entry(i)*scale) * unit
-	}
-	return wide
+	})
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.
