@@ -198,14 +198,7 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 // of the largest possible sum; the tests check whole evaluations against
 // the plain computation (ChessInputs and Net.Forward) to 1e-9.
 type ChessEval struct {
-	net *Net
-	head
-	// cols[input*stride+h], h < h1: the first layer's columns, multiples
-	// of u. With EvolvePST, stride is h1+1 and cols[input*stride+h1] is
-	// what the input adds to the piece-square balance (the tables'
-	// channel: see chessPSTColumns); without, stride is h1.
-	cols   []float64
-	stride int
+	sparseLayer
 	values [NumPieceValues]float64
 }
 
@@ -213,35 +206,24 @@ type ChessEval struct {
 // inputs and one output; otherwise the error wraps ErrArchitecture. The
 // evaluator keeps its own copy of n.
 func NewChessEval(n *Net) (*ChessEval, error) {
-	if n.sizes[0] != NumChessInputs || n.sizes[len(n.sizes)-1] != 1 {
-		return nil, fmt.Errorf("new chess evaluator: %w: sizes %v, want %d inputs and 1 output",
-			ErrArchitecture, n.sizes, NumChessInputs)
+	l, err := newSparseLayer(n, "chess", NumChessInputs, chessPSTEntry)
+	if err != nil {
+		return nil, err
 	}
-	if err := n.validate(); err != nil {
-		return nil, fmt.Errorf("new chess evaluator: %w", err)
-	}
-	n = n.Clone()
-	e := &ChessEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.PieceValues()}
-	e.stride = e.h1
-	if t, ok := n.PST(); ok {
-		e.cols, e.stride = chessPSTColumns(e.cols, e.h1, &t), e.h1+1
-	}
-	return e, nil
+	return &ChessEval{sparseLayer: l, values: l.net.PieceValues()}, nil
 }
 
-// chessPSTColumns returns the columns cols (h1 wide) with the tables t as
-// the balance channel (see withBalanceChannel). Input (side, pt, s) adds
+// chessPSTEntry is the tables' channel entry of input i (see
+// withBalanceChannel) with the chess tables t: input (side, pt, s) adds
 // t[pt][s] for pov's own piece (side 0) and subtracts the value of the
 // mirrored square for the opponent's (side 1), which sees the board from
 // its side.
-func chessPSTColumns(cols []float64, h1 int, t *[NumPSTValues]float64) []float64 {
-	return withBalanceChannel(cols, h1, NumChessInputs, func(i int) float64 {
-		side, pt, s := i/384, i%384/64, i%64
-		if side == 0 {
-			return t[PSTIndex(pt, s)]
-		}
-		return -t[PSTIndex(pt, s^56)]
-	})
+func chessPSTEntry(t []float64, i int) float64 {
+	side, pt, s := i/384, i%384/64, i%64
+	if side == 0 {
+		return t[PSTIndex(pt, s)]
+	}
+	return -t[PSTIndex(pt, s^56)]
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.

@@ -1,6 +1,7 @@
 package nnet
 
 import (
+	"fmt"
 	"math"
 
 	"evolved/game"
@@ -123,6 +124,42 @@ func sparseColumns(n *Net) []float64 {
 		}
 	}
 	return cols
+}
+
+// sparseLayer is what the chess and xiangqi evaluators share: their copy
+// of the net, its head, and the first layer's columns over sparse one-hot
+// inputs, with the tables' channel when the net has EvolvePST.
+type sparseLayer struct {
+	net *Net
+	head
+	// cols[input*stride+h], h < h1: the first layer's columns, multiples
+	// of a unit (see sparseColumns). With EvolvePST, stride is h1+1 and
+	// cols[input*stride+h1] is what the input adds to the piece-square
+	// balance (see withBalanceChannel); without, stride is h1.
+	cols   []float64
+	stride int
+}
+
+// newSparseLayer checks that n has the given number of inputs and one
+// output (otherwise the error, naming the game, wraps ErrArchitecture) and
+// builds the sparse layer of a copy of n; entry(t, i) is input i's entry
+// in the tables' channel, t being the net's tables.
+func newSparseLayer(n *Net, game string, inputs int, entry func(t []float64, i int) float64) (sparseLayer, error) {
+	if n.sizes[0] != inputs || n.sizes[len(n.sizes)-1] != 1 {
+		return sparseLayer{}, fmt.Errorf("new %s evaluator: %w: sizes %v, want %d inputs and 1 output",
+			game, ErrArchitecture, n.sizes, inputs)
+	}
+	if err := n.validate(); err != nil {
+		return sparseLayer{}, fmt.Errorf("new %s evaluator: %w", game, err)
+	}
+	n = n.Clone()
+	l := sparseLayer{net: n, head: newHead(n), cols: sparseColumns(n)}
+	l.stride = l.h1
+	if t := n.pst(); t != nil {
+		l.cols = withBalanceChannel(l.cols, l.h1, inputs, func(i int) float64 { return entry(t, i) })
+		l.stride++
+	}
+	return l, nil
 }
 
 // withBalanceChannel returns the columns cols (inputs of them, h1 wide)

@@ -243,14 +243,7 @@ func xiangqiCellInput(k uint8, s int, pov game.Player) int {
 // evaluation computes. The tests check whole evaluations against the plain
 // computation (XiangqiInputs and Net.Forward) to 1e-9.
 type XiangqiEval struct {
-	net *Net
-	head
-	// cols[input*stride+h], h < h1: the first layer's columns, multiples
-	// of the unit. With EvolvePST, stride is h1+1 and cols[input*stride+h1]
-	// is what the input adds to the piece-square balance (the tables'
-	// channel: see xiangqiPSTColumns); without, stride is h1.
-	cols   []float64
-	stride int
+	sparseLayer
 	values [NumXiangqiPieceValues]float64
 }
 
@@ -258,35 +251,24 @@ type XiangqiEval struct {
 // NumXiangqiInputs inputs and one output; otherwise the error wraps
 // ErrArchitecture. The evaluator keeps its own copy of n.
 func NewXiangqiEval(n *Net) (*XiangqiEval, error) {
-	if n.sizes[0] != NumXiangqiInputs || n.sizes[len(n.sizes)-1] != 1 {
-		return nil, fmt.Errorf("new xiangqi evaluator: %w: sizes %v, want %d inputs and 1 output",
-			ErrArchitecture, n.sizes, NumXiangqiInputs)
+	l, err := newSparseLayer(n, "xiangqi", NumXiangqiInputs, xiangqiPSTEntry)
+	if err != nil {
+		return nil, err
 	}
-	if err := n.validate(); err != nil {
-		return nil, fmt.Errorf("new xiangqi evaluator: %w", err)
-	}
-	n = n.Clone()
-	e := &XiangqiEval{net: n, head: newHead(n), cols: sparseColumns(n), values: n.XiangqiPieceValues()}
-	e.stride = e.h1
-	if t, ok := n.XiangqiPST(); ok {
-		e.cols, e.stride = xiangqiPSTColumns(e.cols, e.h1, &t), e.h1+1
-	}
-	return e, nil
+	return &XiangqiEval{sparseLayer: l, values: l.net.XiangqiPieceValues()}, nil
 }
 
-// xiangqiPSTColumns returns the columns cols (h1 wide) with the tables t
-// as the balance channel (see withBalanceChannel). Input (side, pt, s)
-// adds t[pt][s] for pov's own piece (side 0) and subtracts the value of
-// the mirrored point for the opponent's (side 1), which sees the board
-// from its side.
-func xiangqiPSTColumns(cols []float64, h1 int, t *[NumXiangqiPSTValues]float64) []float64 {
-	return withBalanceChannel(cols, h1, NumXiangqiInputs, func(i int) float64 {
-		side, pt, s := i/630, i%630/xiangqi.Squares, i%xiangqi.Squares
-		if side == 0 {
-			return t[pt*xiangqi.Squares+s]
-		}
-		return -t[pt*xiangqi.Squares+s+81-18*(s/xiangqi.Files)] // rank r -> 9-r
-	})
+// xiangqiPSTEntry is the tables' channel entry of input i (see
+// withBalanceChannel) with the xiangqi tables t: input (side, pt, s) adds
+// t[pt][s] for pov's own piece (side 0) and subtracts the value of the
+// mirrored point for the opponent's (side 1), which sees the board from
+// its side.
+func xiangqiPSTEntry(t []float64, i int) float64 {
+	side, pt, s := i/630, i%630/xiangqi.Squares, i%xiangqi.Squares
+	if side == 0 {
+		return t[pt*xiangqi.Squares+s]
+	}
+	return -t[pt*xiangqi.Squares+s+81-18*(s/xiangqi.Files)] // rank r -> 9-r
 }
 
 // Net returns the evaluator's copy of the net. It must not be modified.
