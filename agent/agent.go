@@ -22,6 +22,9 @@ const FormatName = "evolved-agent"
 // Version is the agent file version this build writes and reads.
 const Version = 1
 
+// MaxNodes bounds an agent's node budget per move.
+const MaxNodes = 1e9
+
 // ErrInvalid is wrapped by every error about a malformed agent file.
 var ErrInvalid = errors.New("agent: invalid agent file")
 
@@ -41,6 +44,10 @@ type Search struct {
 	Depth int `json:"depth"`
 	// CaptureExtension extends the search while captures are pending.
 	CaptureExtension bool `json:"capture_extension"`
+	// Nodes, if positive, ends each move's search after about this many
+	// nodes, Depth being then the deepest iteration (the run's nodes
+	// setting); absent for runs without a budget.
+	Nodes int64 `json:"nodes,omitempty"`
 }
 
 // Provenance says where an agent came from.
@@ -68,6 +75,8 @@ func (f *File) Validate() error {
 		return fmt.Errorf("%w: no net", ErrInvalid)
 	case f.Search.Depth < 1 || f.Search.Depth > 30:
 		return fmt.Errorf("%w: search depth %d, want 1..30", ErrInvalid, f.Search.Depth)
+	case f.Search.Nodes < 0 || f.Search.Nodes > MaxNodes:
+		return fmt.Errorf("%w: search nodes %d, want 0 (no budget) to %d", ErrInvalid, f.Search.Nodes, int64(MaxNodes))
 	}
 	inputs, ok := knownGames[f.Game]
 	if !ok {

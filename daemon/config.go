@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/robfig/cron/v3"
 
+	"evolved/agent"
 	"evolved/nnet"
 	"evolved/player"
 	"evolved/population"
@@ -64,8 +65,12 @@ type PopulationConfig struct {
 	// Preset names the optimiser: "blondie24", the genetic algorithm of
 	// the seed experiment, or "es", an evolution strategy over the same
 	// genome (population.Optimizer).
-	Preset          string   `toml:"preset" json:"preset"`
-	Depth           int      `toml:"depth" json:"depth"`
+	Preset string `toml:"preset" json:"preset"`
+	Depth  int    `toml:"depth" json:"depth"`
+	// Nodes, if positive, ends each move's search in the tournaments after
+	// about this many nodes, Depth being the deepest iteration
+	// (player.ChessSetup.Nodes); 0 searches to Depth.
+	Nodes           int64    `toml:"nodes" json:"nodes"`
 	OpeningPlies    int      `toml:"opening_plies" json:"opening_plies"`
 	MaxMoves        int      `toml:"max_moves" json:"max_moves"`
 	Format          string   `toml:"format" json:"format"`
@@ -445,6 +450,8 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 	switch {
 	case p.Depth < 1 || p.Depth > 20:
 		return bad("depth", p.Depth, "want 1..20")
+	case p.Nodes < 0 || p.Nodes > agent.MaxNodes:
+		return bad("nodes", p.Nodes, fmt.Sprintf("want 0 (search to depth) to %d", int64(agent.MaxNodes)))
 	case p.OpeningPlies < 0 || p.OpeningPlies > 20:
 		return bad("opening_plies", p.OpeningPlies, "want 0..20")
 	case p.MaxMoves < 1 || p.MaxMoves > 10000:

@@ -74,6 +74,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nhall_of_fame = 21\n":                   "chess.hall_of_fame = 21",
 		"[xiangqi]\nhall_of_fame = 2\nhall_games = 3\n":  "xiangqi.hall_games = 3",
 		"[draughts]\nhall_of_fame = 2\nhall_games = 0\n": "draughts.hall_games = 0",
+		"[chess]\nnodes = -1\n":                          "chess.nodes = -1",
+		"[xiangqi]\nnodes = 2000000000\n":                "xiangqi.nodes = 2000000000",
 	}
 	for file, want := range cases {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")

@@ -263,7 +263,7 @@ func runDraughts(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
+	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, Nodes: dc.Nodes, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
 	format := func(_ string, moves []draughts.Move) (string, error) {
 		return draughts.MoveText(draughts.Start(), moves)
 	}
@@ -281,7 +281,7 @@ func runChess(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth, OpeningPlies: cc.OpeningPlies,
+	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth, Nodes: cc.Nodes, OpeningPlies: cc.OpeningPlies,
 		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial, Chess960: cc.Chess960})
 	format := func(start string, moves []chess.Move) (string, error) {
 		pos := chess.Start()
@@ -307,7 +307,7 @@ func runXiangqi(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	species := player.XiangqiSpecies(player.XiangqiSetup{Depth: xc.Depth, OpeningPlies: xc.OpeningPlies,
+	species := player.XiangqiSpecies(player.XiangqiSetup{Depth: xc.Depth, Nodes: xc.Nodes, OpeningPlies: xc.OpeningPlies,
 		MaxMoves: xc.MaxMoves, AdjudicateMaterial: xc.AdjudicateMaterial})
 	format := func(_ string, moves []xiangqi.Move) (string, error) {
 		return xiangqi.MoveText(xiangqi.Start(), moves)

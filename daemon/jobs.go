@@ -129,7 +129,7 @@ func (d *Daemon) baselineJob(ctx context.Context) (string, error) {
 		switch game {
 		case "draughts":
 			dc := cfg.Draughts
-			species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
+			species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, Nodes: dc.Nodes, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
 			champ, err := species.Player(c.Net)
 			if err != nil {
 				return "", err

@@ -23,8 +23,8 @@ func isAgentFile(spec string) bool {
 	return err == nil && !info.IsDir()
 }
 
-// readAgent reads the agent file at path and checks that it is for game.
-func readAgent(path, game string) (agent.File, error) {
+// ReadAgent reads the agent file at path and checks that it is for game.
+func ReadAgent(path, game string) (agent.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -47,20 +47,27 @@ func readAgent(path, game string) (agent.File, error) {
 // and returns its net, the depth it was evolved at and a name for tables
 // and records: the file's base name and the agent's generation.
 func AgentNet(path, game string) (net *nnet.Net, depth int, name string, err error) {
-	a, err := readAgent(path, game)
+	a, err := ReadAgent(path, game)
 	if err != nil {
 		return nil, 0, "", err
 	}
-	name = fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
-	return a.Net, a.Search.Depth, name, nil
+	return a.Net, a.Search.Depth, AgentName(path, a), nil
+}
+
+// AgentName names the agent of file a at path for tables and records: the
+// file's base name and the agent's generation.
+func AgentName(path string, a agent.File) string {
+	return fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
 }
 
 // agentSpec returns the spec of the agent file at path, an agent of game:
-// its net searching as it was evolved to, built by netSpec.
+// its net searching as it was evolved to (depth, and node budget if any),
+// built by netSpec.
 func agentSpec[M comparable, S search.Game[M]](path, game string, netSpec func(string, *nnet.Net, int) (Spec[M, S], error)) (Spec[M, S], error) {
-	net, depth, name, err := AgentNet(path, game)
+	a, err := ReadAgent(path, game)
 	if err != nil {
 		return Spec[M, S]{}, err
 	}
-	return netSpec(name, net, depth)
+	spec, err := netSpec(AgentName(path, a), a.Net, a.Search.Depth)
+	return WithNodes(spec, a.Search.Nodes), err
 }

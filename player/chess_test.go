@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,5 +209,50 @@ func TestChessTablesStrengthenANet(t *testing.T) {
 	t.Logf("with tables vs without: +%d =%d -%d (%.1f%%)", r.Wins, r.Draws, r.Losses, 100*r.Score())
 	if r.Score() < 0.6 {
 		t.Errorf("the net with tables scored %.1f%% against itself without, want at least 60%%", 100*r.Score())
+	}
+}
+
+// TestWithNodesBudgetsTheSearch checks WithNodes: a net searching to depth
+// 20 with a budget of 5,000 nodes stops soon after that many (the search
+// checks its limits every 1,024 nodes) having completed more than 2
+// plies, and two matches between such players with the same seed play the
+// same games, move for move, whatever the concurrency: node budgets keep
+// games reproducible.
+func TestWithNodesBudgetsTheSearch(t *testing.T) {
+	net, err := nnet.Random(nnet.ChessSizes(32, 8), nnet.EvolvePieceValues|nnet.EvolvePST, rand.New(rand.NewPCG(2026, 19)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep, err := ChessNet("net", net, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := WithNodes(deep, 5000)
+	p, ok := budget.New().(search.Searcher[chess.Move, *chess.Game])
+	if !ok {
+		t.Fatalf("a net player is a %T, not a search.Searcher", budget.New())
+	}
+	res := p.Search(context.Background(), chess.NewGame(chess.Start(), chess.DefaultRules()))
+	if res.Nodes < 5000 || res.Nodes > 5000+1024+64 || res.Depth < 3 {
+		t.Errorf("with a budget of 5,000 nodes the search visited %d and completed depth %d; want 5,000 to 6,088 nodes and depth 3 or more",
+			res.Nodes, res.Depth)
+	}
+	t.Logf("budget 5,000: %d nodes, depth %d", res.Nodes, res.Depth)
+	if same := WithNodes(deep, 0); same.New == nil {
+		t.Error("WithNodes(spec, 0) lost the constructor")
+	}
+	var games [2][]tournament.Record[chess.Move]
+	for i, concurrency := range []int{1, 2} {
+		r, err := tournament.Match(context.Background(), ChessArena(chess.DefaultRules(), 4, false), budget.New, WithNodes(deep, 3000).New,
+			tournament.MatchOptions{Games: 4, Seed: 5, Concurrency: concurrency})
+		if err != nil {
+			t.Fatal(err)
+		}
+		games[i] = r.Records
+	}
+	for g := range games[0] {
+		if !slices.Equal(games[0][g].Moves, games[1][g].Moves) {
+			t.Errorf("game %d differs between two matches with the same seed", g+1)
+		}
 	}
 }

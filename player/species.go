@@ -2,6 +2,7 @@ package player
 
 import (
 	"fmt"
+	"time"
 
 	"evolved/game"
 	"evolved/game/chess"
@@ -17,6 +18,12 @@ import (
 type DraughtsSetup struct {
 	// Depth is the agents' alpha-beta depth in plies; default 4.
 	Depth int
+	// Nodes, if positive, also ends each move's search after about this
+	// many nodes: the search deepens one ply at a time up to Depth and
+	// plays the best move of the last iteration it completed, so with a
+	// high Depth the budget decides how deep it looks. Node counts, unlike
+	// time, make the games reproducible.
+	Nodes int64
 	// OpeningPlies is the number of random plies opening each game; default 4.
 	OpeningPlies int
 	// MaxMoves draws a game once each side has made this many moves; default 100.
@@ -36,13 +43,22 @@ func DraughtsSpecies(setup DraughtsSetup) population.Species[draughts.Move, *dra
 		setup.MaxMoves = 100
 	}
 	arena := DraughtsArena(draughts.Rules{MaxMoves: setup.MaxMoves}, setup.OpeningPlies)
-	return netSpecies(arena, nnet.NumDraughtsInputs, func(net *nnet.Net) (DraughtsSpec, error) { return DraughtsNet("agent", net, setup.Depth) }, ParseDraughts)
+	return netSpecies(arena, nnet.NumDraughtsInputs, func(net *nnet.Net) (DraughtsSpec, error) {
+		spec, err := DraughtsNet("agent", net, setup.Depth)
+		return WithNodes(spec, setup.Nodes), err
+	}, ParseDraughts)
 }
 
 // ChessSetup is how the chess population plays.
 type ChessSetup struct {
 	// Depth is the agents' alpha-beta depth before quiescence; default 2.
 	Depth int
+	// Nodes, if positive, also ends each move's search after about this
+	// many nodes: the search deepens one ply at a time up to Depth and
+	// plays the best move of the last iteration it completed, so with a
+	// high Depth the budget decides how deep it looks. Node counts, unlike
+	// time, make the games reproducible.
+	Nodes int64
 	// OpeningPlies is the number of random plies opening each game; default 4.
 	OpeningPlies int
 	// MaxMoves draws a game once each side has made this many moves; default 100.
@@ -70,7 +86,34 @@ func ChessSpecies(setup ChessSetup) population.Species[chess.Move, *chess.Game] 
 	if margin := setup.AdjudicateMaterial; margin > 0 {
 		arena.Adjudicate = adjudicateMaterial(margin, (ChessMaterial{}).material)
 	}
-	return netSpecies(arena, nnet.NumChessInputs, func(net *nnet.Net) (ChessSpec, error) { return ChessNet("agent", net, setup.Depth) }, ParseChess)
+	return netSpecies(arena, nnet.NumChessInputs, func(net *nnet.Net) (ChessSpec, error) {
+		spec, err := ChessNet("agent", net, setup.Depth)
+		return WithNodes(spec, setup.Nodes), err
+	}, ParseChess)
+}
+
+// WithNodes returns spec whose players also end each move's search after
+// about nodes nodes (see ChessSetup.Nodes), if nodes is positive and the
+// players take limits (alpha-beta searchers do); spec itself otherwise. A
+// clock given to a player later (a timed match) replaces the budget.
+func WithNodes[M comparable, S search.Game[M]](spec Spec[M, S], nodes int64) Spec[M, S] {
+	if nodes <= 0 || spec.New == nil {
+		return spec
+	}
+	inner := spec.New
+	spec.New = func() search.Player[M, S] {
+		p := inner()
+		if l, ok := p.(limiter); ok {
+			l.Limits(0, nodes, 0)
+		}
+		return p
+	}
+	return spec
+}
+
+// limiter is a player whose search limits can be set: search.Searcher.
+type limiter interface {
+	Limits(depth int, nodes int64, t time.Duration)
 }
 
 // netSpecies binds a game's arena, its net players (agent) and its player

@@ -51,6 +51,12 @@ func XiangqiNet(name string, net *nnet.Net, depth int) (XiangqiSpec, error) {
 type XiangqiSetup struct {
 	// Depth is the agents' alpha-beta depth before quiescence; default 2.
 	Depth int
+	// Nodes, if positive, also ends each move's search after about this
+	// many nodes: the search deepens one ply at a time up to Depth and
+	// plays the best move of the last iteration it completed, so with a
+	// high Depth the budget decides how deep it looks. Node counts, unlike
+	// time, make the games reproducible.
+	Nodes int64
 	// OpeningPlies is the number of random plies opening each game; default 4.
 	OpeningPlies int
 	// MaxMoves draws a game once each side has made this many moves; default 100.
@@ -77,5 +83,8 @@ func XiangqiSpecies(setup XiangqiSetup) population.Species[xiangqi.Move, *xiangq
 	if margin := setup.AdjudicateMaterial; margin > 0 {
 		arena.Adjudicate = adjudicateMaterial(margin, (XiangqiMaterial{}).Evaluate)
 	}
-	return netSpecies(arena, nnet.NumXiangqiInputs, func(net *nnet.Net) (XiangqiSpec, error) { return XiangqiNet("agent", net, setup.Depth) }, ParseXiangqi)
+	return netSpecies(arena, nnet.NumXiangqiInputs, func(net *nnet.Net) (XiangqiSpec, error) {
+		spec, err := XiangqiNet("agent", net, setup.Depth)
+		return WithNodes(spec, setup.Nodes), err
+	}, ParseXiangqi)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -102,16 +103,16 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd, game
 		}
 		return s, nil
 	case agentFile != "":
-		n, own, name, err := player.AgentNet(agentFile, game)
+		a, err := player.ReadAgent(agentFile, game)
 		if err != nil {
 			return none, fmt.Errorf("%s: %w", cmd, err)
 		}
-		if depth == 0 {
-			depth = own
-		}
-		s, err := net(name, n, depth)
+		s, err := net(player.AgentName(agentFile, a), a.Net, cmp.Or(depth, a.Search.Depth))
 		if err != nil {
 			return s, fmt.Errorf("%s: %w", cmd, err)
+		}
+		if depth == 0 { // as evolved: with its node budget, if any
+			s = player.WithNodes(s, a.Search.Nodes)
 		}
 		return s, nil
 	}
@@ -124,16 +125,19 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd, game
 	if err != nil {
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
-	if depth == 0 {
-		if depth, err = runDepth(ctx, db, game); err != nil {
+	var nodes int64
+	if depth == 0 { // as evolved: the run's depth and node budget
+		run, err := runSearch(ctx, db, game)
+		if err != nil {
 			return none, fmt.Errorf("%s: %w", cmd, err)
 		}
+		depth, nodes = run.Depth, run.Nodes
 	}
 	s, err := net(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", cmd, err)
 	}
-	return s, nil
+	return player.WithNodes(s, nodes), nil
 }
 
 // unicodeTerminal reports whether the locale promises UTF-8 output.

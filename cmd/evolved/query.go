@@ -251,11 +251,11 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		depth, err := runDepth(ctx, db, game)
+		search, err := runSearch(ctx, db, game)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		f := agent.File{Game: game, Net: c.Net, Search: agent.Search{Depth: depth, CaptureExtension: true},
+		f := agent.File{Game: game, Net: c.Net, Search: search,
 			Provenance: agent.Provenance{RunSeed: c.Seed, Generation: c.Generation, AgentID: c.AgentID,
 				Fitness: c.Fitness, LadderMean: c.LadderMean, Improved: c.Improved, Evolved: c.CreatedAt}}
 		var buf bytes.Buffer
@@ -341,18 +341,20 @@ func gameOf(ctx context.Context, db *storage.DB, cmd, given string) (string, err
 	return "", usagef("%s: %s holds runs of %s; choose one with --game", cmd, db.Path(), strings.Join(games, ", "))
 }
 
-// runDepth returns the search depth the run of game was evolved with, from
-// its stored configuration.
-func runDepth(ctx context.Context, db *storage.DB, game string) (int, error) {
+// runSearch returns the search settings the run of game was evolved
+// with, from its stored configuration: its depth and node budget (the
+// capture extension is always on; it matters to draughts alone).
+func runSearch(ctx context.Context, db *storage.DB, game string) (agent.Search, error) {
 	run, err := db.LoadRun(ctx, game)
 	if err != nil {
-		return 0, err
+		return agent.Search{}, err
 	}
 	var defining struct {
-		Depth int `json:"depth"`
+		Depth int   `json:"depth"`
+		Nodes int64 `json:"nodes"`
 	}
 	if err := json.Unmarshal([]byte(run.Config), &defining); err != nil || defining.Depth < 1 {
-		return 0, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
+		return agent.Search{}, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
 	}
-	return defining.Depth, nil
+	return agent.Search{Depth: defining.Depth, Nodes: defining.Nodes, CaptureExtension: true}, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"evolved/agent"
 	"evolved/storage"
 )
 
@@ -162,5 +164,37 @@ func TestBestRated(t *testing.T) {
 		if (tc.want < 0) == ok || (ok && got.Generation != tc.want) {
 			t.Errorf("%s: generation %d (ok %v), want %d", tc.name, got.Generation, ok, tc.want)
 		}
+	}
+}
+
+// TestExportKeepsTheNodeBudget checks that a run evolved at a node budget
+// exports its champion with that budget, so that the agent plays as it
+// was evolved, and that play and match accept the file.
+func TestExportKeepsTheNodeBudget(t *testing.T) {
+	dir, config := setup(t)
+	budget := strings.Replace(fastConfig, "depth = 1\n", "depth = 6\nnodes = 300\n", 1)
+	if err := os.WriteFile(config, []byte(budget), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := evolved(dir, "run", "--config", config, "--generations", "1").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if out, err := evolved(dir, "export", "-o", "champion.json").CombinedOutput(); err != nil {
+		t.Fatalf("export: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "champion.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f agent.File
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.Search.Depth != 6 || f.Search.Nodes != 300 {
+		t.Errorf("exported search %+v, want depth 6 and 300 nodes", f.Search)
+	}
+	out, err := evolved(dir, "match", "--a", "champion.json", "--b", "random", "--games", "2").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result games=2") {
+		t.Errorf("match with the exported agent: %v\n%s", err, out)
 	}
 }
