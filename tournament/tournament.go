@@ -12,9 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
-	"evolved/game"
 	"evolved/search"
-	"evolved/seed"
 )
 
 // Format is a tournament format.
@@ -138,10 +136,7 @@ type Results[M comparable] struct {
 // time and returns the context's error.
 func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S], agents []func() search.Player[M, S], schedule []Pairing, cfg Config, runSeed uint64, generation int, progress func(done, total int)) (Results[M], error) {
 	n := len(agents)
-	res := Results[M]{
-		Games:  make([]GameResult[M], len(schedule)),
-		Points: make([]int, n), Wins: make([]int, n), Draws: make([]int, n), Losses: make([]int, n),
-	}
+	games := make([]GameResult[M], len(schedule))
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -187,18 +182,15 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 						return err
 					}
 				}
-				rng := seed.Rand(runSeed, arena.Name, generation, seed.Opening, pr.OpeningIndex)
-				s, start := arena.begin(rng)
-				opening := arena.Opening(s, rng)
-				ps := seed.Derive(runSeed, arena.Name, generation, seed.Player, k)
-				moves, o, err := arena.Play(gctx, s, get(pr.First), get(pr.Second), [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)}, cfg.Clock)
+				rec, err := arena.PlayScheduled(gctx, GameID{RunSeed: runSeed, Generation: generation, Index: k, Pairing: pr},
+					get(pr.First), get(pr.Second), cfg.Clock)
 				if cfg.Slots != nil {
 					cfg.Slots.Release(1)
 				}
 				if err != nil {
-					return fmt.Errorf("game %d (agent %d vs %d): %w", k+1, pr.First, pr.Second, err)
+					return err
 				}
-				res.Games[k] = GameResult[M]{Pairing: pr, Record: Record[M]{Start: start, Moves: append(opening, moves...), Opening: len(opening), Outcome: o}}
+				games[k] = GameResult[M]{Pairing: pr, Record: rec}
 				if progress != nil {
 					mu.Lock()
 					done++
@@ -215,29 +207,5 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 		}
 		return Results[M]{}, fmt.Errorf("tournament: %w", err)
 	}
-	sc := cfg.Scoring
-	if sc == (Scoring{}) {
-		sc = DefaultScoring
-	}
-	for _, gr := range res.Games {
-		a, b := gr.First, gr.Second
-		switch gr.Outcome.Result {
-		case game.FirstWins:
-			res.Points[a] += sc.Win
-			res.Points[b] += sc.Loss
-			res.Wins[a]++
-			res.Losses[b]++
-		case game.SecondWins:
-			res.Points[b] += sc.Win
-			res.Points[a] += sc.Loss
-			res.Wins[b]++
-			res.Losses[a]++
-		default:
-			res.Points[a] += sc.Draw
-			res.Points[b] += sc.Draw
-			res.Draws[a]++
-			res.Draws[b]++
-		}
-	}
-	return res, nil
+	return Tally(n, games, cfg.Scoring), nil
 }
