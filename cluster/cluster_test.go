@@ -1,0 +1,239 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"evolved/game"
+	"evolved/game/draughts"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// testServer starts an embedded server on a free loopback port and
+// returns a connection to it.
+func testServer(t *testing.T) (*Server, *nats.Conn) {
+	t.Helper()
+	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	nc, err := nats.Connect(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return s, nc
+}
+
+// testGeneration returns a draughts generation of four random nets in a
+// round robin (12 games), and the same games played locally.
+func testGeneration(t *testing.T) (Generation[draughts.Move, *draughts.Game], []tournament.GameResult[draughts.Move]) {
+	t.Helper()
+	setup := player.DraughtsSetup{Depth: 2, MaxMoves: 60}
+	sp := player.DraughtsSpecies(setup)
+	rng := rand.New(rand.NewPCG(19, 1))
+	nets := make([]*nnet.Net, 4)
+	for i := range nets {
+		n, err := nnet.Random([]int{nnet.NumDraughtsInputs, 10, 1}, nnet.PieceDiff, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nets[i] = n
+	}
+	schedule, err := tournament.Schedule(tournament.Config{Format: tournament.RoundRobin}, len(nets), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := make([]func() search.Player[draughts.Move, *draughts.Game], len(nets))
+	for i, n := range nets {
+		if players[i], err = sp.Player(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	local, err := tournament.Run(context.Background(), sp.Arena, players, schedule, tournament.Config{Workers: 2}, 7, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: sp.Arena,
+		Nets: nets, Schedule: schedule, RunSeed: 7, Generation: 3}, local.Games
+}
+
+// sameGames fails the test unless the games are the same, move for move.
+func sameGames(t *testing.T, got, want []tournament.GameResult[draughts.Move]) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d games, want %d", len(got), len(want))
+	}
+	for k := range want {
+		g, w := got[k], want[k]
+		if g.Pairing != w.Pairing || g.Outcome != w.Outcome || g.Opening != w.Opening || !slices.Equal(g.Moves, w.Moves) {
+			t.Errorf("game %d: %d plies, %v; the local game %d plies, %v", k+1, len(g.Moves), g.Outcome, len(w.Moves), w.Outcome)
+		}
+	}
+}
+
+// startWorkers runs n workers on nc until the test ends.
+func startWorkers(t *testing.T, nc *nats.Conn, n int, log *slog.Logger) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i := range n {
+		w := &Worker{Name: "w" + string(rune('1'+i)), Log: log, Wait: 50 * time.Millisecond}
+		wg.Go(func() {
+			if err := w.Run(ctx, nc); err != nil {
+				t.Errorf("worker %s: %v", w.Name, err)
+			}
+		})
+	}
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// TestWorkersPlayTheLocalGames checks that a generation played by one and
+// by three workers is the generation played locally, move for move.
+func TestWorkersPlayTheLocalGames(t *testing.T) {
+	for _, workers := range []int{1, 3} {
+		_, nc := testServer(t)
+		log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+		c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		startWorkers(t, nc, workers, log)
+		g, want := testGeneration(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		got, err := Play(ctx, c, g)
+		cancel()
+		if err != nil {
+			t.Fatalf("%d workers: %v", workers, err)
+		}
+		sameGames(t, got, want)
+	}
+}
+
+// TestLyingWorkerIsRefused checks that forged results never count: a
+// worker that returns games with an illegal move, a changed outcome or
+// another protocol version is logged by name, its jobs are published
+// again, and honest workers then play the generation as it is played
+// locally.
+func TestLyingWorkerIsRefused(t *testing.T) {
+	_, nc := testServer(t)
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, want := testGeneration(t)
+	type outcome struct {
+		games []tournament.GameResult[draughts.Move]
+		err   error
+	}
+	done := make(chan outcome, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	go func() {
+		games, err := Play(ctx, c, g)
+		done <- outcome{games, err}
+	}()
+	// The liar answers the first three jobs it is given, each forged
+	// another way, and acknowledges them.
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, JobsStream, WorkersConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgeries := []func(r *Result){
+		func(r *Result) { r.Moves[len(r.Moves)-1] = r.Moves[r.Opening] }, // an illegal last move
+		func(r *Result) { // another outcome
+			if r.Result = game.Draw; r.Reason == game.MoveLimit {
+				r.Result = game.FirstWins
+			}
+		},
+		func(r *Result) { r.Version = ProtocolVersion + 1 },
+	}
+	for i, forge := range forgeries {
+		m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var job Job
+		if err := json.Unmarshal(m.Data(), &job); err != nil {
+			t.Fatal(err)
+		}
+		honest := &Worker{Name: "liar", Log: log}
+		res, err := honest.play(ctx, &job, newNetCache(mustStore(t, js), 8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		forge(res)
+		res.Worker = "liar"
+		data, _ := json.Marshal(res)
+		if _, err := js.Publish(ctx, job.Reply, data); err != nil {
+			t.Fatal(err)
+		}
+		m.Ack()
+		t.Logf("forgery %d: job %s", i+1, job.ID)
+	}
+	startWorkers(t, nc, 2, log)
+	out := <-done
+	if out.err != nil {
+		t.Fatal(out.err)
+	}
+	sameGames(t, out.games, want)
+	if n := strings.Count(logs.String(), "refused a result"); n != len(forgeries) || !strings.Contains(logs.String(), "worker=liar") {
+		t.Errorf("the coordinator logged %d refused results, want %d naming the liar:\n%s", n, len(forgeries), logs.String())
+	}
+}
+
+func mustStore(t *testing.T, js jetstream.JetStream) jetstream.ObjectStore {
+	t.Helper()
+	s, err := js.ObjectStore(context.Background(), GenomeBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testWriter sends log lines to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,251 @@
+package cluster
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"evolved/nnet"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// MaxAttempts bounds how often a coordinator publishes one job: a game
+// whose results were refused that often fails its generation, with the
+// last reason.
+const MaxAttempts = 20
+
+// Coordinator publishes generations' games to the workers and collects
+// their results. Its methods may be called from several goroutines (one
+// per evolving game).
+type Coordinator struct {
+	js     jetstream.JetStream
+	store  jetstream.ObjectStore
+	limits Limits
+	log    *slog.Logger
+
+	mu     sync.Mutex
+	stored map[string]time.Time // genomes put in the bucket, and when
+}
+
+// NewCoordinator creates (or updates) the streams, the workers' consumer
+// and the genome bucket on the NATS server nc is connected to.
+func NewCoordinator(ctx context.Context, nc *nats.Conn, l Limits, log *slog.Logger) (*Coordinator, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	l = l.withDefaults()
+	_, store, err := ensure(ctx, js, l)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	return &Coordinator{js: js, store: store, limits: l, log: log, stored: map[string]time.Time{}}, nil
+}
+
+// Generation is one generation's tournament for Play.
+type Generation[M moveCode, S search.Game[M]] struct {
+	// Game names the game ("draughts"); Setup is its setup
+	// (player.DraughtsSetup, ChessSetup or XiangqiSetup), which workers
+	// build the same species from; Arena is the coordinator's own copy of
+	// that species' arena, to check the games with.
+	Game  string
+	Setup any
+	Arena tournament.Arena[M, S]
+	// Nets holds the net of each slot of the schedule.
+	Nets       []*nnet.Net
+	Schedule   []tournament.Pairing
+	RunSeed    uint64
+	Generation int
+	// Progress, if set, is called after each counted game.
+	Progress func(done, total int)
+}
+
+// Play plays a generation's tournament on the workers and returns its
+// games in schedule order: the games tournament.Run would play locally
+// with the same nets, seed and generation. Results already in the results
+// stream for these jobs (from a coordinator that stopped mid-generation)
+// count; every result is checked, and a refused one is logged and its job
+// published again. Cancelling ctx abandons the generation.
+func Play[M moveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g Generation[M, S]) ([]tournament.GameResult[M], error) {
+	setup, err := json.Marshal(g.Setup)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: setup: %w", err)
+	}
+	hashes := make([]string, len(g.Nets))
+	for i, n := range g.Nets {
+		if hashes[i], err = c.put(ctx, n); err != nil {
+			return nil, err
+		}
+	}
+	reply := resultSubject(g.Game, g.RunSeed, g.Generation)
+	jobs := make([]Job, len(g.Schedule))
+	index := make(map[string]int, len(jobs))
+	for k, pr := range g.Schedule {
+		if pr.First < 0 || pr.First >= len(g.Nets) || pr.Second < 0 || pr.Second >= len(g.Nets) {
+			return nil, fmt.Errorf("cluster: game %d pairs slots %d and %d of %d nets", k+1, pr.First, pr.Second, len(g.Nets))
+		}
+		j := Job{Version: ProtocolVersion, Game: g.Game, Setup: setup, RunSeed: g.RunSeed, Generation: g.Generation,
+			Index: k, First: pr.First, Second: pr.Second, OpeningIndex: pr.OpeningIndex,
+			Genomes: [2]string{hashes[pr.First], hashes[pr.Second]}, Reply: reply}
+		j.ID = jobID(g.Game, g.RunSeed, g.Generation, k) + "/" + j.digest()
+		jobs[k], index[j.ID] = j, k
+	}
+	// Read the results before publishing, from the start of the subject.
+	cons, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{reply}})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
+	}
+	it, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
+	}
+	defer it.Stop()
+	msgs := make(chan jetstream.Msg)
+	go func() {
+		defer close(msgs)
+		for {
+			m, err := it.Next()
+			if err != nil {
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for k := range jobs {
+		if err := c.publish(ctx, &jobs[k]); err != nil {
+			return nil, err
+		}
+	}
+	games := make([]tournament.GameResult[M], len(jobs))
+	counted := make([]bool, len(jobs))
+	done := 0
+	for done < len(jobs) {
+		var m jetstream.Msg
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("cluster: generation %d: %w", g.Generation, ctx.Err())
+		case m = <-msgs:
+			if m == nil {
+				return nil, fmt.Errorf("cluster: generation %d: the results subscription ended with %d of %d games", g.Generation, done, len(jobs))
+			}
+		}
+		var r Result
+		if err := json.Unmarshal(m.Data(), &r); err != nil {
+			c.log.Warn("refused a malformed result", "generation", g.Generation, "err", err)
+			continue
+		}
+		k, ok := index[r.ID]
+		if !ok || counted[k] {
+			continue // another run's, or a game already counted (a redelivered job)
+		}
+		rec, err := checkResult(g.Arena, &jobs[k], &r)
+		if err != nil {
+			c.log.Warn("refused a result", "game", g.Game, "generation", g.Generation, "index", k, "worker", r.Worker, "attempt", r.Attempt, "err", err)
+			if r.Attempt != jobs[k].Attempt {
+				continue // refused already: its job is out again
+			}
+			if jobs[k].Attempt+1 >= MaxAttempts {
+				return nil, fmt.Errorf("cluster: generation %d: game %d refused %d times; the last: %w", g.Generation, k+1, MaxAttempts, err)
+			}
+			jobs[k].Attempt++
+			if err := c.publish(ctx, &jobs[k]); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		games[k] = tournament.GameResult[M]{Pairing: g.Schedule[k], Record: rec}
+		counted[k] = true
+		done++
+		if g.Progress != nil {
+			g.Progress(done, len(jobs))
+		}
+	}
+	return games, nil
+}
+
+// checkResult returns the game r states for job, or why it is refused:
+// another protocol version, a worker's error, or a record that is not the
+// job's game played by the rules.
+func checkResult[M moveCode, S search.Game[M]](arena tournament.Arena[M, S], job *Job, r *Result) (tournament.Record[M], error) {
+	switch {
+	case r.Version != ProtocolVersion:
+		return tournament.Record[M]{}, fmt.Errorf("%w: the result speaks version %d, this coordinator %d", ErrProtocol, r.Version, ProtocolVersion)
+	case r.Error != "":
+		return tournament.Record[M]{}, fmt.Errorf("the worker could not play it: %s", r.Error)
+	}
+	return record(arena, job.GameID(), r)
+}
+
+// digest returns a short hash of what decides the job's game besides its
+// place in the schedule, so that results of another run with the same
+// seed (another setup, other nets) never count.
+func (j *Job) digest() string {
+	h := sha256.New()
+	h.Write(j.Setup)
+	h.Write([]byte(j.Genomes[0]))
+	h.Write([]byte(j.Genomes[1]))
+	h.Write([]byte(strconv.Itoa(j.OpeningIndex)))
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// publish sends job to the workers, with a message ID that JetStream
+// deduplicates: the same attempt published twice (by a coordinator that
+// resumed) is queued once.
+func (c *Coordinator) publish(ctx context.Context, job *Job) error {
+	data, err := json.Marshal(job)
+	if err != nil {
+		return fmt.Errorf("cluster: job %s: %w", job.ID, err)
+	}
+	if _, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt))); err != nil {
+		return fmt.Errorf("cluster: publish job %s: %w", job.ID, err)
+	}
+	return nil
+}
+
+// put stores n in the genome bucket unless it is there and young enough
+// to outlive the generation, and returns its hash.
+func (c *Coordinator) put(ctx context.Context, n *nnet.Net) (string, error) {
+	h, data, err := GenomeHash(n)
+	if err != nil {
+		return "", err
+	}
+	fresh := c.limits.ResultsMaxAge / 2
+	c.mu.Lock()
+	when, ok := c.stored[h]
+	c.mu.Unlock()
+	if ok && time.Since(when) < fresh {
+		return h, nil
+	}
+	if info, err := c.store.GetInfo(ctx, h); err == nil && time.Since(info.ModTime) < fresh {
+		c.remember(h, info.ModTime)
+		return h, nil
+	} else if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return "", fmt.Errorf("cluster: genome %s: %w", h, err)
+	}
+	if _, err := c.store.PutBytes(ctx, h, data); err != nil {
+		return "", fmt.Errorf("cluster: store genome %s: %w", h, err)
+	}
+	c.remember(h, time.Now())
+	return h, nil
+}
+
+func (c *Coordinator) remember(h string, when time.Time) {
+	c.mu.Lock()
+	c.stored[h] = when
+	c.mu.Unlock()
+}

@@ -1,0 +1,34 @@
+// Package cluster plays a generation's tournament on worker processes
+// through NATS JetStream, so that a run can use the cores of more than
+// one machine.
+//
+// The coordinator (the daemon) stores every net of the generation once,
+// by the SHA-256 of its binary form, in the object store GenomeBucket,
+// and publishes one Job per scheduled game to the work-queue stream
+// JobsStream. A job is everything that decides its game besides the code:
+// the game and its setup (depth, node budget, move limit, openings), the
+// run seed, the generation, the game's place in the schedule and its
+// pairing, and the two nets' hashes; playing it is a pure function of its
+// content (tournament.Arena.PlayScheduled), so a job played twice, or by
+// any worker, is the same game, and a generation played by workers is
+// bit-identical to the same generation played locally.
+//
+// Workers share one durable pull consumer of the jobs (JetStream hands each
+// job to one of them at a time), fetch the nets they do not have, play the
+// game with the local tournament's code, publish a Result to the job's
+// reply subject in ResultsStream and only then acknowledge the job: a
+// worker killed mid-game never acknowledges it, and JetStream gives the
+// job to another worker once AckWait has passed. A worker playing a long
+// game tells JetStream it is still at work every AckWait/3, so that a slow
+// game is not handed out twice; MaxAckPending bounds the jobs in flight.
+//
+// The coordinator trusts nothing a worker returns: it counts a result
+// only once per game, only if it speaks this ProtocolVersion, and only if
+// the record is a game of its job played by the rules (the seeded start
+// and opening, every move legal, the stated outcome where the game ends:
+// tournament.Arena.Verify); any other result is logged with the worker's
+// name and the job is published again. It reads the results of a
+// generation from the start of their subject, so a coordinator that
+// resumes after a crash counts the games already played and plays none
+// twice.
+package cluster

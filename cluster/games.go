@@ -1,0 +1,102 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"evolved/game"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/population"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// moveCode is a game's move type: an integer code that names the move
+// (draughts.Move, chess.Move, xiangqi.Move), sent as a uint64.
+type moveCode interface {
+	comparable
+	~uint32 | ~uint64
+}
+
+// playJob plays a job with the nets of its two players, with the same
+// code as a local tournament: the game's species from the job's setup,
+// and tournament.Arena.PlayScheduled.
+func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net) (*Result, error) {
+	switch job.Game {
+	case "draughts":
+		var s player.DraughtsSetup
+		if err := strictJSON(job.Setup, &s); err != nil {
+			return nil, err
+		}
+		return playWith(ctx, player.DraughtsSpecies(s), job, nets)
+	case "chess":
+		var s player.ChessSetup
+		if err := strictJSON(job.Setup, &s); err != nil {
+			return nil, err
+		}
+		return playWith(ctx, player.ChessSpecies(s), job, nets)
+	case "xiangqi":
+		var s player.XiangqiSetup
+		if err := strictJSON(job.Setup, &s); err != nil {
+			return nil, err
+		}
+		return playWith(ctx, player.XiangqiSpecies(s), job, nets)
+	}
+	return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
+}
+
+// strictJSON decodes a setup, refusing fields this build does not know:
+// a setup from a newer coordinator must not be played with a field
+// silently ignored.
+func strictJSON(data []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("%w: setup %s: %w", ErrProtocol, data, err)
+	}
+	return nil
+}
+
+// playWith plays job with sp's players for nets and returns its result.
+func playWith[M moveCode, S search.Game[M]](ctx context.Context, sp population.Species[M, S], job *Job, nets [2]*nnet.Net) (*Result, error) {
+	var players [2]search.Player[M, S]
+	for i, n := range nets {
+		p, err := sp.Player(n)
+		if err != nil {
+			return nil, fmt.Errorf("job %s: player %d: %w", job.ID, i+1, err)
+		}
+		players[i] = p()
+	}
+	rec, err := sp.Arena.PlayScheduled(ctx, job.GameID(), players[0], players[1], tournament.Clock{})
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", job.ID, err)
+	}
+	r := &Result{Version: ProtocolVersion, ID: job.ID, Attempt: job.Attempt, Start: rec.Start,
+		Moves: make([]uint64, len(rec.Moves)), Opening: rec.Opening, Result: rec.Outcome.Result, Reason: rec.Outcome.Reason}
+	for i, m := range rec.Moves {
+		r.Moves[i] = uint64(m)
+	}
+	return r, nil
+}
+
+// record returns the game a result states, checked against its job with
+// the rules (tournament.Arena.Verify): the error wraps
+// tournament.ErrForged when the result is not such a game.
+func record[M moveCode, S search.Game[M]](arena tournament.Arena[M, S], id tournament.GameID, r *Result) (tournament.Record[M], error) {
+	rec := tournament.Record[M]{Start: r.Start, Moves: make([]M, len(r.Moves)), Opening: r.Opening,
+		Outcome: game.Outcome{Result: r.Result, Reason: r.Reason}}
+	for i, c := range r.Moves {
+		m := M(c)
+		if uint64(m) != c {
+			return rec, fmt.Errorf("%w: ply %d: %#x is no move code of this game", tournament.ErrForged, i+1, c)
+		}
+		rec.Moves[i] = m
+	}
+	if err := arena.Verify(id, rec); err != nil {
+		return rec, err
+	}
+	return rec, nil
+}

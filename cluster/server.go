@@ -1,0 +1,91 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// ServerOptions configure an embedded NATS server.
+type ServerOptions struct {
+	// Listen is the host:port clients connect to; default
+	// 127.0.0.1:4222. Port 0 picks a free port (tests).
+	Listen string
+	// StoreDir is where JetStream keeps its streams: beside the database.
+	StoreDir string
+	// Token, or User and Password, are the credentials clients must give.
+	// A server listening beyond loopback requires one of them.
+	Token, User, Password string
+	// MaxStore bounds JetStream's disk use in bytes; default 1 GiB.
+	MaxStore int64
+}
+
+// ErrInsecure is returned for an embedded server that would listen beyond
+// loopback without credentials.
+var ErrInsecure = errors.New("cluster: an embedded NATS server listening beyond loopback needs credentials")
+
+// Server is an embedded NATS server with JetStream.
+type Server struct {
+	ns *server.Server
+}
+
+// StartServer starts an embedded NATS server with JetStream and waits
+// until it accepts connections.
+func StartServer(o ServerOptions) (*Server, error) {
+	if o.Listen == "" {
+		o.Listen = "127.0.0.1:4222"
+	}
+	host, portText, err := net.SplitHostPort(o.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: listen %q: %w", o.Listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < 0 || port > 65535 {
+		return nil, fmt.Errorf("cluster: listen %q: want host:port", o.Listen)
+	}
+	if o.StoreDir == "" {
+		return nil, errors.New("cluster: an embedded NATS server needs a store directory")
+	}
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
+	if !loopback && o.Token == "" && o.User == "" {
+		return nil, fmt.Errorf("%w (listen %s): set a token or a user and password", ErrInsecure, o.Listen)
+	}
+	if (o.User == "") != (o.Password == "") {
+		return nil, errors.New("cluster: an embedded NATS server takes a user with a password, or neither")
+	}
+	if o.MaxStore <= 0 {
+		o.MaxStore = 1 << 30
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	ns, err := server.NewServer(&server.Options{
+		ServerName: "evolved", Host: host, Port: port,
+		JetStream: true, StoreDir: o.StoreDir, JetStreamMaxStore: o.MaxStore,
+		Authorization: o.Token, Username: o.User, Password: o.Password,
+		NoLog: true, NoSigs: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: embedded NATS server: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("cluster: embedded NATS server on %s did not start within 10 s", o.Listen)
+	}
+	return &Server{ns: ns}, nil
+}
+
+// URL returns the URL clients connect to.
+func (s *Server) URL() string { return s.ns.ClientURL() }
+
+// Close stops the server and waits until it has.
+func (s *Server) Close() {
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+}

@@ -1,0 +1,135 @@
+package cluster
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"evolved/game"
+	"evolved/nnet"
+	"evolved/tournament"
+)
+
+// ProtocolVersion is the version of the jobs and results this build
+// speaks; a job or result of any other version is refused.
+const ProtocolVersion = 1
+
+// The JetStream names both sides use.
+const (
+	// JobsStream is the work-queue stream of jobs, on subjects
+	// JobsSubject.<game>.
+	JobsStream  = "EVOLVED_JOBS"
+	JobsSubject = "evolved.jobs"
+	// ResultsStream holds results, on subjects
+	// ResultsSubject.<game>.<run seed>.<generation>.
+	ResultsStream  = "EVOLVED_RESULTS"
+	ResultsSubject = "evolved.results"
+	// WorkersConsumer is the durable pull consumer every worker shares.
+	WorkersConsumer = "workers"
+	// GenomeBucket is the object store of nets, named by GenomeHash.
+	GenomeBucket = "evolved-genomes"
+)
+
+// ErrProtocol is wrapped by the errors about a job or result that cannot
+// be taken: another protocol version, a malformed message.
+var ErrProtocol = errors.New("cluster protocol")
+
+// Job is one game of a generation's tournament to play.
+type Job struct {
+	Version int `json:"v"`
+	// ID names the game: game/seed/generation/index.
+	ID string `json:"id"`
+	// Attempt counts the times the coordinator has published the job
+	// (from 0): a job is published again when a result was refused.
+	Attempt int    `json:"attempt"`
+	Game    string `json:"game"`
+	// Setup is the game's setup as JSON (player.DraughtsSetup,
+	// ChessSetup or XiangqiSetup): search depth and budget, move limit,
+	// opening plies, adjudication.
+	Setup      json.RawMessage `json:"setup"`
+	RunSeed    uint64          `json:"seed"`
+	Generation int             `json:"generation"`
+	Index      int             `json:"index"`
+	// First and Second are the pairing's slots, OpeningIndex its
+	// opening; Genomes the GenomeHash of the nets of First and Second.
+	First        int       `json:"first"`
+	Second       int       `json:"second"`
+	OpeningIndex int       `json:"opening"`
+	Genomes      [2]string `json:"genomes"`
+	// Reply is the subject the result goes to.
+	Reply string `json:"reply"`
+}
+
+// GameID returns the tournament game the job is.
+func (j *Job) GameID() tournament.GameID {
+	return tournament.GameID{RunSeed: j.RunSeed, Generation: j.Generation, Index: j.Index,
+		Pairing: tournament.Pairing{First: j.First, Second: j.Second, OpeningIndex: j.OpeningIndex}}
+}
+
+// check validates a job's fields.
+func (j *Job) check() error {
+	switch {
+	case j.Version != ProtocolVersion:
+		return fmt.Errorf("%w: job %s speaks version %d, this build %d", ErrProtocol, j.ID, j.Version, ProtocolVersion)
+	case j.ID == "" || j.Reply == "" || j.Index < 0 || j.First < 0 || j.Second < 0 || j.OpeningIndex < 0:
+		return fmt.Errorf("%w: job %q lacks its id, reply subject or a valid pairing", ErrProtocol, j.ID)
+	case !isHash(j.Genomes[0]) || !isHash(j.Genomes[1]):
+		return fmt.Errorf("%w: job %s: genome hashes %q, want 64 hex digits each", ErrProtocol, j.ID, j.Genomes)
+	}
+	return nil
+}
+
+// Result is a worker's answer to a job: the game it played, or why it
+// could not.
+type Result struct {
+	Version int    `json:"v"`
+	ID      string `json:"id"`
+	Attempt int    `json:"attempt"`
+	// Worker names the worker, for the logs.
+	Worker string `json:"worker"`
+	// Start, Moves (the games' move codes), Opening and the outcome are
+	// the tournament.Record of the game.
+	Start   string      `json:"start,omitempty"`
+	Moves   []uint64    `json:"moves"`
+	Opening int         `json:"opening"`
+	Result  game.Result `json:"result"`
+	Reason  game.Reason `json:"reason"`
+	// Error, if not empty, says why the worker could not play the job.
+	Error string `json:"error,omitempty"`
+}
+
+// jobID returns the ID of game index of a generation.
+func jobID(gameName string, seed uint64, generation, index int) string {
+	return gameName + "/" + strconv.FormatUint(seed, 10) + "/" + strconv.Itoa(generation) + "/" + strconv.Itoa(index)
+}
+
+// jobSubject returns the subject of a game's jobs.
+func jobSubject(gameName string) string { return JobsSubject + "." + gameName }
+
+// resultSubject returns the subject of a generation's results.
+func resultSubject(gameName string, seed uint64, generation int) string {
+	return ResultsSubject + "." + gameName + "." + strconv.FormatUint(seed, 10) + "." + strconv.Itoa(generation)
+}
+
+// GenomeHash returns the name of a net in GenomeBucket: the SHA-256 of
+// its binary form, in hex.
+func GenomeHash(n *nnet.Net) (string, []byte, error) {
+	data, err := n.MarshalBinary()
+	if err != nil {
+		return "", nil, fmt.Errorf("genome hash: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), data, nil
+}
+
+// isHash reports whether s is a GenomeHash.
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}

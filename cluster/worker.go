@@ -1,0 +1,222 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"evolved/nnet"
+)
+
+// Worker plays jobs from the workers' consumer.
+type Worker struct {
+	// Name names the worker in results and the coordinator's logs.
+	Name string
+	// Concurrency is the number of games played at once; default 1.
+	Concurrency int
+	// Log receives one line per refused job and per connection problem.
+	Log *slog.Logger
+	// Wait is how long to wait between looks for a coordinator's streams
+	// when there are none yet; default 2 s.
+	Wait time.Duration
+	// Played, if set, is called after each job played and acknowledged.
+	Played func(job *Job)
+}
+
+// Run plays jobs until ctx is cancelled, then returns nil once the games
+// in progress have been handed back (a game cut short is never reported:
+// JetStream gives its job to another worker).
+func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	cons, store, err := w.attach(ctx, js)
+	if err != nil {
+		return err
+	}
+	info := cons.CachedInfo()
+	beat := info.Config.AckWait / 3
+	if beat <= 0 {
+		beat = 10 * time.Second
+	}
+	n := max(1, w.Concurrency)
+	it, err := cons.Messages(jetstream.PullMaxMessages(n))
+	if err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	stop := context.AfterFunc(ctx, it.Stop)
+	defer stop()
+	cache := newNetCache(store, 64)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for {
+				m, err := it.Next()
+				if err != nil {
+					if !errors.Is(err, jetstream.ErrMsgIteratorClosed) {
+						w.Log.Error("worker: jobs", "err", err)
+					}
+					return
+				}
+				w.handle(ctx, js, m, cache, beat)
+			}
+		})
+	}
+	wg.Wait()
+	it.Stop()
+	return nil
+}
+
+// attach waits for the streams a coordinator creates and returns the
+// workers' consumer and the genome bucket.
+func (w *Worker) attach(ctx context.Context, js jetstream.JetStream) (jetstream.Consumer, jetstream.ObjectStore, error) {
+	wait := w.Wait
+	if wait <= 0 {
+		wait = 2 * time.Second
+	}
+	logged := false
+	for {
+		cons, err := js.Consumer(ctx, JobsStream, WorkersConsumer)
+		if err == nil {
+			store, err := js.ObjectStore(ctx, GenomeBucket)
+			if err == nil {
+				return cons, store, nil
+			}
+		}
+		if !logged {
+			w.Log.Info("worker: waiting for a coordinator to create the job streams", "err", err)
+			logged = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("worker: %w", ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+}
+
+// handle plays one job message and publishes its result, then
+// acknowledges it.
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, beat time.Duration) {
+	var job Job
+	if err := json.Unmarshal(m.Data(), &job); err != nil {
+		w.Log.Error("worker: dropped a malformed job", "err", err)
+		m.Term()
+		return
+	}
+	if err := job.check(); err != nil {
+		// Another version's job: leave it to a worker that speaks it.
+		w.Log.Error("worker: refused a job; upgrade the worker or the coordinator so that both speak one version", "job", job.ID, "err", err)
+		m.NakWithDelay(10 * time.Second)
+		return
+	}
+	// Tell JetStream the job is in hand while it is played.
+	playing, done := context.WithCancel(ctx)
+	defer done()
+	go func() {
+		t := time.NewTicker(beat)
+		defer t.Stop()
+		for {
+			select {
+			case <-playing.Done():
+				return
+			case <-t.C:
+				m.InProgress()
+			}
+		}
+	}()
+	res, err := w.play(playing, &job, cache)
+	if ctx.Err() != nil {
+		m.Nak() // stopping: let another worker play it now
+		return
+	}
+	if err != nil {
+		res = &Result{Version: ProtocolVersion, ID: job.ID, Attempt: job.Attempt, Error: err.Error()}
+		w.Log.Warn("worker: could not play a job", "job", job.ID, "err", err)
+	}
+	res.Worker = w.Name
+	data, err := json.Marshal(res)
+	if err == nil {
+		_, err = js.Publish(ctx, job.Reply, data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt)))
+	}
+	if err != nil {
+		w.Log.Warn("worker: could not publish a result; the job will be played again", "job", job.ID, "err", err)
+		m.Nak()
+		return
+	}
+	if err := m.DoubleAck(ctx); err != nil {
+		w.Log.Warn("worker: acknowledging a job", "job", job.ID, "err", err)
+		return
+	}
+	if w.Played != nil {
+		w.Played(&job)
+	}
+}
+
+// play fetches the job's nets and plays it.
+func (w *Worker) play(ctx context.Context, job *Job, cache *netCache) (*Result, error) {
+	var nets [2]*nnet.Net
+	for i, h := range job.Genomes {
+		n, err := cache.get(ctx, h)
+		if err != nil {
+			return nil, fmt.Errorf("job %s: %w", job.ID, err)
+		}
+		nets[i] = n
+	}
+	return playJob(ctx, job, nets)
+}
+
+// netCache holds the nets a worker fetched, by hash, the latest few.
+type netCache struct {
+	store jetstream.ObjectStore
+	size  int
+	mu    sync.Mutex
+	nets  map[string]*nnet.Net
+	order []string // oldest first
+}
+
+func newNetCache(store jetstream.ObjectStore, size int) *netCache {
+	return &netCache{store: store, size: size, nets: map[string]*nnet.Net{}}
+}
+
+// get returns the net of hash h, fetched from the bucket and checked
+// against its hash if it is not cached.
+func (c *netCache) get(ctx context.Context, h string) (*nnet.Net, error) {
+	c.mu.Lock()
+	n, ok := c.nets[h]
+	c.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	data, err := c.store.GetBytes(ctx, h)
+	if err != nil {
+		return nil, fmt.Errorf("genome %s: %w", h, err)
+	}
+	n = new(nnet.Net)
+	if err := n.UnmarshalBinary(data); err != nil {
+		return nil, fmt.Errorf("genome %s: %w", h, err)
+	}
+	if got, _, err := GenomeHash(n); err != nil || got != h {
+		return nil, fmt.Errorf("genome %s: the stored net hashes to %s", h, got)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.nets[h]; !ok {
+		c.nets[h] = n
+		c.order = append(c.order, h)
+		if len(c.order) > c.size {
+			delete(c.nets, c.order[0])
+			c.order = c.order[1:]
+		}
+	}
+	return n, nil
+}
