@@ -19,6 +19,7 @@ import (
 	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/player"
+	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -236,4 +237,55 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestGenerationsThroughWorkersAreLocalOnes steps a small draughts
+// population through four generations with a hall of fame, once locally
+// and once with the tournaments played by two workers: every generation's
+// state (agents, nets, fitness) and report come out the same.
+func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
+	_, nc := testServer(t)
+	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, nc, 2, log)
+	setup := player.DraughtsSetup{Depth: 1, MaxMoves: 40}
+	local := player.DraughtsSpecies(setup)
+	remote := player.DraughtsSpecies(setup)
+	remote.Tournament = func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, seed uint64, generation int,
+		progress func(done, total int)) ([]tournament.GameResult[draughts.Move], error) {
+		return Play(ctx, c, Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: remote.Arena,
+			Nets: nets, Schedule: schedule, RunSeed: seed, Generation: generation, Progress: progress})
+	}
+	cfg := population.DefaultConfig()
+	cfg.Hidden = []int{8}
+	cfg.Tournament.Format = tournament.Blondie
+	cfg.Tournament.Workers = 2
+	cfg.HallOfFame, cfg.HallGames = 2, 2
+	cfg.LadderGames, cfg.BaselineEvery = 2, 0
+	stLocal, err := population.New("draughts", local.Inputs, cfg, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stRemote := stLocal
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	for range 4 {
+		nextLocal, repLocal, err := population.Step(ctx, local, cfg, stLocal, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nextRemote, repRemote, err := population.Step(ctx, remote, cfg, stRemote, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(nextLocal)
+		b, _ := json.Marshal(nextRemote)
+		if !bytes.Equal(a, b) || !slices.Equal(repLocal.Results.Points, repRemote.Results.Points) {
+			t.Fatalf("generation %d: the state after the workers' tournament differs from the local one", stLocal.Generation)
+		}
+		stLocal, stRemote = nextLocal, nextRemote
+	}
 }

@@ -13,6 +13,7 @@
 package population
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -37,6 +38,13 @@ type Species[M comparable, S search.Game[M]] struct {
 	Baseline func(spec string) (func() search.Player[M, S], error)
 	// Inputs is the number of inputs of the game's nets.
 	Inputs int
+	// Tournament, if set, plays a generation's tournament in place of
+	// tournament.Run on this machine (on remote workers: package
+	// cluster). nets holds each slot's net (the agents, then the hall of
+	// fame's champions); it must return the games tournament.Run would
+	// play, in schedule order, and may call progress after each.
+	Tournament func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int,
+		progress func(done, total int)) ([]tournament.GameResult[M], error)
 }
 
 // Optimizer names how a generation breeds the next.

@@ -114,8 +114,21 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		players = append(players, p)
 	}
 	schedule = append(schedule, hallSchedule(schedule, len(st.Agents), len(hall), cfg.HallGames)...)
-	results, err := tournament.Run(ctx, sp.Arena, players, schedule, cfg.Tournament, st.Seed, gen, progress)
-	if err != nil {
+	var results tournament.Results[M]
+	if sp.Tournament != nil {
+		nets := make([]*nnet.Net, 0, len(players))
+		for _, a := range st.Agents {
+			nets = append(nets, a.Net)
+		}
+		for _, g := range hall {
+			nets = append(nets, champions[g])
+		}
+		games, err := sp.Tournament(ctx, nets, schedule, st.Seed, gen, progress)
+		if err != nil {
+			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+		}
+		results = tournament.Tally(len(nets), games, cfg.Tournament.Scoring)
+	} else if results, err = tournament.Run(ctx, sp.Arena, players, schedule, cfg.Tournament, st.Seed, gen, progress); err != nil {
 		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
 	}
 	n := len(st.Agents)
