@@ -54,7 +54,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, l Limits, log *slog.Logg
 }
 
 // Generation is one generation's tournament for Play.
-type Generation[M moveCode, S search.Game[M]] struct {
+type Generation[M MoveCode, S search.Game[M]] struct {
 	// Game names the game ("draughts"); Setup is its setup
 	// (player.DraughtsSetup, ChessSetup or XiangqiSetup), which workers
 	// build the same species from; Arena is the coordinator's own copy of
@@ -69,6 +69,9 @@ type Generation[M moveCode, S search.Game[M]] struct {
 	Generation int
 	// Progress, if set, is called after each counted game.
 	Progress func(done, total int)
+	// Alive, if set, is called every few seconds while Play waits for
+	// results: waiting for workers is not being stuck (a watchdog).
+	Alive func()
 }
 
 // Play plays a generation's tournament on the workers and returns its
@@ -77,7 +80,7 @@ type Generation[M moveCode, S search.Game[M]] struct {
 // stream for these jobs (from a coordinator that stopped mid-generation)
 // count; every result is checked, and a refused one is logged and its job
 // published again. Cancelling ctx abandons the generation.
-func Play[M moveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g Generation[M, S]) ([]tournament.GameResult[M], error) {
+func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g Generation[M, S]) ([]tournament.GameResult[M], error) {
 	setup, err := json.Marshal(g.Setup)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: setup: %w", err)
@@ -134,11 +137,24 @@ func Play[M moveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 	games := make([]tournament.GameResult[M], len(jobs))
 	counted := make([]bool, len(jobs))
 	done := 0
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	last, quiet := time.Now(), time.Minute // the last counted game; how long before saying so
 	for done < len(jobs) {
 		var m jetstream.Msg
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("cluster: generation %d: %w", g.Generation, ctx.Err())
+		case <-tick.C:
+			if g.Alive != nil {
+				g.Alive()
+			}
+			if time.Since(last) > quiet {
+				c.log.Warn("cluster: waiting for workers: no game came back for a while; are workers running and connected to this NATS server?",
+					"game", g.Game, "generation", g.Generation, "done", done, "total", len(jobs), "since", time.Since(last).Round(time.Second))
+				quiet += time.Minute
+			}
+			continue
 		case m = <-msgs:
 			if m == nil {
 				return nil, fmt.Errorf("cluster: generation %d: the results subscription ended with %d of %d games", g.Generation, done, len(jobs))
@@ -171,6 +187,7 @@ func Play[M moveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 		games[k] = tournament.GameResult[M]{Pairing: g.Schedule[k], Record: rec}
 		counted[k] = true
 		done++
+		last, quiet = time.Now(), time.Minute
 		if g.Progress != nil {
 			g.Progress(done, len(jobs))
 		}
@@ -181,7 +198,7 @@ func Play[M moveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 // checkResult returns the game r states for job, or why it is refused:
 // another protocol version, a worker's error, or a record that is not the
 // job's game played by the rules.
-func checkResult[M moveCode, S search.Game[M]](arena tournament.Arena[M, S], job *Job, r *Result) (tournament.Record[M], error) {
+func checkResult[M MoveCode, S search.Game[M]](arena tournament.Arena[M, S], job *Job, r *Result) (tournament.Record[M], error) {
 	switch {
 	case r.Version != ProtocolVersion:
 		return tournament.Record[M]{}, fmt.Errorf("%w: the result speaks version %d, this coordinator %d", ErrProtocol, r.Version, ProtocolVersion)
@@ -211,10 +228,40 @@ func (c *Coordinator) publish(ctx context.Context, job *Job) error {
 	if err != nil {
 		return fmt.Errorf("cluster: job %s: %w", job.ID, err)
 	}
-	if _, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt))); err != nil {
-		return fmt.Errorf("cluster: publish job %s: %w", job.ID, err)
+	return c.retry(ctx, "publish job "+job.ID, func() error {
+		_, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt)))
+		return err
+	})
+}
+
+// retry calls f until it succeeds or ctx is done, a second apart, logging
+// the first failure and then one every minute: the NATS server may be
+// away for a while (a restart), and the generation waits for it.
+func (c *Coordinator) retry(ctx context.Context, what string, f func() error) error {
+	var logged time.Time
+	for {
+		err := f()
+		if err == nil {
+			if !logged.IsZero() {
+				c.log.Info("cluster: "+what+": done after all", "waited", time.Since(logged).Round(time.Second))
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("cluster: %s: %w", what, ctx.Err())
+		}
+		if logged.IsZero() || time.Since(logged) > time.Minute {
+			c.log.Warn("cluster: "+what+" failed; retrying every second", "err", err)
+			if logged.IsZero() {
+				logged = time.Now()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cluster: %s: %w", what, ctx.Err())
+		case <-time.After(time.Second):
+		}
 	}
-	return nil
 }
 
 // put stores n in the genome bucket unless it is there and young enough
@@ -231,17 +278,22 @@ func (c *Coordinator) put(ctx context.Context, n *nnet.Net) (string, error) {
 	if ok && time.Since(when) < fresh {
 		return h, nil
 	}
-	if info, err := c.store.GetInfo(ctx, h); err == nil && time.Since(info.ModTime) < fresh {
-		c.remember(h, info.ModTime)
-		return h, nil
-	} else if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
-		return "", fmt.Errorf("cluster: genome %s: %w", h, err)
-	}
-	if _, err := c.store.PutBytes(ctx, h, data); err != nil {
-		return "", fmt.Errorf("cluster: store genome %s: %w", h, err)
-	}
-	c.remember(h, time.Now())
-	return h, nil
+	err = c.retry(ctx, "store genome "+h, func() error {
+		info, err := c.store.GetInfo(ctx, h)
+		if err == nil && time.Since(info.ModTime) < fresh {
+			c.remember(h, info.ModTime)
+			return nil
+		}
+		if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+			return err
+		}
+		if _, err := c.store.PutBytes(ctx, h, data); err != nil {
+			return err
+		}
+		c.remember(h, time.Now())
+		return nil
+	})
+	return h, err
 }
 
 func (c *Coordinator) remember(h string, when time.Time) {

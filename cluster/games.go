@@ -14,9 +14,10 @@ import (
 	"evolved/tournament"
 )
 
-// moveCode is a game's move type: an integer code that names the move
-// (draughts.Move, chess.Move, xiangqi.Move), sent as a uint64.
-type moveCode interface {
+// MoveCode is a game's move type as the cluster sends it: an integer code
+// that names the move (draughts.Move, chess.Move, xiangqi.Move), sent as
+// a uint64.
+type MoveCode interface {
 	comparable
 	~uint32 | ~uint64
 }
@@ -61,7 +62,7 @@ func strictJSON(data []byte, v any) error {
 }
 
 // playWith plays job with sp's players for nets and returns its result.
-func playWith[M moveCode, S search.Game[M]](ctx context.Context, sp population.Species[M, S], job *Job, nets [2]*nnet.Net) (*Result, error) {
+func playWith[M MoveCode, S search.Game[M]](ctx context.Context, sp population.Species[M, S], job *Job, nets [2]*nnet.Net) (*Result, error) {
 	var players [2]search.Player[M, S]
 	for i, n := range nets {
 		p, err := sp.Player(n)
@@ -85,7 +86,7 @@ func playWith[M moveCode, S search.Game[M]](ctx context.Context, sp population.S
 // record returns the game a result states, checked against its job with
 // the rules (tournament.Arena.Verify): the error wraps
 // tournament.ErrForged when the result is not such a game.
-func record[M moveCode, S search.Game[M]](arena tournament.Arena[M, S], id tournament.GameID, r *Result) (tournament.Record[M], error) {
+func record[M MoveCode, S search.Game[M]](arena tournament.Arena[M, S], id tournament.GameID, r *Result) (tournament.Record[M], error) {
 	rec := tournament.Record[M]{Start: r.Start, Moves: make([]M, len(r.Moves)), Opening: r.Opening,
 		Outcome: game.Outcome{Result: r.Result, Reason: r.Reason}}
 	for i, c := range r.Moves {

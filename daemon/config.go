@@ -50,6 +50,7 @@ type Config struct {
 	Chess    ChessConfig    `toml:"chess"`
 	Xiangqi  XiangqiConfig  `toml:"xiangqi"`
 	Jobs     JobsConfig     `toml:"jobs"`
+	Cluster  ClusterConfig  `toml:"cluster"`
 
 	// defined holds the keys a configuration file set ("draughts.depth"):
 	// a run keeps its stored settings over the defaults, not over these.
@@ -169,6 +170,30 @@ type JobsConfig struct {
 	RatingEngine  string            `toml:"rating_engine"`
 }
 
+// ClusterConfig says where the tournaments are played: on this machine
+// (NATS empty, the default), or on workers through a NATS server (package
+// cluster). It takes effect at start; credentials come from the
+// environment ($EVOLVED_NATS_TOKEN, or $EVOLVED_NATS_USER and
+// $EVOLVED_NATS_PASSWORD), never from the file or the command line.
+type ClusterConfig struct {
+	// NATS is "" (local), "embedded" (start a NATS server with JetStream
+	// beside the database) or the URL of a NATS server.
+	NATS string `toml:"nats"`
+	// Listen is the embedded server's host:port; beyond loopback it
+	// requires credentials.
+	Listen string `toml:"listen"`
+	// StoreDir is where the embedded server keeps its streams; default
+	// the database's path with ".nats" appended.
+	StoreDir string `toml:"store_dir"`
+	// TLSCA, TLSCert and TLSKey are files for a server that speaks TLS.
+	TLSCA   string `toml:"tls_ca"`
+	TLSCert string `toml:"tls_cert"`
+	TLSKey  string `toml:"tls_key"`
+	// AckWait is how many seconds a job may go unacknowledged (workers
+	// send heartbeats during long games) before another worker gets it.
+	AckWait int `toml:"ack_wait"`
+}
+
 // Retention returns the storage retention the jobs configuration sets.
 func (j JobsConfig) Retention() storage.Retention {
 	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep}
@@ -217,6 +242,7 @@ func DefaultConfig() Config {
 			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, MinFreeMB: 1024,
 			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60,
 		},
+		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30},
 	}
 }
 
@@ -329,6 +355,8 @@ func (c *Config) Set(key, value string) error {
 		c.LogFormat = value
 	case "log_level":
 		c.LogLevel = value
+	case "cluster.nats":
+		c.Cluster.NATS = value
 	default:
 		return bad("unknown key")
 	}
@@ -363,6 +391,9 @@ func (c Config) Validate() error {
 	}
 	if c.Workers < 0 || c.Workers > 1024 {
 		return bad("workers", c.Workers, "want 0 (all CPUs) to 1024")
+	}
+	if err := c.Cluster.validate(); err != nil {
+		return err
 	}
 	if !slices.Contains([]string{"auto", "text", "json"}, c.LogFormat) {
 		return bad("log_format", strconv.Quote(c.LogFormat), "want auto, text or json")
@@ -561,4 +592,20 @@ func (c Config) Print(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// validate checks the cluster settings.
+func (c ClusterConfig) validate() error {
+	bad := func(key string, v any, msg string) error { return &ConfigError{Key: "cluster." + key, Value: v, Msg: msg} }
+	switch {
+	case c.NATS != "" && c.NATS != "embedded" && !strings.Contains(c.NATS, "://"):
+		return bad("nats", strconv.Quote(c.NATS), `want "" (play here), "embedded" or a URL such as nats://host:4222`)
+	case c.NATS == "embedded" && c.Listen == "":
+		return bad("listen", `""`, "the embedded server needs a host:port")
+	case c.AckWait < 5 || c.AckWait > 3600:
+		return bad("ack_wait", c.AckWait, "want 5 to 3600 seconds")
+	case (c.TLSCert == "") != (c.TLSKey == ""):
+		return bad("tls_cert", strconv.Quote(c.TLSCert), "tls_cert and tls_key go together")
+	}
+	return nil
 }

@@ -29,9 +29,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
+	"evolved/cluster"
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
@@ -73,6 +75,12 @@ type Daemon struct {
 	ratings     sync.WaitGroup
 	busy        sync.Map
 	ratingGrace time.Duration // ratingGrace unless a test sets it
+
+	// With [cluster] nats set, the tournaments are played by workers:
+	// coord publishes them through nc, to natsServer when embedded.
+	nc         *nats.Conn
+	natsServer *cluster.Server
+	coord      *cluster.Coordinator
 }
 
 // ratingGrace is how long Run waits, once every population has reached
@@ -121,6 +129,8 @@ type Options struct {
 	Line *progress.Line
 	// Notifier talks to systemd; nil means SystemdNotifier().
 	Notifier Notifier
+	// LookupEnv finds the cluster's credentials; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
 }
 
 // New opens the database and prepares the daemon. The caller must Close it.
@@ -150,11 +160,69 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 		db.Close()
 		return nil, err
 	}
+	if cfg.Cluster.NATS != "" {
+		if err := d.startCluster(ctx, cfg, opts.LookupEnv); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
 	return d, nil
 }
 
-// Close closes the database.
-func (d *Daemon) Close() error { return d.db.Close() }
+// startCluster connects to the NATS server of cfg.Cluster, first
+// starting it beside the database when it is embedded, and prepares the
+// coordinator.
+func (d *Daemon) startCluster(ctx context.Context, cfg Config, lookup func(string) (string, bool)) error {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	cc := cfg.Cluster
+	conn := cluster.ConnectOptions{URL: cc.NATS, Name: "evolved coordinator", TLSCA: cc.TLSCA, TLSCert: cc.TLSCert, TLSKey: cc.TLSKey, Log: d.log}.FromEnvironment(lookup)
+	if cc.NATS == "embedded" {
+		dir := cc.StoreDir
+		if dir == "" {
+			dir = cfg.DB + ".nats"
+		}
+		s, err := cluster.StartServer(cluster.ServerOptions{Listen: cc.Listen, StoreDir: dir, Token: conn.Token, User: conn.User, Password: conn.Password})
+		if err != nil {
+			return fmt.Errorf("daemon: %w", err)
+		}
+		d.natsServer = s
+		conn.URL = s.URL()
+		d.log.Info("embedded NATS server started: add workers with evolved worker --nats URL", "url", s.URL(), "store", dir)
+	}
+	nc, err := cluster.Connect(ctx, conn)
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	d.nc = nc
+	coord, err := cluster.NewCoordinator(ctx, nc, cluster.Limits{AckWait: time.Duration(cc.AckWait) * time.Second}, d.log)
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	d.coord = coord
+	return nil
+}
+
+// Close closes the NATS connection and the embedded server, if any, and
+// the database.
+func (d *Daemon) Close() error {
+	if d.nc != nil {
+		d.nc.Close()
+	}
+	if d.natsServer != nil {
+		d.natsServer.Close()
+	}
+	return d.db.Close()
+}
+
+// remote makes species play its tournaments on the cluster's workers, if
+// there is a cluster; setup is what the workers build the species from.
+func remote[M cluster.MoveCode, S search.Game[M]](d *Daemon, game string, species *population.Species[M, S], setup any) {
+	if d.coord != nil {
+		species.Tournament = cluster.Tournament(d.coord, game, setup, species.Arena, d.beat)
+	}
+}
 
 // config returns the current configuration.
 func (d *Daemon) config() Config {
@@ -263,7 +331,9 @@ func runDraughts(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, Nodes: dc.Nodes, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
+	setup := player.DraughtsSetup{Depth: dc.Depth, Nodes: dc.Nodes, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves}
+	species := player.DraughtsSpecies(setup)
+	remote(d, "draughts", &species, setup)
 	format := func(_ string, moves []draughts.Move) (string, error) {
 		return draughts.MoveText(draughts.Start(), moves)
 	}
@@ -281,8 +351,10 @@ func runChess(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth, Nodes: cc.Nodes, OpeningPlies: cc.OpeningPlies,
-		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial, Chess960: cc.Chess960})
+	setup := player.ChessSetup{Depth: cc.Depth, Nodes: cc.Nodes, OpeningPlies: cc.OpeningPlies,
+		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial, Chess960: cc.Chess960}
+	species := player.ChessSpecies(setup)
+	remote(d, "chess", &species, setup)
 	format := func(start string, moves []chess.Move) (string, error) {
 		pos := chess.Start()
 		if start != "" {
@@ -307,8 +379,10 @@ func runXiangqi(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	species := player.XiangqiSpecies(player.XiangqiSetup{Depth: xc.Depth, Nodes: xc.Nodes, OpeningPlies: xc.OpeningPlies,
-		MaxMoves: xc.MaxMoves, AdjudicateMaterial: xc.AdjudicateMaterial})
+	setup := player.XiangqiSetup{Depth: xc.Depth, Nodes: xc.Nodes, OpeningPlies: xc.OpeningPlies,
+		MaxMoves: xc.MaxMoves, AdjudicateMaterial: xc.AdjudicateMaterial}
+	species := player.XiangqiSpecies(setup)
+	remote(d, "xiangqi", &species, setup)
 	format := func(_ string, moves []xiangqi.Move) (string, error) {
 		return xiangqi.MoveText(xiangqi.Start(), moves)
 	}
@@ -360,7 +434,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 			rep = progress.NewOnLine(d.line, game, fmt.Sprintf("%s generation %d", game, st.Generation), total, "games")
 			rep.UpdateNote(0, overallRate(played, time.Since(since), st.Generation, target))
 		}
-		live.reset(rep, games)
+		live.reset(rep, games, species.Tournament == nil)
 		started := time.Now()
 		next, report, err := population.Step(ctx, species, pcfg, st, func(done, total int) {
 			d.beat()
@@ -428,15 +502,17 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 type liveGames struct {
 	mu    sync.Mutex
 	rep   *progress.Reporter
-	games int // the tournament's games
-	n     int // games started this generation
+	games int  // the tournament's games
+	n     int  // games started this generation
+	here  bool // whether the tournament's games start here (not on workers)
 }
 
-// reset starts a generation whose tournament plays games; rep may be nil.
-func (l *liveGames) reset(rep *progress.Reporter, games int) {
+// reset starts a generation whose tournament plays games, here or on
+// workers; rep may be nil.
+func (l *liveGames) reset(rep *progress.Reporter, games int, here bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.rep, l.games, l.n = rep, games, 0
+	l.rep, l.games, l.n, l.here = rep, games, 0, here
 }
 
 // started records that a game started. Once the tournament's games are all
@@ -446,8 +522,12 @@ func (l *liveGames) started() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
-	if l.rep != nil && l.n > l.games+1 {
+	switch {
+	case l.rep == nil:
+	case l.here && l.n > l.games+1:
 		l.rep.Update(l.n - 1)
+	case !l.here && l.n > 1: // only the ladder and baselines start here
+		l.rep.Update(l.games + l.n - 1)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 
 const (
 	unitFile   = "evolved.service"
+	workerUnit = "evolved-worker.service"
 	configFile = "evolved.toml"
 	// maxExposure is the highest acceptable "Overall exposure level" of
 	// systemd-analyze security (0 = fully locked down, 10 = unprotected).
@@ -132,7 +133,7 @@ func systemdAnalyze(t *testing.T) string {
 
 // stagedUnit copies the unit into a temporary directory with ExecStart
 // pointing to a dummy executable there, and returns the copy's path.
-func stagedUnit(t *testing.T) string {
+func stagedUnit(t *testing.T, unitFile string) string {
 	t.Helper()
 	text, err := os.ReadFile(unitFile)
 	if err != nil {
@@ -169,19 +170,21 @@ func runAnalyze(t *testing.T, sa string, args ...string) (string, error) {
 // are only logged.
 func TestUnitVerify(t *testing.T) {
 	sa := systemdAnalyze(t)
-	path := stagedUnit(t)
-	out, err := runAnalyze(t, sa, "verify", "--man=no", "--recursive-errors=no", path)
-	if err != nil {
-		t.Errorf("systemd-analyze verify %s: %v", unitFile, err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if line == "" {
-			continue
+	for _, unitFile := range []string{unitFile, workerUnit} {
+		path := stagedUnit(t, unitFile)
+		out, err := runAnalyze(t, sa, "verify", "--man=no", "--recursive-errors=no", path)
+		if err != nil {
+			t.Errorf("systemd-analyze verify %s: %v", unitFile, err)
 		}
-		if strings.Contains(line, path) || strings.Contains(line, unitFile) {
-			t.Errorf("systemd-analyze verify: %s", line)
-		} else {
-			t.Logf("systemd-analyze verify (other unit, ignored): %s", line)
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if line == "" {
+				continue
+			}
+			if strings.Contains(line, path) || strings.Contains(line, unitFile) {
+				t.Errorf("systemd-analyze verify: %s", line)
+			} else {
+				t.Logf("systemd-analyze verify (other unit, ignored): %s", line)
+			}
 		}
 	}
 }
@@ -192,25 +195,27 @@ var exposureRE = regexp.MustCompile(`Overall exposure level for \S+: ([0-9]+(?:\
 // the overall exposure is above maxExposure.
 func TestUnitSecurity(t *testing.T) {
 	sa := systemdAnalyze(t)
-	path := stagedUnit(t)
-	out, err := runAnalyze(t, sa, "security", "--offline=true", "--no-pager", path)
-	if err != nil {
-		t.Fatalf("systemd-analyze security --offline=true %s: %v\n%s", unitFile, err, out)
-	}
-	m := exposureRE.FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no \"Overall exposure level\" line in the output of systemd-analyze security:\n%s", out)
-	}
-	score, err := strconv.ParseFloat(m[1], 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%s", strings.TrimSpace(m[0]))
-	if score > maxExposure {
-		t.Errorf("exposure %.1f > %.1f; the settings that cost points:", score, maxExposure)
-		for _, line := range strings.Split(out, "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "✗") {
-				t.Log(line)
+	for _, unitFile := range []string{unitFile, workerUnit} {
+		path := stagedUnit(t, unitFile)
+		out, err := runAnalyze(t, sa, "security", "--offline=true", "--no-pager", path)
+		if err != nil {
+			t.Fatalf("systemd-analyze security --offline=true %s: %v\n%s", unitFile, err, out)
+		}
+		m := exposureRE.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no \"Overall exposure level\" line in the output of systemd-analyze security:\n%s", out)
+		}
+		score, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s", strings.TrimSpace(m[0]))
+		if score > maxExposure {
+			t.Errorf("%s: exposure %.1f > %.1f; the settings that cost points:", unitFile, score, maxExposure)
+			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "✗") {
+					t.Log(line)
+				}
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"evolved/cluster"
 	"evolved/daemon"
 	"evolved/progress"
 	"evolved/storage"
@@ -32,10 +33,12 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.String("workers", "", fmt.Sprintf("play `W` games at once across all populations (0: the number of CPUs; default: %d)", def.Workers))
 	fs.String("log-format", "", "log `FORMAT`: auto, text or json (default: "+def.LogFormat+")")
 	fs.String("log-level", "", "log `LEVEL`: debug, info, warn or error (default: "+def.LogLevel+")")
+	fs.String("nats", "", "play the tournaments on workers (evolved worker) through the NATS server at `URL`, or through one started\n"+
+		"beside the database with \"embedded\" (default: here; credentials from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+")")
 	flagKeys := map[string]string{"db": "db", "game": "games", "generations": "generations", "seed": "seed",
-		"workers": "workers", "log-format": "log_format", "log-level": "log_level"}
+		"workers": "workers", "log-format": "log_format", "log-level": "log_level", "nats": "cluster.nats"}
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game "+strings.Join(daemon.KnownGames(), ",")+"] [--generations N] [--seed S] [--workers W]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game "+strings.Join(daemon.KnownGames(), ",")+"] [--generations N] [--seed S] [--workers W] [--nats URL|embedded]")
 		fmt.Fprintln(fs.Output(), "\nEvolves the configured populations, committing every generation to the database;")
 		fmt.Fprintln(fs.Output(), "a restart resumes from the last committed generation. SIGINT/SIGTERM stop it")
 		fmt.Fprintln(fs.Output(), "(the generation in flight is abandoned), SIGHUP reloads the configuration file.")

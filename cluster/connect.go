@@ -1,0 +1,135 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"evolved/nnet"
+	"evolved/search"
+	"evolved/tournament"
+)
+
+// The environment variables that hold NATS credentials. Credentials come
+// from the environment (a systemd unit's EnvironmentFile, say), never from
+// a command line, where every user of the machine can read them.
+const (
+	EnvToken    = "EVOLVED_NATS_TOKEN"
+	EnvUser     = "EVOLVED_NATS_USER"
+	EnvPassword = "EVOLVED_NATS_PASSWORD"
+)
+
+// ConnectOptions say how a coordinator or a worker connects to NATS.
+type ConnectOptions struct {
+	// URL is the server's URL, nats://host:4222 (tls://host:4222 for TLS).
+	URL string
+	// Name names the connection in the server's monitoring.
+	Name string
+	// Token, or User and Password, are the credentials (see
+	// FromEnvironment).
+	Token, User, Password string
+	// TLSCA is a file of certificate authorities to trust; TLSCert and
+	// TLSKey the client's certificate and key files, for servers that
+	// require them.
+	TLSCA, TLSCert, TLSKey string
+	// Retry keeps trying to reach the server at start (a worker started
+	// before its server), every two seconds; without it an unreachable
+	// server is an error at once. Wrong credentials are an error either
+	// way.
+	Retry bool
+	// Log receives a line when the connection is lost and when it is back.
+	Log *slog.Logger
+}
+
+// FromEnvironment fills the credentials from EnvToken, EnvUser and
+// EnvPassword as lookup (os.LookupEnv) finds them.
+func (o ConnectOptions) FromEnvironment(lookup func(string) (string, bool)) ConnectOptions {
+	o.Token, _ = lookup(EnvToken)
+	o.User, _ = lookup(EnvUser)
+	o.Password, _ = lookup(EnvPassword)
+	return o
+}
+
+// Connect connects to NATS. The connection reconnects by itself, for
+// ever, after the server goes away: coordinators and workers carry on
+// when it is back.
+func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
+	if o.URL == "" {
+		return nil, errors.New("cluster: no NATS URL")
+	}
+	if (o.User == "") != (o.Password == "") {
+		return nil, fmt.Errorf("cluster: $%s and $%s go together", EnvUser, EnvPassword)
+	}
+	opts := []nats.Option{
+		nats.Name(o.Name), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if o.Log != nil {
+				o.Log.Warn("NATS connection lost; reconnecting", "url", o.URL, "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			if o.Log != nil {
+				o.Log.Info("NATS connection back", "url", nc.ConnectedUrlRedacted())
+			}
+		}),
+	}
+	if o.Token != "" {
+		opts = append(opts, nats.Token(o.Token))
+	}
+	if o.User != "" {
+		opts = append(opts, nats.UserInfo(o.User, o.Password))
+	}
+	if o.TLSCA != "" {
+		opts = append(opts, nats.RootCAs(o.TLSCA))
+	}
+	if o.TLSCert != "" || o.TLSKey != "" {
+		opts = append(opts, nats.ClientCert(o.TLSCert, o.TLSKey))
+	}
+	for logged := false; ; logged = true {
+		nc, err := nats.Connect(o.URL, opts...)
+		if err == nil {
+			return nc, nil
+		}
+		if !o.Retry || !errors.Is(err, nats.ErrNoServers) {
+			return nil, fmt.Errorf("cluster: connect to %s: %w", redact(o.URL), err)
+		}
+		if !logged && o.Log != nil {
+			o.Log.Info("waiting for the NATS server", "url", redact(o.URL), "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("cluster: connect to %s: %w", redact(o.URL), ctx.Err())
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// redact returns url with the password it may hold replaced by "xxxxx".
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// Tournament returns a population.Species.Tournament that plays a
+// generation's tournament on c's workers: game and setup are what the
+// workers build the species from, arena the coordinator's copy of it;
+// alive, if set, is called every few seconds while it waits.
+func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup any, arena tournament.Arena[M, S], alive func()) func(ctx context.Context,
+	nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[M], error) {
+	return func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int,
+		progress func(done, total int)) ([]tournament.GameResult[M], error) {
+		return Play(ctx, c, Generation[M, S]{Game: game, Setup: setup, Arena: arena, Nets: nets, Schedule: schedule,
+			RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"evolved/cluster"
+	"evolved/daemon"
+	"evolved/progress"
+)
+
+// workerCommand implements `evolved worker`: play the tournaments' games
+// a coordinator (evolved run --nats) publishes.
+func workerCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	url := fs.String("nats", "", "the NATS server's `URL`, as the daemon logs it (nats://host:4222); required")
+	workers := fs.Int("workers", 0, "play `W` games at once (default: the number of CPUs)")
+	name := fs.String("name", "", "the worker's `NAME` in the coordinator's logs (default: host name and process id)")
+	tlsCA := fs.String("tls-ca", "", "trust the certificate authorities of `FILE` (a server speaking TLS)")
+	tlsCert := fs.String("tls-cert", "", "the client certificate `FILE`, for a server that asks for one (with --tls-key)")
+	tlsKey := fs.String("tls-key", "", "the client key `FILE` (with --tls-cert)")
+	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved worker --nats URL [--workers W] [--name NAME] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE]")
+		fmt.Fprintln(fs.Output(), "\nPlays the games of the generations a daemon started with --nats publishes, with")
+		fmt.Fprintln(fs.Output(), "the same code as the daemon's own tournaments, until SIGINT or SIGTERM. Credentials")
+		fmt.Fprintln(fs.Output(), "come from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+".")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, _ io.Writer) error {
+		switch {
+		case *url == "":
+			return usagef("worker: --nats URL is required")
+		case *workers < 0 || *workers > 1024:
+			return usagef("worker: --workers must be between 1 and 1024, got %d", *workers)
+		case *logFormat != "auto" && *logFormat != "text" && *logFormat != "json":
+			return usagef("worker: --log-format must be auto, text or json, got %q", *logFormat)
+		}
+		if *name == "" {
+			host, _ := os.Hostname()
+			*name = host + "-" + strconv.Itoa(os.Getpid())
+		}
+		level := new(slog.LevelVar)
+		log := daemon.NewLogger(os.Stderr, *logFormat, progress.IsTerminal(os.Stderr), level).With("worker", *name)
+		nc, err := cluster.Connect(ctx, cluster.ConnectOptions{URL: *url, Name: "evolved worker " + *name,
+			TLSCA: *tlsCA, TLSCert: *tlsCert, TLSKey: *tlsKey, Retry: true, Log: log}.FromEnvironment(os.LookupEnv))
+		if err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		defer nc.Close()
+		var played atomic.Int64
+		w := &cluster.Worker{Name: *name, Concurrency: *workers, Log: log, Played: func(*cluster.Job) { played.Add(1) }}
+		if w.Concurrency == 0 {
+			w.Concurrency = runtime.NumCPU()
+		}
+		log.Info("worker started", "nats", nc.ConnectedUrlRedacted(), "workers", w.Concurrency)
+		stop := logEvery(ctx, time.Minute, func(elapsed time.Duration) {
+			n := played.Load()
+			log.Info("games played", "games", n, "games_per_s", fmt.Sprintf("%.2f", float64(n)/elapsed.Seconds()))
+		})
+		defer stop()
+		if err := w.Run(ctx, nc); err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		log.Info("worker stopped", "games", played.Load())
+		return nil
+	}
+}
+
+// logEvery calls f every interval, with the time since it started, until
+// ctx is done or the returned stop is called.
+func logEvery(ctx context.Context, interval time.Duration, f func(elapsed time.Duration)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				f(time.Since(start))
+			}
+		}
+	}()
+	return cancel
+}

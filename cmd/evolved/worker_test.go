@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// freePort returns a loopback port nothing listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startProcess starts cmd with its output in a buffer and returns a
+// channel that receives its exit; the process is killed when the test
+// ends, if it is still running.
+func startProcess(t *testing.T, cmd *exec.Cmd) (*syncWriter, chan error) {
+	t.Helper()
+	out := new(syncWriter)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		exited <- cmd.Wait()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+	})
+	return out, exited
+}
+
+// TestWorkersGiveTheLocalRun runs the daemon with an embedded NATS server
+// and real worker processes, kills one of them with SIGKILL after the
+// first generation and starts another: the database holds exactly what a
+// local run of the same configuration holds. A worker with the wrong
+// token is refused with a clear error.
+func TestWorkersGiveTheLocalRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: a daemon and worker processes (skipped with -short)")
+	}
+	const target = "4"
+	refDir, config := setup(t)
+	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
+		t.Fatalf("local run: %v\n%s", err, out)
+	}
+	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
+
+	dir, config := setup(t)
+	port := strconv.Itoa(freePort(t))
+	url := "nats://127.0.0.1:" + port
+	cluster := fastConfig + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
+	if err := os.WriteFile(config, []byte(cluster), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withToken := func(cmd *exec.Cmd, token string) *exec.Cmd {
+		cmd.Env = append(cmd.Env, "EVOLVED_NATS_TOKEN="+token)
+		return cmd
+	}
+	daemonOut, daemonExit := startProcess(t, withToken(evolved(dir, "run", "--config", config, "--generations", target), "s3cret"))
+	// A worker with the wrong token is refused at once.
+	out, err := withToken(evolved(dir, "worker", "--nats", url, "--workers", "1"), "wrong").CombinedOutput()
+	if err == nil || !strings.Contains(strings.ToLower(string(out)), "authorization") {
+		t.Errorf("a worker with the wrong token: %v\n%s", err, out)
+	}
+	first := withToken(evolved(dir, "worker", "--nats", url, "--workers", "1", "--name", "first"), "s3cret")
+	firstOut, firstExit := startProcess(t, first)
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(daemonOut.String(), `"generation":0,`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no generation in 2 minutes\ndaemon:\n%s\nworker:\n%s", daemonOut.String(), firstOut.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	first.Process.Signal(syscall.SIGKILL)
+	<-firstExit
+	startProcess(t, withToken(evolved(dir, "worker", "--nats", url, "--workers", "2", "--name", "second"), "s3cret"))
+	select {
+	case err := <-daemonExit:
+		if err != nil {
+			t.Fatalf("daemon: %v\n%s", err, daemonOut.String())
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("the run did not finish in 3 minutes\n%s", daemonOut.String())
+	}
+	if got := fingerprint(t, filepath.Join(dir, "evolved.db")); got != want {
+		t.Errorf("the run played by workers differs from the local run\n%s", daemonOut.String())
+	}
+}
+
+// syncWriter is a buffer that a process's output and the test read at once.
+type syncWriter struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
