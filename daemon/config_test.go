@@ -75,6 +75,9 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[xiangqi]\nhall_of_fame = 2\nhall_games = 3\n":  "xiangqi.hall_games = 3",
 		"[draughts]\nhall_of_fame = 2\nhall_games = 0\n": "draughts.hall_games = 0",
 		"[chess]\nnodes = -1\n":                          "chess.nodes = -1",
+		"[cluster]\nnats = \"localhost\"\n":              "cluster.nats",
+		"[cluster]\nack_wait = 1\n":                      "cluster.ack_wait = 1",
+		"[cluster]\ntls_cert = \"c.pem\"\n":              "cluster.tls_cert",
 		"[xiangqi]\nnodes = 2000000000\n":                "xiangqi.nodes = 2000000000",
 	}
 	for file, want := range cases {
