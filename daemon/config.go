@@ -596,7 +596,9 @@ func (c Config) Print(w io.Writer) error {
 
 // validate checks the cluster settings.
 func (c ClusterConfig) validate() error {
-	bad := func(key string, v any, msg string) error { return &ConfigError{Key: "cluster." + key, Value: v, Msg: msg} }
+	bad := func(key string, v any, msg string) error {
+		return &ConfigError{Key: "cluster." + key, Value: v, Msg: msg}
+	}
 	switch {
 	case c.NATS != "" && c.NATS != "embedded" && !strings.Contains(c.NATS, "://"):
 		return bad("nats", strconv.Quote(c.NATS), `want "" (play here), "embedded" or a URL such as nats://host:4222`)
