@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -180,7 +181,11 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		honest := &Worker{Name: "liar", Log: log}
-		res, err := honest.play(ctx, &job, newNetCache(mustStore(t, js), 8))
+		nets, err := honest.nets(ctx, &job, newNetCache(mustStore(t, js), 8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := playJob(ctx, &job, nets)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,4 +293,57 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 		}
 		stLocal, stRemote = nextLocal, nextRemote
 	}
+}
+
+// TestServerRestartMidGeneration stops the NATS server while workers play
+// a generation and starts it again on the same port and store a few
+// hundred milliseconds later: the coordinator and the workers reconnect by
+// themselves and the generation comes out as it is played locally.
+func TestServerRestartMidGeneration(t *testing.T) {
+	dir := t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := l.Addr().String()
+	l.Close()
+	s, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	connect := func(name string) *nats.Conn {
+		nc, err := Connect(context.Background(), ConnectOptions{URL: "nats://" + listen, Name: name, Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	c, err := NewCoordinator(context.Background(), connect("coordinator"), Limits{AckWait: 5 * time.Second}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, connect("workers"), 2, log)
+	g, want := testGeneration(t)
+	var restarted sync.Once
+	g.Progress = func(done, total int) {
+		if done == 3 {
+			restarted.Do(func() {
+				s.Close()
+				time.Sleep(300 * time.Millisecond)
+				if s, err = StartServer(ServerOptions{Listen: listen, StoreDir: dir}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	got, err := Play(ctx, c, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGames(t, got, want)
 }

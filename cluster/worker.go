@@ -134,7 +134,17 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 			}
 		}
 	}()
-	res, err := w.play(playing, &job, cache)
+	nets, err := w.nets(playing, &job, cache)
+	if err != nil {
+		// The store is out of reach (the server restarting, say), or the
+		// nets are gone: leave the job to a moment later.
+		if ctx.Err() == nil {
+			w.Log.Warn("worker: could not fetch a job's nets; it goes back to the queue", "job", job.ID, "err", err)
+		}
+		m.NakWithDelay(2 * time.Second)
+		return
+	}
+	res, err := playJob(playing, &job, nets)
 	if ctx.Err() != nil {
 		m.Nak() // stopping: let another worker play it now
 		return
@@ -149,7 +159,9 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 		_, err = js.Publish(ctx, job.Reply, data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt)))
 	}
 	if err != nil {
-		w.Log.Warn("worker: could not publish a result; the job will be played again", "job", job.ID, "err", err)
+		if ctx.Err() == nil { // stopping cuts a publish short: no news
+			w.Log.Warn("worker: could not publish a result; the job will be played again", "job", job.ID, "err", err)
+		}
 		m.Nak()
 		return
 	}
@@ -162,17 +174,17 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 	}
 }
 
-// play fetches the job's nets and plays it.
-func (w *Worker) play(ctx context.Context, job *Job, cache *netCache) (*Result, error) {
+// nets fetches the nets of the job's two players.
+func (w *Worker) nets(ctx context.Context, job *Job, cache *netCache) ([2]*nnet.Net, error) {
 	var nets [2]*nnet.Net
 	for i, h := range job.Genomes {
 		n, err := cache.get(ctx, h)
 		if err != nil {
-			return nil, fmt.Errorf("job %s: %w", job.ID, err)
+			return nets, fmt.Errorf("job %s: %w", job.ID, err)
 		}
 		nets[i] = n
 	}
-	return playJob(ctx, job, nets)
+	return nets, nil
 }
 
 // netCache holds the nets a worker fetched, by hash, the latest few.
