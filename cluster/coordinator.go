@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 
 	"evolved/nnet"
 	"evolved/search"
+	"evolved/storage"
 	"evolved/tournament"
 )
 
@@ -34,8 +37,9 @@ type Coordinator struct {
 	limits Limits
 	log    *slog.Logger
 
-	mu     sync.Mutex
-	stored map[string]time.Time // genomes put in the bucket, and when
+	mu      sync.Mutex
+	stored  map[string]time.Time           // genomes put in the bucket, and when
+	workers map[string]*storage.WorkerGames // what each worker did since TakeWorkers
 }
 
 // NewCoordinator creates (or updates) the streams, the workers' consumer
@@ -50,7 +54,8 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, l Limits, log *slog.Logg
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	return &Coordinator{js: js, store: store, limits: l, log: log, stored: map[string]time.Time{}}, nil
+	return &Coordinator{js: js, store: store, limits: l, log: log, stored: map[string]time.Time{},
+		workers: map[string]*storage.WorkerGames{}}, nil
 }
 
 // Generation is one generation's tournament for Play.
@@ -170,6 +175,7 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			continue // another run's, or a game already counted (a redelivered job)
 		}
 		rec, err := checkResult(g.Arena, &jobs[k], &r)
+		c.saw(r.Worker, err == nil)
 		if err != nil {
 			c.log.Warn("refused a result", "game", g.Game, "generation", g.Generation, "index", k, "worker", r.Worker, "attempt", r.Attempt, "err", err)
 			if r.Attempt != jobs[k].Attempt {
@@ -206,6 +212,39 @@ func checkResult[M MoveCode, S search.Game[M]](arena tournament.Arena[M, S], job
 		return tournament.Record[M]{}, fmt.Errorf("the worker could not play it: %s", r.Error)
 	}
 	return record(arena, job.GameID(), r)
+}
+
+// saw counts a result of worker: a game that counted, or a refused one.
+func (c *Coordinator) saw(worker string, counted bool) {
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w, ok := c.workers[worker]
+	if !ok {
+		w = &storage.WorkerGames{Name: worker, First: now}
+		c.workers[worker] = w
+	}
+	if counted {
+		w.Games++
+	} else {
+		w.Refused++
+	}
+	w.Latest = now
+}
+
+// TakeWorkers returns what each worker did since the last call (games
+// counted, results refused, first and latest result), by name, and starts
+// counting afresh: the daemon adds it to the database's records.
+func (c *Coordinator) TakeWorkers() []storage.WorkerGames {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]storage.WorkerGames, 0, len(c.workers))
+	for _, w := range c.workers {
+		out = append(out, *w)
+	}
+	clear(c.workers)
+	slices.SortFunc(out, func(a, b storage.WorkerGames) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // digest returns a short hash of what decides the job's game besides its

@@ -482,6 +482,13 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		for _, b := range report.Baselines {
 			attrs = append(attrs, "vs_"+b.Opponent, fmt.Sprintf("%.0f%%", 100*b.Score))
 		}
+		if d.coord != nil {
+			seen := d.coord.TakeWorkers()
+			attrs = append(attrs, "workers", len(seen))
+			if err := d.db.RecordWorkers(ctx, seen); err != nil {
+				log.Warn("could not record the workers' games for status", "err", err)
+			}
+		}
 		log.Info("generation committed", attrs...)
 		if every := d.config().Jobs.RatingEvery; every > 0 && st.Generation%every == 0 {
 			champion, err := species.Player(report.Champion.Net)

@@ -227,6 +227,17 @@ CREATE VIEW rating_history AS
 	        WHERE g.game = r.game AND g.generation <= r.generation) / 3600.0 AS hours
 	FROM ratings r;
 `,
+	// 6: the workers that played a run's games through the cluster
+	// (evolved worker), by the name each gives itself, for status.
+	`
+CREATE TABLE workers (
+	name       TEXT PRIMARY KEY,
+	games      INTEGER NOT NULL,          -- its games that counted
+	refused    INTEGER NOT NULL,          -- its results that were refused
+	first_seen TEXT NOT NULL,             -- its first result
+	last_seen  TEXT NOT NULL              -- its latest result
+);
+`,
 }
 
 // rebuildsTables lists the migrations that rebuild a table another table

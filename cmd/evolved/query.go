@@ -82,11 +82,20 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			GrowthPerHour *float64 `json:"growth_bytes_per_hour"`
 			GrowthSeconds float64  `json:"growth_span_seconds"`
 		}
+		workers, err := db.Workers(ctx)
+		if err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
 		out := struct {
 			DB          string `json:"db"`
 			Database    disk   `json:"database"`
 			Populations []row  `json:"populations"`
-		}{DB: *dbPath, Database: disk{Size: size}, Populations: []row{}}
+			// Workers are those that played games through the cluster.
+			Workers []storage.Worker `json:"workers"`
+		}{DB: *dbPath, Database: disk{Size: size}, Populations: []row{}, Workers: workers}
+		if out.Workers == nil {
+			out.Workers = []storage.Worker{}
+		}
 		if measured {
 			out.Database.GrowthPerHour = &growth.BytesPerHour
 			out.Database.GrowthSeconds = growth.Span.Seconds()
@@ -144,6 +153,18 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			if r.Rating != nil {
 				fmt.Fprintf(stdout, "%s rating: Elo on %s, tc %s, %d games, 95%% interval (evolved rate, rating_history)\n",
 					r.Game, r.Rating.Scale, r.Rating.TC, r.Rating.Games)
+			}
+		}
+		if len(workers) > 0 {
+			fmt.Fprintln(stdout)
+			tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "WORKER\tGAMES\tREFUSED\tGAMES/S\tLAST RESULT")
+			for _, w := range workers {
+				ago := time.Since(w.LastSeen).Round(time.Second)
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%s ago\n", w.Name, w.Games, w.Refused, w.GamesPerSecond, ago)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
 			}
 		}
 		fmt.Fprintf(stdout, "\ndatabase %s: %s (%s free, %s write-ahead log)", *dbPath,
