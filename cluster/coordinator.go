@@ -310,7 +310,7 @@ func (c *Coordinator) put(ctx context.Context, n *nnet.Net) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fresh := c.limits.ResultsMaxAge / 2
+	fresh := c.limits.GenomeTTL / 2
 	c.mu.Lock()
 	when, ok := c.stored[h]
 	c.mu.Unlock()

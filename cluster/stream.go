@@ -17,8 +17,17 @@ type Limits struct {
 	// MaxAckPending bounds the jobs handed out and not yet acknowledged,
 	// over all workers; default 4096.
 	MaxAckPending int
-	// ResultsMaxAge is how long results are kept; default 24 hours.
-	ResultsMaxAge time.Duration
+	// ResultsMaxAge is how long results are kept, ResultsMaxBytes how
+	// much of them (the oldest go first); defaults 1 hour and 256 MiB.
+	// They are needed only until their generation is committed (and by a
+	// coordinator resuming mid-generation); a fast run with many workers
+	// writes hundreds of megabytes of them an hour.
+	ResultsMaxAge   time.Duration
+	ResultsMaxBytes int64
+	// GenomeTTL is how long a net stays in the genome bucket; default 20
+	// minutes. The coordinator stores a net again when it is older than
+	// half of it, so a net in play is always there.
+	GenomeTTL time.Duration
 	// Replicas is the streams' replication in a clustered NATS; default 1.
 	Replicas int
 }
@@ -31,7 +40,13 @@ func (l Limits) withDefaults() Limits {
 		l.MaxAckPending = 4096
 	}
 	if l.ResultsMaxAge <= 0 {
-		l.ResultsMaxAge = 24 * time.Hour
+		l.ResultsMaxAge = time.Hour
+	}
+	if l.ResultsMaxBytes <= 0 {
+		l.ResultsMaxBytes = 256 << 20
+	}
+	if l.GenomeTTL <= 0 {
+		l.GenomeTTL = 20 * time.Minute
 	}
 	if l.Replicas <= 0 {
 		l.Replicas = 1
@@ -59,7 +74,8 @@ func ensure(ctx context.Context, js jetstream.JetStream, l Limits) (jetstream.Co
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: ResultsStream, Description: "evolved: played games",
 		Subjects: []string{ResultsSubject + ".>"}, Retention: jetstream.LimitsPolicy,
-		Storage: jetstream.FileStorage, Replicas: l.Replicas, MaxAge: l.ResultsMaxAge, Duplicates: duplicates,
+		Storage: jetstream.FileStorage, Replicas: l.Replicas, MaxAge: l.ResultsMaxAge, MaxBytes: l.ResultsMaxBytes,
+		Discard: jetstream.DiscardOld, Duplicates: duplicates,
 	}); err != nil {
 		return nil, nil, fmt.Errorf("stream %s: %w", ResultsStream, err)
 	}
@@ -73,7 +89,7 @@ func ensure(ctx context.Context, js jetstream.JetStream, l Limits) (jetstream.Co
 	}
 	store, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
 		Bucket: GenomeBucket, Description: "evolved: nets by SHA-256",
-		Storage: jetstream.FileStorage, Replicas: l.Replicas, TTL: l.ResultsMaxAge,
+		Storage: jetstream.FileStorage, Replicas: l.Replicas, TTL: l.GenomeTTL,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("object store %s: %w", GenomeBucket, err)
