@@ -71,7 +71,7 @@ func testGeneration(t *testing.T) (Generation[draughts.Move, *draughts.Game], []
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: sp.Arena,
+	return Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: sp.Arena, Player: sp.Player,
 		Nets: nets, Schedule: schedule, RunSeed: 7, Generation: 3}, local.Games
 }
 
@@ -128,10 +128,11 @@ func TestWorkersPlayTheLocalGames(t *testing.T) {
 }
 
 // TestLyingWorkerIsRefused checks that forged results never count: a
-// worker that returns games with an illegal move, a changed outcome or
-// another protocol version is logged by name, its jobs are published
-// again, and honest workers then play the generation as it is played
-// locally.
+// worker that returns games with an illegal move, a changed outcome,
+// another protocol version, or a legal game its agents would not play
+// (caught by replaying every game here) is logged by name, its jobs are
+// published again, and honest workers then play the generation as it is
+// played locally.
 func TestLyingWorkerIsRefused(t *testing.T) {
 	_, nc := testServer(t)
 	var logs syncBuffer
@@ -141,6 +142,7 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, want := testGeneration(t)
+	g.Replay = 1
 	type outcome struct {
 		games []tournament.GameResult[draughts.Move]
 		err   error
@@ -170,6 +172,7 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 			}
 		},
 		func(r *Result) { r.Version = ProtocolVersion + 1 },
+		nil, // the game of other players: legal, but not the job's
 	}
 	for i, forge := range forgeries {
 		m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
@@ -185,11 +188,16 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if forge == nil {
+			nets[0], nets[1] = nets[1], nets[0]
+		}
 		res, err := playJob(ctx, &job, nets)
 		if err != nil {
 			t.Fatal(err)
 		}
-		forge(res)
+		if forge != nil {
+			forge(res)
+		}
 		res.Worker = "liar"
 		data, _ := json.Marshal(res)
 		if _, err := js.Publish(ctx, job.Reply, data); err != nil {

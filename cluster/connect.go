@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"evolved/nnet"
+	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -123,13 +124,14 @@ func redact(raw string) string {
 
 // Tournament returns a population.Species.Tournament that plays a
 // generation's tournament on c's workers: game and setup are what the
-// workers build the species from, arena the coordinator's copy of it;
-// alive, if set, is called every few seconds while it waits.
-func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup any, arena tournament.Arena[M, S], alive func()) func(ctx context.Context,
+// workers build the species from, sp the coordinator's copy of it (to
+// check the games, and to replay about one in replay of them; 0 replays
+// none); alive, if set, is called every few seconds while it waits.
+func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup any, sp population.Species[M, S], replay int, alive func()) func(ctx context.Context,
 	nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[M], error) {
 	return func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int,
 		progress func(done, total int)) ([]tournament.GameResult[M], error) {
-		return Play(ctx, c, Generation[M, S]{Game: game, Setup: setup, Arena: arena, Nets: nets, Schedule: schedule,
-			RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
+		return Play(ctx, c, Generation[M, S]{Game: game, Setup: setup, Arena: sp.Arena, Player: sp.Player, Replay: replay,
+			Nets: nets, Schedule: schedule, RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
 	}
 }

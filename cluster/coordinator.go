@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -67,6 +68,13 @@ type Generation[M MoveCode, S search.Game[M]] struct {
 	Game  string
 	Setup any
 	Arena tournament.Arena[M, S]
+	// Player, with Replay > 0, makes the coordinator's own players of a
+	// net (the species' Player): one game in about Replay, drawn by the
+	// hash of its job, is played again here and a result that differs
+	// from it is refused. The rules' check cannot tell legal moves that
+	// the agents would not have chosen; a replay can.
+	Player func(*nnet.Net) (func() search.Player[M, S], error)
+	Replay int
 	// Nets holds the net of each slot of the schedule.
 	Nets       []*nnet.Net
 	Schedule   []tournament.Pairing
@@ -175,6 +183,9 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			continue // another run's, or a game already counted (a redelivered job)
 		}
 		rec, err := checkResult(g.Arena, &jobs[k], &r)
+		if err == nil && g.Replay > 0 && g.Player != nil && sampled(jobs[k].ID, g.Replay) {
+			err = replay(ctx, g, &jobs[k], rec)
+		}
 		c.saw(r.Worker, err == nil)
 		if err != nil {
 			c.log.Warn("refused a result", "game", g.Game, "generation", g.Generation, "index", k, "worker", r.Worker, "attempt", r.Attempt, "err", err)
@@ -212,6 +223,41 @@ func checkResult[M MoveCode, S search.Game[M]](arena tournament.Arena[M, S], job
 		return tournament.Record[M]{}, fmt.Errorf("the worker could not play it: %s", r.Error)
 	}
 	return record(arena, job.GameID(), r)
+}
+
+// sampled reports whether the job of ID id is one of the about 1 in n
+// that the coordinator replays: by a hash of the ID, which a worker
+// cannot know in advance without knowing n.
+func sampled(id string, n int) bool {
+	h := sha256.Sum256([]byte(id))
+	return binary.BigEndian.Uint64(h[:8])%uint64(n) == 0
+}
+
+// replay plays job here with g's players and returns an error unless the
+// game is rec, move for move.
+func replay[M MoveCode, S search.Game[M]](ctx context.Context, g Generation[M, S], job *Job, rec tournament.Record[M]) error {
+	var players [2]search.Player[M, S]
+	for i, slot := range []int{job.First, job.Second} {
+		p, err := g.Player(g.Nets[slot])
+		if err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+		players[i] = p()
+	}
+	want, err := g.Arena.PlayScheduled(ctx, job.GameID(), players[0], players[1], tournament.Clock{})
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	for i := range min(len(want.Moves), len(rec.Moves)) {
+		if want.Moves[i] != rec.Moves[i] {
+			return fmt.Errorf("%w: replayed here, ply %d is %d, not the worker's %d", tournament.ErrForged, i+1, uint64(want.Moves[i]), uint64(rec.Moves[i]))
+		}
+	}
+	if len(want.Moves) != len(rec.Moves) || want.Outcome != rec.Outcome {
+		return fmt.Errorf("%w: replayed here, the game has %d plies and ends %v, not %d and %v",
+			tournament.ErrForged, len(want.Moves), want.Outcome, len(rec.Moves), rec.Outcome)
+	}
+	return nil
 }
 
 // saw counts a result of worker: a game that counted, or a refused one.

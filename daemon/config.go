@@ -192,6 +192,10 @@ type ClusterConfig struct {
 	// AckWait is how many seconds a job may go unacknowledged (workers
 	// send heartbeats during long games) before another worker gets it.
 	AckWait int `toml:"ack_wait"`
+	// Replay plays about one game in Replay again on the daemon's machine
+	// and refuses a worker's result that differs (a worker returning legal
+	// moves its agents would not choose); 0 never replays.
+	Replay int `toml:"replay"`
 }
 
 // Retention returns the storage retention the jobs configuration sets.
@@ -242,7 +246,7 @@ func DefaultConfig() Config {
 			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, MinFreeMB: 1024,
 			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60,
 		},
-		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30},
+		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30, Replay: 16},
 	}
 }
 
@@ -606,6 +610,8 @@ func (c ClusterConfig) validate() error {
 		return bad("listen", `""`, "the embedded server needs a host:port")
 	case c.AckWait < 5 || c.AckWait > 3600:
 		return bad("ack_wait", c.AckWait, "want 5 to 3600 seconds")
+	case c.Replay < 0 || c.Replay > 1_000_000:
+		return bad("replay", c.Replay, "want 0 (never) or 1 in N games, N up to 1000000")
 	case (c.TLSCert == "") != (c.TLSKey == ""):
 		return bad("tls_cert", strconv.Quote(c.TLSCert), "tls_cert and tls_key go together")
 	}

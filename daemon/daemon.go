@@ -220,7 +220,7 @@ func (d *Daemon) Close() error {
 // there is a cluster; setup is what the workers build the species from.
 func remote[M cluster.MoveCode, S search.Game[M]](d *Daemon, game string, species *population.Species[M, S], setup any) {
 	if d.coord != nil {
-		species.Tournament = cluster.Tournament(d.coord, game, setup, species.Arena, d.beat)
+		species.Tournament = cluster.Tournament(d.coord, game, setup, *species, d.config().Cluster.Replay, d.beat)
 	}
 }
 
