@@ -39,7 +39,7 @@ type Coordinator struct {
 	log    *slog.Logger
 
 	mu      sync.Mutex
-	stored  map[string]time.Time           // genomes put in the bucket, and when
+	stored  map[string]time.Time            // genomes put in the bucket, and when
 	workers map[string]*storage.WorkerGames // what each worker did since TakeWorkers
 }
 

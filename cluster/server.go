@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -22,6 +23,10 @@ type ServerOptions struct {
 	Token, User, Password string
 	// MaxStore bounds JetStream's disk use in bytes; default 1 GiB.
 	MaxStore int64
+	// TLSCert and TLSKey, if set, are the server's certificate and key
+	// files: clients must then speak TLS (tls:// or nats:// URLs both
+	// work) and trust the certificate's authority.
+	TLSCert, TLSKey string
 }
 
 // ErrInsecure is returned for an embedded server that would listen beyond
@@ -61,6 +66,15 @@ func StartServer(o ServerOptions) (*Server, error) {
 	if o.MaxStore <= 0 {
 		o.MaxStore = 1 << 30
 	}
+	var tlsConfig *tls.Config
+	if o.TLSCert != "" || o.TLSKey != "" {
+		if o.TLSCert == "" || o.TLSKey == "" {
+			return nil, errors.New("cluster: an embedded NATS server takes a TLS certificate with its key, or neither")
+		}
+		if tlsConfig, err = server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.TLSCert, KeyFile: o.TLSKey}); err != nil {
+			return nil, fmt.Errorf("cluster: embedded NATS server TLS: %w", err)
+		}
+	}
 	if port == 0 {
 		port = server.RANDOM_PORT
 	}
@@ -68,6 +82,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 		ServerName: "evolved", Host: host, Port: port,
 		JetStream: true, StoreDir: o.StoreDir, JetStreamMaxStore: o.MaxStore,
 		Authorization: o.Token, Username: o.User, Password: o.Password,
+		TLSConfig: tlsConfig, TLS: tlsConfig != nil, TLSTimeout: 2,
 		NoLog: true, NoSigs: true,
 	})
 	if err != nil {

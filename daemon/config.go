@@ -189,6 +189,10 @@ type ClusterConfig struct {
 	TLSCA   string `toml:"tls_ca"`
 	TLSCert string `toml:"tls_cert"`
 	TLSKey  string `toml:"tls_key"`
+	// ServerCert and ServerKey make the embedded server speak TLS with
+	// this certificate and key.
+	ServerCert string `toml:"server_cert"`
+	ServerKey  string `toml:"server_key"`
 	// AckWait is how many seconds a job may go unacknowledged (workers
 	// send heartbeats during long games) before another worker gets it.
 	AckWait int `toml:"ack_wait"`
@@ -612,6 +616,8 @@ func (c ClusterConfig) validate() error {
 		return bad("ack_wait", c.AckWait, "want 5 to 3600 seconds")
 	case c.Replay < 0 || c.Replay > 1_000_000:
 		return bad("replay", c.Replay, "want 0 (never) or 1 in N games, N up to 1000000")
+	case (c.ServerCert == "") != (c.ServerKey == ""):
+		return bad("server_cert", strconv.Quote(c.ServerCert), "server_cert and server_key go together")
 	case (c.TLSCert == "") != (c.TLSKey == ""):
 		return bad("tls_cert", strconv.Quote(c.TLSCert), "tls_cert and tls_key go together")
 	}

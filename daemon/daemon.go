@@ -183,12 +183,16 @@ func (d *Daemon) startCluster(ctx context.Context, cfg Config, lookup func(strin
 		if dir == "" {
 			dir = cfg.DB + ".nats"
 		}
-		s, err := cluster.StartServer(cluster.ServerOptions{Listen: cc.Listen, StoreDir: dir, Token: conn.Token, User: conn.User, Password: conn.Password})
+		s, err := cluster.StartServer(cluster.ServerOptions{Listen: cc.Listen, StoreDir: dir, Token: conn.Token, User: conn.User, Password: conn.Password,
+			TLSCert: cc.ServerCert, TLSKey: cc.ServerKey})
 		if err != nil {
 			return fmt.Errorf("daemon: %w", err)
 		}
 		d.natsServer = s
 		conn.URL = s.URL()
+		if conn.TLSCA == "" {
+			conn.TLSCA = cc.ServerCert // a self-signed certificate is its own authority
+		}
 		d.log.Info("embedded NATS server started: add workers with evolved worker --nats URL", "url", s.URL(), "store", dir)
 	}
 	nc, err := cluster.Connect(ctx, conn)
