@@ -142,10 +142,8 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			}
 		}
 	}()
-	for k := range jobs {
-		if err := c.publish(ctx, &jobs[k]); err != nil {
-			return nil, err
-		}
+	if err := c.publishAll(ctx, jobs); err != nil {
+		return nil, err
 	}
 	games := make([]tournament.GameResult[M], len(jobs))
 	counted := make([]bool, len(jobs))
@@ -317,6 +315,38 @@ func (c *Coordinator) publish(ctx context.Context, job *Job) error {
 		_, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt)))
 		return err
 	})
+}
+
+// publishAll publishes every job at once, without waiting for each
+// acknowledgement in turn (a generation's hundreds of round trips), then
+// publishes again, one by one and retrying, any the server did not take.
+func (c *Coordinator) publishAll(ctx context.Context, jobs []Job) error {
+	futures := make([]jetstream.PubAckFuture, len(jobs))
+	for k := range jobs {
+		data, err := json.Marshal(&jobs[k])
+		if err != nil {
+			return fmt.Errorf("cluster: job %s: %w", jobs[k].ID, err)
+		}
+		futures[k], _ = c.js.PublishAsync(jobSubject(jobs[k].Game), data, jetstream.WithMsgID(jobs[k].ID+"#"+strconv.Itoa(jobs[k].Attempt)))
+	}
+	for k, f := range futures {
+		ok := false
+		if f != nil {
+			select {
+			case <-f.Ok():
+				ok = true
+			case <-f.Err():
+			case <-ctx.Done():
+				return fmt.Errorf("cluster: publish jobs: %w", ctx.Err())
+			}
+		}
+		if !ok {
+			if err := c.publish(ctx, &jobs[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // retry calls f until it succeeds or ctx is done, a second apart, logging

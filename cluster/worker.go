@@ -49,7 +49,10 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		beat = 10 * time.Second
 	}
 	n := max(1, w.Concurrency)
-	it, err := cons.Messages(jetstream.PullMaxMessages(n))
+	// Jobs are fetched ahead, two per game in play, so that a game never
+	// waits for a round trip to the server; a job waiting in the buffer
+	// counts against its ack wait, which is long beside a game.
+	it, err := cons.Messages(jetstream.PullMaxMessages(2 * n))
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
@@ -165,7 +168,9 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 		m.Nak()
 		return
 	}
-	if err := m.DoubleAck(ctx); err != nil {
+	// A lost acknowledgement only replays the job, whose result JetStream
+	// then drops as a duplicate: no need to wait for the server's word.
+	if err := m.Ack(); err != nil {
 		w.Log.Warn("worker: acknowledging a job", "job", job.ID, "err", err)
 		return
 	}
