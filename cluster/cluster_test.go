@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -354,4 +355,88 @@ func TestServerRestartMidGeneration(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameGames(t, got, want)
+}
+
+// TestCoordinatorResumesMidGeneration stops a coordinator halfway through
+// a generation, as a killed daemon would, and plays the generation again
+// with a new one on a new connection: the games already played count
+// from the results stream, no game counts twice, and the generation is
+// the local one.
+func TestCoordinatorResumesMidGeneration(t *testing.T) {
+	s, nc := testServer(t)
+	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, nc, 2, log)
+	g, want := testGeneration(t)
+	ctx, stop := context.WithCancel(context.Background())
+	g.Progress = func(done, total int) {
+		if done == total/2 {
+			stop()
+		}
+	}
+	if _, err := Play(ctx, c, g); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the stopped coordinator: %v, want context.Canceled", err)
+	}
+	nc2, err := nats.Connect(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc2.Close()
+	c2, err := NewCoordinator(context.Background(), nc2, Limits{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := 0
+	g.Progress = func(done, total int) { counted = done }
+	got, err := Play(context.Background(), c2, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGames(t, got, want)
+	if counted != len(want) {
+		t.Errorf("the resumed coordinator counted %d games, want %d", counted, len(want))
+	}
+}
+
+// TestWorkerRefusesAnotherVersion publishes a job of the next protocol
+// version: the worker logs that it refuses it and leaves it in the queue
+// for a worker that speaks it.
+func TestWorkerRefusesAnotherVersion(t *testing.T) {
+	_, nc := testServer(t)
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	if _, err := NewCoordinator(context.Background(), nc, Limits{}, log); err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := Job{Version: ProtocolVersion + 1, ID: "draughts/1/0/0/x", Game: "draughts", Setup: []byte("{}"),
+		Genomes: [2]string{strings.Repeat("a", 64), strings.Repeat("b", 64)}, Reply: resultSubject("draughts", 1, 0)}
+	data, _ := json.Marshal(job)
+	if _, err := js.Publish(context.Background(), jobSubject("draughts"), data); err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, nc, 1, log)
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(logs.String(), "refused a job") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker did not refuse the job:\n%s", logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), "speaks version 2, this build 1") || !strings.Contains(logs.String(), "upgrade") {
+		t.Errorf("the refusal does not say which versions, nor to upgrade:\n%s", logs.String())
+	}
+	info, err := js.Stream(context.Background(), JobsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := info.CachedInfo().State.Msgs; n != 1 {
+		t.Errorf("the jobs stream holds %d jobs after the refusal, want the refused one", n)
+	}
 }
