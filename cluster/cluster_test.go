@@ -440,3 +440,58 @@ func TestWorkerRefusesAnotherVersion(t *testing.T) {
 		t.Errorf("the jobs stream holds %d jobs after the refusal, want the refused one", n)
 	}
 }
+
+// TestSlowWorkerDoesNotStallTheGeneration has a worker take a job and
+// then only say it is at work, for ever: once no game has come back for
+// an ack wait, the coordinator publishes the straggling job again, an
+// idle worker plays it, and the generation ends as it is played locally.
+func TestSlowWorkerDoesNotStallTheGeneration(t *testing.T) {
+	_, nc := testServer(t)
+	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	c, err := NewCoordinator(context.Background(), nc, Limits{AckWait: time.Second}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, want := testGeneration(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	type outcome struct {
+		games []tournament.GameResult[draughts.Move]
+		err   error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		games, err := Play(ctx, c, g)
+		done <- outcome{games, err}
+	}()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, JobsStream, WorkersConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold, release := context.WithCancel(ctx)
+	defer release()
+	go func() {
+		for {
+			select {
+			case <-hold.Done():
+				return
+			case <-time.After(200 * time.Millisecond):
+				held.InProgress()
+			}
+		}
+	}()
+	startWorkers(t, nc, 1, log)
+	out := <-done
+	if out.err != nil {
+		t.Fatal(out.err)
+	}
+	sameGames(t, out.games, want)
+}

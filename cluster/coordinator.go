@@ -148,9 +148,11 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 	games := make([]tournament.GameResult[M], len(jobs))
 	counted := make([]bool, len(jobs))
 	done := 0
-	tick := time.NewTicker(5 * time.Second)
+	tick := time.NewTicker(min(5*time.Second, c.limits.AckWait/2))
 	defer tick.Stop()
 	last, quiet := time.Now(), time.Minute // the last counted game; how long before saying so
+	var straggled time.Time                // when stragglers were last published again
+	copies := make([]int, len(jobs))       // copies of each job published for stragglers
 	for done < len(jobs) {
 		var m jetstream.Msg
 		select {
@@ -159,6 +161,25 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 		case <-tick.C:
 			if g.Alive != nil {
 				g.Alive()
+			}
+			// Stragglers: workers are there (games came back) but none for
+			// an ack wait, so the jobs still out are held by workers that
+			// are slow or gone while they still say they are at work.
+			// Publish them again for the idle workers; whichever result
+			// comes first counts (they are the same game).
+			if done > 0 && time.Since(last) > c.limits.AckWait && time.Since(straggled) > c.limits.AckWait {
+				straggled = time.Now()
+				n := 0
+				for k := range jobs {
+					if !counted[k] {
+						copies[k]++
+						if err := c.publishCopy(ctx, &jobs[k], copies[k]); err != nil {
+							return nil, err
+						}
+						n++
+					}
+				}
+				c.log.Info("cluster: published the straggling games again", "game", g.Game, "generation", g.Generation, "games", n)
 			}
 			if time.Since(last) > quiet {
 				c.log.Warn("cluster: waiting for workers: no game came back for a while; are workers running and connected to this NATS server?",
@@ -347,6 +368,21 @@ func (c *Coordinator) publishAll(ctx context.Context, jobs []Job) error {
 		}
 	}
 	return nil
+}
+
+// publishCopy publishes job again as its copy-th straggler copy: the same
+// job and attempt under a message ID of its own, which JetStream queues
+// beside the first.
+func (c *Coordinator) publishCopy(ctx context.Context, job *Job, copy int) error {
+	data, err := json.Marshal(job)
+	if err != nil {
+		return fmt.Errorf("cluster: job %s: %w", job.ID, err)
+	}
+	id := job.ID + "#" + strconv.Itoa(job.Attempt) + "." + strconv.Itoa(copy)
+	return c.retry(ctx, "publish job "+job.ID, func() error {
+		_, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(id))
+		return err
+	})
 }
 
 // retry calls f until it succeeds or ctx is done, a second apart, logging
