@@ -128,6 +128,8 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 	}
 	defer it.Stop()
 	msgs := make(chan jetstream.Msg)
+	quit := make(chan struct{}) // Play has returned: the reader must not block
+	defer close(quit)
 	go func() {
 		defer close(msgs)
 		for {
@@ -137,7 +139,7 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			}
 			select {
 			case msgs <- m:
-			case <-ctx.Done():
+			case <-quit:
 				return
 			}
 		}
