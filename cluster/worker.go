@@ -64,11 +64,17 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		wg.Go(func() {
 			for {
 				m, err := it.Next()
-				if err != nil {
-					if !errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-						w.Log.Error("worker: jobs", "err", err)
-					}
+				if errors.Is(err, jetstream.ErrMsgIteratorClosed) || ctx.Err() != nil {
 					return
+				}
+				if err != nil { // the server away, say: the iterator carries on when it is back
+					w.Log.Warn("worker: waiting for jobs", "err", err)
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(time.Second):
+					}
+					continue
 				}
 				w.handle(ctx, js, m, cache, beat)
 			}
