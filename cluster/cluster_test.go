@@ -192,7 +192,7 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 		if forge == nil {
 			nets[0], nets[1] = nets[1], nets[0]
 		}
-		res, err := playJob(ctx, &job, nets)
+		res, err := playJob(ctx, &job, nets, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

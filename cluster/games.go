@@ -24,27 +24,29 @@ type MoveCode interface {
 
 // playJob plays a job with the nets of its two players, with the same
 // code as a local tournament: the game's species from the job's setup,
-// and tournament.Arena.PlayScheduled.
-func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net) (*Result, error) {
+// and tournament.Arena.PlayScheduled. players, if not nil, keeps the
+// players it makes for later jobs of the same goroutine, as a local
+// tournament's worker keeps its players from game to game.
+func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net, players *playerCache) (*Result, error) {
 	switch job.Game {
 	case "draughts":
 		var s player.DraughtsSetup
 		if err := strictJSON(job.Setup, &s); err != nil {
 			return nil, err
 		}
-		return playWith(ctx, player.DraughtsSpecies(s), job, nets)
+		return playWith(ctx, player.DraughtsSpecies(s), job, nets, players)
 	case "chess":
 		var s player.ChessSetup
 		if err := strictJSON(job.Setup, &s); err != nil {
 			return nil, err
 		}
-		return playWith(ctx, player.ChessSpecies(s), job, nets)
+		return playWith(ctx, player.ChessSpecies(s), job, nets, players)
 	case "xiangqi":
 		var s player.XiangqiSetup
 		if err := strictJSON(job.Setup, &s); err != nil {
 			return nil, err
 		}
-		return playWith(ctx, player.XiangqiSpecies(s), job, nets)
+		return playWith(ctx, player.XiangqiSpecies(s), job, nets, players)
 	}
 	return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
 }
@@ -62,14 +64,21 @@ func strictJSON(data []byte, v any) error {
 }
 
 // playWith plays job with sp's players for nets and returns its result.
-func playWith[M MoveCode, S search.Game[M]](ctx context.Context, sp population.Species[M, S], job *Job, nets [2]*nnet.Net) (*Result, error) {
+func playWith[M MoveCode, S search.Game[M]](ctx context.Context, sp population.Species[M, S], job *Job, nets [2]*nnet.Net, cache *playerCache) (*Result, error) {
 	var players [2]search.Player[M, S]
 	for i, n := range nets {
+		// A game with the same net on both sides needs two players.
+		key := job.Game + "\x00" + string(job.Setup) + "\x00" + job.Genomes[i] + "\x00" + string(rune('0'+i))
+		if p, ok := cache.get(key).(search.Player[M, S]); ok {
+			players[i] = p
+			continue
+		}
 		p, err := sp.Player(n)
 		if err != nil {
 			return nil, fmt.Errorf("job %s: player %d: %w", job.ID, i+1, err)
 		}
 		players[i] = p()
+		cache.put(key, players[i])
 	}
 	rec, err := sp.Arena.PlayScheduled(ctx, job.GameID(), players[0], players[1], tournament.Clock{})
 	if err != nil {
@@ -100,4 +109,40 @@ func record[M MoveCode, S search.Game[M]](arena tournament.Arena[M, S], id tourn
 		return rec, err
 	}
 	return rec, nil
+}
+
+// playerCache keeps the players a worker goroutine made, by game, setup,
+// net and side, the latest few: a player starts every game afresh from
+// its seed (search.Player.NewGame), so reusing one changes no game, and
+// saves building its evaluator and search for every job. A nil cache
+// keeps nothing.
+type playerCache struct {
+	size    int
+	players map[string]any
+	order   []string // oldest first
+}
+
+func newPlayerCache(size int) *playerCache {
+	return &playerCache{size: size, players: map[string]any{}}
+}
+
+func (c *playerCache) get(key string) any {
+	if c == nil {
+		return nil
+	}
+	return c.players[key]
+}
+
+func (c *playerCache) put(key string, p any) {
+	if c == nil {
+		return
+	}
+	if _, ok := c.players[key]; !ok {
+		c.order = append(c.order, key)
+	}
+	c.players[key] = p
+	if len(c.order) > c.size {
+		delete(c.players, c.order[0])
+		c.order = c.order[1:]
+	}
 }

@@ -62,6 +62,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
+			players := newPlayerCache(32) // this goroutine's: players are not shared
 			for {
 				m, err := it.Next()
 				if errors.Is(err, jetstream.ErrMsgIteratorClosed) || ctx.Err() != nil {
@@ -76,7 +77,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 					}
 					continue
 				}
-				w.handle(ctx, js, m, cache, beat)
+				w.handle(ctx, js, m, cache, players, beat)
 			}
 		})
 	}
@@ -115,7 +116,7 @@ func (w *Worker) attach(ctx context.Context, js jetstream.JetStream) (jetstream.
 
 // handle plays one job message and publishes its result, then
 // acknowledges it.
-func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, beat time.Duration) {
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, players *playerCache, beat time.Duration) {
 	var job Job
 	if err := json.Unmarshal(m.Data(), &job); err != nil {
 		w.Log.Error("worker: dropped a malformed job", "err", err)
@@ -153,7 +154,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 		m.NakWithDelay(2 * time.Second)
 		return
 	}
-	res, err := playJob(playing, &job, nets)
+	res, err := playJob(playing, &job, nets, players)
 	if ctx.Err() != nil {
 		m.Nak() // stopping: let another worker play it now
 		return
