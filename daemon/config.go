@@ -238,13 +238,17 @@ func DefaultConfig() Config {
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20, HallGames: 2,
 		}, EvolvePieceValues: true, EvolvePST: true},
+		// Xiangqi evolves the classic program's piece-square tables, at a
+		// tenth of the step as chess does: generation 0 then scores 43.8%
+		// against classic at depth 2 (200 games), against 26.5% without
+		// them, and its champion 94% at 10+0.1 (README).
 		Xiangqi: XiangqiConfig{PopulationConfig: PopulationConfig{
-			Preset: string(population.Blondie24), MutationScale: 1,
+			Preset: string(population.Blondie24), MutationScale: 0.1,
 			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.Blondie),
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "classic"}, BaselineGames: 20, HallGames: 2,
-		}, EvolvePieceValues: true},
+		}, EvolvePieceValues: true, EvolvePST: true},
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
 			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, MinFreeMB: 1024,
