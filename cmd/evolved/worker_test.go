@@ -49,10 +49,10 @@ func startProcess(t *testing.T, cmd *exec.Cmd) (*syncWriter, chan error) {
 }
 
 // TestWorkersGiveTheLocalRun runs the daemon with an embedded NATS server
-// and real worker processes, kills one of them with SIGKILL after the
-// first generation and starts another: the database holds exactly what a
-// local run of the same configuration holds. A worker with the wrong
-// token is refused with a clear error.
+// and real worker processes: one plays the first generation and is killed
+// with SIGKILL, three more play the rest. The database holds exactly what
+// a local run of the same configuration holds, and status lists the
+// workers. A worker with the wrong token is refused with a clear error.
 func TestWorkersGiveTheLocalRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: a daemon and worker processes (skipped with -short)")
@@ -92,7 +92,9 @@ func TestWorkersGiveTheLocalRun(t *testing.T) {
 	}
 	first.Process.Signal(syscall.SIGKILL)
 	<-firstExit
-	startProcess(t, withToken(evolved(dir, "worker", "--nats", url, "--workers", "2", "--name", "second"), "s3cret"))
+	for _, name := range []string{"second", "third", "fourth"} { // three worker processes finish the run
+		startProcess(t, withToken(evolved(dir, "worker", "--nats", url, "--workers", "1", "--name", name), "s3cret"))
+	}
 	select {
 	case err := <-daemonExit:
 		if err != nil {
