@@ -125,3 +125,52 @@ func (w *syncWriter) String() string {
 	defer w.mu.Unlock()
 	return w.b.String()
 }
+
+// TestKilledDaemonWithWorkersResumes kills the daemon with SIGKILL in the
+// middle of a run whose games a worker plays, and starts it again on the
+// same database and embedded server store: the worker reconnects by
+// itself, the daemon resumes from its last committed generation, and the
+// database ends as a local run's.
+func TestKilledDaemonWithWorkersResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: daemon and worker processes (skipped with -short)")
+	}
+	const target = "12"
+	refDir, config := setup(t)
+	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
+		t.Fatalf("local run: %v\n%s", err, out)
+	}
+	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
+
+	dir, config := setup(t)
+	port := strconv.Itoa(freePort(t))
+	cluster := fastConfig + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
+	if err := os.WriteFile(config, []byte(cluster), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "evolved.db")
+	first := evolved(dir, "run", "--config", config, "--generations", target)
+	firstOut, firstExit := startProcess(t, first)
+	workerOut, _ := startProcess(t, evolved(dir, "worker", "--nats", "nats://127.0.0.1:"+port, "--workers", "2"))
+	deadline := time.Now().Add(2 * time.Minute)
+	for generations(t, db) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no third generation in 2 minutes\ndaemon:\n%s\nworker:\n%s", firstOut.String(), workerOut.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	first.Process.Signal(syscall.SIGKILL)
+	<-firstExit
+	secondOut, secondExit := startProcess(t, evolved(dir, "run", "--config", config, "--generations", target))
+	select {
+	case err := <-secondExit:
+		if err != nil {
+			t.Fatalf("the restarted daemon: %v\n%s", err, secondOut.String())
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("the restarted run did not finish in 3 minutes\ndaemon:\n%s\nworker:\n%s", secondOut.String(), workerOut.String())
+	}
+	if got := fingerprint(t, db); got != want {
+		t.Errorf("the run resumed with workers differs from the local run\ndaemon:\n%s", secondOut.String())
+	}
+}
