@@ -144,27 +144,12 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 	}
 	g, want := testGeneration(t)
 	g.Replay = 1
-	type outcome struct {
-		games []tournament.GameResult[draughts.Move]
-		err   error
-	}
-	done := make(chan outcome, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	go func() {
-		games, err := Play(ctx, c, g)
-		done <- outcome{games, err}
-	}()
-	// The liar answers the first three jobs it is given, each forged
-	// another way, and acknowledges them.
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cons, err := js.Consumer(ctx, JobsStream, WorkersConsumer)
-	if err != nil {
-		t.Fatal(err)
-	}
+	done := playInBackground(ctx, c, g)
+	// The liar answers the first jobs it is given, each forged another
+	// way, and acknowledges them.
+	js, cons := workersConsumer(t, ctx, nc)
 	forgeries := []func(r *Result){
 		func(r *Result) { r.Moves[len(r.Moves)-1] = r.Moves[r.Opening] }, // an illegal last move
 		func(r *Result) { // another outcome
@@ -455,23 +440,8 @@ func TestSlowWorkerDoesNotStallTheGeneration(t *testing.T) {
 	g, want := testGeneration(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	type outcome struct {
-		games []tournament.GameResult[draughts.Move]
-		err   error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		games, err := Play(ctx, c, g)
-		done <- outcome{games, err}
-	}()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cons, err := js.Consumer(ctx, JobsStream, WorkersConsumer)
-	if err != nil {
-		t.Fatal(err)
-	}
+	done := playInBackground(ctx, c, g)
+	_, cons := workersConsumer(t, ctx, nc)
 	held, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -494,4 +464,36 @@ func TestSlowWorkerDoesNotStallTheGeneration(t *testing.T) {
 		t.Fatal(out.err)
 	}
 	sameGames(t, out.games, want)
+}
+
+// outcome is what Play returned.
+type outcome struct {
+	games []tournament.GameResult[draughts.Move]
+	err   error
+}
+
+// playInBackground runs Play in a goroutine and returns where its
+// outcome arrives.
+func playInBackground(ctx context.Context, c *Coordinator, g Generation[draughts.Move, *draughts.Game]) chan outcome {
+	done := make(chan outcome, 1)
+	go func() {
+		games, err := Play(ctx, c, g)
+		done <- outcome{games, err}
+	}()
+	return done
+}
+
+// workersConsumer returns a JetStream context on nc and the workers'
+// consumer, for a test that takes jobs by hand.
+func workersConsumer(t *testing.T, ctx context.Context, nc *nats.Conn) (jetstream.JetStream, jetstream.Consumer) {
+	t.Helper()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.Consumer(ctx, JobsStream, WorkersConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js, cons
 }

@@ -48,6 +48,31 @@ func startProcess(t *testing.T, cmd *exec.Cmd) (*syncWriter, chan error) {
 	return out, exited
 }
 
+// localRun runs the test configuration locally for target generations and
+// returns the database's fingerprint.
+func localRun(t *testing.T, target string) string {
+	t.Helper()
+	dir, config := setup(t)
+	if out, err := evolved(dir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
+		t.Fatalf("local run: %v\n%s", err, out)
+	}
+	return fingerprint(t, filepath.Join(dir, "evolved.db"))
+}
+
+// clusterSetup writes the test configuration with an embedded NATS server
+// on a free loopback port into a fresh directory, and returns the
+// directory, the configuration's path and the server's URL.
+func clusterSetup(t *testing.T) (dir, config, url string) {
+	t.Helper()
+	dir, config = setup(t)
+	port := strconv.Itoa(freePort(t))
+	text := fastConfig + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
+	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, config, "nats://127.0.0.1:" + port
+}
+
 // TestWorkersGiveTheLocalRun runs the daemon with an embedded NATS server
 // and real worker processes: one plays the first generation and is killed
 // with SIGKILL, three more play the rest. The database holds exactly what
@@ -58,19 +83,8 @@ func TestWorkersGiveTheLocalRun(t *testing.T) {
 		t.Skip("long: a daemon and worker processes (skipped with -short)")
 	}
 	const target = "4"
-	refDir, config := setup(t)
-	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
-		t.Fatalf("local run: %v\n%s", err, out)
-	}
-	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
-
-	dir, config := setup(t)
-	port := strconv.Itoa(freePort(t))
-	url := "nats://127.0.0.1:" + port
-	cluster := fastConfig + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
-	if err := os.WriteFile(config, []byte(cluster), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	want := localRun(t, target)
+	dir, config, url := clusterSetup(t)
 	withToken := func(cmd *exec.Cmd, token string) *exec.Cmd {
 		cmd.Env = append(cmd.Env, "EVOLVED_NATS_TOKEN="+token)
 		return cmd
@@ -136,22 +150,12 @@ func TestKilledDaemonWithWorkersResumes(t *testing.T) {
 		t.Skip("long: daemon and worker processes (skipped with -short)")
 	}
 	const target = "12"
-	refDir, config := setup(t)
-	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
-		t.Fatalf("local run: %v\n%s", err, out)
-	}
-	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
-
-	dir, config := setup(t)
-	port := strconv.Itoa(freePort(t))
-	cluster := fastConfig + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
-	if err := os.WriteFile(config, []byte(cluster), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	want := localRun(t, target)
+	dir, config, url := clusterSetup(t)
 	db := filepath.Join(dir, "evolved.db")
 	first := evolved(dir, "run", "--config", config, "--generations", target)
 	firstOut, firstExit := startProcess(t, first)
-	workerOut, _ := startProcess(t, evolved(dir, "worker", "--nats", "nats://127.0.0.1:"+port, "--workers", "2"))
+	workerOut, _ := startProcess(t, evolved(dir, "worker", "--nats", url, "--workers", "2"))
 	deadline := time.Now().Add(2 * time.Minute)
 	for generations(t, db) < 3 {
 		if time.Now().After(deadline) {
