@@ -175,7 +175,7 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 				for k := range jobs {
 					if !counted[k] {
 						copies[k]++
-						if err := c.publishCopy(ctx, &jobs[k], copies[k]); err != nil {
+						if err := c.publish(ctx, &jobs[k], copies[k]); err != nil {
 							return nil, err
 						}
 						n++
@@ -217,7 +217,7 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 				return nil, fmt.Errorf("cluster: generation %d: game %d refused %d times; the last: %w", g.Generation, k+1, MaxAttempts, err)
 			}
 			jobs[k].Attempt++
-			if err := c.publish(ctx, &jobs[k]); err != nil {
+			if err := c.publish(ctx, &jobs[k], 0); err != nil {
 				return nil, err
 			}
 			continue
@@ -326,18 +326,29 @@ func (j *Job) digest() string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-// publish sends job to the workers, with a message ID that JetStream
+// publish sends job to the workers under a message ID that JetStream
 // deduplicates: the same attempt published twice (by a coordinator that
-// resumed) is queued once.
-func (c *Coordinator) publish(ctx context.Context, job *Job) error {
+// resumed) is queued once. copy > 0 publishes the copy-th straggler copy
+// of the attempt, under an ID of its own, which is queued beside the first.
+func (c *Coordinator) publish(ctx context.Context, job *Job, copy int) error {
 	data, err := json.Marshal(job)
 	if err != nil {
 		return fmt.Errorf("cluster: job %s: %w", job.ID, err)
 	}
 	return c.retry(ctx, "publish job "+job.ID, func() error {
-		_, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt)))
+		_, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(msgID(job, copy)))
 		return err
 	})
+}
+
+// msgID is the message ID of a job's attempt, or of its copy-th straggler
+// copy (copy > 0).
+func msgID(job *Job, copy int) string {
+	id := job.ID + "#" + strconv.Itoa(job.Attempt)
+	if copy > 0 {
+		id += "." + strconv.Itoa(copy)
+	}
+	return id
 }
 
 // publishAll publishes every job at once, without waiting for each
@@ -350,7 +361,7 @@ func (c *Coordinator) publishAll(ctx context.Context, jobs []Job) error {
 		if err != nil {
 			return fmt.Errorf("cluster: job %s: %w", jobs[k].ID, err)
 		}
-		futures[k], _ = c.js.PublishAsync(jobSubject(jobs[k].Game), data, jetstream.WithMsgID(jobs[k].ID+"#"+strconv.Itoa(jobs[k].Attempt)))
+		futures[k], _ = c.js.PublishAsync(jobSubject(jobs[k].Game), data, jetstream.WithMsgID(msgID(&jobs[k], 0)))
 	}
 	for k, f := range futures {
 		ok := false
@@ -364,27 +375,12 @@ func (c *Coordinator) publishAll(ctx context.Context, jobs []Job) error {
 			}
 		}
 		if !ok {
-			if err := c.publish(ctx, &jobs[k]); err != nil {
+			if err := c.publish(ctx, &jobs[k], 0); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// publishCopy publishes job again as its copy-th straggler copy: the same
-// job and attempt under a message ID of its own, which JetStream queues
-// beside the first.
-func (c *Coordinator) publishCopy(ctx context.Context, job *Job, copy int) error {
-	data, err := json.Marshal(job)
-	if err != nil {
-		return fmt.Errorf("cluster: job %s: %w", job.ID, err)
-	}
-	id := job.ID + "#" + strconv.Itoa(job.Attempt) + "." + strconv.Itoa(copy)
-	return c.retry(ctx, "publish job "+job.ID, func() error {
-		_, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(id))
-		return err
-	})
 }
 
 // retry calls f until it succeeds or ctx is done, a second apart, logging

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
@@ -166,7 +165,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 	res.Worker = w.Name
 	data, err := json.Marshal(res)
 	if err == nil {
-		_, err = js.Publish(ctx, job.Reply, data, jetstream.WithMsgID(job.ID+"#"+strconv.Itoa(job.Attempt)))
+		_, err = js.Publish(ctx, job.Reply, data, jetstream.WithMsgID(msgID(&job, 0))) // one result per attempt
 	}
 	if err != nil {
 		if ctx.Err() == nil { // stopping cuts a publish short: no news
