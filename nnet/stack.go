@@ -114,9 +114,7 @@ func sparseColumns(n *Net) []float64 {
 		}
 		bound = max(bound, total)
 	}
-	_, exp := math.Frexp(bound) // bound < 2^exp; the rounded columns sum to less than 2^(exp+1)
-	shift := min(max(52-exp, -900), 1000)
-	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
+	scale, unit := exactUnit(bound)
 	for h := range h1 {
 		row := n.w[n.WeightIndex(1, h, 0):][:inputs]
 		for i, w := range row {
@@ -124,6 +122,16 @@ func sparseColumns(n *Net) []float64 {
 		}
 	}
 	return cols
+}
+
+// exactUnit returns the unit u = 2^-shift (and its inverse, the scale)
+// to which values whose absolute values sum to bound are rounded, so that
+// every sum of a subset of them is exact in float64: bound < 2^exp, the
+// rounded values sum to less than 2^(exp+1) = 2^53*u.
+func exactUnit(bound float64) (scale, unit float64) {
+	_, exp := math.Frexp(bound)
+	shift := min(max(52-exp, -900), 1000)
+	return math.Ldexp(1, shift), math.Ldexp(1, -shift)
 }
 
 // sparseLayer is what the chess and xiangqi evaluators share: their copy
@@ -178,9 +186,7 @@ func withBalanceChannel(cols []float64, h1, inputs int, entry func(i int) float6
 	for i := range inputs {
 		bound += math.Abs(entry(i))
 	}
-	_, exp := math.Frexp(bound)
-	shift := min(max(52-exp, -900), 1000)
-	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
+	scale, unit := exactUnit(bound)
 	for i := range inputs {
 		copy(wide[i*stride:i*stride+h1], cols[i*h1:i*h1+h1])
 		wide[i*stride+h1] = math.Round(entry(i)*scale) * unit
