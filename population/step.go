@@ -90,15 +90,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	if err != nil {
 		return nil, nil, err
 	}
-	players := make([]func() search.Player[M, S], len(st.Agents))
-	for i, a := range st.Agents {
-		p, err := sp.Player(a.Net)
-		if err != nil {
-			return nil, nil, fmt.Errorf("population: generation %d: agent %d: %w", gen, a.ID, err)
-		}
-		players[i] = p
-	}
-	schedule, err := tournament.Schedule(cfg.Tournament, len(players), seed.Rand(st.Seed, game, gen, seed.Schedule, 0))
+	schedule, err := tournament.Schedule(cfg.Tournament, len(st.Agents), seed.Rand(st.Seed, game, gen, seed.Schedule, 0))
 	if err != nil {
 		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
 	}
@@ -106,30 +98,37 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	// and its games follow the tournament's in the schedule, so that
 	// without a hall of fame the tournament is what it always was.
 	hall := cfg.HallGenerations(gen)
+	nets := make([]*nnet.Net, 0, len(st.Agents)+len(hall)) // each slot's net
+	for _, a := range st.Agents {
+		nets = append(nets, a.Net)
+	}
 	for _, g := range hall {
-		p, err := sp.Player(champions[g])
-		if err != nil {
-			return nil, nil, fmt.Errorf("population: generation %d: hall of fame champion %d: %w", gen, g, err)
-		}
-		players = append(players, p)
+		nets = append(nets, champions[g])
 	}
 	schedule = append(schedule, hallSchedule(schedule, len(st.Agents), len(hall), cfg.HallGames)...)
 	var results tournament.Results[M]
+	var players []func() search.Player[M, S] // each slot's, when the tournament is played here
 	if sp.Tournament != nil {
-		nets := make([]*nnet.Net, 0, len(players))
-		for _, a := range st.Agents {
-			nets = append(nets, a.Net)
-		}
-		for _, g := range hall {
-			nets = append(nets, champions[g])
-		}
 		games, err := sp.Tournament(ctx, nets, schedule, st.Seed, gen, progress)
 		if err != nil {
 			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
 		}
 		results = tournament.Tally(len(nets), games, cfg.Tournament.Scoring)
-	} else if results, err = tournament.Run(ctx, sp.Arena, players, schedule, cfg.Tournament, st.Seed, gen, progress); err != nil {
-		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+	} else {
+		players = make([]func() search.Player[M, S], len(nets))
+		for i, net := range nets {
+			p, err := sp.Player(net)
+			if err != nil {
+				if i < len(st.Agents) {
+					return nil, nil, fmt.Errorf("population: generation %d: agent %d: %w", gen, st.Agents[i].ID, err)
+				}
+				return nil, nil, fmt.Errorf("population: generation %d: hall of fame champion %d: %w", gen, hall[i-len(st.Agents)], err)
+			}
+			players[i] = p
+		}
+		if results, err = tournament.Run(ctx, sp.Arena, players, schedule, cfg.Tournament, st.Seed, gen, progress); err != nil {
+			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+		}
 	}
 	n := len(st.Agents)
 	results.Points, results.Wins, results.Draws, results.Losses = results.Points[:n], results.Wins[:n], results.Draws[:n], results.Losses[:n]
@@ -145,7 +144,12 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	rep.Champion = st.Agents[rep.ChampionSlot]
 	rep.Ratings = rating.Pool(n, pairs(results, n))
-	champ := players[rep.ChampionSlot]
+	var champ func() search.Player[M, S] // for the ladder and the baselines
+	if players != nil {
+		champ = players[rep.ChampionSlot]
+	} else if champ, err = sp.Player(rep.Champion.Net); err != nil {
+		return nil, nil, fmt.Errorf("population: generation %d: champion %d: %w", gen, rep.Champion.ID, err)
+	}
 
 	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
 		return nil, nil, err
