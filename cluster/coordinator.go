@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"evolved/nnet"
+	"evolved/population"
 	"evolved/search"
 	"evolved/storage"
 	"evolved/tournament"
@@ -231,6 +232,20 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 		}
 	}
 	return games, nil
+}
+
+// Tournament returns a population.Species.Tournament that plays a
+// generation's tournament on c's workers: game and setup are what the
+// workers build the species from, sp the coordinator's copy of it (to
+// check the games, and to replay about one in replay of them; 0 replays
+// none); alive, if set, is called every few seconds while it waits.
+func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup any, sp population.Species[M, S], replay int, alive func()) func(ctx context.Context,
+	nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[M], error) {
+	return func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int,
+		progress func(done, total int)) ([]tournament.GameResult[M], error) {
+		return Play(ctx, c, Generation[M, S]{Game: game, Setup: setup, Arena: sp.Arena, Player: sp.Player, Replay: replay,
+			Nets: nets, Schedule: schedule, RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
+	}
 }
 
 // checkResult returns the game r states for job, or why it is refused:

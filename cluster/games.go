@@ -30,25 +30,24 @@ type MoveCode interface {
 func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net, players *playerCache) (*Result, error) {
 	switch job.Game {
 	case "draughts":
-		var s player.DraughtsSetup
-		if err := strictJSON(job.Setup, &s); err != nil {
-			return nil, err
-		}
-		return playWith(ctx, player.DraughtsSpecies(s), job, nets, players)
+		return playSetup(ctx, player.DraughtsSpecies, job, nets, players)
 	case "chess":
-		var s player.ChessSetup
-		if err := strictJSON(job.Setup, &s); err != nil {
-			return nil, err
-		}
-		return playWith(ctx, player.ChessSpecies(s), job, nets, players)
+		return playSetup(ctx, player.ChessSpecies, job, nets, players)
 	case "xiangqi":
-		var s player.XiangqiSetup
-		if err := strictJSON(job.Setup, &s); err != nil {
-			return nil, err
-		}
-		return playWith(ctx, player.XiangqiSpecies(s), job, nets, players)
+		return playSetup(ctx, player.XiangqiSpecies, job, nets, players)
 	}
 	return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
+}
+
+// playSetup decodes the job's setup as the game's setup type T, builds the
+// game's species from it and plays the job with it.
+func playSetup[T any, M MoveCode, S search.Game[M]](ctx context.Context, species func(T) population.Species[M, S],
+	job *Job, nets [2]*nnet.Net, players *playerCache) (*Result, error) {
+	var setup T
+	if err := strictJSON(job.Setup, &setup); err != nil {
+		return nil, err
+	}
+	return playWith(ctx, species(setup), job, nets, players)
 }
 
 // strictJSON decodes a setup, refusing fields this build does not know:
@@ -105,10 +104,7 @@ func record[M MoveCode, S search.Game[M]](arena tournament.Arena[M, S], id tourn
 		}
 		rec.Moves[i] = m
 	}
-	if err := arena.Verify(id, rec); err != nil {
-		return rec, err
-	}
-	return rec, nil
+	return rec, arena.Verify(id, rec)
 }
 
 // playerCache keeps the players a worker goroutine made, by game, setup,
