@@ -121,19 +121,15 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd, game
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer db.Close()
-	c, err := db.Champion(ctx, game, generation)
+	a, err := player.ChampionAgent(ctx, db, game, generation)
 	if err != nil {
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
-	var nodes int64
-	if depth == 0 { // as evolved: the run's depth and node budget
-		run, err := runSearch(ctx, db, game)
-		if err != nil {
-			return none, fmt.Errorf("%s: %w", cmd, err)
-		}
-		depth, nodes = run.Depth, run.Nodes
+	nodes := a.Search.Nodes // as evolved: the run's depth and node budget
+	if depth != 0 {
+		nodes = 0
 	}
-	s, err := net(fmt.Sprintf("champion of generation %d", c.Generation), c.Net, depth)
+	s, err := net(fmt.Sprintf("champion of generation %d", a.Provenance.Generation), a.Net, cmp.Or(depth, a.Search.Depth))
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", cmd, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 
 	"evolved/agent"
 	"evolved/daemon"
+	"evolved/player"
 	"evolved/storage"
 )
 
@@ -268,17 +268,11 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			generation = r.Generation
 			rated = fmt.Sprintf(", rated %.0f ± %.0f on %s (the best of %d ratings)", r.Elo, r.CI, r.Scale, len(ratings))
 		}
-		c, err := db.Champion(ctx, game, generation)
+		f, err := player.ChampionAgent(ctx, db, game, generation)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		search, err := runSearch(ctx, db, game)
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		f := agent.File{Game: game, Net: c.Net, Search: search,
-			Provenance: agent.Provenance{RunSeed: c.Seed, Generation: c.Generation, AgentID: c.AgentID,
-				Fitness: c.Fitness, LadderMean: c.LadderMean, Improved: c.Improved, Evolved: c.CreatedAt}}
+		c := f.Provenance
 		var buf bytes.Buffer
 		if err := agent.Write(&buf, f); err != nil {
 			return fmt.Errorf("export: %w", err)
@@ -360,22 +354,4 @@ func gameOf(ctx context.Context, db *storage.DB, cmd, given string) (string, err
 		games[i] = p.Game
 	}
 	return "", usagef("%s: %s holds runs of %s; choose one with --game", cmd, db.Path(), strings.Join(games, ", "))
-}
-
-// runSearch returns the search settings the run of game was evolved
-// with, from its stored configuration: its depth and node budget (the
-// capture extension is always on; it matters to draughts alone).
-func runSearch(ctx context.Context, db *storage.DB, game string) (agent.Search, error) {
-	run, err := db.LoadRun(ctx, game)
-	if err != nil {
-		return agent.Search{}, err
-	}
-	var defining struct {
-		Depth int   `json:"depth"`
-		Nodes int64 `json:"nodes"`
-	}
-	if err := json.Unmarshal([]byte(run.Config), &defining); err != nil || defining.Depth < 1 {
-		return agent.Search{}, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
-	}
-	return agent.Search{Depth: defining.Depth, Nodes: defining.Nodes, CaptureExtension: true}, nil
 }
