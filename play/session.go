@@ -143,16 +143,23 @@ func (s *session[M, S]) engineMove(ctx context.Context) {
 		s.printf("engine: %v\n", err)
 		return
 	}
-	secs := time.Since(start).Seconds()
+	elapsed := time.Since(start)
 	s.last = s.rules.formatMove(s.g, res.Move)
-	s.figures = fmt.Sprintf("depth %d, %d nodes, %.0f nodes/s, %s",
-		res.Depth, res.Nodes, float64(res.Nodes)/max(secs, 1e-9), s.describeScore(res.Score, s.g.ToMove()))
-	if res.Nodes == 0 {
-		// An external engine or a learned table reports no search.
-		s.figures = fmt.Sprintf("moved in %.2f s (it reports no search figures)", secs)
-	}
+	s.figures = searchFigures(s.rules, res, elapsed, s.g.ToMove())
 	s.g.Make(res.Move)
 	s.display()
+}
+
+// searchFigures words an engine's search for a person: depth, nodes, speed
+// and what its score means for mover, the side that was to move.
+func searchFigures[M comparable, S search.Game[M]](r rules[M, S], res search.Result[M], elapsed time.Duration, mover game.Player) string {
+	secs := elapsed.Seconds()
+	if res.Nodes == 0 {
+		// An external engine or a learned table reports no search.
+		return fmt.Sprintf("moved in %.2f s (it reports no search figures)", secs)
+	}
+	return fmt.Sprintf("depth %d, %d nodes, %.0f nodes/s, %s",
+		res.Depth, res.Nodes, float64(res.Nodes)/max(secs, 1e-9), describeScore(r, res.Score, mover))
 }
 
 // command carries out one line of input: a command or a move.
@@ -297,22 +304,22 @@ func (s *session[M, S]) hint(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("hint: %w", err)
 	}
-	s.printf("hint: %s (%s)\n", s.rules.formatMove(s.g, res.Move), s.describeScore(res.Score, s.g.ToMove()))
+	s.printf("hint: %s (%s)\n", s.rules.formatMove(s.g, res.Move), describeScore(s.rules, res.Score, s.g.ToMove()))
 	return nil
 }
 
 // describeScore says what a search score means for the side that was to
 // move (search scores are from its point of view): a forced result and in
 // how many plies, or the evaluation, whose side it favours and its unit.
-func (s *session[M, S]) describeScore(score int, mover game.Player) string {
-	side := s.rules.sideName(mover)
+func describeScore[M comparable, S search.Game[M]](r rules[M, S], score int, mover game.Player) string {
+	side := r.sideName(mover)
 	switch {
 	case search.IsWin(score) && score > 0:
 		return fmt.Sprintf("a forced win for %s in %d plies", side, search.Win-score)
 	case search.IsWin(score):
 		return fmt.Sprintf("a forced loss for %s in %d plies", side, search.Win+score)
 	}
-	return fmt.Sprintf("score %+d for %s: positive is good for %s, in %s", score, side, side, s.rules.scoreUnit())
+	return fmt.Sprintf("score %+d for %s: positive is good for %s, in %s", score, side, side, r.scoreUnit())
 }
 
 // save writes the game record to path.
