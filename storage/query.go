@@ -15,7 +15,9 @@ type PopulationStatus struct {
 	Game string `json:"game"`
 	Seed uint64 `json:"seed"`
 	// Generation is the number of generations played.
-	Generation  int     `json:"generation"`
+	Generation int `json:"generation"`
+	// Games is the number of tournament games its generations played.
+	Games       int64   `json:"games"`
 	BestFitness int     `json:"best_fitness"`
 	MeanFitness float64 `json:"mean_fitness"`
 	// GensPerHour is measured over the last (up to) 20 generations.
@@ -53,8 +55,8 @@ func (d *DB) Status(ctx context.Context) ([]PopulationStatus, error) {
 	for i := range out {
 		s := &out[i]
 		var last sql.NullString
-		if err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(CASE WHEN improved THEN generation END), -1)
-			FROM generations WHERE game = ?`, s.Game).Scan(&s.Generation, &s.LastImprovement); err != nil {
+		if err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(games), 0), coalesce(max(CASE WHEN improved THEN generation END), -1)
+			FROM generations WHERE game = ?`, s.Game).Scan(&s.Generation, &s.Games, &s.LastImprovement); err != nil {
 			return nil, fmt.Errorf("status %s: %w", s.Game, err)
 		}
 		if s.Generation == 0 {
