@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -51,6 +52,7 @@ type Config struct {
 	Xiangqi  XiangqiConfig  `toml:"xiangqi"`
 	Jobs     JobsConfig     `toml:"jobs"`
 	Cluster  ClusterConfig  `toml:"cluster"`
+	HTTP     HTTPConfig     `toml:"http"`
 
 	// defined holds the keys a configuration file set ("draughts.depth"):
 	// a run keeps its stored settings over the defaults, not over these.
@@ -168,6 +170,28 @@ type JobsConfig struct {
 	// when it is neither on $PATH nor in /usr/games.
 	RatingLadders map[string]string `toml:"rating_ladders"`
 	RatingEngine  string            `toml:"rating_engine"`
+}
+
+// HTTPConfig serves the web site (package web) while the daemon evolves:
+// the pages, live updates and /metrics. It takes effect at start.
+type HTTPConfig struct {
+	// Listen is the site's host:port; "" (the default) serves no site.
+	// Beyond loopback it requires a token.
+	Listen string `toml:"listen"`
+	// Token is the site's access token; $EVOLVED_HTTP_TOKEN gives it when
+	// the file does not (keep it out of a file others can read).
+	Token string `toml:"token"`
+}
+
+// validate checks the site's address.
+func (c HTTPConfig) validate() error {
+	if c.Listen == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		return &ConfigError{Key: "http.listen", Value: strconv.Quote(c.Listen), Msg: "want host:port, such as 127.0.0.1:8080"}
+	}
+	return nil
 }
 
 // ClusterConfig says where the tournaments are played: on this machine
@@ -369,6 +393,8 @@ func (c *Config) Set(key, value string) error {
 		c.LogLevel = value
 	case "cluster.nats":
 		c.Cluster.NATS = value
+	case "http.listen":
+		c.HTTP.Listen = value
 	default:
 		return bad("unknown key")
 	}
@@ -405,6 +431,9 @@ func (c Config) Validate() error {
 		return bad("workers", c.Workers, "want 0 (all CPUs) to 1024")
 	}
 	if err := c.Cluster.validate(); err != nil {
+		return err
+	}
+	if err := c.HTTP.validate(); err != nil {
 		return err
 	}
 	if !slices.Contains([]string{"auto", "text", "json"}, c.LogFormat) {

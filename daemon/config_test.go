@@ -79,6 +79,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[cluster]\nack_wait = 1\n":                      "cluster.ack_wait = 1",
 		"[cluster]\ntls_cert = \"c.pem\"\n":              "cluster.tls_cert",
 		"[xiangqi]\nnodes = 2000000000\n":                "xiangqi.nodes = 2000000000",
+		"[http]\nlisten = \"8080\"\n":                    "http.listen",
+		"[http]\nport = 8080\n":                          "unknown key http.port",
 	}
 	for file, want := range cases {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")

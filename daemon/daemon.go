@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -30,6 +31,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
@@ -37,6 +39,8 @@ import (
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
+	"evolved/metrics"
+	"evolved/nnet"
 	"evolved/player"
 	"evolved/population"
 	"evolved/progress"
@@ -44,6 +48,7 @@ import (
 	"evolved/search"
 	"evolved/storage"
 	"evolved/tournament"
+	"evolved/web"
 )
 
 // maxSlots bounds the shared game budget; the budget's size is changed at
@@ -81,6 +86,13 @@ type Daemon struct {
 	nc         *nats.Conn
 	natsServer *cluster.Server
 	coord      *cluster.Coordinator
+
+	// With [http] listen set, site serves the web pages on httpLn, which
+	// New opens so that a port in use fails the start. metrics are the
+	// daemon's own figures on the site's /metrics.
+	site    *web.Server
+	httpLn  net.Listener
+	metrics *metrics.Daemon
 }
 
 // ratingGrace is how long Run waits, once every population has reached
@@ -131,6 +143,8 @@ type Options struct {
 	Notifier Notifier
 	// LookupEnv finds the cluster's credentials; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Version is the build, for the web site's footer.
+	Version string
 }
 
 // New opens the database and prepares the daemon. The caller must Close it.
@@ -141,6 +155,12 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 	if dir := filepath.Dir(cfg.DB); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("daemon: directory of the database %s: %w", cfg.DB, err)
+		}
+	}
+	if cfg.HTTP.Listen != "" {
+		// Refuse an unguarded site before the database is created.
+		if err := web.CheckListen(cfg.HTTP.Listen, siteToken(cfg, opts)); err != nil {
+			return nil, fmt.Errorf("daemon: http.listen: %w", err)
 		}
 	}
 	db, err := storage.Open(ctx, cfg.DB, storage.Options{})
@@ -160,13 +180,63 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 		db.Close()
 		return nil, err
 	}
+	d.metrics = metrics.NewDaemon()
 	if cfg.Cluster.NATS != "" {
 		if err := d.startCluster(ctx, cfg, opts.LookupEnv); err != nil {
 			d.Close()
 			return nil, err
 		}
 	}
+	if cfg.HTTP.Listen != "" {
+		if err := d.startSite(ctx, cfg, opts); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
 	return d, nil
+}
+
+// startSite opens the web site's socket and prepares the site over the
+// daemon's database (a read-only connection of its own).
+func (d *Daemon) startSite(ctx context.Context, cfg Config, opts Options) error {
+	token := siteToken(cfg, opts)
+	ln, err := web.Listen(cfg.HTTP.Listen, token)
+	if err != nil {
+		return fmt.Errorf("daemon: http.listen: %w", err)
+	}
+	site, err := web.New(ctx, web.Options{DB: cfg.DB, Token: token, Logger: d.log, Version: opts.Version,
+		Collectors: d.metrics.Collectors(), Targets: d.targets})
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("daemon: %w", err)
+	}
+	d.site, d.httpLn = site, ln
+	return nil
+}
+
+// siteToken is the web site's access token: the configuration's, or else
+// $EVOLVED_HTTP_TOKEN's.
+func siteToken(cfg Config, opts Options) string {
+	if cfg.HTTP.Token != "" {
+		return cfg.HTTP.Token
+	}
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	token, _ := lookup(web.TokenEnv)
+	return token
+}
+
+// targets returns the generation target of each game the daemon evolves,
+// for the site's ETA.
+func (d *Daemon) targets() map[string]int {
+	cfg := d.config()
+	out := map[string]int{}
+	for _, g := range cfg.Games {
+		out[g] = cfg.Generations
+	}
+	return out
 }
 
 // startCluster connects to the NATS server of cfg.Cluster, first
@@ -211,6 +281,12 @@ func (d *Daemon) startCluster(ctx context.Context, cfg Config, lookup func(strin
 // Close closes the NATS connection and the embedded server, if any, and
 // the database.
 func (d *Daemon) Close() error {
+	if d.site != nil {
+		d.site.Close()
+	}
+	if d.httpLn != nil {
+		d.httpLn.Close()
+	}
 	if d.nc != nil {
 		d.nc.Close()
 	}
@@ -291,6 +367,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go d.watchdog(ctx)
+	if d.site != nil {
+		ln := d.httpLn
+		d.httpLn = nil // Serve closes it
+		go func() {
+			if err := d.site.Serve(ctx, ln); err != nil {
+				d.log.Error("the web site stopped; the evolution goes on", "err", err)
+			}
+		}()
+		d.log.Info("web site serving", "url", "http://"+ln.Addr().String()+"/")
+	}
 	go func() {
 		for {
 			select {
@@ -411,6 +497,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 	// The live line counts every game of a generation: the tournament's
 	// from Step's progress, the ladder's and the baselines' as they start
 	// (Step reports no progress for them), counted through the arena.
+	species.Player = countNodes(species.Player, d.metrics.Nodes.WithLabelValues(game))
 	var live liveGames
 	species.Arena = countStarts(species.Arena, func() {
 		d.beat()
@@ -465,13 +552,16 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		// The generation is finished: commit it even if a stop signal
 		// arrived meanwhile, so that finished work is not replayed.
 		commitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		committing := time.Now()
 		err = d.db.CommitGeneration(commitCtx, record, next, d.config().Jobs.Retention())
 		cancel()
 		if err != nil {
 			return fmt.Errorf("daemon: %w", err)
 		}
+		d.metrics.Checkpoint.WithLabelValues(game).Observe(time.Since(committing).Seconds())
 		d.beat()
 		secs := time.Since(started).Seconds()
+		d.metrics.Generation.WithLabelValues(game).Observe(secs)
 		best := report.Results.Points[report.Ranking[0]]
 		mean := 0.0
 		for _, p := range report.Results.Points {
@@ -724,3 +814,29 @@ func diffKeys(a, b string) []string {
 // ErrRunMismatch means the database holds a run of the game with other
 // defining settings than the configuration asks for.
 var ErrRunMismatch = errors.New("daemon: the configuration differs from the stored run")
+
+// countNodes returns newPlayer with every player it makes counting the
+// nodes of its searches on nodes, for the nodes-per-second metric.
+func countNodes[M comparable, S search.Game[M]](newPlayer func(*nnet.Net) (func() search.Player[M, S], error),
+	nodes prometheus.Counter) func(*nnet.Net) (func() search.Player[M, S], error) {
+	return func(net *nnet.Net) (func() search.Player[M, S], error) {
+		mk, err := newPlayer(net)
+		if err != nil {
+			return nil, err
+		}
+		return func() search.Player[M, S] { return nodeCounter[M, S]{mk(), nodes} }, nil
+	}
+}
+
+// nodeCounter is a player that adds its searches' nodes to a counter.
+type nodeCounter[M comparable, S search.Game[M]] struct {
+	search.Player[M, S]
+	nodes prometheus.Counter
+}
+
+// Move searches and counts the nodes.
+func (n nodeCounter[M, S]) Move(ctx context.Context, s S) (search.Result[M], error) {
+	r, err := n.Player.Move(ctx, s)
+	n.nodes.Add(float64(r.Nodes))
+	return r, err
+}

@@ -55,6 +55,11 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"status", "--generations", "-2"}, 2, "--generations must be 0 or more"},
 		{[]string{"export", "--game", "draughts", "--generation", "x"}, 2, `invalid value "x" for flag -generation: not a whole number`},
 		{[]string{"run", "--print-config", "--workers", "3"}, 0, "workers = 3"},
+		{[]string{"serve", "--listen", "0.0.0.0:8080"}, 2, "is not loopback: set an access token"},
+		{[]string{"serve", "--listen", "8080"}, 2, `listen address "8080"`},
+		{[]string{"serve", "--listen", "127.0.0.1:0", "--db", "none.db"}, 1, "no database"},
+		{[]string{"serve", "--token-file", "missing-token"}, 1, "token file"},
+		{[]string{"run", "--http", "0.0.0.0:8080", "--generations", "1"}, 1, "http.listen"},
 	}
 	for _, c := range cases {
 		out, code := exitStatus(t, c.args...)

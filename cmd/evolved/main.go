@@ -67,6 +67,7 @@ func commands() []command {
 	return []command{
 		{name: "run", summary: "evolve the populations, checkpointing every generation (the daemon)", setup: runCommand},
 		{name: "worker", summary: "play the games of a daemon started with --nats, on this machine's cores", setup: workerCommand},
+		{name: "serve", summary: "serve a database's web site: curves, champions, games, play, live updates, /metrics", setup: serveCommand},
 		{name: "status", summary: "show each population's progress", setup: statusCommand},
 		{name: "champions", summary: "list a population's champions by generation", setup: championsCommand},
 		{name: "export", summary: "write a champion to an agent file", setup: exportCommand},

@@ -14,6 +14,7 @@ import (
 	"evolved/daemon"
 	"evolved/progress"
 	"evolved/storage"
+	"evolved/web"
 )
 
 // runCommand implements `evolved run`, the daemon.
@@ -35,10 +36,12 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.String("log-level", "", "log `LEVEL`: debug, info, warn or error (default: "+def.LogLevel+")")
 	fs.String("nats", "", "play the tournaments on workers (evolved worker) through the NATS server at `URL`, or through one started\n"+
 		"beside the database with \"embedded\" (default: here; credentials from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+")")
+	fs.String("http", "", "serve the web site (pages, live updates, /metrics) on `HOST:PORT` while evolving, as evolved serve does\n"+
+		"(default: none; beyond loopback it needs a token: [http] token or $"+web.TokenEnv+")")
 	flagKeys := map[string]string{"db": "db", "game": "games", "generations": "generations", "seed": "seed",
-		"workers": "workers", "log-format": "log_format", "log-level": "log_level", "nats": "cluster.nats"}
+		"workers": "workers", "log-format": "log_format", "log-level": "log_level", "nats": "cluster.nats", "http": "http.listen"}
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game "+strings.Join(daemon.KnownGames(), ",")+"] [--generations N] [--seed S] [--workers W] [--nats URL|embedded]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game "+strings.Join(daemon.KnownGames(), ",")+"] [--generations N] [--seed S] [--workers W] [--nats URL|embedded] [--http HOST:PORT]")
 		fmt.Fprintln(fs.Output(), "\nEvolves the configured populations, committing every generation to the database;")
 		fmt.Fprintln(fs.Output(), "a restart resumes from the last committed generation. SIGINT/SIGTERM stop it")
 		fmt.Fprintln(fs.Output(), "(the generation in flight is abandoned), SIGHUP reloads the configuration file.")
@@ -75,7 +78,7 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		logger := daemon.NewLogger(logOut, cfg.LogFormat, terminal, level)
 		d, err := daemon.New(ctx, cfg, daemon.Options{
-			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level, Line: line,
+			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level, Line: line, Version: moduleVersion(),
 		})
 		if errors.Is(err, storage.ErrLocked) {
 			return fmt.Errorf("run: %w; stop the daemon that holds it, or evolve in another database with --db FILE", err)

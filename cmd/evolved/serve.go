@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"evolved/daemon"
+	"evolved/progress"
+	"evolved/web"
+)
+
+// serveCommand implements `evolved serve`: the web site over a database,
+// beside a running daemon or alone.
+func serveCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	dbPath := fs.String("db", defaultDB(), "the database `FILE` to show (opened read-only)")
+	listen := fs.String("listen", web.DefaultListen, "serve on `HOST:PORT`; beyond loopback it needs an access token")
+	tokenFile := fs.String("token-file", "", "read the access token from `FILE` (default: $"+web.TokenEnv+"; none on loopback)")
+	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved serve [--db FILE] [--listen HOST:PORT] [--token-file FILE]")
+		fmt.Fprintln(fs.Output(), "\nServes the web site of a database: every population's curves, champions,")
+		fmt.Fprintln(fs.Output(), "generations and games on replay boards, live updates as generations are")
+		fmt.Fprintln(fs.Output(), "committed, play in the browser and Prometheus metrics at /metrics, until")
+		fmt.Fprintln(fs.Output(), "SIGINT or SIGTERM. It only reads the database, so it runs beside the daemon.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		if *logFormat != "auto" && *logFormat != "text" && *logFormat != "json" {
+			return usagef("serve: --log-format must be auto, text or json, got %q", *logFormat)
+		}
+		token := os.Getenv(web.TokenEnv)
+		if *tokenFile != "" {
+			b, err := os.ReadFile(*tokenFile)
+			if err != nil {
+				return fmt.Errorf("serve: token file: %w", err)
+			}
+			if token = strings.TrimSpace(string(b)); token == "" {
+				return fmt.Errorf("serve: token file %s is empty", *tokenFile)
+			}
+		}
+		if err := web.CheckListen(*listen, token); err != nil {
+			return &usageError{msg: "serve: " + err.Error()}
+		}
+		log := daemon.NewLogger(os.Stderr, *logFormat, progress.IsTerminal(os.Stderr), new(slog.LevelVar))
+		srv, err := web.New(ctx, web.Options{DB: *dbPath, Token: token, Logger: log, Version: moduleVersion()})
+		if err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		defer srv.Close()
+		ln, err := web.Listen(*listen, token)
+		if err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C stops)\n", *dbPath, ln.Addr())
+		if err := srv.Serve(ctx, ln); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		return nil
+	}
+}
+
+// moduleVersion is the binary's module version and, when stamped, its
+// commit, for the web site's footer.
+func moduleVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}

@@ -1,0 +1,193 @@
+package web_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"evolved/web"
+)
+
+// TestBadRequestsAreRefusedAndChangeNothing sends what a confused or
+// hostile client might and checks each status and message, and that the
+// database file is untouched.
+func TestBadRequestsAreRefusedAndChangeNothing(t *testing.T) {
+	path := fixtureDB(t)
+	before := fileSum(t, path)
+	_, ts := newServer(t, web.Options{})
+	for _, tc := range []struct {
+		method, path, contentType, body string
+		status                          int
+		msg                             string
+	}{
+		{"GET", "/api/games/go/curves", "", "", 400, `bad game "go": want one of draughts, chess, xiangqi`},
+		{"GET", "/games/checkers", "", "", 400, `bad game "checkers"`},
+		{"GET", "/api/games/chess/generations/3", "", "", 404, "chess generation 3: storage: no such generation (3 played)"},
+		{"GET", "/api/games/chess/generations/-1", "", "", 400, `bad gen "-1"`},
+		{"GET", "/api/games/chess/generations/99999999999", "", "", 400, `bad gen "99999999999"`},
+		{"GET", "/games/chess/generations/x", "", "", 400, `bad gen "x"`},
+		{"GET", "/api/games/chess/generations/1/games/friendly/0", "", "", 400, `bad kind "friendly": want one of tournament, ladder, baseline`},
+		{"GET", "/api/games/chess/generations/1/games/tournament/100000", "", "", 404, "no such game"},
+		{"GET", "/api/games/chess/champions/7/agent", "", "", 404, "no such generation"},
+		{"GET", "/static/../../../../etc/passwd", "", "", 404, ""},
+		{"GET", "/static/", "", "", 404, "no page at /static/"},
+		{"GET", "/static/nothing.js", "", "", 404, ""},
+		{"GET", "/nowhere", "", "", 404, "no page at /nowhere"},
+		{"DELETE", "/api/status", "", "", 405, "DELETE is not allowed on /api/status (allowed: GET)"},
+		{"GET", "/api/play/abc/move", "", "", 405, "GET is not allowed on /api/play/abc/move (allowed: POST)"},
+		{"GET", "/api/play/opponents?game=go", "", "", 400, `bad game "go"`},
+		{"POST", "/api/play", "text/plain", `{"game":"chess"}`, 415, "bad Content-Type"},
+		{"POST", "/api/play", "application/json", `{"game":`, 400, "bad request body"},
+		{"POST", "/api/play", "application/json", `{"game":"chess","colour":"white"}`, 400, `bad request body: json: unknown field "colour"`},
+		{"POST", "/api/play", "application/json", `{"game":"chess"} {"game":"chess"}`, 400, "trailing data"},
+		{"POST", "/api/play", "application/json", `{"game":"go"}`, 400, `bad game "go"`},
+		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"uci:/bin/sh"}`, 400, `bad opponent "uci:/bin/sh"`},
+		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"/etc/passwd"}`, 400, `bad opponent "/etc/passwd"`},
+		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"champion:99"}`, 404, "no such generation"},
+		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"random","side":"red"}`, 400, `bad side "red": want one of white, black`},
+		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"` + strings.Repeat("x", 5000) + `"}`, 413, "over the limit"},
+		{"POST", "/api/play/0123/move", "application/json", `{"move":"e4"}`, 404, `no game "0123" in play here`},
+		{"GET", "/api/play/0123", "", "", 404, "no game"},
+	} {
+		req, err := http.NewRequest(tc.method, ts.URL+tc.path, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.contentType != "" {
+			req.Header.Set("Content-Type", tc.contentType)
+		}
+		code, body, _ := do(t, nil, req)
+		if code != tc.status {
+			t.Errorf("%s %s: %d, want %d: %.200s", tc.method, tc.path, code, tc.status, body)
+			continue
+		}
+		if strings.HasPrefix(tc.path, "/api/") {
+			var e struct{ Error string }
+			if err := json.Unmarshal([]byte(body), &e); err != nil || !strings.Contains(e.Error, tc.msg) {
+				t.Errorf("%s %s: error %q (%v), want it to say %q", tc.method, tc.path, e.Error, err, tc.msg)
+			}
+		} else if !strings.Contains(body, strings.ReplaceAll(strings.ReplaceAll(tc.msg, `"`, "&#34;"), "'", "&#39;")) {
+			t.Errorf("%s %s: page %.300s does not say %q", tc.method, tc.path, body, tc.msg)
+		}
+	}
+	if fileSum(t, path) != before {
+		t.Error("the requests changed the database file")
+	}
+}
+
+// TestPlayRefusesBadMovesAndKeepsTheGame plays a game through the API:
+// an illegal move and a malformed one are refused with the legal moves
+// listed, and the game is as it was; a legal move gets the engine's reply.
+func TestPlayRefusesBadMovesAndKeepsTheGame(t *testing.T) {
+	_, ts := newServer(t, web.Options{})
+	var a answer
+	postJSON(t, ts.URL+"/api/play", `{"game":"chess","opponent":"pst:2","side":"white"}`, http.StatusCreated, &a)
+	if a.ID == "" || len(a.State.Legal) != 20 || len(a.State.Moves) != 0 || a.State.Human != "white" {
+		t.Fatalf("new game: %+v", a)
+	}
+	for move, msg := range map[string]string{
+		"e5":  `play: bad move "e5": illegal move: no legal move matches; legal moves: Na3, Nc3, Nf3, Nh3, a3, a4,`,
+		"zz":  `play: bad move "zz": cannot read the move`,
+		"Ke2": `play: bad move "Ke2"`,
+	} {
+		code, body, _ := post(t, nil, ts.URL+"/api/play/"+a.ID+"/move", "application/json", `{"move":"`+move+`"}`)
+		var e struct{ Error string }
+		json.Unmarshal([]byte(body), &e)
+		if code != http.StatusBadRequest || !strings.HasPrefix(e.Error, msg) {
+			t.Errorf("move %s: %d %s, want 400 saying %q", move, code, body, msg)
+		}
+	}
+	var again answer
+	getJSONInto(t, ts.URL+"/api/play/"+a.ID, &again)
+	if len(again.State.Moves) != 0 || again.State.Board.FEN != a.State.Board.FEN {
+		t.Errorf("refused moves changed the game: %v", again.State.Moves)
+	}
+	var b answer
+	postJSON(t, ts.URL+"/api/play/"+a.ID+"/move", `{"move":"e4"}`, http.StatusOK, &b)
+	if len(b.State.Moves) != 2 || b.State.Moves[0] != "e4" || len(b.State.Legal) == 0 || b.State.Figures == "" {
+		t.Errorf("after e4: moves %v, %d legal, figures %q", b.State.Moves, len(b.State.Legal), b.State.Figures)
+	}
+	// The person plays Black: the engine has already moved.
+	var c answer
+	postJSON(t, ts.URL+"/api/play", `{"game":"xiangqi","opponent":"material:3","side":"black"}`, http.StatusCreated, &c)
+	if len(c.State.Moves) != 1 || c.State.Board.ToMove != "black" || len(c.State.Legal) == 0 {
+		t.Errorf("xiangqi as Black: %+v", c.State)
+	}
+}
+
+// TestPlaySessionsAreBounded checks the session limit: a site full of
+// games refuses another with 503.
+func TestPlaySessionsAreBounded(t *testing.T) {
+	_, ts := newServer(t, web.Options{MaxPlays: 2})
+	for i := range 2 {
+		var a answer
+		postJSON(t, ts.URL+"/api/play", `{"game":"draughts","opponent":"random"}`, http.StatusCreated, &a)
+		if i == 0 && (a.State.Human != "black" || len(a.State.Legal) != 7) {
+			t.Errorf("draughts as Black: %+v", a.State)
+		}
+	}
+	code, body, h := post(t, nil, ts.URL+"/api/play", "application/json", `{"game":"draughts","opponent":"random"}`)
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "too many games") || h.Get("Retry-After") == "" {
+		t.Errorf("third game: %d %s", code, body)
+	}
+}
+
+// TestPlayToTheEnd plays a whole game of each kind against the random
+// player, always choosing the first legal move, until it is over.
+func TestPlayToTheEnd(t *testing.T) {
+	_, ts := newServer(t, web.Options{PlayMaxMoves: 30, WriteRate: 1000})
+	for _, game := range []string{"draughts", "chess", "xiangqi"} {
+		var a answer
+		postJSON(t, ts.URL+"/api/play", `{"game":"`+game+`","opponent":"random"}`, http.StatusCreated, &a)
+		for plies := 0; !a.State.Over; plies++ {
+			if plies > 200 || len(a.State.Legal) == 0 {
+				t.Fatalf("%s: not over after %d plies, %d legal moves", game, plies, len(a.State.Legal))
+			}
+			postJSON(t, ts.URL+"/api/play/"+a.ID+"/move", `{"move":"`+a.State.Legal[0].Text+`"}`, http.StatusOK, &a)
+		}
+		if a.State.Result == "*" || a.State.Outcome == "" || len(a.State.Legal) != 0 {
+			t.Errorf("%s over: result %q outcome %q", game, a.State.Result, a.State.Outcome)
+		}
+		code, body, _ := post(t, nil, ts.URL+"/api/play/"+a.ID+"/move", "application/json", `{"move":"x"}`)
+		if code != http.StatusConflict || !strings.Contains(body, "the game is over") {
+			t.Errorf("%s: a move after the end: %d %s", game, code, body)
+		}
+		code, rec, _ := get(t, nil, ts.URL+"/api/play/"+a.ID+"/record")
+		if code != http.StatusOK || !strings.Contains(rec, a.State.Result) {
+			t.Errorf("%s record: %d %s", game, code, rec)
+		}
+	}
+}
+
+// answer is the play API's answer.
+type answer struct {
+	ID    string `json:"id"`
+	State struct {
+		Board struct {
+			FEN    string `json:"fen"`
+			ToMove string `json:"to_move"`
+		} `json:"board"`
+		Moves   []string                `json:"moves"`
+		Legal   []struct{ Text string } `json:"legal"`
+		Human   string                  `json:"human"`
+		Over    bool                    `json:"over"`
+		Result  string                  `json:"result"`
+		Outcome string                  `json:"outcome"`
+		Figures string                  `json:"figures"`
+	} `json:"state"`
+}
+
+// postJSON posts body and decodes the answer, which must have status.
+func postJSON(t *testing.T, url, body string, status int, v any) {
+	t.Helper()
+	code, got, _ := post(t, nil, url, "application/json", body)
+	if code != status {
+		t.Fatalf("POST %s %s: %d, want %d: %s", url, body, code, status, got)
+	}
+	if err := json.Unmarshal([]byte(got), v); err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+}
+
+func getJSONInto(t *testing.T, url string, v any) { getJSON(t, url, v) }

@@ -1,0 +1,230 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"evolved/web"
+)
+
+// ArtifactsEnv names the directory the browser tests save their
+// screenshots in (default: a directory under the system's temporary one,
+// logged).
+const ArtifactsEnv = "EVOLVED_TEST_ARTIFACTS"
+
+// chromium finds a Chromium to drive, or skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on $PATH (apt-get install chromium; .ci/run installs it): the browser tests need one")
+	return ""
+}
+
+// browserTab is a headless Chromium tab that records console errors,
+// warnings and uncaught exceptions.
+type browserTab struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+// newTab starts Chromium (before any test clock starts) and opens a tab.
+func newTab(t *testing.T) *browserTab {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	b := &browserTab{ctx: ctx}
+	messages := chromedp.Console(ctx) // starts the browser and the tab
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
+				b.mu.Lock()
+				b.errors = append(b.errors, fmt.Sprintf("%s (%s:%d)", m, m.URL, m.Line))
+				b.mu.Unlock()
+			}
+		}
+	}()
+	return b
+}
+
+// run runs steps with a generous deadline: the machine may be loaded.
+func (b *browserTab) run(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// value runs an action that reads something, with the same deadline.
+func value[T any](t *testing.T, b *browserTab, what string, a chromedp.Action[T]) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// clean fails the test with the console errors seen so far.
+func (b *browserTab) clean(t *testing.T, page string) {
+	t.Helper()
+	time.Sleep(100 * time.Millisecond) // let the last messages arrive
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errors {
+		t.Errorf("%s: %s", page, e)
+	}
+	b.errors = nil
+}
+
+// screenshot saves the tab's page as name.png among the artifacts.
+func (b *browserTab) screenshot(t *testing.T, name string) {
+	t.Helper()
+	dir := os.Getenv(ArtifactsEnv)
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "evolved-screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	png := value(t, b, "screenshot "+name, chromedp.FullScreenshot(100))
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// TestBrowserPagesLoadCleanly opens every page in Chromium, waits for what
+// its scripts draw, and fails on any console error.
+func TestBrowserPagesLoadCleanly(t *testing.T) {
+	b := newTab(t)
+	_, ts := newServer(t, web.Options{})
+	for _, tc := range []struct {
+		name, path, ready string
+		check             func(t *testing.T)
+	}{
+		{"overview", "/", `#runs table tbody tr:nth-child(3)`, nil},
+		{"population", "/games/chess", `.charts[data-drawn="3"] [data-chart="rating"] circle`, nil},
+		{"generation", "/games/xiangqi/generations/2", `#games tbody tr`, nil},
+		{"replay-draughts", "/games/draughts/generations/2/games/tournament/0", `#moves li`, nil},
+		{"replay-chess", "/games/chess/generations/2/games/baseline/0", `#moves li`, func(t *testing.T) {
+			b.run(t, "replay: last", chromedp.Click(`#last`))
+			ply := value(t, b, "replay: ply", chromedp.Text(`#ply`))
+			moves := value(t, b, "replay: count", chromedp.Evaluate[int](`document.querySelectorAll("#moves li").length`))
+			if want := fmt.Sprintf("move %d of %d", moves, moves); ply != want {
+				t.Errorf("after last: %q, want %q", ply, want)
+			}
+		}},
+		{"replay-xiangqi", "/games/xiangqi/generations/1/games/tournament/3", `#moves li`, nil},
+		{"play", "/play?game=chess", `select[name="opponent"] option[value="champion:latest"]`, nil},
+	} {
+		b.run(t, tc.name, chromedp.Navigate(ts.URL+tc.path), chromedp.WaitReady(tc.ready))
+		if tc.check != nil {
+			tc.check(t)
+		}
+		b.screenshot(t, tc.name)
+		b.clean(t, tc.name)
+	}
+}
+
+// TestBrowserLiveUpdate opens a population's page and evolves its run
+// further: the page's tables and charts follow without a reload.
+func TestBrowserLiveUpdate(t *testing.T) {
+	b := newTab(t)
+	path := copyFixture(t)
+	_, ts := newServer(t, web.Options{DB: path, Poll: 100 * time.Millisecond})
+	b.run(t, "open", chromedp.Navigate(ts.URL+"/games/draughts"),
+		chromedp.WaitVisible(`.charts[data-drawn="3"]`),
+		chromedp.WaitVisible(`#live-state.on`))
+	if err := evolve(context.Background(), smallConfig(path, 5)); err != nil {
+		t.Fatal(err)
+	}
+	b.run(t, "live update", chromedp.WaitVisible(`#champions a[href="/games/draughts/generations/4"]`),
+		chromedp.WaitVisible(`.charts[data-drawn="5"]`))
+	b.clean(t, "live update")
+}
+
+// TestBrowserPlaysAGameOnEachBoard plays a whole game of each kind by
+// clicking cells, the move chosen from the legal moves the server lists,
+// until the game is over (the site draws games after a few moves).
+func TestBrowserPlaysAGameOnEachBoard(t *testing.T) {
+	b := newTab(t)
+	_, ts := newServer(t, web.Options{PlayMaxMoves: 6, WriteRate: 1000})
+	for _, game := range []string{"draughts", "chess", "xiangqi"} {
+		b.run(t, game+": new game", chromedp.Navigate(ts.URL+"/play?game="+game),
+			chromedp.WaitReady(`select[name="opponent"] option[value="random"]`),
+			chromedp.SetValue(`select[name="opponent"]`, "random"),
+			chromedp.Click(`#new-game button[type="submit"]`),
+			chromedp.WaitVisible(`#play[data-status="your-move"]`))
+		for plies := 0; ; plies++ {
+			remembered := value(t, b, game+": session", chromedp.Evaluate[string](`sessionStorage.getItem("evolved.play.id") || ""`))
+			_, id, _ := strings.Cut(remembered, ":")
+			var a struct {
+				State struct {
+					Over  bool `json:"over"`
+					Legal []struct {
+						From, To int
+						Text     string
+					} `json:"legal"`
+				} `json:"state"`
+			}
+			getJSON(t, ts.URL+"/api/play/"+id, &a)
+			if a.State.Over {
+				break
+			}
+			if plies > 20 || len(a.State.Legal) == 0 {
+				t.Fatalf("%s: not over after %d moves", game, plies)
+			}
+			m := a.State.Legal[plies%len(a.State.Legal)]
+			cell := func(i int) string { return fmt.Sprintf(`[data-cell="%d"]`, i) }
+			b.run(t, fmt.Sprintf("%s: play %s", game, m.Text), chromedp.Click(cell(m.From)),
+				chromedp.Click(cell(m.To)))
+			choices := value(t, b, game+": chooser", chromedp.Evaluate[int](`document.querySelectorAll("button.choice[data-text]").length`))
+			if choices > 0 {
+				sel := fmt.Sprintf(`button.choice[data-text=%q]`, m.Text)
+				b.run(t, game+": choose", chromedp.Click(sel))
+			}
+			b.run(t, game+": reply", chromedp.WaitVisible(`#play[data-status="your-move"], #play[data-status="over"]`))
+			played := value(t, b, game+": moves", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#moves li")).map(li => li.textContent)`))
+			if !strings.Contains(strings.Join(played, " "), m.Text) {
+				t.Fatalf("%s: the move list %q lacks %s", game, played, m.Text)
+			}
+		}
+		b.run(t, game+": over", chromedp.WaitVisible(`#play[data-status="over"]`))
+		status := value(t, b, game+": status", chromedp.Text(`#status`))
+		if !strings.Contains(status, "Draw") && !strings.Contains(status, "win") && !strings.Contains(status, "lose") {
+			t.Errorf("%s: status at the end %q", game, status)
+		}
+		b.screenshot(t, "play-"+game)
+		b.clean(t, "play "+game)
+	}
+}

@@ -1,0 +1,432 @@
+package web
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"evolved/storage"
+)
+
+// pageTemplate is one page: the layout with the page's own blocks.
+type pageTemplate = template.Template
+
+// pageNames are the site's pages, each templates/NAME.html.
+var pageNames = []string{"overview", "population", "generation", "replay", "play", "error"}
+
+// templateFuncs are the helpers the templates use.
+var templateFuncs = template.FuncMap{
+	"signed": func(f float64) string { return fmt.Sprintf("%+.2f", f) },
+	"fixed":  func(digits int, f float64) string { return strconv.FormatFloat(f, 'f', digits, 64) },
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	},
+	"bytes":   storage.FormatBytes,
+	"pathEsc": url.PathEscape,
+	"add":     func(a, b int) int { return a + b },
+}
+
+// parsePages parses every page with the layout.
+func parsePages() (map[string]*pageTemplate, error) {
+	pages := map[string]*pageTemplate{}
+	for _, name := range pageNames {
+		t, err := template.New(name).Funcs(templateFuncs).ParseFS(assets, "templates/layout.html", "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("web: page %s: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+// Page is what the layout shows on every page.
+type Page struct {
+	Title   string
+	DB      string
+	Version string
+	// Game is the game a page is about ("" for none): live updates of
+	// other games leave it alone.
+	Game string
+}
+
+// page returns the layout's data for a page titled title.
+func (s *Server) page(title string) Page {
+	return Page{Title: title, DB: s.opts.DB, Version: cmp.Or(s.opts.Version, "(devel)")}
+}
+
+// render executes page name with data into a buffer first, so that a
+// failing template is a clean 500 rather than half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+		s.log.Warn("web page failed", "page", name, "err", err)
+		http.Error(w, "the page could not be drawn: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
+// errorPage is an error shown to a person.
+type errorPage struct {
+	Page
+	Status  int
+	Message string
+}
+
+// runRow is one population on the overview.
+type runRow struct {
+	storage.PopulationStatus
+	// Target is the daemon's generation target (0: none) and ETA when it
+	// should be reached ("" without a target or a rate).
+	Target int    `json:"target,omitempty"`
+	ETA    string `json:"eta,omitempty"`
+	// Rating is the latest rating, if any.
+	Rating *ratingView `json:"rating,omitempty"`
+}
+
+// ratingView is a rating as pages and the API show it.
+type ratingView struct {
+	Generation int     `json:"generation"`
+	Elo        float64 `json:"elo"`
+	CI         float64 `json:"ci"`
+	Scale      string  `json:"scale"`
+	TC         string  `json:"tc"`
+	Games      int     `json:"games"`
+	Hours      float64 `json:"hours"`
+}
+
+func viewRating(r storage.Rating) *ratingView {
+	return &ratingView{Generation: r.Generation, Elo: r.Elo, CI: r.CI, Scale: r.Scale, TC: r.TC, Games: r.Games, Hours: r.Hours}
+}
+
+// metaRow is one chess-lab run on the overview.
+type metaRow struct {
+	ID         int64     `json:"id"`
+	Method     string    `json:"method"`
+	Opponent   string    `json:"opponent"`
+	Seed       uint64    `json:"seed"`
+	Iterations int       `json:"iterations"`
+	BestCost   float64   `json:"best_cost"`
+	Seconds    float64   `json:"seconds"`
+	Created    time.Time `json:"created"`
+	Finished   time.Time `json:"finished,omitzero"`
+}
+
+// overview is the overview page's data and the /api/status answer.
+type overview struct {
+	Page     `json:"-"`
+	Runs     []runRow     `json:"runs"`
+	Meta     []metaRow    `json:"meta"`
+	Size     storage.Size `json:"size"`
+	Workers  int          `json:"workers"`
+	Database string       `json:"database"`
+}
+
+// loadOverview reads every run and chess-lab run.
+func (s *Server) loadOverview(r *http.Request) (overview, error) {
+	ctx := r.Context()
+	o := overview{Page: s.page("Overview"), Runs: []runRow{}, Meta: []metaRow{}, Database: s.opts.DB}
+	status, err := s.db.Status(ctx)
+	if err != nil {
+		return o, err
+	}
+	var targets map[string]int
+	if s.opts.Targets != nil {
+		targets = s.opts.Targets()
+	}
+	for _, st := range status {
+		row := runRow{PopulationStatus: st, Target: targets[st.Game]}
+		if left := row.Target - st.Generation; left > 0 && st.GensPerHour > 0 {
+			d := time.Duration(float64(left) / st.GensPerHour * float64(time.Hour))
+			row.ETA = fmt.Sprintf("%s (%s)", roundDuration(d), time.Now().Add(d).UTC().Format("Jan 2 15:04 UTC"))
+		}
+		if rt, ok, err := s.db.LatestRating(ctx, st.Game); err != nil {
+			return o, err
+		} else if ok {
+			row.Rating = viewRating(rt)
+		}
+		o.Runs = append(o.Runs, row)
+	}
+	runs, err := s.db.MetaRuns(ctx)
+	if err != nil {
+		return o, err
+	}
+	for _, m := range runs {
+		o.Meta = append(o.Meta, metaRow{ID: m.ID, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed,
+			Iterations: m.Iterations, BestCost: m.BestCost, Seconds: m.Seconds, Created: m.Created, Finished: m.Finished})
+	}
+	if o.Size, err = s.db.Size(ctx); err != nil {
+		return o, err
+	}
+	workers, err := s.db.Workers(ctx)
+	if err != nil {
+		return o, err
+	}
+	for _, w := range workers {
+		if time.Since(w.LastSeen) < 5*time.Minute {
+			o.Workers++
+		}
+	}
+	return o, nil
+}
+
+// roundDuration writes d to the minute, or to the hour past two days.
+func roundDuration(d time.Duration) string {
+	if d > 48*time.Hour {
+		return fmt.Sprintf("%.0f h", d.Hours())
+	}
+	d = d.Round(time.Minute)
+	if d < time.Minute {
+		return "under a minute"
+	}
+	return d.String()[:len(d.String())-2] // "1h5m0s" -> "1h5m"
+}
+
+// overviewPage shows every population and chess-lab run.
+func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request) {
+	o, err := s.loadOverview(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "overview", o)
+}
+
+// championView is one row of a population's champion history.
+type championView struct {
+	storage.ChampionRow
+	Rating *ratingView `json:"rating,omitempty"`
+}
+
+// population is a population page's data.
+type population struct {
+	Page
+	Status    storage.PopulationStatus
+	Config    string // the run's stored configuration, indented
+	Rating    *ratingView
+	Ratings   []ratingView
+	Champions []championView // latest first, one page of them
+	// From is the first generation of the page (the latest on it) and
+	// Older, Newer the From of the pages beside it (-1: none).
+	From, Older, Newer int
+	CurvesAPI          string
+}
+
+// championsPerPage is how many champions a population page lists.
+const championsPerPage = 100
+
+// populationPage shows a population: its curves, ratings and champions.
+func (s *Server) populationPage(w http.ResponseWriter, r *http.Request) {
+	game, err := gameParam(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	run, err := s.db.LoadRun(ctx, game)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	status, err := s.db.Status(ctx)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	p := population{Page: s.page(game), CurvesAPI: "/api/games/" + game + "/curves", Older: -1, Newer: -1}
+	p.Game = game
+	for _, st := range status {
+		if st.Game == game {
+			p.Status = st
+		}
+	}
+	var indented bytes.Buffer
+	if json.Indent(&indented, []byte(run.Config), "", "  ") == nil {
+		p.Config = indented.String()
+	} else {
+		p.Config = run.Config
+	}
+	champions, err := s.db.Champions(ctx, game)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	ratings, err := s.db.Ratings(ctx, game)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	byGen := map[int]*ratingView{}
+	for _, rt := range ratings {
+		v := viewRating(rt)
+		p.Ratings = append(p.Ratings, *v)
+		byGen[rt.Generation] = v
+	}
+	if len(ratings) > 0 {
+		p.Rating = viewRating(ratings[len(ratings)-1])
+	}
+	latest := len(champions) - 1
+	p.From = latest
+	if v := r.URL.Query().Get("from"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			s.failErr(w, r, &badParam{"from", v, "a generation number"})
+			return
+		}
+		p.From = min(n, latest)
+	}
+	for g := p.From; g >= 0 && g > p.From-championsPerPage; g-- {
+		p.Champions = append(p.Champions, championView{ChampionRow: champions[g], Rating: byGen[g]})
+	}
+	if p.From-championsPerPage >= 0 {
+		p.Older = p.From - championsPerPage
+	}
+	if p.From < latest {
+		p.Newer = min(latest, p.From+championsPerPage)
+	}
+	s.render(w, r, http.StatusOK, "population", p)
+}
+
+// generationView is a generation page's data and its API answer.
+type generationView struct {
+	Page        `json:"-"`
+	Generation  int                   `json:"generation"`
+	Played      int                   `json:"played"`
+	Champion    storage.ChampionRow   `json:"champion"`
+	Members     []storage.Member      `json:"members"`
+	Games       []storage.GameSummary `json:"games"`
+	Prev, Next  int                   `json:"-"` // -1: none
+	PrunedGames bool                  `json:"pruned_games"`
+}
+
+// loadGeneration reads a generation's champion, agents and games.
+func (s *Server) loadGeneration(r *http.Request) (generationView, error) {
+	var v generationView
+	game, err := gameParam(r)
+	if err != nil {
+		return v, err
+	}
+	gen, err := intParam(r, "gen")
+	if err != nil {
+		return v, err
+	}
+	ctx := r.Context()
+	if v.Members, err = s.db.Members(ctx, game, gen); err != nil {
+		return v, err
+	}
+	if v.Games, err = s.db.GameList(ctx, game, gen); err != nil {
+		return v, err
+	}
+	if v.Played, err = s.db.Generations(ctx, game); err != nil {
+		return v, err
+	}
+	champions, err := s.db.Champions(ctx, game)
+	if err != nil {
+		return v, err
+	}
+	v.Page = s.page(fmt.Sprintf("%s generation %d", game, gen))
+	v.Game, v.Generation, v.Champion = game, gen, champions[gen]
+	v.Prev, v.Next = gen-1, gen+1
+	if v.Next >= v.Played {
+		v.Next = -1
+	}
+	v.PrunedGames = len(v.Games) == 0
+	return v, nil
+}
+
+// generationPage shows a generation's agents and games.
+func (s *Server) generationPage(w http.ResponseWriter, r *http.Request) {
+	v, err := s.loadGeneration(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "generation", v)
+}
+
+// replayView is the replay page's data.
+type replayView struct {
+	Page
+	Generation           int
+	Kind                 string
+	Index                int
+	First, Second        string
+	Result, Reason       string
+	API, RecordURL, Back string
+}
+
+// replayPage shows one stored game on a board.
+func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
+	game, gen, kind, idx, err := gameRef(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	g, err := s.db.StoredGameOf(r.Context(), game, gen, kind, idx)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	api := fmt.Sprintf("/api/games/%s/generations/%d/games/%s/%d", game, gen, kind, idx)
+	v := replayView{Page: s.page(fmt.Sprintf("%s generation %d, %s game %d", game, gen, kind, idx)),
+		Generation: gen, Kind: kind, Index: idx, First: playerName(g.First), Second: playerName(g.Second),
+		Result: g.Result, Reason: g.Reason, API: api, RecordURL: api + "/record",
+		Back: fmt.Sprintf("/games/%s/generations/%d", game, gen)}
+	v.Game = game
+	s.render(w, r, http.StatusOK, "replay", v)
+}
+
+// playerName names a stored game's player: "agent 12" for an agent id,
+// the player spec otherwise.
+func playerName(s string) string {
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return "agent " + s
+	}
+	return s
+}
+
+// playView is the play page's data.
+type playView struct {
+	Page
+	Games []string
+}
+
+// playPage is the board to play on; play.js drives it through the API.
+func (s *Server) playPage(w http.ResponseWriter, r *http.Request) {
+	v := playView{Page: s.page("Play"), Games: slices.Clone(knownGames)}
+	v.Game = "chess"
+	if g := r.URL.Query().Get("game"); g != "" {
+		if !slices.Contains(knownGames, g) {
+			s.failErr(w, r, &badParam{"game", g, "one of draughts, chess, xiangqi"})
+			return
+		}
+		v.Game = g
+	} else if status, err := s.db.Status(r.Context()); err == nil && len(status) > 0 {
+		v.Game = status[0].Game // the database's first run
+	}
+	s.render(w, r, http.StatusOK, "play", v)
+}
+
+// finite replaces NaN and infinities, which JSON cannot carry, with 0.
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}

@@ -1,0 +1,416 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"evolved/agent"
+	"evolved/game"
+	"evolved/game/chess"
+	"evolved/game/draughts"
+	"evolved/game/xiangqi"
+	"evolved/nnet"
+	"evolved/play"
+	"evolved/player"
+	"evolved/search"
+	"evolved/storage"
+)
+
+// Bounds of play sessions: a move's engine search, the moves of a game
+// (then it is drawn), and the engines thinking at once, so that visitors
+// cannot take the CPU from the evolution.
+const (
+	engineTimeout   = 30 * time.Second
+	enginesAtOnce   = 2
+	maxMoveTextSize = 64
+)
+
+// builtins are the built-in opponents a browser may choose, per game: a
+// fixed list, so that no request names an agent file, an engine binary
+// or anything else on disk.
+var builtins = map[string][]opponent{
+	"draughts": {{"material:2", "material, 2 plies"}, {"material:4", "material, 4 plies"}, {"material:6", "material, 6 plies"},
+		{"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
+	"chess": {{"pst:2", "piece-square tables, 2 plies"}, {"pst:4", "piece-square tables, 4 plies"},
+		{"material:3", "material, 3 plies"}, {"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
+	"xiangqi": {{"classic", "the classic program"}, {"material:3", "material, 3 plies"},
+		{"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
+}
+
+// sides are each game's sides, the first player's first.
+var sides = map[string][]string{"draughts": {"black", "white"}, "chess": {"white", "black"}, "xiangqi": {"red", "black"}}
+
+// opponent is a player a browser may choose.
+type opponent struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// apiOpponents lists the opponents of a game: its run's latest champion
+// and best-rated champion when the database has the run, then the
+// built-in players.
+func (s *Server) apiOpponents(w http.ResponseWriter, r *http.Request) {
+	game := r.URL.Query().Get("game")
+	if _, ok := builtins[game]; !ok {
+		s.failErr(w, r, &badParam{"game", game, "one of draughts, chess, xiangqi"})
+		return
+	}
+	list := []opponent{}
+	n, err := s.db.Generations(r.Context(), game)
+	switch {
+	case errors.Is(err, storage.ErrNoRun):
+	case err != nil:
+		s.failErr(w, r, err)
+		return
+	case n > 0:
+		list = append(list, opponent{"champion:latest", fmt.Sprintf("the latest champion (generation %d)", n-1)})
+		ratings, err := s.db.Ratings(r.Context(), game)
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		best := -1
+		var bestLow float64
+		for _, rt := range ratings {
+			if low := rt.Elo - rt.CI; best < 0 || low >= bestLow {
+				best, bestLow = rt.Generation, low
+			}
+		}
+		if best >= 0 && best != n-1 {
+			list = append(list, opponent{fmt.Sprintf("champion:%d", best), fmt.Sprintf("the best rated champion (generation %d)", best)})
+		}
+		if n > 1 {
+			list = append(list, opponent{"champion:0", "generation 0's champion"})
+		}
+	}
+	list = append(list, builtins[game]...)
+	writeJSON(w, http.StatusOK, map[string]any{"game": game, "opponents": list, "sides": sides[game]})
+}
+
+// championID reads "champion:latest" or "champion:N".
+var championID = regexp.MustCompile(`^champion:(latest|[0-9]{1,9})$`)
+
+// newMatch builds a match of game against the opponent id, with the
+// person playing side.
+func (s *Server) newMatch(ctx context.Context, game, id, side string) (play.Match, error) {
+	human, ok := sideIndex(game, side)
+	if !ok {
+		return nil, &badParam{"side", side, "one of " + strings.Join(sides[game], ", ")}
+	}
+	var spec string
+	var champion *agentChoice
+	if m := championID.FindStringSubmatch(id); m != nil {
+		gen := -1
+		if m[1] != "latest" {
+			gen, _ = strconv.Atoi(m[1])
+		}
+		f, err := player.ChampionAgent(ctx, s.db, game, gen)
+		if err != nil {
+			return nil, err
+		}
+		champion = &agentChoice{name: fmt.Sprintf("champion of generation %d", f.Provenance.Generation), f: f}
+	} else {
+		for _, o := range builtins[game] {
+			if o.ID == id {
+				spec = id
+			}
+		}
+		if spec == "" {
+			return nil, &badParam{"opponent", id, "champion:latest, champion:N or one of the built-in players /api/play/opponents lists"}
+		}
+	}
+	seed := uint64(time.Now().UnixNano())
+	switch game {
+	case "chess":
+		engine, err := chooseEngine(spec, champion, player.ParseChess, player.ChessNet)
+		if err != nil {
+			return nil, err
+		}
+		return play.NewChessMatch(play.ChessOptions{Engine: engine, Human: human,
+			Start: chess.Start(), Rules: chess.Rules{MaxMoves: s.opts.PlayMaxMoves, FiftyMoveRule: true}, Seed: seed}), nil
+	case "draughts":
+		engine, err := chooseEngine(spec, champion, player.ParseDraughts, player.DraughtsNet)
+		if err != nil {
+			return nil, err
+		}
+		return play.NewDraughtsMatch(play.DraughtsOptions{Engine: engine, Human: human,
+			Start: draughts.Start(), Rules: draughts.Rules{MaxMoves: s.opts.PlayMaxMoves}, Seed: seed}), nil
+	default:
+		engine, err := chooseEngine(spec, champion, player.ParseXiangqi, player.XiangqiNet)
+		if err != nil {
+			return nil, err
+		}
+		return play.NewXiangqiMatch(play.XiangqiOptions{Engine: engine, Human: human,
+			Start: xiangqi.Start(), Rules: xiangqi.Rules{MaxMoves: s.opts.PlayMaxMoves}, Seed: seed}), nil
+	}
+}
+
+// sideIndex reads a side's name as the game's player.
+func sideIndex(g, side string) (game.Player, bool) {
+	for i, name := range sides[g] {
+		if name == side {
+			return game.Player(i), true
+		}
+	}
+	return 0, false
+}
+
+// agentChoice is a champion chosen as the opponent.
+type agentChoice struct {
+	name string
+	f    agent.File
+}
+
+// chooseEngine returns the built-in player spec, or the champion searching
+// as it was evolved (its run's depth and node budget).
+func chooseEngine[M comparable, S search.Game[M]](spec string, champion *agentChoice,
+	parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) (player.Spec[M, S], error) {
+	if champion == nil {
+		return parse(spec)
+	}
+	sp, err := net(champion.name, champion.f.Net, champion.f.Search.Depth)
+	if err != nil {
+		return sp, err
+	}
+	return player.WithNodes(sp, champion.f.Search.Nodes), nil
+}
+
+// session is one browser game. mu serialises its moves.
+type session struct {
+	mu    sync.Mutex
+	match play.Match
+	game  string
+	used  time.Time // the last request; guarded by plays.mu
+}
+
+// plays holds the play sessions: at most max, each ended after idle
+// without a request. Its methods are safe for concurrent use.
+type plays struct {
+	mu       sync.Mutex
+	sessions map[string]*session
+	max      int
+	idle     time.Duration
+	engines  chan struct{} // a token per engine allowed to think at once
+}
+
+func newPlays(max int, idle time.Duration) *plays {
+	return &plays{sessions: map[string]*session{}, max: max, idle: idle, engines: make(chan struct{}, enginesAtOnce)}
+}
+
+// errTooManyPlays refuses a new session when max are open.
+var errTooManyPlays = errors.New("too many games are being played on this site; finish one or try again later")
+
+// add stores a new session under a fresh random id, first ending the
+// sessions idle for too long.
+func (p *plays) add(m play.Match, game string, now time.Time) (string, *session, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.expire(now)
+	if len(p.sessions) >= p.max {
+		return "", nil, errTooManyPlays
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	s := &session{match: m, game: game, used: now}
+	p.sessions[id] = s
+	return id, s, nil
+}
+
+// get returns the session id, if it is still open.
+func (p *plays) get(id string, now time.Time) (*session, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.expire(now)
+	s, ok := p.sessions[id]
+	if ok {
+		s.used = now
+	}
+	return s, ok
+}
+
+// expire ends the sessions idle for longer than p.idle; p.mu is held.
+func (p *plays) expire(now time.Time) {
+	for id, s := range p.sessions {
+		if now.Sub(s.used) > p.idle {
+			delete(p.sessions, id)
+		}
+	}
+}
+
+// reply lets the engine of m move, holding one of the engine tokens and
+// within engineTimeout.
+func (p *plays) reply(ctx context.Context, m play.Match) error {
+	ctx, cancel := context.WithTimeout(ctx, engineTimeout)
+	defer cancel()
+	select {
+	case p.engines <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("the engines are busy: %w", ctx.Err())
+	}
+	defer func() { <-p.engines }()
+	return m.Reply(ctx)
+}
+
+// playAnswer is what the play API answers.
+type playAnswer struct {
+	ID    string     `json:"id"`
+	State play.State `json:"state"`
+}
+
+// readJSON decodes a small JSON request body into v, refusing other
+// content types, unknown fields and trailing data.
+func readJSON(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return &badParam{"Content-Type", ct, "application/json"}
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return &badInput{"bad request body: " + err.Error()}
+	}
+	if dec.More() {
+		return &badInput{"bad request body: trailing data after the JSON object"}
+	}
+	return nil
+}
+
+// failBody answers a request whose body could not be read.
+func (s *Server) failBody(w http.ResponseWriter, r *http.Request, err error) {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		s.fail(w, r, http.StatusRequestEntityTooLarge, "request body over the limit of %d bytes", tooBig.Limit)
+		return
+	}
+	var bad *badParam
+	if errors.As(err, &bad) && bad.name == "Content-Type" {
+		s.fail(w, r, http.StatusUnsupportedMediaType, "%s", err)
+		return
+	}
+	s.failErr(w, r, err)
+}
+
+// apiPlayNew starts a game against an opponent; when the person plays the
+// second side, the answer already holds the engine's first move.
+func (s *Server) apiPlayNew(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Game     string `json:"game"`
+		Opponent string `json:"opponent"`
+		Side     string `json:"side"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		s.failBody(w, r, err)
+		return
+	}
+	if _, ok := builtins[req.Game]; !ok {
+		s.failErr(w, r, &badParam{"game", req.Game, "one of draughts, chess, xiangqi"})
+		return
+	}
+	if req.Side == "" {
+		req.Side = sides[req.Game][0]
+	}
+	m, err := s.newMatch(r.Context(), req.Game, req.Opponent, req.Side)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	id, sess, err := s.plays.add(m, req.Game, time.Now())
+	if err != nil {
+		w.Header().Set("Retry-After", "60")
+		s.fail(w, r, http.StatusServiceUnavailable, "%s", err)
+		return
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if err := s.plays.reply(r.Context(), m); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, playAnswer{ID: id, State: m.State()})
+}
+
+// session returns the session a path names, or answers 404.
+func (s *Server) session(w http.ResponseWriter, r *http.Request) (string, *session, bool) {
+	id := r.PathValue("id")
+	sess, ok := s.plays.get(id, time.Now())
+	if !ok {
+		s.fail(w, r, http.StatusNotFound, "no game %q in play here: it ended after %s without a move, or never began", id, s.opts.PlayIdle)
+		return id, nil, false
+	}
+	return id, sess, true
+}
+
+// apiPlayGet answers a game in play.
+func (s *Server) apiPlayGet(w http.ResponseWriter, r *http.Request) {
+	id, sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	writeJSON(w, http.StatusOK, playAnswer{ID: id, State: sess.match.State()})
+}
+
+// apiPlayMove plays the person's move and the engine's reply.
+func (s *Server) apiPlayMove(w http.ResponseWriter, r *http.Request) {
+	id, sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Move string `json:"move"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		s.failBody(w, r, err)
+		return
+	}
+	if req.Move == "" || len(req.Move) > maxMoveTextSize {
+		s.failErr(w, r, &badParam{"move", req.Move, fmt.Sprintf("a move in the game's notation, at most %d bytes", maxMoveTextSize)})
+		return
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if err := sess.match.Play(req.Move); err != nil {
+		status := http.StatusBadRequest
+		if errors.Is(err, play.ErrGameOver) || errors.Is(err, play.ErrNotYourTurn) {
+			status = http.StatusConflict
+		}
+		s.fail(w, r, status, "%s", err)
+		return
+	}
+	if err := s.plays.reply(r.Context(), sess.match); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not reply: %v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, playAnswer{ID: id, State: sess.match.State()})
+}
+
+// apiPlayRecord serves a game in play as a record file.
+func (s *Server) apiPlayRecord(w http.ResponseWriter, r *http.Request) {
+	_, sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	var buf strings.Builder
+	if err := sess.match.Record(&buf); err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "record: %v", err)
+		return
+	}
+	download(w, "evolved-"+sess.game+"."+recordExt[sess.game], "application/x-chess-pgn; charset=utf-8", []byte(buf.String()))
+}

@@ -1,0 +1,404 @@
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"evolved/metrics"
+	"evolved/storage"
+)
+
+// Defaults of Options.
+const (
+	DefaultListen   = "127.0.0.1:8080"
+	DefaultPoll     = time.Second
+	DefaultMaxPlays = 32
+	DefaultPlayIdle = 30 * time.Minute
+	// DefaultWriteRate allows a client two play requests a second, in
+	// bursts of up to twenty: more than a person clicks.
+	DefaultWriteRate = 2.0
+	// DefaultPlayMaxMoves ends a browser game in a draw after 200 moves a
+	// side, so that no session lasts for ever.
+	DefaultPlayMaxMoves = 200
+)
+
+// TokenEnv is the environment variable that gives the access token when
+// the configuration does not.
+const TokenEnv = "EVOLVED_HTTP_TOKEN"
+
+// tokenCookie holds the access token in a browser.
+const tokenCookie = "evolved_token"
+
+// ErrConfig is wrapped by every error about the server's settings.
+var ErrConfig = errors.New("web: bad settings")
+
+//go:embed templates static
+var assets embed.FS
+
+// Options configures a Server. Only DB is required.
+type Options struct {
+	// DB is the path of the database to serve, opened read-only.
+	DB string
+	// Token, when set, is required of every request (see the package
+	// documentation). CheckListen requires one off loopback.
+	Token string
+	// Logger receives one line per server-side failure; nil discards.
+	Logger *slog.Logger
+	// Poll is how often the server looks for new generations and ratings
+	// to announce as live updates (DefaultPoll when 0).
+	Poll time.Duration
+	// Targets returns the generation target of each game's run, for the
+	// overview's ETA (the daemon's generations setting); nil: no target.
+	Targets func() map[string]int
+	// Collectors are added to /metrics beside the database's figures (the
+	// daemon's live counters).
+	Collectors []prometheus.Collector
+	// MaxPlays bounds the play sessions open at once and PlayIdle ends a
+	// session nobody has moved in for that long (DefaultMaxPlays,
+	// DefaultPlayIdle when 0).
+	MaxPlays int
+	PlayIdle time.Duration
+	// PlayMaxMoves draws a browser game when each side has made that many
+	// moves (DefaultPlayMaxMoves when 0).
+	PlayMaxMoves int
+	// WriteRate bounds each client's writes (play requests) per second,
+	// with bursts of ten times as many (DefaultWriteRate when 0).
+	WriteRate float64
+	// Version is shown in the footer.
+	Version string
+}
+
+// CheckListen refuses an address that is not loopback unless a token
+// guards the site: the dashboard shows every run, and play costs CPU.
+func CheckListen(listen, token string) error {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return fmt.Errorf("%w: listen address %q: %w", ErrConfig, listen, err)
+	}
+	if token != "" || isLoopback(host) {
+		return nil
+	}
+	return fmt.Errorf("%w: listen address %q is not loopback: set an access token ([http] token or $%s) before serving it to other machines",
+		ErrConfig, listen, TokenEnv)
+}
+
+// isLoopback reports whether host names this machine only.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// Server is the web site over one database. Its handler is safe for
+// concurrent use.
+type Server struct {
+	opts    Options
+	db      *storage.DB
+	log     *slog.Logger
+	pages   map[string]*pageTemplate
+	reg     *prometheus.Registry
+	live    *hub
+	plays   *plays
+	posts   *limiter // writes (play) per client
+	handler http.Handler
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// New opens opts.DB read-only and returns its site; Close releases it. The
+// server polls the database for live updates until Close.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.DB == "" {
+		return nil, fmt.Errorf("%w: no database given", ErrConfig)
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = DefaultPoll
+	}
+	if opts.MaxPlays <= 0 {
+		opts.MaxPlays = DefaultMaxPlays
+	}
+	if opts.PlayMaxMoves <= 0 {
+		opts.PlayMaxMoves = DefaultPlayMaxMoves
+	}
+	if opts.WriteRate <= 0 {
+		opts.WriteRate = DefaultWriteRate
+	}
+	if opts.PlayIdle <= 0 {
+		opts.PlayIdle = DefaultPlayIdle
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	db, err := storage.Open(ctx, opts.DB, storage.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	s := &Server{opts: opts, db: db, log: opts.Logger, pages: pages, live: newHub(),
+		plays: newPlays(opts.MaxPlays, opts.PlayIdle), posts: newLimiter(opts.WriteRate, 10*opts.WriteRate)}
+	s.reg = prometheus.NewRegistry()
+	s.reg.MustRegister(metrics.NewDatabaseCollector(db, opts.Logger),
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, c := range opts.Collectors {
+		if err := s.reg.Register(c); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("web: metrics: %w", err)
+		}
+	}
+	s.handler = s.secure(s.routes())
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.cancel = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.watch(runCtx)
+	}()
+	return s, nil
+}
+
+// Handler returns the site's handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops the live updates, ends every play session and closes the
+// database.
+func (s *Server) Close() error {
+	s.cancel()
+	s.wg.Wait()
+	s.live.close()
+	return s.db.Close()
+}
+
+// Listen opens the site's listening socket on listen, after CheckListen:
+// a daemon listens before it starts evolving, so that a port in use fails
+// its start instead of leaving it without its site.
+func Listen(listen, token string) (net.Listener, error) {
+	if err := CheckListen(listen, token); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return nil, fmt.Errorf("web: listen: %w", err)
+	}
+	return ln, nil
+}
+
+// Serve serves the site on ln until ctx is done, then shuts down
+// gracefully, giving requests in flight five seconds. It closes ln.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * time.Minute, // the event stream lifts it for itself
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("web: serve: %w", err)
+	case <-ctx.Done():
+	}
+	s.live.close() // event streams end, or Shutdown would wait for them
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		srv.Close()
+	}
+	return nil
+}
+
+// routes returns the site's mux. Method and path patterns do the routing;
+// every parameter is validated by its handler before any query.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.overviewPage)
+	mux.HandleFunc("GET /games/{game}", s.populationPage)
+	mux.HandleFunc("GET /games/{game}/generations/{gen}", s.generationPage)
+	mux.HandleFunc("GET /games/{game}/generations/{gen}/games/{kind}/{idx}", s.replayPage)
+	mux.HandleFunc("GET /play", s.playPage)
+
+	mux.HandleFunc("GET /api/status", s.apiStatus)
+	mux.HandleFunc("GET /api/games/{game}/curves", s.apiCurves)
+	mux.HandleFunc("GET /api/games/{game}/champions", s.apiChampions)
+	mux.HandleFunc("GET /api/games/{game}/champions/{gen}/agent", s.apiAgent)
+	mux.HandleFunc("GET /api/games/{game}/generations/{gen}", s.apiGeneration)
+	mux.HandleFunc("GET /api/games/{game}/generations/{gen}/games/{kind}/{idx}", s.apiGame)
+	mux.HandleFunc("GET /api/games/{game}/generations/{gen}/games/{kind}/{idx}/record", s.apiGameRecord)
+	mux.HandleFunc("GET /api/play/opponents", s.apiOpponents)
+	mux.HandleFunc("POST /api/play", s.apiPlayNew)
+	mux.HandleFunc("GET /api/play/{id}", s.apiPlayGet)
+	mux.HandleFunc("POST /api/play/{id}/move", s.apiPlayMove)
+	mux.HandleFunc("GET /api/play/{id}/record", s.apiPlayRecord)
+	mux.HandleFunc("GET /events", s.events)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}))
+
+	static, _ := fs.Sub(assets, "static")
+	files := http.FileServerFS(static)
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "" || strings.HasSuffix(r.URL.Path, "/") {
+			s.fail(w, r, http.StatusNotFound, "no page at /static/%s", r.URL.Path) // no directory listings
+			return
+		}
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		files.ServeHTTP(w, r)
+	})))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.unrouted(mux, w, r) })
+	return mux
+}
+
+// unrouted answers a request no pattern took: 405 with the methods the
+// path has, or 404.
+func (s *Server) unrouted(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "/" && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.fail(w, r, http.StatusMethodNotAllowed, "%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allow, ", "))
+		return
+	}
+	s.notFound(w, r)
+}
+
+// contentSecurityPolicy allows the site's own scripts, styles, images and
+// requests, and nothing else: no inline script or style, no frames.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// maxBody bounds every request body: the largest the site reads is a play
+// request of a few dozen bytes.
+const maxBody = 4 << 10
+
+// secure wraps next with the security headers, the access check, the Host
+// check against DNS rebinding, the body limit and the write rate limit.
+func (s *Server) secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		if s.opts.Token == "" && !isLoopback(hostOnly(r.Host)) {
+			// Without a token the site trusts loopback alone; a page
+			// elsewhere that rebinds its own name to 127.0.0.1 sends its
+			// own Host and is refused here.
+			s.fail(w, r, http.StatusForbidden, "this site answers to localhost only (Host %q); serve it with a token to reach it by another name", r.Host)
+			return
+		}
+		if s.opts.Token != "" {
+			if given := r.URL.Query().Get("token"); given != "" && r.Method == http.MethodGet {
+				if !s.tokenOK(given) {
+					s.fail(w, r, http.StatusUnauthorized, "wrong access token")
+					return
+				}
+				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: given, Path: "/", HttpOnly: true,
+					SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 30 * 24 * 3600})
+				u := *r.URL
+				q := u.Query()
+				q.Del("token")
+				u.RawQuery = q.Encode()
+				http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+				return
+			}
+			if !s.authorized(r) {
+				h.Set("WWW-Authenticate", `Bearer realm="evolved"`)
+				s.fail(w, r, http.StatusUnauthorized, "this site needs its access token: open it once with ?token=TOKEN, or send Authorization: Bearer TOKEN")
+				return
+			}
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if !sameOrigin(r) {
+				s.fail(w, r, http.StatusForbidden, "cross-site request refused")
+				return
+			}
+			if !s.posts.allow(clientOf(r), time.Now()) {
+				h.Set("Retry-After", "1")
+				s.fail(w, r, http.StatusTooManyRequests, "too many requests: slow down")
+				return
+			}
+			if r.ContentLength > maxBody {
+				s.fail(w, r, http.StatusRequestEntityTooLarge, "request body of %d bytes is over the limit of %d", r.ContentLength, maxBody)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// tokenOK compares a presented token with the site's in constant time.
+func (s *Server) tokenOK(given string) bool {
+	return subtle.ConstantTimeCompare([]byte(given), []byte(s.opts.Token)) == 1
+}
+
+// authorized reports whether r carries the access token.
+func (s *Server) authorized(r *http.Request) bool {
+	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && s.tokenOK(strings.TrimSpace(auth)) {
+		return true
+	}
+	c, err := r.Cookie(tokenCookie)
+	return err == nil && s.tokenOK(c.Value)
+}
+
+// sameOrigin reports whether a write comes from the site's own pages:
+// browsers send Origin (or Sec-Fetch-Site) with every cross-site write;
+// scripts and tests that send neither are not browsers and are let through
+// (they still need the token, if any).
+func sameOrigin(r *http.Request) bool {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return false
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host == r.Host
+}
+
+// hostOnly returns the host of a Host header, without its port.
+func hostOnly(hostport string) string {
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		return host
+	}
+	return hostport
+}
+
+// clientOf names the client for rate limits: its IP address.
+func clientOf(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
