@@ -128,4 +128,3 @@ func TestBrowseReadsBackWhatAGenerationCommitted(t *testing.T) {
 		}
 	}
 }
-
