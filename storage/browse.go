@@ -160,3 +160,36 @@ func (d *DB) played(ctx context.Context, game string, generation int) error {
 	}
 	return nil
 }
+
+// Progress is how far a run has got, for live updates: the generations
+// played and the ratings stored.
+type Progress struct {
+	Generations int `json:"generations"`
+	Ratings     int `json:"ratings"`
+}
+
+// Progress returns the progress of every run in the database, by game; a
+// run that has played nothing yet has zero counts.
+func (d *DB) Progress(ctx context.Context) (map[string]Progress, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT r.game,
+			(SELECT count(*) FROM generations g WHERE g.game = r.game),
+			(SELECT count(*) FROM ratings t WHERE t.game = r.game)
+		FROM runs r`)
+	if err != nil {
+		return nil, fmt.Errorf("progress: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Progress{}
+	for rows.Next() {
+		var game string
+		var p Progress
+		if err := rows.Scan(&game, &p.Generations, &p.Ratings); err != nil {
+			return nil, fmt.Errorf("progress: %w", err)
+		}
+		out[game] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("progress: %w", err)
+	}
+	return out, nil
+}
