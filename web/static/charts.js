@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 560, H = 260, M = { left: 52, right: 14, top: 12, bottom: 34 };
+  const W = 560, H = 270, M = { left: 52, right: 14, top: 26, bottom: 34 };
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(NS, name);
@@ -90,7 +90,7 @@
     const legend = el("g", { class: "legend" }, svg);
     let x = M.left + 8;
     series.forEach(function (s) {
-      const y = M.top + 8;
+      const y = 14;
       el("rect", { x: x, y: y - 7, width: 10, height: 3, class: s.cls }, legend);
       el("text", { x: x + 14, y: y - 2 }, legend).textContent = s.name;
       x += 30 + 6.2 * s.name.length; // about 11px text's advance
