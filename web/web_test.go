@@ -147,6 +147,24 @@ func TestAPIAnswersWhatTheDatabaseHolds(t *testing.T) {
 		}
 	}
 
+	var champs struct {
+		Game      string                `json:"game"`
+		Champions []storage.ChampionRow `json:"champions"`
+	}
+	getJSON(t, ts.URL+"/api/games/xiangqi/champions", &champs)
+	wantChamps, err := db.Champions(ctx, "xiangqi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if champs.Game != "xiangqi" || len(champs.Champions) != 3 {
+		t.Fatalf("champions: %+v", champs)
+	}
+	for i, c := range champs.Champions {
+		if w := wantChamps[i]; c.Generation != w.Generation || c.AgentID != w.AgentID || c.Fitness != w.Fitness || c.LadderMean != w.LadderMean {
+			t.Errorf("champion %d = %+v, want %+v", i, c, w)
+		}
+	}
+
 	code, body, h := get(t, nil, ts.URL+"/api/games/chess/champions/2/agent")
 	if code != http.StatusOK || !strings.Contains(h.Get("Content-Disposition"), `filename="chess-gen2.json"`) {
 		t.Fatalf("agent download: %d %v", code, h)
