@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"evolved/nnet"
@@ -94,11 +95,21 @@ type ChampionRow struct {
 
 // Champions returns the champion of every played generation of game.
 func (d *DB) Champions(ctx context.Context, game string) ([]ChampionRow, error) {
+	return d.ChampionRange(ctx, game, 0, -1)
+}
+
+// ChampionRange returns the champions of generations from to to (both
+// included; a negative to: the latest) of game, in generation order, so
+// that a page of a run of a million generations reads its page only.
+func (d *DB) ChampionRange(ctx context.Context, game string, from, to int) ([]ChampionRow, error) {
 	if _, err := d.LoadRun(ctx, game); err != nil {
 		return nil, err
 	}
+	if to < 0 {
+		to = math.MaxInt32
+	}
 	rows, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness, improved, ladder_mean, created_at
-		FROM generations WHERE game = ? ORDER BY generation`, game)
+		FROM generations WHERE game = ? AND generation BETWEEN ? AND ? ORDER BY generation`, game, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("champions %s: %w", game, err)
 	}

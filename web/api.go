@@ -3,7 +3,10 @@ package web
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"net/http"
+	"slices"
+	"strconv"
 
 	"evolved/agent"
 	"evolved/play"
@@ -24,7 +27,10 @@ func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) {
 // curvesView is a population's learning curves for the charts: per
 // generation, the fitness, the ladder and the baselines, and the ratings.
 type curvesView struct {
-	Game        string                     `json:"game"`
+	Game string `json:"game"`
+	// Bucket is how many generations each point averages: 1 until a run
+	// has more generations than the curve has points.
+	Bucket      int                        `json:"bucket"`
 	Generations []int                      `json:"generations"`
 	Best        []float64                  `json:"best"`
 	Mean        []float64                  `json:"mean"`
@@ -57,17 +63,30 @@ func (s *Server) apiCurves(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	v := curvesView{Game: game, Generations: c.Generations, Best: c.Best, Mean: c.Mean, Ladder: c.LadderMean,
-		Baselines: map[string][]baselinePoint{}, Ratings: []ratingView{}}
+	points, err := queryInt(r, "points", maxCurvePoints, 10, 100_000)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	k := (len(c.Generations) + points - 1) / points
+	v := curvesView{Game: game, Bucket: max(k, 1), Baselines: map[string][]baselinePoint{}, Ratings: []ratingView{}}
+	v.Generations, v.Best = bucketMeans(c.Generations, c.Best, k)
+	_, v.Mean = bucketMeans(c.Generations, c.Mean, k)
+	_, v.Ladder = bucketMeans(c.Generations, c.LadderMean, k)
 	if v.Generations == nil {
 		v.Generations, v.Best, v.Mean, v.Ladder = []int{}, []float64{}, []float64{}, []float64{}
 	}
-	for name, points := range c.Baselines {
-		for _, p := range points {
+	for name, ps := range c.Baselines {
+		// Baselines are played every baseline_every generations: thin
+		// them to about as many points as the other curves.
+		step := max(1, (len(ps)+points-1)/points)
+		for i := len(ps) - 1; i >= 0; i -= step { // the latest always
+			p := ps[i]
 			// A score of 0 or 1 has an infinite Elo difference.
 			v.Baselines[name] = append(v.Baselines[name], baselinePoint{Generation: p.Generation, Score: p.Score,
 				Elo: finite(p.Elo), CI: finite(p.EloCI)})
 		}
+		slices.Reverse(v.Baselines[name])
 	}
 	for _, rt := range ratings {
 		v.Ratings = append(v.Ratings, *viewRating(rt))
@@ -82,15 +101,72 @@ func (s *Server) apiChampions(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	c, err := s.db.Champions(r.Context(), game)
+	from, err := queryInt(r, "from", 0, 0, math.MaxInt32)
 	if err != nil {
 		s.failErr(w, r, err)
 		return
 	}
+	limit, err := queryInt(r, "limit", maxChampionsPerRequest, 1, maxChampionsPerRequest)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	c, err := s.db.ChampionRange(r.Context(), game, from, from+limit) // one more: is there a next page?
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	answer := map[string]any{"game": game}
+	if len(c) > limit {
+		c = c[:limit]
+		answer["next"] = from + limit
+	}
 	if c == nil {
 		c = []storage.ChampionRow{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"game": game, "champions": c})
+	answer["champions"] = c
+	writeJSON(w, http.StatusOK, answer)
+}
+
+// maxChampionsPerRequest bounds an answer of the champions API: a run of
+// weeks has hundreds of thousands; "next" gives the following page.
+const maxChampionsPerRequest = 10000
+
+// queryInt reads an optional integer query parameter from lo to hi.
+func queryInt(r *http.Request, name string, def, lo, hi int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, &badParam{name, v, fmt.Sprintf("a whole number from %d to %d", lo, hi)}
+	}
+	return n, nil
+}
+
+// maxCurvePoints is how many points a curve has at most by default: a run
+// of weeks plays hundreds of thousands of generations, more than a chart
+// has pixels, so longer curves are averaged over buckets of generations.
+const maxCurvePoints = 2000
+
+// bucketMeans averages ys over consecutive runs of k points, each labelled with
+// the last x of its run; k <= 1 returns them as they are.
+func bucketMeans(xs []int, ys []float64, k int) ([]int, []float64) {
+	if k <= 1 {
+		return xs, ys
+	}
+	var bx []int
+	var by []float64
+	for i := 0; i < len(xs); i += k {
+		j := min(i+k, len(xs))
+		sum := 0.0
+		for _, y := range ys[i:j] {
+			sum += y
+		}
+		bx, by = append(bx, xs[j-1]), append(by, sum/float64(j-i))
+	}
+	return bx, by
 }
 
 // apiAgent serves a champion as an agent file, the bytes `evolved export`

@@ -262,11 +262,6 @@ func (s *Server) populationPage(w http.ResponseWriter, r *http.Request) {
 	} else {
 		p.Config = run.Config
 	}
-	champions, err := s.db.Champions(ctx, game)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
 	ratings, err := s.db.Ratings(ctx, game)
 	if err != nil {
 		s.failErr(w, r, err)
@@ -281,7 +276,7 @@ func (s *Server) populationPage(w http.ResponseWriter, r *http.Request) {
 	if len(ratings) > 0 {
 		p.Rating = viewRating(ratings[len(ratings)-1])
 	}
-	latest := len(champions) - 1
+	latest := p.Status.Generation - 1
 	p.From = latest
 	if v := r.URL.Query().Get("from"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -291,8 +286,13 @@ func (s *Server) populationPage(w http.ResponseWriter, r *http.Request) {
 		}
 		p.From = min(n, latest)
 	}
-	for g := p.From; g >= 0 && g > p.From-championsPerPage; g-- {
-		p.Champions = append(p.Champions, championView{ChampionRow: champions[g], Rating: byGen[g]})
+	page, err := s.db.ChampionRange(ctx, game, max(0, p.From-championsPerPage+1), p.From)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	for i := len(page) - 1; i >= 0; i-- { // latest first
+		p.Champions = append(p.Champions, championView{ChampionRow: page[i], Rating: byGen[page[i].Generation]})
 	}
 	if p.From-championsPerPage >= 0 {
 		p.Older = p.From - championsPerPage
@@ -336,12 +336,12 @@ func (s *Server) loadGeneration(r *http.Request) (generationView, error) {
 	if v.Played, err = s.db.Generations(ctx, game); err != nil {
 		return v, err
 	}
-	champions, err := s.db.Champions(ctx, game)
+	champion, err := s.db.ChampionRange(ctx, game, gen, gen)
 	if err != nil {
 		return v, err
 	}
 	v.Page = s.page(fmt.Sprintf("%s generation %d", game, gen))
-	v.Game, v.Generation, v.Champion = game, gen, champions[gen]
+	v.Game, v.Generation, v.Champion = game, gen, champion[0]
 	v.Prev, v.Next = gen-1, gen+1
 	if v.Next >= v.Played {
 		v.Next = -1

@@ -165,6 +165,20 @@ func TestAPIAnswersWhatTheDatabaseHolds(t *testing.T) {
 		}
 	}
 
+	var page struct {
+		Champions []storage.ChampionRow `json:"champions"`
+		Next      *int                  `json:"next"`
+	}
+	getJSON(t, ts.URL+"/api/games/xiangqi/champions?from=1&limit=1", &page)
+	if len(page.Champions) != 1 || page.Champions[0].Generation != 1 || page.Next == nil || *page.Next != 2 {
+		t.Errorf("champions from 1, limit 1: %+v", page)
+	}
+	page.Next = nil
+	getJSON(t, ts.URL+"/api/games/xiangqi/champions?from=2", &page)
+	if len(page.Champions) != 1 || page.Next != nil {
+		t.Errorf("the last page: %+v", page)
+	}
+
 	code, body, h := get(t, nil, ts.URL+"/api/games/chess/champions/2/agent")
 	if code != http.StatusOK || !strings.Contains(h.Get("Content-Disposition"), `filename="chess-gen2.json"`) {
 		t.Fatalf("agent download: %d %v", code, h)
