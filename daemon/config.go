@@ -99,6 +99,10 @@ type PopulationConfig struct {
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (population.Config.FitnessMemory).
 	FitnessMemory bool `toml:"fitness_memory" json:"fitness_memory"`
+	// FitnessCaution ranks by points per game less that many standard
+	// errors (population.Config.FitnessCaution); it needs fitness_memory.
+	// 0, the default and what runs started before it have, is the mean.
+	FitnessCaution float64 `toml:"fitness_caution" json:"fitness_caution,omitempty"`
 }
 
 // DraughtsConfig defines the draughts population.
@@ -536,6 +540,10 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 		return bad("preset", strconv.Quote(p.Preset), fmt.Sprintf("want %q or %q", population.Blondie24, population.ES))
 	case p.Preset == string(population.ES) && (p.Population < 3 || p.Population%2 == 0):
 		return bad("population", p.Population, "want an odd number of at least 3 with preset \"es\" (the mean and mirrored pairs)")
+	case p.FitnessCaution < 0 || p.FitnessCaution > population.MaxFitnessCaution || math.IsNaN(p.FitnessCaution):
+		return bad("fitness_caution", p.FitnessCaution, fmt.Sprintf("want 0 (rank by the mean) to %d standard errors", population.MaxFitnessCaution))
+	case p.FitnessCaution > 0 && !p.FitnessMemory:
+		return bad("fitness_caution", p.FitnessCaution, "needs fitness_memory = true: it weighs the games of past generations")
 	case p.Preset == string(population.ES) && p.FitnessMemory:
 		return bad("fitness_memory", p.FitnessMemory, "not with preset \"es\": its samples are new every generation")
 	case p.HallOfFame < 0 || p.HallOfFame > population.MaxHallOfFame:
@@ -575,7 +583,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.LadderChampions, cfg.LadderGames = p.LadderChampions, p.LadderGames
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
-	cfg.MutationScale, cfg.FitnessMemory = p.MutationScale, p.FitnessMemory
+	cfg.MutationScale, cfg.FitnessMemory, cfg.FitnessCaution = p.MutationScale, p.FitnessMemory, p.FitnessCaution
 	cfg.Optimizer, _ = population.ParseOptimizer(p.Preset) // Validate names a bad one
 	return cfg
 }

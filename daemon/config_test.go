@@ -81,6 +81,9 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[xiangqi]\nnodes = 2000000000\n":                "xiangqi.nodes = 2000000000",
 		"[http]\nlisten = \"8080\"\n":                    "http.listen",
 		"[http]\nport = 8080\n":                          "unknown key http.port",
+		"[chess]\nfitness_caution = 1\n":                 "chess.fitness_caution = 1: needs fitness_memory",
+		"[draughts]\nfitness_caution = -1\n":             "draughts.fitness_caution = -1",
+		"[draughts]\nfitness_caution = 11\n":             "draughts.fitness_caution = 11",
 	}
 	for file, want := range cases {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")

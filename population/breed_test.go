@@ -2,6 +2,7 @@ package population
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -145,8 +146,35 @@ func TestRankByMean(t *testing.T) {
 		Points: []int{6, 2, 10, 7, 20},
 		Wins:   []int{4, 2, 5, 4, 9}, Draws: []int{4, 6, 3, 5, 1}, Losses: []int{2, 2, 2, 1, 0},
 	}
-	if got, want := rankByMean(agents, r), []int{2, 1, 0, 3, 4}; !slices.Equal(got, want) {
+	if got, want := rankByMean(agents, r, 0), []int{2, 1, 0, 3, 4}; !slices.Equal(got, want) {
 		t.Errorf("rankByMean = %v, want %v", got, want)
+	}
+	// With caution 1, by the mean less one standard error. The pooled
+	// spread, by hand: 24 wins, 19 draws, 7 losses in 50 games; mean
+	// (48-7)/50 = 0.82, mean square (96+7)/50 = 2.06, sigma =
+	// sqrt(2.06-0.6724) = 1.17796. Slot 0: 0.6 - 1.178/sqrt(10) = 0.2275;
+	// slot 1: 1.0667 - 1.178/sqrt(30) = 0.8516; slot 2: 1.1 - 0.1178 =
+	// 0.9822; slot 3: 0.6 - 1.178/sqrt(20) = 0.3366; slot 4: -0.3178. Slot
+	// 3 now beats slot 0: the same mean, on twice the games.
+	if got, want := pooledSpread(r), 1.1779643458101778; math.Abs(got-want) > 1e-12 {
+		t.Errorf("pooledSpread = %v, want %v", got, want)
+	}
+	if got, want := rankByMean(agents, r, 1), []int{2, 1, 3, 0, 4}; !slices.Equal(got, want) {
+		t.Errorf("rankByMean with caution 1 = %v, want %v", got, want)
+	}
+	// A newcomer with the best mean (1.2 on 10 games) falls behind the
+	// elites with 1.1 on 100 games and 1.0667 on 30 at caution 1: the
+	// pooled sigma is now 1.1560 (30 wins, 23 draws, 7 losses), so 1.2 -
+	// 0.3656 = 0.8344 < 1.0667 - 0.2111 = 0.8556 < 1.1 - 0.1156.
+	newcomer := append(slices.Clone(agents), Agent{})
+	r2 := r
+	r2.Points, r2.Wins, r2.Draws, r2.Losses = append(slices.Clone(r.Points), 12), append(slices.Clone(r.Wins), 6),
+		append(slices.Clone(r.Draws), 4), append(slices.Clone(r.Losses), 0)
+	if got := rankByMean(newcomer, r2, 0); got[0] != 5 {
+		t.Errorf("by the mean the newcomer should lead: %v", got)
+	}
+	if got, want := rankByMean(newcomer, r2, 1), []int{2, 1, 5, 3, 0, 4}; !slices.Equal(got, want) {
+		t.Errorf("with caution 1 = %v, want %v: the elites ahead of the newcomer", got, want)
 	}
 	if got, want := rank(r.Points), []int{4, 2, 3, 0, 1}; !slices.Equal(got, want) {
 		t.Errorf("rank = %v, want %v (this generation alone)", got, want)

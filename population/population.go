@@ -124,7 +124,19 @@ type Config struct {
 	// tournament no longer makes a champion. Off (Blondie24's design) ranks
 	// by this generation's points.
 	FitnessMemory bool
+	// FitnessCaution, with FitnessMemory, ranks agents by their points per
+	// game less FitnessCaution standard errors of that mean, rather than
+	// by the mean: a newcomer with one generation's games must do better
+	// than an elite with many by more than luck would, so the best of ten
+	// noisy children no longer displaces an elite known to be good (the
+	// winner's curse). The standard error is the generation's pooled
+	// spread of points per game over the square root of the agent's
+	// games. 0 ranks by the mean.
+	FitnessCaution float64
 }
+
+// MaxFitnessCaution bounds Config.FitnessCaution.
+const MaxFitnessCaution = 10
 
 // MaxHallOfFame bounds Config.HallOfFame: the oldest champion met is then
 // 2^19 generations back.
@@ -184,6 +196,12 @@ func (c Config) Validate() error {
 	opt, err := ParseOptimizer(string(c.Optimizer))
 	if err != nil {
 		return err
+	}
+	if c.FitnessCaution < 0 || c.FitnessCaution > MaxFitnessCaution || math.IsNaN(c.FitnessCaution) {
+		return fmt.Errorf("%w: fitness caution %v, want 0 (off) to %d standard errors", ErrConfig, c.FitnessCaution, MaxFitnessCaution)
+	}
+	if c.FitnessCaution > 0 && !c.FitnessMemory {
+		return fmt.Errorf("%w: fitness caution needs fitness memory: it weighs the games agents have played over generations", ErrConfig)
 	}
 	if opt == ES {
 		if c.Size < 3 || c.Size%2 == 0 {

@@ -1,8 +1,10 @@
 package population
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -134,7 +136,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	results.Points, results.Wins, results.Draws, results.Losses = results.Points[:n], results.Wins[:n], results.Draws[:n], results.Losses[:n]
 	rep := &Report[M]{Generation: gen, Agents: st.Agents, Hall: hall, Results: results}
 	if cfg.FitnessMemory {
-		rep.Ranking = rankByMean(st.Agents, results)
+		rep.Ranking = rankByMean(st.Agents, results, cfg.FitnessCaution)
 	} else {
 		rep.Ranking = rank(results.Points)
 	}
@@ -229,15 +231,29 @@ func rank(points []int) []int {
 
 // rankByMean returns the slots ordered by points per game over every
 // generation each agent has played, this one included, best first, ties
-// by slot. The means are compared as exact fractions (cross-multiplied),
-// so the order is the same on every machine.
-func rankByMean[M comparable](agents []Agent, r tournament.Results[M]) []int {
+// by slot. Without caution the means are compared as exact fractions
+// (cross-multiplied); with it, each mean less caution standard errors is
+// compared, computed with IEEE operations that no platform fuses, so the
+// order is the same on every machine either way.
+func rankByMean[M comparable](agents []Agent, r tournament.Results[M], caution float64) []int {
 	order := make([]int, len(agents))
 	points, games := make([]int64, len(agents)), make([]int64, len(agents))
 	for i, a := range agents {
 		order[i] = i
 		points[i] = int64(a.PastPoints + r.Points[i])
 		games[i] = int64(a.PastGames + r.Wins[i] + r.Draws[i] + r.Losses[i])
+	}
+	if caution > 0 {
+		sigma := pooledSpread(r)
+		score := make([]float64, len(agents))
+		for i := range agents {
+			g := float64(max(games[i], 1))
+			mean := float64(points[i]) / g
+			se := float64(sigma / math.Sqrt(g))
+			score[i] = mean - float64(caution*se)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+		return order
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		// points[a]/games[a] against points[b]/games[b]; an agent without
@@ -252,6 +268,27 @@ func rankByMean[M comparable](agents []Agent, r tournament.Results[M]) []int {
 		return 0
 	})
 	return order
+}
+
+// pooledSpread returns the standard deviation of one game's points (win 2,
+// draw 0, loss -1) over every game of the generation's fitness games, from
+// each side; 1 when there are none.
+func pooledSpread[M comparable](r tournament.Results[M]) float64 {
+	var w, d, l int64
+	for i := range r.Points {
+		w, d, l = w+int64(r.Wins[i]), d+int64(r.Draws[i]), l+int64(r.Losses[i])
+	}
+	n := float64(w + d + l)
+	if n == 0 {
+		return 1
+	}
+	mean := float64(2*w-l) / n
+	second := float64(4*w+l) / n
+	v := second - float64(mean*mean)
+	if v <= 0 {
+		return 1
+	}
+	return math.Sqrt(v)
 }
 
 // ladder plays the champion against the last cfg.LadderChampions champions.
