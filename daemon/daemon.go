@@ -370,10 +370,18 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.site != nil {
 		ln := d.httpLn
 		d.httpLn = nil // Serve closes it
+		served := make(chan struct{})
 		go func() {
+			defer close(served)
 			if err := d.site.Serve(ctx, ln); err != nil {
 				d.log.Error("the web site stopped; the evolution goes on", "err", err)
 			}
+		}()
+		// Stop the site and let its requests finish before Close closes
+		// the database under them.
+		defer func() {
+			cancel()
+			<-served
 		}()
 		d.log.Info("web site serving", "url", "http://"+ln.Addr().String()+"/")
 	}
