@@ -96,6 +96,9 @@ type PopulationConfig struct {
 	// MutationScale multiplies the mutation's weight steps; 0 or 1 is
 	// Blondie24's step (population.Config.MutationScale).
 	MutationScale float64 `toml:"mutation_scale" json:"mutation_scale"`
+	// TableMutationScale, if not 0, is the step of the evolvable tables and
+	// piece values instead of mutation_scale (population.Config).
+	TableMutationScale float64 `toml:"table_mutation_scale" json:"table_mutation_scale,omitempty"`
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (population.Config.FitnessMemory).
 	FitnessMemory bool `toml:"fitness_memory" json:"fitness_memory"`
@@ -540,6 +543,10 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 		return bad("preset", strconv.Quote(p.Preset), fmt.Sprintf("want %q or %q", population.Blondie24, population.ES))
 	case p.Preset == string(population.ES) && (p.Population < 3 || p.Population%2 == 0):
 		return bad("population", p.Population, "want an odd number of at least 3 with preset \"es\" (the mean and mirrored pairs)")
+	case p.TableMutationScale < 0 || p.TableMutationScale > 10 || math.IsNaN(p.TableMutationScale):
+		return bad("table_mutation_scale", p.TableMutationScale, "want 0 (mutation_scale's) to 10")
+	case p.TableMutationScale != 0 && p.Preset == string(population.ES):
+		return bad("table_mutation_scale", p.TableMutationScale, "not with preset \"es\": its samples are perturbed, not mutated")
 	case p.FitnessCaution < 0 || p.FitnessCaution > population.MaxFitnessCaution || math.IsNaN(p.FitnessCaution):
 		return bad("fitness_caution", p.FitnessCaution, fmt.Sprintf("want 0 (rank by the mean) to %d standard errors", population.MaxFitnessCaution))
 	case p.FitnessCaution > 0 && !p.FitnessMemory:
@@ -584,6 +591,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
 	cfg.MutationScale, cfg.FitnessMemory, cfg.FitnessCaution = p.MutationScale, p.FitnessMemory, p.FitnessCaution
+	cfg.TableMutationScale = p.TableMutationScale
 	cfg.Optimizer, _ = population.ParseOptimizer(p.Preset) // Validate names a bad one
 	return cfg
 }

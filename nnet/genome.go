@@ -54,14 +54,37 @@ func (n *Net) Mutated(rng *rand.Rand) *Net { return n.MutatedBy(rng, 1) }
 // long run refine its nets instead of random-walking every weight by a
 // full step each generation.
 func (n *Net) MutatedBy(rng *rand.Rand, scale float64) *Net {
+	return n.MutatedByParts(rng, scale, scale)
+}
+
+// MutatedByParts is MutatedBy with a scale of its own for the evolvable
+// tables and piece values (EvolvePST, EvolvePieceValues; the weights after
+// the net's): the net's weights step by netScale, those by tableScale.
+// The draws are those of MutatedBy, so equal scales are MutatedBy bit for
+// bit. Tables start from known-good values that a full step walks away
+// from within a hundred generations, while a net's weights at a tenth of
+// a step barely change its play.
+func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net {
 	c := n.Clone()
 	if c.flags&EvolveKing != 0 {
 		k := c.king * detExp(rng.NormFloat64()*(1/math.Sqrt2))
 		c.king = round32(min(max(k, MinKing), MaxKing))
 	}
-	step := float64(MutationStep(len(c.w)) * scale)
+	tables := len(c.w) - len(c.pieceValues()) - len(c.pst()) // the first table weight
+	scaleOf := func(i int) float64 {
+		if i >= tables {
+			return tableScale
+		}
+		return netScale
+	}
 	if c.flags&SelfAdaptive == 0 {
+		netStep := float64(MutationStep(len(c.w)) * netScale)
+		tableStep := float64(MutationStep(len(c.w)) * tableScale)
 		for i := range c.w {
+			step := netStep
+			if i >= tables {
+				step = tableStep
+			}
 			m := float64(rng.Float64()*2) - 1
 			c.w[i] = round32(c.w[i] + float64(m*step))
 		}
@@ -70,7 +93,7 @@ func (n *Net) MutatedBy(rng *rand.Rand, scale float64) *Net {
 	tau := MutationStep(len(c.w)) // the same expression: 1/sqrt(2*sqrt(K))
 	for i := range c.w {
 		c.sigma[i] = round32(c.sigma[i] * detExp(float64(tau*rng.NormFloat64())))
-		c.w[i] = round32(c.w[i] + float64(float64(c.sigma[i]*scale)*rng.NormFloat64()))
+		c.w[i] = round32(c.w[i] + float64(float64(c.sigma[i]*scaleOf(i))*rng.NormFloat64()))
 	}
 	return c
 }

@@ -117,6 +117,11 @@ type Config struct {
 	// MutationScale multiplies every mutation's weight steps (see
 	// nnet.Net.MutatedBy); 0 means 1, Blondie24's step.
 	MutationScale float64
+	// TableMutationScale, if not 0, multiplies the steps of the evolvable
+	// tables and piece values instead of MutationScale (see
+	// nnet.Net.MutatedByParts): the net can then take larger steps than the
+	// tables it starts from. 0 uses MutationScale for both.
+	TableMutationScale float64
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (Agent.PastPoints, PastGames and this
 	// generation's), not by this generation's points alone: an elite's
@@ -184,6 +189,9 @@ func (c Config) Validate() error {
 	if c.MutationScale < 0 || c.MutationScale > 10 || math.IsNaN(c.MutationScale) {
 		return fmt.Errorf("%w: mutation scale %v, want 0 (Blondie24's step) to 10", ErrConfig, c.MutationScale)
 	}
+	if c.TableMutationScale < 0 || c.TableMutationScale > 10 || math.IsNaN(c.TableMutationScale) {
+		return fmt.Errorf("%w: table mutation scale %v, want 0 (the mutation scale) to 10", ErrConfig, c.TableMutationScale)
+	}
 	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
 		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
 	}
@@ -206,6 +214,9 @@ func (c Config) Validate() error {
 	if opt == ES {
 		if c.Size < 3 || c.Size%2 == 0 {
 			return fmt.Errorf("%w: size %d, want an odd number of at least 3 for %s (the mean and mirrored pairs)", ErrConfig, c.Size, ES)
+		}
+		if c.TableMutationScale != 0 {
+			return fmt.Errorf("%w: table mutation scale with %s: its samples are perturbed, not mutated", ErrConfig, ES)
 		}
 		if c.FitnessMemory {
 			return fmt.Errorf("%w: fitness memory with %s: every sample is new each generation, so it has no past", ErrConfig, ES)
@@ -363,4 +374,12 @@ func (c Config) mutationScale() float64 {
 		return 1
 	}
 	return c.MutationScale
+}
+
+// tableMutationScale returns the scale of the tables' steps.
+func (c Config) tableMutationScale() float64 {
+	if c.TableMutationScale == 0 {
+		return c.mutationScale()
+	}
+	return c.TableMutationScale
 }
