@@ -27,7 +27,7 @@ import (
 // The value of a position for pov, in pawns, positive when it is good for
 // pov, is
 //
-//	material + ChessNetWeight*output [+ pst]
+//	material + ChessNetWeight*output [+ pst] [+ terms]
 //
 // where material = sum over pawn, knight, bishop, rook and queen of
 // value[pt]*(pov's count - the opponent's count), with the net's piece
@@ -35,7 +35,8 @@ import (
 // (-1, 1) is the net's: hidden layers of tanh nodes (768-32-8-1, say; the
 // caller chooses) and one tanh output node, which with PieceDiff also
 // receives material through its direct weight; pst, with EvolvePST, is the
-// piece-square balance with the net's tables (see EvolvePST). Random nets of small
+// piece-square balance with the net's tables (see EvolvePST), and terms,
+// with EvolveTerms, the positional terms (see ChessTermNames). Random nets of small
 // weights thus rank positions by material first, so generation 0 already
 // plays sensibly, and the net learns the rest.
 
@@ -200,6 +201,7 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 type ChessEval struct {
 	sparseLayer
 	values [NumPieceValues]float64
+	terms  []float64 // with EvolveTerms, each feature count's value in pawns
 }
 
 // NewChessEval builds the evaluator of n, which must have NumChessInputs
@@ -210,7 +212,7 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ChessEval{sparseLayer: l, values: l.net.PieceValues()}, nil
+	return &ChessEval{sparseLayer: l, values: l.net.PieceValues(), terms: chessTermValues(l.net)}, nil
 }
 
 // chessPSTEntry is the tables' channel entry of input i (see
@@ -266,13 +268,16 @@ func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
 
 // value finishes an evaluation of p for pov from its first-layer sums acc
 // (and the tables' channel, acc[h1], with EvolvePST): material +
-// ChessNetWeight*output [+ pst], using the first 2*e.width floats of buf
-// as scratch.
+// ChessNetWeight*output [+ pst] [+ terms], using the first 2*e.width
+// floats of buf as scratch.
 func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf []float64) float64 {
 	m := chessMaterial(p, pov, &e.values)
 	v := m + float64(ChessNetWeight*e.output(acc, m, buf))
 	if e.stride > e.h1 {
 		v += acc[e.h1]
+	}
+	if e.terms != nil {
+		v += chessTermsValue(p, pov, e.terms)
 	}
 	return v
 }

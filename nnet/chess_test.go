@@ -21,7 +21,7 @@ import (
 var chessHidden = []int{32, 8}
 
 // chessExtras turns on every extra a chess net can use.
-const chessExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST
+const chessExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms
 
 // chessTestNet returns a random chess net; with EvolvePieceValues it is
 // mutated once, so that its piece values are not round numbers.
@@ -32,7 +32,7 @@ func chessTestNet(t testing.TB, hidden []int, flags Flags, seed uint64) *Net {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if flags&(EvolvePieceValues|EvolvePST) != 0 {
+	if flags&(EvolvePieceValues|EvolvePST|EvolveTerms) != 0 {
 		n = n.Mutated(rng)
 	}
 	return n
@@ -70,6 +70,13 @@ func chessReference(n *Net, p chess.Position, pov game.Player) float64 {
 			}
 		}
 		v += pst
+	}
+	if n.Flags()&EvolveTerms != 0 {
+		// Counted square by square, not with the evaluator's bitboards.
+		f, w, units := naiveTermFeatures(p, pov), n.ChessTerms(), ChessTermUnits()
+		for i := range f {
+			v += w[i] * units[i] * float64(f[i])
+		}
 	}
 	return v
 }
@@ -788,7 +795,8 @@ func BenchmarkChessEvaluateIncremental(b *testing.B) {
 		flags Flags
 	}{
 		{"pov=fixed", true, chessExtras}, {"pov=side", false, chessExtras},
-		{"pov=side/tables=no", false, chessExtras &^ EvolvePST}, // what the piece-square tables cost
+		{"pov=side/tables=no", false, chessExtras &^ (EvolvePST | EvolveTerms)}, // what the piece-square tables cost
+		{"pov=side/terms=no", false, chessExtras &^ EvolveTerms},                // what the positional terms cost
 	} {
 		e := chessTestEval(b, bc.flags, 31)
 		b.Run(bc.name, func(b *testing.B) {

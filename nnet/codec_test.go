@@ -17,8 +17,8 @@ func codecNets(t testing.TB) []*Net {
 	var nets []*Net
 	for flags := Flags(0); flags <= knownFlags; flags++ {
 		sizes := draughtsSizes
-		if flags&EvolvePST != 0 {
-			sizes = ChessSizes(4) // piece-square tables are for chess nets
+		if flags&(EvolvePST|EvolveTerms) != 0 {
+			sizes = ChessSizes(4) // tables and terms are for chess nets
 		}
 		nets = append(nets, testNet(t, sizes, flags, 80+uint64(flags)))
 	}
@@ -303,7 +303,7 @@ func FuzzReadNet(f *testing.F) {
 		f.Add(b)
 		f.Add(b[:len(b)/2])
 	}
-	small, _ := New([]int{1, 1}, knownFlags&^EvolvePST) // tables need a chess net: codecNets has those
+	small, _ := New([]int{1, 1}, knownFlags&^(EvolvePST|EvolveTerms)) // tables and terms need a chess net: codecNets has those
 	b, _ := small.MarshalBinary()
 	f.Add(b)
 	f.Add([]byte(Magic))

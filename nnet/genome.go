@@ -58,19 +58,29 @@ func (n *Net) MutatedBy(rng *rand.Rand, scale float64) *Net {
 }
 
 // MutatedByParts is MutatedBy with a scale of its own for the evolvable
-// tables and piece values (EvolvePST, EvolvePieceValues; the weights after
-// the net's): the net's weights step by netScale, those by tableScale.
-// The draws are those of MutatedBy, so equal scales are MutatedBy bit for
-// bit. Tables start from known-good values that a full step walks away
-// from within a hundred generations, while a net's weights at a tenth of
-// a step barely change its play.
+// tables, terms and piece values (EvolvePST, EvolveTerms,
+// EvolvePieceValues; the weights after the net's): the net's weights step
+// by netScale, the tables and piece values by tableScale. The draws are
+// those of MutatedBy, so equal scales are MutatedBy bit for bit. Tables
+// start from known-good values that a full step walks away from within a
+// hundred generations, while a net's weights at a tenth of a step barely
+// change its play.
+//
+// The positional terms of EvolveTerms are in units of their textbook
+// values, not of the net's weights: each steps by m*tableScale, m uniform
+// in [-1, 1) (one Float64, with or without SelfAdaptive; their sigmas are
+// not used), so that at the chess default of 0.1 a term moves by up to a
+// tenth of its textbook value a generation.
 func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net {
 	c := n.Clone()
 	if c.flags&EvolveKing != 0 {
 		k := c.king * detExp(rng.NormFloat64()*(1/math.Sqrt2))
 		c.king = round32(min(max(k, MinKing), MaxKing))
 	}
-	tables := len(c.w) - len(c.pieceValues()) - len(c.pst()) // the first table weight
+	terms := len(c.w) - len(c.pieceValues()) - len(c.terms()) // the first term
+	termsEnd := terms + len(c.terms())
+	tables := terms - len(c.pst()) // the first table weight
+	isTerm := func(i int) bool { return i >= terms && i < termsEnd }
 	scaleOf := func(i int) float64 {
 		if i >= tables {
 			return tableScale
@@ -82,7 +92,10 @@ func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net 
 		tableStep := float64(MutationStep(len(c.w)) * tableScale)
 		for i := range c.w {
 			step := netStep
-			if i >= tables {
+			switch {
+			case isTerm(i):
+				step = tableScale
+			case i >= tables:
 				step = tableStep
 			}
 			m := float64(rng.Float64()*2) - 1
@@ -92,6 +105,11 @@ func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net 
 	}
 	tau := MutationStep(len(c.w)) // the same expression: 1/sqrt(2*sqrt(K))
 	for i := range c.w {
+		if isTerm(i) {
+			m := float64(rng.Float64()*2) - 1
+			c.w[i] = round32(c.w[i] + float64(m*tableScale))
+			continue
+		}
 		c.sigma[i] = round32(c.sigma[i] * detExp(float64(tau*rng.NormFloat64())))
 		c.w[i] = round32(c.w[i] + float64(float64(c.sigma[i]*scaleOf(i))*rng.NormFloat64()))
 	}

@@ -87,13 +87,23 @@ const (
 	// the tables of the parent it is a copy of. Chess and xiangqi nets
 	// only.
 	EvolvePST
+	// EvolveTerms gives a chess net NumChessTerms evolvable positional
+	// terms beside the net (mobility, the bishop pair, pawn structure, rooks
+	// on open files, the king's shelter and attacks on it; see
+	// ChessTermNames), as Blondie25's hand-made features were, each
+	// stored in units of its textbook value and starting at 0: more
+	// weights, after the piece-square tables and before the piece values.
+	// Mutation steps them by their own uniform step (see
+	// Net.MutatedByParts), and a crossover child has the terms of the
+	// parent it is a copy of. Chess nets only.
+	EvolveTerms
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -288,6 +298,13 @@ func (n *Net) layout() (int, error) {
 			}
 			count += int64(c)
 		}
+		if l == len(n.sizes)-1 && n.flags&EvolveTerms != 0 {
+			if n.sizes[0] != NumChessInputs {
+				return 0, fmt.Errorf("%w: %v on a net of %d inputs: positional terms are for chess nets (%d inputs)",
+					ErrArchitecture, EvolveTerms, n.sizes[0], NumChessInputs)
+			}
+			count += NumChessTerms
+		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
 			count += int64(pieceValueCount(n.sizes[0]))
 		}
@@ -333,13 +350,23 @@ func (n *Net) pieceValues() []float64 {
 }
 
 // pst returns the piece-square tables of EvolvePST, the pstCount weights
-// before the piece values, aliasing n.w; nil without EvolvePST.
+// before the terms and piece values, aliasing n.w; nil without EvolvePST.
 func (n *Net) pst() []float64 {
 	if n.flags&EvolvePST == 0 {
 		return nil
 	}
-	end := len(n.w) - len(n.pieceValues())
+	end := len(n.w) - len(n.pieceValues()) - len(n.terms())
 	return n.w[end-pstCount(n.sizes[0]) : end]
+}
+
+// terms returns the positional terms of EvolveTerms, the NumChessTerms
+// weights before the piece values, aliasing n.w; nil without EvolveTerms.
+func (n *Net) terms() []float64 {
+	if n.flags&EvolveTerms == 0 {
+		return nil
+	}
+	end := len(n.w) - len(n.pieceValues())
+	return n.w[end-NumChessTerms : end]
 }
 
 // isXiangqi reports whether n's inputs are those of the xiangqi encoding.

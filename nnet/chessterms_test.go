@@ -1,0 +1,359 @@
+package nnet
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"evolved/game"
+	"evolved/game/chess"
+)
+
+// TestChessTermFeaturesHandCounted checks the features of positions
+// counted by hand, square by square (the comments show the counts).
+func TestChessTermFeaturesHandCounted(t *testing.T) {
+	for _, c := range []struct {
+		fen  string
+		want [NumChessTerms]int // for White
+	}{
+		// Na1 attacks b3 and c2; nothing else on the board counts.
+		{"4k3/8/8/8/8/8/8/N3K3 w - - 0 1", [NumChessTerms]int{termKnightMobility: 2}},
+		// White a2, a3, d4 against Black e6. Doubled: a3 (1). Isolated:
+		// a2, a3, d4 against e6 (3 - 1). Passed: a2 (1*1) and a3 (2*2);
+		// d4 is held by e6 and e6 by d4. Shelter: e6 in front of Ke8.
+		{"4k3/8/4p3/8/3P4/P7/P7/4K3 w - - 0 1", [NumChessTerms]int{
+			termPassedPawns: 5, termDoubledPawns: 1, termIsolatedPawns: 2, termKingShelter: -1}},
+		// Ra1: b1, c1, d1 and a2..a8 (e1 is its own king's), open file.
+		// Bf1: e2, d3, c4, b5, a6, g2, h3. Pb2: isolated, passed (1*1).
+		{"4k3/8/8/8/8/8/1P6/R3KB2 w - - 0 1", [NumChessTerms]int{
+			termBishopMobility: 7, termRookMobility: 10, termPassedPawns: 1, termIsolatedPawns: 1, termRookOpenFile: 1}},
+		// Qd1: d2..d8 but d6 (e7 attacks it), c1, b1, a1, c2, b3, a4, e2,
+		// f3, g4, h5: 16; it attacks d7 and d8 next to Ke8. Rh1: h2..h8,
+		// g1, f1: 9, open file. Black's e7 is isolated, passed (1*1) and
+		// shelters Ke8.
+		{"4k3/4p3/8/8/8/8/8/3QK2R w - - 0 1", [NumChessTerms]int{
+			termRookMobility: 9, termQueenMobility: 16, termPassedPawns: -1, termIsolatedPawns: -1,
+			termRookOpenFile: 1, termKingShelter: -1, termKingAttack: 2}},
+		// Two bishops against one. Bc1: b2, a3, d2, e3, g5, h6 (f4 is
+		// e5's): 6. Bg2: f1, h1, h3, f3, e4, d5, c6, b7, a8: 9. Re1: d1,
+		// f1, e2..e5 (c1 and g1 are its own side's): 6, on a half-open
+		// file. Pf2 is isolated, held by e5, and shelters Kg1. Black's
+		// Bb4: a3, a5, c5, d6, e7, f8, c3, d2, e1: 9; e5 is isolated and
+		// held by f2.
+		{"4k3/8/8/4p3/1b6/8/5PB1/2B1R1K1 w - - 0 1", [NumChessTerms]int{
+			termBishopMobility: 6 + 9 - 9, termRookMobility: 6, termBishopPair: 1,
+			termRookHalfOpenFile: 1, termKingShelter: 1}},
+	} {
+		p, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ChessTermFeatures(p, chess.White); got != c.want {
+			t.Errorf("%s: features %v, want %v", c.fen, got, c.want)
+		}
+		neg := c.want
+		for i := range neg {
+			neg[i] = -neg[i]
+		}
+		if got := ChessTermFeatures(p, chess.Black); got != neg {
+			t.Errorf("%s: features for Black %v, want %v", c.fen, got, neg)
+		}
+		if got := naiveTermFeatures(p, chess.White); got != c.want {
+			t.Errorf("%s: the naive count %v, want %v", c.fen, got, c.want)
+		}
+	}
+}
+
+// naiveTermFeatures counts the positional features square by square with
+// the rules spelled out (rays walked step by step, files and ranks
+// scanned), independently of the bitboard code.
+func naiveTermFeatures(p chess.Position, pov game.Player) [NumChessTerms]int {
+	type piece struct {
+		pt    chess.PieceType
+		color game.Player
+	}
+	var board [8][8]*piece // [file][rank]
+	for s := chess.A1; s <= chess.H8; s++ {
+		if pt, c := p.PieceAt(s); pt != chess.NoPieceType {
+			board[s.File()][s.Rank()] = &piece{pt, c}
+		}
+	}
+	on := func(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
+	is := func(f, r int, pt chess.PieceType, c game.Player) bool {
+		return on(f, r) && board[f][r] != nil && board[f][r].pt == pt && board[f][r].color == c
+	}
+	forward := func(c game.Player) int {
+		if c == chess.White {
+			return 1
+		}
+		return -1
+	}
+	// pawnAttacked reports whether a pawn of colour c attacks (f, r).
+	pawnAttacked := func(f, r int, c game.Player) bool {
+		return is(f-1, r-forward(c), chess.Pawn, c) || is(f+1, r-forward(c), chess.Pawn, c)
+	}
+	side := func(us game.Player) [NumChessTerms]int {
+		var out [NumChessTerms]int
+		them := us ^ 1
+		var kf, kr, ekf, ekr int
+		for f := range 8 {
+			for r := range 8 {
+				if is(f, r, chess.King, us) {
+					kf, kr = f, r
+				}
+				if is(f, r, chess.King, them) {
+					ekf, ekr = f, r
+				}
+			}
+		}
+		nextToEnemyKing := func(f, r int) bool {
+			return (f != ekf || r != ekr) && abs(f-ekf) <= 1 && abs(r-ekr) <= 1
+		}
+		// count adds a target square to a piece's mobility and king attack.
+		count := func(term, f, r int) {
+			if board[f][r] == nil || board[f][r].color != us {
+				if !pawnAttacked(f, r, them) {
+					out[term]++
+				}
+			}
+			if nextToEnemyKing(f, r) {
+				out[termKingAttack]++
+			}
+		}
+		rays := func(term, f, r int, dirs [][2]int) {
+			for _, d := range dirs {
+				for x, y := f+d[0], r+d[1]; on(x, y); x, y = x+d[0], y+d[1] {
+					count(term, x, y)
+					if board[x][y] != nil {
+						break
+					}
+				}
+			}
+		}
+		diagonal := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+		straight := [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+		pawnsOn := func(f int, c game.Player) int {
+			n := 0
+			for r := range 8 {
+				if is(f, r, chess.Pawn, c) {
+					n++
+				}
+			}
+			return n
+		}
+		bishops := 0
+		for f := range 8 {
+			for r := range 8 {
+				sq := board[f][r]
+				if sq == nil || sq.color != us {
+					continue
+				}
+				switch sq.pt {
+				case chess.Knight:
+					for _, d := range [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+						if on(f+d[0], r+d[1]) {
+							count(termKnightMobility, f+d[0], r+d[1])
+						}
+					}
+				case chess.Bishop:
+					bishops++
+					rays(termBishopMobility, f, r, diagonal)
+				case chess.Rook:
+					rays(termRookMobility, f, r, straight)
+					if pawnsOn(f, us) == 0 {
+						if pawnsOn(f, them) == 0 {
+							out[termRookOpenFile]++
+						} else {
+							out[termRookHalfOpenFile]++
+						}
+					}
+				case chess.Queen:
+					rays(termQueenMobility, f, r, append(diagonal, straight...))
+				case chess.Pawn:
+					if (f == 0 || pawnsOn(f-1, us) == 0) && (f == 7 || pawnsOn(f+1, us) == 0) {
+						out[termIsolatedPawns]++
+					}
+					passed := true
+					for y := r + forward(us); on(0, y); y += forward(us) {
+						for x := f - 1; x <= f+1; x++ {
+							if is(x, y, chess.Pawn, them) {
+								passed = false
+							}
+						}
+					}
+					if passed {
+						a := r
+						if us == chess.Black {
+							a = 7 - r
+						}
+						out[termPassedPawns] += a * a
+					}
+				}
+			}
+		}
+		if bishops >= 2 {
+			out[termBishopPair] = 1
+		}
+		for f := range 8 {
+			if n := pawnsOn(f, us); n > 1 {
+				out[termDoubledPawns] += n - 1
+			}
+		}
+		for x := kf - 1; x <= kf+1; x++ {
+			for _, y := range []int{kr + forward(us), kr + 2*forward(us)} {
+				if is(x, y, chess.Pawn, us) {
+					out[termKingShelter]++
+				}
+			}
+		}
+		return out
+	}
+	ours, theirs := side(pov), side(pov^1)
+	for i := range ours {
+		ours[i] -= theirs[i]
+	}
+	return ours
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestChessTermFeaturesMatchNaive compares the bitboard features with the
+// naive count on positions of random games, from both sides.
+func TestChessTermFeaturesMatchNaive(t *testing.T) {
+	positions := randomChessPositions(t, newRNG(301), 2000)
+	nonzero := [NumChessTerms]int{}
+	for _, p := range positions {
+		for pov := chess.White; pov <= chess.Black; pov++ {
+			got, want := ChessTermFeatures(p, pov), naiveTermFeatures(p, pov)
+			if got != want {
+				t.Fatalf("%s pov %v: features %v, naive %v", p.FEN(), pov, got, want)
+			}
+			for i, x := range got {
+				if x != 0 {
+					nonzero[i]++
+				}
+			}
+		}
+	}
+	names := ChessTermNames()
+	for i, n := range nonzero {
+		if n == 0 {
+			t.Errorf("%s is 0 in every position: the comparison does not test it", names[i])
+		}
+	}
+}
+
+// TestChessTermsInEvaluation checks that a net's terms add weight*unit*
+// feature to its value, and that a net with all terms at 0 evaluates as
+// the same net without them, bit for bit.
+func TestChessTermsInEvaluation(t *testing.T) {
+	base := chessTestNet(t, chessHidden, PieceDiff|EvolvePieceValues|EvolvePST, 311)
+	w := base.Weights()
+	tail := NumPieceValues
+	withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, NumChessTerms)...), w[len(w)-tail:]...)
+	zero, err := New(base.Sizes(), base.Flags()|EvolveTerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zero, err = zero.WithWeights(withW); err != nil {
+		t.Fatal(err)
+	}
+	weights := [NumChessTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5, 1, 0.75}
+	with, err := zero.WithChessTerms(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := with.ChessTerms(); got != weights {
+		t.Fatalf("ChessTerms = %v, want %v", got, weights)
+	}
+	eBase, _ := NewChessEval(base)
+	eZero, _ := NewChessEval(zero)
+	eWith, _ := NewChessEval(with)
+	units := ChessTermUnits()
+	for _, p := range randomChessPositions(t, newRNG(312), 300) {
+		for pov := chess.White; pov <= chess.Black; pov++ {
+			b := eBase.Evaluate(p, pov)
+			if z := eZero.Evaluate(p, pov); z != b {
+				t.Fatalf("%s: terms at 0 give %v, without terms %v", p.FEN(), z, b)
+			}
+			f := naiveTermFeatures(p, pov)
+			want := b
+			for i := range f {
+				want += weights[i] * units[i] * float64(f[i])
+			}
+			if got := eWith.Evaluate(p, pov); math.Abs(got-want) > 1e-9 {
+				t.Fatalf("%s pov %v: Evaluate = %v, want %v", p.FEN(), pov, got, want)
+			}
+		}
+	}
+}
+
+// TestChessTermsLayout checks where the terms sit in the genome, that only
+// chess nets take them, and that WithChessTerms needs them.
+func TestChessTermsLayout(t *testing.T) {
+	plain, _ := New(ChessSizes(4), EvolvePST|EvolvePieceValues)
+	n, err := New(ChessSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := n.NumWeights(), plain.NumWeights()+NumChessTerms; got != want {
+		t.Fatalf("%d weights, want %d", got, want)
+	}
+	n, _ = n.WithChessTerms([NumChessTerms]float64{11: 7})
+	w := n.Weights()
+	if w[len(w)-NumPieceValues-1] != 7 || n.PieceValues() != ClassicPieceValues() {
+		t.Errorf("the last term is not just before the piece values: %v", w[len(w)-NumPieceValues-NumChessTerms:])
+	}
+	if tables, _ := n.PST(); tables != ClassicPST() {
+		t.Errorf("the tables moved: %v", tables[:8])
+	}
+	for _, sizes := range [][]int{draughtsSizes, XiangqiSizes(4)} {
+		if _, err := New(sizes, EvolveTerms); !errors.Is(err, ErrArchitecture) {
+			t.Errorf("EvolveTerms on %v inputs: error %v, want ErrArchitecture", sizes[0], err)
+		}
+	}
+	if _, err := plain.WithChessTerms([NumChessTerms]float64{}); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("WithChessTerms without EvolveTerms: error %v, want ErrArchitecture", err)
+	}
+	if _, err := n.WithChessTerms([NumChessTerms]float64{3: math.NaN()}); !errors.Is(err, ErrValue) {
+		t.Errorf("WithChessTerms with NaN: error %v, want ErrValue", err)
+	}
+}
+
+// TestChessTermsMutation checks the terms' own step: each moves by less
+// than tableScale, some by more than a tenth of it, with and without
+// SelfAdaptive, while the net's weights keep their step.
+func TestChessTermsMutation(t *testing.T) {
+	for _, flags := range []Flags{EvolvePST | EvolvePieceValues | EvolveTerms, SelfAdaptive | EvolveTerms} {
+		n, err := RandomChess(chessHidden, flags, newRNG(321))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := newRNG(322)
+		far := 0
+		for range 50 {
+			m := n.MutatedByParts(rng, 0.01, 0.3)
+			before, after := n.ChessTerms(), m.ChessTerms()
+			for i := range before {
+				d := math.Abs(after[i] - before[i])
+				if d >= 0.3 {
+					t.Fatalf("flags %v: term %d stepped %v, want below 0.3", flags, i, d)
+				}
+				if d > 0.03 {
+					far++
+				}
+			}
+			if d := math.Abs(m.Weights()[0] - n.Weights()[0]); d > 0.01*MutationStep(n.NumWeights())*4 {
+				t.Fatalf("flags %v: the net's first weight stepped %v", flags, d)
+			}
+		}
+		if far < 400 {
+			t.Errorf("flags %v: %d of 600 term steps above a tenth of the scale, want most", flags, far)
+		}
+	}
+}
