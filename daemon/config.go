@@ -122,6 +122,11 @@ type ChessConfig struct {
 	// EvolvePST adds piece-square tables to the genome, beside the net,
 	// starting from Michniewski's (nnet.EvolvePST).
 	EvolvePST bool `toml:"evolve_pst" json:"evolve_pst"`
+	// EvolveTerms adds twelve positional terms (mobility, the bishop pair,
+	// pawn structure, rooks on open files, king safety) to the genome,
+	// starting at 0 (nnet.EvolveTerms). Runs started before the key have
+	// none.
+	EvolveTerms bool `toml:"evolve_terms" json:"evolve_terms,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many pawns ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -625,6 +630,9 @@ func (c ChessConfig) population(workers int) population.Config {
 	}
 	if c.EvolvePST {
 		cfg.Flags |= nnet.EvolvePST
+	}
+	if c.EvolveTerms {
+		cfg.Flags |= nnet.EvolveTerms
 	}
 	return cfg
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"evolved/nnet"
+	"evolved/population"
 )
 
 func TestDefaultConfigIsValid(t *testing.T) {
@@ -116,5 +119,32 @@ func TestDiffKeys(t *testing.T) {
 	got := diffKeys(`{"depth":4,"format":"roundrobin","hidden":[40,10]}`, `{"depth":6,"format":"roundrobin","hidden":[40,10],"x":1}`)
 	if strings.Join(got, ",") != "depth,x" {
 		t.Errorf("diffKeys = %v, want [depth x]", got)
+	}
+}
+
+func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		terms bool
+	}{
+		{"", false}, // the default, and what runs started before the key have
+		{"[chess]\nevolve_terms = true\n", true},
+		{"[chess]\nevolve_terms = false\n", false},
+	} {
+		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := c.Chess.population(1)
+		if got := cfg.Flags&nnet.EvolveTerms != 0; got != tc.terms {
+			t.Errorf("%q: flags %v, want evolve-terms %v", tc.file, cfg.Flags, tc.terms)
+		}
+		st, err := population.New("chess", nnet.NumChessInputs, cfg, 1)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.file, err)
+		}
+		if got := st.Agents[0].Net.Flags()&nnet.EvolveTerms != 0; got != tc.terms {
+			t.Errorf("%q: generation 0 has flags %v, want evolve-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.terms)
+		}
 	}
 }
