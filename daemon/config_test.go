@@ -84,7 +84,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[xiangqi]\nnodes = 2000000000\n":                        "xiangqi.nodes = 2000000000",
 		"[http]\nlisten = \"8080\"\n":                            "http.listen",
 		"[http]\nport = 8080\n":                                  "unknown key http.port",
-		"[chess]\nfitness_caution = 1\n":                         "chess.fitness_caution = 1: needs fitness_memory",
+		"[chess]\nfitness_memory = false\nfitness_caution = 1\n": "chess.fitness_caution = 1: needs fitness_memory",
 		"[draughts]\nfitness_caution = -1\n":                     "draughts.fitness_caution = -1",
 		"[draughts]\nfitness_caution = 11\n":                     "draughts.fitness_caution = 11",
 		"[chess]\ntable_mutation_scale = -0.1\n":                 "chess.table_mutation_scale = -0.1",
@@ -127,7 +127,7 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		file  string
 		terms bool
 	}{
-		{"", false}, // the default, and what runs started before the key have
+		{"", true}, // the default
 		{"[chess]\nevolve_terms = true\n", true},
 		{"[chess]\nevolve_terms = false\n", false},
 	} {

@@ -109,3 +109,34 @@ func TestNewRunTakesTheConfiguration(t *testing.T) {
 		t.Errorf("hall of fame %d, want the configured 3", got.HallOfFame)
 	}
 }
+
+// oldChessSettings are the chess settings of the default before the
+// positional terms: the blondie format, no fitness memory, no evolve_terms.
+const oldChessSettings = `{"preset":"blondie24","depth":2,"opening_plies":4,"max_moves":100,"format":"blondie","population":15,` +
+	`"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,` +
+	`"baseline_every":10,"baselines":["random","material:2"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,` +
+	`"mutation_scale":0.1,"fitness_memory":false,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":0,"chess960":false}`
+
+func TestChessRunKeepsThePreviousDefault(t *testing.T) {
+	d := newTestDaemon(t)
+	cc := d.config().Chess
+	if !cc.EvolveTerms || !cc.FitnessMemory || cc.Format != "roundrobin" {
+		t.Fatalf("the chess default is %+v; this test expects the terms, fitness memory and round robin", cc)
+	}
+	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth})
+	st, err := population.New("chess", species.Inputs, cc.population(0), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.db.CreateRun(context.Background(), storage.Run{Game: "chess", Seed: 1, Config: oldChessSettings, CreatedAt: time.Now()}, st); err != nil {
+		t.Fatal(err)
+	}
+	got, err := runSettings(context.Background(), d, "chess", cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.EvolveTerms || got.FitnessMemory || got.Format != "blondie" {
+		t.Errorf("a run started with the previous default resumes with evolve_terms %v, fitness_memory %v, format %q; want false, false, blondie",
+			got.EvolveTerms, got.FitnessMemory, got.Format)
+	}
+}
