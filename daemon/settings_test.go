@@ -7,22 +7,25 @@ import (
 	"testing"
 	"time"
 
-	"evolved/player"
+	"evolved/nnet"
 	"evolved/population"
 	"evolved/storage"
 )
 
-// storeRun creates a draughts run whose stored settings are the JSON
-// settings, as a version of evolved that wrote them would have.
-func storeRun(t *testing.T, d *Daemon, settings string) {
+// storeRun creates a run of game (draughts or chess) whose stored settings
+// are the JSON settings, as a version of evolved that wrote them would
+// have; its generation 0 comes from the configured section.
+func storeRun(t *testing.T, d *Daemon, game, settings string) {
 	t.Helper()
-	dc := d.config().Draughts
-	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth})
-	st, err := population.New("draughts", species.Inputs, dc.population(0), 1)
+	inputs, cfg := nnet.NumDraughtsInputs, d.config().Draughts.population(0)
+	if game == "chess" {
+		inputs, cfg = nnet.NumChessInputs, d.config().Chess.population(0)
+	}
+	st, err := population.New(game, inputs, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.db.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: 1, Config: settings, CreatedAt: time.Now()}, st); err != nil {
+	if err := d.db.CreateRun(context.Background(), storage.Run{Game: game, Seed: 1, Config: settings, CreatedAt: time.Now()}, st); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -36,7 +39,7 @@ const oldSettings = `{"depth":3,"opening_plies":4,"max_moves":100,"format":"roun
 
 func TestRunKeepsItsStoredSettings(t *testing.T) {
 	d := newTestDaemon(t)
-	storeRun(t, d, oldSettings)
+	storeRun(t, d, "draughts", oldSettings)
 	want := d.config().Draughts
 	want.HallOfFame, want.HallGames = 6, 2 // a later version's defaults
 	got, err := runSettings(context.Background(), d, "draughts", want)
@@ -56,7 +59,7 @@ func TestRunKeepsItsStoredSettings(t *testing.T) {
 
 func TestRunRefusesSettingsTheFileChanges(t *testing.T) {
 	d := newTestDaemon(t)
-	storeRun(t, d, oldSettings)
+	storeRun(t, d, "draughts", oldSettings)
 	for _, tc := range []struct {
 		file string
 		keys []string // nil: accepted
@@ -123,14 +126,7 @@ func TestChessRunKeepsThePreviousDefault(t *testing.T) {
 	if !cc.EvolveTerms || !cc.FitnessMemory || cc.Format != "roundrobin" {
 		t.Fatalf("the chess default is %+v; this test expects the terms, fitness memory and round robin", cc)
 	}
-	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth})
-	st, err := population.New("chess", species.Inputs, cc.population(0), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.db.CreateRun(context.Background(), storage.Run{Game: "chess", Seed: 1, Config: oldChessSettings, CreatedAt: time.Now()}, st); err != nil {
-		t.Fatal(err)
-	}
+	storeRun(t, d, "chess", oldChessSettings)
 	got, err := runSettings(context.Background(), d, "chess", cc)
 	if err != nil {
 		t.Fatal(err)
