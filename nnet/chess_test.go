@@ -21,7 +21,7 @@ import (
 var chessHidden = []int{32, 8}
 
 // chessExtras turns on every extra a chess net can use.
-const chessExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms
+const chessExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms
 
 // chessTestNet returns a random chess net; with EvolvePieceValues it is
 // mutated once, so that its piece values are not round numbers.
@@ -316,11 +316,16 @@ func TestChessMirror(t *testing.T) {
 			}
 		}
 	}
-	// Start positions are their own mirrors.
+	// Start positions are their own mirrors but for the side to move (the
+	// tempo term counts it).
 	for i := range 5 {
 		p := chessStart(t, rng, i)
-		if a, b := e.Evaluate(p, chess.White), e.Evaluate(p, chess.Black); a != b {
-			t.Errorf("%s: Evaluate(White) = %v, Evaluate(Black) = %v", p.FEN(), a, b)
+		q, err := chess.ParseFEN(strings.Replace(p.FEN(), " w ", " b ", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := e.Evaluate(p, chess.White), e.Evaluate(q, chess.Black); a != b {
+			t.Errorf("%s: Evaluate(White) = %v, with Black to move Evaluate(Black) = %v", p.FEN(), a, b)
 		}
 	}
 }
@@ -795,8 +800,9 @@ func BenchmarkChessEvaluateIncremental(b *testing.B) {
 		flags Flags
 	}{
 		{"pov=fixed", true, chessExtras}, {"pov=side", false, chessExtras},
-		{"pov=side/tables=no", false, chessExtras &^ (EvolvePST | EvolveTerms)}, // what the piece-square tables cost
-		{"pov=side/terms=no", false, chessExtras &^ EvolveTerms},                // what the positional terms cost
+		{"pov=side/tables=no", false, chessExtras &^ (EvolvePST | EvolveTerms | EvolveMoreTerms)}, // what the piece-square tables cost
+		{"pov=side/terms=basic", false, chessExtras &^ EvolveMoreTerms},                           // what the more terms cost
+		{"pov=side/terms=no", false, chessExtras &^ (EvolveTerms | EvolveMoreTerms)},              // what the positional terms cost
 	} {
 		e := chessTestEval(b, bc.flags, 31)
 		b.Run(bc.name, func(b *testing.B) {

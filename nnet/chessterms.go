@@ -8,14 +8,15 @@ import (
 	"evolved/game/chess"
 )
 
-// Chess positional terms (EvolveTerms).
+// Chess positional terms (EvolveTerms, EvolveMoreTerms).
 //
 // Each term counts a feature of the position for each side, and adds
 // weight*unit*(pov's count - the opponent's count) pawns to the value. The
 // weight is what evolves, starting at 0; the unit is the term's rough
 // textbook value, so a weight of 1 values the feature as a classical
 // hand-written evaluation would, and mutation steps every term by the
-// same fraction of its own unit. The features, for one side:
+// same fraction of its own unit. The first NumBasicChessTerms are those of
+// EvolveTerms; EvolveMoreTerms adds the rest. The features, for one side:
 //
 //	knight, bishop, rook and queen mobility: the squares each such piece
 //	    attacks that hold none of the side's pieces and no enemy pawn
@@ -31,10 +32,36 @@ import (
 //	king shelter: the side's pawns on the king's file and the files beside
 //	    it, one and two ranks in front of the king;
 //	king attack: the squares next to the enemy king that the side's
-//	    knights, bishops, rooks and queens attack, counted once per piece.
+//	    knights, bishops, rooks and queens attack, counted once per piece;
+//
+// and with EvolveMoreTerms:
+//
+//	pawn threats: enemy knights, bishops, rooks and queens the side's
+//	    pawns attack;
+//	hanging pieces: enemy knights, bishops, rooks and queens the side
+//	    attacks (with any piece) and no enemy piece defends;
+//	minor threats: enemy rooks and queens the side's knights and bishops
+//	    attack, plus enemy queens its rooks attack;
+//	rooks on the seventh: the side's rooks on its seventh rank;
+//	outposts: the side's knights and bishops on its fourth to sixth
+//	    ranks, defended by one of its pawns, on a square no enemy pawn can
+//	    ever attack (none on the files beside it, ahead of it);
+//	tempo: 1 for the side to move;
+//	passed pawns in the endgame: the passed pawns' count times 24 - phase,
+//	    phase = knights and bishops + 2 a rook + 4 a queen, both sides', at
+//	    most 24 (so 0 with everything on the board, 24 in a pawn ending);
+//	king attackers: the king attack count times the number of the side's
+//	    pieces that attack a square next to the enemy king (attacks by
+//	    several pieces together count more than their sum);
+//	connected pawns: the side's pawns defended by one of its pawns or with
+//	    one of its pawns beside them on the same rank.
 
-// NumChessTerms is the number of positional terms of EvolveTerms.
-const NumChessTerms = 12
+// NumBasicChessTerms is the number of positional terms of EvolveTerms.
+const NumBasicChessTerms = 12
+
+// NumChessTerms is the number of positional terms of EvolveTerms with
+// EvolveMoreTerms: the basic terms, then nine more.
+const NumChessTerms = 21
 
 // The terms, in storage order.
 const (
@@ -50,6 +77,16 @@ const (
 	termRookHalfOpenFile
 	termKingShelter
 	termKingAttack
+	// EvolveMoreTerms
+	termPawnThreats
+	termHanging
+	termMinorThreats
+	termRookSeventh
+	termOutposts
+	termTempo
+	termPassedEndgame
+	termKingAttackers
+	termConnectedPawns
 )
 
 // ChessTermNames returns the names of the positional terms, in storage
@@ -59,6 +96,8 @@ func ChessTermNames() [NumChessTerms]string {
 		"knight mobility", "bishop mobility", "rook mobility", "queen mobility",
 		"bishop pair", "passed pawns", "doubled pawns", "isolated pawns",
 		"rook on open file", "rook on half-open file", "king shelter", "king attack",
+		"pawn threats", "hanging pieces", "minor threats", "rook on seventh",
+		"outposts", "tempo", "passed pawns in endgame", "king attackers", "connected pawns",
 	}
 }
 
@@ -70,62 +109,108 @@ func ChessTermNames() [NumChessTerms]string {
 // pawn (1 pawn on its seventh rank, 0.25 on its fourth); -0.15 for a
 // doubled and for an isolated pawn; 0.2 and 0.1 for a rook on an open and
 // a half-open file; 0.05 a shelter pawn and an attacked square next to
-// the enemy king.
+// the enemy king; 0.5 a pawn threat; 0.3 a hanging piece and a minor
+// threat; 0.2 a rook on the seventh and an outpost; 0.1 the tempo; 1/36/24
+// for the endgame passers (a passer on the seventh another pawn in a pawn
+// ending); 0.02 for the king attackers; 0.1 a connected pawn.
 func ChessTermUnits() [NumChessTerms]float64 {
-	return [NumChessTerms]float64{0.04, 0.05, 0.03, 0.01, 0.4, 1.0 / 36, -0.15, -0.15, 0.2, 0.1, 0.05, 0.05}
+	return [NumChessTerms]float64{
+		0.04, 0.05, 0.03, 0.01, 0.4, 1.0 / 36, -0.15, -0.15, 0.2, 0.1, 0.05, 0.05,
+		0.5, 0.3, 0.3, 0.2, 0.2, 0.1, 1.0 / 36 / 24, 0.02, 0.1,
+	}
 }
 
 // ChessTermFeatures returns the positional features of p (see above) as
 // pov's count minus the opponent's, in storage order.
 func ChessTermFeatures(p chess.Position, pov game.Player) [NumChessTerms]int {
-	return chessTermFeatures(&p, pov)
+	return chessTermFeatures(&p, pov, NumChessTerms)
 }
 
-// chessTermFeatures is ChessTermFeatures on a pointer.
-func chessTermFeatures(p *chess.Position, pov game.Player) [NumChessTerms]int {
-	ours, theirs := sideFeatures(p, pov&1), sideFeatures(p, pov&1^1)
+// attackSets holds what one side's pieces attack, as the terms need it.
+type attackSets struct {
+	pawns    chess.Bitboard // attacked by its pawns
+	minors   chess.Bitboard // by its knights and bishops
+	rooks    chess.Bitboard // by its rooks
+	all      chess.Bitboard // by any of its pieces, the king included
+	mobility [4]int         // knight, bishop, rook and queen mobility
+	zone     int            // attacks on the squares next to the enemy king
+	raiders  int            // pieces attacking such a square
+}
+
+// chessTermFeatures returns the first n (NumBasicChessTerms or
+// NumChessTerms) features of p as pov's count minus the opponent's; the
+// rest are 0.
+func chessTermFeatures(p *chess.Position, pov game.Player, n int) [NumChessTerms]int {
+	us, them := pov&1, pov&1^1
+	var a [2]attackSets
+	a[0].pawns = chess.PawnAttacksOf(0, p.Pieces(0, chess.Pawn))
+	a[1].pawns = chess.PawnAttacksOf(1, p.Pieces(1, chess.Pawn))
+	pieceAttacks(p, 0, &a[0], a[1].pawns)
+	pieceAttacks(p, 1, &a[1], a[0].pawns)
+	ours, theirs := sideFeatures(p, us, &a, n), sideFeatures(p, them, &a, n)
 	for i := range ours {
 		ours[i] -= theirs[i]
 	}
 	return ours
 }
 
-// sideFeatures counts the positional features of side us in p.
-func sideFeatures(p *chess.Position, us game.Player) [NumChessTerms]int {
+// pieceAttacks fills in a, whose pawns are set, with what c's other pieces
+// attack, given theirPawns, what the enemy pawns attack.
+func pieceAttacks(p *chess.Position, c game.Player, a *attackSets, theirPawns chess.Bitboard) {
+	occ := p.Occupied()
+	safe := ^p.Color(c) &^ theirPawns
+	zone := chess.KingAttacks(p.King(c ^ 1))
+	count := func(att chess.Bitboard, mobility *int) {
+		*mobility += (att & safe).Count()
+		if z := (att & zone).Count(); z > 0 {
+			a.zone += z
+			a.raiders++
+		}
+		a.all |= att
+	}
+	for b := p.Pieces(c, chess.Knight); b != 0; b &= b - 1 {
+		att := chess.KnightAttacks(b.First())
+		a.minors |= att
+		count(att, &a.mobility[0])
+	}
+	for b := p.Pieces(c, chess.Bishop); b != 0; b &= b - 1 {
+		att := chess.BishopAttacks(b.First(), occ)
+		a.minors |= att
+		count(att, &a.mobility[1])
+	}
+	for b := p.Pieces(c, chess.Rook); b != 0; b &= b - 1 {
+		att := chess.RookAttacks(b.First(), occ)
+		a.rooks |= att
+		count(att, &a.mobility[2])
+	}
+	for b := p.Pieces(c, chess.Queen); b != 0; b &= b - 1 {
+		s := b.First()
+		count(chess.BishopAttacks(s, occ)|chess.RookAttacks(s, occ), &a.mobility[3])
+	}
+	a.all |= a.pawns | chess.KingAttacks(p.King(c))
+}
+
+// sideFeatures counts the first n positional features of side us in p,
+// given both sides' attacks a.
+func sideFeatures(p *chess.Position, us game.Player, a *[2]attackSets, n int) [NumChessTerms]int {
 	var f [NumChessTerms]int
 	them := us ^ 1
-	occ := p.Occupied()
+	ours := &a[us]
 	ourPawns, theirPawns := p.Pieces(us, chess.Pawn), p.Pieces(them, chess.Pawn)
-	safe := ^p.Color(us) &^ chess.PawnAttacksOf(them, theirPawns)
-	zone := chess.KingAttacks(p.King(them))
-	for b := p.Pieces(us, chess.Knight); b != 0; b &= b - 1 {
-		a := chess.KnightAttacks(b.First())
-		f[termKnightMobility] += (a & safe).Count()
-		f[termKingAttack] += (a & zone).Count()
-	}
-	for b := p.Pieces(us, chess.Bishop); b != 0; b &= b - 1 {
-		a := chess.BishopAttacks(b.First(), occ)
-		f[termBishopMobility] += (a & safe).Count()
-		f[termKingAttack] += (a & zone).Count()
-	}
-	for b := p.Pieces(us, chess.Rook); b != 0; b &= b - 1 {
-		s := b.First()
-		a := chess.RookAttacks(s, occ)
-		f[termRookMobility] += (a & safe).Count()
-		f[termKingAttack] += (a & zone).Count()
-		if file := chess.FileMask(s.File()); file&ourPawns == 0 {
+	f[termKnightMobility] = ours.mobility[0]
+	f[termBishopMobility] = ours.mobility[1]
+	f[termRookMobility] = ours.mobility[2]
+	f[termQueenMobility] = ours.mobility[3]
+	f[termKingAttack] = ours.zone
+	rooks := p.Pieces(us, chess.Rook)
+	for b := rooks; b != 0; b &= b - 1 {
+		if file := chess.FileMask(b.First().File()); file&ourPawns == 0 {
 			if file&theirPawns == 0 {
 				f[termRookOpenFile]++
 			} else {
 				f[termRookHalfOpenFile]++
 			}
 		}
-	}
-	for b := p.Pieces(us, chess.Queen); b != 0; b &= b - 1 {
-		s := b.First()
-		a := chess.BishopAttacks(s, occ) | chess.RookAttacks(s, occ)
-		f[termQueenMobility] += (a & safe).Count()
-		f[termKingAttack] += (a & zone).Count()
 	}
 	if p.Pieces(us, chess.Bishop).Count() >= 2 {
 		f[termBishopPair] = 1
@@ -145,11 +230,7 @@ func sideFeatures(p *chess.Position, us game.Player) [NumChessTerms]int {
 	}
 	held |= held<<1&^chess.FileMask(0) | held>>1&^chess.FileMask(7)
 	for b := ourPawns &^ held; b != 0; b &= b - 1 {
-		a := b.First().Rank()
-		if us == chess.Black {
-			a = 7 - a
-		}
-		f[termPassedPawns] += a * a
+		f[termPassedPawns] += square(relativeRank(us, b.First()))
 	}
 	k := p.King(us)
 	shelter := besideFiles(k.File()) | chess.FileMask(k.File())
@@ -159,8 +240,65 @@ func sideFeatures(p *chess.Position, us game.Player) [NumChessTerms]int {
 		shelter &= rankMask(k.Rank()-1) | rankMask(k.Rank()-2)
 	}
 	f[termKingShelter] = (shelter & ourPawns).Count()
+	if n <= NumBasicChessTerms {
+		return f
+	}
+
+	targets := p.Color(them) &^ theirPawns &^ p.Pieces(them, chess.King)
+	f[termPawnThreats] = (ours.pawns & targets).Count()
+	f[termHanging] = (ours.all &^ a[them].all & targets).Count()
+	queens := p.Pieces(them, chess.Queen)
+	f[termMinorThreats] = (ours.minors & (p.Pieces(them, chess.Rook) | queens)).Count() + (ours.rooks & queens).Count()
+	f[termRookSeventh] = (rooks & relativeRankMask(us, 6)).Count()
+	minors := p.Pieces(us, chess.Knight) | p.Pieces(us, chess.Bishop)
+	outposts := relativeRankMask(us, 3) | relativeRankMask(us, 4) | relativeRankMask(us, 5)
+	f[termOutposts] = (minors & outposts & ours.pawns &^ aheadOf(them, a[them].pawns)).Count()
+	if p.Side() == us {
+		f[termTempo] = 1
+	}
+	f[termPassedEndgame] = f[termPassedPawns] * (24 - chessPhase(p))
+	f[termKingAttackers] = ours.zone * ours.raiders
+	beside := ourPawns<<1&^chess.FileMask(0) | ourPawns>>1&^chess.FileMask(7)
+	f[termConnectedPawns] = (ourPawns & (ours.pawns | beside)).Count()
 	return f
 }
+
+// chessPhase returns how much of the pieces is left on p's board: 1 a
+// knight or bishop, 2 a rook, 4 a queen, both sides', at most 24 (the
+// starting count).
+func chessPhase(p *chess.Position) int {
+	count := func(pt chess.PieceType) int { return (p.Pieces(0, pt) | p.Pieces(1, pt)).Count() }
+	return min(24, count(chess.Knight)+count(chess.Bishop)+2*count(chess.Rook)+4*count(chess.Queen))
+}
+
+// aheadOf returns b and every square ahead of one of its squares as side
+// c moves: towards rank 8 for White, rank 1 for Black.
+func aheadOf(c game.Player, b chess.Bitboard) chess.Bitboard {
+	if c == chess.White {
+		return northFill(b)
+	}
+	return southFill(b)
+}
+
+// relativeRank returns the rank of s as side c counts them: 0 its first
+// rank .. 7 its eighth.
+func relativeRank(c game.Player, s chess.Square) int {
+	if c == chess.Black {
+		return 7 - s.Rank()
+	}
+	return s.Rank()
+}
+
+// relativeRankMask returns the squares of side c's rank r (0 its first).
+func relativeRankMask(c game.Player, r int) chess.Bitboard {
+	if c == chess.Black {
+		return rankMask(7 - r)
+	}
+	return rankMask(r)
+}
+
+// square returns x*x.
+func square(x int) int { return x * x }
 
 // besideFiles returns the squares of the files next to file f.
 func besideFiles(f int) chess.Bitboard {
@@ -209,7 +347,9 @@ func rankMask(r int) chess.Bitboard {
 }
 
 // ChessTerms returns the weights of n's positional terms in units of
-// ChessTermUnits, in storage order; zeros without EvolveTerms.
+// ChessTermUnits, in storage order: zeros for the terms n does not have
+// (all without EvolveTerms, those after NumBasicChessTerms without
+// EvolveMoreTerms).
 func (n *Net) ChessTerms() [NumChessTerms]float64 {
 	var t [NumChessTerms]float64
 	copy(t[:], n.terms())
@@ -217,15 +357,24 @@ func (n *Net) ChessTerms() [NumChessTerms]float64 {
 }
 
 // WithChessTerms returns a copy of n with its positional terms' weights
-// set to t (finite, in units of ChessTermUnits). n must have EvolveTerms;
+// set to t (finite, in units of ChessTermUnits). n must have EvolveTerms,
+// and EvolveMoreTerms unless the terms after NumBasicChessTerms are 0;
 // otherwise the error wraps ErrArchitecture.
 func (n *Net) WithChessTerms(t [NumChessTerms]float64) (*Net, error) {
 	if n.flags&EvolveTerms == 0 {
 		return nil, fmt.Errorf("set positional terms: %w: flags %v lack %v", ErrArchitecture, n.flags, EvolveTerms)
 	}
 	c := n.Clone()
+	terms := c.terms()
 	for i, w := range t {
-		c.terms()[i] = round32(w)
+		if i >= len(terms) {
+			if w != 0 {
+				return nil, fmt.Errorf("set positional terms: %w: %s needs %v, which flags %v lack",
+					ErrArchitecture, ChessTermNames()[i], EvolveMoreTerms, n.flags)
+			}
+			continue
+		}
+		terms[i] = round32(w)
 	}
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("set positional terms: %w", err)
@@ -233,8 +382,8 @@ func (n *Net) WithChessTerms(t [NumChessTerms]float64) (*Net, error) {
 	return c, nil
 }
 
-// chessTermValues returns what one count of each feature is worth in
-// pawns for n: its term weights times ChessTermUnits; nil without
+// chessTermValues returns what one count of each of n's features is worth
+// in pawns: its term weights times ChessTermUnits; nil without
 // EvolveTerms.
 func chessTermValues(n *Net) []float64 {
 	t := n.terms()
@@ -242,7 +391,7 @@ func chessTermValues(n *Net) []float64 {
 		return nil
 	}
 	units := ChessTermUnits()
-	v := make([]float64, NumChessTerms)
+	v := make([]float64, len(t))
 	for i := range v {
 		v[i] = float64(t[i] * units[i])
 	}
@@ -250,10 +399,10 @@ func chessTermValues(n *Net) []float64 {
 }
 
 // chessTermsValue returns the positional terms' part of p's value for pov
-// in pawns, with the per-count values v: the sum in storage order of
-// v[i]*feature[i].
+// in pawns, with the per-count values v (NumBasicChessTerms or
+// NumChessTerms of them): the sum in storage order of v[i]*feature[i].
 func chessTermsValue(p *chess.Position, pov game.Player, v []float64) float64 {
-	f := chessTermFeatures(p, pov)
+	f := chessTermFeatures(p, pov, len(v))
 	sum := 0.0
 	for i, x := range v {
 		sum += float64(x * float64(f[i]))

@@ -3,6 +3,7 @@ package nnet
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"evolved/game"
@@ -16,33 +17,64 @@ func TestChessTermFeaturesHandCounted(t *testing.T) {
 		fen  string
 		want [NumChessTerms]int // for White
 	}{
-		// Na1 attacks b3 and c2; nothing else on the board counts.
-		{"4k3/8/8/8/8/8/8/N3K3 w - - 0 1", [NumChessTerms]int{termKnightMobility: 2}},
+		// Na1 attacks b3 and c2; nothing else on the board counts but
+		// White's move.
+		{"4k3/8/8/8/8/8/8/N3K3 w - - 0 1", [NumChessTerms]int{termKnightMobility: 2, termTempo: 1}},
 		// White a2, a3, d4 against Black e6. Doubled: a3 (1). Isolated:
 		// a2, a3, d4 against e6 (3 - 1). Passed: a2 (1*1) and a3 (2*2);
-		// d4 is held by e6 and e6 by d4. Shelter: e6 in front of Ke8.
+		// d4 is held by e6 and e6 by d4. Shelter: e6 in front of Ke8. A
+		// pawn ending (phase 0): the passers count 24 times in it.
 		{"4k3/8/4p3/8/3P4/P7/P7/4K3 w - - 0 1", [NumChessTerms]int{
-			termPassedPawns: 5, termDoubledPawns: 1, termIsolatedPawns: 2, termKingShelter: -1}},
+			termPassedPawns: 5, termDoubledPawns: 1, termIsolatedPawns: 2, termKingShelter: -1,
+			termTempo: 1, termPassedEndgame: 5 * 24}},
 		// Ra1: b1, c1, d1 and a2..a8 (e1 is its own king's), open file.
-		// Bf1: e2, d3, c4, b5, a6, g2, h3. Pb2: isolated, passed (1*1).
+		// Bf1: e2, d3, c4, b5, a6, g2, h3. Pb2: isolated, passed (1*1),
+		// at phase 3 (a rook and a bishop).
 		{"4k3/8/8/8/8/8/1P6/R3KB2 w - - 0 1", [NumChessTerms]int{
-			termBishopMobility: 7, termRookMobility: 10, termPassedPawns: 1, termIsolatedPawns: 1, termRookOpenFile: 1}},
+			termBishopMobility: 7, termRookMobility: 10, termPassedPawns: 1, termIsolatedPawns: 1, termRookOpenFile: 1,
+			termTempo: 1, termPassedEndgame: 24 - 3}},
 		// Qd1: d2..d8 but d6 (e7 attacks it), c1, b1, a1, c2, b3, a4, e2,
 		// f3, g4, h5: 16; it attacks d7 and d8 next to Ke8. Rh1: h2..h8,
 		// g1, f1: 9, open file. Black's e7 is isolated, passed (1*1) and
-		// shelters Ke8.
+		// shelters Ke8 (phase 6). The queen alone attacks next to the king.
 		{"4k3/4p3/8/8/8/8/8/3QK2R w - - 0 1", [NumChessTerms]int{
 			termRookMobility: 9, termQueenMobility: 16, termPassedPawns: -1, termIsolatedPawns: -1,
-			termRookOpenFile: 1, termKingShelter: -1, termKingAttack: 2}},
+			termRookOpenFile: 1, termKingShelter: -1, termKingAttack: 2,
+			termTempo: 1, termPassedEndgame: -(24 - 6), termKingAttackers: 2 * 1}},
 		// Two bishops against one. Bc1: b2, a3, d2, e3, g5, h6 (f4 is
 		// e5's): 6. Bg2: f1, h1, h3, f3, e4, d5, c6, b7, a8: 9. Re1: d1,
 		// f1, e2..e5 (c1 and g1 are its own side's): 6, on a half-open
 		// file. Pf2 is isolated, held by e5, and shelters Kg1. Black's
 		// Bb4: a3, a5, c5, d6, e7, f8, c3, d2, e1: 9; e5 is isolated and
-		// held by f2.
+		// held by f2. Bb4 attacks Re1, which nothing of White's defends:
+		// a hanging piece and a minor threat for Black.
 		{"4k3/8/8/4p3/1b6/8/5PB1/2B1R1K1 w - - 0 1", [NumChessTerms]int{
 			termBishopMobility: 6 + 9 - 9, termRookMobility: 6, termBishopPair: 1,
-			termRookHalfOpenFile: 1, termKingShelter: 1}},
+			termRookHalfOpenFile: 1, termKingShelter: 1,
+			termHanging: -1, termMinorThreats: -1, termTempo: 1}},
+		// Nd5: b4, b6, c3, e3, e7, f4, f6 (c7 is its own rook): 7. Rc7:
+		// a7, b7, d7..h7, c8, c6, c5: 10, on the seventh; Black's Ra8:
+		// a7..a2 (a3 is b2's), b8, c8, d8: 9, open file. Passers: b2, c2
+		// (1 each), c4 (9) against e4 (16); c2 doubled, e4 isolated. Nd5
+		// is an outpost (c4 defends it, no Black pawn can reach it); b2
+		// and c2 are connected. Rc7 attacks d7, e7, f7 and Nd5 e7, next
+		// to Ke8: 4 attacks by 2 pieces. Phase 5. Black to move.
+		{"r3k3/2R5/8/3N4/2P1p3/8/1PP5/4K3 b - - 0 1", [NumChessTerms]int{
+			termKnightMobility: 7, termRookMobility: 10 - 9, termPassedPawns: 11 - 16,
+			termDoubledPawns: 1, termIsolatedPawns: -1, termRookOpenFile: -1, termKingAttack: 4,
+			termRookSeventh: 1, termOutposts: 1, termTempo: -1, termPassedEndgame: (11 - 16) * (24 - 5),
+			termKingAttackers: 4 * 2, termConnectedPawns: 2}},
+		// Pb5 attacks Nc6 (which Qe4 defends); Bf3 attacks Qe4, which
+		// nothing defends, and Qe4 attacks Bf3, which nothing defends
+		// either. Black's Nc6: 8 squares; Ra1: a2..a8 but a6 (b5's), b1,
+		// c1, d1, e1: 10; Qe4: e5..e7, e3..e1, a4..d4, f4..h4, d5, f5..h7,
+		// d3..b1, f3: 21. Bf3: e4, g4, h5, e2, d1, g2, h1: 7. Pb5 isolated
+		// and passed (16), phase 8. Qe4 attacks e2 and Ra1 d1 next to Ke1.
+		{"4k3/8/2n5/1P6/4q3/5B2/8/r3K3 w - - 0 1", [NumChessTerms]int{
+			termKnightMobility: -8, termBishopMobility: 7, termRookMobility: -10, termQueenMobility: -21,
+			termPassedPawns: 16, termIsolatedPawns: 1, termRookOpenFile: -1, termKingAttack: -2,
+			termPawnThreats: 1, termHanging: 1 - 1, termMinorThreats: 1, termTempo: 1,
+			termPassedEndgame: 16 * (24 - 8), termKingAttackers: -2 * 2}},
 	} {
 		p, err := chess.ParseFEN(c.fen)
 		if err != nil {
@@ -92,6 +124,56 @@ func naiveTermFeatures(p chess.Position, pov game.Player) [NumChessTerms]int {
 	pawnAttacked := func(f, r int, c game.Player) bool {
 		return is(f-1, r-forward(c), chess.Pawn, c) || is(f+1, r-forward(c), chess.Pawn, c)
 	}
+	diagonal := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+	straight := [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	jumps := [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
+	// attacks lists the squares the piece on (f, r) attacks.
+	attacks := func(f, r int) [][2]int {
+		var out [][2]int
+		step := func(dirs [][2]int, slide bool) {
+			for _, d := range dirs {
+				for x, y := f+d[0], r+d[1]; on(x, y); x, y = x+d[0], y+d[1] {
+					out = append(out, [2]int{x, y})
+					if !slide || board[x][y] != nil {
+						break
+					}
+				}
+			}
+		}
+		switch sq := board[f][r]; sq.pt {
+		case chess.Pawn:
+			step([][2]int{{-1, forward(sq.color)}, {1, forward(sq.color)}}, false)
+		case chess.Knight:
+			step(jumps, false)
+		case chess.Bishop:
+			step(diagonal, true)
+		case chess.Rook:
+			step(straight, true)
+		case chess.Queen:
+			step(append(diagonal, straight...), true)
+		case chess.King:
+			step(append(diagonal, straight...), false)
+		}
+		return out
+	}
+	// attackedBy reports whether a piece of colour c and one of the types
+	// pts (any type without pts) attacks (x, y).
+	attackedBy := func(x, y int, c game.Player, pts ...chess.PieceType) bool {
+		for f := range 8 {
+			for r := range 8 {
+				sq := board[f][r]
+				if sq == nil || sq.color != c || len(pts) > 0 && !slices.Contains(pts, sq.pt) {
+					continue
+				}
+				for _, a := range attacks(f, r) {
+					if a == [2]int{x, y} {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	side := func(us game.Player) [NumChessTerms]int {
 		var out [NumChessTerms]int
 		them := us ^ 1
@@ -130,8 +212,6 @@ func naiveTermFeatures(p chess.Position, pov game.Player) [NumChessTerms]int {
 				}
 			}
 		}
-		diagonal := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
-		straight := [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 		pawnsOn := func(f int, c game.Player) int {
 			n := 0
 			for r := range 8 {
@@ -150,7 +230,7 @@ func naiveTermFeatures(p chess.Position, pov game.Player) [NumChessTerms]int {
 				}
 				switch sq.pt {
 				case chess.Knight:
-					for _, d := range [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+					for _, d := range jumps {
 						if on(f+d[0], r+d[1]) {
 							count(termKnightMobility, f+d[0], r+d[1])
 						}
@@ -206,6 +286,75 @@ func naiveTermFeatures(p chess.Position, pov game.Player) [NumChessTerms]int {
 				}
 			}
 		}
+
+		// The terms of EvolveMoreTerms.
+		phase := 0
+		for f := range 8 {
+			for r := range 8 {
+				sq := board[f][r]
+				if sq == nil {
+					continue
+				}
+				phase += map[chess.PieceType]int{chess.Knight: 1, chess.Bishop: 1, chess.Rook: 2, chess.Queen: 4}[sq.pt]
+				if sq.color == them {
+					if sq.pt == chess.Pawn || sq.pt == chess.King {
+						continue
+					}
+					if attackedBy(f, r, us, chess.Pawn) {
+						out[termPawnThreats]++
+					}
+					if attackedBy(f, r, us) && !attackedBy(f, r, them) {
+						out[termHanging]++
+					}
+					if (sq.pt == chess.Rook || sq.pt == chess.Queen) && attackedBy(f, r, us, chess.Knight, chess.Bishop) {
+						out[termMinorThreats]++
+					}
+					if sq.pt == chess.Queen && attackedBy(f, r, us, chess.Rook) {
+						out[termMinorThreats]++
+					}
+					continue
+				}
+				rel := r // the rank as us counts them
+				if us == chess.Black {
+					rel = 7 - r
+				}
+				switch sq.pt {
+				case chess.Rook:
+					if rel == 6 {
+						out[termRookSeventh]++
+					}
+				case chess.Knight, chess.Bishop:
+					safe := true // from enemy pawns, now and later
+					for x := f - 1; x <= f+1; x += 2 {
+						for y := r + forward(us); on(0, y); y += forward(us) {
+							if is(x, y, chess.Pawn, them) {
+								safe = false
+							}
+						}
+					}
+					if rel >= 3 && rel <= 5 && safe && attackedBy(f, r, us, chess.Pawn) {
+						out[termOutposts]++
+					}
+				case chess.Pawn:
+					if attackedBy(f, r, us, chess.Pawn) || is(f-1, r, chess.Pawn, us) || is(f+1, r, chess.Pawn, us) {
+						out[termConnectedPawns]++
+					}
+				}
+				if sq.pt != chess.Pawn && sq.pt != chess.King {
+					for _, a := range attacks(f, r) {
+						if nextToEnemyKing(a[0], a[1]) {
+							out[termKingAttackers]++ // the raiders, for now
+							break
+						}
+					}
+				}
+			}
+		}
+		if p.Side() == us {
+			out[termTempo] = 1
+		}
+		out[termPassedEndgame] = out[termPassedPawns] * (24 - min(phase, 24))
+		out[termKingAttackers] *= out[termKingAttack]
 		return out
 	}
 	ours, theirs := side(pov), side(pov^1)
@@ -249,65 +398,82 @@ func TestChessTermFeaturesMatchNaive(t *testing.T) {
 }
 
 // TestChessTermsInEvaluation checks that a net's terms add weight*unit*
-// feature to its value, and that a net with all terms at 0 evaluates as
-// the same net without them, bit for bit.
+// feature to its value, with the basic terms and with them all, and that a
+// net with all terms at 0 evaluates as the same net without them, bit for
+// bit.
 func TestChessTermsInEvaluation(t *testing.T) {
 	base := chessTestNet(t, chessHidden, PieceDiff|EvolvePieceValues|EvolvePST, 311)
 	w := base.Weights()
 	tail := NumPieceValues
-	withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, NumChessTerms)...), w[len(w)-tail:]...)
-	zero, err := New(base.Sizes(), base.Flags()|EvolveTerms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if zero, err = zero.WithWeights(withW); err != nil {
-		t.Fatal(err)
-	}
-	weights := [NumChessTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5, 1, 0.75}
-	with, err := zero.WithChessTerms(weights)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := with.ChessTerms(); got != weights {
-		t.Fatalf("ChessTerms = %v, want %v", got, weights)
-	}
 	eBase, _ := NewChessEval(base)
-	eZero, _ := NewChessEval(zero)
-	eWith, _ := NewChessEval(with)
-	units := ChessTermUnits()
-	for _, p := range randomChessPositions(t, newRNG(312), 300) {
-		for pov := chess.White; pov <= chess.Black; pov++ {
-			b := eBase.Evaluate(p, pov)
-			if z := eZero.Evaluate(p, pov); z != b {
-				t.Fatalf("%s: terms at 0 give %v, without terms %v", p.FEN(), z, b)
-			}
-			f := naiveTermFeatures(p, pov)
-			want := b
-			for i := range f {
-				want += weights[i] * units[i] * float64(f[i])
-			}
-			if got := eWith.Evaluate(p, pov); math.Abs(got-want) > 1e-9 {
-				t.Fatalf("%s pov %v: Evaluate = %v, want %v", p.FEN(), pov, got, want)
+	positions := randomChessPositions(t, newRNG(312), 300)
+	for _, c := range []struct {
+		flags Flags
+		terms int
+	}{{EvolveTerms, NumBasicChessTerms}, {EvolveTerms | EvolveMoreTerms, NumChessTerms}} {
+		withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, c.terms)...), w[len(w)-tail:]...)
+		zero, err := New(base.Sizes(), base.Flags()|c.flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if zero, err = zero.WithWeights(withW); err != nil {
+			t.Fatal(err)
+		}
+		weights := [NumChessTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5, 1, 0.75,
+			2, -1, 1.25, 0.5, 3, -2, 1, 0.5, -0.75}
+		clear(weights[c.terms:])
+		with, err := zero.WithChessTerms(weights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := with.ChessTerms(); got != weights {
+			t.Fatalf("ChessTerms = %v, want %v", got, weights)
+		}
+		eZero, _ := NewChessEval(zero)
+		eWith, _ := NewChessEval(with)
+		units := ChessTermUnits()
+		for _, p := range positions {
+			for pov := chess.White; pov <= chess.Black; pov++ {
+				b := eBase.Evaluate(p, pov)
+				if z := eZero.Evaluate(p, pov); z != b {
+					t.Fatalf("%v: %s: terms at 0 give %v, without terms %v", c.flags, p.FEN(), z, b)
+				}
+				f := naiveTermFeatures(p, pov)
+				want := b
+				for i := range c.terms {
+					want += weights[i] * units[i] * float64(f[i])
+				}
+				if got := eWith.Evaluate(p, pov); math.Abs(got-want) > 1e-9 {
+					t.Fatalf("%v: %s pov %v: Evaluate = %v, want %v", c.flags, p.FEN(), pov, got, want)
+				}
 			}
 		}
 	}
 }
 
 // TestChessTermsLayout checks where the terms sit in the genome, that only
-// chess nets take them, and that WithChessTerms needs them.
+// chess nets take them, that the more terms need the basic ones, and that
+// WithChessTerms needs the terms it sets.
 func TestChessTermsLayout(t *testing.T) {
 	plain, _ := New(ChessSizes(4), EvolvePST|EvolvePieceValues)
-	n, err := New(ChessSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms)
+	basic, err := New(ChessSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := n.NumWeights(), plain.NumWeights()+NumChessTerms; got != want {
-		t.Fatalf("%d weights, want %d", got, want)
+	n, err := New(ChessSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms|EvolveMoreTerms)
+	if err != nil {
+		t.Fatal(err)
 	}
-	n, _ = n.WithChessTerms([NumChessTerms]float64{11: 7})
+	if got, want := basic.NumWeights(), plain.NumWeights()+NumBasicChessTerms; got != want {
+		t.Fatalf("basic terms: %d weights, want %d", got, want)
+	}
+	if got, want := n.NumWeights(), plain.NumWeights()+NumChessTerms; got != want {
+		t.Fatalf("all terms: %d weights, want %d", got, want)
+	}
+	n, _ = n.WithChessTerms([NumChessTerms]float64{0: 5, NumChessTerms - 1: 7})
 	w := n.Weights()
-	if w[len(w)-NumPieceValues-1] != 7 || n.PieceValues() != ClassicPieceValues() {
-		t.Errorf("the last term is not just before the piece values: %v", w[len(w)-NumPieceValues-NumChessTerms:])
+	if w[len(w)-NumPieceValues-1] != 7 || w[len(w)-NumPieceValues-NumChessTerms] != 5 || n.PieceValues() != ClassicPieceValues() {
+		t.Errorf("the terms are not just before the piece values: %v", w[len(w)-NumPieceValues-NumChessTerms:])
 	}
 	if tables, _ := n.PST(); tables != ClassicPST() {
 		t.Errorf("the tables moved: %v", tables[:8])
@@ -317,8 +483,17 @@ func TestChessTermsLayout(t *testing.T) {
 			t.Errorf("EvolveTerms on %v inputs: error %v, want ErrArchitecture", sizes[0], err)
 		}
 	}
+	if _, err := New(ChessSizes(4), EvolveMoreTerms); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("EvolveMoreTerms without EvolveTerms: error %v, want ErrArchitecture", err)
+	}
 	if _, err := plain.WithChessTerms([NumChessTerms]float64{}); !errors.Is(err, ErrArchitecture) {
 		t.Errorf("WithChessTerms without EvolveTerms: error %v, want ErrArchitecture", err)
+	}
+	if _, err := basic.WithChessTerms([NumChessTerms]float64{termHanging: 1}); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("WithChessTerms of a more term on basic terms: error %v, want ErrArchitecture", err)
+	}
+	if _, err := basic.WithChessTerms([NumChessTerms]float64{termKingAttack: 1}); err != nil {
+		t.Errorf("WithChessTerms of a basic term on basic terms: %v", err)
 	}
 	if _, err := n.WithChessTerms([NumChessTerms]float64{3: math.NaN()}); !errors.Is(err, ErrValue) {
 		t.Errorf("WithChessTerms with NaN: error %v, want ErrValue", err)
@@ -329,7 +504,7 @@ func TestChessTermsLayout(t *testing.T) {
 // than tableScale, some by more than a tenth of it, with and without
 // SelfAdaptive, while the net's weights keep their step.
 func TestChessTermsMutation(t *testing.T) {
-	for _, flags := range []Flags{EvolvePST | EvolvePieceValues | EvolveTerms, SelfAdaptive | EvolveTerms} {
+	for _, flags := range []Flags{EvolvePST | EvolvePieceValues | EvolveTerms, SelfAdaptive | EvolveTerms | EvolveMoreTerms} {
 		n, err := RandomChess(chessHidden, flags, newRNG(321))
 		if err != nil {
 			t.Fatal(err)
@@ -352,8 +527,8 @@ func TestChessTermsMutation(t *testing.T) {
 				t.Fatalf("flags %v: the net's first weight stepped %v", flags, d)
 			}
 		}
-		if far < 400 {
-			t.Errorf("flags %v: %d of 600 term steps above a tenth of the scale, want most", flags, far)
+		if steps := 50 * len(n.terms()); far < steps*2/3 {
+			t.Errorf("flags %v: %d of %d term steps above a tenth of the scale, want most", flags, far, steps)
 		}
 	}
 }

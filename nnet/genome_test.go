@@ -225,8 +225,8 @@ func TestRandomAndNew(t *testing.T) {
 			t.Errorf("New(%v): error %v, want ErrArchitecture", sizes, err)
 		}
 	}
-	if _, err := New([]int{2, 1}, 1<<6); !errors.Is(err, ErrFlags) {
-		t.Errorf("New with flag 1<<6: error %v, want ErrFlags", err)
+	if _, err := New([]int{2, 1}, 1<<7); !errors.Is(err, ErrFlags) {
+		t.Errorf("New with flag 1<<7: error %v, want ErrFlags", err)
 	}
 }
 

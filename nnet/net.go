@@ -87,7 +87,7 @@ const (
 	// the tables of the parent it is a copy of. Chess and xiangqi nets
 	// only.
 	EvolvePST
-	// EvolveTerms gives a chess net NumChessTerms evolvable positional
+	// EvolveTerms gives a chess net NumBasicChessTerms evolvable positional
 	// terms beside the net (mobility, the bishop pair, pawn structure, rooks
 	// on open files, the king's shelter and attacks on it; see
 	// ChessTermNames), as Blondie25's hand-made features were, each
@@ -97,13 +97,19 @@ const (
 	// Net.MutatedByParts), and a crossover child has the terms of the
 	// parent it is a copy of. Chess nets only.
 	EvolveTerms
+	// EvolveMoreTerms, with EvolveTerms, adds the positional terms after
+	// the basic ones, up to NumChessTerms (threats to pieces, hanging
+	// pieces, rooks on the seventh, outposts, the tempo, passed pawns in
+	// the endgame, king attackers, connected pawns; see ChessTermNames),
+	// stored after the basic terms and treated as they are.
+	EvolveMoreTerms
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -303,7 +309,10 @@ func (n *Net) layout() (int, error) {
 				return 0, fmt.Errorf("%w: %v on a net of %d inputs: positional terms are for chess nets (%d inputs)",
 					ErrArchitecture, EvolveTerms, n.sizes[0], NumChessInputs)
 			}
-			count += NumChessTerms
+			count += int64(n.termCount())
+		}
+		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && n.flags&EvolveTerms == 0 {
+			return 0, fmt.Errorf("%w: %v without %v", ErrArchitecture, EvolveMoreTerms, EvolveTerms)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
 			count += int64(pieceValueCount(n.sizes[0]))
@@ -359,14 +368,27 @@ func (n *Net) pst() []float64 {
 	return n.w[end-pstCount(n.sizes[0]) : end]
 }
 
-// terms returns the positional terms of EvolveTerms, the NumChessTerms
+// terms returns the positional terms of EvolveTerms, the termCount
 // weights before the piece values, aliasing n.w; nil without EvolveTerms.
 func (n *Net) terms() []float64 {
 	if n.flags&EvolveTerms == 0 {
 		return nil
 	}
 	end := len(n.w) - len(n.pieceValues())
-	return n.w[end-NumChessTerms : end]
+	return n.w[end-n.termCount() : end]
+}
+
+// termCount returns the number of n's positional terms: 0 without
+// EvolveTerms, NumChessTerms with EvolveMoreTerms too, otherwise
+// NumBasicChessTerms.
+func (n *Net) termCount() int {
+	switch {
+	case n.flags&EvolveTerms == 0:
+		return 0
+	case n.flags&EvolveMoreTerms != 0:
+		return NumChessTerms
+	}
+	return NumBasicChessTerms
 }
 
 // isXiangqi reports whether n's inputs are those of the xiangqi encoding.
