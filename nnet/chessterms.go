@@ -348,21 +348,24 @@ func rankMask(r int) chess.Bitboard {
 
 // ChessTerms returns the weights of n's positional terms in units of
 // ChessTermUnits, in storage order: zeros for the terms n does not have
-// (all without EvolveTerms, those after NumBasicChessTerms without
-// EvolveMoreTerms).
+// (all without EvolveTerms or for a net of another game, those after
+// NumBasicChessTerms without EvolveMoreTerms).
 func (n *Net) ChessTerms() [NumChessTerms]float64 {
 	var t [NumChessTerms]float64
-	copy(t[:], n.terms())
+	if n.sizes[0] == NumChessInputs {
+		copy(t[:], n.terms())
+	}
 	return t
 }
 
 // WithChessTerms returns a copy of n with its positional terms' weights
-// set to t (finite, in units of ChessTermUnits). n must have EvolveTerms,
-// and EvolveMoreTerms unless the terms after NumBasicChessTerms are 0;
+// set to t (finite, in units of ChessTermUnits). n must be a chess net
+// with EvolveTerms, and EvolveMoreTerms unless the terms after NumBasicChessTerms are 0;
 // otherwise the error wraps ErrArchitecture.
 func (n *Net) WithChessTerms(t [NumChessTerms]float64) (*Net, error) {
-	if n.flags&EvolveTerms == 0 {
-		return nil, fmt.Errorf("set positional terms: %w: flags %v lack %v", ErrArchitecture, n.flags, EvolveTerms)
+	if n.sizes[0] != NumChessInputs || n.flags&EvolveTerms == 0 {
+		return nil, fmt.Errorf("set positional terms: %w: a net of %d inputs with flags %v, want %d inputs with %v",
+			ErrArchitecture, n.sizes[0], n.flags, NumChessInputs, EvolveTerms)
 	}
 	c := n.Clone()
 	terms := c.terms()

@@ -478,10 +478,8 @@ func TestChessTermsLayout(t *testing.T) {
 	if tables, _ := n.PST(); tables != ClassicPST() {
 		t.Errorf("the tables moved: %v", tables[:8])
 	}
-	for _, sizes := range [][]int{draughtsSizes, XiangqiSizes(4)} {
-		if _, err := New(sizes, EvolveTerms); !errors.Is(err, ErrArchitecture) {
-			t.Errorf("EvolveTerms on %v inputs: error %v, want ErrArchitecture", sizes[0], err)
-		}
+	if _, err := New(draughtsSizes, EvolveTerms); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("EvolveTerms on %v inputs: error %v, want ErrArchitecture", draughtsSizes[0], err)
 	}
 	if _, err := New(ChessSizes(4), EvolveMoreTerms); !errors.Is(err, ErrArchitecture) {
 		t.Errorf("EvolveMoreTerms without EvolveTerms: error %v, want ErrArchitecture", err)

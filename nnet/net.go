@@ -95,7 +95,9 @@ const (
 	// weights, after the piece-square tables and before the piece values.
 	// Mutation steps them by their own uniform step (see
 	// Net.MutatedByParts), and a crossover child has the terms of the
-	// parent it is a copy of. Chess nets only.
+	// parent it is a copy of. A xiangqi net gets NumXiangqiTerms of its own
+	// (mobility, control, hanging pieces, the tempo, hollow cannons; see
+	// XiangqiTermNames). Chess and xiangqi nets only.
 	EvolveTerms
 	// EvolveMoreTerms, with EvolveTerms, adds the positional terms after
 	// the basic ones, up to NumChessTerms (threats to pieces, hanging
@@ -305,14 +307,15 @@ func (n *Net) layout() (int, error) {
 			count += int64(c)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolveTerms != 0 {
-			if n.sizes[0] != NumChessInputs {
-				return 0, fmt.Errorf("%w: %v on a net of %d inputs: positional terms are for chess nets (%d inputs)",
-					ErrArchitecture, EvolveTerms, n.sizes[0], NumChessInputs)
+			if n.sizes[0] != NumChessInputs && n.sizes[0] != NumXiangqiInputs {
+				return 0, fmt.Errorf("%w: %v on a net of %d inputs: positional terms are for chess (%d inputs) and xiangqi (%d inputs) nets",
+					ErrArchitecture, EvolveTerms, n.sizes[0], NumChessInputs, NumXiangqiInputs)
 			}
 			count += int64(n.termCount())
 		}
-		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && n.flags&EvolveTerms == 0 {
-			return 0, fmt.Errorf("%w: %v without %v", ErrArchitecture, EvolveMoreTerms, EvolveTerms)
+		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
+			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the more terms follow %v on chess nets (%d inputs)",
+				ErrArchitecture, EvolveMoreTerms, n.sizes[0], n.flags, EvolveTerms, NumChessInputs)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
 			count += int64(pieceValueCount(n.sizes[0]))
@@ -379,12 +382,14 @@ func (n *Net) terms() []float64 {
 }
 
 // termCount returns the number of n's positional terms: 0 without
-// EvolveTerms, NumChessTerms with EvolveMoreTerms too, otherwise
-// NumBasicChessTerms.
+// EvolveTerms, NumXiangqiTerms for a xiangqi net, NumChessTerms for a
+// chess net with EvolveMoreTerms too, otherwise NumBasicChessTerms.
 func (n *Net) termCount() int {
 	switch {
 	case n.flags&EvolveTerms == 0:
 		return 0
+	case n.isXiangqi():
+		return NumXiangqiTerms
 	case n.flags&EvolveMoreTerms != 0:
 		return NumChessTerms
 	}

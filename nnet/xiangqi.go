@@ -32,7 +32,7 @@ import (
 // program's scale, where a soldier is worth 70), positive when it is good
 // for pov, is
 //
-//	material + XiangqiNetWeight*output [+ pst]
+//	material + XiangqiNetWeight*output [+ pst] [+ terms]
 //
 // where material = sum over advisor, elephant, horse, chariot, cannon and
 // soldier of value[pt-1]*(pov's count - the opponent's count), with the
@@ -42,7 +42,8 @@ import (
 // which with PieceDiff also receives material through its direct weight.
 // pst, with EvolvePST, is the piece-square balance with the net's tables
 // (see XiangqiPSTIndex): pov's pieces add their tables' values, the
-// opponent's subtract theirs, each piece seen from its own side. Random
+// opponent's subtract theirs, each piece seen from its own side. terms,
+// with EvolveTerms, are the positional terms (see XiangqiTermNames). Random
 // nets of small weights thus rank positions by material first (and the
 // points of the pieces, with the classic tables), so generation 0 already
 // plays sensibly, and the net learns the rest.
@@ -245,6 +246,7 @@ func xiangqiCellInput(k uint8, s int, pov game.Player) int {
 type XiangqiEval struct {
 	sparseLayer
 	values [NumXiangqiPieceValues]float64
+	terms  []float64 // with EvolveTerms, each feature count's value in pawns
 }
 
 // NewXiangqiEval builds the evaluator of n, which must have
@@ -255,7 +257,7 @@ func NewXiangqiEval(n *Net) (*XiangqiEval, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &XiangqiEval{sparseLayer: l, values: l.net.XiangqiPieceValues()}, nil
+	return &XiangqiEval{sparseLayer: l, values: l.net.XiangqiPieceValues(), terms: xiangqiTermValues(l.net)}, nil
 }
 
 // xiangqiPSTEntry is the tables' channel entry of input i (see
@@ -290,7 +292,7 @@ func (e *XiangqiEval) Evaluate(p xiangqi.Position, pov game.Player) float64 {
 	}
 	acc := buf[2*e.width : 2*e.width+e.stride]
 	b := e.scan(acc, &p, pov)
-	return e.value(acc, &b, pov, buf)
+	return e.value(acc, &b, &p, pov, buf)
 }
 
 // scan sets acc to the first-layer sums (biases excluded) of p from pov's
@@ -328,15 +330,18 @@ func (e *XiangqiEval) refresh(acc []float64, b *xiangqiBoard, pov game.Player) {
 	}
 }
 
-// value finishes an evaluation for pov from the first-layer sums acc (and
-// the tables' channel, acc[h1], with EvolvePST) and the piece counts b:
-// material + XiangqiNetWeight*output [+ pst], using the first 2*e.width
-// floats of buf as scratch.
-func (e *XiangqiEval) value(acc []float64, b *xiangqiBalance, pov game.Player, buf []float64) float64 {
+// value finishes an evaluation of p for pov from the first-layer sums acc
+// (and the tables' channel, acc[h1], with EvolvePST) and the piece counts
+// b: material + XiangqiNetWeight*output [+ pst] [+ terms], using the first
+// 2*e.width floats of buf as scratch.
+func (e *XiangqiEval) value(acc []float64, b *xiangqiBalance, p *xiangqi.Position, pov game.Player, buf []float64) float64 {
 	m := b.material(pov, &e.values)
 	v := m + float64(XiangqiNetWeight*e.output(acc, m, buf))
 	if e.stride > e.h1 {
 		v += acc[e.h1]
+	}
+	if e.terms != nil {
+		v += xiangqiTermsValue(p, pov, e.terms)
 	}
 	return v
 }
@@ -432,7 +437,7 @@ func (a *XiangqiAccumulator) Evaluate(pov game.Player) float64 {
 	if a.done[a.top]&(1<<pov) == 0 {
 		update(&a.stack, a, pov)
 	}
-	return a.e.value(a.sums(a.top, pov), &a.pos[a.top].board.balance, pov, a.buf)
+	return a.e.value(a.sums(a.top, pov), &a.pos[a.top].board.balance, &a.pos[a.top].pos, pov, a.buf)
 }
 
 // board returns the board of ply i, first reading it from the position,

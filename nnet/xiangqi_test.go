@@ -21,7 +21,7 @@ import (
 var xiangqiHidden = []int{32, 8}
 
 // xiangqiExtras turns on every extra a xiangqi net can use.
-const xiangqiExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST
+const xiangqiExtras = PieceDiff | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms
 
 // xiangqiHandFEN is a position worked out by hand in the tests: Black's
 // general d10, advisor e9, chariot b8 and soldier c6; Red's horse g4,
@@ -78,6 +78,13 @@ func xiangqiReference(n *Net, p xiangqi.Position, pov game.Player) float64 {
 			}
 		}
 		v += pst
+	}
+	if terms := n.XiangqiTerms(); n.Flags()&EvolveTerms != 0 {
+		// Counted point by point, not with Position.Activity.
+		f, units := naiveXiangqiTermFeatures(p, pov), XiangqiTermUnits()
+		for i := range f {
+			v += terms[i] * units[i] * float64(f[i])
+		}
 	}
 	return v
 }
@@ -405,10 +412,11 @@ func TestXiangqiMirror(t *testing.T) {
 			}
 		}
 	}
-	// The start position is its own mirror.
+	// The start position is its own mirror but for the side to move (the
+	// tempo term counts it).
 	p := xiangqi.Start()
-	if a, b := e.Evaluate(p, xiangqi.Red), e.Evaluate(p, xiangqi.Black); a != b {
-		t.Errorf("start: Evaluate(Red) = %v, Evaluate(Black) = %v", a, b)
+	if a, b := e.Evaluate(p, xiangqi.Red), e.Evaluate(mirrorXiangqi(t, p), xiangqi.Black); a != b {
+		t.Errorf("start: Evaluate(Red) = %v, with Black to move Evaluate(Black) = %v", a, b)
 	}
 }
 
@@ -823,7 +831,8 @@ func TestXiangqiAccumulatorNoAllocs(t *testing.T) {
 		for _, p := range positions[1:] {
 			acc.Push(p)
 			acc.Evaluate(p.Side())
-			for _, m := range p.LegalMoves(buf[:0])[:2] {
+			moves := p.LegalMoves(buf[:0])
+			for _, m := range moves[:min(2, len(moves))] { // none when p is mate
 				acc.PushMove(m)
 				acc.Evaluate(p.Side())
 				acc.Pop()
