@@ -71,6 +71,7 @@ func commands() []command {
 		{name: "status", summary: "show each population's progress", setup: statusCommand},
 		{name: "champions", summary: "list a population's champions by generation", setup: championsCommand},
 		{name: "export", summary: "write a champion to an agent file", setup: exportCommand},
+		{name: "show", summary: "describe an agent: its search, net, piece values and positional terms", setup: showCommand},
 		{name: "plot", summary: "draw a population's learning curves as SVG or PNG", setup: plotCommand},
 		{name: "play", summary: "play a game against a champion or a built-in player in the terminal", setup: playCommand},
 		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},

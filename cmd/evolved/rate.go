@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"evolved/agent"
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
@@ -142,14 +141,9 @@ func rateGameOf(ctx context.Context, s rateSettings) (string, error) {
 	switch {
 	case game != "":
 	case s.agent != "":
-		f, err := os.Open(s.agent)
+		a, err := readAgentFile(s.agent)
 		if err != nil {
-			return "", fmt.Errorf("rate: agent: %w", err)
-		}
-		a, err := agent.Read(f)
-		f.Close()
-		if err != nil {
-			return "", fmt.Errorf("rate: agent file %s: %w", s.agent, err)
+			return "", fmt.Errorf("rate: %w", err)
 		}
 		game = a.Game
 	case s.db != "":

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"evolved/agent"
+	"evolved/daemon"
+	"evolved/nnet"
+	"evolved/player"
+)
+
+// showCommand sets up "evolved show": what an agent is made of.
+func showCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	agentPath := fs.String("agent", "", "show the agent file `FILE`")
+	dbPath := fs.String("db", "", "show a champion of the database `FILE` instead")
+	game := fs.String("game", "", "the population `GAME` of --db: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
+	var generationFlag optionalInt
+	fs.Var(&generationFlag, "generation", "with --db, generation `N`'s champion (default: the latest)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved show --agent FILE | --db FILE [--game GAME] [--generation N]")
+		fmt.Fprintln(fs.Output(), "\nDescribes an agent: where it comes from, its search, its net, and what evolved")
+		fmt.Fprintln(fs.Output(), "beside the net: the piece values, the draughts king's value, and the positional")
+		fmt.Fprintln(fs.Output(), "terms, each as its weight, its unit and what a count of its feature is worth.")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		generation := generationFlag.get(-1)
+		switch {
+		case (*agentPath == "") == (*dbPath == ""):
+			return usagef("show: give --agent FILE or --db FILE")
+		case *agentPath != "" && (*game != "" || generationFlag.set):
+			return usagef("show: --game and --generation choose a champion of --db, not of an agent file")
+		case generationFlag.set && generation < 0:
+			return usagef("show: --generation must be 0 or more, got %d", generation)
+		}
+		var f agent.File
+		if *agentPath != "" {
+			var err error
+			if f, err = readAgentFile(*agentPath); err != nil {
+				return fmt.Errorf("show: %w", err)
+			}
+		} else {
+			db, err := openReader(ctx, *dbPath)
+			if err != nil {
+				return fmt.Errorf("show: %w", err)
+			}
+			defer db.Close()
+			g, err := gameOf(ctx, db, "show", *game)
+			if err != nil {
+				return err
+			}
+			if f, err = player.ChampionAgent(ctx, db, g, generation); err != nil {
+				return fmt.Errorf("show: %w", err)
+			}
+		}
+		return describeAgent(stdout, f)
+	}
+}
+
+// readAgentFile reads the agent file at path, of any game.
+func readAgentFile(path string) (agent.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return agent.File{}, fmt.Errorf("agent: %w", err)
+	}
+	defer f.Close()
+	a, err := agent.Read(f)
+	if err != nil {
+		return a, fmt.Errorf("agent file %s: %w", path, err)
+	}
+	return a, nil
+}
+
+// describeAgent writes what show prints of f.
+func describeAgent(w io.Writer, f agent.File) error {
+	p, n := f.Provenance, f.Net
+	sizes := make([]string, len(n.Sizes()))
+	for i, s := range n.Sizes() {
+		sizes[i] = fmt.Sprint(s)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s agent: generation %d champion of the run with seed %d (agent %d, fitness %d), evolved %s\n",
+		f.Game, p.Generation, p.RunSeed, p.AgentID, p.Fitness, p.Evolved.UTC().Format("2006-01-02 15:04:05 UTC"))
+	fmt.Fprintf(&b, "search: depth %d", f.Search.Depth)
+	if f.Search.CaptureExtension {
+		b.WriteString(", then captures")
+	}
+	if f.Search.Nodes > 0 {
+		fmt.Fprintf(&b, ", at most about %d nodes a move", f.Search.Nodes)
+	}
+	fmt.Fprintf(&b, "\nnet: %s, %d weights, flags %v\n", strings.Join(sizes, "-"), n.NumWeights(), n.Flags())
+	switch f.Game {
+	case "draughts":
+		fmt.Fprintf(&b, "king value: %.3f men\n", n.King())
+	case "chess":
+		writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())
+		if n.Flags()&nnet.EvolveTerms != 0 {
+			count := nnet.NumBasicChessTerms
+			if n.Flags()&nnet.EvolveMoreTerms != 0 {
+				count = nnet.NumChessTerms
+			}
+			names, units, weights := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms()
+			writeTerms(&b, names[:count], units[:count], weights[:count])
+		}
+	case "xiangqi":
+		writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
+		if n.Flags()&nnet.EvolveTerms != 0 {
+			names, units, weights := nnet.XiangqiTermNames(), nnet.XiangqiTermUnits(), n.XiangqiTerms()
+			writeTerms(&b, names[:], units[:], weights[:])
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeValues writes the piece values v, named by names, in pawns.
+func writeValues[V ~[5]float64 | ~[6]float64](b *strings.Builder, names []string, v V) {
+	b.WriteString("piece values (pawns):")
+	for i, name := range names {
+		fmt.Fprintf(b, " %s %.2f", name, v[i])
+	}
+	b.WriteString("\n")
+}
+
+// writeTerms writes a table of positional terms: name, weight, unit and
+// weight*unit, the pawns a count of the feature is worth.
+func writeTerms(b *strings.Builder, names []string, units, weights []float64) {
+	width := len("term")
+	for _, name := range names {
+		width = max(width, len(name))
+	}
+	fmt.Fprintf(b, "positional terms:\n  %-*s  %6s  %10s  %13s\n", width, "term", "weight", "unit", "pawns a count")
+	for i, name := range names {
+		fmt.Fprintf(b, "  %-*s  %+6.2f  %10.4g  %+13.4f\n", width, name, weights[i], units[i], weights[i]*units[i])
+	}
+}
