@@ -38,57 +38,58 @@ func TestConfigLayers(t *testing.T) {
 
 func TestConfigErrorsNameTheKey(t *testing.T) {
 	cases := map[string]string{
-		"workerz = 1\n":                                          "unknown key workerz",
-		"[draughts]\ndeepth = 4\n":                               "unknown key draughts.deepth",
-		"[draughts]\ndepth = 0\n":                                "draughts.depth = 0",
-		"[draughts]\nformat = \"swiss\"\n":                       "draughts.format",
-		"[draughts]\npopulation = 16\n":                          "draughts",
-		"[draughts]\nbaselines = [\"alpha\"]\n":                  "draughts.baselines",
-		"games = [\"go\"]\n":                                     "games = \"go\"",
-		"log_level = \"loud\"\n":                                 "log_level",
-		"[jobs]\nbackup = \"every tuesday\"\n":                   "jobs.backup",
-		"workers = -1\n":                                         "workers = -1",
-		"workers = \"two\"\n":                                    "workers",
-		"[draughts]\nhidden = []\n":                              "draughts",
-		"generations = -5\n":                                     "generations = -5",
-		"[jobs]\nbackup_keep = 0\n":                              "jobs.backup_keep",
-		"[draughts]\nbaseline_games = 100000\n":                  "draughts.baseline_games",
-		"[draughts]\nopening_plies = 99\n":                       "draughts.opening_plies",
-		"[draughts]\nmax_moves = 0\n":                            "draughts.max_moves",
-		"[draughts]\nladder_games = 5\n":                         "draughts",
-		"[draughts]\nelite = 0\n":                                "draughts",
-		"db = \"\"\n":                                            "db",
-		"log_format = \"xml\"\n":                                 "log_format",
-		"[jobs]\nprune = \"@every banana\"\n":                    "jobs.prune",
-		"[jobs]\nbaseline = \"61 * * * *\"\n":                    "jobs.baseline",
-		"[draughts]\nelite = 6\nmutants = 1\n":                   "unknown key draughts.mutants",
-		"[jobs]\nbackup_dir = \"\"\n":                            "jobs.backup_dir",
-		"[jobs]\nprune_keep = -1\n":                              "jobs.prune_keep",
-		"seed = -1\n":                                            "seed",
-		"[draughts]\ndepth = 4.5\n":                              "draughts.depth",
-		"[draughts]\nself_adaptive = \"yes\"\n":                  "draughts.self_adaptive",
-		"[draughts]\nhidden = [40, 0]\n":                         "draughts",
-		"[draughts]\nbaselines = [\"mcts:0\"]\n":                 "draughts.baselines",
-		"[draughts]\nmutation_scale = -0.5\n":                    "draughts.mutation_scale = -0.5",
-		"[chess]\nmutation_scale = nan\n":                        "chess.mutation_scale",
-		"[draughts]\npreset = \"cma\"\n":                         "draughts.preset",
-		"[chess]\npreset = \"es\"\npopulation = 14\n":            "chess.population = 14",
-		"[draughts]\nhall_of_fame = -1\n":                        "draughts.hall_of_fame = -1",
-		"[chess]\nhall_of_fame = 21\n":                           "chess.hall_of_fame = 21",
-		"[xiangqi]\nhall_of_fame = 2\nhall_games = 3\n":          "xiangqi.hall_games = 3",
-		"[draughts]\nhall_of_fame = 2\nhall_games = 0\n":         "draughts.hall_games = 0",
-		"[chess]\nnodes = -1\n":                                  "chess.nodes = -1",
-		"[cluster]\nnats = \"localhost\"\n":                      "cluster.nats",
-		"[cluster]\nack_wait = 1\n":                              "cluster.ack_wait = 1",
-		"[cluster]\ntls_cert = \"c.pem\"\n":                      "cluster.tls_cert",
-		"[xiangqi]\nnodes = 2000000000\n":                        "xiangqi.nodes = 2000000000",
-		"[http]\nlisten = \"8080\"\n":                            "http.listen",
-		"[http]\nport = 8080\n":                                  "unknown key http.port",
-		"[chess]\nfitness_memory = false\nfitness_caution = 1\n": "chess.fitness_caution = 1: needs fitness_memory",
-		"[draughts]\nfitness_caution = -1\n":                     "draughts.fitness_caution = -1",
-		"[draughts]\nfitness_caution = 11\n":                     "draughts.fitness_caution = 11",
-		"[chess]\ntable_mutation_scale = -0.1\n":                 "chess.table_mutation_scale = -0.1",
-		"[chess]\npreset = \"es\"\ntable_mutation_scale = 0.1\n": "chess.table_mutation_scale = 0.1: not with preset",
+		"workerz = 1\n":                                             "unknown key workerz",
+		"[draughts]\ndeepth = 4\n":                                  "unknown key draughts.deepth",
+		"[draughts]\ndepth = 0\n":                                   "draughts.depth = 0",
+		"[draughts]\nformat = \"swiss\"\n":                          "draughts.format",
+		"[draughts]\npopulation = 16\n":                             "draughts",
+		"[draughts]\nbaselines = [\"alpha\"]\n":                     "draughts.baselines",
+		"games = [\"go\"]\n":                                        "games = \"go\"",
+		"log_level = \"loud\"\n":                                    "log_level",
+		"[jobs]\nbackup = \"every tuesday\"\n":                      "jobs.backup",
+		"workers = -1\n":                                            "workers = -1",
+		"workers = \"two\"\n":                                       "workers",
+		"[draughts]\nhidden = []\n":                                 "draughts",
+		"generations = -5\n":                                        "generations = -5",
+		"[jobs]\nbackup_keep = 0\n":                                 "jobs.backup_keep",
+		"[draughts]\nbaseline_games = 100000\n":                     "draughts.baseline_games",
+		"[draughts]\nopening_plies = 99\n":                          "draughts.opening_plies",
+		"[draughts]\nmax_moves = 0\n":                               "draughts.max_moves",
+		"[draughts]\nladder_games = 5\n":                            "draughts",
+		"[draughts]\nelite = 0\n":                                   "draughts",
+		"db = \"\"\n":                                               "db",
+		"log_format = \"xml\"\n":                                    "log_format",
+		"[jobs]\nprune = \"@every banana\"\n":                       "jobs.prune",
+		"[jobs]\nbaseline = \"61 * * * *\"\n":                       "jobs.baseline",
+		"[draughts]\nelite = 6\nmutants = 1\n":                      "unknown key draughts.mutants",
+		"[jobs]\nbackup_dir = \"\"\n":                               "jobs.backup_dir",
+		"[jobs]\nprune_keep = -1\n":                                 "jobs.prune_keep",
+		"seed = -1\n":                                               "seed",
+		"[draughts]\ndepth = 4.5\n":                                 "draughts.depth",
+		"[draughts]\nself_adaptive = \"yes\"\n":                     "draughts.self_adaptive",
+		"[draughts]\nhidden = [40, 0]\n":                            "draughts",
+		"[draughts]\nbaselines = [\"mcts:0\"]\n":                    "draughts.baselines",
+		"[draughts]\nmutation_scale = -0.5\n":                       "draughts.mutation_scale = -0.5",
+		"[chess]\nmutation_scale = nan\n":                           "chess.mutation_scale",
+		"[draughts]\npreset = \"cma\"\n":                            "draughts.preset",
+		"[chess]\npreset = \"es\"\npopulation = 14\n":               "chess.population = 14",
+		"[draughts]\nhall_of_fame = -1\n":                           "draughts.hall_of_fame = -1",
+		"[chess]\nhall_of_fame = 21\n":                              "chess.hall_of_fame = 21",
+		"[xiangqi]\nhall_of_fame = 2\nhall_games = 3\n":             "xiangqi.hall_games = 3",
+		"[draughts]\nhall_of_fame = 2\nhall_games = 0\n":            "draughts.hall_games = 0",
+		"[chess]\nnodes = -1\n":                                     "chess.nodes = -1",
+		"[cluster]\nnats = \"localhost\"\n":                         "cluster.nats",
+		"[cluster]\nack_wait = 1\n":                                 "cluster.ack_wait = 1",
+		"[cluster]\ntls_cert = \"c.pem\"\n":                         "cluster.tls_cert",
+		"[xiangqi]\nnodes = 2000000000\n":                           "xiangqi.nodes = 2000000000",
+		"[http]\nlisten = \"8080\"\n":                               "http.listen",
+		"[http]\nport = 8080\n":                                     "unknown key http.port",
+		"[chess]\nfitness_memory = false\nfitness_caution = 1\n":    "chess.fitness_caution = 1: needs fitness_memory",
+		"[draughts]\nfitness_caution = -1\n":                        "draughts.fitness_caution = -1",
+		"[draughts]\nfitness_caution = 11\n":                        "draughts.fitness_caution = 11",
+		"[chess]\ntable_mutation_scale = -0.1\n":                    "chess.table_mutation_scale = -0.1",
+		"[chess]\npreset = \"es\"\ntable_mutation_scale = 0.1\n":    "chess.table_mutation_scale = 0.1: not with preset",
+		"[chess]\nevolve_terms = false\nevolve_more_terms = true\n": "chess.evolve_more_terms = true: needs evolve_terms",
 	}
 	for file, want := range cases {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")
@@ -122,14 +123,41 @@ func TestDiffKeys(t *testing.T) {
 	}
 }
 
-func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
+func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 	for _, tc := range []struct {
 		file  string
 		terms bool
 	}{
-		{"", true}, // the default
-		{"[chess]\nevolve_terms = true\n", true},
-		{"[chess]\nevolve_terms = false\n", false},
+		{"", false}, // the default
+		{"[xiangqi]\nevolve_terms = true\n", true},
+	} {
+		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := population.New("xiangqi", nnet.NumXiangqiInputs, c.Xiangqi.population(1), 1)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.file, err)
+		}
+		n := st.Agents[0].Net
+		if got := n.Flags()&nnet.EvolveTerms != 0; got != tc.terms {
+			t.Errorf("%q: generation 0 has flags %v, want evolve-terms %v", tc.file, n.Flags(), tc.terms)
+		}
+		if tc.terms && n.XiangqiTerms() != [nnet.NumXiangqiTerms]float64{} {
+			t.Errorf("%q: generation 0 starts with terms %v, want zeros", tc.file, n.XiangqiTerms())
+		}
+	}
+}
+
+func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
+	for _, tc := range []struct {
+		file        string
+		terms, more bool
+	}{
+		{"", true, true}, // the default
+		{"[chess]\nevolve_terms = true\n", true, true},
+		{"[chess]\nevolve_terms = false\n", false, false}, // the more terms' default follows
+		{"[chess]\nevolve_more_terms = false\n", true, false},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -145,6 +173,9 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		}
 		if got := st.Agents[0].Net.Flags()&nnet.EvolveTerms != 0; got != tc.terms {
 			t.Errorf("%q: generation 0 has flags %v, want evolve-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.terms)
+		}
+		if got := st.Agents[0].Net.Flags()&nnet.EvolveMoreTerms != 0; got != tc.more {
+			t.Errorf("%q: generation 0 has flags %v, want evolve-more-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.more)
 		}
 	}
 }

@@ -136,3 +136,23 @@ func TestChessRunKeepsThePreviousDefault(t *testing.T) {
 			got.EvolveTerms, got.FitnessMemory, got.Format)
 	}
 }
+
+// TestChessRunKeepsTheBasicTerms checks that a run started with the
+// twelve basic terms, before evolve_more_terms, resumes without the more
+// terms the default now has.
+func TestChessRunKeepsTheBasicTerms(t *testing.T) {
+	d := newTestDaemon(t)
+	cc := d.config().Chess
+	if !cc.EvolveMoreTerms {
+		t.Fatalf("the chess default is %+v; this test expects the more terms", cc)
+	}
+	storeRun(t, d, "chess", strings.Replace(oldChessSettings, `"chess960":false}`, `"chess960":false,"evolve_terms":true}`, 1))
+	got, err := runSettings(context.Background(), d, "chess", cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.EvolveTerms || got.EvolveMoreTerms {
+		t.Errorf("a run started with the basic terms resumes with evolve_terms %v, evolve_more_terms %v; want true, false",
+			got.EvolveTerms, got.EvolveMoreTerms)
+	}
+}
