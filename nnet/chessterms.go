@@ -389,16 +389,30 @@ func (n *Net) WithChessTerms(t [NumChessTerms]float64) (*Net, error) {
 // in pawns: its term weights times ChessTermUnits; nil without
 // EvolveTerms.
 func chessTermValues(n *Net) []float64 {
-	t := n.terms()
-	if t == nil {
+	units := ChessTermUnits()
+	return termValues(n.terms(), units[:])
+}
+
+// termValues returns weights[i]*units[i] for each of the weights, what one
+// count of each feature is worth in pawns; nil for no weights.
+func termValues(weights, units []float64) []float64 {
+	if weights == nil {
 		return nil
 	}
-	units := ChessTermUnits()
-	v := make([]float64, len(t))
+	v := make([]float64, len(weights))
 	for i := range v {
-		v[i] = float64(t[i] * units[i])
+		v[i] = float64(weights[i] * units[i])
 	}
 	return v
+}
+
+// termsSum returns the sum in order of v[i]*f[i] over v.
+func termsSum(v []float64, f []int) float64 {
+	sum := 0.0
+	for i, x := range v {
+		sum += float64(x * float64(f[i]))
+	}
+	return sum
 }
 
 // chessTermsValue returns the positional terms' part of p's value for pov
@@ -406,9 +420,5 @@ func chessTermValues(n *Net) []float64 {
 // NumChessTerms of them): the sum in storage order of v[i]*feature[i].
 func chessTermsValue(p *chess.Position, pov game.Player, v []float64) float64 {
 	f := chessTermFeatures(p, pov, len(v))
-	sum := 0.0
-	for i, x := range v {
-		sum += float64(x * float64(f[i]))
-	}
-	return sum
+	return termsSum(v, f[:])
 }

@@ -180,16 +180,8 @@ func (n *Net) WithXiangqiTerms(t [NumXiangqiTerms]float64) (*Net, error) {
 // is worth in pawns: its term weights times XiangqiTermUnits; nil without
 // EvolveTerms.
 func xiangqiTermValues(n *Net) []float64 {
-	t := n.terms()
-	if t == nil {
-		return nil
-	}
 	units := XiangqiTermUnits()
-	v := make([]float64, len(t))
-	for i := range v {
-		v[i] = float64(t[i] * units[i])
-	}
-	return v
+	return termValues(n.terms(), units[:])
 }
 
 // xiangqiTermsValue returns the positional terms' part of p's value for
@@ -197,9 +189,5 @@ func xiangqiTermValues(n *Net) []float64 {
 // v[i]*feature[i].
 func xiangqiTermsValue(p *xiangqi.Position, pov game.Player, v []float64) float64 {
 	f := xiangqiTermFeatures(p, pov)
-	sum := 0.0
-	for i, x := range v {
-		sum += float64(x * float64(f[i]))
-	}
-	return sum
+	return termsSum(v, f[:])
 }
