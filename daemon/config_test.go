@@ -128,8 +128,8 @@ func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 		file  string
 		terms bool
 	}{
-		{"", false}, // the default
-		{"[xiangqi]\nevolve_terms = true\n", true},
+		{"", true}, // the default
+		{"[xiangqi]\nevolve_terms = false\n", false},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {

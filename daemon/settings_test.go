@@ -137,6 +137,31 @@ func TestChessRunKeepsThePreviousDefault(t *testing.T) {
 	}
 }
 
+// oldXiangqiSettings are the xiangqi settings of the default before the
+// positional terms, as a run stored them: the blondie format, no fitness
+// memory, no evolve_terms.
+const oldXiangqiSettings = `{"preset":"blondie24","depth":2,"nodes":0,"opening_plies":4,"max_moves":100,"format":"blondie",` +
+	`"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,` +
+	`"baseline_every":10,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,` +
+	`"mutation_scale":0.1,"fitness_memory":false,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":0}`
+
+func TestXiangqiRunKeepsThePreviousDefault(t *testing.T) {
+	d := newTestDaemon(t)
+	xc := d.config().Xiangqi
+	if !xc.EvolveTerms || !xc.FitnessMemory || xc.Format != "roundrobin" {
+		t.Fatalf("the xiangqi default is %+v; this test expects the terms, fitness memory and round robin", xc)
+	}
+	storeRun(t, d, "xiangqi", oldXiangqiSettings)
+	got, err := runSettings(context.Background(), d, "xiangqi", xc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.EvolveTerms || got.FitnessMemory || got.Format != "blondie" {
+		t.Errorf("a run started with the previous default resumes with evolve_terms %v, fitness_memory %v, format %q; want false, false, blondie",
+			got.EvolveTerms, got.FitnessMemory, got.Format)
+	}
+}
+
 // TestChessRunKeepsTheBasicTerms checks that a run started with the
 // twelve basic terms, before evolve_more_terms, resumes without the more
 // terms the default now has.
