@@ -120,23 +120,6 @@ const oldChessSettings = `{"preset":"blondie24","depth":2,"opening_plies":4,"max
 	`"baseline_every":10,"baselines":["random","material:2"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,` +
 	`"mutation_scale":0.1,"fitness_memory":false,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":0,"chess960":false}`
 
-func TestChessRunKeepsThePreviousDefault(t *testing.T) {
-	d := newTestDaemon(t)
-	cc := d.config().Chess
-	if !cc.EvolveTerms || !cc.FitnessMemory || cc.Format != "roundrobin" {
-		t.Fatalf("the chess default is %+v; this test expects the terms, fitness memory and round robin", cc)
-	}
-	storeRun(t, d, "chess", oldChessSettings)
-	got, err := runSettings(context.Background(), d, "chess", cc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.EvolveTerms || got.FitnessMemory || got.Format != "blondie" {
-		t.Errorf("a run started with the previous default resumes with evolve_terms %v, fitness_memory %v, format %q; want false, false, blondie",
-			got.EvolveTerms, got.FitnessMemory, got.Format)
-	}
-}
-
 // oldXiangqiSettings are the xiangqi settings of the default before the
 // positional terms, as a run stored them: the blondie format, no fitness
 // memory, no evolve_terms.
@@ -145,20 +128,38 @@ const oldXiangqiSettings = `{"preset":"blondie24","depth":2,"nodes":0,"opening_p
 	`"baseline_every":10,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,` +
 	`"mutation_scale":0.1,"fitness_memory":false,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":0}`
 
-func TestXiangqiRunKeepsThePreviousDefault(t *testing.T) {
+// TestRunsKeepThePreviousDefault checks that chess and xiangqi runs
+// started with the default before the positional terms resume with their
+// stored settings, not with today's default of terms, fitness memory and
+// the round robin.
+func TestRunsKeepThePreviousDefault(t *testing.T) {
 	d := newTestDaemon(t)
-	xc := d.config().Xiangqi
-	if !xc.EvolveTerms || !xc.FitnessMemory || xc.Format != "roundrobin" {
-		t.Fatalf("the xiangqi default is %+v; this test expects the terms, fitness memory and round robin", xc)
-	}
-	storeRun(t, d, "xiangqi", oldXiangqiSettings)
-	got, err := runSettings(context.Background(), d, "xiangqi", xc)
+	cc, xc := d.config().Chess, d.config().Xiangqi
+	storeRun(t, d, "chess", oldChessSettings)
+	chess, err := runSettings(context.Background(), d, "chess", cc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.EvolveTerms || got.FitnessMemory || got.Format != "blondie" {
-		t.Errorf("a run started with the previous default resumes with evolve_terms %v, fitness_memory %v, format %q; want false, false, blondie",
-			got.EvolveTerms, got.FitnessMemory, got.Format)
+	storeRun(t, d, "xiangqi", oldXiangqiSettings)
+	xiangqi, err := runSettings(context.Background(), d, "xiangqi", xc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		game                string
+		defaultTerms, terms bool
+		def, got            PopulationConfig
+	}{
+		{"chess", cc.EvolveTerms, chess.EvolveTerms, cc.PopulationConfig, chess.PopulationConfig},
+		{"xiangqi", xc.EvolveTerms, xiangqi.EvolveTerms, xc.PopulationConfig, xiangqi.PopulationConfig},
+	} {
+		if !c.defaultTerms || !c.def.FitnessMemory || c.def.Format != "roundrobin" {
+			t.Fatalf("the %s default is %+v; this test expects the terms, fitness memory and round robin", c.game, c.def)
+		}
+		if c.terms || c.got.FitnessMemory || c.got.Format != "blondie" {
+			t.Errorf("a %s run started with the previous default resumes with evolve_terms %v, fitness_memory %v, format %q; want false, false, blondie",
+				c.game, c.terms, c.got.FitnessMemory, c.got.Format)
+		}
 	}
 }
 
