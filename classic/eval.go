@@ -99,9 +99,7 @@ type evalTables struct {
 	// static is WeightStrength*strength + WeightMaterial*material +
 	// WeightThreat*threat: everything that depends only on the piece and
 	// its square, in one lookup for Evaluate.
-	static      [2][xiangqi.NoPieceType][xiangqi.Squares]int32
-	enemyHalf   [2]xiangqi.SquareSet
-	enemyPalace [2]xiangqi.SquareSet
+	static [2][xiangqi.NoPieceType][xiangqi.Squares]int32
 }
 
 // tables holds the evaluation's lookup tables. It is never written after
@@ -127,12 +125,6 @@ func buildTables() *evalTables {
 				rr = 9 - r
 			}
 			across := rr >= 5
-			if across {
-				t.enemyHalf[c] = t.enemyHalf[c].With(s)
-				if f >= 3 && f <= 5 && rr >= 7 {
-					t.enemyPalace[c] = t.enemyPalace[c].With(s)
-				}
-			}
 			for pt := range xiangqi.PieceType(xiangqi.NoPieceType) {
 				m := int32(source[pt][9-rr][f])
 				th := int32(0)
@@ -206,7 +198,7 @@ func mobility(a *xiangqi.Activity) int {
 // square once, those on the enemy half once more, those in the enemy
 // palace once more again.
 func control(a *xiangqi.Activity, c game.Player) int {
-	return a.Attacks.Count() + a.Attacks.And(tables.enemyHalf[c]).Count() + a.Attacks.And(tables.enemyPalace[c]).Count()
+	return a.Attacks.Count() + a.Attacks.And(xiangqi.Half(c^1)).Count() + a.Attacks.And(xiangqi.Palace(c^1)).Count()
 }
 
 // staticDiff returns the part of the evaluation that depends only on

@@ -311,7 +311,7 @@ func (n *Net) layout() (int, error) {
 				return 0, fmt.Errorf("%w: %v on a net of %d inputs: positional terms are for chess (%d inputs) and xiangqi (%d inputs) nets",
 					ErrArchitecture, EvolveTerms, n.sizes[0], NumChessInputs, NumXiangqiInputs)
 			}
-			count += int64(n.termCount())
+			count += int64(n.TermCount())
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
 			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the more terms follow %v on chess nets (%d inputs)",
@@ -378,13 +378,13 @@ func (n *Net) terms() []float64 {
 		return nil
 	}
 	end := len(n.w) - len(n.pieceValues())
-	return n.w[end-n.termCount() : end]
+	return n.w[end-n.TermCount() : end]
 }
 
-// termCount returns the number of n's positional terms: 0 without
+// TermCount returns the number of n's positional terms: 0 without
 // EvolveTerms, NumXiangqiTerms for a xiangqi net, NumChessTerms for a
 // chess net with EvolveMoreTerms too, otherwise NumBasicChessTerms.
-func (n *Net) termCount() int {
+func (n *Net) TermCount() int {
 	switch {
 	case n.flags&EvolveTerms == 0:
 		return 0

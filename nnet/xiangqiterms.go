@@ -83,28 +83,6 @@ func xiangqiTermFeatures(p *xiangqi.Position, pov game.Player) [NumXiangqiTerms]
 	return ours
 }
 
-// xiangqiHalves and xiangqiPalaces hold each side's half of the board and
-// palace, by colour.
-var xiangqiHalves, xiangqiPalaces = xiangqiRegions()
-
-// xiangqiRegions returns the points of each side's half and palace.
-func xiangqiRegions() (halves, palaces [2]xiangqi.SquareSet) {
-	for r := range xiangqi.Ranks {
-		for f := range xiangqi.Files {
-			s := xiangqi.NewSquare(f, r)
-			side := xiangqi.Red
-			if r >= xiangqi.Ranks/2 {
-				side = xiangqi.Black
-			}
-			halves[side] = halves[side].With(s)
-			if f >= 3 && f <= 5 && (r <= 2 || r >= xiangqi.Ranks-3) {
-				palaces[side] = palaces[side].With(s)
-			}
-		}
-	}
-	return halves, palaces
-}
-
 // xiangqiSideFeatures counts the positional features of side us in p,
 // given both sides' activity a.
 func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Activity) [NumXiangqiTerms]int {
@@ -116,8 +94,8 @@ func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Acti
 	f[xqTermCannonMobility] = ours.Moves[xiangqi.Cannon]
 	f[xqTermSoldierMobility] = ours.Moves[xiangqi.Soldier]
 	f[xqTermControl] = ours.Attacks.Count()
-	f[xqTermControlEnemyHalf] = ours.Attacks.And(xiangqiHalves[them]).Count()
-	f[xqTermControlEnemyPalace] = ours.Attacks.And(xiangqiPalaces[them]).Count()
+	f[xqTermControlEnemyHalf] = ours.Attacks.And(xiangqi.Half(them)).Count()
+	f[xqTermControlEnemyPalace] = ours.Attacks.And(xiangqi.Palace(them)).Count()
 	defended, attacked := a[them].Attacks, p.Occupied(them).And(ours.Attacks)
 	hanging := xiangqi.SquareSet{attacked[0] &^ defended[0], attacked[1] &^ defended[1]}
 	g := p.General(them)

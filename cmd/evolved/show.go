@@ -100,20 +100,12 @@ func describeAgent(w io.Writer, f agent.File) error {
 		fmt.Fprintf(&b, "king value: %.3f men\n", n.King())
 	case "chess":
 		writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())
-		if n.Flags()&nnet.EvolveTerms != 0 {
-			count := nnet.NumBasicChessTerms
-			if n.Flags()&nnet.EvolveMoreTerms != 0 {
-				count = nnet.NumChessTerms
-			}
-			names, units, weights := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms()
-			writeTerms(&b, names[:count], units[:count], weights[:count])
-		}
+		names, units, weights := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms()
+		writeTerms(&b, names[:n.TermCount()], units[:n.TermCount()], weights[:n.TermCount()])
 	case "xiangqi":
 		writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
-		if n.Flags()&nnet.EvolveTerms != 0 {
-			names, units, weights := nnet.XiangqiTermNames(), nnet.XiangqiTermUnits(), n.XiangqiTerms()
-			writeTerms(&b, names[:], units[:], weights[:])
-		}
+		names, units, weights := nnet.XiangqiTermNames(), nnet.XiangqiTermUnits(), n.XiangqiTerms()
+		writeTerms(&b, names[:n.TermCount()], units[:n.TermCount()], weights[:n.TermCount()])
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -129,8 +121,11 @@ func writeValues[V ~[5]float64 | ~[6]float64](b *strings.Builder, names []string
 }
 
 // writeTerms writes a table of positional terms: name, weight, unit and
-// weight*unit, the pawns a count of the feature is worth.
+// weight*unit, the pawns a count of the feature is worth. Nothing is written for no terms.
 func writeTerms(b *strings.Builder, names []string, units, weights []float64) {
+	if len(names) == 0 {
+		return
+	}
 	width := len("term")
 	for _, name := range names {
 		width = max(width, len(name))

@@ -88,7 +88,16 @@ type activityTables struct {
 	horse    [Squares][16]SquareSet       // [s][blocked legs]: the squares a horse on s attacks
 	elephant [Squares][16]SquareSet       // [s][blocked eyes]: the squares an elephant on s attacks
 	steps    [3][2][Squares]SquareSet     // general, advisor and soldier attacks, by colour
+	palaces  [2]SquareSet                 // each colour's palace
+	halves   [2]SquareSet                 // each colour's half of the board
 }
+
+// Palace returns the nine points of c's palace.
+func Palace(c game.Player) SquareSet { return actTab.palaces[c&1] }
+
+// Half returns the points of c's half of the board: its five home ranks,
+// up to the river.
+func Half(c game.Player) SquareSet { return actTab.halves[c&1] }
 
 // line returns the lineEntry of point i of a line of n points occupied as o.
 func line(i, n int, o uint) lineEntry {
@@ -169,7 +178,13 @@ var actTab = func() *activityTables {
 				}
 			}
 		}
-		for c := range 2 {
+		for c := range game.Player(2) {
+			if palace(c, f, r) {
+				t.palaces[c] = t.palaces[c].With(s)
+			}
+			if (c == Red) == (r < Ranks/2) {
+				t.halves[c] = t.halves[c].With(s)
+			}
 			lists := [3]*sqList{&tab.general[s], &tab.advisor[s], &tab.soldier[c][s]}
 			for k, l := range lists {
 				for i := range int(l.n) {

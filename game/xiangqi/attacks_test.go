@@ -136,6 +136,41 @@ func TestActivityStart(t *testing.T) {
 	}
 }
 
+// TestRegions checks Palace and Half: nine and 45 points, each palace in
+// its own half, the halves disjoint, and some points named by hand.
+func TestRegions(t *testing.T) {
+	for _, c := range []game.Player{Red, Black} {
+		if n := Palace(c).Count(); n != 9 {
+			t.Errorf("Palace(%v) has %d points, want 9", c, n)
+		}
+		if n := Half(c).Count(); n != 45 {
+			t.Errorf("Half(%v) has %d points, want 45", c, n)
+		}
+		if Palace(c).And(Half(c)) != Palace(c) || Half(c).And(Half(c^1)) != (SquareSet{}) {
+			t.Errorf("Palace(%v) is not within Half(%v), or the halves overlap", c, c)
+		}
+	}
+	for _, tc := range []struct {
+		sq           string
+		palace, half game.Player
+		inPalace     bool
+	}{
+		{"d1", Red, Red, true}, {"f3", Red, Red, true}, {"e10", Black, Black, true}, {"d8", Black, Black, true},
+		{"c2", Red, Red, false}, {"e4", Red, Red, false}, {"e5", Red, Red, false}, {"e6", Black, Black, false}, {"g8", Black, Black, false},
+	} {
+		s, err := ParseSquare(tc.sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Palace(tc.palace).Has(s) != tc.inPalace || Palace(tc.palace^1).Has(s) {
+			t.Errorf("%s in the palace of %v: %v, want %v (and never the other's)", tc.sq, tc.palace, Palace(tc.palace).Has(s), tc.inPalace)
+		}
+		if !Half(tc.half).Has(s) || Half(tc.half^1).Has(s) {
+			t.Errorf("%s is not in the half of %v alone", tc.sq, tc.half)
+		}
+	}
+}
+
 // TestActivityRandom compares Activity with the slow reference along
 // random games, and checks that the pseudo-legal moves of the side to move
 // include its legal moves, type by type.
