@@ -99,6 +99,11 @@ type PopulationConfig struct {
 	// TableMutationScale, if not 0, is the step of the evolvable tables and
 	// piece values instead of mutation_scale (population.Config).
 	TableMutationScale float64 `toml:"table_mutation_scale" json:"table_mutation_scale,omitempty"`
+	// ValueMutationScale, if not 0, makes each evolvable piece value step
+	// by up to this fraction of its classic value a generation, as the
+	// terms step in units of theirs; 0 steps them as the tables
+	// (population.Config.ValueMutationScale).
+	ValueMutationScale float64 `toml:"value_mutation_scale" json:"value_mutation_scale,omitempty"`
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (population.Config.FitnessMemory).
 	FitnessMemory bool `toml:"fitness_memory" json:"fitness_memory"`
@@ -488,6 +493,18 @@ func (c Config) Validate() error {
 	if c.Chess.EvolveMoreTerms && !c.Chess.EvolveTerms && c.Defined("chess.evolve_more_terms") {
 		return bad("chess.evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
 	}
+	for _, g := range []struct {
+		game   string
+		scale  float64
+		values bool
+	}{{"draughts", c.Draughts.ValueMutationScale, false}, {"chess", c.Chess.ValueMutationScale, c.Chess.EvolvePieceValues}, {"xiangqi", c.Xiangqi.ValueMutationScale, c.Xiangqi.EvolvePieceValues}} {
+		switch {
+		case g.scale != 0 && g.game == "draughts":
+			return bad("draughts.value_mutation_scale", g.scale, "draughts nets have no piece values (evolve_king evolves the king's)")
+		case g.scale != 0 && !g.values:
+			return bad(g.game+".value_mutation_scale", g.scale, "needs evolve_piece_values = true")
+		}
+	}
 	if c.Chess.AdjudicateMaterial < 0 || c.Chess.AdjudicateMaterial > 40 {
 		return bad("chess.adjudicate_material", c.Chess.AdjudicateMaterial, "want 0 (off) to 40 pawns")
 	}
@@ -580,6 +597,10 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 		return bad("table_mutation_scale", p.TableMutationScale, "want 0 (mutation_scale's) to 10")
 	case p.TableMutationScale != 0 && p.Preset == string(population.ES):
 		return bad("table_mutation_scale", p.TableMutationScale, "not with preset \"es\": its samples are perturbed, not mutated")
+	case p.ValueMutationScale < 0 || p.ValueMutationScale > 1 || math.IsNaN(p.ValueMutationScale):
+		return bad("value_mutation_scale", p.ValueMutationScale, "want 0 (table_mutation_scale's step) to 1")
+	case p.ValueMutationScale != 0 && p.Preset == string(population.ES):
+		return bad("value_mutation_scale", p.ValueMutationScale, "not with preset \"es\": its samples are perturbed, not mutated")
 	case p.FitnessCaution < 0 || p.FitnessCaution > population.MaxFitnessCaution || math.IsNaN(p.FitnessCaution):
 		return bad("fitness_caution", p.FitnessCaution, fmt.Sprintf("want 0 (rank by the mean) to %d standard errors", population.MaxFitnessCaution))
 	case p.FitnessCaution > 0 && !p.FitnessMemory:
@@ -624,7 +645,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
 	cfg.MutationScale, cfg.FitnessMemory, cfg.FitnessCaution = p.MutationScale, p.FitnessMemory, p.FitnessCaution
-	cfg.TableMutationScale = p.TableMutationScale
+	cfg.TableMutationScale, cfg.ValueMutationScale = p.TableMutationScale, p.ValueMutationScale
 	cfg.Optimizer, _ = population.ParseOptimizer(p.Preset) // Validate names a bad one
 	return cfg
 }

@@ -72,6 +72,33 @@ func (n *Net) MutatedBy(rng *rand.Rand, scale float64) *Net {
 // not used), so that at the chess default of 0.1 a term moves by up to a
 // tenth of its textbook value a generation.
 func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net {
+	return n.MutatedBySteps(rng, Steps{Net: netScale, Tables: tableScale})
+}
+
+// Steps are the scales of a mutation's steps by part of the genome (see
+// MutatedBySteps).
+type Steps struct {
+	// Net scales the steps of the net's weights, as MutatedBy's scale.
+	Net float64
+	// Tables scales the steps of the evolvable tables and piece values;
+	// the positional terms step by up to Tables of their units.
+	Tables float64
+	// Values, if not 0, makes each piece value of EvolvePieceValues step
+	// by up to Values times its classic value (ClassicPieceValues,
+	// ClassicXiangqiPieceValues), as the terms step in units of theirs;
+	// 0 steps them as the tables.
+	Values float64
+}
+
+// MutatedBySteps is MutatedByParts with the piece values' own step
+// (Steps.Values): with it, each piece value steps by m*Values*classic, m
+// uniform in [-1, 1) (one Float64, with or without SelfAdaptive; their
+// sigmas are not used). The tables' steps are a few thousandths of a
+// pawn, which let a piece value move by a few hundredths in hundreds of
+// generations; in units of their own size they can find their worth as
+// the terms do. Values 0 is MutatedByParts bit for bit.
+func (n *Net) MutatedBySteps(rng *rand.Rand, steps Steps) *Net {
+	netScale, tableScale := steps.Net, steps.Tables
 	c := n.Clone()
 	if c.flags&EvolveKing != 0 {
 		k := c.king * detExp(rng.NormFloat64()*(1/math.Sqrt2))
@@ -81,6 +108,24 @@ func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net 
 	termsEnd := terms + len(c.terms())
 	tables := terms - len(c.pst()) // the first table weight
 	isTerm := func(i int) bool { return i >= terms && i < termsEnd }
+	var valueUnits []float64 // with Steps.Values: the classic value of each piece value
+	if steps.Values != 0 && len(c.pieceValues()) > 0 {
+		valueUnits = defaultPieceValues(c.sizes[0])
+		for i := range valueUnits {
+			valueUnits[i] = float64(valueUnits[i] * steps.Values)
+		}
+	}
+	// ownStep returns the step of weight i when it steps by a unit of its
+	// own (a term, or a piece value with Steps.Values), else 0.
+	ownStep := func(i int) float64 {
+		switch {
+		case isTerm(i):
+			return tableScale
+		case valueUnits != nil && i >= termsEnd:
+			return valueUnits[i-termsEnd]
+		}
+		return 0
+	}
 	scaleOf := func(i int) float64 {
 		if i >= tables {
 			return tableScale
@@ -93,8 +138,8 @@ func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net 
 		for i := range c.w {
 			step := netStep
 			switch {
-			case isTerm(i):
-				step = tableScale
+			case ownStep(i) != 0:
+				step = ownStep(i)
 			case i >= tables:
 				step = tableStep
 			}
@@ -105,9 +150,9 @@ func (n *Net) MutatedByParts(rng *rand.Rand, netScale, tableScale float64) *Net 
 	}
 	tau := MutationStep(len(c.w)) // the same expression: 1/sqrt(2*sqrt(K))
 	for i := range c.w {
-		if isTerm(i) {
+		if step := ownStep(i); step != 0 {
 			m := float64(rng.Float64()*2) - 1
-			c.w[i] = round32(c.w[i] + float64(m*tableScale))
+			c.w[i] = round32(c.w[i] + float64(m*step))
 			continue
 		}
 		c.sigma[i] = round32(c.sigma[i] * detExp(float64(tau*rng.NormFloat64())))

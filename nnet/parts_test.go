@@ -1,6 +1,7 @@
 package nnet
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -42,6 +43,60 @@ func TestMutatedByParts(t *testing.T) {
 		}
 		if netMoved < tables*9/10 || tablesMoved < (len(n.w)-tables)*9/10 {
 			t.Errorf("flags %v: %d of %d net weights and %d of %d table values moved", flags, netMoved, tables, tablesMoved, len(n.w)-tables)
+		}
+	}
+}
+
+// TestMutatedByStepsValues checks the piece values' own step, for chess
+// and xiangqi nets, with and without SelfAdaptive: Values 0 is
+// MutatedByParts bit for bit; with Values v every weight before the piece
+// values is as MutatedByParts leaves it, and each piece value moves by
+// less than v times its classic value, most by more than a tenth of that
+// (the tables are stepped at 0.01 here, far smaller).
+func TestMutatedByStepsValues(t *testing.T) {
+	const v = 0.05
+	for _, tc := range []struct {
+		name   string
+		random func([]int, Flags, *rand.Rand) (*Net, error)
+	}{{"chess", RandomChess}, {"xiangqi", RandomXiangqi}} {
+		for _, flags := range []Flags{EvolvePieceValues | EvolvePST, EvolvePieceValues | EvolveTerms | SelfAdaptive} {
+			n, err := tc.random([]int{8, 4}, flags, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			classic := defaultPieceValues(n.sizes[0])
+			first := len(n.w) - len(classic) // the first piece value
+			far := 0
+			for k := range uint64(40) {
+				parts := n.MutatedByParts(rand.New(rand.NewPCG(3, k)), 0.1, 0.01)
+				same := n.MutatedBySteps(rand.New(rand.NewPCG(3, k)), Steps{Net: 0.1, Tables: 0.01})
+				own := n.MutatedBySteps(rand.New(rand.NewPCG(3, k)), Steps{Net: 0.1, Tables: 0.01, Values: v})
+				for i := range n.w {
+					if same.w[i] != parts.w[i] {
+						t.Fatalf("%s %v: Values 0 differs from MutatedByParts at weight %d", tc.name, flags, i)
+					}
+					if i < first && own.w[i] != parts.w[i] {
+						t.Fatalf("%s %v: weight %d of %d, before the piece values, differs with Values %v", tc.name, flags, i, first, v)
+					}
+					if i < first {
+						continue
+					}
+					limit := v * classic[i-first]
+					d := math.Abs(own.w[i] - n.w[i])
+					if d >= limit*(1+1e-6) {
+						t.Fatalf("%s %v: piece value %d stepped %v, want below %v", tc.name, flags, i-first, d, limit)
+					}
+					if d > limit/10 {
+						far++
+					}
+					if dt := math.Abs(parts.w[i] - n.w[i]); dt > limit/10 {
+						t.Fatalf("%s %v: piece value %d stepped %v as a table, want far below %v", tc.name, flags, i-first, dt, limit)
+					}
+				}
+			}
+			if steps := 40 * len(classic); far < steps*2/3 {
+				t.Errorf("%s %v: %d of %d piece value steps above a tenth of the limit, want most", tc.name, flags, far, steps)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/seed"
@@ -17,12 +18,23 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatalf("default config: %v", err)
 	}
 	bad := map[string]func(*Config){
-		"sizes do not add up": func(c *Config) { c.Size = 16 },
-		"rank outside elite":  func(c *Config) { c.Mutants = []int{4, 6} },
-		"self crossover":      func(c *Config) { c.Crossovers = [][2]int{{1, 1}, {2, 3}} },
-		"no hidden layer":     func(c *Config) { c.Hidden = nil },
-		"odd ladder games":    func(c *Config) { c.LadderGames = 5 },
-		"unknown format":      func(c *Config) { c.Tournament.Format = "swiss" },
+		"sizes do not add up":             func(c *Config) { c.Size = 16 },
+		"rank outside elite":              func(c *Config) { c.Mutants = []int{4, 6} },
+		"self crossover":                  func(c *Config) { c.Crossovers = [][2]int{{1, 1}, {2, 3}} },
+		"no hidden layer":                 func(c *Config) { c.Hidden = nil },
+		"odd ladder games":                func(c *Config) { c.LadderGames = 5 },
+		"unknown format":                  func(c *Config) { c.Tournament.Format = "swiss" },
+		"value step without piece values": func(c *Config) { c.ValueMutationScale = 0.05 },
+		"value step above 1": func(c *Config) {
+			c.Flags |= nnet.EvolvePieceValues
+			c.ValueMutationScale = 1.5
+		},
+	}
+	ok := DefaultConfig()
+	ok.Flags |= nnet.EvolvePieceValues
+	ok.ValueMutationScale = 0.05
+	if err := ok.Validate(); err != nil {
+		t.Errorf("a value step with evolvable piece values: %v", err)
 	}
 	for name, mutate := range bad {
 		c := DefaultConfig()
@@ -191,5 +203,54 @@ func TestESWeights(t *testing.T) {
 		if d := w[i] - raw[i]/sum; d > 1e-15 || d < -1e-15 {
 			t.Errorf("weight %d = %v, want %v", i+1, w[i], raw[i]/sum)
 		}
+	}
+}
+
+// TestBreedStepsPieceValues checks that ValueMutationScale reaches the
+// mutation: every mutant of a chess population is its parent mutated by
+// nnet.Steps with the configured scales, from the seed the design derives
+// (as TestBreedFollowsTheDesign checks for draughts).
+func TestBreedStepsPieceValues(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Hidden = []int{8, 4}
+	cfg.Flags = nnet.EvolvePieceValues | nnet.EvolvePST
+	cfg.MutationScale, cfg.TableMutationScale, cfg.ValueMutationScale = 0.1, 0.1, 0.05
+	st, err := New("chess", nnet.NumChessInputs, cfg, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Generation = 3
+	ranking := make([]int, len(st.Agents))
+	var results tournament.Results[chess.Move]
+	for i := range st.Agents {
+		ranking[i] = i
+		results.Points = append(results.Points, len(st.Agents)-i)
+		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
+	}
+	next, err := breed(cfg, st, ranking, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[int64]*nnet.Net{}
+	for _, a := range st.Agents {
+		byID[a.ID] = a.Net
+	}
+	mutants, moved := 0, 0
+	for _, a := range next.Agents {
+		if a.Origin != Mutation {
+			continue
+		}
+		want := byID[a.Parents[0]].MutatedBySteps(seed.Rand(5, "chess", 3, seed.Mutation, mutants), nnet.Steps{Net: 0.1, Tables: 0.1, Values: 0.05})
+		if !a.Net.Equal(want) {
+			t.Errorf("mutant %d of agent %d is not its parent mutated with the configured steps", mutants, a.Parents[0])
+		}
+		before, after := byID[a.Parents[0]].PieceValues(), a.Net.PieceValues()
+		if math.Abs(after[4]-before[4]) > 0.09 { // the queen: up to 0.45 a step; as a table, up to 0.0005
+			moved++
+		}
+		mutants++
+	}
+	if mutants != 6 || moved < 3 {
+		t.Errorf("%d mutants, %d of them with the queen stepped by more than 0.09 pawns; want 6, most", mutants, moved)
 	}
 }

@@ -122,6 +122,11 @@ type Config struct {
 	// nnet.Net.MutatedByParts): the net can then take larger steps than the
 	// tables it starts from. 0 uses MutationScale for both.
 	TableMutationScale float64
+	// ValueMutationScale, if not 0, makes each piece value step by up to
+	// this fraction of its classic value a generation (nnet.Steps.Values),
+	// as the positional terms step in units of theirs; 0 steps them as
+	// the tables. It needs nnet.EvolvePieceValues.
+	ValueMutationScale float64
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (Agent.PastPoints, PastGames and this
 	// generation's), not by this generation's points alone: an elite's
@@ -192,6 +197,12 @@ func (c Config) Validate() error {
 	if c.TableMutationScale < 0 || c.TableMutationScale > 10 || math.IsNaN(c.TableMutationScale) {
 		return fmt.Errorf("%w: table mutation scale %v, want 0 (the mutation scale) to 10", ErrConfig, c.TableMutationScale)
 	}
+	if c.ValueMutationScale < 0 || c.ValueMutationScale > 1 || math.IsNaN(c.ValueMutationScale) {
+		return fmt.Errorf("%w: value mutation scale %v, want 0 (the tables' step) to 1", ErrConfig, c.ValueMutationScale)
+	}
+	if c.ValueMutationScale != 0 && c.Flags&nnet.EvolvePieceValues == 0 {
+		return fmt.Errorf("%w: value mutation scale %v without evolvable piece values", ErrConfig, c.ValueMutationScale)
+	}
 	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
 		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
 	}
@@ -215,8 +226,8 @@ func (c Config) Validate() error {
 		if c.Size < 3 || c.Size%2 == 0 {
 			return fmt.Errorf("%w: size %d, want an odd number of at least 3 for %s (the mean and mirrored pairs)", ErrConfig, c.Size, ES)
 		}
-		if c.TableMutationScale != 0 {
-			return fmt.Errorf("%w: table mutation scale with %s: its samples are perturbed, not mutated", ErrConfig, ES)
+		if c.TableMutationScale != 0 || c.ValueMutationScale != 0 {
+			return fmt.Errorf("%w: table or value mutation scale with %s: its samples are perturbed, not mutated", ErrConfig, ES)
 		}
 		if c.FitnessMemory {
 			return fmt.Errorf("%w: fitness memory with %s: every sample is new each generation, so it has no past", ErrConfig, ES)
@@ -374,6 +385,11 @@ func (c Config) mutationScale() float64 {
 		return 1
 	}
 	return c.MutationScale
+}
+
+// steps returns the mutation's steps by part of the genome.
+func (c Config) steps() nnet.Steps {
+	return nnet.Steps{Net: c.mutationScale(), Tables: c.tableMutationScale(), Values: c.ValueMutationScale}
 }
 
 // tableMutationScale returns the scale of the tables' steps.

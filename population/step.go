@@ -381,7 +381,7 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 	gen, game := st.Generation, st.Game
 	mutations := 0
 	mutate := func(a Agent) {
-		add(a.Net.MutatedByParts(seed.Rand(st.Seed, game, gen, seed.Mutation, mutations), cfg.mutationScale(), cfg.tableMutationScale()), Mutation, nil, a.ID)
+		add(a.Net.MutatedBySteps(seed.Rand(st.Seed, game, gen, seed.Mutation, mutations), cfg.steps()), Mutation, nil, a.ID)
 		mutations++
 	}
 	for i, pair := range cfg.Crossovers {
