@@ -163,6 +163,34 @@ func TestRunsKeepThePreviousDefault(t *testing.T) {
 	}
 }
 
+// TestXiangqiRunKeepsItsValueStep checks that a xiangqi run started with
+// the previous default (the terms, the round robin, fitness memory, and
+// piece values stepped as the tables) resumes so, without the value step
+// the default now has.
+func TestXiangqiRunKeepsItsValueStep(t *testing.T) {
+	d := newTestDaemon(t)
+	xc := d.config().Xiangqi
+	if xc.ValueMutationScale == 0 {
+		t.Fatalf("the xiangqi default is %+v; this test expects a value step", xc)
+	}
+	previous := strings.Replace(strings.Replace(strings.Replace(oldXiangqiSettings,
+		`"format":"blondie"`, `"format":"roundrobin"`, 1),
+		`"fitness_memory":false`, `"fitness_memory":true`, 1),
+		`"adjudicate_material":0}`, `"adjudicate_material":0,"evolve_terms":true}`, 1)
+	storeRun(t, d, "xiangqi", previous)
+	got, err := runSettings(context.Background(), d, "xiangqi", xc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.EvolveTerms || !got.FitnessMemory || got.Format != "roundrobin" || got.ValueMutationScale != 0 || got.EvolveMoreTerms {
+		t.Errorf("a run started with the previous xiangqi default resumes with %+v; want its terms, memory and round robin, no value step, no more terms", got)
+	}
+	cfg := got.population(1)
+	if cfg.ValueMutationScale != 0 {
+		t.Errorf("its population mutates piece values at %v, want 0", cfg.ValueMutationScale)
+	}
+}
+
 // TestChessRunKeepsTheBasicTerms checks that a run started with the
 // twelve basic terms, before evolve_more_terms, resumes without the more
 // terms the default now has.
