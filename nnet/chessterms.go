@@ -367,20 +367,28 @@ func (n *Net) WithChessTerms(t [NumChessTerms]float64) (*Net, error) {
 		return nil, fmt.Errorf("set positional terms: %w: a net of %d inputs with flags %v, want %d inputs with %v",
 			ErrArchitecture, n.sizes[0], n.flags, NumChessInputs, EvolveTerms)
 	}
+	names := ChessTermNames()
+	return n.withTerms(t[:], names[:], "set positional terms")
+}
+
+// withTerms returns a copy of n, a net with EvolveTerms, with its terms'
+// weights set to t; the terms n does not have (those of EvolveMoreTerms
+// without it) must be 0 in t. names names the terms and op the operation
+// in errors.
+func (n *Net) withTerms(t []float64, names []string, op string) (*Net, error) {
 	c := n.Clone()
 	terms := c.terms()
 	for i, w := range t {
 		if i >= len(terms) {
 			if w != 0 {
-				return nil, fmt.Errorf("set positional terms: %w: %s needs %v, which flags %v lack",
-					ErrArchitecture, ChessTermNames()[i], EvolveMoreTerms, n.flags)
+				return nil, fmt.Errorf("%s: %w: %s needs %v, which flags %v lack", op, ErrArchitecture, names[i], EvolveMoreTerms, n.flags)
 			}
 			continue
 		}
 		terms[i] = round32(w)
 	}
 	if err := c.validate(); err != nil {
-		return nil, fmt.Errorf("set positional terms: %w", err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	return c, nil
 }

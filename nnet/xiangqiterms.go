@@ -182,22 +182,8 @@ func (n *Net) WithXiangqiTerms(t [NumXiangqiTerms]float64) (*Net, error) {
 		return nil, fmt.Errorf("set xiangqi positional terms: %w: a net of %d inputs with flags %v, want %d inputs with %v",
 			ErrArchitecture, n.sizes[0], n.flags, NumXiangqiInputs, EvolveTerms)
 	}
-	c := n.Clone()
-	terms := c.terms()
-	for i, w := range t {
-		if i >= len(terms) {
-			if w != 0 {
-				return nil, fmt.Errorf("set xiangqi positional terms: %w: %s needs %v, which flags %v lack",
-					ErrArchitecture, XiangqiTermNames()[i], EvolveMoreTerms, n.flags)
-			}
-			continue
-		}
-		terms[i] = round32(w)
-	}
-	if err := c.validate(); err != nil {
-		return nil, fmt.Errorf("set xiangqi positional terms: %w", err)
-	}
-	return c, nil
+	names := XiangqiTermNames()
+	return n.withTerms(t[:], names[:], "set xiangqi positional terms")
 }
 
 // xiangqiTermValues returns what one count of each of n's xiangqi features
