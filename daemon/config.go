@@ -161,12 +161,6 @@ type XiangqiConfig struct {
 	// the genome, starting at 0 (nnet.EvolveTerms on a xiangqi net). Runs
 	// started before the key have none.
 	EvolveTerms bool `toml:"evolve_terms" json:"evolve_terms,omitempty"`
-	// EvolveMoreTerms adds three more positional terms after those of
-	// EvolveTerms (minor threats by soldiers, advisors and elephants, the
-	// palace attack, raiders against missing defenders;
-	// nnet.EvolveMoreTerms). It needs evolve_terms, and runs started
-	// before the key have none.
-	EvolveMoreTerms bool `toml:"evolve_more_terms" json:"evolve_more_terms,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many soldiers (100 of material:D's centipawns) ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -523,9 +517,6 @@ func (c Config) Validate() error {
 	if err := c.Xiangqi.validate("xiangqi", func(s string) error { _, err := player.ParseXiangqi(s); return err }); err != nil {
 		return err
 	}
-	if c.Xiangqi.EvolveMoreTerms && !c.Xiangqi.EvolveTerms && c.Defined("xiangqi.evolve_more_terms") {
-		return bad("xiangqi.evolve_more_terms", true, "needs evolve_terms = true: the three more terms come after its ten")
-	}
 	if c.Xiangqi.AdjudicateMaterial < 0 || c.Xiangqi.AdjudicateMaterial > 80 {
 		return bad("xiangqi.adjudicate_material", c.Xiangqi.AdjudicateMaterial, "want 0 (off) to 80 soldiers")
 	}
@@ -715,9 +706,6 @@ func (x XiangqiConfig) population(workers int) population.Config {
 	}
 	if x.EvolveTerms {
 		cfg.Flags |= nnet.EvolveTerms
-		if x.EvolveMoreTerms {
-			cfg.Flags |= nnet.EvolveMoreTerms
-		}
 	}
 	return cfg
 }

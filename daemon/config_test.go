@@ -90,7 +90,6 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\ntable_mutation_scale = -0.1\n":                              "chess.table_mutation_scale = -0.1",
 		"[chess]\npreset = \"es\"\ntable_mutation_scale = 0.1\n":              "chess.table_mutation_scale = 0.1: not with preset",
 		"[chess]\nevolve_terms = false\nevolve_more_terms = true\n":           "chess.evolve_more_terms = true: needs evolve_terms",
-		"[xiangqi]\nevolve_terms = false\nevolve_more_terms = true\n":         "xiangqi.evolve_more_terms = true: needs evolve_terms",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                             "xiangqi.value_mutation_scale = 1.5",
 		"[chess]\nvalue_mutation_scale = -0.01\n":                             "chess.value_mutation_scale = -0.01",
 		"[draughts]\nvalue_mutation_scale = 0.05\n":                           "draughts.value_mutation_scale = 0.05: draughts nets have no piece values",
@@ -131,12 +130,11 @@ func TestDiffKeys(t *testing.T) {
 
 func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 	for _, tc := range []struct {
-		file        string
-		terms, more bool
+		file  string
+		terms bool
 	}{
-		{"", true, false}, // the default
-		{"[xiangqi]\nevolve_terms = false\n", false, false},
-		{"[xiangqi]\nevolve_more_terms = true\n", true, true},
+		{"", true}, // the default
+		{"[xiangqi]\nevolve_terms = false\n", false},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -149,9 +147,6 @@ func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 		n := st.Agents[0].Net
 		if got := n.Flags()&nnet.EvolveTerms != 0; got != tc.terms {
 			t.Errorf("%q: generation 0 has flags %v, want evolve-terms %v", tc.file, n.Flags(), tc.terms)
-		}
-		if got := n.Flags()&nnet.EvolveMoreTerms != 0; got != tc.more {
-			t.Errorf("%q: generation 0 has flags %v, want evolve-more-terms %v", tc.file, n.Flags(), tc.more)
 		}
 		if tc.terms && n.XiangqiTerms() != [nnet.NumXiangqiTerms]float64{} {
 			t.Errorf("%q: generation 0 starts with terms %v, want zeros", tc.file, n.XiangqiTerms())

@@ -95,18 +95,15 @@ const (
 	// weights, after the piece-square tables and before the piece values.
 	// Mutation steps them by their own uniform step (see
 	// Net.MutatedByParts), and a crossover child has the terms of the
-	// parent it is a copy of. A xiangqi net gets NumBasicXiangqiTerms of its own
+	// parent it is a copy of. A xiangqi net gets NumXiangqiTerms of its own
 	// (mobility, control, hanging pieces, the tempo, hollow cannons; see
 	// XiangqiTermNames). Chess and xiangqi nets only.
 	EvolveTerms
 	// EvolveMoreTerms, with EvolveTerms, adds the positional terms after
-	// the basic ones, stored after them and treated as they are: up to
-	// NumChessTerms on a chess net (threats to pieces, hanging pieces,
-	// rooks on the seventh, outposts, the tempo, passed pawns in the
-	// endgame, king attackers, connected pawns; see ChessTermNames), up
-	// to NumXiangqiTerms on a xiangqi net (threats by lesser pieces,
-	// attacks on the palace, raiders against missing defenders; see
-	// XiangqiTermNames).
+	// the basic ones, up to NumChessTerms (threats to pieces, hanging
+	// pieces, rooks on the seventh, outposts, the tempo, passed pawns in
+	// the endgame, king attackers, connected pawns; see ChessTermNames),
+	// stored after the basic terms and treated as they are.
 	EvolveMoreTerms
 
 	// knownFlags holds every bit defined above.
@@ -316,9 +313,9 @@ func (n *Net) layout() (int, error) {
 			}
 			count += int64(n.TermCount())
 		}
-		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && n.flags&EvolveTerms == 0 {
-			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the more terms follow %v",
-				ErrArchitecture, EvolveMoreTerms, n.sizes[0], n.flags, EvolveTerms)
+		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
+			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the more terms follow %v on chess nets (%d inputs)",
+				ErrArchitecture, EvolveMoreTerms, n.sizes[0], n.flags, EvolveTerms, NumChessInputs)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
 			count += int64(pieceValueCount(n.sizes[0]))
@@ -385,19 +382,15 @@ func (n *Net) terms() []float64 {
 }
 
 // TermCount returns the number of n's positional terms: 0 without
-// EvolveTerms; for a chess net NumChessTerms with EvolveMoreTerms, else
-// NumBasicChessTerms; for a xiangqi net NumXiangqiTerms with
-// EvolveMoreTerms, else NumBasicXiangqiTerms.
+// EvolveTerms, NumXiangqiTerms for a xiangqi net, NumChessTerms for a
+// chess net with EvolveMoreTerms too, otherwise NumBasicChessTerms.
 func (n *Net) TermCount() int {
-	more := n.flags&EvolveMoreTerms != 0
 	switch {
 	case n.flags&EvolveTerms == 0:
 		return 0
-	case n.isXiangqi() && more:
-		return NumXiangqiTerms
 	case n.isXiangqi():
-		return NumBasicXiangqiTerms
-	case more:
+		return NumXiangqiTerms
+	case n.flags&EvolveMoreTerms != 0:
 		return NumChessTerms
 	}
 	return NumBasicChessTerms

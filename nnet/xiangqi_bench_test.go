@@ -74,7 +74,6 @@ func BenchmarkXiangqiEvaluateIncremental(b *testing.B) {
 		{"push=move/pov=fixed", true, true, xiangqiExtras},
 		{"push=move/pov=side", false, true, xiangqiExtras},
 		{"push=move/pov=side/tables=no", false, true, xiangqiExtras &^ EvolvePST},
-		{"push=move/pov=side/terms=more", false, true, xiangqiExtras | EvolveMoreTerms},
 	} {
 		e := xiangqiTestEval(b, bc.flags, 31)
 		b.Run(bc.name, func(b *testing.B) {

@@ -7,16 +7,14 @@ import (
 	"evolved/game/xiangqi"
 )
 
-// Xiangqi positional terms (EvolveTerms, EvolveMoreTerms on a xiangqi net).
+// Xiangqi positional terms (EvolveTerms on a xiangqi net).
 //
 // As the chess terms do, each term counts a feature of the position for
 // each side and adds weight*unit*(pov's count - the opponent's count)
 // pawns to the value; the weight evolves from 0, the unit is the term's
-// rough textbook value. The first NumBasicXiangqiTerms are those of
-// EvolveTerms: seven are the classic program's activity terms (package
-// classic), the others threats; EvolveMoreTerms adds the rest. The
-// features, for one side (xiangqi.Position.Activity gives the moves and
-// attacks):
+// rough textbook value. The first seven are the classic program's
+// activity terms (package classic), the others threats. The features, for
+// one side (xiangqi.Position.Activity gives the moves and attacks):
 //
 //	horse, chariot, cannon and soldier mobility: the pseudo-legal moves
 //	    of the side's pieces of that type;
@@ -27,26 +25,11 @@ import (
 //	tempo: 1 for the side to move;
 //	hollow cannons: 1 when the first piece in front of the enemy general
 //	    on its file is one of the side's cannons (a cannon there mates with
-//	    any screen that lands between);
-//
-// and with EvolveMoreTerms:
-//
-//	minor threats: enemy horses and cannons that the side's soldiers,
-//	    advisors or elephants attack;
-//	palace attack: the points of the enemy palace the side attacks times
-//	    the number of its pieces that attack one (attacks by several pieces
-//	    together count more than their sum);
-//	raiders against missing defenders: the side's chariots, horses,
-//	    cannons and soldiers on the enemy half times the enemy's missing
-//	    defenders (4 less its advisors and elephants).
+//	    any screen that lands between).
 
-// NumBasicXiangqiTerms is the number of positional terms of EvolveTerms
-// on a xiangqi net.
-const NumBasicXiangqiTerms = 10
-
-// NumXiangqiTerms is the number of positional terms of EvolveTerms with
-// EvolveMoreTerms on a xiangqi net: the basic terms, then three more.
-const NumXiangqiTerms = 13
+// NumXiangqiTerms is the number of positional terms of EvolveTerms on a
+// xiangqi net.
+const NumXiangqiTerms = 10
 
 // The xiangqi terms, in storage order.
 const (
@@ -60,10 +43,6 @@ const (
 	xqTermHanging
 	xqTermTempo
 	xqTermHollowCannons
-	// EvolveMoreTerms
-	xqTermMinorThreats
-	xqTermPalaceAttack
-	xqTermRaiders
 )
 
 // XiangqiTermNames returns the names of the xiangqi positional terms, in
@@ -73,7 +52,6 @@ func XiangqiTermNames() [NumXiangqiTerms]string {
 		"horse mobility", "chariot mobility", "cannon mobility", "soldier mobility",
 		"control", "control of the enemy half", "control of the enemy palace",
 		"hanging pieces", "tempo", "hollow cannons",
-		"minor threats", "palace attack", "raiders vs missing defenders",
 	}
 }
 
@@ -83,38 +61,34 @@ func XiangqiTermNames() [NumXiangqiTerms]string {
 // times a strength of 100): 0.02 a horse move, 0.01 a chariot or cannon
 // move, 0.025 a soldier move, 0.002 an attacked point, again on the enemy
 // half and again in the enemy palace. The others are 0.3 a hanging piece,
-// 0.1 the tempo, 0.5 a hollow cannon, 0.3 a minor threat, 0.04 the palace
-// attack's product (0.36 for two pieces on three points) and 0.05 a raider
-// against a missing defender.
+// 0.1 the tempo and 0.5 a hollow cannon.
 func XiangqiTermUnits() [NumXiangqiTerms]float64 {
-	return [NumXiangqiTerms]float64{0.02, 0.01, 0.01, 0.025, 0.002, 0.002, 0.002, 0.3, 0.1, 0.5, 0.3, 0.04, 0.05}
+	return [NumXiangqiTerms]float64{0.02, 0.01, 0.01, 0.025, 0.002, 0.002, 0.002, 0.3, 0.1, 0.5}
 }
 
 // XiangqiTermFeatures returns the positional features of p (see above) as
 // pov's count minus the opponent's, in storage order.
 func XiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTerms]int {
-	return xiangqiTermFeatures(&p, pov, NumXiangqiTerms)
+	return xiangqiTermFeatures(&p, pov)
 }
 
-// xiangqiTermFeatures is XiangqiTermFeatures on a pointer, counting the
-// first n features (NumBasicXiangqiTerms or NumXiangqiTerms); the others
-// are 0.
-func xiangqiTermFeatures(p *xiangqi.Position, pov game.Player, n int) [NumXiangqiTerms]int {
+// xiangqiTermFeatures is XiangqiTermFeatures on a pointer.
+func xiangqiTermFeatures(p *xiangqi.Position, pov game.Player) [NumXiangqiTerms]int {
 	us, them := pov&1, pov&1^1
 	a := [2]xiangqi.Activity{p.Activity(xiangqi.Red), p.Activity(xiangqi.Black)}
-	ours, theirs := xiangqiSideFeatures(p, us, &a, n), xiangqiSideFeatures(p, them, &a, n)
+	ours, theirs := xiangqiSideFeatures(p, us, &a), xiangqiSideFeatures(p, them, &a)
 	for i := range ours {
 		ours[i] -= theirs[i]
 	}
 	return ours
 }
 
-// xiangqiSideFeatures counts the first n positional features of side us
-// in p, given both sides' activity a.
-func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Activity, n int) [NumXiangqiTerms]int {
+// xiangqiSideFeatures counts the positional features of side us in p,
+// given both sides' activity a.
+func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Activity) [NumXiangqiTerms]int {
 	var f [NumXiangqiTerms]int
 	them := us ^ 1
-	ours, theirs := &a[us], &a[them]
+	ours := &a[us]
 	f[xqTermHorseMobility] = ours.Moves[xiangqi.Horse]
 	f[xqTermChariotMobility] = ours.Moves[xiangqi.Chariot]
 	f[xqTermCannonMobility] = ours.Moves[xiangqi.Cannon]
@@ -148,23 +122,12 @@ func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Acti
 		}
 		break
 	}
-	if n <= NumBasicXiangqiTerms {
-		return f
-	}
-	by, pc := &ours.ByType, &ours.Pieces
-	lesser := by[xiangqi.Soldier].Or(by[xiangqi.Advisor]).Or(by[xiangqi.Elephant])
-	f[xqTermMinorThreats] = theirs.Pieces[xiangqi.Horse].Or(theirs.Pieces[xiangqi.Cannon]).And(lesser).Count()
-	f[xqTermPalaceAttack] = f[xqTermControlEnemyPalace] * ours.PalaceRaiders
-	raiders := pc[xiangqi.Chariot].Or(pc[xiangqi.Horse]).Or(pc[xiangqi.Cannon]).Or(pc[xiangqi.Soldier]).And(xiangqi.Half(them)).Count()
-	missing := 4 - theirs.Pieces[xiangqi.Advisor].Count() - theirs.Pieces[xiangqi.Elephant].Count()
-	f[xqTermRaiders] = raiders * missing
 	return f
 }
 
 // XiangqiTerms returns the weights of n's xiangqi positional terms in
-// units of XiangqiTermUnits, in storage order: zeros for the terms n does
-// not have (all without EvolveTerms or for a net of another game, those
-// after NumBasicXiangqiTerms without EvolveMoreTerms).
+// units of XiangqiTermUnits, in storage order; zeros without EvolveTerms
+// or for a net of another game.
 func (n *Net) XiangqiTerms() [NumXiangqiTerms]float64 {
 	var t [NumXiangqiTerms]float64
 	if n.isXiangqi() {
@@ -175,8 +138,7 @@ func (n *Net) XiangqiTerms() [NumXiangqiTerms]float64 {
 
 // WithXiangqiTerms returns a copy of n with its xiangqi positional terms'
 // weights set to t (finite, in units of XiangqiTermUnits). n must be a
-// xiangqi net with EvolveTerms, and EvolveMoreTerms unless the terms after
-// NumBasicXiangqiTerms are 0; otherwise the error wraps ErrArchitecture.
+// xiangqi net with EvolveTerms; otherwise the error wraps ErrArchitecture.
 func (n *Net) WithXiangqiTerms(t [NumXiangqiTerms]float64) (*Net, error) {
 	if !n.isXiangqi() || n.flags&EvolveTerms == 0 {
 		return nil, fmt.Errorf("set xiangqi positional terms: %w: a net of %d inputs with flags %v, want %d inputs with %v",
@@ -198,6 +160,6 @@ func xiangqiTermValues(n *Net) []float64 {
 // pov in pawns, with the per-count values v: the sum in storage order of
 // v[i]*feature[i].
 func xiangqiTermsValue(p *xiangqi.Position, pov game.Player, v []float64) float64 {
-	f := xiangqiTermFeatures(p, pov, len(v))
+	f := xiangqiTermFeatures(p, pov)
 	return termsSum(v, f[:])
 }

@@ -2,7 +2,6 @@ package nnet
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
@@ -108,29 +107,16 @@ func naiveXiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTe
 		return attacks, quiet
 	}
 	var attacked [2][xiangqi.Files][xiangqi.Ranks]bool
-	var byLesser [2][xiangqi.Files][xiangqi.Ranks]bool // attacked by a soldier, advisor or elephant
 	var generals [2][2]int
-	var raiders, defenders [2]int // pieces attacking a point of the enemy palace; advisors and elephants
 	for f := range xiangqi.Files {
 		for r := range xiangqi.Ranks {
 			if sq := board[f][r]; sq != nil {
 				a, _ := reach(f, r)
-				raids := false
 				for _, x := range a {
 					attacked[sq.color][x[0]][x[1]] = true
-					if sq.pt == xiangqi.Soldier || sq.pt == xiangqi.Advisor || sq.pt == xiangqi.Elephant {
-						byLesser[sq.color][x[0]][x[1]] = true
-					}
-					raids = raids || inPalace(sq.color^1, x[0], x[1])
 				}
-				if raids {
-					raiders[sq.color]++
-				}
-				switch sq.pt {
-				case xiangqi.General:
+				if sq.pt == xiangqi.General {
 					generals[sq.color] = [2]int{f, r}
-				case xiangqi.Advisor, xiangqi.Elephant:
-					defenders[sq.color]++
 				}
 			}
 		}
@@ -158,12 +144,6 @@ func naiveXiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTe
 				if sq.color == them && sq.pt != xiangqi.General && attacked[us][f][r] && !attacked[them][f][r] {
 					out[xqTermHanging]++
 				}
-				if sq.color == them && (sq.pt == xiangqi.Horse || sq.pt == xiangqi.Cannon) && byLesser[us][f][r] {
-					out[xqTermMinorThreats]++
-				}
-				if sq.color == us && home(them, r) && sq.pt >= xiangqi.Horse && sq.pt <= xiangqi.Soldier {
-					out[xqTermRaiders] += 4 - defenders[them] // horses, chariots, cannons, soldiers on the enemy half
-				}
 				term, ok := mobility[sq.pt]
 				if sq.color != us || !ok {
 					continue
@@ -180,7 +160,6 @@ func naiveXiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTe
 		if p.Side() == us {
 			out[xqTermTempo] = 1
 		}
-		out[xqTermPalaceAttack] = out[xqTermControlEnemyPalace] * raiders[us]
 		g := generals[them]
 		for y := g[1] + forward(them); on(0, y); y += forward(them) {
 			if sq := board[g[0]][y]; sq != nil {
@@ -238,7 +217,7 @@ func TestXiangqiTermFeaturesHandCounted(t *testing.T) {
 		// attacks e10 and f9. Red to move.
 		{"5k3/9/9/9/9/9/9/9/9/3RK4 w - - 0 1", [NumXiangqiTerms]int{
 			xqTermChariotMobility: 12, xqTermControl: 16 - 2, xqTermControlEnemyHalf: 5,
-			xqTermControlEnemyPalace: 3, xqTermPalaceAttack: 3 * 1, xqTermTempo: 1}},
+			xqTermControlEnemyPalace: 3, xqTermTempo: 1}},
 	} {
 		p, err := xiangqi.ParseFEN(c.fen)
 		if err != nil {
@@ -256,33 +235,6 @@ func TestXiangqiTermFeaturesHandCounted(t *testing.T) {
 		}
 		if got := naiveXiangqiTermFeatures(p, xiangqi.Red); got != c.want {
 			t.Errorf("%s: the naive count %v, want %v", c.fen, got, c.want)
-		}
-	}
-}
-
-// TestXiangqiMoreTermFeaturesHandCounted checks the terms of
-// EvolveMoreTerms on a position counted by hand (the basic ones are left
-// to the naive comparison). Red raids Black's palace with four pieces on
-// four points: the cannon e3 onto e10 over the advisor e9, the chariot a8
-// onto d8, e8 and f8, the horse c6 onto d8, the soldier e7 onto e8 (the
-// horse a1 and the general stay home): 4*4. The chariot, the horse c6
-// and the soldier stand on Black's half, which has one defender of four
-// (the advisor): 3*3. Red's soldier attacks Black's horse f7: a minor
-// threat. Black reaches nothing of Red's.
-func TestXiangqiMoreTermFeaturesHandCounted(t *testing.T) {
-	p, err := xiangqi.ParseFEN("4k4/4a4/R8/4Pn3/2N6/9/9/4C4/9/N2K5 w - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := [NumXiangqiTerms - NumBasicXiangqiTerms]int{1, 16, 9}
-	for pov, sign := range map[game.Player]int{xiangqi.Red: 1, xiangqi.Black: -1} {
-		got, naive := XiangqiTermFeatures(p, pov), naiveXiangqiTermFeatures(p, pov)
-		for i, w := range want {
-			if got[NumBasicXiangqiTerms+i] != sign*w || naive[NumBasicXiangqiTerms+i] != sign*w {
-				t.Errorf("pov %v: the more terms %v, naive %v, want %v times %d", pov,
-					got[NumBasicXiangqiTerms:], naive[NumBasicXiangqiTerms:], want, sign)
-				break
-			}
 		}
 	}
 }
@@ -316,34 +268,20 @@ func TestXiangqiTermFeaturesMatchNaive(t *testing.T) {
 // TestXiangqiTermsInEvaluation checks that a xiangqi net's terms add
 // weight*unit*feature to its value, from scratch and incrementally, and
 // that a net with all terms at 0 evaluates as the same net without them,
-// bit for bit: the basic terms alone and with EvolveMoreTerms.
+// bit for bit.
 func TestXiangqiTermsInEvaluation(t *testing.T) {
-	for _, more := range []bool{false, true} {
-		weights := [NumXiangqiTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5, 2, -0.5, 1.25}
-		flags, count := EvolveTerms, NumBasicXiangqiTerms
-		if more {
-			flags, count = EvolveTerms|EvolveMoreTerms, NumXiangqiTerms
-		} else {
-			clear(weights[NumBasicXiangqiTerms:])
-		}
-		t.Run(fmt.Sprint(flags), func(t *testing.T) { testXiangqiTermsInEvaluation(t, flags, count, weights) })
-	}
-}
-
-// testXiangqiTermsInEvaluation is TestXiangqiTermsInEvaluation for nets with
-// flags, which have count terms, at the given weights.
-func testXiangqiTermsInEvaluation(t *testing.T, flags Flags, count int, weights [NumXiangqiTerms]float64) {
 	base := xiangqiTestNet(t, xiangqiHidden, PieceDiff|EvolvePieceValues|EvolvePST, 341)
 	w := base.Weights()
 	tail := NumXiangqiPieceValues
-	withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, count)...), w[len(w)-tail:]...)
-	zero, err := New(base.Sizes(), base.Flags()|flags)
+	withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, NumXiangqiTerms)...), w[len(w)-tail:]...)
+	zero, err := New(base.Sizes(), base.Flags()|EvolveTerms)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if zero, err = zero.WithWeights(withW); err != nil {
 		t.Fatal(err)
 	}
+	weights := [NumXiangqiTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5}
 	with, err := zero.WithXiangqiTerms(weights)
 	if err != nil {
 		t.Fatal(err)
@@ -393,18 +331,8 @@ func TestXiangqiTermsLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := n.NumWeights(), plain.NumWeights()+NumBasicXiangqiTerms; got != want || n.TermCount() != NumBasicXiangqiTerms {
-		t.Fatalf("%d weights, %d terms; want %d, %d", got, n.TermCount(), want, NumBasicXiangqiTerms)
-	}
-	if _, err := n.WithXiangqiTerms([NumXiangqiTerms]float64{NumBasicXiangqiTerms: 1}); !errors.Is(err, ErrArchitecture) {
-		t.Errorf("a more term on a net without EvolveMoreTerms: error %v, want ErrArchitecture", err)
-	}
-	n, err = New(XiangqiSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms|EvolveMoreTerms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := n.NumWeights(), plain.NumWeights()+NumXiangqiTerms; got != want || n.TermCount() != NumXiangqiTerms {
-		t.Fatalf("with EvolveMoreTerms: %d weights, %d terms; want %d, %d", got, n.TermCount(), want, NumXiangqiTerms)
+	if got, want := n.NumWeights(), plain.NumWeights()+NumXiangqiTerms; got != want {
+		t.Fatalf("%d weights, want %d", got, want)
 	}
 	n, _ = n.WithXiangqiTerms([NumXiangqiTerms]float64{0: 5, NumXiangqiTerms - 1: 7})
 	w := n.Weights()
@@ -421,8 +349,8 @@ func TestXiangqiTermsLayout(t *testing.T) {
 	if _, err := n.WithChessTerms([NumChessTerms]float64{}); !errors.Is(err, ErrArchitecture) {
 		t.Errorf("WithChessTerms on a xiangqi net: error %v, want ErrArchitecture", err)
 	}
-	if _, err := New(XiangqiSizes(4), EvolveMoreTerms); !errors.Is(err, ErrArchitecture) {
-		t.Errorf("EvolveMoreTerms without EvolveTerms: error %v, want ErrArchitecture", err)
+	if _, err := New(XiangqiSizes(4), EvolveTerms|EvolveMoreTerms); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("EvolveMoreTerms on a xiangqi net: error %v, want ErrArchitecture", err)
 	}
 	if _, err := plain.WithXiangqiTerms([NumXiangqiTerms]float64{}); !errors.Is(err, ErrArchitecture) {
 		t.Errorf("WithXiangqiTerms without EvolveTerms: error %v, want ErrArchitecture", err)

@@ -135,7 +135,7 @@ func TestXiangqiTermsAddStrength(t *testing.T) {
 		t.Fatal(err)
 	}
 	var textbook [nnet.NumXiangqiTerms]float64
-	for i := range nnet.NumBasicXiangqiTerms {
+	for i := range textbook {
 		textbook[i] = 1
 	}
 	plain := st.Agents[0].Net

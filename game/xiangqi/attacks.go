@@ -59,14 +59,6 @@ type Activity struct {
 	// along an open file (the rule against facing generals is a matter of
 	// legality, not of attack here).
 	Attacks SquareSet
-	// Pieces holds the squares of the side's pieces, by piece type.
-	Pieces [NoPieceType]SquareSet
-	// ByType holds the squares attacked by each type of the side's pieces,
-	// by piece type: their union is Attacks.
-	ByType [NoPieceType]SquareSet
-	// PalaceRaiders counts the side's pieces that attack at least one
-	// point of the enemy palace.
-	PalaceRaiders int
 }
 
 // Activity is computed without a data-dependent branch per square: a
@@ -254,7 +246,6 @@ func (p *Position) Activity(c game.Player) Activity {
 	all0, all1 := own0|p.occ[us^1][0], own1|p.occ[us^1][1]
 	b := &p.board
 	t := actTab
-	raid0, raid1 := t.palaces[us^1][0], t.palaces[us^1][1]
 	for w := range 2 {
 		for set := p.occ[us][w]; set != 0; set &= set - 1 {
 			from := Square(w*64 + bits.TrailingZeros64(set))
@@ -287,12 +278,6 @@ func (p *Position) Activity(c game.Player) Activity {
 				m0, m1 = m[0], m[1]
 			}
 			lo, hi = lo|m0, hi|m1
-			a.Pieces[pt][w] |= set & -set
-			a.ByType[pt][0] |= m0
-			a.ByType[pt][1] |= m1
-			if m0&raid0|m1&raid1 != 0 {
-				a.PalaceRaiders++
-			}
 			a.Moves[pt] += quiet + bits.OnesCount64(m0&^own0) + bits.OnesCount64(m1&^own1)
 		}
 	}

@@ -25,18 +25,15 @@ func refActivity(p *Position, c game.Player) Activity {
 		return n
 	}
 	ownHalf := func(s Square) bool { return (c == Red) == (s.Rank() <= 4) }
-	palaceOf := func(s Square, side game.Player) bool {
+	inPalace := func(s Square) bool {
 		f, r := s.File(), s.Rank()
-		return f >= 3 && f <= 5 && (side == Red && r <= 2 || side == Black && r >= 7)
+		return f >= 3 && f <= 5 && (c == Red && r <= 2 || c == Black && r >= 7)
 	}
-	inPalace := func(s Square) bool { return palaceOf(s, c) }
 	for from := range Square(Squares) {
 		pt, col := p.PieceAt(from)
 		if pt == NoPieceType || col != c {
 			continue
 		}
-		raids := false
-		a.Pieces[pt] = a.Pieces[pt].With(from)
 		for to := range Square(Squares) {
 			if to == from {
 				continue
@@ -84,15 +81,10 @@ func refActivity(p *Position, c game.Player) Activity {
 			}
 			if attacks {
 				a.Attacks = a.Attacks.With(to)
-				a.ByType[pt] = a.ByType[pt].With(to)
-				raids = raids || palaceOf(to, c^1)
 			}
 			if moves {
 				a.Moves[pt]++
 			}
-		}
-		if raids {
-			a.PalaceRaiders++
 		}
 	}
 	return a
@@ -141,51 +133,6 @@ func TestActivityStart(t *testing.T) {
 	}
 	if got := p.Occupied(Red).Count(); got != 16 {
 		t.Errorf("Occupied(Red).Count() = %d, want 16", got)
-	}
-}
-
-// TestActivityRaiders checks Pieces, ByType and PalaceRaiders on a
-// position counted by hand. Red raids Black's palace with four pieces: the
-// cannon on e3 over the advisor on e9 onto the general on e10, the chariot
-// on a8 along rank 8 (d8, e8, f8), the horse on c6 to d8, the soldier on
-// e7 to e8; the horse on a1 and the general do not reach it. Black's
-// general and advisor attack only their own palace. Red's soldier attacks
-// e8, d7 and f7 (it has crossed the river).
-func TestActivityRaiders(t *testing.T) {
-	p, err := ParseFEN("4k4/4a4/R8/4P4/2N6/9/9/4C4/9/N2K5 w - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	red, black := p.Activity(Red), p.Activity(Black)
-	if red.PalaceRaiders != 4 || black.PalaceRaiders != 0 {
-		t.Errorf("PalaceRaiders = %d (Red), %d (Black), want 4, 0", red.PalaceRaiders, black.PalaceRaiders)
-	}
-	squares := func(names ...string) SquareSet {
-		var set SquareSet
-		for _, name := range names {
-			s, err := ParseSquare(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			set = set.With(s)
-		}
-		return set
-	}
-	if want := squares("e8", "d7", "f7"); red.ByType[Soldier] != want {
-		t.Errorf("Red's soldier attacks %v, want %v (e8, d7, f7)", red.ByType[Soldier], want)
-	}
-	if want := squares("a1", "c6"); red.Pieces[Horse] != want {
-		t.Errorf("Red's horses stand on %v, want %v (a1, c6)", red.Pieces[Horse], want)
-	}
-	if want := squares("e9"); black.Pieces[Advisor] != want || black.Pieces[Chariot] != (SquareSet{}) {
-		t.Errorf("Black's advisors on %v, chariots on %v; want %v (e9) and none", black.Pieces[Advisor], black.Pieces[Chariot], want)
-	}
-	var union SquareSet
-	for _, s := range red.ByType {
-		union = union.Or(s)
-	}
-	if union != red.Attacks {
-		t.Errorf("the union of ByType = %v, Attacks = %v", union, red.Attacks)
 	}
 }
 
