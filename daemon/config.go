@@ -499,17 +499,14 @@ func (c Config) Validate() error {
 	if c.Chess.EvolveMoreTerms && !c.Chess.EvolveTerms && c.Defined("chess.evolve_more_terms") {
 		return bad("chess.evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
 	}
-	for _, g := range []struct {
-		game   string
-		scale  float64
-		values bool
-	}{{"draughts", c.Draughts.ValueMutationScale, false}, {"chess", c.Chess.ValueMutationScale, c.Chess.EvolvePieceValues}, {"xiangqi", c.Xiangqi.ValueMutationScale, c.Xiangqi.EvolvePieceValues}} {
-		switch {
-		case g.scale != 0 && g.game == "draughts":
-			return bad("draughts.value_mutation_scale", g.scale, "draughts nets have no piece values (evolve_king evolves the king's)")
-		case g.scale != 0 && !g.values:
-			return bad(g.game+".value_mutation_scale", g.scale, "needs evolve_piece_values = true")
-		}
+	if v := c.Draughts.ValueMutationScale; v != 0 {
+		return bad("draughts.value_mutation_scale", v, "draughts nets have no piece values (evolve_king evolves the king's)")
+	}
+	if v := c.Chess.ValueMutationScale; v != 0 && !c.Chess.EvolvePieceValues {
+		return bad("chess.value_mutation_scale", v, "needs evolve_piece_values = true")
+	}
+	if v := c.Xiangqi.ValueMutationScale; v != 0 && !c.Xiangqi.EvolvePieceValues {
+		return bad("xiangqi.value_mutation_scale", v, "needs evolve_piece_values = true")
 	}
 	if c.Chess.AdjudicateMaterial < 0 || c.Chess.AdjudicateMaterial > 40 {
 		return bad("chess.adjudicate_material", c.Chess.AdjudicateMaterial, "want 0 (off) to 40 pawns")

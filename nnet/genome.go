@@ -136,12 +136,13 @@ func (n *Net) MutatedBySteps(rng *rand.Rand, steps Steps) *Net {
 		netStep := float64(MutationStep(len(c.w)) * netScale)
 		tableStep := float64(MutationStep(len(c.w)) * tableScale)
 		for i := range c.w {
-			step := netStep
+			step := ownStep(i)
 			switch {
-			case ownStep(i) != 0:
-				step = ownStep(i)
+			case step != 0:
 			case i >= tables:
 				step = tableStep
+			default:
+				step = netStep
 			}
 			m := float64(rng.Float64()*2) - 1
 			c.w[i] = round32(c.w[i] + float64(m*step))
