@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/player"
 	"evolved/population"
@@ -128,7 +129,16 @@ func expectStronger[M comparable, S search.Game[M]](t *testing.T, species popula
 // the terms at 0 over 200 seeded games at depth 2. Measured: 57.2%
 // (README, "Xiangqi").
 func TestXiangqiTermsAddStrength(t *testing.T) {
-	species := player.XiangqiSpecies(player.XiangqiSetup{Depth: 2})
+	species, plain, withTerms := xiangqiGenerationZero(t)
+	expectStronger(t, species, "textbook terms vs none", withTerms, plain, 200, 0.55)
+}
+
+// xiangqiGenerationZero returns the species of depth-2 xiangqi agents and
+// the first agent of a seeded generation 0 with piece values, tables and
+// terms, without terms (all 0) and with every term at its textbook value.
+func xiangqiGenerationZero(t *testing.T) (species population.Species[xiangqi.Move, *xiangqi.Game], plain, withTerms *nnet.Net) {
+	t.Helper()
+	species = player.XiangqiSpecies(player.XiangqiSetup{Depth: 2})
 	cfg := population.DefaultConfig()
 	cfg.Flags |= nnet.EvolvePieceValues | nnet.EvolvePST | nnet.EvolveTerms
 	st, err := population.New("xiangqi", nnet.NumXiangqiInputs, cfg, 2026)
@@ -139,12 +149,11 @@ func TestXiangqiTermsAddStrength(t *testing.T) {
 	for i := range textbook {
 		textbook[i] = 1
 	}
-	plain := st.Agents[0].Net
-	withTerms, err := plain.WithXiangqiTerms(textbook)
-	if err != nil {
+	plain = st.Agents[0].Net
+	if withTerms, err = plain.WithXiangqiTerms(textbook); err != nil {
 		t.Fatal(err)
 	}
-	expectStronger(t, species, "textbook terms vs none", withTerms, plain, 200, 0.55)
+	return species, plain, withTerms
 }
 
 // TestXiangqiValuesAddStrength pins down what moving the xiangqi piece
@@ -156,21 +165,7 @@ func TestXiangqiTermsAddStrength(t *testing.T) {
 // 53.9% here; the seed-1 run's generation-0 champion gains +58 ± 24 Elo
 // from the same change (README, "Xiangqi"). Equal values score 50%.
 func TestXiangqiValuesAddStrength(t *testing.T) {
-	species := player.XiangqiSpecies(player.XiangqiSetup{Depth: 2})
-	cfg := population.DefaultConfig()
-	cfg.Flags |= nnet.EvolvePieceValues | nnet.EvolvePST | nnet.EvolveTerms
-	st, err := population.New("xiangqi", nnet.NumXiangqiInputs, cfg, 2026)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var textbook [nnet.NumXiangqiTerms]float64
-	for i := range textbook {
-		textbook[i] = 1
-	}
-	classic, err := st.Agents[0].Net.WithXiangqiTerms(textbook)
-	if err != nil {
-		t.Fatal(err)
-	}
+	species, _, classic := xiangqiGenerationZero(t)
 	for i, v := range nnet.ClassicXiangqiPieceValues() {
 		if got := classic.XiangqiPieceValues()[i]; math.Abs(got-v) > 1e-6 { // stored in float32
 			t.Fatalf("generation 0 counts %v, want the classic values %v", classic.XiangqiPieceValues(), nnet.ClassicXiangqiPieceValues())
