@@ -100,12 +100,12 @@ func describeAgent(w io.Writer, f agent.File) error {
 		fmt.Fprintf(&b, "king value: %.3f men\n", n.King())
 	case "chess":
 		writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())
-		names, units, weights := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms()
-		writeTerms(&b, names[:n.TermCount()], units[:n.TermCount()], weights[:n.TermCount()])
+		names, units, weights, k := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms(), n.TermCount()
+		writeTerms(&b, names[:k], units[:k], weights[:k])
 	case "xiangqi":
 		writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
-		names, units, weights := nnet.XiangqiTermNames(), nnet.XiangqiTermUnits(), n.XiangqiTerms()
-		writeTerms(&b, names[:n.TermCount()], units[:n.TermCount()], weights[:n.TermCount()])
+		names, units, weights, k := nnet.XiangqiTermNames(), nnet.XiangqiTermUnits(), n.XiangqiTerms(), n.TermCount()
+		writeTerms(&b, names[:k], units[:k], weights[:k])
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
