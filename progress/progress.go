@@ -101,6 +101,18 @@ func (r *Reporter) update(done int) {
 	}
 }
 
+// Clear erases the live line, if any, so that other output to the same
+// terminal (a table's row on standard output) takes its place; the next
+// update draws it again below that output.
+func (r *Reporter) Clear() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.live && r.line == nil {
+		fmt.Fprint(r.w, clearLine)
+		r.lastDraw = time.Time{}
+	}
+}
+
 // Finish ends the live line, if any.
 func (r *Reporter) Finish() {
 	r.mu.Lock()

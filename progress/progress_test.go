@@ -47,6 +47,29 @@ func TestLiveLineRedraws(t *testing.T) {
 	}
 }
 
+// TestClearMakesRoom checks that Clear erases the live line and that the
+// next update, however soon, draws it again; on a log it writes nothing.
+func TestClearMakesRoom(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, "climb", 4, "games", true)
+	clock := r.start
+	r.now = func() time.Time { return clock }
+	clock = clock.Add(time.Second)
+	r.Update(1)
+	r.Clear()
+	r.Update(2) // within 100 ms of the last draw: drawn because of Clear
+	want := "\r\033[Kclimb: 1/4 games, 1.0 games/s, ETA 3s" + "\r\033[K" + "\r\033[Kclimb: 2/4 games, 2.0 games/s, ETA 1s"
+	if got := b.String(); got != want {
+		t.Errorf("wrote %q, want %q", got, want)
+	}
+	var log strings.Builder
+	r = New(&log, "climb", 4, "games", false)
+	r.Clear()
+	if log.Len() != 0 {
+		t.Errorf("Clear on a log wrote %q", log.String())
+	}
+}
+
 func TestNote(t *testing.T) {
 	var b strings.Builder
 	r := New(&b, "meta sa", 10, "iterations", false)

@@ -91,6 +91,9 @@ type ChampionRow struct {
 	Improved   bool      `json:"improved"`
 	LadderMean float64   `json:"ladder_mean"`
 	CreatedAt  time.Time `json:"created_at"`
+	// Seconds is the wall time the generation took, from its start to its
+	// commit; their sum is the run's time of evolution.
+	Seconds float64 `json:"seconds"`
 }
 
 // Champions returns the champion of every played generation of game.
@@ -108,7 +111,7 @@ func (d *DB) ChampionRange(ctx context.Context, game string, from, to int) ([]Ch
 	if to < 0 {
 		to = math.MaxInt32
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness, improved, ladder_mean, created_at
+	rows, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness, improved, ladder_mean, created_at, seconds
 		FROM generations WHERE game = ? AND generation BETWEEN ? AND ? ORDER BY generation`, game, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("champions %s: %w", game, err)
@@ -118,7 +121,7 @@ func (d *DB) ChampionRange(ctx context.Context, game string, from, to int) ([]Ch
 	for rows.Next() {
 		var c ChampionRow
 		var created string
-		if err := rows.Scan(&c.Generation, &c.AgentID, &c.Fitness, &c.Improved, &c.LadderMean, &created); err != nil {
+		if err := rows.Scan(&c.Generation, &c.AgentID, &c.Fitness, &c.Improved, &c.LadderMean, &created, &c.Seconds); err != nil {
 			return nil, fmt.Errorf("champions %s: %w", game, err)
 		}
 		c.CreatedAt, _ = time.Parse(timeFormat, created)

@@ -73,6 +73,7 @@ func commands() []command {
 		{name: "export", summary: "write a champion to an agent file", setup: exportCommand},
 		{name: "show", summary: "describe an agent: its search, net, piece values and positional terms", setup: showCommand},
 		{name: "plot", summary: "draw a population's learning curves as SVG or PNG", setup: plotCommand},
+		{name: "climb", summary: "play every N-th champion against generation 0's (or a player): does the run still climb?", setup: climbCommand},
 		{name: "play", summary: "play a game against a champion or a built-in player in the terminal", setup: playCommand},
 		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},
 		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"evolved/game/chess"
+	"evolved/game/draughts"
+	"evolved/game/xiangqi"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/plot"
+	"evolved/progress"
+	"evolved/search"
+	"evolved/storage"
+	"evolved/tournament"
+)
+
+// climbSettings are the flags of `evolved climb`.
+type climbSettings struct {
+	db, game     string
+	every, from  int
+	to           optionalInt
+	against      string
+	games        int
+	concurrency  int
+	seed         uint64
+	tc           string
+	openingPlies int
+	maxMoves     int
+	json         bool
+	out          string
+}
+
+// climbPoint is one champion's match against the fixed opponent, from the
+// champion's side.
+type climbPoint struct {
+	Generation int `json:"generation"`
+	// Hours is the run's time of evolution up to this generation.
+	Hours  float64 `json:"hours"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	// Score is in percent; Elo and CI (the half-width of its 95% interval)
+	// are the difference to the opponent.
+	Score float64 `json:"score"`
+	Elo   float64 `json:"elo"`
+	CI    float64 `json:"ci"`
+}
+
+// climbFall is the largest fall of a climb: how far a point lay below the
+// best point before it.
+type climbFall struct {
+	From climbPoint `json:"from"` // the best point before
+	To   climbPoint `json:"to"`
+	// Elo is From.Elo - To.Elo; Beyond says whether it exceeds To's
+	// interval, which is what "fell" means.
+	Elo    float64 `json:"elo"`
+	Beyond bool    `json:"beyond_interval"`
+}
+
+// climbReport is what `evolved climb --json` prints.
+type climbReport struct {
+	Game    string       `json:"game"`
+	DB      string       `json:"db"`
+	Against string       `json:"against"`
+	Games   int          `json:"games"`
+	Seed    uint64       `json:"seed"`
+	TC      string       `json:"tc"`
+	Points  []climbPoint `json:"points"`
+	Best    climbPoint   `json:"best"`
+	// Fall is the largest fall, absent when no point lay below an earlier one.
+	Fall *climbFall `json:"largest_fall,omitempty"`
+}
+
+// climbCommand implements `evolved climb`.
+func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+	var s climbSettings
+	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE`")
+	fs.StringVar(&s.game, "game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
+	fs.IntVar(&s.every, "every", 100, "play the champion of every `N`-th generation")
+	fs.IntVar(&s.from, "from", 0, "the first generation `A` (the first played is the first multiple of --every from A on)")
+	fs.Var(&s.to, "to", "the last generation `B`, always played (default: the latest)")
+	fs.StringVar(&s.against, "against", "0", "the opponent: a generation `N` of the run, whose champion each plays, or a player SPEC (as in match)")
+	fs.IntVar(&s.games, "games", 400, "play `N` games a champion; colours alternate and each pair shares an opening")
+	fs.IntVar(&s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings, the same for every champion")
+	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds (default: untimed, at the run's depth and node budget)")
+	fs.IntVar(&s.openingPlies, "opening-plies", 4, "`N` random plies open each game")
+	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made `N` moves (0: no limit)")
+	fs.BoolVar(&s.json, "json", false, "print the results as JSON")
+	fs.StringVar(&s.out, "o", "", "also draw the curve to `FILE`.svg or FILE.png")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: evolved climb [--db FILE] [--game G] [--every N] [--from A] [--to B]")
+		fmt.Fprintln(fs.Output(), "                     [--against N|SPEC] [--games N] [--tc BASE+INC] [--json] [-o FILE.svg|png]")
+		fmt.Fprintln(fs.Output(), "\nDoes the run still climb? Plays the champion of every N-th generation, and the")
+		fmt.Fprintln(fs.Output(), "latest, against one opponent (generation 0's champion unless --against), each")
+		fmt.Fprintln(fs.Output(), "over the same seeded openings, and prints its Elo over the opponent with the")
+		fmt.Fprintln(fs.Output(), "95% interval and the hours of evolution that made it; then the best champion")
+		fmt.Fprintln(fs.Output(), "and the largest fall below an earlier best, with whether it exceeds its interval.")
+		fmt.Fprintln(fs.Output(), "It is cheap where `evolved rate` is not: a chess champion plays 400 games at the")
+		fmt.Fprintln(fs.Output(), "run's depth in seconds, against minutes a game on Stockfish's scale. The last")
+		fmt.Fprintln(fs.Output(), "line is")
+		fmt.Fprintln(fs.Output(), "  climb points=N best=G elo=E ci=X last=G elo=E ci=X fall=F fell=yes|no")
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return func(ctx context.Context, stdout io.Writer) error {
+		switch {
+		case s.every < 1:
+			return usagef("climb: --every must be at least 1, got %d", s.every)
+		case s.from < 0:
+			return usagef("climb: --from must be 0 or more, got %d", s.from)
+		case s.to.set && s.to.n < s.from:
+			return usagef("climb: --to (%d) must not be before --from (%d)", s.to.n, s.from)
+		case s.games < 2 || s.games%2 != 0:
+			return usagef("climb: --games must be an even number of at least 2 (game pairs), got %d", s.games)
+		case s.openingPlies < 0:
+			return usagef("climb: --opening-plies must not be negative, got %d", s.openingPlies)
+		case s.maxMoves < 0:
+			return usagef("climb: --max-moves must not be negative, got %d", s.maxMoves)
+		case s.out != "" && !strings.HasSuffix(strings.ToLower(s.out), ".svg") && !strings.HasSuffix(strings.ToLower(s.out), ".png"):
+			return usagef("climb: -o must end in .svg or .png, got %q", s.out)
+		}
+		if _, err := parseTC(s.tc); err != nil {
+			return &usageError{msg: "climb: " + err.Error()}
+		}
+		db, err := openReader(ctx, s.db)
+		if err != nil {
+			return fmt.Errorf("climb: %w", err)
+		}
+		defer db.Close()
+		if s.game, err = gameOf(ctx, db, "climb", s.game); err != nil {
+			return err
+		}
+		rows, err := db.Champions(ctx, s.game)
+		if err != nil {
+			return fmt.Errorf("climb: %w", err)
+		}
+		switch strings.ToLower(s.game) {
+		case "draughts":
+			arena := player.DraughtsArena(draughts.Rules{MaxMoves: s.maxMoves}, s.openingPlies)
+			return climbOn(ctx, s, rows, stdout, arena, player.ParseDraughts, player.DraughtsNet)
+		case "chess":
+			arena := player.ChessArena(chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}, s.openingPlies, false)
+			return climbOn(ctx, s, rows, stdout, arena, player.ParseChess, player.ChessNet)
+		case "xiangqi":
+			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: s.maxMoves}, xiangqi.Start(), s.openingPlies)
+			return climbOn(ctx, s, rows, stdout, arena, player.ParseXiangqi, player.XiangqiNet)
+		}
+		return usagef("climb: unknown game %q (known: draughts, chess, xiangqi)", s.game)
+	}
+}
+
+// climbGenerations returns the generations to play, in order: every
+// every-th from from on up to to, and to itself, leaving out skip (the
+// opponent's own generation, or -1). latest is the run's latest.
+func climbGenerations(from, to, every, latest, skip int) ([]int, error) {
+	if to > latest {
+		return nil, usagef("climb: --to %d: the run has played generations 0 to %d", to, latest)
+	}
+	if from > to {
+		return nil, usagef("climb: --from %d: the run has played generations 0 to %d", from, latest)
+	}
+	var gens []int
+	for g := (from + every - 1) / every * every; g <= to; g += every {
+		if g != skip {
+			gens = append(gens, g)
+		}
+	}
+	if to != skip && (len(gens) == 0 || gens[len(gens)-1] != to) {
+		gens = append(gens, to)
+	}
+	if len(gens) == 0 {
+		return nil, usagef("climb: no generation to play from %d to %d but the opponent's own", from, to)
+	}
+	return gens, nil
+}
+
+// climbOn plays the champions of the chosen generations against the
+// opponent, printing each point as it is measured, then the summary.
+func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout io.Writer,
+	arena tournament.Arena[M, S], parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) error {
+	if len(rows) == 0 {
+		return fmt.Errorf("climb: %s has no played generation yet", s.game)
+	}
+	hours := make(map[int]float64, len(rows))
+	total := 0.0
+	for _, r := range rows {
+		total += r.Seconds
+		hours[r.Generation] = total / 3600
+	}
+	latest := rows[len(rows)-1].Generation
+	opponent, skip := player.Spec[M, S]{}, -1
+	if g, err := strconv.Atoi(s.against); err == nil {
+		if g < 0 || g > latest {
+			return usagef("climb: --against %d: the run has played generations 0 to %d", g, latest)
+		}
+		if opponent, err = playerSource(ctx, "climb", s.game, "", s.db, "", g, 0, parse, net); err != nil {
+			return err
+		}
+		skip = g
+	} else if opponent, err = playerSource(ctx, "climb", s.game, "", "", s.against, 0, 0, parse, net); err != nil {
+		return err
+	}
+	gens, err := climbGenerations(s.from, s.to.get(latest), s.every, latest, skip)
+	if err != nil {
+		return err
+	}
+	clock, _ := parseTC(s.tc) // checked before
+	tc := "untimed"
+	if s.tc != "" {
+		tc = s.tc
+	}
+	report := climbReport{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc}
+	if !s.json {
+		fmt.Fprintf(stdout, "climb %s: %d champions of %s against %s, %d games each, seed %d, %s\n",
+			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, tc)
+		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s\n", "generation", "hours", "+", "=", "-", "score", "Elo")
+	}
+	rep := progress.New(os.Stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(os.Stderr))
+	for i, g := range gens {
+		champion, err := playerSource(ctx, "climb", s.game, "", s.db, "", g, 0, parse, net)
+		if err != nil {
+			rep.Finish()
+			return err
+		}
+		base := i * s.games
+		res, err := tournament.Match(ctx, arena, champion.New, opponent.New, tournament.MatchOptions{
+			Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
+			Progress: func(done, _ int) { rep.UpdateNote(base+done, fmt.Sprintf("generation %d", g)) },
+		})
+		if err != nil {
+			rep.Finish()
+			return fmt.Errorf("climb: generation %d: %w", g, err)
+		}
+		p := climbPoint{Generation: g, Hours: hours[g], Wins: res.Wins, Draws: res.Draws, Losses: res.Losses}
+		p.Score = 100 * (float64(p.Wins) + float64(p.Draws)/2) / float64(s.games)
+		p.Elo, p.CI = tournament.EloFromScore(p.Wins, p.Draws, p.Losses)
+		report.Points = append(report.Points, p)
+		if !s.json {
+			rep.Clear()
+			fmt.Fprintf(stdout, "%10d %7.2f %5d %5d %5d %6.1f%% %+5.0f ± %-4.0f\n", p.Generation, p.Hours, p.Wins, p.Draws, p.Losses, p.Score, p.Elo, p.CI)
+		}
+	}
+	rep.Finish()
+	report.Best, report.Fall = climbSummary(report.Points)
+	if s.out != "" {
+		if err := plot.WriteFile(s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(report)...); err != nil {
+			return fmt.Errorf("climb: %w", err)
+		}
+	}
+	if s.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(report)
+	}
+	printClimbSummary(stdout, report)
+	return nil
+}
+
+// climbSummary returns the point of highest Elo (the later on a tie) and
+// the largest fall: how far a point lay below the best point before it.
+// A fall beyond the fallen point's own interval outranks any fall inside
+// one; fall is nil when no point lay below an earlier one.
+func climbSummary(points []climbPoint) (best climbPoint, fall *climbFall) {
+	for i, p := range points {
+		if i > 0 && best.Elo > p.Elo { // best is still the best before p
+			f := climbFall{From: best, To: p, Elo: best.Elo - p.Elo, Beyond: best.Elo-p.Elo > p.CI}
+			if fall == nil || f.Beyond && !fall.Beyond || f.Beyond == fall.Beyond && f.Elo > fall.Elo {
+				fall = &f
+			}
+		}
+		if i == 0 || p.Elo >= best.Elo {
+			best = p
+		}
+	}
+	return best, fall
+}
+
+// printClimbSummary writes the best point, the largest fall and the
+// machine-readable last line.
+func printClimbSummary(w io.Writer, r climbReport) {
+	b, last := r.Best, r.Points[len(r.Points)-1]
+	fmt.Fprintf(w, "best: generation %d, %+.0f ± %.0f; last: generation %d, %+.0f ± %.0f\n", b.Generation, b.Elo, b.CI, last.Generation, last.Elo, last.CI)
+	fall, fell := 0.0, "no"
+	switch f := r.Fall; {
+	case f == nil:
+		fmt.Fprintln(w, "no champion fell below an earlier one")
+	case f.Beyond:
+		fall, fell = f.Elo, "yes"
+		fmt.Fprintf(w, "fell: generation %d lies %.0f below generation %d, beyond its interval (± %.0f)\n", f.To.Generation, f.Elo, f.From.Generation, f.To.CI)
+	default:
+		fall = f.Elo
+		fmt.Fprintf(w, "largest fall: generation %d lies %.0f below generation %d, inside its interval (± %.0f)\n", f.To.Generation, f.Elo, f.From.Generation, f.To.CI)
+	}
+	fmt.Fprintf(w, "climb points=%d best=%d elo=%.0f ci=%.0f last=%d elo=%.0f ci=%.0f fall=%.0f fell=%s\n",
+		len(r.Points), b.Generation, b.Elo, b.CI, last.Generation, last.Elo, last.CI, fall, fell)
+}
+
+// climbCharts draws the points by generation and by hours of evolution,
+// with their intervals.
+func climbCharts(r climbReport) []plot.Chart {
+	title := fmt.Sprintf("champion's Elo against %s (%d games each, 95%% intervals)", r.Against, r.Games)
+	byGen := plot.Chart{Title: title, XLabel: "generation", YLabel: "Elo", IntegerX: true}
+	byHour := plot.Chart{Title: "the same against the hours of evolution that made it", XLabel: "hours of evolution", YLabel: "Elo"}
+	for _, ch := range []*plot.Chart{&byGen, &byHour} {
+		s := plot.Series{Name: r.Game + " champion", Band: true}
+		for _, p := range r.Points {
+			x := float64(p.Generation)
+			if ch == &byHour {
+				x = p.Hours
+			}
+			s.X, s.Y = append(s.X, x), append(s.Y, p.Elo)
+			s.Low, s.High = append(s.Low, p.Elo-p.CI), append(s.High, p.Elo+p.CI)
+		}
+		ch.Series = []plot.Series{s}
+	}
+	return []plot.Chart{byGen, byHour}
+}
