@@ -73,10 +73,13 @@ type PopulationConfig struct {
 	// Nodes, if positive, ends each move's search in the tournaments after
 	// about this many nodes, Depth being the deepest iteration
 	// (player.ChessSetup.Nodes); 0 searches to Depth.
-	Nodes           int64    `toml:"nodes" json:"nodes"`
-	OpeningPlies    int      `toml:"opening_plies" json:"opening_plies"`
-	MaxMoves        int      `toml:"max_moves" json:"max_moves"`
-	Format          string   `toml:"format" json:"format"`
+	Nodes        int64  `toml:"nodes" json:"nodes"`
+	OpeningPlies int    `toml:"opening_plies" json:"opening_plies"`
+	MaxMoves     int    `toml:"max_moves" json:"max_moves"`
+	Format       string `toml:"format" json:"format"`
+	// Rounds is the number of rounds of the roundrobin format, each from
+	// new openings (0 or 1: one). A run started before the key plays one.
+	Rounds          int      `toml:"rounds" json:"rounds,omitempty"`
 	Population      int      `toml:"population" json:"population"`
 	Elite           int      `toml:"elite" json:"elite"`
 	Hidden          []int    `toml:"hidden" json:"hidden"`
@@ -270,7 +273,7 @@ func DefaultConfig() Config {
 		LogLevel:  "info",
 		Draughts: DraughtsConfig{PopulationConfig: PopulationConfig{
 			Preset: string(population.Blondie24), MutationScale: 1,
-			Depth: 4, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin),
+			Depth: 4, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin), Rounds: 1,
 			Population: 15, Elite: 5, Hidden: []int{40, 10}, PieceDiff: true,
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20, HallGames: 2,
@@ -293,7 +296,7 @@ func DefaultConfig() Config {
 		// after 296 games, +89 ± 30).
 		Chess: ChessConfig{PopulationConfig: PopulationConfig{
 			Preset: string(population.Blondie24), MutationScale: 0.1,
-			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin),
+			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin), Rounds: 1,
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20, HallGames: 2,
@@ -315,7 +318,7 @@ func DefaultConfig() Config {
 		// step had left every value within 0.06 of its start.
 		Xiangqi: XiangqiConfig{PopulationConfig: PopulationConfig{
 			Preset: string(population.Blondie24), MutationScale: 0.1, ValueMutationScale: 0.05,
-			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin),
+			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin), Rounds: 1,
 			Population: 15, Elite: 5, Hidden: []int{32, 8},
 			LadderChampions: 5, LadderGames: 6,
 			BaselineEvery: 10, Baselines: []string{"random", "classic"}, BaselineGames: 20, HallGames: 2,
@@ -618,6 +621,12 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 	if _, err := tournament.ParseFormat(p.Format); err != nil {
 		return bad("format", strconv.Quote(p.Format), "want roundrobin or blondie")
 	}
+	switch {
+	case p.Rounds < 0 || p.Rounds > population.MaxRounds:
+		return bad("rounds", p.Rounds, fmt.Sprintf("want 1 to %d", population.MaxRounds))
+	case p.Rounds > 1 && p.Format != string(tournament.RoundRobin):
+		return bad("rounds", p.Rounds, fmt.Sprintf("the %s format plays no rounds: want format = %q, or 1", p.Format, tournament.RoundRobin))
+	}
 	for _, b := range p.Baselines {
 		if err := parseBaseline(b); err != nil {
 			return bad("baselines", strconv.Quote(b), err.Error())
@@ -643,7 +652,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	if p.SelfAdaptive {
 		cfg.Flags |= nnet.SelfAdaptive
 	}
-	cfg.Tournament = tournament.Config{Format: tournament.Format(p.Format), Scoring: tournament.DefaultScoring, Workers: workers}
+	cfg.Tournament = tournament.Config{Format: tournament.Format(p.Format), Rounds: p.Rounds, Scoring: tournament.DefaultScoring, Workers: workers}
 	cfg.LadderChampions, cfg.LadderGames = p.LadderChampions, p.LadderGames
 	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
@@ -662,6 +671,9 @@ func (p *PopulationConfig) canonical() {
 	}
 	if p.MutationScale == 0 {
 		p.MutationScale = 1
+	}
+	if p.Rounds == 0 {
+		p.Rounds = 1
 	}
 }
 

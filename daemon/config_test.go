@@ -95,6 +95,9 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[draughts]\nvalue_mutation_scale = 0.05\n":                           "draughts.value_mutation_scale = 0.05: draughts nets have no piece values",
 		"[chess]\nevolve_piece_values = false\nvalue_mutation_scale = 0.05\n": "chess.value_mutation_scale = 0.05: needs evolve_piece_values",
 		"[xiangqi]\npreset = \"es\"\nvalue_mutation_scale = 0.05\n":           "xiangqi.value_mutation_scale = 0.05: not with preset",
+		"[chess]\nrounds = -1\n":                                              "chess.rounds = -1: want 1 to 10",
+		"[xiangqi]\nrounds = 11\n":                                            "xiangqi.rounds = 11: want 1 to 10",
+		"[draughts]\nformat = \"blondie\"\nrounds = 2\n":                      "draughts.rounds = 2: the blondie format plays no rounds",
 	}
 	for file, want := range cases {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")

@@ -67,7 +67,8 @@ func TestRunRefusesSettingsTheFileChanges(t *testing.T) {
 		{"[draughts]\ndepth = 3\n", nil},                        // what the run has
 		{"[draughts]\nhall_of_fame = 0\nhall_games = 0\n", nil}, // the zero values it has
 		// The defaults it had, spelt out: the same as storing nothing.
-		{"[draughts]\npreset = \"blondie24\"\nmutation_scale = 1.0\n", nil},
+		{"[draughts]\npreset = \"blondie24\"\nmutation_scale = 1.0\nrounds = 1\n", nil},
+		{"[draughts]\nrounds = 2\n", []string{"draughts.rounds"}},
 		{"[draughts]\npreset = \"es\"\n", []string{"draughts.preset"}},
 		{"[draughts]\nmutation_scale = 0.5\n", []string{"draughts.mutation_scale"}},
 		{"[draughts]\ndepth = 4\n", []string{"draughts.depth"}},
@@ -188,6 +189,26 @@ func TestXiangqiRunKeepsItsValueStep(t *testing.T) {
 	cfg := got.population(1)
 	if cfg.ValueMutationScale != 0 {
 		t.Errorf("its population mutates piece values at %v, want 0", cfg.ValueMutationScale)
+	}
+}
+
+// TestRunKeepsOneRound checks that a run started before rounds existed
+// resumes with one round, the default, whether the configuration leaves
+// the key out (TestRunRefusesSettingsTheFileChanges: or spells it, and is
+// refused two).
+func TestRunKeepsOneRound(t *testing.T) {
+	d := newTestDaemon(t)
+	cc := d.config().Chess
+	if cc.Rounds != 1 {
+		t.Fatalf("the chess default plays %d rounds; this test expects 1", cc.Rounds)
+	}
+	storeRun(t, d, "chess", oldChessSettings)
+	got, err := runSettings(context.Background(), d, "chess", cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rounds > 1 || got.population(1).Tournament.Rounds > 1 {
+		t.Errorf("a run started before rounds resumes with %d rounds (population: %d), want one", got.Rounds, got.population(1).Tournament.Rounds)
 	}
 }
 

@@ -25,6 +25,12 @@ func TestConfigValidate(t *testing.T) {
 		"odd ladder games":                func(c *Config) { c.LadderGames = 5 },
 		"unknown format":                  func(c *Config) { c.Tournament.Format = "swiss" },
 		"value step without piece values": func(c *Config) { c.ValueMutationScale = 0.05 },
+		"negative rounds":                 func(c *Config) { c.Tournament.Rounds = -1 },
+		"too many rounds":                 func(c *Config) { c.Tournament.Rounds = MaxRounds + 1 },
+		"rounds of blondie": func(c *Config) {
+			c.Tournament.Format = tournament.Blondie
+			c.Tournament.Rounds = 2
+		},
 		"value step above 1": func(c *Config) {
 			c.Flags |= nnet.EvolvePieceValues
 			c.ValueMutationScale = 1.5
@@ -35,6 +41,14 @@ func TestConfigValidate(t *testing.T) {
 	ok.ValueMutationScale = 0.05
 	if err := ok.Validate(); err != nil {
 		t.Errorf("a value step with evolvable piece values: %v", err)
+	}
+	ok = DefaultConfig()
+	ok.Tournament.Format, ok.Tournament.Rounds = tournament.RoundRobin, MaxRounds
+	if err := ok.Validate(); err != nil {
+		t.Errorf("%d rounds of a round robin: %v", MaxRounds, err)
+	}
+	if got, want := ok.FitnessGames(0, 15), 210*MaxRounds; got != want {
+		t.Errorf("%d rounds of 15 agents: %d fitness games, want %d", MaxRounds, got, want)
 	}
 	for name, mutate := range bad {
 		c := DefaultConfig()

@@ -152,6 +152,11 @@ const MaxFitnessCaution = 10
 // 2^19 generations back.
 const MaxHallOfFame = 20
 
+// MaxRounds bounds the rounds of a round-robin tournament
+// (tournament.Config.Rounds): ten rounds are 2,100 games a generation for
+// 15 agents.
+const MaxRounds = 10
+
 // DefaultConfig returns the configuration of the Blondie24 experiments as
 // docs/ARCHITECTURE.md states them.
 func DefaultConfig() Config {
@@ -211,6 +216,12 @@ func (c Config) Validate() error {
 	}
 	if _, err := tournament.ParseFormat(string(c.Tournament.Format)); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if c.Tournament.Rounds < 0 || c.Tournament.Rounds > MaxRounds {
+		return fmt.Errorf("%w: %d rounds, want 0 or 1 (one) to %d", ErrConfig, c.Tournament.Rounds, MaxRounds)
+	}
+	if c.Tournament.Rounds > 1 && c.Tournament.Format != tournament.RoundRobin && c.Tournament.Format != "" {
+		return fmt.Errorf("%w: %d rounds with the %s format, which has none (want %s)", ErrConfig, c.Tournament.Rounds, c.Tournament.Format, tournament.RoundRobin)
 	}
 	opt, err := ParseOptimizer(string(c.Optimizer))
 	if err != nil {
@@ -355,7 +366,7 @@ func (c Config) FitnessGames(generation, n int) int {
 			games = n * tournament.DefaultBlondieGames
 		}
 	default:
-		games = n * (n - 1)
+		games = n * (n - 1) * max(c.Tournament.Rounds, 1)
 	}
 	return games + n*len(c.HallGenerations(generation))*c.HallGames
 }

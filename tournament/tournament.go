@@ -20,8 +20,9 @@ type Format string
 
 const (
 	// RoundRobin pairs every agent with every other twice, once with each
-	// colour: n*(n-1) games, 210 for 15 agents. Both games of a pair start
-	// from the same opening.
+	// colour: n*(n-1) games, 210 for 15 agents, a round; Config.Rounds
+	// plays more rounds. Both games of a pair start from the same opening,
+	// and each round from new ones.
 	RoundRobin Format = "roundrobin"
 	// Blondie is the format of the Blondie24 experiments: each agent plays
 	// BlondieGames games with the first move against opponents drawn at
@@ -57,7 +58,11 @@ type Config struct {
 	// BlondieGames is the number of games each agent plays first in the
 	// Blondie format; default DefaultBlondieGames.
 	BlondieGames int
-	Scoring      Scoring
+	// Rounds is the number of rounds of the RoundRobin format, each pair's
+	// games of a round from an opening of their own; 0 means 1. More
+	// rounds measure each agent on more games, at their cost in time.
+	Rounds  int
+	Scoring Scoring
 	// Workers is the number of games played at once; default runtime.NumCPU().
 	Workers int
 	// Clock, if not zero, times every game; results then depend on the
@@ -83,10 +88,12 @@ func Schedule(cfg Config, n int, rng *rand.Rand) ([]Pairing, error) {
 	switch cfg.Format {
 	case RoundRobin, "":
 		opening := 0
-		for i := range n {
-			for j := i + 1; j < n; j++ {
-				out = append(out, Pairing{i, j, opening}, Pairing{j, i, opening})
-				opening++
+		for range max(cfg.Rounds, 1) {
+			for i := range n {
+				for j := i + 1; j < n; j++ {
+					out = append(out, Pairing{i, j, opening}, Pairing{j, i, opening})
+					opening++
+				}
 			}
 		}
 	case Blondie:

@@ -47,6 +47,35 @@ func alphaBeta(depth int) func() search.Player[dm, dg] {
 
 func random() search.Player[dm, dg] { return search.NewRandom[dm, dg]() }
 
+// TestScheduleRounds checks that each round of a round robin replays the
+// first round's pairings from openings of its own, and that one round,
+// asked for or not, is the schedule without rounds.
+func TestScheduleRounds(t *testing.T) {
+	one, _ := Schedule(Config{Format: RoundRobin}, 4, nil)
+	if again, _ := Schedule(Config{Format: RoundRobin, Rounds: 1}, 4, nil); !slices.Equal(again, one) {
+		t.Errorf("one round: %v, want %v", again, one)
+	}
+	three, err := Schedule(Config{Format: RoundRobin, Rounds: 3}, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(three) != 3*12 {
+		t.Fatalf("3 rounds of 4 agents: %d games, want 36", len(three))
+	}
+	openings := map[int]bool{}
+	for r := range 3 {
+		for k, p := range three[12*r : 12*(r+1)] {
+			if p.First != one[k].First || p.Second != one[k].Second || p.OpeningIndex != one[k].OpeningIndex+6*r {
+				t.Errorf("round %d game %d: %+v, want round 1's %+v with opening %d", r, k, p, one[k], one[k].OpeningIndex+6*r)
+			}
+			openings[p.OpeningIndex] = true
+		}
+	}
+	if len(openings) != 18 {
+		t.Errorf("%d openings over 18 pairs of games, want 18", len(openings))
+	}
+}
+
 func TestScheduleRoundRobin(t *testing.T) {
 	s, err := Schedule(Config{Format: RoundRobin}, 15, nil)
 	if err != nil {
