@@ -77,6 +77,10 @@ type PopulationConfig struct {
 	OpeningPlies int    `toml:"opening_plies" json:"opening_plies"`
 	MaxMoves     int    `toml:"max_moves" json:"max_moves"`
 	Format       string `toml:"format" json:"format"`
+	// QuietNet starts generation 0's nets with their output layer at 0, so
+	// that they play by piece values, tables and terms (or, in draughts
+	// with piece_diff, the piece difference) until the net earns its say.
+	QuietNet bool `toml:"quiet_net" json:"quiet_net,omitempty"`
 	// Rounds is the number of rounds of the roundrobin format, each from
 	// new openings (0 or 1: one). A run started before the key plays one.
 	Rounds          int      `toml:"rounds" json:"rounds,omitempty"`
@@ -658,6 +662,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
 	cfg.MutationScale, cfg.FitnessMemory, cfg.FitnessCaution = p.MutationScale, p.FitnessMemory, p.FitnessCaution
 	cfg.TableMutationScale, cfg.ValueMutationScale = p.TableMutationScale, p.ValueMutationScale
+	cfg.QuietNet = p.QuietNet
 	cfg.Optimizer, _ = population.ParseOptimizer(p.Preset) // Validate names a bad one
 	return cfg
 }

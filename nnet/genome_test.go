@@ -288,3 +288,72 @@ func TestPerturbedAndRecombined(t *testing.T) {
 		t.Error("the operators changed the mean")
 	}
 }
+
+// TestQuieted checks that a quieted net keeps every weight but its output
+// layer's, which are 0, leaves its original as it was, and evaluates
+// chess and xiangqi positions exactly by its piece values: material
+// counted by ChessMaterial and XiangqiMaterial, whatever its hidden layers.
+func TestQuieted(t *testing.T) {
+	chessPositions := randomChessPositions(t, newRNG(401), 200)
+	xiangqiPositions := randomXiangqiPositions(newRNG(402), 200)
+	for seed := range uint64(3) {
+		c, err := RandomChess(chessHidden, 0, newRNG(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := RandomXiangqi(xiangqiHidden, 0, newRNG(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []*Net{c, x} {
+			before := n.Clone()
+			q := n.Quieted()
+			if !n.Equal(before) {
+				t.Fatalf("Quieted changed its receiver")
+			}
+			w, qw := n.Weights(), q.Weights()
+			last := len(n.Sizes()) - 1
+			from, to := n.WeightIndex(last, 0, 0), n.BiasIndex(last, 0)+1
+			for i := range w {
+				switch {
+				case i >= from && i < to && qw[i] != 0:
+					t.Fatalf("output layer weight %d = %v, want 0", i, qw[i])
+				case (i < from || i >= to) && qw[i] != w[i]:
+					t.Fatalf("weight %d = %v, want %v (only the output layer is quieted)", i, qw[i], w[i])
+				}
+			}
+			if nonzero := slices.ContainsFunc(w[from:to], func(v float64) bool { return v != 0 }); !nonzero {
+				t.Fatalf("the random net's output layer was 0 already: the test checks nothing")
+			}
+		}
+		ce, err := NewChessEval(c.Quieted())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range chessPositions {
+			if got, want := ce.Evaluate(p, p.Side()), ChessMaterial(p, p.Side(), c.PieceValues()); got != want {
+				t.Fatalf("seed %d: quieted chess net evaluates %v, material %v", seed, got, want)
+			}
+		}
+		xe, err := NewXiangqiEval(x.Quieted())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range xiangqiPositions {
+			if got, want := xe.Evaluate(p, p.Side()), XiangqiMaterial(p, p.Side(), x.XiangqiPieceValues()); got != want {
+				t.Fatalf("seed %d: quieted xiangqi net evaluates %v, material %v", seed, got, want)
+			}
+		}
+		// Unquieted, the net's output moves the value off the material.
+		e, _ := NewXiangqiEval(x)
+		off := 0
+		for _, p := range xiangqiPositions {
+			if e.Evaluate(p, p.Side()) != XiangqiMaterial(p, p.Side(), x.XiangqiPieceValues()) {
+				off++
+			}
+		}
+		if off < len(xiangqiPositions)/2 {
+			t.Errorf("seed %d: the random net leaves %d of %d values at the material: the comparison above checks little", seed, len(xiangqiPositions)-off, len(xiangqiPositions))
+		}
+	}
+}

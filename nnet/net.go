@@ -483,6 +483,21 @@ func (n *Net) DirectIndex(i int) int {
 	return n.BiasIndex(last, 0) + n.sizes[last] + i
 }
 
+// Quieted returns a copy of n whose output layer's weights and biases are
+// 0, so that the net's output is Tanh(0) = 0 (plus, with PieceDiff, the
+// direct weight's term, which it keeps): a chess or xiangqi net then
+// evaluates by its piece values, tables and terms alone, and a draughts
+// net with PieceDiff by the piece difference. The hidden layers keep their
+// weights, so the net's say grows back from 0 as mutation moves the output
+// layer and selection keeps what helps.
+func (n *Net) Quieted() *Net {
+	c := n.Clone()
+	last := len(c.sizes) - 1
+	from := c.offset[last-1]
+	clear(c.w[from : from+c.sizes[last]*(c.sizes[last-1]+1)])
+	return c
+}
+
 // Clone returns a deep copy of n.
 func (n *Net) Clone() *Net {
 	return &Net{

@@ -268,3 +268,38 @@ func TestBreedStepsPieceValues(t *testing.T) {
 		t.Errorf("%d mutants, %d of them with the queen stepped by more than 0.09 pawns; want 6, most", mutants, moved)
 	}
 }
+
+// TestQuietNetStartsQuiet checks generation 0 with QuietNet: each agent is
+// the random net the design's seed draws, quieted (for ES: the mean
+// quieted, the samples around it), and every other choice is unchanged.
+func TestQuietNetStartsQuiet(t *testing.T) {
+	for _, opt := range []Optimizer{Blondie24, ES} {
+		cfg := DefaultConfig()
+		cfg.Optimizer = opt
+		cfg.Flags = nnet.EvolvePieceValues | nnet.EvolvePST
+		loud, err := New("chess", nnet.NumChessInputs, cfg, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.QuietNet = true
+		quiet, err := New("chess", nnet.NumChessInputs, cfg, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range quiet.Agents {
+			want := loud.Agents[i].Net.Quieted()
+			if opt == ES && i > 0 {
+				// Sample pair k is the quieted mean perturbed from seed.Init k+1.
+				mean := quiet.Agents[0].Net
+				plus, minus := mean.Perturbed(seed.Rand(9, "chess", 0, seed.Init, (i-1)/2+1), cfg.esSigma(mean.NumWeights()))
+				want = map[bool]*nnet.Net{true: plus, false: minus}[i%2 == 1]
+			}
+			if !a.Net.Equal(want) {
+				t.Errorf("%s: agent %d is not the design's random net quieted", opt, i)
+			}
+			if a.ID != loud.Agents[i].ID || a.Origin != loud.Agents[i].Origin {
+				t.Errorf("%s: agent %d is %d (%s), want %d (%s)", opt, i, a.ID, a.Origin, loud.Agents[i].ID, loud.Agents[i].Origin)
+			}
+		}
+	}
+}

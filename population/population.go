@@ -127,6 +127,13 @@ type Config struct {
 	// as the positional terms step in units of theirs; 0 steps them as
 	// the tables. It needs nnet.EvolvePieceValues.
 	ValueMutationScale float64
+	// QuietNet starts generation 0 with every net's output layer at 0
+	// (nnet.Net.Quieted): the agents then play by their piece values,
+	// tables and terms alone, and the net's say grows from nothing as
+	// mutation moves its output layer and selection keeps what helps. Off,
+	// the output layer starts random like the rest, and its noise is in
+	// every evaluation from the start.
+	QuietNet bool
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (Agent.PastPoints, PastGames and this
 	// generation's), not by this generation's points alone: an elite's

@@ -40,7 +40,8 @@ const stateVersion = 1
 // New returns generation 0 of a run: cfg.Size random nets for a game whose
 // nets take inputs inputs, agent i drawn from seed.Rand(runSeed, game, 0,
 // seed.Init, i); for ES a random mean (seed.Init 0) and mirrored pairs
-// around it (pair k from seed.Init k+1).
+// around it (pair k from seed.Init k+1). With cfg.QuietNet the nets (the
+// mean) are then quieted; they draw the same numbers either way.
 func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -52,6 +53,9 @@ func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 		mean, err := nnet.Random(sizes, cfg.Flags, seed.Rand(runSeed, game, 0, seed.Init, 0))
 		if err != nil {
 			return nil, fmt.Errorf("population: new mean: %w", err)
+		}
+		if cfg.QuietNet {
+			mean = mean.Quieted()
 		}
 		nets := append([]*nnet.Net{mean}, esSamples(cfg, mean, cfg.Size, func(k int, m *nnet.Net, sigma float64) (*nnet.Net, *nnet.Net) {
 			return m.Perturbed(seed.Rand(runSeed, game, 0, seed.Init, k+1), sigma)
@@ -66,6 +70,9 @@ func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 		net, err := nnet.Random(sizes, cfg.Flags, seed.Rand(runSeed, game, 0, seed.Init, i))
 		if err != nil {
 			return nil, fmt.Errorf("population: new agent %d: %w", i, err)
+		}
+		if cfg.QuietNet {
+			net = net.Quieted()
 		}
 		st.Agents = append(st.Agents, Agent{ID: st.NextID, Net: net, Origin: Random})
 		st.NextID++
