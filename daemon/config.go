@@ -111,6 +111,10 @@ type PopulationConfig struct {
 	// terms step in units of theirs; 0 steps them as the tables
 	// (population.Config.ValueMutationScale).
 	ValueMutationScale float64 `toml:"value_mutation_scale" json:"value_mutation_scale,omitempty"`
+	// TableScaleStep, if not 0, multiplies each piece type's piece-square
+	// table by 1 + m*step a generation, m uniform in [-1, 1), so that the
+	// tables' worth against material evolves (population.Config.TableScaleStep).
+	TableScaleStep float64 `toml:"table_scale_step" json:"table_scale_step,omitempty"`
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (population.Config.FitnessMemory).
 	FitnessMemory bool `toml:"fitness_memory" json:"fitness_memory"`
@@ -515,6 +519,15 @@ func (c Config) Validate() error {
 	if v := c.Xiangqi.ValueMutationScale; v != 0 && !c.Xiangqi.EvolvePieceValues {
 		return bad("xiangqi.value_mutation_scale", v, "needs evolve_piece_values = true")
 	}
+	if v := c.Draughts.TableScaleStep; v != 0 {
+		return bad("draughts.table_scale_step", v, "draughts nets have no piece-square tables")
+	}
+	if v := c.Chess.TableScaleStep; v != 0 && !c.Chess.EvolvePST {
+		return bad("chess.table_scale_step", v, "needs evolve_pst = true")
+	}
+	if v := c.Xiangqi.TableScaleStep; v != 0 && !c.Xiangqi.EvolvePST {
+		return bad("xiangqi.table_scale_step", v, "needs evolve_pst = true")
+	}
 	if c.Chess.AdjudicateMaterial < 0 || c.Chess.AdjudicateMaterial > 40 {
 		return bad("chess.adjudicate_material", c.Chess.AdjudicateMaterial, "want 0 (off) to 40 pawns")
 	}
@@ -611,6 +624,10 @@ func (p PopulationConfig) validate(game string, parseBaseline func(string) error
 		return bad("value_mutation_scale", p.ValueMutationScale, "want 0 (table_mutation_scale's step) to 1")
 	case p.ValueMutationScale != 0 && p.Preset == string(population.ES):
 		return bad("value_mutation_scale", p.ValueMutationScale, "not with preset \"es\": its samples are perturbed, not mutated")
+	case p.TableScaleStep < 0 || p.TableScaleStep > population.MaxTableScaleStep || math.IsNaN(p.TableScaleStep):
+		return bad("table_scale_step", p.TableScaleStep, fmt.Sprintf("want 0 (none) to %v", population.MaxTableScaleStep))
+	case p.TableScaleStep != 0 && p.Preset == string(population.ES):
+		return bad("table_scale_step", p.TableScaleStep, "not with preset \"es\": its samples are perturbed, not mutated")
 	case p.FitnessCaution < 0 || p.FitnessCaution > population.MaxFitnessCaution || math.IsNaN(p.FitnessCaution):
 		return bad("fitness_caution", p.FitnessCaution, fmt.Sprintf("want 0 (rank by the mean) to %d standard errors", population.MaxFitnessCaution))
 	case p.FitnessCaution > 0 && !p.FitnessMemory:
@@ -662,7 +679,7 @@ func (p PopulationConfig) base(workers int) population.Config {
 	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
 	cfg.MutationScale, cfg.FitnessMemory, cfg.FitnessCaution = p.MutationScale, p.FitnessMemory, p.FitnessCaution
 	cfg.TableMutationScale, cfg.ValueMutationScale = p.TableMutationScale, p.ValueMutationScale
-	cfg.QuietNet = p.QuietNet
+	cfg.QuietNet, cfg.TableScaleStep = p.QuietNet, p.TableScaleStep
 	cfg.Optimizer, _ = population.ParseOptimizer(p.Preset) // Validate names a bad one
 	return cfg
 }

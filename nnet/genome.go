@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"evolved/game/xiangqi"
 )
 
 // This file holds the variation operators of the genetic algorithm. They
@@ -88,6 +90,14 @@ type Steps struct {
 	// ClassicXiangqiPieceValues), as the terms step in units of theirs;
 	// 0 steps them as the tables.
 	Values float64
+	// TableScale, if not 0, also scales each piece type's table of
+	// EvolvePST as a whole: after the other steps, every value of the
+	// table is multiplied by 1 + m*TableScale, m uniform in [-1, 1), one
+	// draw per table (general or king first, in PSTIndex or
+	// XiangqiPSTIndex order). The tables' own steps move single values by
+	// thousandths of a pawn, independently, so they cannot find how much
+	// position is worth against material; one factor per table can.
+	TableScale float64
 }
 
 // MutatedBySteps is MutatedByParts with the piece values' own step
@@ -96,7 +106,8 @@ type Steps struct {
 // sigmas are not used). The tables' steps are a few thousandths of a
 // pawn, which let a piece value move by a few hundredths in hundreds of
 // generations; in units of their own size they can find their worth as
-// the terms do. Values 0 is MutatedByParts bit for bit.
+// the terms do. Values 0 (and TableScale 0) is MutatedByParts bit for
+// bit; TableScale's draws come after all the others.
 func (n *Net) MutatedBySteps(rng *rand.Rand, steps Steps) *Net {
 	netScale, tableScale := steps.Net, steps.Tables
 	c := n.Clone()
@@ -147,6 +158,7 @@ func (n *Net) MutatedBySteps(rng *rand.Rand, steps Steps) *Net {
 			m := float64(rng.Float64()*2) - 1
 			c.w[i] = round32(c.w[i] + float64(m*step))
 		}
+		c.scaleTables(rng, steps.TableScale)
 		return c
 	}
 	tau := MutationStep(len(c.w)) // the same expression: 1/sqrt(2*sqrt(K))
@@ -159,7 +171,29 @@ func (n *Net) MutatedBySteps(rng *rand.Rand, steps Steps) *Net {
 		c.sigma[i] = round32(c.sigma[i] * detExp(float64(tau*rng.NormFloat64())))
 		c.w[i] = round32(c.w[i] + float64(float64(c.sigma[i]*scaleOf(i))*rng.NormFloat64()))
 	}
+	c.scaleTables(rng, steps.TableScale)
 	return c
+}
+
+// scaleTables multiplies each piece type's table of EvolvePST by
+// 1 + m*step, m uniform in [-1, 1), one draw per table; a step of 0, or a
+// net without tables, draws nothing.
+func (n *Net) scaleTables(rng *rand.Rand, step float64) {
+	pst := n.pst()
+	if step == 0 || len(pst) == 0 {
+		return
+	}
+	squares := 64
+	if n.isXiangqi() {
+		squares = xiangqi.Squares
+	}
+	for t := 0; t < len(pst); t += squares {
+		m := float64(rng.Float64()*2) - 1
+		f := 1 + float64(m*step) // float64(): no fused multiply-add, the same on every machine
+		for i := t; i < t+squares; i++ {
+			pst[i] = round32(pst[i] * f)
+		}
+	}
 }
 
 // Node names a hidden node: node Index of layer Layer, counted as in Sizes

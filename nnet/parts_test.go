@@ -100,3 +100,62 @@ func TestMutatedByStepsValues(t *testing.T) {
 		}
 	}
 }
+
+// TestMutatedByStepsTableScale checks Steps.TableScale: the mutant is the
+// mutant without it (the same draws first) with each piece type's table
+// multiplied by one factor within 1 ± TableScale, different per table;
+// without tables it draws nothing and changes nothing.
+func TestMutatedByStepsTableScale(t *testing.T) {
+	const step = 0.05
+	for _, tc := range []struct {
+		name    string
+		random  func([]int, Flags, *rand.Rand) (*Net, error)
+		squares int
+	}{{"chess", RandomChess, 64}, {"xiangqi", RandomXiangqi, 90}} {
+		for _, flags := range []Flags{EvolvePST, EvolvePST | EvolveTerms | SelfAdaptive, EvolveTerms} {
+			n, err := tc.random([]int{8, 4}, flags, rand.New(rand.NewPCG(3, 4)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := Steps{Net: 0.1, Tables: 0.1, Values: 0.05}
+			plain := n.MutatedBySteps(rand.New(rand.NewPCG(5, 6)), steps)
+			steps.TableScale = step
+			scaled := n.MutatedBySteps(rand.New(rand.NewPCG(5, 6)), steps)
+			pst, spst := plain.pst(), scaled.pst()
+			if flags&EvolvePST == 0 {
+				if !scaled.Equal(plain) {
+					t.Errorf("%s %v: without tables TableScale changed the mutant", tc.name, flags)
+				}
+				continue
+			}
+			first := len(n.w) - len(n.pieceValues()) - len(n.terms()) - len(pst)
+			for i := range n.w {
+				if (i < first || i >= first+len(pst)) && scaled.w[i] != plain.w[i] {
+					t.Fatalf("%s %v: weight %d = %v, want %v: only the tables scale", tc.name, flags, i, scaled.w[i], plain.w[i])
+				}
+			}
+			factors := map[float64]bool{}
+			for table := 0; table < len(pst); table += tc.squares {
+				f := 0.0
+				for i := table; i < table+tc.squares; i++ {
+					if pst[i] != 0 && math.Abs(pst[i]) > 0.01 {
+						f = spst[i] / pst[i]
+						break
+					}
+				}
+				if f < 1-step || f > 1+step {
+					t.Fatalf("%s %v: table %d scaled by %v, want within 1 ± %v", tc.name, flags, table/tc.squares, f, step)
+				}
+				for i := table; i < table+tc.squares; i++ {
+					if want := round32(pst[i] * f); math.Abs(spst[i]-want) > 1e-6*math.Abs(pst[i])+1e-9 {
+						t.Fatalf("%s %v: table %d value %d = %v, want %v (the table's factor %v)", tc.name, flags, table/tc.squares, i-table, spst[i], want, f)
+					}
+				}
+				factors[math.Round(f*1e6)] = true
+			}
+			if len(factors) != len(pst)/tc.squares {
+				t.Errorf("%s %v: %d distinct factors over %d tables, want one each", tc.name, flags, len(factors), len(pst)/tc.squares)
+			}
+		}
+	}
+}

@@ -25,8 +25,13 @@ func TestConfigValidate(t *testing.T) {
 		"odd ladder games":                func(c *Config) { c.LadderGames = 5 },
 		"unknown format":                  func(c *Config) { c.Tournament.Format = "swiss" },
 		"value step without piece values": func(c *Config) { c.ValueMutationScale = 0.05 },
-		"negative rounds":                 func(c *Config) { c.Tournament.Rounds = -1 },
-		"too many rounds":                 func(c *Config) { c.Tournament.Rounds = MaxRounds + 1 },
+		"table scale step without tables": func(c *Config) { c.TableScaleStep = 0.05 },
+		"table scale step above the bound": func(c *Config) {
+			c.Flags |= nnet.EvolvePST
+			c.TableScaleStep = MaxTableScaleStep * 2
+		},
+		"negative rounds": func(c *Config) { c.Tournament.Rounds = -1 },
+		"too many rounds": func(c *Config) { c.Tournament.Rounds = MaxRounds + 1 },
 		"rounds of blondie": func(c *Config) {
 			c.Tournament.Format = tournament.Blondie
 			c.Tournament.Rounds = 2
@@ -220,15 +225,15 @@ func TestESWeights(t *testing.T) {
 	}
 }
 
-// TestBreedStepsPieceValues checks that ValueMutationScale reaches the
-// mutation: every mutant of a chess population is its parent mutated by
+// TestBreedStepsPieceValues checks that ValueMutationScale and
+// TableScaleStep reach the mutation: every mutant of a chess population is its parent mutated by
 // nnet.Steps with the configured scales, from the seed the design derives
 // (as TestBreedFollowsTheDesign checks for draughts).
 func TestBreedStepsPieceValues(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Hidden = []int{8, 4}
 	cfg.Flags = nnet.EvolvePieceValues | nnet.EvolvePST
-	cfg.MutationScale, cfg.TableMutationScale, cfg.ValueMutationScale = 0.1, 0.1, 0.05
+	cfg.MutationScale, cfg.TableMutationScale, cfg.ValueMutationScale, cfg.TableScaleStep = 0.1, 0.1, 0.05, 0.2
 	st, err := New("chess", nnet.NumChessInputs, cfg, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -254,7 +259,7 @@ func TestBreedStepsPieceValues(t *testing.T) {
 		if a.Origin != Mutation {
 			continue
 		}
-		want := byID[a.Parents[0]].MutatedBySteps(seed.Rand(5, "chess", 3, seed.Mutation, mutants), nnet.Steps{Net: 0.1, Tables: 0.1, Values: 0.05})
+		want := byID[a.Parents[0]].MutatedBySteps(seed.Rand(5, "chess", 3, seed.Mutation, mutants), nnet.Steps{Net: 0.1, Tables: 0.1, Values: 0.05, TableScale: 0.2})
 		if !a.Net.Equal(want) {
 			t.Errorf("mutant %d of agent %d is not its parent mutated with the configured steps", mutants, a.Parents[0])
 		}

@@ -127,6 +127,11 @@ type Config struct {
 	// as the positional terms step in units of theirs; 0 steps them as
 	// the tables. It needs nnet.EvolvePieceValues.
 	ValueMutationScale float64
+	// TableScaleStep, if not 0, also multiplies each piece type's
+	// piece-square table by 1 + m*TableScaleStep a generation, m uniform
+	// in [-1, 1) (nnet.Steps.TableScale), so that how much position is
+	// worth against material can evolve. It needs nnet.EvolvePST.
+	TableScaleStep float64
 	// QuietNet starts generation 0 with every net's output layer at 0
 	// (nnet.Net.Quieted): the agents then play by their piece values,
 	// tables and terms alone, and the net's say grows from nothing as
@@ -158,6 +163,10 @@ const MaxFitnessCaution = 10
 // MaxHallOfFame bounds Config.HallOfFame: the oldest champion met is then
 // 2^19 generations back.
 const MaxHallOfFame = 20
+
+// MaxTableScaleStep bounds Config.TableScaleStep: a table may grow or
+// shrink by half in one generation.
+const MaxTableScaleStep = 0.5
 
 // MaxRounds bounds the rounds of a round-robin tournament
 // (tournament.Config.Rounds): ten rounds are 2,100 games a generation for
@@ -215,6 +224,12 @@ func (c Config) Validate() error {
 	if c.ValueMutationScale != 0 && c.Flags&nnet.EvolvePieceValues == 0 {
 		return fmt.Errorf("%w: value mutation scale %v without evolvable piece values", ErrConfig, c.ValueMutationScale)
 	}
+	if c.TableScaleStep < 0 || c.TableScaleStep > MaxTableScaleStep || math.IsNaN(c.TableScaleStep) {
+		return fmt.Errorf("%w: table scale step %v, want 0 (none) to %v", ErrConfig, c.TableScaleStep, MaxTableScaleStep)
+	}
+	if c.TableScaleStep != 0 && c.Flags&nnet.EvolvePST == 0 {
+		return fmt.Errorf("%w: table scale step %v without evolvable piece-square tables", ErrConfig, c.TableScaleStep)
+	}
 	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
 		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
 	}
@@ -244,8 +259,8 @@ func (c Config) Validate() error {
 		if c.Size < 3 || c.Size%2 == 0 {
 			return fmt.Errorf("%w: size %d, want an odd number of at least 3 for %s (the mean and mirrored pairs)", ErrConfig, c.Size, ES)
 		}
-		if c.TableMutationScale != 0 || c.ValueMutationScale != 0 {
-			return fmt.Errorf("%w: table or value mutation scale with %s: its samples are perturbed, not mutated", ErrConfig, ES)
+		if c.TableMutationScale != 0 || c.ValueMutationScale != 0 || c.TableScaleStep != 0 {
+			return fmt.Errorf("%w: table, value or table scale steps with %s: its samples are perturbed, not mutated", ErrConfig, ES)
 		}
 		if c.FitnessMemory {
 			return fmt.Errorf("%w: fitness memory with %s: every sample is new each generation, so it has no past", ErrConfig, ES)
@@ -407,7 +422,7 @@ func (c Config) mutationScale() float64 {
 
 // steps returns the mutation's steps by part of the genome.
 func (c Config) steps() nnet.Steps {
-	return nnet.Steps{Net: c.mutationScale(), Tables: c.tableMutationScale(), Values: c.ValueMutationScale}
+	return nnet.Steps{Net: c.mutationScale(), Tables: c.tableMutationScale(), Values: c.ValueMutationScale, TableScale: c.TableScaleStep}
 }
 
 // tableMutationScale returns the scale of the tables' steps.
