@@ -510,23 +510,23 @@ func (c Config) Validate() error {
 	if c.Chess.EvolveMoreTerms && !c.Chess.EvolveTerms && c.Defined("chess.evolve_more_terms") {
 		return bad("chess.evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
 	}
-	if v := c.Draughts.ValueMutationScale; v != 0 {
-		return bad("draughts.value_mutation_scale", v, "draughts nets have no piece values (evolve_king evolves the king's)")
-	}
-	if v := c.Chess.ValueMutationScale; v != 0 && !c.Chess.EvolvePieceValues {
-		return bad("chess.value_mutation_scale", v, "needs evolve_piece_values = true")
-	}
-	if v := c.Xiangqi.ValueMutationScale; v != 0 && !c.Xiangqi.EvolvePieceValues {
-		return bad("xiangqi.value_mutation_scale", v, "needs evolve_piece_values = true")
-	}
-	if v := c.Draughts.TableScaleStep; v != 0 {
-		return bad("draughts.table_scale_step", v, "draughts nets have no piece-square tables")
-	}
-	if v := c.Chess.TableScaleStep; v != 0 && !c.Chess.EvolvePST {
-		return bad("chess.table_scale_step", v, "needs evolve_pst = true")
-	}
-	if v := c.Xiangqi.TableScaleStep; v != 0 && !c.Xiangqi.EvolvePST {
-		return bad("xiangqi.table_scale_step", v, "needs evolve_pst = true")
+	// The steps of genome parts a run may lack are refused where it does.
+	for _, part := range []struct {
+		key  string
+		step float64
+		has  bool // the genome has the part
+		why  string
+	}{
+		{"draughts.value_mutation_scale", c.Draughts.ValueMutationScale, false, "draughts nets have no piece values (evolve_king evolves the king's)"},
+		{"chess.value_mutation_scale", c.Chess.ValueMutationScale, c.Chess.EvolvePieceValues, "needs evolve_piece_values = true"},
+		{"xiangqi.value_mutation_scale", c.Xiangqi.ValueMutationScale, c.Xiangqi.EvolvePieceValues, "needs evolve_piece_values = true"},
+		{"draughts.table_scale_step", c.Draughts.TableScaleStep, false, "draughts nets have no piece-square tables"},
+		{"chess.table_scale_step", c.Chess.TableScaleStep, c.Chess.EvolvePST, "needs evolve_pst = true"},
+		{"xiangqi.table_scale_step", c.Xiangqi.TableScaleStep, c.Xiangqi.EvolvePST, "needs evolve_pst = true"},
+	} {
+		if part.step != 0 && !part.has {
+			return bad(part.key, part.step, part.why)
+		}
 	}
 	if c.Chess.AdjudicateMaterial < 0 || c.Chess.AdjudicateMaterial > 40 {
 		return bad("chess.adjudicate_material", c.Chess.AdjudicateMaterial, "want 0 (off) to 40 pawns")
