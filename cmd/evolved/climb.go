@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ import (
 type climbSettings struct {
 	db, game     string
 	every, from  int
+	everyHours   float64
 	to           optionalInt
 	against      string
 	games        int
@@ -87,6 +89,7 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE`")
 	fs.StringVar(&s.game, "game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
 	fs.IntVar(&s.every, "every", 100, "play the champion of every `N`-th generation")
+	fs.Float64Var(&s.everyHours, "every-hours", 0, "instead of --every, play the first champion at or after every `H` hours of evolution (e.g. 24 for a daily curve)")
 	fs.IntVar(&s.from, "from", 0, "the first generation `A` (the first played is the first multiple of --every from A on)")
 	fs.Var(&s.to, "to", "the last generation `B`, always played (default: the latest)")
 	fs.StringVar(&s.against, "against", "0", "the opponent: a generation `N` of the run, whose champion each plays, or a player SPEC (as in match)")
@@ -99,7 +102,7 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	fs.BoolVar(&s.json, "json", false, "print the results as JSON")
 	fs.StringVar(&s.out, "o", "", "also draw the curve to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved climb [--db FILE] [--game G] [--every N] [--from A] [--to B]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved climb [--db FILE] [--game G] [--every N | --every-hours H] [--from A] [--to B]")
 		fmt.Fprintln(fs.Output(), "                     [--against N|SPEC] [--games N] [--tc BASE+INC] [--json] [-o FILE.svg|png]")
 		fmt.Fprintln(fs.Output(), "\nDoes the run still climb? Plays the champion of every N-th generation, and the")
 		fmt.Fprintln(fs.Output(), "latest, against one opponent (generation 0's champion unless --against), each")
@@ -117,6 +120,10 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		switch {
 		case s.every < 1:
 			return usagef("climb: --every must be at least 1, got %d", s.every)
+		case s.everyHours < 0 || math.IsNaN(s.everyHours) || math.IsInf(s.everyHours, 0):
+			return usagef("climb: --every-hours must be a positive number of hours, got %v", s.everyHours)
+		case s.everyHours > 0 && flagSet(fs, "every"):
+			return usagef("climb: --every and --every-hours choose the generations two ways; give one")
 		case s.from < 0:
 			return usagef("climb: --from must be 0 or more, got %d", s.from)
 		case s.to.set && s.to.n < s.from:
@@ -164,14 +171,61 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 // every-th from from on up to to, and to itself, leaving out skip (the
 // opponent's own generation, or -1). latest is the run's latest.
 func climbGenerations(from, to, every, latest, skip int) ([]int, error) {
-	if to > latest {
-		return nil, usagef("climb: --to %d: the run has played generations 0 to %d", to, latest)
-	}
-	if from > to {
-		return nil, usagef("climb: --from %d: the run has played generations 0 to %d", from, latest)
+	if err := climbRange(from, to, latest); err != nil {
+		return nil, err
 	}
 	var gens []int
 	for g := (from + every - 1) / every * every; g <= to; g += every {
+		gens = append(gens, g)
+	}
+	return climbPlayed(gens, from, to, skip)
+}
+
+// climbGenerationsByHours returns the generations to play by the hours of
+// evolution behind them: from from on up to to, the first generation whose
+// hours (its own seconds included) reach each multiple of step, counted
+// from the first multiple not before the hours ahead of from, and to itself,
+// leaving out skip. A generation that crosses several multiples is played
+// once. rows are the run's champions in order of generation.
+func climbGenerationsByHours(rows []storage.ChampionRow, from, to int, step float64, skip int) ([]int, error) {
+	if err := climbRange(from, to, rows[len(rows)-1].Generation); err != nil {
+		return nil, err
+	}
+	var gens []int
+	total, next, started := 0.0, 0.0, false
+	for _, r := range rows {
+		before := total
+		total += r.Seconds
+		if r.Generation < from || r.Generation > to {
+			continue
+		}
+		if !started {
+			next, started = math.Ceil(before/3600/step)*step, true
+		}
+		if h := total / 3600; h >= next {
+			gens = append(gens, r.Generation)
+			next = (math.Floor(h/step) + 1) * step
+		}
+	}
+	return climbPlayed(gens, from, to, skip)
+}
+
+// climbRange refuses a range outside the run's generations 0 to latest.
+func climbRange(from, to, latest int) error {
+	if to > latest {
+		return usagef("climb: --to %d: the run has played generations 0 to %d", to, latest)
+	}
+	if from > to {
+		return usagef("climb: --from %d: the run has played generations 0 to %d", from, latest)
+	}
+	return nil
+}
+
+// climbPlayed finishes a choice of generations: without skip, and with to
+// at the end.
+func climbPlayed(chosen []int, from, to, skip int) ([]int, error) {
+	var gens []int
+	for _, g := range chosen {
 		if g != skip {
 			gens = append(gens, g)
 		}
@@ -211,7 +265,15 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	} else if opponent, err = playerSource(ctx, "climb", s.game, "", "", s.against, 0, 0, parse, net); err != nil {
 		return err
 	}
-	gens, err := climbGenerations(s.from, s.to.get(latest), s.every, latest, skip)
+	var (
+		gens []int
+		err  error
+	)
+	if s.everyHours > 0 {
+		gens, err = climbGenerationsByHours(rows, s.from, s.to.get(latest), s.everyHours, skip)
+	} else {
+		gens, err = climbGenerations(s.from, s.to.get(latest), s.every, latest, skip)
+	}
 	if err != nil {
 		return err
 	}

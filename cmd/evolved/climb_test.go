@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"evolved/storage"
 )
 
 // TestClimbSummary checks the best point and the largest fall on curves
@@ -73,6 +75,40 @@ func TestClimbGenerations(t *testing.T) {
 	for _, tc := range [][5]int{{0, 13, 5, 12, 0}, {13, 13, 5, 12, 0}, {0, 0, 5, 12, 0}} {
 		if got, err := climbGenerations(tc[0], tc[1], tc[2], tc[3], tc[4]); err == nil {
 			t.Errorf("climbGenerations%v = %v, want an error", tc, got)
+		}
+	}
+}
+
+// TestClimbGenerationsByHours checks --every-hours on a run whose
+// generations took 0.5, 0.25, 0.25, 2.5, 0.1 and 0.4 hours (so they end
+// at 0.5, 0.75, 1, 3.5, 3.6 and 4 hours of evolution), worked out by hand.
+func TestClimbGenerationsByHours(t *testing.T) {
+	var rows []storage.ChampionRow
+	for g, h := range []float64{0.5, 0.25, 0.25, 2.5, 0.1, 0.4} {
+		rows = append(rows, storage.ChampionRow{Generation: g, Seconds: h * 3600})
+	}
+	for _, tc := range []struct {
+		from, to int
+		step     float64
+		skip     int
+		want     []int
+	}{
+		{0, 5, 1, -1, []int{0, 2, 3, 5}}, // generation 3 crosses 2 and 3 hours: played once
+		{0, 5, 1, 0, []int{2, 3, 5}},
+		{0, 5, 0.5, 0, []int{2, 3, 5}},
+		{1, 4, 1, 0, []int{2, 3, 4}}, // from 1 (0.5 hours ahead of it) the first multiple is 1 hour
+		{3, 5, 2, -1, []int{3, 5}},   // 1 hour ahead of 3: the first multiple is 2 hours
+		{0, 1, 1, 0, []int{1}},       // no generation reaches 1 hour: the last alone
+		{0, 5, 100, 0, []int{5}},
+	} {
+		got, err := climbGenerationsByHours(rows, tc.from, tc.to, tc.step, tc.skip)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("climbGenerationsByHours(from %d, to %d, every %g hours, skip %d) = %v, %v; want %v", tc.from, tc.to, tc.step, tc.skip, got, err, tc.want)
+		}
+	}
+	for _, tc := range [][2]int{{0, 6}, {5, 4}} {
+		if got, err := climbGenerationsByHours(rows, tc[0], tc[1], 1, 0); err == nil {
+			t.Errorf("climbGenerationsByHours(from %d, to %d) = %v, want an error", tc[0], tc[1], got)
 		}
 	}
 }
@@ -166,6 +202,9 @@ func TestClimbRefusesBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--every", "0"}, 2, "--every must be at least 1"},
+		{[]string{"--every-hours", "-1"}, 2, "--every-hours must be a positive number of hours, got -1"},
+		{[]string{"--every-hours", "NaN"}, 2, "--every-hours must be a positive number of hours"},
+		{[]string{"--every", "5", "--every-hours", "1"}, 2, "--every and --every-hours choose the generations two ways; give one"},
 		{[]string{"--games", "3"}, 2, "--games must be an even number"},
 		{[]string{"--from", "-1"}, 2, "--from must be 0 or more"},
 		{[]string{"--from", "2", "--to", "1"}, 2, "--to (1) must not be before --from (2)"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"strconv"
 )
 
@@ -38,4 +39,12 @@ func (o *optionalInt) get(def int) int {
 		return def
 	}
 	return o.n
+}
+
+// flagSet reports whether the command line gave the flag name; it is
+// meaningful once fs is parsed.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -74,11 +74,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, stdout io.Writer) error {
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "opening-plies" {
-				s.pliesSet = true
-			}
-		})
+		s.pliesSet = flagSet(fs, "opening-plies")
 		switch {
 		case s.a == "" || s.b == "":
 			return usagef("match: --a and --b are required")
