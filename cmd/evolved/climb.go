@@ -120,7 +120,7 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		switch {
 		case s.every < 1:
 			return usagef("climb: --every must be at least 1, got %d", s.every)
-		case s.everyHours < 0 || math.IsNaN(s.everyHours) || math.IsInf(s.everyHours, 0):
+		case s.everyHours < 0 || s.everyHours == 0 && flagSet(fs, "every-hours") || math.IsNaN(s.everyHours) || math.IsInf(s.everyHours, 0):
 			return usagef("climb: --every-hours must be a positive number of hours, got %v", s.everyHours)
 		case s.everyHours > 0 && flagSet(fs, "every"):
 			return usagef("climb: --every and --every-hours choose the generations two ways; give one")

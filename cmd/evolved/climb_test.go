@@ -203,6 +203,7 @@ func TestClimbRefusesBadInput(t *testing.T) {
 	}{
 		{[]string{"--every", "0"}, 2, "--every must be at least 1"},
 		{[]string{"--every-hours", "-1"}, 2, "--every-hours must be a positive number of hours, got -1"},
+		{[]string{"--every-hours", "0"}, 2, "--every-hours must be a positive number of hours, got 0"},
 		{[]string{"--every-hours", "NaN"}, 2, "--every-hours must be a positive number of hours"},
 		{[]string{"--every", "5", "--every-hours", "1"}, 2, "--every and --every-hours choose the generations two ways; give one"},
 		{[]string{"--games", "3"}, 2, "--games must be an even number"},
