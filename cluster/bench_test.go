@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"evolved/game/draughts"
+	"evolved/games"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -23,8 +23,8 @@ import (
 // games/s compares the queue's cost with the same cores. Run it on an
 // otherwise idle machine: go test ./cluster -run X -bench Generation.
 func BenchmarkGeneration(b *testing.B) {
-	setup := player.DraughtsSetup{Depth: 4}
-	sp := player.DraughtsSpecies(setup)
+	setup := games.Setup{Depth: 4}
+	sp := games.Draughts().Species(setup)
 	rng := rand.New(rand.NewPCG(19, 4))
 	nets := make([]*nnet.Net, 15)
 	players := make([]func() search.Player[draughts.Move, *draughts.Game], len(nets))

@@ -19,8 +19,8 @@ import (
 
 	"evolved/game"
 	"evolved/game/draughts"
+	"evolved/games"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
@@ -47,8 +47,8 @@ func testServer(t *testing.T) (*Server, *nats.Conn) {
 // round robin (12 games), and the same games played locally.
 func testGeneration(t *testing.T) (Generation[draughts.Move, *draughts.Game], []tournament.GameResult[draughts.Move]) {
 	t.Helper()
-	setup := player.DraughtsSetup{Depth: 2, MaxMoves: 60}
-	sp := player.DraughtsSpecies(setup)
+	setup := games.Setup{Depth: 2, MaxMoves: 60}
+	sp := games.Draughts().Species(setup)
 	rng := rand.New(rand.NewPCG(19, 1))
 	nets := make([]*nnet.Net, 4)
 	for i := range nets {
@@ -250,9 +250,9 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	startWorkers(t, nc, 2, log)
-	setup := player.DraughtsSetup{Depth: 1, MaxMoves: 40}
-	local := player.DraughtsSpecies(setup)
-	remote := player.DraughtsSpecies(setup)
+	setup := games.Setup{Depth: 1, MaxMoves: 40}
+	local := games.Draughts().Species(setup)
+	remote := games.Draughts().Species(setup)
 	remote.Tournament = func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, seed uint64, generation int,
 		progress func(done, total int)) ([]tournament.GameResult[draughts.Move], error) {
 		return Play(ctx, c, Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: remote.Arena,

@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"evolved/games"
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/search"
@@ -62,12 +63,11 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, l Limits, log *slog.Logg
 
 // Generation is one generation's tournament for Play.
 type Generation[M MoveCode, S search.Game[M]] struct {
-	// Game names the game ("draughts"); Setup is its setup
-	// (player.DraughtsSetup, ChessSetup or XiangqiSetup), which workers
+	// Game names the game ("draughts"); Setup is its setup, which workers
 	// build the same species from; Arena is the coordinator's own copy of
 	// that species' arena, to check the games with.
 	Game  string
-	Setup any
+	Setup games.Setup
 	Arena tournament.Arena[M, S]
 	// Player, with Replay > 0, makes the coordinator's own players of a
 	// net (the species' Player): one game in about Replay, drawn by the
@@ -239,7 +239,7 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 // workers build the species from, sp the coordinator's copy of it (to
 // check the games, and to replay about one in replay of them; 0 replays
 // none); alive, if set, is called every few seconds while it waits.
-func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup any, sp population.Species[M, S], replay int, alive func()) func(ctx context.Context,
+func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup games.Setup, sp population.Species[M, S], replay int, alive func()) func(ctx context.Context,
 	nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[M], error) {
 	return func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int,
 		progress func(done, total int)) ([]tournament.GameResult[M], error) {

@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"evolved/game"
+	"evolved/games"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
@@ -28,26 +28,19 @@ type MoveCode interface {
 // players it makes for later jobs of the same goroutine, as a local
 // tournament's worker keeps its players from game to game.
 func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net, players *playerCache) (*Result, error) {
-	switch job.Game {
-	case "draughts":
-		return playSetup(ctx, player.DraughtsSpecies, job, nets, players)
-	case "chess":
-		return playSetup(ctx, player.ChessSpecies, job, nets, players)
-	case "xiangqi":
-		return playSetup(ctx, player.XiangqiSpecies, job, nets, players)
-	}
-	return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
-}
-
-// playSetup decodes the job's setup as the game's setup type T, builds the
-// game's species from it and plays the job with it.
-func playSetup[T any, M MoveCode, S search.Game[M]](ctx context.Context, species func(T) population.Species[M, S],
-	job *Job, nets [2]*nnet.Net, players *playerCache) (*Result, error) {
-	var setup T
+	var setup games.Setup
 	if err := strictJSON(job.Setup, &setup); err != nil {
 		return nil, err
 	}
-	return playWith(ctx, species(setup), job, nets, players)
+	switch job.Game {
+	case games.DraughtsName:
+		return playWith(ctx, games.Draughts().Species(setup), job, nets, players)
+	case games.ChessName:
+		return playWith(ctx, games.Chess().Species(setup), job, nets, players)
+	case games.XiangqiName:
+		return playWith(ctx, games.Xiangqi().Species(setup), job, nets, players)
+	}
+	return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
 }
 
 // strictJSON decodes a setup, refusing fields this build does not know:

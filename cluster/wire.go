@@ -46,9 +46,8 @@ type Job struct {
 	// (from 0): a job is published again when a result was refused.
 	Attempt int    `json:"attempt"`
 	Game    string `json:"game"`
-	// Setup is the game's setup as JSON (player.DraughtsSetup,
-	// ChessSetup or XiangqiSetup): search depth and budget, move limit,
-	// opening plies, adjudication.
+	// Setup is the game's setup as JSON (games.Setup): search depth and
+	// budget, move limit, opening plies, adjudication, Chess960.
 	Setup      json.RawMessage `json:"setup"`
 	RunSeed    uint64          `json:"seed"`
 	Generation int             `json:"generation"`

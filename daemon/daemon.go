@@ -36,15 +36,11 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"evolved/cluster"
-	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
+	"evolved/games"
 	"evolved/metrics"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/population"
 	"evolved/progress"
-	"evolved/rating"
 	"evolved/search"
 	"evolved/storage"
 	"evolved/tournament"
@@ -296,14 +292,6 @@ func (d *Daemon) Close() error {
 	return d.db.Close()
 }
 
-// remote makes species play its tournaments on the cluster's workers, if
-// there is a cluster; setup is what the workers build the species from.
-func remote[M cluster.MoveCode, S search.Game[M]](d *Daemon, game string, species *population.Species[M, S], setup any) {
-	if d.coord != nil {
-		species.Tournament = cluster.Tournament(d.coord, game, setup, *species, d.config().Cluster.Replay, d.beat)
-	}
-}
-
 // config returns the current configuration.
 func (d *Daemon) config() Config {
 	d.mu.Lock()
@@ -399,15 +387,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
 	for _, name := range cfg.Games {
 		g.Go(func() error {
-			switch name {
-			case "draughts":
-				return runDraughts(gctx, d)
-			case "chess":
-				return runChess(gctx, d)
-			case "xiangqi":
-				return runXiangqi(gctx, d)
+			run, err := newGameRun(name)
+			if err != nil {
+				return err
 			}
-			return fmt.Errorf("daemon: unknown game %q", name)
+			return run.evolve(gctx, d)
 		})
 	}
 	d.notifier.Notify("READY=1\nSTATUS=evolving " + fmt.Sprint(cfg.Games))
@@ -423,79 +407,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return nil
 }
 
-// runDraughts evolves the draughts population.
-func runDraughts(ctx context.Context, d *Daemon) error {
-	dc, err := runSettings(ctx, d, "draughts", d.config().Draughts)
-	if err != nil {
-		return err
-	}
-	setup := player.DraughtsSetup{Depth: dc.Depth, Nodes: dc.Nodes, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves}
-	species := player.DraughtsSpecies(setup)
-	remote(d, "draughts", &species, setup)
-	format := func(_ string, moves []draughts.Move) (string, error) {
-		return draughts.MoveText(draughts.Start(), moves)
-	}
-	return evolve(ctx, d, "draughts", species, dc, dc.population(0), format, rater[draughts.Move, *draughts.Game]{
-		arena: func(l *rating.Ladder) tournament.Arena[draughts.Move, *draughts.Game] {
-			return player.DraughtsArena(draughts.Rules{MaxMoves: l.MoveLimit()}, l.Plies())
-		},
-		parse: player.Constructors(player.ParseDraughts),
-	})
-}
-
-// runChess evolves the chess population.
-func runChess(ctx context.Context, d *Daemon) error {
-	cc, err := runSettings(ctx, d, "chess", d.config().Chess)
-	if err != nil {
-		return err
-	}
-	setup := player.ChessSetup{Depth: cc.Depth, Nodes: cc.Nodes, OpeningPlies: cc.OpeningPlies,
-		MaxMoves: cc.MaxMoves, AdjudicateMaterial: cc.AdjudicateMaterial, Chess960: cc.Chess960}
-	species := player.ChessSpecies(setup)
-	remote(d, "chess", &species, setup)
-	format := func(start string, moves []chess.Move) (string, error) {
-		pos := chess.Start()
-		if start != "" {
-			var err error
-			if pos, err = chess.ParseFEN(start); err != nil {
-				return "", err
-			}
-		}
-		return chess.MoveText(pos, moves)
-	}
-	return evolve(ctx, d, "chess", species, cc, cc.population(0), format, rater[chess.Move, *chess.Game]{
-		arena: func(l *rating.Ladder) tournament.Arena[chess.Move, *chess.Game] {
-			return player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
-		},
-		parse: player.Constructors(player.ParseChess),
-	})
-}
-
-// runXiangqi evolves the xiangqi population.
-func runXiangqi(ctx context.Context, d *Daemon) error {
-	xc, err := runSettings(ctx, d, "xiangqi", d.config().Xiangqi)
-	if err != nil {
-		return err
-	}
-	setup := player.XiangqiSetup{Depth: xc.Depth, Nodes: xc.Nodes, OpeningPlies: xc.OpeningPlies,
-		MaxMoves: xc.MaxMoves, AdjudicateMaterial: xc.AdjudicateMaterial}
-	species := player.XiangqiSpecies(setup)
-	remote(d, "xiangqi", &species, setup)
-	format := func(_ string, moves []xiangqi.Move) (string, error) {
-		return xiangqi.MoveText(xiangqi.Start(), moves)
-	}
-	return evolve(ctx, d, "xiangqi", species, xc, xc.population(0), format, rater[xiangqi.Move, *xiangqi.Game]{
-		arena: func(l *rating.Ladder) tournament.Arena[xiangqi.Move, *xiangqi.Game] {
-			return player.XiangqiArena(xiangqi.Rules{MaxMoves: l.MoveLimit()}, xiangqi.Start(), l.Plies())
-		},
-		parse: player.Constructors(player.ParseXiangqi),
-	})
-}
-
 // evolve runs one population: load or create its run, then play, commit
 // and log generation after generation.
-func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, species population.Species[M, S],
-	defining any, pcfg population.Config, format func(start string, moves []M) (string, error), rateWith rater[M, S]) error {
+func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], species population.Species[M, S],
+	defining any, pcfg population.Config) error {
+	game := kind.Name
 	log := d.log.With("game", game)
 	st, err := loadOrCreate(ctx, d, game, species, defining, pcfg)
 	if err != nil {
@@ -553,7 +469,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 			}
 			return fmt.Errorf("daemon: %s generation %d: %w", game, st.Generation, err)
 		}
-		record, err := toRecord(game, report, format)
+		record, err := toRecord(game, report, kind.MoveText)
 		if err != nil {
 			return fmt.Errorf("daemon: %s generation %d: %w", game, st.Generation, err)
 		}
@@ -597,7 +513,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 			if err != nil {
 				return fmt.Errorf("daemon: %s generation %d: champion: %w", game, st.Generation, err)
 			}
-			startRating(d.ratingCtx, d, game, st.Generation, report.Champion.ID, st.Seed, champion, rateWith)
+			startRating(d.ratingCtx, d, kind, st.Generation, report.Champion.ID, st.Seed, champion)
 		}
 		d.status.Store(game, fmt.Sprintf("%s generation %d, %.1f games/s", game, st.Generation, rate))
 		d.notifier.Notify("STATUS=" + d.statusLine())

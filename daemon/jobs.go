@@ -11,10 +11,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
-	"evolved/player"
-	"evolved/seed"
 	"evolved/storage"
-	"evolved/tournament"
 )
 
 // startJobs schedules the periodic jobs of cfg and starts them.
@@ -112,42 +109,24 @@ func (d *Daemon) backup(ctx context.Context, dir string, keep int) (string, erro
 	return fmt.Sprintf("wrote %s, removed %d old copies", name, removed), nil
 }
 
-// jobBaselineIndex offsets the seeds of the baseline job's matches from
-// those of the generation's own baseline matches.
-const jobBaselineIndex = 1000
-
 // baselineJob plays the latest champion of each population against the
 // configured baselines and reports the scores.
 func (d *Daemon) baselineJob(ctx context.Context) (string, error) {
-	cfg := d.config()
 	var parts []string
-	for _, game := range cfg.Games {
+	for _, game := range d.config().Games {
+		run, err := newGameRun(game)
+		if err != nil {
+			return "", err
+		}
 		c, err := d.db.Champion(ctx, game, -1)
 		if err != nil {
 			return "", err
 		}
-		switch game {
-		case "draughts":
-			dc := cfg.Draughts
-			species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, Nodes: dc.Nodes, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
-			champ, err := species.Player(c.Net)
-			if err != nil {
-				return "", err
-			}
-			for i, spec := range dc.Baselines {
-				opp, err := species.Baseline(spec)
-				if err != nil {
-					return "", err
-				}
-				res, err := tournament.Match(ctx, species.Arena, champ, opp, tournament.MatchOptions{
-					Games: dc.BaselineGames, Slots: d.slots, Concurrency: d.workers(), Seed: seed.Derive(c.Seed, game, c.Generation, seed.Baseline, jobBaselineIndex+i),
-				})
-				if err != nil {
-					return "", err
-				}
-				parts = append(parts, fmt.Sprintf("%s champion %d vs %s: +%d =%d -%d", game, c.Generation, spec, res.Wins, res.Draws, res.Losses))
-			}
+		lines, err := run.baselines(ctx, d, c)
+		if err != nil {
+			return "", err
 		}
+		parts = append(parts, lines...)
 	}
 	return strings.Join(parts, "; "), nil
 }

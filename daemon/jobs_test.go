@@ -6,6 +6,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,5 +61,56 @@ func TestBackupKeepsTheNewestCopies(t *testing.T) {
 	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		t.Errorf("backup directory: %v", err)
+	}
+}
+
+// TestBaselineJobPlaysEveryGame runs one generation of each game and then
+// the baseline job: it must report every game's champion against every
+// baseline, each match with the configured number of games, and report
+// the same on a second run (its seeds come from the run's). The job once
+// knew draughts alone, and said nothing of chess and xiangqi.
+func TestBaselineJobPlaysEveryGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a generation of each game")
+	}
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
+	cfg.Games = []string{"draughts", "chess", "xiangqi"}
+	cfg.Generations = 1
+	for _, pc := range []*PopulationConfig{&cfg.Draughts.PopulationConfig, &cfg.Chess.PopulationConfig, &cfg.Xiangqi.PopulationConfig} {
+		pc.Depth, pc.MaxMoves = 1, 30
+		pc.LadderGames, pc.BaselineEvery, pc.BaselineGames = 2, 0, 4
+		pc.Baselines = []string{"random", "material:1"}
+	}
+	d, _ := runLogged(t, cfg, 0)
+	var reports [2]string
+	for i := range reports {
+		var err error
+		if reports[i], err = d.baselineJob(context.Background()); err != nil {
+			t.Fatalf("baseline job: %v", err)
+		}
+	}
+	if reports[0] != reports[1] {
+		t.Errorf("the baseline job is not reproducible:\n%s\n%s", reports[0], reports[1])
+	}
+	re := regexp.MustCompile(`^(\w+) champion 0 vs (random|material:1): \+(\d+) =(\d+) -(\d+)$`)
+	var seen []string
+	for _, part := range strings.Split(reports[0], "; ") {
+		m := re.FindStringSubmatch(part)
+		if m == nil {
+			t.Errorf("baseline report %q is not `GAME champion 0 vs SPEC: +W =D -L`", part)
+			continue
+		}
+		w, _ := strconv.Atoi(m[3])
+		dr, _ := strconv.Atoi(m[4])
+		l, _ := strconv.Atoi(m[5])
+		if w+dr+l != 4 {
+			t.Errorf("%s: %d games, want 4", part, w+dr+l)
+		}
+		seen = append(seen, m[1]+" "+m[2])
+	}
+	want := []string{"draughts random", "draughts material:1", "chess random", "chess material:1", "xiangqi random", "xiangqi material:1"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("the baseline job reported %v, want %v", seen, want)
 	}
 }

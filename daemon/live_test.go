@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"evolved/player"
+	"evolved/games"
 	"evolved/population"
 	"evolved/progress"
 )
@@ -39,7 +39,7 @@ func fastDraughts() Config {
 // the tournament, the ladder and, every other generation, the baselines.
 func TestExtraGamesCountsWhatStepPlays(t *testing.T) {
 	dc := fastDraughts().Draughts
-	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
+	species := games.Draughts().Species(games.Setup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
 	var n atomic.Int64
 	species.Arena = countStarts(species.Arena, func() { n.Add(1) })
 	pcfg := dc.population(2)

@@ -5,20 +5,13 @@ import (
 	"fmt"
 	"time"
 
+	"evolved/games"
 	"evolved/progress"
 	"evolved/rating"
 	"evolved/search"
 	"evolved/seed"
 	"evolved/storage"
-	"evolved/tournament"
 )
-
-// rater is what rating a game's champions needs: the game's arena under a
-// ladder's settings, and the parser of the ladder's player specs.
-type rater[M comparable, S search.Game[M]] struct {
-	arena func(l *rating.Ladder) tournament.Arena[M, S]
-	parse func(spec string) (func() search.Player[M, S], error)
-}
 
 // ladder returns the ladder game's champions are rated on: the configured
 // file, or the built-in one.
@@ -37,8 +30,9 @@ func (d *Daemon) ladder(game string) (*rating.Ladder, error) {
 // evolution and play at most half of it at once (at least one game), so
 // that the evolution always keeps the other half; Run waits for them
 // before it returns.
-func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, generation int, agentID int64, runSeed uint64,
-	champion func() search.Player[M, S], r rater[M, S]) {
+func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], generation int, agentID int64, runSeed uint64,
+	champion func() search.Player[M, S]) {
+	game := kind.Name
 	log := d.log.With("game", game, "generation", generation)
 	busy := d.rating(game)
 	if !busy.CompareAndSwap(false, true) {
@@ -53,7 +47,7 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 		ctx, cancel := context.WithTimeout(ctx, time.Duration(jobs.RatingMinutes)*time.Minute)
 		defer cancel()
 		start := time.Now()
-		r, err := rateChampion(ctx, d, game, generation, agentID, runSeed, champion, r, jobs)
+		r, err := rateChampion(ctx, d, kind, generation, agentID, runSeed, champion, jobs)
 		secs := round2(time.Since(start).Seconds())
 		switch {
 		case err != nil && ctx.Err() == context.DeadlineExceeded:
@@ -70,8 +64,9 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 }
 
 // rateChampion plays the rating and stores it.
-func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game string, generation int, agentID int64, runSeed uint64,
-	champion func() search.Player[M, S], r rater[M, S], jobs JobsConfig) (storage.Rating, error) {
+func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], generation int, agentID int64, runSeed uint64,
+	champion func() search.Player[M, S], jobs JobsConfig) (storage.Rating, error) {
+	game := kind.Name
 	ladder, err := d.ladder(game)
 	if err != nil {
 		return storage.Rating{}, err
@@ -83,7 +78,7 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	if err := ladder.CheckEngine(ctx, enginePath); err != nil {
 		return storage.Rating{}, err
 	}
-	anchors, err := rating.Opponents(ladder, enginePath, r.parse)
+	anchors, err := rating.Opponents(ladder, enginePath, kind.Constructors())
 	if err != nil {
 		return storage.Rating{}, err
 	}
@@ -99,7 +94,7 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 		defer d.line.Remove(key)
 	}
 	ratingSeed := seed.Derive(runSeed, game, generation, seed.Rating, 0)
-	res, err := rating.Rate(ctx, r.arena(ladder), champion, anchors, rating.Options{
+	res, err := rating.Rate(ctx, kind.Arena(games.Setup{MaxMoves: ladder.MoveLimit(), OpeningPlies: ladder.Plies()}), champion, anchors, rating.Options{
 		Games: jobs.RatingGames, Concurrency: max(1, d.workers()/2), Seed: ratingSeed, Clock: clock, Slots: d.slots,
 		Progress: func(done, _ int, last rating.Rated, valid bool) {
 			d.beat()

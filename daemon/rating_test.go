@@ -15,12 +15,12 @@ import (
 	"time"
 
 	"evolved/game/chess"
+	"evolved/games"
 	"evolved/player"
 	"evolved/population"
 	"evolved/rating"
 	"evolved/search"
 	"evolved/storage"
-	"evolved/tournament"
 )
 
 // fakeEngineEnv, set in the environment, makes this test binary a fake UCI
@@ -118,7 +118,7 @@ func fakePosition(args []string) (chess.Position, error) {
 func seedRun(t *testing.T, d *Daemon, game string) {
 	t.Helper()
 	cc := d.config().Chess
-	species := player.ChessSpecies(player.ChessSetup{Depth: cc.Depth})
+	species := games.Chess().Species(games.Setup{Depth: cc.Depth})
 	st, err := population.New(game, species.Inputs, cc.population(0), 1)
 	if err != nil {
 		t.Fatal(err)
@@ -214,14 +214,6 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// chessRater is the daemon's chess binding for ratings.
-var chessRater = rater[chess.Move, *chess.Game]{
-	arena: func(l *rating.Ladder) tournament.Arena[chess.Move, *chess.Game] {
-		return player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
-	},
-	parse: player.Constructors(player.ParseChess),
-}
-
 // TestRatingWithAnEngineLadder rates a chess player on a ladder of a fake
 // engine process at two UCI_Elo levels and one own player, as the daemon's
 // job does, and checks what is stored; then engines that lack UCI_Elo or
@@ -255,7 +247,7 @@ func TestRatingWithAnEngineLadder(t *testing.T) {
 	} {
 		t.Setenv(fakeEngineEnv, tc.mode)
 		before, _ := d.db.Ratings(ctx, "chess")
-		r, err := rateChampion(ctx, d, "chess", len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, chessRater, jobs)
+		r, err := rateChampion(ctx, d, games.Chess(), len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, jobs)
 		after, _ := d.db.Ratings(ctx, "chess")
 		if tc.wantErr == "" {
 			if err != nil {

@@ -34,7 +34,7 @@ type ChessMaterial struct{}
 func (m ChessMaterial) Evaluate(g *chess.Game) int {
 	p := g.Position()
 	us, them := p.Side(), p.Side().Other()
-	score := m.material(g)
+	score := m.Balance(g)
 	switch {
 	case score >= 500:
 		score += mopUp(p.King(us), p.King(them))
@@ -44,9 +44,9 @@ func (m ChessMaterial) Evaluate(g *chess.Game) int {
 	return score
 }
 
-// material returns the material balance alone for the side to move, in
+// Balance returns the material balance alone for the side to move, in
 // centipawns.
-func (ChessMaterial) material(g *chess.Game) int {
+func (ChessMaterial) Balance(g *chess.Game) int {
 	p := g.Position()
 	us, them := p.Side(), p.Side().Other()
 	score := 0

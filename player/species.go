@@ -84,7 +84,7 @@ func ChessSpecies(setup ChessSetup) population.Species[chess.Move, *chess.Game] 
 	}
 	arena := ChessArena(chess.Rules{MaxMoves: setup.MaxMoves, FiftyMoveRule: true}, setup.OpeningPlies, setup.Chess960)
 	if margin := setup.AdjudicateMaterial; margin > 0 {
-		arena.Adjudicate = adjudicateMaterial(margin, (ChessMaterial{}).material)
+		arena.Adjudicate = adjudicateMaterial(margin, (ChessMaterial{}).Balance)
 	}
 	return netSpecies(arena, nnet.NumChessInputs, func(net *nnet.Net) (ChessSpec, error) {
 		spec, err := ChessNet("agent", net, setup.Depth)

@@ -1,0 +1,147 @@
+package games
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+
+	"evolved/game/chess"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/tournament"
+)
+
+// Chess returns chess, with Chess960 starts on request: White moves first,
+// PGN records (FEN and X-FEN starts), the material and piece-square
+// players and the nets with evolved piece values, tables and terms.
+func Chess() Kind[chess.Move, *chess.Game] {
+	rules := func(s Setup, pos chess.Position) chess.Rules {
+		return chess.Rules{MaxMoves: s.MaxMoves, FiftyMoveRule: true, Chess960: !pos.ClassicalCastling()}
+	}
+	newGame := func(fen string, s Setup) (*chess.Game, error) {
+		pos, err := chessPosition(fen)
+		if err != nil {
+			return nil, err
+		}
+		return chess.NewGame(pos, rules(s, pos)), nil
+	}
+	fen := func(g *chess.Game) string {
+		p := g.Position()
+		return p.FEN()
+	}
+	return Kind[chess.Move, *chess.Game]{
+		Name:         ChessName,
+		Sides:        [2]string{"white", "black"},
+		RecordTags:   [2]string{"White", "Black"},
+		RecordExts:   []string{".pgn"},
+		Inputs:       nnet.NumChessInputs,
+		DefaultDepth: 2,
+		Parse:        player.ParseChess,
+		Net:          player.ChessNet,
+		NewGame:      newGame,
+		FEN:          fen,
+		Position: func(line string) (string, error) {
+			// An EPD line: its first four FEN fields, then operations.
+			fields := strings.Fields(line)
+			if len(fields) < 4 {
+				return "", fmt.Errorf("%q is not an EPD position", line)
+			}
+			p, err := chess.ParseFEN(strings.Join(fields[:4], " ") + " 0 1")
+			return p.FEN(), err
+		},
+		Arena: func(s Setup) tournament.Arena[chess.Move, *chess.Game] {
+			start := chess.Start()
+			a := tournament.Arena[chess.Move, *chess.Game]{
+				Name:         ChessName,
+				NewGame:      func() *chess.Game { return chess.NewGame(start, rules(s, start)) },
+				OpeningPlies: s.OpeningPlies,
+			}
+			if s.Chess960 {
+				a.Start = func(rng *rand.Rand) *chess.Game {
+					pos, err := chess.Chess960(rng.IntN(960))
+					if err != nil {
+						// IntN(960) is always a valid Scharnagl number.
+						panic("games: " + err.Error())
+					}
+					r := rules(s, pos)
+					r.Chess960 = true
+					return chess.NewGame(pos, r)
+				}
+				a.Describe = fen
+			}
+			if margin := s.AdjudicateMaterial; margin > 0 {
+				a.Adjudicate = adjudicateMaterial(margin, player.ChessMaterial{}.Balance)
+			}
+			return a
+		},
+		MoveText: func(start string, moves []chess.Move) (string, error) {
+			pos, err := chessPosition(start)
+			if err != nil {
+				return "", err
+			}
+			return chess.MoveText(pos, moves)
+		},
+		ReadRecords: func(r io.Reader) ([]Record[chess.Move], error) {
+			games, err := chess.ReadPGN(r)
+			out := make([]Record[chess.Move], len(games))
+			for i, g := range games {
+				out[i] = Record[chess.Move]{Start: g.Start.FEN(), Moves: g.Moves, Result: g.Result}
+				for _, t := range g.Tags {
+					out[i].Tags = append(out[i].Tags, [2]string{t.Name, t.Value})
+				}
+			}
+			return out, err
+		},
+		WriteRecord: func(w io.Writer, rec Record[chess.Move]) error {
+			g := chess.PGNGame{Moves: rec.Moves, Result: rec.Result}
+			var err error
+			if g.Start, err = chessPosition(rec.Start); err != nil {
+				return fmt.Errorf("start: %w", err)
+			}
+			for _, t := range rec.Tags {
+				g.Tags = append(g.Tags, chess.Tag{Name: t[0], Value: t[1]})
+			}
+			return chess.WritePGN(w, g)
+		},
+		ResultTag: chess.ResultString,
+		Perft: func(fen string, depth int) (uint64, error) {
+			pos, err := chessPosition(fen)
+			if err != nil {
+				return 0, err
+			}
+			return chess.Perft(pos, depth), nil
+		},
+		Divide: func(fen string, depth int) ([]DivideLine, error) {
+			pos, err := chessPosition(fen)
+			if err != nil {
+				return nil, err
+			}
+			var out []DivideLine
+			for _, e := range chess.Divide(pos, depth) {
+				// UCI notation, Chess960 castling as king takes rook when
+				// the position is a Chess960 one, as Stockfish's divide
+				// prints it.
+				out = append(out, DivideLine{Move: pos.FormatUCI(e.Move, !pos.ClassicalCastling()), Nodes: e.Nodes})
+			}
+			return out, nil
+		},
+		DescribeNet: func(w io.Writer, n *nnet.Net) error {
+			var b strings.Builder
+			writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())
+			names, units, weights, k := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms(), n.TermCount()
+			writeTerms(&b, names[:k], units[:k], weights[:k])
+			_, err := io.WriteString(w, b.String())
+			return err
+		},
+	}
+}
+
+// chessPosition reads fen (FEN, X-FEN or Shredder-FEN), the start position
+// when fen is "".
+func chessPosition(fen string) (chess.Position, error) {
+	if fen == "" {
+		return chess.Start(), nil
+	}
+	return chess.ParseFEN(fen)
+}

@@ -1,0 +1,111 @@
+package games
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"evolved/game/xiangqi"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/tournament"
+)
+
+// Xiangqi returns xiangqi (Chinese chess): Red moves first, PGN records
+// with moves in coordinates, the classic program's players beside the
+// material ones, and the nets with evolved piece values, tables and terms.
+func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
+	newGame := func(fen string, s Setup) (*xiangqi.Game, error) {
+		pos, err := xiangqiPosition(fen)
+		if err != nil {
+			return nil, err
+		}
+		return xiangqi.NewGame(pos, xiangqi.Rules{MaxMoves: s.MaxMoves}), nil
+	}
+	return Kind[xiangqi.Move, *xiangqi.Game]{
+		Name:         XiangqiName,
+		Sides:        [2]string{"red", "black"},
+		RecordTags:   [2]string{"White", "Black"},
+		RecordExts:   []string{".pgn"},
+		Inputs:       nnet.NumXiangqiInputs,
+		DefaultDepth: 2,
+		Parse:        player.ParseXiangqi,
+		Net:          player.XiangqiNet,
+		NewGame:      newGame,
+		FEN:          func(g *xiangqi.Game) string { return g.Position().FEN() },
+		Position: func(line string) (string, error) {
+			p, err := xiangqi.ParseFEN(line)
+			return p.FEN(), err
+		},
+		Arena: func(s Setup) tournament.Arena[xiangqi.Move, *xiangqi.Game] {
+			start := xiangqi.Start()
+			a := tournament.Arena[xiangqi.Move, *xiangqi.Game]{
+				Name:         XiangqiName,
+				NewGame:      func() *xiangqi.Game { return xiangqi.NewGame(start, xiangqi.Rules{MaxMoves: s.MaxMoves}) },
+				OpeningPlies: s.OpeningPlies,
+			}
+			if margin := s.AdjudicateMaterial; margin > 0 {
+				a.Adjudicate = adjudicateMaterial(margin, player.XiangqiMaterial{}.Evaluate)
+			}
+			return a
+		},
+		MoveText: func(start string, moves []xiangqi.Move) (string, error) {
+			pos, err := xiangqiPosition(start)
+			if err != nil {
+				return "", err
+			}
+			return xiangqi.MoveText(pos, moves)
+		},
+		ReadRecords: func(r io.Reader) ([]Record[xiangqi.Move], error) {
+			recs, err := xiangqi.ReadRecords(r)
+			out := make([]Record[xiangqi.Move], len(recs))
+			for i, rec := range recs {
+				out[i] = Record[xiangqi.Move]{Tags: rec.Tags, Start: rec.Start.FEN(), Moves: rec.Moves, Result: rec.Result}
+			}
+			return out, err
+		},
+		WriteRecord: func(w io.Writer, rec Record[xiangqi.Move]) error {
+			r := xiangqi.Record{Tags: rec.Tags, Moves: rec.Moves, Result: rec.Result}
+			var err error
+			if r.Start, err = xiangqiPosition(rec.Start); err != nil {
+				return fmt.Errorf("start: %w", err)
+			}
+			return xiangqi.WriteRecord(w, r)
+		},
+		ResultTag: xiangqi.ResultString,
+		Perft: func(fen string, depth int) (uint64, error) {
+			pos, err := xiangqiPosition(fen)
+			if err != nil {
+				return 0, err
+			}
+			return xiangqi.Perft(pos, depth), nil
+		},
+		Divide: func(fen string, depth int) ([]DivideLine, error) {
+			pos, err := xiangqiPosition(fen)
+			if err != nil {
+				return nil, err
+			}
+			var out []DivideLine
+			for _, e := range xiangqi.Divide(pos, depth) {
+				out = append(out, DivideLine{Move: pos.FormatUCI(e.Move), Nodes: e.Nodes})
+			}
+			return out, nil
+		},
+		DescribeNet: func(w io.Writer, n *nnet.Net) error {
+			var b strings.Builder
+			writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
+			names, units, weights, k := nnet.XiangqiTermNames(), nnet.XiangqiTermUnits(), n.XiangqiTerms(), n.TermCount()
+			writeTerms(&b, names[:k], units[:k], weights[:k])
+			_, err := io.WriteString(w, b.String())
+			return err
+		},
+	}
+}
+
+// xiangqiPosition reads fen, the start position when fen is "".
+func xiangqiPosition(fen string) (xiangqi.Position, error) {
+	if fen == "" {
+		return xiangqi.Start(), nil
+	}
+	return xiangqi.ParseFEN(fen)
+}
