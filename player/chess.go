@@ -2,15 +2,12 @@ package player
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"math/rand/v2"
 	"strings"
 
 	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/search"
-	"evolved/tournament"
 )
 
 // ChessPlayer is a player of chess.
@@ -153,97 +150,6 @@ func ChessNet(name string, net *nnet.Net, depth int) (ChessSpec, error) {
 			search.Options{Depth: depth, Quiescence: true, TableBits: 14})
 		return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
 	}}, nil
-}
-
-// ChessArena returns the arena of chess games under rules, each opened by
-// openingPlies random plies from the standard start position or, with
-// chess960, from a seeded random one of the 960 arrangements.
-func ChessArena(rules chess.Rules, openingPlies int, chess960 bool) tournament.Arena[chess.Move, *chess.Game] {
-	start := chess.Start()
-	a := tournament.Arena[chess.Move, *chess.Game]{
-		Name:         "chess",
-		NewGame:      func() *chess.Game { return chess.NewGame(start, rules) },
-		OpeningPlies: openingPlies,
-	}
-	if chess960 {
-		rules960 := rules
-		rules960.Chess960 = true
-		a.Start = func(rng *rand.Rand) *chess.Game {
-			pos, err := chess.Chess960(rng.IntN(960))
-			if err != nil {
-				// IntN(960) is always a valid Scharnagl number.
-				panic("player: " + err.Error())
-			}
-			return chess.NewGame(pos, rules960)
-		}
-		a.Describe = describeChessStart
-	}
-	return a
-}
-
-// describeChessStart writes the position a game's recorded moves start
-// from: after any moves an opening made before play.
-func describeChessStart(g *chess.Game) string {
-	p := g.Position()
-	return p.FEN()
-}
-
-// ChessOpening is a start for matches: a position and the moves that
-// follow it before play begins.
-type ChessOpening struct {
-	Start chess.Position
-	Moves []chess.Move
-}
-
-// ReadChessOpenings reads openings from r: PGN games (their start and main
-// line) when pgn is true, else EPD, one position a line (the first four
-// FEN fields; blank lines and lines starting with # are skipped).
-func ReadChessOpenings(r io.Reader, pgn bool) ([]ChessOpening, error) {
-	var out []ChessOpening
-	if pgn {
-		games, err := chess.ReadPGN(r)
-		if err != nil {
-			return nil, fmt.Errorf("openings: %w", err)
-		}
-		for _, g := range games {
-			out = append(out, ChessOpening{Start: g.Start, Moves: g.Moves})
-		}
-	} else {
-		starts, err := readPositionLines(r, parseEPD)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range starts {
-			out = append(out, ChessOpening{Start: p})
-		}
-	}
-	return nonEmpty(out)
-}
-
-// parseEPD reads the position of an EPD line: its first four FEN fields.
-func parseEPD(text string) (chess.Position, error) {
-	fields := strings.Fields(text)
-	if len(fields) < 4 {
-		return chess.Position{}, fmt.Errorf("%q is not an EPD position", text)
-	}
-	return chess.ParseFEN(strings.Join(fields[:4], " ") + " 0 1")
-}
-
-// WithOpenings makes each pairing of the arena start from one of openings,
-// drawn with the pairing's opening seed (both games of a pair share it).
-func WithOpenings(a tournament.Arena[chess.Move, *chess.Game], rules chess.Rules, openings []ChessOpening) tournament.Arena[chess.Move, *chess.Game] {
-	a.Start = func(rng *rand.Rand) *chess.Game {
-		o := openings[rng.IntN(len(openings))]
-		r := rules
-		r.Chess960 = !o.Start.ClassicalCastling()
-		g := chess.NewGame(o.Start, r)
-		for _, m := range o.Moves {
-			g.Make(m)
-		}
-		return g
-	}
-	a.Describe = describeChessStart
-	return a
 }
 
 // ChessNetSearch returns an alpha-beta search with net (quiescence on), for

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 
 	"evolved/game/chess"
@@ -30,7 +29,7 @@ func TestParseChess(t *testing.T) {
 
 func chessMatch(t *testing.T, a, b ChessSpec, games int) tournament.MatchResult[chess.Move] {
 	t.Helper()
-	r, err := tournament.Match(context.Background(), ChessArena(chess.DefaultRules(), 4, false), a.New, b.New,
+	r, err := tournament.Match(context.Background(), chessArena(4), a.New, b.New,
 		tournament.MatchOptions{Games: games, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -131,62 +130,6 @@ func TestChessAgainstStockfish(t *testing.T) {
 
 var _ search.Player[chess.Move, *chess.Game] = (*uciPlayer[chess.Move, *chess.Game])(nil)
 
-func TestChess960Openings(t *testing.T) {
-	arena := ChessArena(chess.DefaultRules(), 2, true)
-	r, err := tournament.Match(context.Background(), arena, mustChess(t, "material:1").New, mustChess(t, "random").New,
-		tournament.MatchOptions{Games: 8, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	starts := map[string]bool{}
-	for i, rec := range r.Records {
-		if rec.Start == "" {
-			t.Fatalf("game %d has no start position", i)
-		}
-		if _, err := chess.ParseFEN(rec.Start); err != nil {
-			t.Fatalf("game %d start %q: %v", i, rec.Start, err)
-		}
-		starts[rec.Start] = true
-		// Both games of a pair start from the same arrangement.
-		if i%2 == 1 && rec.Start != r.Records[i-1].Start {
-			t.Errorf("games %d and %d of a pair start differently", i-1, i)
-		}
-	}
-	if len(starts) < 3 {
-		t.Errorf("only %d different starts in 4 pairs", len(starts))
-	}
-}
-
-func TestReadChessOpenings(t *testing.T) {
-	epd := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;\n\n# comment\n8/8/8/8/8/8/8/K6k w - -\n"
-	ops, err := ReadChessOpenings(strings.NewReader(epd), false)
-	if err != nil || len(ops) != 2 || ops[0].Start.Side() != chess.Black {
-		t.Fatalf("EPD: %v, %d openings", err, len(ops))
-	}
-	ops, err = ReadChessOpenings(strings.NewReader("[Event \"x\"]\n\n1. d4 d5 2. c4 *\n"), true)
-	if err != nil || len(ops) != 1 || len(ops[0].Moves) != 3 {
-		t.Fatalf("PGN: %v, %+v", err, ops)
-	}
-	for name, text := range map[string]string{"empty": "# nothing\n", "short line": "8/8/8 w\n", "bad FEN": "8/8/8/8/8/8/8/8 w - -\n"} {
-		if _, err := ReadChessOpenings(strings.NewReader(text), false); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-	// A match from the PGN opening: every game starts after 1. d4 d5 2. c4.
-	rules := chess.DefaultRules()
-	arena := WithOpenings(ChessArena(rules, 0, false), rules, ops)
-	r, err := tournament.Match(context.Background(), arena, mustChess(t, "material:1").New, mustChess(t, "random").New,
-		tournament.MatchOptions{Games: 2, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, rec := range r.Records {
-		if rec.Start != "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2" {
-			t.Errorf("game %d starts from %q", i, rec.Start)
-		}
-	}
-}
-
 // TestChessTablesStrengthenANet pins what piece-square tables add to a
 // chess genome: the same random net (EvolvePST draws no random number, so
 // every other weight is equal) with Michniewski's tables beside it beats
@@ -243,7 +186,7 @@ func TestWithNodesBudgetsTheSearch(t *testing.T) {
 	}
 	var games [2][]tournament.Record[chess.Move]
 	for i, concurrency := range []int{1, 2} {
-		r, err := tournament.Match(context.Background(), ChessArena(chess.DefaultRules(), 4, false), budget.New, WithNodes(deep, 3000).New,
+		r, err := tournament.Match(context.Background(), chessArena(4), budget.New, WithNodes(deep, 3000).New,
 			tournament.MatchOptions{Games: 4, Seed: 5, Concurrency: concurrency})
 		if err != nil {
 			t.Fatal(err)
@@ -255,4 +198,12 @@ func TestWithNodesBudgetsTheSearch(t *testing.T) {
 			t.Errorf("game %d differs between two matches with the same seed", g+1)
 		}
 	}
+}
+
+// chessArena is the arena of chess games under the default rules from the
+// start position, opened by plies random plies (package games builds the
+// arenas of the commands; player cannot import it).
+func chessArena(plies int) tournament.Arena[chess.Move, *chess.Game] {
+	return tournament.Arena[chess.Move, *chess.Game]{Name: "chess", OpeningPlies: plies,
+		NewGame: func() *chess.Game { return chess.NewGame(chess.Start(), chess.DefaultRules()) }}
 }

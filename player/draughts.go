@@ -6,7 +6,6 @@ import (
 
 	"evolved/game/draughts"
 	"evolved/search"
-	"evolved/tournament"
 )
 
 // DraughtsPlayer is a player of English draughts.
@@ -74,14 +73,4 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 		}}, nil
 	}
 	return DraughtsSpec{}, fmt.Errorf("%w %q: no such draughts player", ErrSpec, spec)
-}
-
-// DraughtsArena returns the arena of draughts games under rules from the
-// standard start position, each opened by openingPlies random plies.
-func DraughtsArena(rules draughts.Rules, openingPlies int) tournament.Arena[draughts.Move, *draughts.Game] {
-	return tournament.Arena[draughts.Move, *draughts.Game]{
-		Name:         "draughts",
-		NewGame:      func() *draughts.Game { return draughts.NewGame(draughts.Start(), rules) },
-		OpeningPlies: openingPlies,
-	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"evolved/game/xiangqi"
 	"evolved/search"
-	"evolved/tournament"
 )
 
 // XiangqiPlayer is a player of xiangqi.
@@ -111,18 +110,4 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		}}, nil
 	}
 	return XiangqiSpec{}, fmt.Errorf("%w %q: no such xiangqi player", ErrSpec, spec)
-}
-
-// XiangqiArena returns the arena of xiangqi games under rules, from start
-// (the standard position when zero), each opened by openingPlies random
-// plies.
-func XiangqiArena(rules xiangqi.Rules, start xiangqi.Position, openingPlies int) tournament.Arena[xiangqi.Move, *xiangqi.Game] {
-	if start == (xiangqi.Position{}) {
-		start = xiangqi.Start()
-	}
-	return tournament.Arena[xiangqi.Move, *xiangqi.Game]{
-		Name:         "xiangqi",
-		NewGame:      func() *xiangqi.Game { return xiangqi.NewGame(start, rules) },
-		OpeningPlies: openingPlies,
-	}
 }

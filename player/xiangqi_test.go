@@ -146,7 +146,8 @@ func TestXiangqiTablesStrengthenANet(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := tournament.Match(context.Background(), XiangqiArena(xiangqi.Rules{MaxMoves: 100}, xiangqi.Position{}, 4),
+	r, err := tournament.Match(context.Background(), tournament.Arena[xiangqi.Move, *xiangqi.Game]{Name: "xiangqi", OpeningPlies: 4,
+		NewGame: func() *xiangqi.Game { return xiangqi.NewGame(xiangqi.Start(), xiangqi.Rules{MaxMoves: 100}) }},
 		nets[0].New, nets[1].New, tournament.MatchOptions{Games: 100, Seed: 3})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 
 	"evolved/game/xiangqi"
 	"evolved/nnet"
-	"evolved/population"
 	"evolved/search"
 )
 
@@ -45,46 +44,4 @@ func XiangqiNet(name string, net *nnet.Net, depth int) (XiangqiSpec, error) {
 		ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator()}, xiangqiNetOptions(depth))
 		return search.Searcher[xiangqi.Move, *xiangqi.Game]{AlphaBeta: ab}
 	}}, nil
-}
-
-// XiangqiSetup is how the xiangqi population plays.
-type XiangqiSetup struct {
-	// Depth is the agents' alpha-beta depth before quiescence; default 2.
-	Depth int
-	// Nodes, if positive, also ends each move's search after about this
-	// many nodes: the search deepens one ply at a time up to Depth and
-	// plays the best move of the last iteration it completed, so with a
-	// high Depth the budget decides how deep it looks. Node counts, unlike
-	// time, make the games reproducible.
-	Nodes int64
-	// OpeningPlies is the number of random plies opening each game; default 4.
-	OpeningPlies int
-	// MaxMoves draws a game once each side has made this many moves; default 100.
-	MaxMoves int
-	// AdjudicateMaterial, if positive, ends a game as a win for the side
-	// that is this many soldiers (100 centipawns of material:D's values)
-	// ahead with the side to move not in check; the reason is stored as
-	// "adjudicated".
-	AdjudicateMaterial int
-}
-
-// XiangqiSpecies returns the genetic algorithm's binding to xiangqi.
-func XiangqiSpecies(setup XiangqiSetup) population.Species[xiangqi.Move, *xiangqi.Game] {
-	if setup.Depth <= 0 {
-		setup.Depth = 2
-	}
-	if setup.OpeningPlies <= 0 {
-		setup.OpeningPlies = 4
-	}
-	if setup.MaxMoves <= 0 {
-		setup.MaxMoves = 100
-	}
-	arena := XiangqiArena(xiangqi.Rules{MaxMoves: setup.MaxMoves}, xiangqi.Start(), setup.OpeningPlies)
-	if margin := setup.AdjudicateMaterial; margin > 0 {
-		arena.Adjudicate = adjudicateMaterial(margin, (XiangqiMaterial{}).Evaluate)
-	}
-	return netSpecies(arena, nnet.NumXiangqiInputs, func(net *nnet.Net) (XiangqiSpec, error) {
-		spec, err := XiangqiNet("agent", net, setup.Depth)
-		return WithNodes(spec, setup.Nodes), err
-	}, ParseXiangqi)
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"evolved/games"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/population"
 	"evolved/tournament"
 )
@@ -17,7 +17,7 @@ import (
 // Each iteration plays the next generation of one run, so later iterations
 // play evolved (longer, more drawn) games rather than generation 0's.
 func BenchmarkGeneration(b *testing.B) {
-	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: 4})
+	species := games.Draughts().Species(games.Setup{Depth: 4})
 	for _, format := range []tournament.Format{tournament.Blondie, tournament.RoundRobin} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("format=%s/workers=%d", format, workers), func(b *testing.B) {

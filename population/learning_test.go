@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"evolved/game/xiangqi"
+	"evolved/games"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
@@ -23,7 +23,7 @@ func TestEvolutionLearns(t *testing.T) {
 		t.Skip("long: 100 generations (skipped with -short)")
 	}
 	ctx := context.Background()
-	species := player.DraughtsSpecies(player.DraughtsSetup{Depth: 2})
+	species := games.Draughts().Species(games.Setup{Depth: 2})
 	cfg := population.DefaultConfig()
 	cfg.Tournament.Format = tournament.Blondie
 	cfg.BaselineEvery = 0
@@ -66,7 +66,7 @@ func TestEvolutionLearns(t *testing.T) {
 // terms alone, each over 400 seeded games at depth 2. Measured: 63.5% and
 // 60.5% (README, "Positional terms").
 func TestChessTermsAddStrength(t *testing.T) {
-	species := player.ChessSpecies(player.ChessSetup{Depth: 2})
+	species := games.Chess().Species(games.Setup{Depth: 2})
 	for _, c := range []struct {
 		name     string
 		flags    nnet.Flags
@@ -138,7 +138,7 @@ func TestXiangqiTermsAddStrength(t *testing.T) {
 // terms, without terms (all 0) and with every term at its textbook value.
 func xiangqiGenerationZero(t *testing.T) (species population.Species[xiangqi.Move, *xiangqi.Game], plain, withTerms *nnet.Net) {
 	t.Helper()
-	species = player.XiangqiSpecies(player.XiangqiSetup{Depth: 2})
+	species = games.Xiangqi().Species(games.Setup{Depth: 2})
 	cfg := population.DefaultConfig()
 	cfg.Flags |= nnet.EvolvePieceValues | nnet.EvolvePST | nnet.EvolveTerms
 	st, err := population.New("xiangqi", nnet.NumXiangqiInputs, cfg, 2026)

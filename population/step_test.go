@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"evolved/game/draughts"
+	"evolved/games"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/population"
 	"evolved/tournament"
 )
@@ -25,7 +25,7 @@ func smallConfig(workers int) population.Config {
 
 type dm = draughts.Move
 
-var fast = player.DraughtsSpecies(player.DraughtsSetup{Depth: 1})
+var fast = games.Draughts().Species(games.Setup{Depth: 1})
 
 func encode(t *testing.T, st *population.State) []byte {
 	t.Helper()

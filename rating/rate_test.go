@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"evolved/game/draughts"
+	"evolved/games"
 	"evolved/player"
 	"evolved/rating"
 	"evolved/search"
@@ -36,7 +37,7 @@ func opponents(t *testing.T, specs []string, elos []float64) []rating.Opponent[m
 }
 
 func arena() tournament.Arena[move, board] {
-	return player.DraughtsArena(draughts.Rules{MaxMoves: 100}, 4)
+	return games.Draughts().Arena(games.Setup{MaxMoves: 100, OpeningPlies: 4})
 }
 
 func rated(t *testing.T, spec string) func() search.Player[move, board] {
@@ -191,7 +192,7 @@ func TestDraughtsLadderRefitsConsistently(t *testing.T) {
 			players[i].Elo = a.Elo
 		}
 	}
-	cal, err := rating.Calibrate(context.Background(), player.DraughtsArena(draughts.Rules{MaxMoves: l.MoveLimit()}, l.Plies()), players,
+	cal, err := rating.Calibrate(context.Background(), games.Draughts().Arena(games.Setup{MaxMoves: l.MoveLimit(), OpeningPlies: l.Plies()}), players,
 		rating.CalibrateOptions{Pairs: 20, Seed: 2026})
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,8 @@ import (
 
 	"evolved/game"
 	"evolved/game/draughts"
+	"evolved/games"
 	"evolved/nnet"
-	"evolved/player"
 	"evolved/population"
 	"evolved/storage"
 	"evolved/tournament"
@@ -109,7 +109,7 @@ func TestSecondWriterIsRefused(t *testing.T) {
 }
 
 // species is a fast draughts species for storage tests.
-var species = player.DraughtsSpecies(player.DraughtsSetup{Depth: 1})
+var species = games.Draughts().Species(games.Setup{Depth: 1})
 
 func testConfig() population.Config {
 	cfg := population.DefaultConfig()

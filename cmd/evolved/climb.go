@@ -13,10 +13,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
-	"evolved/nnet"
+	"evolved/games"
 	"evolved/player"
 	"evolved/plot"
 	"evolved/progress"
@@ -153,17 +150,14 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return fmt.Errorf("climb: %w", err)
 		}
 		switch strings.ToLower(s.game) {
-		case "draughts":
-			arena := player.DraughtsArena(draughts.Rules{MaxMoves: s.maxMoves}, s.openingPlies)
-			return climbOn(ctx, s, rows, stdout, arena, player.ParseDraughts, player.DraughtsNet)
-		case "chess":
-			arena := player.ChessArena(chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}, s.openingPlies, false)
-			return climbOn(ctx, s, rows, stdout, arena, player.ParseChess, player.ChessNet)
-		case "xiangqi":
-			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: s.maxMoves}, xiangqi.Start(), s.openingPlies)
-			return climbOn(ctx, s, rows, stdout, arena, player.ParseXiangqi, player.XiangqiNet)
+		case games.DraughtsName:
+			return climbOn(ctx, s, rows, stdout, games.Draughts())
+		case games.ChessName:
+			return climbOn(ctx, s, rows, stdout, games.Chess())
+		case games.XiangqiName:
+			return climbOn(ctx, s, rows, stdout, games.Xiangqi())
 		}
-		return usagef("climb: unknown game %q (known: draughts, chess, xiangqi)", s.game)
+		return usagef("climb: %v", games.Unknown(s.game))
 	}
 }
 
@@ -241,8 +235,8 @@ func climbPlayed(chosen []int, from, to, skip int) ([]int, error) {
 
 // climbOn plays the champions of the chosen generations against the
 // opponent, printing each point as it is measured, then the summary.
-func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout io.Writer,
-	arena tournament.Arena[M, S], parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) error {
+func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout io.Writer, k games.Kind[M, S]) error {
+	arena := k.Arena(games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies})
 	if len(rows) == 0 {
 		return fmt.Errorf("climb: %s has no played generation yet", s.game)
 	}
@@ -258,11 +252,11 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		if g < 0 || g > latest {
 			return usagef("climb: --against %d: the run has played generations 0 to %d", g, latest)
 		}
-		if opponent, err = playerSource(ctx, "climb", s.game, "", s.db, "", g, 0, parse, net); err != nil {
+		if opponent, err = playerSource(ctx, "climb", k, "", s.db, "", g, 0); err != nil {
 			return err
 		}
 		skip = g
-	} else if opponent, err = playerSource(ctx, "climb", s.game, "", "", s.against, 0, 0, parse, net); err != nil {
+	} else if opponent, err = playerSource(ctx, "climb", k, "", "", s.against, 0, 0); err != nil {
 		return err
 	}
 	var (
@@ -290,7 +284,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	}
 	rep := progress.New(os.Stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(os.Stderr))
 	for i, g := range gens {
-		champion, err := playerSource(ctx, "climb", s.game, "", s.db, "", g, 0, parse, net)
+		champion, err := playerSource(ctx, "climb", k, "", s.db, "", g, 0)
 		if err != nil {
 			rep.Finish()
 			return err

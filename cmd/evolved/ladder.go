@@ -11,10 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
-	"evolved/player"
+	"evolved/games"
 	"evolved/progress"
 	"evolved/rating"
 	"evolved/search"
@@ -95,22 +92,22 @@ func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return fmt.Errorf("ladder: %w", err)
 		}
 		switch l.Game {
-		case "chess":
-			arena := player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
-			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseChess)
-		case "xiangqi":
-			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: l.MoveLimit()}, xiangqi.Start(), l.Plies())
-			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseXiangqi)
+		case games.DraughtsName:
+			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Draughts())
+		case games.ChessName:
+			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Chess())
+		case games.XiangqiName:
+			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Xiangqi())
 		}
-		arena := player.DraughtsArena(draughts.Rules{MaxMoves: l.MoveLimit()}, l.Plies())
-		return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseDraughts)
+		return fmt.Errorf("ladder: %w", games.Unknown(l.Game))
 	}
 }
 
 // calibrateLadder fits the ladder's own players and writes the new ladder.
 func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladderSettings, stdout io.Writer, l *rating.Ladder, enginePath string, clock tournament.Clock,
-	arena tournament.Arena[M, S], parse func(string) (player.Spec[M, S], error)) error {
-	all, err := rating.Opponents(l, enginePath, player.Constructors(parse))
+	k games.Kind[M, S]) error {
+	arena := k.Arena(games.Setup{MaxMoves: l.MoveLimit(), OpeningPlies: l.Plies()})
+	all, err := rating.Opponents(l, enginePath, k.Constructors())
 	if err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}

@@ -7,14 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
-	"evolved/player"
+	"evolved/games"
 	"evolved/progress"
 	"evolved/rating"
 	"evolved/search"
@@ -108,55 +104,66 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if _, err := parseTC(s.tc); err != nil {
 			return &usageError{msg: "match: " + err.Error()}
 		}
-		switch strings.ToLower(s.game) {
-		case "draughts":
-			return matchDraughts(ctx, s, stdout)
-		case "chess":
-			return matchChess(ctx, s, stdout)
-		case "xiangqi":
-			return matchXiangqi(ctx, s, stdout)
+		if s.chess960 && strings.ToLower(s.game) != games.ChessName {
+			return usagef("match: --chess960 is for chess, not %s", s.game)
 		}
-		return usagef("match: unknown game %q (known: draughts, chess, xiangqi)", s.game)
+		switch strings.ToLower(s.game) {
+		case games.DraughtsName:
+			return matchGame(ctx, games.Draughts(), s, stdout)
+		case games.ChessName:
+			return matchGame(ctx, games.Chess(), s, stdout)
+		case games.XiangqiName:
+			return matchGame(ctx, games.Xiangqi(), s, stdout)
+		}
+		return usagef("match: %v", games.Unknown(s.game))
 	}
 }
 
-// matchDraughts runs a draughts match.
-func matchDraughts(ctx context.Context, s matchSettings, stdout io.Writer) error {
-	a, err := player.ParseDraughts(s.a)
+// matchGame plays the match of s in game k and writes its summary, and
+// its games to --pgn.
+func matchGame[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[M, S], s matchSettings, stdout io.Writer) error {
+	a, err := k.Parse(s.a)
 	if err != nil {
 		return &usageError{msg: "match: --a: " + err.Error()}
 	}
-	b, err := player.ParseDraughts(s.b)
+	b, err := k.Parse(s.b)
 	if err != nil {
 		return &usageError{msg: "match: --b: " + err.Error()}
 	}
-	rules := draughts.Rules{MaxMoves: s.maxMoves}
-	start := draughts.Start()
+	setup := games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies, Chess960: s.chess960}
+	arena := k.Arena(setup)
 	if s.fen != "" {
-		if start, err = draughts.ParseFEN(s.fen); err != nil {
+		if arena, err = k.FromPosition(arena, setup, s.fen); err != nil {
 			return &usageError{msg: "match: --fen: " + err.Error()}
 		}
 	}
-	arena := tournament.Arena[draughts.Move, *draughts.Game]{
-		Name:         "draughts",
-		NewGame:      func() *draughts.Game { return draughts.NewGame(start, rules) },
-		OpeningPlies: s.openingPlies,
-	}
 	if s.openings != "" {
-		openings, err := readOpenings(s, func(r io.Reader, records bool) ([]player.DraughtsOpening, error) {
-			return player.ReadDraughtsOpenings(r, records)
-		}, ".pdn", ".pgn")
+		f, err := os.Open(s.openings)
 		if err != nil {
-			return err
+			return fmt.Errorf("match: %w", err)
 		}
-		arena = player.WithDraughtsOpenings(arena, rules, openings)
+		openings, err := k.ReadOpenings(f, k.IsRecordFile(s.openings), setup)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("match: %s: %w", s.openings, err)
+		}
+		arena = k.WithOpenings(arena, setup, openings)
 	}
 	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
 	if err != nil {
 		return err
 	}
 	if s.pgn != "" {
-		if err := writeDraughtsPDN(s.pgn, start, res, a.Name, b.Name, s); err != nil {
+		err := writeGames(s.pgn, func(w io.Writer) error {
+			event := fmt.Sprintf("evolved match, seed %d", s.seed)
+			for i, rec := range res.Records {
+				if err := k.WriteRecord(w, k.MatchRecord(event, i, rec, res.AFirst[i], a.Name, b.Name, s.fen)); err != nil {
+					return fmt.Errorf("game %d: %w", i+1, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -307,41 +314,6 @@ func finite(x float64) float64 {
 	return x
 }
 
-// writeDraughtsPDN writes the match's games as PDN.
-func writeDraughtsPDN(path string, start draughts.Position, res tournament.MatchResult[draughts.Move], nameA, nameB string, s matchSettings) error {
-	return writeGames(path, func(w io.Writer) error {
-		for i, rec := range res.Records {
-			black, white := nameA, nameB
-			if !res.AFirst[i] {
-				black, white = nameB, nameA
-			}
-			from := start
-			if rec.Start != "" { // an opening of --openings
-				var err error
-				if from, err = draughts.ParseFEN(rec.Start); err != nil {
-					return fmt.Errorf("game %d start: %w", i+1, err)
-				}
-			}
-			g := draughts.PDNGame{
-				Tags: []draughts.Tag{
-					{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
-					{Name: "Round", Value: fmt.Sprint(i + 1)},
-					{Name: "Black", Value: black},
-					{Name: "White", Value: white},
-					{Name: "Termination", Value: rec.Outcome.Reason.String()},
-				},
-				Start:  from,
-				Moves:  rec.Moves,
-				Result: draughts.ResultString(rec.Outcome.Result),
-			}
-			if err := draughts.WritePDN(w, g); err != nil {
-				return fmt.Errorf("game %d: %w", i+1, err)
-			}
-		}
-		return nil
-	})
-}
-
 // writeGames creates path and writes the games with write, reporting a
 // failure to close the file too.
 func writeGames(path string, write func(io.Writer) error) (err error) {
@@ -360,100 +332,6 @@ func writeGames(path string, write func(io.Writer) error) (err error) {
 	return nil
 }
 
-// matchChess runs a chess match.
-func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
-	a, err := player.ParseChess(s.a)
-	if err != nil {
-		return &usageError{msg: "match: --a: " + err.Error()}
-	}
-	b, err := player.ParseChess(s.b)
-	if err != nil {
-		return &usageError{msg: "match: --b: " + err.Error()}
-	}
-	rules := chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}
-	arena := player.ChessArena(rules, s.openingPlies, s.chess960)
-	if s.fen != "" {
-		p, err := chess.ParseFEN(s.fen)
-		if err != nil {
-			return &usageError{msg: "match: --fen: " + err.Error()}
-		}
-		arena = player.WithOpenings(arena, rules, []player.ChessOpening{{Start: p}})
-		arena.OpeningPlies = s.openingPlies
-	}
-	if s.openings != "" {
-		openings, err := readOpenings(s, player.ReadChessOpenings, ".pgn")
-		if err != nil {
-			return err
-		}
-		arena = player.WithOpenings(arena, rules, openings)
-	}
-	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
-	if err != nil {
-		return err
-	}
-	if s.pgn != "" {
-		if err := writeChessPGN(s.pgn, res, a.Name, b.Name, s); err != nil {
-			return err
-		}
-	}
-	printMatch(stdout, outcome, a.Name, b.Name, elapsed)
-	return nil
-}
-
-// writeChessPGN writes the match's games as PGN.
-func writeChessPGN(path string, res tournament.MatchResult[chess.Move], nameA, nameB string, s matchSettings) error {
-	return writeGames(path, func(w io.Writer) error {
-		for i, rec := range res.Records {
-			white, black := nameA, nameB
-			if !res.AFirst[i] {
-				white, black = nameB, nameA
-			}
-			start := chess.Start()
-			if rec.Start != "" {
-				var err error
-				if start, err = chess.ParseFEN(rec.Start); err != nil {
-					return fmt.Errorf("game %d start: %w", i+1, err)
-				}
-			}
-			g := chess.PGNGame{
-				Tags: []chess.Tag{
-					{Name: "Event", Value: fmt.Sprintf("evolved match, seed %d", s.seed)},
-					{Name: "Round", Value: fmt.Sprint(i + 1)},
-					{Name: "White", Value: white},
-					{Name: "Black", Value: black},
-					{Name: "Termination", Value: rec.Outcome.Reason.String()},
-				},
-				Start:  start,
-				Moves:  rec.Moves,
-				Result: chess.ResultString(rec.Outcome.Result),
-			}
-			if err := chess.WritePGN(w, g); err != nil {
-				return fmt.Errorf("game %d: %w", i+1, err)
-			}
-		}
-		return nil
-	})
-}
-
-// readOpenings reads the --openings file with read: as game records when
-// its extension is one of recordExts, else one position a line.
-func readOpenings[O any](s matchSettings, read func(r io.Reader, records bool) ([]O, error), recordExts ...string) ([]O, error) {
-	f, err := os.Open(s.openings)
-	if err != nil {
-		return nil, fmt.Errorf("match: %w", err)
-	}
-	defer f.Close()
-	records := false
-	for _, ext := range recordExts {
-		records = records || strings.EqualFold(filepath.Ext(s.openings), ext)
-	}
-	openings, err := read(f, records)
-	if err != nil {
-		return nil, fmt.Errorf("match: %s: %w", s.openings, err)
-	}
-	return openings, nil
-}
-
 // parseTC reads a time control "BASE+INC" in seconds ("" for none).
 func parseTC(tc string) (tournament.Clock, error) {
 	if tc == "" {
@@ -464,74 +342,4 @@ func parseTC(tc string) (tournament.Clock, error) {
 		return tournament.Clock{}, fmt.Errorf("--tc %q: want BASE+INC in seconds, as in 10+0.1", tc)
 	}
 	return tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}, nil
-}
-
-// matchXiangqi runs a xiangqi match.
-func matchXiangqi(ctx context.Context, s matchSettings, stdout io.Writer) error {
-	a, err := player.ParseXiangqi(s.a)
-	if err != nil {
-		return &usageError{msg: "match: --a: " + err.Error()}
-	}
-	b, err := player.ParseXiangqi(s.b)
-	if err != nil {
-		return &usageError{msg: "match: --b: " + err.Error()}
-	}
-	start := xiangqi.Start()
-	if s.fen != "" {
-		if start, err = xiangqi.ParseFEN(s.fen); err != nil {
-			return &usageError{msg: "match: --fen: " + err.Error()}
-		}
-	}
-	arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: s.maxMoves}, start, s.openingPlies)
-	if s.openings != "" {
-		openings, err := readOpenings(s, func(r io.Reader, records bool) ([]player.XiangqiOpening, error) {
-			return player.ReadXiangqiOpenings(r, records)
-		}, ".pgn")
-		if err != nil {
-			return err
-		}
-		arena = player.WithXiangqiOpenings(arena, xiangqi.Rules{MaxMoves: s.maxMoves}, openings)
-	}
-	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
-	if err != nil {
-		return err
-	}
-	if s.pgn != "" {
-		err := writeGames(s.pgn, func(w io.Writer) error {
-			for i, rec := range res.Records {
-				red, black := a.Name, b.Name
-				if !res.AFirst[i] {
-					red, black = b.Name, a.Name
-				}
-				from := start
-				if rec.Start != "" { // an opening of --openings
-					var err error
-					if from, err = xiangqi.ParseFEN(rec.Start); err != nil {
-						return fmt.Errorf("game %d start: %w", i+1, err)
-					}
-				}
-				err := xiangqi.WriteRecord(w, xiangqi.Record{
-					Tags: [][2]string{
-						{"Event", fmt.Sprintf("evolved match, seed %d", s.seed)},
-						{"Round", fmt.Sprint(i + 1)},
-						{"White", red},
-						{"Black", black},
-						{"Termination", rec.Outcome.Reason.String()},
-					},
-					Start:  from,
-					Moves:  rec.Moves,
-					Result: xiangqi.ResultString(rec.Outcome.Result),
-				})
-				if err != nil {
-					return fmt.Errorf("game %d: %w", i+1, err)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	printMatch(stdout, outcome, a.Name, b.Name, elapsed)
-	return nil
 }

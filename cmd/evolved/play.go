@@ -13,7 +13,7 @@ import (
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
-	"evolved/nnet"
+	"evolved/games"
 	"evolved/play"
 	"evolved/player"
 	"evolved/search"
@@ -77,7 +77,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 				return fmt.Errorf("play: %w", err)
 			}
 		}
-		engine, err := playerSource(ctx, "play", "draughts", *agentFile, *dbPath, *spec, generation.get(-1), *depth, player.ParseDraughts, player.DraughtsNet)
+		engine, err := playerSource(ctx, "play", games.Draughts(), *agentFile, *dbPath, *spec, generation.get(-1), *depth)
 		if err != nil {
 			return err
 		}
@@ -88,12 +88,12 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 	}
 }
 
-// playerSource builds the player of game from whichever source a command
-// (cmd, for messages) was given: a player spec (read by parse), an agent
-// file, or a champion of the database; net makes a net player at a depth
-// (0: the agent's own, or the run's for a champion).
-func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd, game, agentFile, dbPath, spec string, generation, depth int,
-	parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) (player.Spec[M, S], error) {
+// playerSource builds the player of game k from whichever source a command
+// (cmd, for messages) was given: a player spec, an agent file, or a
+// champion of the database, a net player at a depth (0: the agent's own,
+// or the run's for a champion).
+func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd string, k games.Kind[M, S], agentFile, dbPath, spec string, generation, depth int) (player.Spec[M, S], error) {
+	game, parse, net := k.Name, k.Parse, k.Net
 	var none player.Spec[M, S]
 	switch {
 	case spec != "":
@@ -156,7 +156,7 @@ func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec st
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	engine, err := playerSource(ctx, "play", "chess", agentFile, dbPath, spec, generation, depth, player.ParseChess, player.ChessNet)
+	engine, err := playerSource(ctx, "play", games.Chess(), agentFile, dbPath, spec, generation, depth)
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec 
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	engine, err := playerSource(ctx, "play", "xiangqi", agentFile, dbPath, spec, generation, depth, player.ParseXiangqi, player.XiangqiNet)
+	engine, err := playerSource(ctx, "play", games.Xiangqi(), agentFile, dbPath, spec, generation, depth)
 	if err != nil {
 		return err
 	}
@@ -187,22 +187,20 @@ func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec 
 
 // humanSide reads --as for game g: the person's side, by default the side
 // that moves first.
+// Each side is named in full or by its first letter.
 func humanSide(g, as string) (game.Player, error) {
-	sides := map[string]map[string]game.Player{
-		"draughts": {"black": draughts.Black, "b": draughts.Black, "white": draughts.White, "w": draughts.White},
-		"chess":    {"white": chess.White, "w": chess.White, "black": chess.Black, "b": chess.Black},
-		"xiangqi":  {"red": xiangqi.Red, "r": xiangqi.Red, "black": xiangqi.Black, "b": xiangqi.Black},
-	}[g]
 	if as == "" {
 		return game.First, nil
 	}
-	side, ok := sides[strings.ToLower(as)]
-	if !ok {
-		names := "black or white"
-		if g == "xiangqi" {
-			names = "red or black"
-		}
-		return game.First, usagef("play: --as must be %s for %s, got %q", names, g, as)
+	info, err := games.Lookup(g)
+	if err != nil {
+		return game.First, usagef("play: %v", err)
 	}
-	return side, nil
+	as = strings.ToLower(as)
+	for i, side := range info.Sides {
+		if as == side || as == side[:1] {
+			return game.Player(i), nil
+		}
+	}
+	return game.First, usagef("play: --as must be %s or %s for %s, got %q", info.Sides[0], info.Sides[1], g, as)
 }

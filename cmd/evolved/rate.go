@@ -10,11 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
-	"evolved/nnet"
-	"evolved/player"
+	"evolved/games"
 	"evolved/progress"
 	"evolved/rating"
 	"evolved/search"
@@ -122,15 +118,14 @@ func rateCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return err
 		}
 		switch game {
-		case "chess":
-			arena := player.ChessArena(chess.Rules{MaxMoves: ladder.MoveLimit(), FiftyMoveRule: true}, ladder.Plies(), false)
-			return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseChess, player.ChessNet)
-		case "xiangqi":
-			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: ladder.MoveLimit()}, xiangqi.Start(), ladder.Plies())
-			return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseXiangqi, player.XiangqiNet)
+		case games.DraughtsName:
+			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Draughts())
+		case games.ChessName:
+			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Chess())
+		case games.XiangqiName:
+			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Xiangqi())
 		}
-		arena := player.DraughtsArena(draughts.Rules{MaxMoves: ladder.MoveLimit()}, ladder.Plies())
-		return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseDraughts, player.DraughtsNet)
+		return usagef("rate: %v", games.Unknown(game))
 	}
 }
 
@@ -167,12 +162,13 @@ func rateGameOf(ctx context.Context, s rateSettings) (string, error) {
 // rateOn rates the player of s on the ladder, with progress on standard
 // error, and prints the report.
 func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings, stdout io.Writer, ladder *rating.Ladder, enginePath string, clock tournament.Clock,
-	arena tournament.Arena[M, S], parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) error {
-	rated, err := playerSource(ctx, "rate", ladder.Game, s.agent, s.db, s.spec, s.generation.get(-1), s.depth, parse, net)
+	k games.Kind[M, S]) error {
+	arena := k.Arena(games.Setup{MaxMoves: ladder.MoveLimit(), OpeningPlies: ladder.Plies()})
+	rated, err := playerSource(ctx, "rate", k, s.agent, s.db, s.spec, s.generation.get(-1), s.depth)
 	if err != nil {
 		return err
 	}
-	anchors, err := rating.Opponents(ladder, enginePath, player.Constructors(parse))
+	anchors, err := rating.Opponents(ladder, enginePath, k.Constructors())
 	if err != nil {
 		return fmt.Errorf("rate: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"evolved/agent"
 	"evolved/daemon"
-	"evolved/nnet"
+	"evolved/games"
 	"evolved/player"
 )
 
@@ -95,43 +95,12 @@ func describeAgent(w io.Writer, f agent.File) error {
 		fmt.Fprintf(&b, ", at most about %d nodes a move", f.Search.Nodes)
 	}
 	fmt.Fprintf(&b, "\nnet: %s, %d weights, flags %v\n", strings.Join(sizes, "-"), n.NumWeights(), n.Flags())
-	switch f.Game {
-	case "draughts":
-		fmt.Fprintf(&b, "king value: %.3f men\n", n.King())
-	case "chess":
-		writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())
-		names, units, weights, k := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms(), n.TermCount()
-		writeTerms(&b, names[:k], units[:k], weights[:k])
-	case "xiangqi":
-		writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
-		names, units, weights, k := nnet.XiangqiTermNames(), nnet.XiangqiTermUnits(), n.XiangqiTerms(), n.TermCount()
-		writeTerms(&b, names[:k], units[:k], weights[:k])
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// writeValues writes the piece values v, named by names, in pawns.
-func writeValues[V ~[5]float64 | ~[6]float64](b *strings.Builder, names []string, v V) {
-	b.WriteString("piece values (pawns):")
-	for i, name := range names {
-		fmt.Fprintf(b, " %s %.2f", name, v[i])
+	g, err := games.Lookup(f.Game)
+	if err != nil {
+		return err
 	}
-	b.WriteString("\n")
-}
-
-// writeTerms writes a table of positional terms: name, weight, unit and
-// weight*unit, the pawns a count of the feature is worth. Nothing is written for no terms.
-func writeTerms(b *strings.Builder, names []string, units, weights []float64) {
-	if len(names) == 0 {
-		return
-	}
-	width := len("term")
-	for _, name := range names {
-		width = max(width, len(name))
-	}
-	fmt.Fprintf(b, "positional terms:\n  %-*s  %6s  %10s  %13s\n", width, "term", "weight", "unit", "pawns a count")
-	for i, name := range names {
-		fmt.Fprintf(b, "  %-*s  %+6.2f  %10.4g  %+13.4f\n", width, name, weights[i], units[i], weights[i]*units[i])
-	}
+	return g.DescribeNet(w, n)
 }

@@ -1,0 +1,30 @@
+package player
+
+import (
+	"evolved/search"
+	"time"
+)
+
+// WithNodes returns spec whose players also end each move's search after
+// about nodes nodes (see ChessSetup.Nodes), if nodes is positive and the
+// players take limits (alpha-beta searchers do); spec itself otherwise. A
+// clock given to a player later (a timed match) replaces the budget.
+func WithNodes[M comparable, S search.Game[M]](spec Spec[M, S], nodes int64) Spec[M, S] {
+	if nodes <= 0 || spec.New == nil {
+		return spec
+	}
+	inner := spec.New
+	spec.New = func() search.Player[M, S] {
+		p := inner()
+		if l, ok := p.(limiter); ok {
+			l.Limits(0, nodes, 0)
+		}
+		return p
+	}
+	return spec
+}
+
+// limiter is a player whose search limits can be set: search.Searcher.
+type limiter interface {
+	Limits(depth int, nodes int64, t time.Duration)
+}
