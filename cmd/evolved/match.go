@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"evolved/elo"
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
@@ -271,7 +272,7 @@ func scoreOfA[M comparable](res tournament.MatchResult[M], k int) float64 {
 func printMatch(w io.Writer, o matchOutcome, nameA, nameB string, elapsed time.Duration) {
 	n := o.wins + o.draws + o.losses
 	score := 100 * (float64(o.wins) + float64(o.draws)/2) / float64(n)
-	elo, ci := tournament.EloFromScore(o.wins, o.draws, o.losses)
+	elo, ci := elo.Estimate(o.wins, o.draws, o.losses)
 	if elo = math.Round(elo); elo == 0 {
 		elo = 0 // an even score prints as 0, not -0
 	}
