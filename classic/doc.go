@@ -9,8 +9,8 @@
 //   - The piece strengths (Strength): general 1,000,000, advisor and
 //     elephant 110, horse 300, chariot 600, cannon 500, soldier 70.
 //   - The position tables: ElephantEye's opening and middlegame
-//     piece-square tables (tables.go says which and where the numbers come
-//     from), Red's view, read upside down for Black.
+//     piece-square tables (game/xiangqi/tables.go says which and where the
+//     numbers come from), Red's view, read upside down for Black.
 //   - The evaluation (Evaluate, Terms): per side 6*Strength + 4*Material +
 //     4*Threat + Mobility + Control, and the difference between the side
 //     to move and the other. Mobility weighs pseudo-legal moves: 13 per

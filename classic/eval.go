@@ -36,10 +36,12 @@ func Strength(pt xiangqi.PieceType) int {
 const (
 	// WeightStrength, WeightMaterial, WeightThreat, WeightMobility and
 	// WeightControl combine a side's Terms: 6*Strength + 4*Material +
-	// 4*Threat + Mobility + Control.
-	WeightStrength = 6
-	WeightMaterial = 4
-	WeightThreat   = 4
+	// 4*Threat + Mobility + Control. The first three weigh what depends on
+	// a piece and its point alone, and are package xiangqi's, which keeps
+	// the position values for the nets too.
+	WeightStrength = xiangqi.ClassicWeightStrength
+	WeightMaterial = xiangqi.ClassicWeightMaterial
+	WeightThreat   = xiangqi.ClassicWeightThreat
 	WeightMobility = 1
 	WeightControl  = 1
 )
@@ -53,24 +55,19 @@ const (
 	MobilitySoldier = 15
 )
 
-// threatBonus is the Threat of one piece standing across the river, by
-// type: ElephantEye's weights for its attack evaluation (chariot and horse
-// 2, cannon and soldier 1) times ten. Generals, advisors and elephants
-// never cross.
-var threatBonus = [xiangqi.NoPieceType]int{xiangqi.Horse: 20, xiangqi.Chariot: 20, xiangqi.Cannon: 10, xiangqi.Soldier: 10}
-
 // Terms is one side's share of the evaluation, before weighting.
 type Terms struct {
 	// Strength is the sum of the classic strengths (see Strength) of the
 	// side's pieces other than its general: 3590 for a full set.
 	Strength int
 	// Material is the sum of the position-table values of all the side's
-	// pieces, its general included (see tables.go): 888 for the start
-	// position.
+	// pieces, its general included (xiangqi.ClassicTableValue): 888 for
+	// the start position.
 	Material int
 	// Threat is the sum over the side's pieces standing on the enemy's
 	// half of the board (ranks 6 to 10 for Red, 1 to 5 for Black) of 20
-	// per chariot or horse and 10 per cannon or soldier.
+	// per chariot or horse and 10 per cannon or soldier
+	// (xiangqi.ClassicThreat).
 	Threat int
 	// Mobility is the weighted count of the side's pseudo-legal moves
 	// (xiangqi.Activity: legal but for leaving its own general attacked,
@@ -92,7 +89,7 @@ func (t Terms) Total() int {
 }
 
 // evalTables are the lookup tables of the evaluation, by colour, built once
-// from the typed-in tables.
+// from package xiangqi's position values.
 type evalTables struct {
 	material [2][xiangqi.NoPieceType][xiangqi.Squares]int32
 	threat   [2][xiangqi.NoPieceType][xiangqi.Squares]int32
@@ -108,36 +105,16 @@ var tables = buildTables()
 
 func buildTables() *evalTables {
 	t := new(evalTables)
-	source := [xiangqi.NoPieceType]*[10][9]int16{
-		xiangqi.General:  &tableKingSoldier,
-		xiangqi.Advisor:  &tableAdvisorElephant,
-		xiangqi.Elephant: &tableAdvisorElephant,
-		xiangqi.Horse:    &tableHorse,
-		xiangqi.Chariot:  &tableChariot,
-		xiangqi.Cannon:   &tableCannon,
-		xiangqi.Soldier:  &tableKingSoldier,
-	}
 	for s := range xiangqi.Square(xiangqi.Squares) {
-		f, r := s.File(), s.Rank()
 		for c := xiangqi.Red; c <= xiangqi.Black; c++ {
-			rr := r // the rank as the side sees it, 0 for its own back rank
-			if c == xiangqi.Black {
-				rr = 9 - r
-			}
-			across := rr >= 5
 			for pt := range xiangqi.PieceType(xiangqi.NoPieceType) {
-				m := int32(source[pt][9-rr][f])
-				th := int32(0)
-				if across {
-					th = int32(threatBonus[pt])
-				}
 				st := int32(0)
 				if pt != xiangqi.General {
 					st = int32(strengths[pt])
 				}
-				t.material[c][pt][s] = m
-				t.threat[c][pt][s] = th
-				t.static[c][pt][s] = WeightStrength*st + WeightMaterial*m + WeightThreat*th
+				t.material[c][pt][s] = int32(xiangqi.ClassicTableValue(pt, c, s))
+				t.threat[c][pt][s] = int32(xiangqi.ClassicThreat(pt, c, s))
+				t.static[c][pt][s] = WeightStrength*st + int32(xiangqi.ClassicPositionValue(pt, c, s))
 			}
 		}
 	}
@@ -147,17 +124,13 @@ func buildTables() *evalTables {
 // PositionValue returns what the evaluation gives a piece of type pt of
 // side c on point s for standing there, in the evaluation's units:
 // WeightMaterial times its position-table value plus WeightThreat times
-// its threat bonus. With WeightStrength times its strength, it is the
-// part of the evaluation that depends on the piece and its point alone;
-// the rest (mobility, control) depends on the other pieces too. Black's
-// values are Red's on the mirrored point. It returns 0 for NoPieceType or
-// a point off the board.
+// its threat bonus (xiangqi.ClassicPositionValue). With WeightStrength
+// times its strength, it is the part of the evaluation that depends on
+// the piece and its point alone; the rest (mobility, control) depends on
+// the other pieces too. Black's values are Red's on the mirrored point. It
+// returns 0 for NoPieceType or a point off the board.
 func PositionValue(pt xiangqi.PieceType, c game.Player, s xiangqi.Square) int {
-	if pt >= xiangqi.NoPieceType || int(s) >= xiangqi.Squares {
-		return 0
-	}
-	c &= 1
-	return WeightMaterial*int(tables.material[c][pt][s]) + WeightThreat*int(tables.threat[c][pt][s])
+	return xiangqi.ClassicPositionValue(pt, c, s)
 }
 
 // SideTerms returns the evaluation terms of side c in p.

@@ -1,9 +1,6 @@
 package nnet
 
-import (
-	"evolved/classic"
-	"evolved/game/xiangqi"
-)
+import "evolved/game/xiangqi"
 
 // Xiangqi piece-square tables (EvolvePST on a xiangqi net).
 
@@ -25,20 +22,20 @@ var xiangqiHome = [7]xiangqi.Square{4, 3, 2, 1, 0, 19, 27}
 
 // ClassicXiangqiPST returns the tables xiangqi nets with EvolvePST start
 // from, indexed by XiangqiPSTIndex, in pawns: what the classic program's
-// evaluation gives a piece for its point (classic.PositionValue:
+// evaluation gives a piece for its point (xiangqi.ClassicPositionValue:
 // ElephantEye's position tables and the bonus for crossing the river),
 // on the evaluation's own scale, where a pawn is 100 strength units
-// weighed classic.WeightStrength each, less the value of the piece's start
-// point (its home), so that a piece at home is worth its piece value
-// alone. A chariot on e9, the best point of its table, is worth 0.26
+// weighed xiangqi.ClassicWeightStrength each, less the value of the
+// piece's start point (its home), so that a piece at home is worth its
+// piece value alone. A chariot on e9, the best point of its table, is worth 0.26
 // pawns more than at home, a soldier next to the enemy palace 0.60 more.
 func ClassicXiangqiPST() [NumXiangqiPSTValues]float64 {
-	const pawn = 100 * classic.WeightStrength
+	const pawn = 100 * xiangqi.ClassicWeightStrength
 	var t [NumXiangqiPSTValues]float64
 	for pt := range xiangqi.PieceType(7) {
-		home := classic.PositionValue(pt, xiangqi.Red, xiangqiHome[pt])
+		home := xiangqi.ClassicPositionValue(pt, xiangqi.Red, xiangqiHome[pt])
 		for s := range xiangqi.Square(xiangqi.Squares) {
-			t[XiangqiPSTIndex(pt, s)] = float64(classic.PositionValue(pt, xiangqi.Red, s)-home) / pawn
+			t[XiangqiPSTIndex(pt, s)] = float64(xiangqi.ClassicPositionValue(pt, xiangqi.Red, s)-home) / pawn
 		}
 	}
 	return t

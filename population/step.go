@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"evolved/elo"
 	"evolved/nnet"
-	"evolved/rating"
 	"evolved/search"
 	"evolved/seed"
 	"evolved/tournament"
@@ -38,7 +38,7 @@ type Report[M comparable] struct {
 	Champion     Agent
 	// Ratings are the agents' Elo ratings by maximum likelihood over the
 	// tournament's games (mean 0), with 95% intervals, by slot.
-	Ratings []rating.Rated
+	Ratings []elo.Rated
 	Ladder  Ladder[M]
 	// Baselines is empty in generations without baseline games.
 	Baselines []Baseline[M]
@@ -145,7 +145,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		rep.ChampionSlot = 0 // the strategy's mean
 	}
 	rep.Champion = st.Agents[rep.ChampionSlot]
-	rep.Ratings = rating.Pool(n, pairs(results, n))
+	rep.Ratings = elo.Pool(n, pairs(results, n))
 	var champ func() search.Player[M, S] // for the ladder and the baselines
 	if players != nil {
 		champ = players[rep.ChampionSlot]
@@ -354,9 +354,9 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 		if err != nil {
 			return nil, fmt.Errorf("population: baseline %s: %w", o.name, err)
 		}
-		elo, hw := tournament.EloFromScore(res.Wins, res.Draws, res.Losses)
+		d, hw := elo.Estimate(res.Wins, res.Draws, res.Losses)
 		out = append(out, Baseline[M]{Opponent: o.name, Wins: res.Wins, Draws: res.Draws, Losses: res.Losses,
-			Score: res.Score(), Elo: elo, HalfWidth: hw, Match: res})
+			Score: res.Score(), Elo: d, HalfWidth: hw, Match: res})
 	}
 	return out, nil
 }
@@ -403,11 +403,11 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 
 // pairs turns the games among the first n slots (the population's, not
 // the hall of fame's) into rating pairs, scored for the first player.
-func pairs[M comparable](r tournament.Results[M], n int) []rating.Game {
-	out := make([]rating.Game, 0, len(r.Games))
+func pairs[M comparable](r tournament.Results[M], n int) []elo.Game {
+	out := make([]elo.Game, 0, len(r.Games))
 	for _, g := range r.Games {
 		if g.First < n && g.Second < n {
-			out = append(out, rating.Game{First: g.First, Second: g.Second, Score: g.Outcome.Result.FirstScore()})
+			out = append(out, elo.Game{First: g.First, Second: g.Second, Score: g.Outcome.Result.FirstScore()})
 		}
 	}
 	return out

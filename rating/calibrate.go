@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"evolved/elo"
 	"evolved/game"
 	"evolved/search"
 	"evolved/tournament"
@@ -28,7 +29,7 @@ type CalibrateOptions struct {
 type Calibration struct {
 	// Ratings holds every player's rating, in the order given.
 	Ratings []Rated
-	Model   Model
+	Model   elo.Model
 	// Games is the number of games played.
 	Games int
 	// Scores[i][j] is player i's score against player j, in points, and
@@ -78,20 +79,20 @@ func Calibrate[M comparable, S search.Game[M]](ctx context.Context, arena tourna
 	for i := range n {
 		cal.Scores[i], cal.Met[i] = make([]float64, n), make([]int, n)
 	}
-	games := make([]Game, len(res.Games))
+	games := make([]elo.Game, len(res.Games))
 	for k, g := range res.Games {
 		if g.Outcome.Reason == game.TimeForfeit {
 			return Calibration{}, fmt.Errorf("%w: game %d between %s and %s; use a longer time control or a lower concurrency",
 				ErrForfeit, k+1, players[g.First].Name, players[g.Second].Name)
 		}
 		score := g.Outcome.Result.FirstScore()
-		games[k] = Game{First: g.First, Second: g.Second, Score: score}
+		games[k] = elo.Game{First: g.First, Second: g.Second, Score: score}
 		cal.Scores[g.First][g.Second] += score
 		cal.Scores[g.Second][g.First] += 1 - score
 		cal.Met[g.First][g.Second]++
 		cal.Met[g.Second][g.First]++
 	}
-	cal.Ratings, cal.Model, err = Fit(fixed, games)
+	cal.Ratings, cal.Model, err = elo.Fit(fixed, games)
 	if err != nil {
 		return Calibration{}, err
 	}

@@ -12,7 +12,7 @@
 //
 // Rate plays a player against anchors chosen near its strength (Plan) in
 // rounds of colour-swapped game pairs and estimates its rating by maximum
-// likelihood over all games (Fit) in Ordo's logistic model, the first
+// likelihood over all games (elo.Fit) in Ordo's logistic model, the first
 // move's advantage fitted and draws counted as half a win and in the
 // variance, so that a rating difference is the one a match's score
 // implies. The anchors are held at their ratings, so an interval says how

@@ -1,6 +1,10 @@
 package rating
 
-import "math"
+import (
+	"math"
+
+	"evolved/elo"
+)
 
 // Spread limits, in Elo, of the targets Plan draws the next anchors around:
 // never so narrow that one anchor takes every game (which says little about
@@ -25,7 +29,7 @@ func Plan(elos []float64, estimate, halfWidth float64, known bool, pairs int) []
 		q := (float64(i) + 0.5) / float64(pairs)
 		var target float64
 		if known {
-			spread := math.Min(math.Max(halfWidth/z95, minSpread), maxSpread)
+			spread := math.Min(math.Max(halfWidth/elo.Z95, minSpread), maxSpread)
 			target = estimate + spread*normalQuantile(q)
 		} else {
 			target = lo + q*(hi-lo)

@@ -9,10 +9,15 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"evolved/elo"
 	"evolved/game"
 	"evolved/search"
 	"evolved/tournament"
 )
+
+// Rated is a player's fitted rating on a ladder's scale, as elo.Fit
+// returns it: the type of Report.Rating and Calibration.Ratings.
+type Rated = elo.Rated
 
 // Opponent is an anchor ready to play: its name, its rating and a
 // constructor of fresh, independent players (one per concurrent game).
@@ -56,7 +61,7 @@ type Report[M comparable] struct {
 	Rating Rated
 	// Model holds the first-move advantage fitted with it, the draw ratio
 	// and the dispersion of the scores.
-	Model Model
+	Model elo.Model
 	// Anchors holds the results against each anchor, in ladder order, from
 	// the rated player's side (anchors it did not meet have no games).
 	Anchors []Tally
@@ -123,7 +128,7 @@ func Rate[M comparable, S search.Game[M]](ctx context.Context, arena tournament.
 		rep.Anchors[i] = Tally{Name: a.Name, Elo: a.Elo}
 	}
 	var (
-		games []Game
+		games []elo.Game
 		est   Rated
 		known bool
 	)
@@ -157,7 +162,7 @@ func Rate[M comparable, S search.Game[M]](ctx context.Context, arena tournament.
 					ErrForfeit, loser, 2*played+k+1, anchors[a].Name)
 			}
 			score := g.Outcome.Result.FirstScore()
-			games = append(games, Game{First: g.First, Second: g.Second, Score: score})
+			games = append(games, elo.Game{First: g.First, Second: g.Second, Score: score})
 			mine := score
 			if g.First != 0 {
 				mine = 1 - score
@@ -175,7 +180,7 @@ func Rate[M comparable, S search.Game[M]](ctx context.Context, arena tournament.
 			rep.PlayerFirst = append(rep.PlayerFirst, g.First == 0)
 		}
 		played += pairs
-		ratings, model, err := Fit(fixed, games)
+		ratings, model, err := elo.Fit(fixed, games)
 		if err != nil {
 			return Report[M]{}, err
 		}

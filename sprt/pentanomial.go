@@ -3,6 +3,8 @@ package sprt
 import (
 	"fmt"
 	"math"
+
+	"evolved/elo"
 )
 
 // Pentanomial counts game pairs by their score from one player's side: [0]
@@ -72,7 +74,7 @@ func (p Pentanomial) Stats() Stats {
 		pdf[i] = float64(c) / n
 	}
 	mu, v := moments(pdf)
-	s := Stats{Score: mu, Elo: eloOf(mu)}
+	s := Stats{Score: mu, Elo: elo.Diff(mu)}
 	if v == 0 {
 		s.EloCI, s.NEloCI = math.Inf(1), math.Inf(1)
 		switch {
@@ -86,16 +88,13 @@ func (p Pentanomial) Stats() Stats {
 		return s
 	}
 	se := math.Sqrt(v / n) // of the mean per-game score
-	lo, hi := math.Max(mu-z95*se, 1e-12), math.Min(mu+z95*se, 1-1e-12)
-	s.EloCI = (eloOf(hi) - eloOf(lo)) / 2
+	lo, hi := math.Max(mu-elo.Z95*se, 1e-12), math.Min(mu+elo.Z95*se, 1-1e-12)
+	s.EloCI = (elo.Diff(hi) - elo.Diff(lo)) / 2
 	// Per game, a pair's variance is twice the per-game score's: σ_pg =
 	// sqrt(2·v) with v the variance of the pair score per game.
 	sigma := math.Sqrt(2 * v)
 	s.NElo = (mu - 0.5) / sigma / ntPerNelo
-	s.NEloCI = z95 * se / sigma / ntPerNelo
+	s.NEloCI = elo.Z95 * se / sigma / ntPerNelo
 	s.LOS = 0.5 * (1 + math.Erf((mu-0.5)/se/math.Sqrt2))
 	return s
 }
-
-// z95 is the standard normal quantile of a two-sided 95% interval.
-const z95 = 1.959963984540054

@@ -20,6 +20,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"evolved/elo"
 )
 
 // Model says how the bounds of a test are expressed.
@@ -168,7 +170,7 @@ func (t Test) LLR(p Pentanomial) float64 {
 		t0, t1 := t.Elo0*ntPerNelo*math.Sqrt2, t.Elo1*ntPerNelo*math.Sqrt2
 		p0, p1 = mleTValue(pdf, 0.5, t0), mleTValue(pdf, 0.5, t1)
 	default:
-		p0, p1 = mleExpected(pdf, expectedScore(t.Elo0)), mleExpected(pdf, expectedScore(t.Elo1))
+		p0, p1 = mleExpected(pdf, elo.Expected(t.Elo0)), mleExpected(pdf, elo.Expected(t.Elo1))
 	}
 	llr := 0.0
 	for i := range pdf {
@@ -272,9 +274,3 @@ func moments(pdf [5]float64) (mean, variance float64) {
 	}
 	return mean, variance
 }
-
-// expectedScore is the score a player expects at an Elo difference d.
-func expectedScore(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
-
-// eloOf is the Elo difference at which the expected score is s.
-func eloOf(s float64) float64 { return -400 * math.Log10(1/s-1) }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"evolved/elo"
 )
 
 // TestLLRMatchesStockfishCommits checks the normalized-bound LLR against
@@ -66,7 +68,7 @@ func TestLogisticLLRNearItsBrownianApproximation(t *testing.T) {
 		test := Test{Elo0: 0, Elo1: 4, Alpha: 0.05, Beta: 0.05, Model: Logistic}
 		n, pdf := p.pdf()
 		mu, v := moments(pdf)
-		s0, s1 := expectedScore(0), expectedScore(4)
+		s0, s1 := elo.Expected(0), elo.Expected(4)
 		approx := n * (s1 - s0) * (2*mu - s0 - s1) / v / 2
 		if got := test.LLR(p); math.Abs(got-approx) > 0.01*math.Abs(approx)+0.005 {
 			t.Errorf("%v: LLR %.4f, approximation %.4f", p, got, approx)
@@ -113,17 +115,17 @@ func TestStats(t *testing.T) {
 	// error is sqrt(0.075/100), and the interval's ends are the Elo of
 	// ½ ± 1.96 of it. Normalized: 1.96·se/sqrt(2·0.075)·800/ln 10.
 	se := math.Sqrt(0.075 / 100)
-	wantCI := (eloOf(0.5+z95*se) - eloOf(0.5-z95*se)) / 2
+	wantCI := (elo.Diff(0.5+elo.Z95*se) - elo.Diff(0.5-elo.Z95*se)) / 2
 	if math.Abs(s.EloCI-wantCI) > 1e-9 {
 		t.Errorf("Elo CI %v, want %v", s.EloCI, wantCI)
 	}
-	wantNCI := z95 * se / math.Sqrt(2*0.075) * 800 / math.Ln10
+	wantNCI := elo.Z95 * se / math.Sqrt(2*0.075) * 800 / math.Ln10
 	if math.Abs(s.NEloCI-wantNCI) > 1e-9 {
 		t.Errorf("nElo CI %v, want %v", s.NEloCI, wantNCI)
 	}
 	// 3 pairs won twice, 1 won and drawn: score 15/16; all pairs positive.
 	s = Pentanomial{0, 0, 0, 1, 3}.Stats()
-	if math.Abs(s.Score-15.0/16) > 1e-12 || math.Abs(s.Elo-eloOf(15.0/16)) > 1e-9 || s.LOS < 0.99 {
+	if math.Abs(s.Score-15.0/16) > 1e-12 || math.Abs(s.Elo-elo.Diff(15.0/16)) > 1e-9 || s.LOS < 0.99 {
 		t.Errorf("winning: %+v", s)
 	}
 	if s := (Pentanomial{}).Stats(); !math.IsInf(s.EloCI, 1) || s.LOS != 0.5 {

@@ -2,8 +2,8 @@
 // random openings, matches of many games between two players, and the
 // tournaments of the genetic algorithm, all run concurrently with results
 // that do not depend on the number of workers or the order games finish in.
-// It also turns a score into the Elo difference it implies (EloFromScore);
-// ratings of many players, within a pool or on a scale, are package rating's.
+// What a score means in Elo is package elo's; ratings on a calibrated scale
+// are package rating's.
 package tournament
 
 import (

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -212,38 +211,6 @@ func TestMatchFixedColors(t *testing.T) {
 	open := func(i int) string { return fmt.Sprint(r.Records[i].Moves[:arena.OpeningPlies]) }
 	if open(0) == open(1) && open(2) == open(3) && open(4) == open(5) {
 		t.Errorf("games share openings in pairs: %s %s", open(0), open(1))
-	}
-}
-
-func TestEloFromScore(t *testing.T) {
-	cases := []struct {
-		w, d, l  int
-		elo, tol float64
-	}{
-		{50, 0, 50, 0, 1e-9},
-		{75, 0, 25, 190.849, 0.01}, // -400*log10(1/0.75-1)
-		{25, 0, 75, -190.849, 0.01},
-		{0, 100, 0, 0, 1e-9},
-	}
-	for _, c := range cases {
-		elo, ci := EloFromScore(c.w, c.d, c.l)
-		if math.Abs(elo-c.elo) > c.tol {
-			t.Errorf("EloFromScore(%d,%d,%d) = %.3f, want %.3f", c.w, c.d, c.l, elo, c.elo)
-		}
-		if math.IsNaN(ci) || ci < 0 {
-			t.Errorf("EloFromScore(%d,%d,%d): interval %v", c.w, c.d, c.l, ci)
-		}
-	}
-	// 75%: se of the score = sqrt(0.75*0.25/100) = 0.0433; d elo/dp at 0.75
-	// = 400/(ln10*0.1875) = 926.5; half-width = 1.96*0.0433*926.5 = 78.6.
-	if _, ci := EloFromScore(75, 0, 25); math.Abs(ci-78.6) > 0.2 {
-		t.Errorf("75/25: half-width %.2f, want 78.6", ci)
-	}
-	// 20-0 is read as 19.5/20: elo = -400*log10(1/0.975-1) = 636.4, and the
-	// interval 1.96*sqrt(0.975*0.025/20)*400/(ln10*0.975*0.025)
-	// = 1.96*0.034911*7126.8 = 487.6.
-	if elo, ci := EloFromScore(20, 0, 0); math.Abs(elo-636.4) > 0.1 || math.Abs(ci-487.6) > 0.1 {
-		t.Errorf("20-0: elo %.1f ± %.1f, want 636.4 ± 487.6", elo, ci)
 	}
 }
 

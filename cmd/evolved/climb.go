@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"evolved/elo"
 	"evolved/games"
 	"evolved/player"
 	"evolved/plot"
@@ -300,7 +301,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		}
 		p := climbPoint{Generation: g, Hours: hours[g], Wins: res.Wins, Draws: res.Draws, Losses: res.Losses}
 		p.Score = 100 * (float64(p.Wins) + float64(p.Draws)/2) / float64(s.games)
-		p.Elo, p.CI = tournament.EloFromScore(p.Wins, p.Draws, p.Losses)
+		p.Elo, p.CI = elo.Estimate(p.Wins, p.Draws, p.Losses)
 		report.Points = append(report.Points, p)
 		if !s.json {
 			rep.Clear()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"evolved/elo"
 	"evolved/games"
 	"evolved/progress"
 	"evolved/rating"
@@ -278,14 +279,14 @@ func scoreOfA[M comparable](res tournament.MatchResult[M], k int) float64 {
 func printMatch(w io.Writer, o matchOutcome, nameA, nameB string, elapsed time.Duration) {
 	n := o.wins + o.draws + o.losses
 	score := 100 * (float64(o.wins) + float64(o.draws)/2) / float64(n)
-	elo, ci := tournament.EloFromScore(o.wins, o.draws, o.losses)
-	if elo = math.Round(elo); elo == 0 {
-		elo = 0 // an even score prints as 0, not -0
+	diff, ci := elo.Estimate(o.wins, o.draws, o.losses)
+	if diff = math.Round(diff); diff == 0 {
+		diff = 0 // an even score prints as 0, not -0
 	}
 	fmt.Fprintf(w, "%s vs %s: +%d =%d -%d, score %.1f%%, Elo %+.0f ± %.0f (95%%), %.1f s\n",
-		nameA, nameB, o.wins, o.draws, o.losses, score, elo, ci, elapsed.Seconds())
+		nameA, nameB, o.wins, o.draws, o.losses, score, diff, ci, elapsed.Seconds())
 	last := fmt.Sprintf("result games=%d wins=%d draws=%d losses=%d score=%.1f elo=%.0f ci=%.0f",
-		n, o.wins, o.draws, o.losses, score, elo, ci)
+		n, o.wins, o.draws, o.losses, score, diff, ci)
 	drawRatio := 100 * float64(o.draws) / float64(n)
 	if o.paired && o.ptnml.Pairs() > 0 {
 		st := o.ptnml.Stats()

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
 
+	"evolved/elo"
 	"evolved/plot"
 	"evolved/rating"
 	"evolved/storage"
@@ -104,8 +104,8 @@ func learningCharts(game string, c storage.Curves) []plot.Chart {
 			s.Y = append(s.Y, 100*p.Score)
 			// The interval of the Elo difference, as a score: the expected
 			// score at each of its ends.
-			s.Low = append(s.Low, 100*expectedScore(p.Elo-p.EloCI))
-			s.High = append(s.High, 100*expectedScore(p.Elo+p.EloCI))
+			s.Low = append(s.Low, 100*elo.Expected(p.Elo-p.EloCI))
+			s.High = append(s.High, 100*elo.Expected(p.Elo+p.EloCI))
 		}
 		baselines.Series = append(baselines.Series, s)
 	}
@@ -200,9 +200,6 @@ func compareRuns(ctx context.Context, paths []string, game, out string, stdout i
 	fmt.Fprintf(stdout, "wrote %s (%d runs, %d ratings)\n", out, len(paths), len(all))
 	return nil
 }
-
-// expectedScore is the score a player expects at an Elo difference of elo.
-func expectedScore(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)) }
 
 // movingMean returns the mean of the last n values at each point.
 func movingMean(v []float64, n int) []float64 {

@@ -1,4 +1,4 @@
-package rating
+package elo
 
 import "math"
 
@@ -65,7 +65,7 @@ func Pool(n int, games []Game) []Rated {
 	for i := range r {
 		out[i].Elo = (r[i] - mean) / eloScale
 		if cov != nil {
-			out[i].HalfWidth = z95 * math.Sqrt(cov[i][i]) / eloScale
+			out[i].HalfWidth = Z95 * math.Sqrt(cov[i][i]) / eloScale
 		}
 	}
 	return out

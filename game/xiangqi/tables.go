@@ -1,13 +1,21 @@
-package classic
+package xiangqi
 
-// The position tables of the evaluation, typed in from the piece-square
-// tables of ElephantEye 3.3 by Morning Yellow (www.xqbase.com, 2004-2012,
-// file eval/preeval.cpp), which in turn adapted those of the program
-// "Meng Ru Shen Dan". ElephantEye keeps each table on a 16x16 board and
-// blends a midgame and an endgame version by the material left; the
-// classic program used the midgame tables alone, as we do. ElephantEye's
-// values already include a base value for the piece (a chariot is worth
-// about 200, a horse or cannon about 100, a soldier 7 to 89).
+import "evolved/game"
+
+// The classic program's position values: the part of its evaluation that
+// depends on a piece and its point alone. Package classic evaluates with
+// them, and nnet starts a xiangqi net's piece-square tables from them; they
+// live here, beside the rules, as data and a lookup, so that the nets need
+// not depend on a player or the search.
+//
+// The position tables are typed in from the piece-square tables of
+// ElephantEye 3.3 by Morning Yellow (www.xqbase.com, 2004-2012, file
+// eval/preeval.cpp), which in turn adapted those of the program "Meng Ru
+// Shen Dan". ElephantEye keeps each table on a 16x16 board and blends a
+// midgame and an endgame version by the material left; the classic
+// program used the midgame tables alone, as we do. ElephantEye's values
+// already include a base value for the piece (a chariot is worth about
+// 200, a horse or cannon about 100, a soldier 7 to 89).
 //
 // Each table is written as the board is drawn with Red at the bottom: the
 // first row is rank 10 (Black's back rank), the last row rank 1 (Red's),
@@ -16,12 +24,84 @@ package classic
 // a position and of its colour-flipped mirror image are opposite. All the
 // tables are symmetric between the left and right wings.
 
+// The weights of the classic evaluation's terms that depend on a piece
+// and its point alone, per unit of each: ClassicWeightStrength per unit of
+// the piece's classic strength (100 units are a pawn), ClassicWeightMaterial
+// per unit of its position-table value (ClassicTableValue) and
+// ClassicWeightThreat per unit of its threat bonus (ClassicThreat).
+const (
+	ClassicWeightStrength = 6
+	ClassicWeightMaterial = 4
+	ClassicWeightThreat   = 4
+)
+
+// ClassicPositionValue returns what the classic evaluation gives a piece of
+// type pt of side c on point s for standing there, in the evaluation's
+// units: ClassicWeightMaterial times its position-table value plus
+// ClassicWeightThreat times its threat bonus. Black's values are Red's on
+// the mirrored point. It returns 0 for NoPieceType or a point off the
+// board.
+func ClassicPositionValue(pt PieceType, c game.Player, s Square) int {
+	return ClassicWeightMaterial*ClassicTableValue(pt, c, s) + ClassicWeightThreat*ClassicThreat(pt, c, s)
+}
+
+// ClassicTableValue returns the value ElephantEye's position table of its
+// type gives a piece of type pt of side c on point s; 0 for NoPieceType or
+// a point off the board.
+func ClassicTableValue(pt PieceType, c game.Player, s Square) int {
+	if pt >= NoPieceType || int(s) >= Squares {
+		return 0
+	}
+	var t *[Ranks][Files]int16
+	switch pt {
+	case General, Soldier:
+		t = &tableKingSoldier
+	case Advisor, Elephant:
+		t = &tableAdvisorElephant
+	case Horse:
+		t = &tableHorse
+	case Chariot:
+		t = &tableChariot
+	default:
+		t = &tableCannon
+	}
+	return int(t[Ranks-1-ownRank(c, s)][s.File()])
+}
+
+// ClassicThreat returns the classic threat bonus of a piece of type pt of
+// side c on point s: for a piece standing across the river (ranks 6 to 10
+// for Red, 1 to 5 for Black) ElephantEye's weights for its attack
+// evaluation (chariot and horse 2, cannon and soldier 1) times ten, else 0.
+// Generals, advisors and elephants never cross. It returns 0 for
+// NoPieceType or a point off the board.
+func ClassicThreat(pt PieceType, c game.Player, s Square) int {
+	if pt >= NoPieceType || int(s) >= Squares || ownRank(c, s) < Ranks/2 {
+		return 0
+	}
+	switch pt {
+	case Horse, Chariot:
+		return 20
+	case Cannon, Soldier:
+		return 10
+	}
+	return 0
+}
+
+// ownRank returns the rank of s as side c sees it, 0 for its own back
+// rank.
+func ownRank(c game.Player, s Square) int {
+	if c&1 == Black {
+		return Ranks - 1 - s.Rank()
+	}
+	return s.Rank()
+}
+
 // tableKingSoldier is ElephantEye's cucvlKingPawnMidgameAttacking, the
 // table of the general and the soldiers in the opening and middlegame for
 // a side that has attacking chances. The general only ever stands on the
 // palace points at the bottom; a soldier gains most on the ranks in front
 // of the enemy palace.
-var tableKingSoldier = [10][9]int16{
+var tableKingSoldier = [Ranks][Files]int16{
 	{9, 9, 9, 11, 13, 11, 9, 9, 9},
 	{39, 49, 69, 84, 89, 84, 69, 49, 39},
 	{39, 49, 64, 74, 74, 74, 64, 49, 39},
@@ -38,7 +118,7 @@ var tableKingSoldier = [10][9]int16{
 // table of the advisors and elephants of a side that is not under attack.
 // Its only non-zero entries are the five advisor points (d1, f1, e2, d3,
 // f3) and the seven elephant points (c1, g1, a3, e3, i3, c5, g5).
-var tableAdvisorElephant = [10][9]int16{
+var tableAdvisorElephant = [Ranks][Files]int16{
 	{0, 0, 0, 0, 0, 0, 0, 0, 0},
 	{0, 0, 0, 0, 0, 0, 0, 0, 0},
 	{0, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -54,7 +134,7 @@ var tableAdvisorElephant = [10][9]int16{
 // tableHorse is ElephantEye's cucvlKnightMidgame: horses are worth most
 // on the enemy's side of the river near its palace, and least on their
 // own back rank and on e2, where they block their general.
-var tableHorse = [10][9]int16{
+var tableHorse = [Ranks][Files]int16{
 	{90, 90, 90, 96, 90, 96, 90, 90, 90},
 	{90, 96, 103, 97, 94, 97, 103, 96, 90},
 	{92, 98, 99, 103, 99, 103, 99, 98, 92},
@@ -70,7 +150,7 @@ var tableHorse = [10][9]int16{
 // tableChariot is ElephantEye's cucvlRookMidgame: chariots like open
 // central files and the rank in front of the enemy palace (e9 is the
 // maximum, 233), and dislike the corners they start in.
-var tableChariot = [10][9]int16{
+var tableChariot = [Ranks][Files]int16{
 	{206, 208, 207, 213, 214, 213, 207, 208, 206},
 	{206, 212, 209, 216, 233, 216, 209, 212, 206},
 	{206, 208, 207, 214, 216, 214, 207, 208, 206},
@@ -86,7 +166,7 @@ var tableChariot = [10][9]int16{
 // tableCannon is ElephantEye's cucvlCannonMidgame: cannons like the
 // central file (the central cannon opening) and the enemy's back corners,
 // from where they pin along the back rank.
-var tableCannon = [10][9]int16{
+var tableCannon = [Ranks][Files]int16{
 	{100, 100, 96, 91, 90, 91, 96, 100, 100},
 	{98, 98, 96, 92, 89, 92, 96, 98, 98},
 	{97, 97, 96, 91, 92, 91, 96, 97, 97},

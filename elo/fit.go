@@ -1,4 +1,4 @@
-package rating
+package elo
 
 import (
 	"errors"
@@ -39,17 +39,13 @@ type Rated struct {
 }
 
 // ErrFit is wrapped by the errors of a fit that cannot be made.
-var ErrFit = errors.New("rating: cannot fit")
+var ErrFit = errors.New("elo: cannot fit")
 
 // PriorWeight is the weight, in games, of the virtual draw that every two
 // players who met get in a fit (as BayesElo's prior): it keeps a player who
 // won or lost every game at a finite rating, and weighs little against the
 // tens of real games a rating rests on.
 const PriorWeight = 0.5
-
-// eloScale converts Elo to the natural units of the logistic: a difference
-// of d Elo is an expected score of 1/(1+10^(-d/400)) = σ(d·eloScale).
-const eloScale = math.Ln10 / 400
 
 // Fit estimates by maximum likelihood the ratings of the players whose
 // fixed entry is NaN, from games among n players, holding the others at
@@ -112,16 +108,13 @@ func Fit(fixed []float64, games []Game) ([]Rated, Model, error) {
 	for i := range out {
 		if k := free[i]; k >= 0 {
 			out[i].Elo = theta[k]
-			out[i].HalfWidth = z95 * math.Sqrt(math.Max(cov[k][k]*model.Dispersion, 0))
+			out[i].HalfWidth = Z95 * math.Sqrt(math.Max(cov[k][k]*model.Dispersion, 0))
 		} else {
 			out[i].Elo = fixed[i]
 		}
 	}
 	return out, model, nil
 }
-
-// z95 is the standard normal quantile of a two-sided 95% interval.
-const z95 = 1.959963984540054
 
 // connected checks that every free player reaches a fixed one through the
 // games, which a finite fit needs.
@@ -292,6 +285,7 @@ func (p *problem) dispersion(theta []float64) float64 {
 	return math.Min(num/den, 1)
 }
 
+// sigmoid returns the logistic function 1/(1+e^(-x)) without overflow.
 func sigmoid(x float64) float64 {
 	if x >= 0 {
 		return 1 / (1 + math.Exp(-x))

@@ -1,4 +1,4 @@
-package rating
+package elo
 
 import (
 	"errors"
@@ -9,11 +9,8 @@ import (
 
 var nan = math.NaN()
 
-// elo returns the logistic expected score at a rating difference d.
-func expected(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
-
 // simulate draws games between players with the true ratings: the first
-// mover's expected score is expected(d) for d the rating difference plus
+// mover's expected score is Expected(d) for d the rating difference plus
 // adv, and a share drawShare of min(E, 1-E) of the games are drawn, so
 // that draws are common between equals and rare in lopsided games.
 func simulate(rng *rand.Rand, ratings []float64, pairs [][2]int, gamesPerPair int, drawShare, adv float64) []Game {
@@ -24,7 +21,7 @@ func simulate(rng *rand.Rand, ratings []float64, pairs [][2]int, gamesPerPair in
 			if k%2 == 1 {
 				first, second = second, first
 			}
-			e := expected(ratings[first] - ratings[second] + adv)
+			e := Expected(ratings[first] - ratings[second] + adv)
 			draw := drawShare * 2 * math.Min(e, 1-e)
 			win, loss := e-draw/2, 1-e-draw/2
 			score := 0.5
@@ -72,7 +69,7 @@ func TestFitOneAnchorMatchesTheClosedForm(t *testing.T) {
 	// units (the advantage's cross terms cancel with balanced colours),
 	// and the dispersion that of 30 wins and 10 losses at expectation s.
 	dispersion := (30*(1-s)*(1-s) + 10*s*s) / (40 * s * (1 - s))
-	wantHW := z95 * math.Sqrt(dispersion/((40+PriorWeight)*s*(1-s))) / eloScale
+	wantHW := Z95 * math.Sqrt(dispersion/((40+PriorWeight)*s*(1-s))) / eloScale
 	if math.Abs(got[0].HalfWidth-wantHW) > 1e-6 {
 		t.Errorf("half-width = %.6f, want %.6f", got[0].HalfWidth, wantHW)
 	}
