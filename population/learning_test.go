@@ -64,7 +64,7 @@ func TestEvolutionLearns(t *testing.T) {
 // plays as it would without them), and one with the more terms
 // (nnet.EvolveMoreTerms) at theirs too beats the agent with the basic
 // terms alone, each over 400 seeded games at depth 2. Measured: 63.5% and
-// 60.5% (README, "Positional terms").
+// 60.5% (docs/chess.md, "Positional terms" and "More terms").
 func TestChessTermsAddStrength(t *testing.T) {
 	species := games.Chess().Species(games.Setup{Depth: 2})
 	for _, c := range []struct {
@@ -127,7 +127,7 @@ func expectStronger[M comparable, S search.Game[M]](t *testing.T, species popula
 // (nnet.EvolveTerms on a xiangqi net) can buy: a generation-0 xiangqi
 // agent with every term at its textbook value beats the same agent with
 // the terms at 0 over 200 seeded games at depth 2. Measured: 57.2%
-// (README, "Xiangqi").
+// (docs/xiangqi.md, "Positional terms").
 func TestXiangqiTermsAddStrength(t *testing.T) {
 	species, plain, withTerms := xiangqiGenerationZero(t)
 	expectStronger(t, species, "textbook terms vs none", withTerms, plain, 200, 0.55)
@@ -163,7 +163,8 @@ func xiangqiGenerationZero(t *testing.T) (species population.Species[xiangqi.Mov
 // the classic program's strengths (cannon 5) over 400 seeded games at
 // depth 2, both with the ten terms at their textbook values. Measured:
 // 53.9% here; the seed-1 run's generation-0 champion gains +58 ± 24 Elo
-// from the same change (README, "Xiangqi"). Equal values score 50%.
+// from the same change (docs/xiangqi.md, "Piece values that move"). Equal
+// values score 50%.
 func TestXiangqiValuesAddStrength(t *testing.T) {
 	species, _, classic := xiangqiGenerationZero(t)
 	for i, v := range nnet.ClassicXiangqiPieceValues() {

@@ -286,7 +286,7 @@ func TestSqlite3ReadsWhileTheDaemonWrites(t *testing.T) {
 		if _, err := os.Stat(db); err != nil {
 			continue
 		}
-		// As the README tells sqlite3 users: a busy timeout covers the
+		// As docs/daemon.md tells sqlite3 users: a busy timeout covers the
 		// instant the daemon's last connection closes (SQLite then
 		// checkpoints under an exclusive lock); while it runs, readers
 		// never wait.

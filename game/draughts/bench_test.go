@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkPerft reports perft nodes per second from the start position with
-// bulk counting at the last ply. The README's figure is depth 11.
+// bulk counting at the last ply. docs/performance.md's figure is depth 11.
 func BenchmarkPerft(b *testing.B) {
 	for _, depth := range []int{9, 11} {
 		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
