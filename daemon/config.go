@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"net"
 	"os"
 	"slices"
@@ -16,13 +15,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/robfig/cron/v3"
 
-	"evolved/agent"
-	"evolved/nnet"
-	"evolved/player"
-	"evolved/population"
 	"evolved/rating"
 	"evolved/storage"
-	"evolved/tournament"
 )
 
 // Config is the daemon's configuration. It is read in layers: DefaultConfig,
@@ -61,121 +55,6 @@ type Config struct {
 
 // Defined reports whether a configuration file set key ("draughts.depth").
 func (c Config) Defined(key string) bool { return c.defined[key] }
-
-// PopulationConfig holds the settings every population has. With the seed
-// they define a run: they cannot change for an existing database.
-type PopulationConfig struct {
-	// Preset names the optimiser: "blondie24", the genetic algorithm of
-	// the seed experiment, or "es", an evolution strategy over the same
-	// genome (population.Optimizer).
-	Preset string `toml:"preset" json:"preset"`
-	Depth  int    `toml:"depth" json:"depth"`
-	// Nodes, if positive, ends each move's search in the tournaments after
-	// about this many nodes, Depth being the deepest iteration
-	// (player.ChessSetup.Nodes); 0 searches to Depth.
-	Nodes        int64  `toml:"nodes" json:"nodes"`
-	OpeningPlies int    `toml:"opening_plies" json:"opening_plies"`
-	MaxMoves     int    `toml:"max_moves" json:"max_moves"`
-	Format       string `toml:"format" json:"format"`
-	// QuietNet starts generation 0's nets with their output layer at 0, so
-	// that they play by piece values, tables and terms (or, in draughts
-	// with piece_diff, the piece difference) until the net earns its say.
-	QuietNet bool `toml:"quiet_net" json:"quiet_net,omitempty"`
-	// Rounds is the number of rounds of the roundrobin format, each from
-	// new openings (0 or 1: one). A run started before the key plays one.
-	Rounds          int      `toml:"rounds" json:"rounds,omitempty"`
-	Population      int      `toml:"population" json:"population"`
-	Elite           int      `toml:"elite" json:"elite"`
-	Hidden          []int    `toml:"hidden" json:"hidden"`
-	PieceDiff       bool     `toml:"piece_diff" json:"piece_diff"`
-	SelfAdaptive    bool     `toml:"self_adaptive" json:"self_adaptive"`
-	LadderChampions int      `toml:"ladder_champions" json:"ladder_champions"`
-	LadderGames     int      `toml:"ladder_games" json:"ladder_games"`
-	BaselineEvery   int      `toml:"baseline_every" json:"baseline_every"`
-	Baselines       []string `toml:"baselines" json:"baselines"`
-	BaselineGames   int      `toml:"baseline_games" json:"baseline_games"`
-	// HallOfFame and HallGames: every agent also plays the champions of
-	// generations G-1, G-2, G-4, ... (at most hall_of_fame of them),
-	// hall_games games each, and those points count in its fitness; see
-	// population.Config.
-	HallOfFame int `toml:"hall_of_fame" json:"hall_of_fame"`
-	HallGames  int `toml:"hall_games" json:"hall_games"`
-	// MutationScale multiplies the mutation's weight steps; 0 or 1 is
-	// Blondie24's step (population.Config.MutationScale).
-	MutationScale float64 `toml:"mutation_scale" json:"mutation_scale"`
-	// TableMutationScale, if not 0, is the step of the evolvable tables and
-	// piece values instead of mutation_scale (population.Config).
-	TableMutationScale float64 `toml:"table_mutation_scale" json:"table_mutation_scale,omitempty"`
-	// ValueMutationScale, if not 0, makes each evolvable piece value step
-	// by up to this fraction of its classic value a generation, as the
-	// terms step in units of theirs; 0 steps them as the tables
-	// (population.Config.ValueMutationScale).
-	ValueMutationScale float64 `toml:"value_mutation_scale" json:"value_mutation_scale,omitempty"`
-	// TableScaleStep, if not 0, multiplies each piece type's piece-square
-	// table by 1 + m*step a generation, m uniform in [-1, 1), so that the
-	// tables' worth against material evolves (population.Config.TableScaleStep).
-	TableScaleStep float64 `toml:"table_scale_step" json:"table_scale_step,omitempty"`
-	// FitnessMemory ranks agents by their points per game over every
-	// generation they have played (population.Config.FitnessMemory).
-	FitnessMemory bool `toml:"fitness_memory" json:"fitness_memory"`
-	// FitnessCaution ranks by points per game less that many standard
-	// errors (population.Config.FitnessCaution); it needs fitness_memory.
-	// 0, the default and what runs started before it have, is the mean.
-	FitnessCaution float64 `toml:"fitness_caution" json:"fitness_caution,omitempty"`
-}
-
-// DraughtsConfig defines the draughts population.
-type DraughtsConfig struct {
-	PopulationConfig
-	EvolveKing bool `toml:"evolve_king" json:"evolve_king"`
-}
-
-// ChessConfig defines the chess population.
-type ChessConfig struct {
-	PopulationConfig
-	// EvolvePieceValues makes the five piece values part of the genome.
-	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
-	// EvolvePST adds piece-square tables to the genome, beside the net,
-	// starting from Michniewski's (nnet.EvolvePST).
-	EvolvePST bool `toml:"evolve_pst" json:"evolve_pst"`
-	// EvolveTerms adds twelve positional terms (mobility, the bishop pair,
-	// pawn structure, rooks on open files, king safety) to the genome,
-	// starting at 0 (nnet.EvolveTerms). Runs started before the key have
-	// none.
-	EvolveTerms bool `toml:"evolve_terms" json:"evolve_terms,omitempty"`
-	// EvolveMoreTerms adds nine more positional terms after those of
-	// evolve_terms (threats, hanging pieces, rooks on the seventh,
-	// outposts, the tempo, passed pawns in the endgame, king attackers,
-	// connected pawns; nnet.EvolveMoreTerms). It needs evolve_terms, and
-	// is off without it unless set. Runs started before the key have none.
-	EvolveMoreTerms bool `toml:"evolve_more_terms" json:"evolve_more_terms,omitempty"`
-	// AdjudicateMaterial, if positive, ends a game as won for the side this
-	// many pawns ahead.
-	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
-	// Chess960 starts every game from a seeded random Chess960 arrangement
-	// (before its opening plies) instead of the standard position.
-	Chess960 bool `toml:"chess960" json:"chess960"`
-}
-
-// XiangqiConfig defines the xiangqi population.
-type XiangqiConfig struct {
-	PopulationConfig
-	// EvolvePieceValues makes the six piece values (advisor, elephant,
-	// horse, chariot, cannon, soldier; the classic program's strengths at
-	// first) part of the genome.
-	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
-	// EvolvePST adds piece-square tables to the genome, beside the net,
-	// starting from the classic program's (nnet.EvolvePST).
-	EvolvePST bool `toml:"evolve_pst" json:"evolve_pst"`
-	// EvolveTerms adds ten positional terms (the classic program's
-	// mobility and control, hanging pieces, the tempo, hollow cannons) to
-	// the genome, starting at 0 (nnet.EvolveTerms on a xiangqi net). Runs
-	// started before the key have none.
-	EvolveTerms bool `toml:"evolve_terms" json:"evolve_terms,omitempty"`
-	// AdjudicateMaterial, if positive, ends a game as won for the side this
-	// many soldiers (100 of material:D's centipawns) ahead.
-	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
-}
 
 // JobsConfig schedules the periodic jobs (cron specs; "" disables a job)
 // and sets the retention that every generation's commit applies.
@@ -279,59 +158,9 @@ func DefaultConfig() Config {
 		Seed:      1,
 		LogFormat: "auto",
 		LogLevel:  "info",
-		Draughts: DraughtsConfig{PopulationConfig: PopulationConfig{
-			Preset: string(population.Blondie24), MutationScale: 1,
-			Depth: 4, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin), Rounds: 1,
-			Population: 15, Elite: 5, Hidden: []int{40, 10}, PieceDiff: true,
-			LadderChampions: 5, LadderGames: 6,
-			BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20, HallGames: 2,
-			// Measured: the best champion of 200 generations beats the
-			// Blondie24 ranking's by +21 ± 18 (seed 1) and +28 ± 21 (seed
-			// 2) Elo, both SPRT H1 (README, "Climbing the scale").
-			FitnessMemory: true,
-		}},
-		// Chess evolves piece-square tables at a tenth of the mutation
-		// step: the champion then rates 1750 ± 67 on Stockfish's scale at
-		// 10+0.1, against 1500 ± 73 without them; at the full step the
-		// tables drift away within a hundred generations. With the
-		// positional terms, every pair playing both colours and fitness
-		// memory, the champion of generation 599 beats generation 0's by
-		// +89 ± 25 Elo and the previous default's champion of generation
-		// 599 in an SPRT (H1, +79 ± 30), which itself is no better than
-		// its generation 0 (README, "Positional terms"). With the nine more
-		// terms, generation 400's champion beats generation 0's by +186 ±
-		// 29 and the twelve-term default's generation 599 in an SPRT (H1
-		// after 296 games, +89 ± 30).
-		Chess: ChessConfig{PopulationConfig: PopulationConfig{
-			Preset: string(population.Blondie24), MutationScale: 0.1,
-			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin), Rounds: 1,
-			Population: 15, Elite: 5, Hidden: []int{32, 8},
-			LadderChampions: 5, LadderGames: 6,
-			BaselineEvery: 10, Baselines: []string{"random", "material:2"}, BaselineGames: 20, HallGames: 2,
-			FitnessMemory: true,
-		}, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true, EvolveMoreTerms: true},
-		// Xiangqi evolves the classic program's piece-square tables, at a
-		// tenth of the step as chess does: generation 0 then scores 43.8%
-		// against classic at depth 2 (200 games), against 26.5% without
-		// them, and its champion 94% at 10+0.1 (README). With the
-		// positional terms, the round robin and fitness memory (chess's
-		// recipe), generation 299's champion beats generation 0's by +80 ±
-		// 25 and the previous default's generation 299 in an SPRT (H1 after
-		// 278 games, +80 ± 28), which itself is generation 0's equal. With
-		// piece values that step by a twentieth of their classic values
-		// (value_mutation_scale), generation 299's champion beats
-		// generation 0's by +114 ± 25 and that default's generation 299 in
-		// an SPRT (H1 after 240 games, +89 ± 32): the cannon falls from 5
-		// to 3.5 pawns within a hundred generations, where the tables'
-		// step had left every value within 0.06 of its start.
-		Xiangqi: XiangqiConfig{PopulationConfig: PopulationConfig{
-			Preset: string(population.Blondie24), MutationScale: 0.1, ValueMutationScale: 0.05,
-			Depth: 2, OpeningPlies: 4, MaxMoves: 100, Format: string(tournament.RoundRobin), Rounds: 1,
-			Population: 15, Elite: 5, Hidden: []int{32, 8},
-			LadderChampions: 5, LadderGames: 6,
-			BaselineEvery: 10, Baselines: []string{"random", "classic"}, BaselineGames: 20, HallGames: 2,
-			FitnessMemory: true,
-		}, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true},
+		Draughts:  defaultDraughts(),
+		Chess:     defaultChess(),
+		Xiangqi:   defaultXiangqi(),
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
 			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, MinFreeMB: 1024,
@@ -344,19 +173,27 @@ func DefaultConfig() Config {
 // ErrConfig is wrapped by every configuration error; the message names the key.
 var ErrConfig = errors.New("config")
 
-// ConfigError is an invalid value, with the key it was given for.
+// ConfigError is an invalid value, with the key it was given for. Err, if
+// set, is the error it comes from (a *population.ConfigError).
 type ConfigError struct {
 	Key   string
 	Value any
 	Msg   string
+	Err   error
 }
 
+// Error returns "config: key = value: why".
 func (e *ConfigError) Error() string {
 	return fmt.Sprintf("config: %s = %v: %s", e.Key, e.Value, e.Msg)
 }
 
-// Unwrap returns ErrConfig.
-func (e *ConfigError) Unwrap() error { return ErrConfig }
+// Unwrap returns ErrConfig, and Err if set.
+func (e *ConfigError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrConfig}
+	}
+	return []error{ErrConfig, e.Err}
+}
 
 // ParseConfig reads a TOML file over c. Unknown keys are errors that name
 // them, so a typo is never silently ignored.
@@ -501,253 +338,72 @@ func (c Config) Validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return bad("log_level", strconv.Quote(c.LogLevel), "want debug, info, warn or error")
 	}
-	if err := c.Draughts.validate("draughts", func(s string) error { _, err := player.ParseDraughts(s); return err }); err != nil {
-		return err
-	}
-	if err := c.Chess.validate("chess", func(s string) error { _, err := player.ParseChess(s); return err }); err != nil {
-		return err
-	}
-	if c.Chess.EvolveMoreTerms && !c.Chess.EvolveTerms && c.Defined("chess.evolve_more_terms") {
-		return bad("chess.evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
-	}
-	// The steps of genome parts a run may lack are refused where it does.
-	for _, part := range []struct {
-		key  string
-		step float64
-		has  bool // the genome has the part
-		why  string
-	}{
-		{"draughts.value_mutation_scale", c.Draughts.ValueMutationScale, false, "draughts nets have no piece values (evolve_king evolves the king's)"},
-		{"chess.value_mutation_scale", c.Chess.ValueMutationScale, c.Chess.EvolvePieceValues, "needs evolve_piece_values = true"},
-		{"xiangqi.value_mutation_scale", c.Xiangqi.ValueMutationScale, c.Xiangqi.EvolvePieceValues, "needs evolve_piece_values = true"},
-		{"draughts.table_scale_step", c.Draughts.TableScaleStep, false, "draughts nets have no piece-square tables"},
-		{"chess.table_scale_step", c.Chess.TableScaleStep, c.Chess.EvolvePST, "needs evolve_pst = true"},
-		{"xiangqi.table_scale_step", c.Xiangqi.TableScaleStep, c.Xiangqi.EvolvePST, "needs evolve_pst = true"},
-	} {
-		if part.step != 0 && !part.has {
-			return bad(part.key, part.step, part.why)
+	for _, validate := range []func() error{c.Draughts.validate, func() error { return c.Chess.validate(c.Defined) }, c.Xiangqi.validate} {
+		if err := validate(); err != nil {
+			return err
 		}
 	}
-	if c.Chess.AdjudicateMaterial < 0 || c.Chess.AdjudicateMaterial > 40 {
-		return bad("chess.adjudicate_material", c.Chess.AdjudicateMaterial, "want 0 (off) to 40 pawns")
-	}
-	if err := c.Xiangqi.validate("xiangqi", func(s string) error { _, err := player.ParseXiangqi(s); return err }); err != nil {
-		return err
-	}
-	if c.Xiangqi.AdjudicateMaterial < 0 || c.Xiangqi.AdjudicateMaterial > 80 {
-		return bad("xiangqi.adjudicate_material", c.Xiangqi.AdjudicateMaterial, "want 0 (off) to 80 soldiers")
-	}
-	if err := c.Draughts.population(0).Validate(); err != nil {
-		return bad("draughts", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
-	}
-	if err := c.Chess.population(0).Validate(); err != nil {
-		return bad("chess", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
-	}
-	if err := c.Xiangqi.population(0).Validate(); err != nil {
-		return bad("xiangqi", "(population)", strings.TrimPrefix(err.Error(), "population: invalid config: "))
-	}
+	return c.Jobs.validate()
+}
+
+// validate checks the jobs' schedules, retention and ratings.
+func (j JobsConfig) validate() error {
+	bad := func(key string, v any, msg string) error { return &ConfigError{Key: "jobs." + key, Value: v, Msg: msg} }
 	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-	for _, j := range []struct{ key, spec string }{{"jobs.backup", c.Jobs.Backup}, {"jobs.prune", c.Jobs.Prune}, {"jobs.baseline", c.Jobs.Baseline}} {
-		if j.spec == "" {
+	for _, job := range []struct{ key, spec string }{{"backup", j.Backup}, {"prune", j.Prune}, {"baseline", j.Baseline}} {
+		if job.spec == "" {
 			continue
 		}
-		if _, err := parser.Parse(j.spec); err != nil {
-			return bad(j.key, strconv.Quote(j.spec), err.Error())
+		if _, err := parser.Parse(job.spec); err != nil {
+			return bad(job.key, strconv.Quote(job.spec), err.Error())
 		}
 	}
-	if c.Jobs.Backup != "" && c.Jobs.BackupDir == "" {
-		return bad("jobs.backup_dir", `""`, "empty while jobs.backup is on")
+	if j.Backup != "" && j.BackupDir == "" {
+		return bad("backup_dir", `""`, "empty while jobs.backup is on")
 	}
-	if c.Jobs.BackupKeep < 1 {
-		return bad("jobs.backup_keep", c.Jobs.BackupKeep, "want at least 1")
+	if j.BackupKeep < 1 {
+		return bad("backup_keep", j.BackupKeep, "want at least 1")
 	}
-	if c.Jobs.PruneKeep < 0 {
-		return bad("jobs.prune_keep", c.Jobs.PruneKeep, "must not be negative")
+	if j.PruneKeep < 0 {
+		return bad("prune_keep", j.PruneKeep, "must not be negative")
 	}
-	if c.Jobs.GenomeKeep < 0 {
-		return bad("jobs.genome_keep", c.Jobs.GenomeKeep, "must not be negative")
+	if j.GenomeKeep < 0 {
+		return bad("genome_keep", j.GenomeKeep, "must not be negative")
 	}
-	if c.Jobs.MinFreeMB < 0 {
-		return bad("jobs.min_free_mb", c.Jobs.MinFreeMB, "must not be negative (0 turns the check off)")
+	if j.MinFreeMB < 0 {
+		return bad("min_free_mb", j.MinFreeMB, "must not be negative (0 turns the check off)")
 	}
-	if c.Jobs.RatingEvery < 0 {
-		return bad("jobs.rating_every", c.Jobs.RatingEvery, "must not be negative (0 turns ratings off)")
+	if j.RatingEvery < 0 {
+		return bad("rating_every", j.RatingEvery, "must not be negative (0 turns ratings off)")
 	}
-	if c.Jobs.RatingEvery > 0 {
-		if c.Jobs.RatingGames < 2 || c.Jobs.RatingGames > 100000 {
-			return bad("jobs.rating_games", c.Jobs.RatingGames, "want 2..100000")
+	if j.RatingEvery > 0 {
+		if j.RatingGames < 2 || j.RatingGames > 100000 {
+			return bad("rating_games", j.RatingGames, "want 2..100000")
 		}
-		if c.Jobs.RatingMinutes < 1 {
-			return bad("jobs.rating_minutes", c.Jobs.RatingMinutes, "want at least 1")
+		if j.RatingMinutes < 1 {
+			return bad("rating_minutes", j.RatingMinutes, "want at least 1")
 		}
 	}
-	for game, path := range c.Jobs.RatingLadders {
+	for game, path := range j.RatingLadders {
 		l, err := rating.LoadLadder(path)
 		if err != nil {
-			return bad("jobs.rating_ladders."+game, strconv.Quote(path), err.Error())
+			return bad("rating_ladders."+game, strconv.Quote(path), err.Error())
 		}
 		if l.Game != game {
-			return bad("jobs.rating_ladders."+game, strconv.Quote(path), "a ladder for "+l.Game)
+			return bad("rating_ladders."+game, strconv.Quote(path), "a ladder for "+l.Game)
 		}
 	}
 	return nil
 }
 
-// validate checks the shared settings of the population called game,
-// naming keys as game.key; parseBaseline checks a baseline spec.
-func (p PopulationConfig) validate(game string, parseBaseline func(string) error) error {
-	bad := func(key string, v any, msg string) error {
-		return &ConfigError{Key: game + "." + key, Value: v, Msg: msg}
-	}
-	switch {
-	case p.Depth < 1 || p.Depth > 20:
-		return bad("depth", p.Depth, "want 1..20")
-	case p.Nodes < 0 || p.Nodes > agent.MaxNodes:
-		return bad("nodes", p.Nodes, fmt.Sprintf("want 0 (search to depth) to %d", int64(agent.MaxNodes)))
-	case p.OpeningPlies < 0 || p.OpeningPlies > 20:
-		return bad("opening_plies", p.OpeningPlies, "want 0..20")
-	case p.MaxMoves < 1 || p.MaxMoves > 10000:
-		return bad("max_moves", p.MaxMoves, "want 1..10000")
-	case p.BaselineGames < 0 || p.BaselineGames > 10000:
-		return bad("baseline_games", p.BaselineGames, "want 0..10000")
-	case p.MutationScale < 0 || p.MutationScale > 10 || math.IsNaN(p.MutationScale):
-		return bad("mutation_scale", p.MutationScale, "want 0 (Blondie24's step, as 1) to 10")
-	case p.Preset != "" && p.Preset != string(population.Blondie24) && p.Preset != string(population.ES):
-		return bad("preset", strconv.Quote(p.Preset), fmt.Sprintf("want %q or %q", population.Blondie24, population.ES))
-	case p.Preset == string(population.ES) && (p.Population < 3 || p.Population%2 == 0):
-		return bad("population", p.Population, "want an odd number of at least 3 with preset \"es\" (the mean and mirrored pairs)")
-	case p.TableMutationScale < 0 || p.TableMutationScale > 10 || math.IsNaN(p.TableMutationScale):
-		return bad("table_mutation_scale", p.TableMutationScale, "want 0 (mutation_scale's) to 10")
-	case p.TableMutationScale != 0 && p.Preset == string(population.ES):
-		return bad("table_mutation_scale", p.TableMutationScale, "not with preset \"es\": its samples are perturbed, not mutated")
-	case p.ValueMutationScale < 0 || p.ValueMutationScale > 1 || math.IsNaN(p.ValueMutationScale):
-		return bad("value_mutation_scale", p.ValueMutationScale, "want 0 (table_mutation_scale's step) to 1")
-	case p.ValueMutationScale != 0 && p.Preset == string(population.ES):
-		return bad("value_mutation_scale", p.ValueMutationScale, "not with preset \"es\": its samples are perturbed, not mutated")
-	case p.TableScaleStep < 0 || p.TableScaleStep > population.MaxTableScaleStep || math.IsNaN(p.TableScaleStep):
-		return bad("table_scale_step", p.TableScaleStep, fmt.Sprintf("want 0 (none) to %v", population.MaxTableScaleStep))
-	case p.TableScaleStep != 0 && p.Preset == string(population.ES):
-		return bad("table_scale_step", p.TableScaleStep, "not with preset \"es\": its samples are perturbed, not mutated")
-	case p.FitnessCaution < 0 || p.FitnessCaution > population.MaxFitnessCaution || math.IsNaN(p.FitnessCaution):
-		return bad("fitness_caution", p.FitnessCaution, fmt.Sprintf("want 0 (rank by the mean) to %d standard errors", population.MaxFitnessCaution))
-	case p.FitnessCaution > 0 && !p.FitnessMemory:
-		return bad("fitness_caution", p.FitnessCaution, "needs fitness_memory = true: it weighs the games of past generations")
-	case p.Preset == string(population.ES) && p.FitnessMemory:
-		return bad("fitness_memory", p.FitnessMemory, "not with preset \"es\": its samples are new every generation")
-	case p.HallOfFame < 0 || p.HallOfFame > population.MaxHallOfFame:
-		return bad("hall_of_fame", p.HallOfFame, fmt.Sprintf("want 0 (none) to %d champions", population.MaxHallOfFame))
-	case p.HallOfFame > 0 && (p.HallGames < 2 || p.HallGames > 1000 || p.HallGames%2 != 0):
-		return bad("hall_games", p.HallGames, "want an even number from 2 to 1000 (pairs, one game with each colour)")
-	}
-	if _, err := tournament.ParseFormat(p.Format); err != nil {
-		return bad("format", strconv.Quote(p.Format), "want roundrobin or blondie")
-	}
-	switch {
-	case p.Rounds < 0 || p.Rounds > population.MaxRounds:
-		return bad("rounds", p.Rounds, fmt.Sprintf("want 1 to %d", population.MaxRounds))
-	case p.Rounds > 1 && p.Format != string(tournament.RoundRobin):
-		return bad("rounds", p.Rounds, fmt.Sprintf("the %s format plays no rounds: want format = %q, or 1", p.Format, tournament.RoundRobin))
-	}
-	for _, b := range p.Baselines {
-		if err := parseBaseline(b); err != nil {
-			return bad("baselines", strconv.Quote(b), err.Error())
-		}
-	}
-	return nil
-}
-
-// base returns the genetic algorithm's configuration from the shared settings.
-func (p PopulationConfig) base(workers int) population.Config {
-	cfg := population.DefaultConfig()
-	cfg.Size, cfg.Elite, cfg.Hidden = p.Population, p.Elite, slices.Clone(p.Hidden)
-	// The breeding recipe is Blondie24's (docs/ARCHITECTURE.md); elite sizes other than 5 keep
-	// the two crossover pairs and mutate ranks 4..elite.
-	cfg.Mutants = nil
-	for r := 4; r <= p.Elite; r++ {
-		cfg.Mutants = append(cfg.Mutants, r)
-	}
-	cfg.Flags = 0
-	if p.PieceDiff {
-		cfg.Flags |= nnet.PieceDiff
-	}
-	if p.SelfAdaptive {
-		cfg.Flags |= nnet.SelfAdaptive
-	}
-	cfg.Tournament = tournament.Config{Format: tournament.Format(p.Format), Rounds: p.Rounds, Scoring: tournament.DefaultScoring, Workers: workers}
-	cfg.LadderChampions, cfg.LadderGames = p.LadderChampions, p.LadderGames
-	cfg.BaselineEvery, cfg.Baselines, cfg.BaselineGames = p.BaselineEvery, slices.Clone(p.Baselines), p.BaselineGames
-	cfg.HallOfFame, cfg.HallGames = p.HallOfFame, p.HallGames
-	cfg.MutationScale, cfg.FitnessMemory, cfg.FitnessCaution = p.MutationScale, p.FitnessMemory, p.FitnessCaution
-	cfg.TableMutationScale, cfg.ValueMutationScale = p.TableMutationScale, p.ValueMutationScale
-	cfg.QuietNet, cfg.TableScaleStep = p.QuietNet, p.TableScaleStep
-	cfg.Optimizer, _ = population.ParseOptimizer(p.Preset) // Validate names a bad one
-	return cfg
-}
-
-// canonical writes the settings whose zero value means a default (that of
-// a run started before the key existed) in the default's own form, so that
-// a file that spells the default out matches a run that stored nothing.
-func (p *PopulationConfig) canonical() {
-	if p.Preset == "" {
-		p.Preset = string(population.Blondie24)
-	}
-	if p.MutationScale == 0 {
-		p.MutationScale = 1
-	}
-	if p.Rounds == 0 {
-		p.Rounds = 1
-	}
-}
-
-// population returns the genetic algorithm's configuration for draughts.
-func (d DraughtsConfig) population(workers int) population.Config {
-	cfg := d.base(workers)
-	if d.EvolveKing {
-		cfg.Flags |= nnet.EvolveKing
-	}
-	return cfg
-}
-
-// population returns the genetic algorithm's configuration for chess.
-func (c ChessConfig) population(workers int) population.Config {
-	cfg := c.base(workers)
-	if c.EvolvePieceValues {
-		cfg.Flags |= nnet.EvolvePieceValues
-	}
-	if c.EvolvePST {
-		cfg.Flags |= nnet.EvolvePST
-	}
-	if c.EvolveTerms {
-		cfg.Flags |= nnet.EvolveTerms
-		if c.EvolveMoreTerms {
-			cfg.Flags |= nnet.EvolveMoreTerms
-		}
-	}
-	return cfg
-}
-
-// population returns the genetic algorithm's configuration for xiangqi.
-func (x XiangqiConfig) population(workers int) population.Config {
-	cfg := x.base(workers)
-	if x.EvolvePieceValues {
-		cfg.Flags |= nnet.EvolvePieceValues
-	}
-	if x.EvolvePST {
-		cfg.Flags |= nnet.EvolvePST
-	}
-	if x.EvolveTerms {
-		cfg.Flags |= nnet.EvolveTerms
-	}
-	return cfg
-}
-
-// Print writes c as TOML, the form --print-config shows.
+// Print writes c as TOML, the form --print-config shows, with the games'
+// keys in the order they have always had (settingsOrder).
 func (c Config) Print(w io.Writer) error {
 	var b bytes.Buffer
 	if err := toml.NewEncoder(&b).Encode(c); err != nil {
 		return fmt.Errorf("print config: %w", err)
 	}
-	_, err := w.Write(b.Bytes())
+	_, err := io.WriteString(w, orderSections(b.String()))
 	return err
 }
 

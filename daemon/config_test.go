@@ -30,9 +30,9 @@ func TestConfigLayers(t *testing.T) {
 	if err := c.Set("workers", "2"); err != nil {
 		t.Fatal(err)
 	}
-	if c.Workers != 2 || c.DB != "/var/lib/evolved/x.db" || c.Seed != 7 || c.Draughts.Depth != 6 || c.Draughts.Population != 15 {
+	if c.Workers != 2 || c.DB != "/var/lib/evolved/x.db" || c.Seed != 7 || c.Draughts.Depth != 6 || c.Draughts.Size != 15 {
 		t.Errorf("layers gave workers %d db %q seed %d depth %d population %d; want 2 (flag), the env's db, 7 (file; empty env ignored), 6 (file), 15 (default)",
-			c.Workers, c.DB, c.Seed, c.Draughts.Depth, c.Draughts.Population)
+			c.Workers, c.DB, c.Seed, c.Draughts.Depth, c.Draughts.Size)
 	}
 }
 
@@ -42,21 +42,21 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[draughts]\ndeepth = 4\n":                                            "unknown key draughts.deepth",
 		"[draughts]\ndepth = 0\n":                                             "draughts.depth = 0",
 		"[draughts]\nformat = \"swiss\"\n":                                    "draughts.format",
-		"[draughts]\npopulation = 16\n":                                       "draughts",
+		"[draughts]\npopulation = 16\n":                                       "draughts.population = 16",
 		"[draughts]\nbaselines = [\"alpha\"]\n":                               "draughts.baselines",
 		"games = [\"go\"]\n":                                                  "games = \"go\"",
 		"log_level = \"loud\"\n":                                              "log_level",
 		"[jobs]\nbackup = \"every tuesday\"\n":                                "jobs.backup",
 		"workers = -1\n":                                                      "workers = -1",
 		"workers = \"two\"\n":                                                 "workers",
-		"[draughts]\nhidden = []\n":                                           "draughts",
+		"[draughts]\nhidden = []\n":                                           "draughts.hidden = []",
 		"generations = -5\n":                                                  "generations = -5",
 		"[jobs]\nbackup_keep = 0\n":                                           "jobs.backup_keep",
 		"[draughts]\nbaseline_games = 100000\n":                               "draughts.baseline_games",
 		"[draughts]\nopening_plies = 99\n":                                    "draughts.opening_plies",
 		"[draughts]\nmax_moves = 0\n":                                         "draughts.max_moves",
-		"[draughts]\nladder_games = 5\n":                                      "draughts",
-		"[draughts]\nelite = 0\n":                                             "draughts",
+		"[draughts]\nladder_games = 5\n":                                      "draughts.ladder_games = 5",
+		"[draughts]\nelite = 0\n":                                             "draughts.elite = 0",
 		"db = \"\"\n":                                                         "db",
 		"log_format = \"xml\"\n":                                              "log_format",
 		"[jobs]\nprune = \"@every banana\"\n":                                 "jobs.prune",
@@ -67,7 +67,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"seed = -1\n":                                                         "seed",
 		"[draughts]\ndepth = 4.5\n":                                           "draughts.depth",
 		"[draughts]\nself_adaptive = \"yes\"\n":                               "draughts.self_adaptive",
-		"[draughts]\nhidden = [40, 0]\n":                                      "draughts",
+		"[draughts]\nhidden = [40, 0]\n":                                      "draughts.hidden = [40 0]",
 		"[draughts]\nbaselines = [\"mcts:0\"]\n":                              "draughts.baselines",
 		"[draughts]\nmutation_scale = -0.5\n":                                 "draughts.mutation_scale = -0.5",
 		"[chess]\nmutation_scale = nan\n":                                     "chess.mutation_scale",

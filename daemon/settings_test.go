@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +231,158 @@ func TestChessRunKeepsTheBasicTerms(t *testing.T) {
 	if !got.EvolveTerms || got.EvolveMoreTerms {
 		t.Errorf("a run started with the basic terms resumes with evolve_terms %v, evolve_more_terms %v; want true, false",
 			got.EvolveTerms, got.EvolveMoreTerms)
+	}
+}
+
+// mainSettings are the settings a run stored for each game before
+// population.Config held the genetic algorithm's (commit 4978388): for
+// the default configuration, then for a file that sets the keys a
+// default leaves out of the JSON (the omitempty ones), the zero values
+// that spell a default and a string JSON escapes.
+var mainSettings = []struct {
+	file                     string
+	draughts, chess, xiangqi string
+}{
+	{"", `{"preset":"blondie24","depth":4,"nodes":0,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":1,"fitness_memory":true,"evolve_king":false}`,
+		`{"preset":"blondie24","depth":2,"nodes":0,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baselines":["random","material:2"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"evolve_terms":true,"evolve_more_terms":true,"adjudicate_material":0,"chess960":false}`,
+		`{"preset":"blondie24","depth":2,"nodes":0,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"value_mutation_scale":0.05,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"evolve_terms":true,"adjudicate_material":0}`},
+	{settingsFile, `{"preset":"es","depth":4,"nodes":5000,"opening_plies":4,"max_moves":100,"format":"roundrobin","quiet_net":true,"rounds":1,"population":17,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":true,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":3,"hall_games":2,"mutation_scale":1,"fitness_memory":false,"evolve_king":true}`,
+		`{"preset":"blondie24","depth":2,"nodes":0,"opening_plies":4,"max_moves":100,"format":"roundrobin","quiet_net":true,"rounds":2,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baselines":["random","a\u003cb\u0026c"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"table_mutation_scale":0.3,"value_mutation_scale":0.02,"table_scale_step":0.1,"fitness_memory":true,"fitness_caution":1.5,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":9,"chess960":true}`,
+		`{"preset":"","depth":2,"nodes":0,"opening_plies":4,"max_moves":100,"format":"blondie","population":15,"elite":5,"hidden":[7],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0,"value_mutation_scale":0.05,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":0}`},
+}
+
+// settingsFile sets what the second case of mainSettings stores.
+const settingsFile = `
+[draughts]
+preset = "es"
+population = 17
+fitness_memory = false
+quiet_net = true
+nodes = 5000
+self_adaptive = true
+evolve_king = true
+hall_of_fame = 3
+[chess]
+table_mutation_scale = 0.3
+value_mutation_scale = 0.02
+table_scale_step = 0.1
+fitness_caution = 1.5
+rounds = 2
+evolve_terms = false
+evolve_more_terms = false
+adjudicate_material = 9
+chess960 = true
+quiet_net = true
+baselines = ["random", "a<b&c"]
+[xiangqi]
+format = "blondie"
+rounds = 0
+mutation_scale = 0
+preset = ""
+evolve_terms = false
+hidden = [7]
+`
+
+// TestNewRunStoresTheSettingsOfMain checks that a new run stores its
+// settings byte for byte as the daemon did before its sections embedded
+// population.Config (same keys, order and omissions), and that they read
+// back to the same section, as a resumed run reads them.
+func TestNewRunStoresTheSettingsOfMain(t *testing.T) {
+	for _, tc := range mainSettings {
+		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []struct {
+			game    string
+			section any
+			want    string
+			stored  any // a zero section of the game, to read the JSON back into
+		}{
+			{"draughts", c.Draughts, tc.draughts, &DraughtsConfig{}},
+			{"chess", c.Chess, tc.chess, &ChessConfig{}},
+			{"xiangqi", c.Xiangqi, tc.xiangqi, &XiangqiConfig{}},
+		} {
+			got, err := definingJSON(g.section)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != g.want {
+				t.Errorf("%s settings of %q:\n got %s\nwant %s", g.game, tc.file, got, g.want)
+			}
+			if err := json.Unmarshal([]byte(got), g.stored); err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := definingJSON(g.stored); again != got {
+				t.Errorf("%s settings read back as %s, want %s", g.game, again, got)
+			}
+		}
+	}
+}
+
+// mainDraughtsSection is the draughts table of --print-config before the
+// sections embedded population.Config.
+const mainDraughtsSection = `[draughts]
+  preset = "blondie24"
+  depth = 4
+  nodes = 0
+  opening_plies = 4
+  max_moves = 100
+  format = "roundrobin"
+  quiet_net = false
+  rounds = 1
+  population = 15
+  elite = 5
+  hidden = [40, 10]
+  piece_diff = true
+  self_adaptive = false
+  ladder_champions = 5
+  ladder_games = 6
+  baseline_every = 10
+  baselines = ["random", "material:4", "mcts:1000"]
+  baseline_games = 20
+  hall_of_fame = 0
+  hall_games = 2
+  mutation_scale = 1.0
+  table_mutation_scale = 0.0
+  value_mutation_scale = 0.0
+  table_scale_step = 0.0
+  fitness_memory = true
+  fitness_caution = 0.0
+  evolve_king = false
+
+`
+
+// TestPrintKeepsTheKeysOrder checks that --print-config lists a game's
+// keys in the order it always has.
+func TestPrintKeepsTheKeysOrder(t *testing.T) {
+	var b strings.Builder
+	if err := DefaultConfig().Print(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), mainDraughtsSection) {
+		t.Errorf("printed configuration:\n%s\nwant the draughts table\n%s", b.String(), mainDraughtsSection)
+	}
+}
+
+// TestPopulationErrorsNameTheKey checks that a setting the genetic
+// algorithm refuses is named by its key in the game's section, and that
+// the error wraps both packages' sentinels.
+func TestPopulationErrorsNameTheKey(t *testing.T) {
+	for file, want := range map[string]string{
+		"[chess]\nelite = 20\n":                          "config: chess.elite = 20: want 1 to population (15)",
+		"[xiangqi]\nladder_champions = -1\n":             "config: xiangqi.ladder_champions = -1: must not be negative",
+		"[draughts]\nformat = \"swiss\"\n":               `config: draughts.format = "swiss": tournament: unknown format (want roundrobin or blondie)`,
+		"[chess]\nhall_of_fame = 1\nhall_games = 1002\n": "config: chess.hall_games = 1002: want an even number from 2 to 1000",
+	} {
+		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = c.Validate()
+		var pe *population.ConfigError
+		if !errors.Is(err, ErrConfig) || !errors.Is(err, population.ErrConfig) || !errors.As(err, &pe) || !strings.HasPrefix(fmt.Sprint(err), want) {
+			t.Errorf("%q: err = %v, want an ErrConfig and population.ErrConfig starting %q", file, err, want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"evolved/nnet"
 	"evolved/search"
@@ -73,39 +74,43 @@ func ParseOptimizer(s string) (Optimizer, error) {
 }
 
 // Config is the genetic algorithm's configuration. Together with the run
-// seed it determines a run completely.
+// seed and the species it determines a run completely.
+//
+// Its settings carry the keys that name them in the daemon's configuration
+// file and in the settings a run stores (the toml and json tags; the
+// daemon embeds Config in every game's section), and Validate names them.
+// The fields after FitnessCaution have no key: the caller derives them
+// (Recipe, the game's net flags and tournament settings) and sets what is
+// only known at run time (the tournament's workers and slots).
 type Config struct {
 	// Optimizer breeds the next generation: Blondie24 (also "") or ES.
-	Optimizer Optimizer
+	Optimizer Optimizer `toml:"preset" json:"preset"`
+	// QuietNet starts generation 0 with every net's output layer at 0
+	// (nnet.Net.Quieted): the agents then play by their piece values,
+	// tables and terms alone, and the net's say grows from nothing as
+	// mutation moves its output layer and selection keeps what helps. Off,
+	// the output layer starts random like the rest, and its noise is in
+	// every evaluation from the start.
+	QuietNet bool `toml:"quiet_net" json:"quiet_net,omitempty"`
 	// Size is the population size; default 15.
-	Size int
+	Size int `toml:"population" json:"population"`
 	// Elite is the number of best agents kept unchanged; default 5.
-	Elite int
-	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
-	// gives two node-swap children and both parents mutated. Default
-	// {1,2}, {2,3}.
-	Crossovers [][2]int
-	// Mutants lists the ranks whose mutated copies complete the
-	// population. Default 4, 5.
-	Mutants []int
+	Elite int `toml:"elite" json:"elite"`
 	// Hidden is the hidden layer sizes of the nets; default 40, 10.
-	Hidden []int
-	// Flags selects the Blondie24 extras of the nets; see nnet.Flags.
-	Flags nnet.Flags
-	// Tournament is the tournament format, scoring and workers.
-	Tournament tournament.Config
+	Hidden []int `toml:"hidden" json:"hidden"`
 	// LadderChampions is how many previous champions the champion meets;
 	// default 5. LadderGames is the games against each, half with each
 	// colour; default 6.
-	LadderChampions, LadderGames int
+	LadderChampions int `toml:"ladder_champions" json:"ladder_champions"`
+	LadderGames     int `toml:"ladder_games" json:"ladder_games"`
 	// BaselineEvery plays the baselines every this many generations (and at
 	// generation 0); 0 never.
-	BaselineEvery int
-	// Baselines names the fixed baseline players; BaselineGames is the
-	// games against each, and against the champion of half as many
-	// generations ago.
-	Baselines     []string
-	BaselineGames int
+	BaselineEvery int `toml:"baseline_every" json:"baseline_every"`
+	// Baselines names the fixed baseline players (the species' Baseline
+	// reads them); BaselineGames is the games against each, and against
+	// the champion of half as many generations ago.
+	Baselines     []string `toml:"baselines" json:"baselines"`
+	BaselineGames int      `toml:"baseline_games" json:"baseline_games"`
 	// HallOfFame is how many earlier champions every agent also meets in
 	// its fitness games, HallGames games against each (pairs from one
 	// opening, one game with each colour, every agent from the same
@@ -113,39 +118,33 @@ type Config struct {
 	// G-4, ... (HallGenerations): the population keeps meeting its recent
 	// past and a thinning sample of its distant past, so it cannot drift
 	// back to what it once beat. 0, Blondie24's design, plays none.
-	HallOfFame, HallGames int
+	HallOfFame int `toml:"hall_of_fame" json:"hall_of_fame"`
+	HallGames  int `toml:"hall_games" json:"hall_games"`
 	// MutationScale multiplies every mutation's weight steps (see
 	// nnet.Net.MutatedBy); 0 means 1, Blondie24's step.
-	MutationScale float64
+	MutationScale float64 `toml:"mutation_scale" json:"mutation_scale"`
 	// TableMutationScale, if not 0, multiplies the steps of the evolvable
 	// tables and piece values instead of MutationScale (see
 	// nnet.Net.MutatedByParts): the net can then take larger steps than the
 	// tables it starts from. 0 uses MutationScale for both.
-	TableMutationScale float64
+	TableMutationScale float64 `toml:"table_mutation_scale" json:"table_mutation_scale,omitempty"`
 	// ValueMutationScale, if not 0, makes each piece value step by up to
 	// this fraction of its classic value a generation (nnet.Steps.Values),
 	// as the positional terms step in units of theirs; 0 steps them as
 	// the tables. It needs nnet.EvolvePieceValues.
-	ValueMutationScale float64
+	ValueMutationScale float64 `toml:"value_mutation_scale" json:"value_mutation_scale,omitempty"`
 	// TableScaleStep, if not 0, also multiplies each piece type's
 	// piece-square table by 1 + m*TableScaleStep a generation, m uniform
 	// in [-1, 1) (nnet.Steps.TableScale), so that how much position is
 	// worth against material can evolve. It needs nnet.EvolvePST.
-	TableScaleStep float64
-	// QuietNet starts generation 0 with every net's output layer at 0
-	// (nnet.Net.Quieted): the agents then play by their piece values,
-	// tables and terms alone, and the net's say grows from nothing as
-	// mutation moves its output layer and selection keeps what helps. Off,
-	// the output layer starts random like the rest, and its noise is in
-	// every evaluation from the start.
-	QuietNet bool
+	TableScaleStep float64 `toml:"table_scale_step" json:"table_scale_step,omitempty"`
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (Agent.PastPoints, PastGames and this
 	// generation's), not by this generation's points alone: an elite's
 	// estimate sharpens with every generation it survives, and one lucky
 	// tournament no longer makes a champion. Off (Blondie24's design) ranks
 	// by this generation's points.
-	FitnessMemory bool
+	FitnessMemory bool `toml:"fitness_memory" json:"fitness_memory"`
 	// FitnessCaution, with FitnessMemory, ranks agents by their points per
 	// game less FitnessCaution standard errors of that mean, rather than
 	// by the mean: a newcomer with one generation's games must do better
@@ -154,7 +153,21 @@ type Config struct {
 	// winner's curse). The standard error is the generation's pooled
 	// spread of points per game over the square root of the agent's
 	// games. 0 ranks by the mean.
-	FitnessCaution float64
+	FitnessCaution float64 `toml:"fitness_caution" json:"fitness_caution,omitempty"`
+
+	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
+	// gives two node-swap children and both parents mutated. Default
+	// {1,2}, {2,3} (Recipe).
+	Crossovers [][2]int `toml:"-" json:"-"`
+	// Mutants lists the ranks whose mutated copies complete the
+	// population. Default 4, 5 (Recipe).
+	Mutants []int `toml:"-" json:"-"`
+	// Flags selects the Blondie24 extras of the nets and the evolvable
+	// parts of the genome; see nnet.Flags. They are the game's choice.
+	Flags nnet.Flags `toml:"-" json:"-"`
+	// Tournament is the tournament format, scoring and workers. Validate
+	// names its Format and Rounds by the keys "format" and "rounds".
+	Tournament tournament.Config `toml:"-" json:"-"`
 }
 
 // MaxFitnessCaution bounds Config.FitnessCaution.
@@ -163,6 +176,15 @@ const MaxFitnessCaution = 10
 // MaxHallOfFame bounds Config.HallOfFame: the oldest champion met is then
 // 2^19 generations back.
 const MaxHallOfFame = 20
+
+// MaxHallGames bounds Config.HallGames.
+const MaxHallGames = 1000
+
+// MaxBaselineGames bounds Config.BaselineGames.
+const MaxBaselineGames = 10000
+
+// MaxHidden bounds the nodes of a hidden layer (Config.Hidden).
+const MaxHidden = 4096
 
 // MaxTableScaleStep bounds Config.TableScaleStep: a table may grow or
 // shrink by half in one generation.
@@ -174,126 +196,216 @@ const MaxTableScaleStep = 0.5
 const MaxRounds = 10
 
 // DefaultConfig returns the configuration of the Blondie24 experiments as
-// docs/ARCHITECTURE.md states them.
+// docs/ARCHITECTURE.md states them. Settings whose zero value means a
+// default are spelt out (the Blondie24 optimizer, a mutation scale of 1),
+// and so are the hall of fame's pairs of games, used once HallOfFame is set.
 func DefaultConfig() Config {
-	return Config{
-		Size: 15, Elite: 5,
-		Crossovers: [][2]int{{1, 2}, {2, 3}}, Mutants: []int{4, 5},
+	c := Config{
+		Optimizer: Blondie24, Size: 15, Elite: 5,
 		Hidden: []int{40, 10}, Flags: nnet.PieceDiff,
 		Tournament:      tournament.Config{Format: tournament.RoundRobin, Scoring: tournament.DefaultScoring},
 		LadderChampions: 5, LadderGames: 6,
 		BaselineEvery: 10, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20,
+		HallGames: 2, MutationScale: 1,
 	}
+	c.Crossovers, c.Mutants = Recipe(c.Elite)
+	return c
+}
+
+// Recipe returns Blondie24's breeding for an elite of elite agents, the
+// one the daemon's configuration chooses by its elite alone: ranks 1 and 2,
+// and 2 and 3, cross, and ranks 4 to elite are mutated. It fills a
+// population of elite + 4 x 2 + (elite - 3) agents, 15 for DefaultConfig's
+// elite of 5.
+func Recipe(elite int) (crossovers [][2]int, mutants []int) {
+	for r := 4; r <= elite; r++ {
+		mutants = append(mutants, r)
+	}
+	return [][2]int{{1, 2}, {2, 3}}, mutants
 }
 
 // ErrConfig is wrapped by every configuration error.
 var ErrConfig = errors.New("population: invalid config")
 
+// ConfigError is an invalid setting of a Config. Field is its key, as the
+// toml and json tags name it ("elite"; "crossovers" and "mutants", which
+// have none, by their Go names), Value the value it has, and Err why it is
+// refused. It wraps ErrConfig and Err.
+type ConfigError struct {
+	Field string
+	Value any
+	Err   error
+}
+
+// Error returns "population: key = value: why", a string value quoted.
+func (e *ConfigError) Error() string {
+	v := fmt.Sprint(e.Value)
+	if s, ok := e.Value.(string); ok {
+		v = strconv.Quote(s)
+	}
+	return fmt.Sprintf("population: %s = %s: %v", e.Field, v, e.Err)
+}
+
+// Unwrap returns ErrConfig and the reason.
+func (e *ConfigError) Unwrap() []error { return []error{ErrConfig, e.Err} }
+
+// configError returns a *ConfigError with a reason made by fmt.Errorf.
+func configError(field string, value any, format string, args ...any) error {
+	return &ConfigError{Field: field, Value: value, Err: fmt.Errorf(format, args...)}
+}
+
 // Validate checks that the configuration describes a population that
-// reproduces itself. For Blondie24: Elite + 4 per crossover pair + one per
-// mutant = Size, and every rank named is within the elite. For ES: an odd
-// Size of at least 3 (the mean and mirrored pairs); the recipe fields
-// (Elite, Crossovers, Mutants) are not used.
+// reproduces itself, and every setting's range. For Blondie24: Elite + 4
+// per crossover pair + one per mutant = Size, and every rank named is
+// within the elite. For ES: an odd Size of at least 3 (the mean and
+// mirrored pairs); the recipe fields (Elite, Crossovers, Mutants) are not
+// used. The error of the first bad setting found is a *ConfigError naming
+// its key.
 func (c Config) Validate() error {
-	if c.Size < 2 {
-		return fmt.Errorf("%w: size %d, want at least 2", ErrConfig, c.Size)
-	}
-	if len(c.Hidden) == 0 {
-		return fmt.Errorf("%w: no hidden layer (node-swap crossover needs one)", ErrConfig)
-	}
-	for _, h := range c.Hidden {
-		if h < 1 || h > 4096 {
-			return fmt.Errorf("%w: hidden layer of %d nodes, want 1..4096", ErrConfig, h)
-		}
-	}
-	if c.LadderChampions < 0 || c.LadderGames < 0 || c.BaselineEvery < 0 || c.BaselineGames < 0 {
-		return fmt.Errorf("%w: ladder and baseline counts must not be negative", ErrConfig)
-	}
-	if c.LadderGames%2 != 0 {
-		return fmt.Errorf("%w: ladder games %d, want an even number (half with each colour)", ErrConfig, c.LadderGames)
-	}
-	if c.MutationScale < 0 || c.MutationScale > 10 || math.IsNaN(c.MutationScale) {
-		return fmt.Errorf("%w: mutation scale %v, want 0 (Blondie24's step) to 10", ErrConfig, c.MutationScale)
-	}
-	if c.TableMutationScale < 0 || c.TableMutationScale > 10 || math.IsNaN(c.TableMutationScale) {
-		return fmt.Errorf("%w: table mutation scale %v, want 0 (the mutation scale) to 10", ErrConfig, c.TableMutationScale)
-	}
-	if c.ValueMutationScale < 0 || c.ValueMutationScale > 1 || math.IsNaN(c.ValueMutationScale) {
-		return fmt.Errorf("%w: value mutation scale %v, want 0 (the tables' step) to 1", ErrConfig, c.ValueMutationScale)
-	}
-	if c.ValueMutationScale != 0 && c.Flags&nnet.EvolvePieceValues == 0 {
-		return fmt.Errorf("%w: value mutation scale %v without evolvable piece values", ErrConfig, c.ValueMutationScale)
-	}
-	if c.TableScaleStep < 0 || c.TableScaleStep > MaxTableScaleStep || math.IsNaN(c.TableScaleStep) {
-		return fmt.Errorf("%w: table scale step %v, want 0 (none) to %v", ErrConfig, c.TableScaleStep, MaxTableScaleStep)
-	}
-	if c.TableScaleStep != 0 && c.Flags&nnet.EvolvePST == 0 {
-		return fmt.Errorf("%w: table scale step %v without evolvable piece-square tables", ErrConfig, c.TableScaleStep)
-	}
-	if c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame {
-		return fmt.Errorf("%w: hall of fame of %d champions, want 0..%d", ErrConfig, c.HallOfFame, MaxHallOfFame)
-	}
-	if c.HallOfFame > 0 && (c.HallGames < 2 || c.HallGames%2 != 0) {
-		return fmt.Errorf("%w: hall games %d, want an even number of at least 2 (pairs, one game with each colour)", ErrConfig, c.HallGames)
-	}
-	if _, err := tournament.ParseFormat(string(c.Tournament.Format)); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	if c.Tournament.Rounds < 0 || c.Tournament.Rounds > MaxRounds {
-		return fmt.Errorf("%w: %d rounds, want 0 or 1 (one) to %d", ErrConfig, c.Tournament.Rounds, MaxRounds)
-	}
-	if c.Tournament.Rounds > 1 && c.Tournament.Format != tournament.RoundRobin && c.Tournament.Format != "" {
-		return fmt.Errorf("%w: %d rounds with the %s format, which has none (want %s)", ErrConfig, c.Tournament.Rounds, c.Tournament.Format, tournament.RoundRobin)
-	}
 	opt, err := ParseOptimizer(string(c.Optimizer))
 	if err != nil {
-		return err
+		return configError("preset", string(c.Optimizer), "want %q or %q", Blondie24, ES)
 	}
-	if c.FitnessCaution < 0 || c.FitnessCaution > MaxFitnessCaution || math.IsNaN(c.FitnessCaution) {
-		return fmt.Errorf("%w: fitness caution %v, want 0 (off) to %d standard errors", ErrConfig, c.FitnessCaution, MaxFitnessCaution)
+	es := opt == ES
+	for _, err := range []error{c.validateSize(es), c.validateSteps(es), c.validateFitness(es),
+		c.validateTournament(), c.validateMeasurements(), c.validateNets(), c.validateRecipe(es)} {
+		if err != nil {
+			return err
+		}
 	}
-	if c.FitnessCaution > 0 && !c.FitnessMemory {
-		return fmt.Errorf("%w: fitness caution needs fitness memory: it weighs the games agents have played over generations", ErrConfig)
+	return nil
+}
+
+// validateSize checks the population size; es tells the optimizer.
+func (c Config) validateSize(es bool) error {
+	switch {
+	case c.Size < 2:
+		return configError("population", c.Size, "want at least 2")
+	case es && (c.Size < 3 || c.Size%2 == 0):
+		return configError("population", c.Size, `want an odd number of at least 3 with preset "es" (the mean and mirrored pairs)`)
 	}
-	if opt == ES {
-		if c.Size < 3 || c.Size%2 == 0 {
-			return fmt.Errorf("%w: size %d, want an odd number of at least 3 for %s (the mean and mirrored pairs)", ErrConfig, c.Size, ES)
+	return nil
+}
+
+// validateSteps checks the mutation's steps, and that the genome has the
+// parts they step; es tells the optimizer.
+func (c Config) validateSteps(es bool) error {
+	for _, s := range []struct {
+		field   string
+		step    float64
+		max     float64
+		want    string
+		mutated bool       // a step of mutation, which ES (perturbing its samples) has not
+		part    nnet.Flags // the genome's part it steps, if not the net
+		needs   string     // the error without the part
+	}{
+		{"mutation_scale", c.MutationScale, 10, "want 0 (Blondie24's step, as 1) to 10", false, 0, ""},
+		{"table_mutation_scale", c.TableMutationScale, 10, "want 0 (mutation_scale's) to 10", true, 0, ""},
+		{"value_mutation_scale", c.ValueMutationScale, 1, "want 0 (table_mutation_scale's step) to 1", true,
+			nnet.EvolvePieceValues, "the nets have no evolvable piece values (nnet.EvolvePieceValues)"},
+		{"table_scale_step", c.TableScaleStep, MaxTableScaleStep, fmt.Sprintf("want 0 (none) to %v", MaxTableScaleStep), true,
+			nnet.EvolvePST, "the nets have no evolvable piece-square tables (nnet.EvolvePST)"},
+	} {
+		switch {
+		case s.step < 0 || s.step > s.max || math.IsNaN(s.step):
+			return configError(s.field, s.step, "%s", s.want)
+		case s.step != 0 && s.mutated && es:
+			return configError(s.field, s.step, `not with preset "es": its samples are perturbed, not mutated`)
+		case s.step != 0 && c.Flags&s.part != s.part:
+			return configError(s.field, s.step, "%s", s.needs)
 		}
-		if c.TableMutationScale != 0 || c.ValueMutationScale != 0 || c.TableScaleStep != 0 {
-			return fmt.Errorf("%w: table, value or table scale steps with %s: its samples are perturbed, not mutated", ErrConfig, ES)
+	}
+	return nil
+}
+
+// validateFitness checks how fitness is measured beyond the tournament:
+// the memory of past generations and the hall of fame; es tells the
+// optimizer.
+func (c Config) validateFitness(es bool) error {
+	switch {
+	case c.FitnessCaution < 0 || c.FitnessCaution > MaxFitnessCaution || math.IsNaN(c.FitnessCaution):
+		return configError("fitness_caution", c.FitnessCaution, "want 0 (rank by the mean) to %d standard errors", MaxFitnessCaution)
+	case c.FitnessCaution > 0 && !c.FitnessMemory:
+		return configError("fitness_caution", c.FitnessCaution, "needs fitness_memory = true: it weighs the games of past generations")
+	case es && c.FitnessMemory:
+		return configError("fitness_memory", c.FitnessMemory, `not with preset "es": its samples are new every generation`)
+	case c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame:
+		return configError("hall_of_fame", c.HallOfFame, "want 0 (none) to %d champions", MaxHallOfFame)
+	case c.HallOfFame > 0 && (c.HallGames < 2 || c.HallGames > MaxHallGames || c.HallGames%2 != 0):
+		return configError("hall_games", c.HallGames, "want an even number from 2 to %d (pairs, one game with each colour)", MaxHallGames)
+	}
+	return nil
+}
+
+// validateTournament checks the tournament's format and rounds.
+func (c Config) validateTournament() error {
+	f, rounds := c.Tournament.Format, c.Tournament.Rounds
+	if _, err := tournament.ParseFormat(string(f)); err != nil {
+		return &ConfigError{Field: "format", Value: string(f),
+			Err: fmt.Errorf("%w (want %s or %s)", tournament.ErrFormat, tournament.RoundRobin, tournament.Blondie)}
+	}
+	switch {
+	case rounds < 0 || rounds > MaxRounds:
+		return configError("rounds", rounds, "want 1 to %d", MaxRounds)
+	case rounds > 1 && f != tournament.RoundRobin:
+		return configError("rounds", rounds, "the %s format plays no rounds: want format = %q, or 1", f, tournament.RoundRobin)
+	}
+	return nil
+}
+
+// validateMeasurements checks the ladder's and the baselines' games.
+func (c Config) validateMeasurements() error {
+	switch {
+	case c.LadderChampions < 0:
+		return configError("ladder_champions", c.LadderChampions, "must not be negative")
+	case c.LadderGames < 0 || c.LadderGames%2 != 0:
+		return configError("ladder_games", c.LadderGames, "want an even number (half with each colour), 0 or more")
+	case c.BaselineEvery < 0:
+		return configError("baseline_every", c.BaselineEvery, "must not be negative (0 never plays the baselines)")
+	case c.BaselineGames < 0 || c.BaselineGames > MaxBaselineGames:
+		return configError("baseline_games", c.BaselineGames, "want 0..%d", MaxBaselineGames)
+	}
+	return nil
+}
+
+// validateNets checks the nets' hidden layers.
+func (c Config) validateNets() error {
+	if len(c.Hidden) == 0 {
+		return configError("hidden", c.Hidden, "want at least one layer (node-swap crossover swaps its nodes)")
+	}
+	for _, h := range c.Hidden {
+		if h < 1 || h > MaxHidden {
+			return configError("hidden", c.Hidden, "a layer of %d nodes, want 1 to %d", h, MaxHidden)
 		}
-		if c.FitnessMemory {
-			return fmt.Errorf("%w: fitness memory with %s: every sample is new each generation, so it has no past", ErrConfig, ES)
-		}
+	}
+	return nil
+}
+
+// validateRecipe checks that Blondie24's breeding refills the population
+// from its elite; ES (es true) has none.
+func (c Config) validateRecipe(es bool) error {
+	if es {
 		return nil
 	}
 	if c.Elite < 1 || c.Elite > c.Size {
-		return fmt.Errorf("%w: elite %d, want 1..size (%d)", ErrConfig, c.Elite, c.Size)
+		return configError("elite", c.Elite, "want 1 to population (%d)", c.Size)
 	}
 	if got := c.Elite + 4*len(c.Crossovers) + len(c.Mutants); got != c.Size {
-		return fmt.Errorf("%w: elite %d + 4 x %d crossover pairs + %d mutants = %d agents, want size %d",
-			ErrConfig, c.Elite, len(c.Crossovers), len(c.Mutants), got, c.Size)
+		return configError("population", c.Size, "elite %d + 4 x %d crossover pairs + %d mutants make %d agents",
+			c.Elite, len(c.Crossovers), len(c.Mutants), got)
 	}
-	rank := func(r int, what string) error {
-		if r < 1 || r > c.Elite {
-			return fmt.Errorf("%w: %s names rank %d, want 1..elite (%d)", ErrConfig, what, r, c.Elite)
-		}
-		return nil
-	}
+	inElite := func(r int) bool { return r >= 1 && r <= c.Elite }
 	for _, p := range c.Crossovers {
-		if err := rank(p[0], "crossovers"); err != nil {
-			return err
-		}
-		if err := rank(p[1], "crossovers"); err != nil {
-			return err
+		if !inElite(p[0]) || !inElite(p[1]) {
+			return configError("elite", c.Elite, "the crossover of ranks %d and %d reaches outside the elite", p[0], p[1])
 		}
 		if p[0] == p[1] {
-			return fmt.Errorf("%w: crossover pair %v crosses a rank with itself", ErrConfig, p)
+			return configError("crossovers", c.Crossovers, "rank %d crosses with itself", p[0])
 		}
 	}
 	for _, r := range c.Mutants {
-		if err := rank(r, "mutants"); err != nil {
-			return err
+		if !inElite(r) {
+			return configError("elite", c.Elite, "the mutant of rank %d is outside the elite", r)
 		}
 	}
 	return nil

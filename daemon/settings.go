@@ -1,0 +1,455 @@
+package daemon
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"evolved/agent"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/population"
+	"evolved/tournament"
+)
+
+// PopulationConfig holds the settings every game's population has. With
+// the seed they define a run: they cannot change for an existing database
+// (runSettings).
+//
+// The genetic algorithm's settings are population.Config's, embedded with
+// their keys (preset, quiet_net, population, elite, hidden, the ladder's,
+// the baselines', the hall of fame's, the mutation steps, fitness_memory
+// and fitness_caution) and checked by its Validate. The fields below are
+// the game's: how its games are played, which the species reads, and the
+// keys the genetic algorithm takes in another form (population). The
+// embedded fields without a key (Crossovers, Mutants, Flags, Tournament)
+// mean nothing here: population sets them.
+type PopulationConfig struct {
+	population.Config
+	// Depth, Nodes, OpeningPlies and MaxMoves set how the population's
+	// games are played (player.DraughtsSetup and the other games'). Nodes,
+	// if positive, ends each move's search in the tournaments after about
+	// this many nodes, Depth being the deepest iteration
+	// (player.ChessSetup.Nodes); 0 searches to Depth.
+	Depth        int   `toml:"depth" json:"depth"`
+	Nodes        int64 `toml:"nodes" json:"nodes"`
+	OpeningPlies int   `toml:"opening_plies" json:"opening_plies"`
+	MaxMoves     int   `toml:"max_moves" json:"max_moves"`
+	// Format is the fitness tournament's format, and Rounds the number of
+	// rounds of the roundrobin format, each from new openings (0 or 1:
+	// one; a run started before the key plays one). The genetic algorithm
+	// takes them in its tournament.Config, beside the scoring and the
+	// workers, which are no settings of a run.
+	Format tournament.Format `toml:"format" json:"format"`
+	Rounds int               `toml:"rounds" json:"rounds,omitempty"`
+	// PieceDiff and SelfAdaptive are Blondie24's extras of the nets
+	// (nnet.PieceDiff, nnet.SelfAdaptive): flags of the genome, as each
+	// game's evolve_* keys are.
+	PieceDiff    bool `toml:"piece_diff" json:"piece_diff"`
+	SelfAdaptive bool `toml:"self_adaptive" json:"self_adaptive"`
+}
+
+// DraughtsConfig defines the draughts population.
+type DraughtsConfig struct {
+	PopulationConfig
+	EvolveKing bool `toml:"evolve_king" json:"evolve_king"`
+}
+
+// ChessConfig defines the chess population.
+type ChessConfig struct {
+	PopulationConfig
+	// EvolvePieceValues makes the five piece values part of the genome.
+	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
+	// EvolvePST adds piece-square tables to the genome, beside the net,
+	// starting from Michniewski's (nnet.EvolvePST).
+	EvolvePST bool `toml:"evolve_pst" json:"evolve_pst"`
+	// EvolveTerms adds twelve positional terms (mobility, the bishop pair,
+	// pawn structure, rooks on open files, king safety) to the genome,
+	// starting at 0 (nnet.EvolveTerms). Runs started before the key have
+	// none.
+	EvolveTerms bool `toml:"evolve_terms" json:"evolve_terms,omitempty"`
+	// EvolveMoreTerms adds nine more positional terms after those of
+	// evolve_terms (threats, hanging pieces, rooks on the seventh,
+	// outposts, the tempo, passed pawns in the endgame, king attackers,
+	// connected pawns; nnet.EvolveMoreTerms). It needs evolve_terms, and
+	// is off without it unless set. Runs started before the key have none.
+	EvolveMoreTerms bool `toml:"evolve_more_terms" json:"evolve_more_terms,omitempty"`
+	// AdjudicateMaterial, if positive, ends a game as won for the side this
+	// many pawns ahead.
+	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
+	// Chess960 starts every game from a seeded random Chess960 arrangement
+	// (before its opening plies) instead of the standard position.
+	Chess960 bool `toml:"chess960" json:"chess960"`
+}
+
+// XiangqiConfig defines the xiangqi population.
+type XiangqiConfig struct {
+	PopulationConfig
+	// EvolvePieceValues makes the six piece values (advisor, elephant,
+	// horse, chariot, cannon, soldier; the classic program's strengths at
+	// first) part of the genome.
+	EvolvePieceValues bool `toml:"evolve_piece_values" json:"evolve_piece_values"`
+	// EvolvePST adds piece-square tables to the genome, beside the net,
+	// starting from the classic program's (nnet.EvolvePST).
+	EvolvePST bool `toml:"evolve_pst" json:"evolve_pst"`
+	// EvolveTerms adds ten positional terms (the classic program's
+	// mobility and control, hanging pieces, the tempo, hollow cannons) to
+	// the genome, starting at 0 (nnet.EvolveTerms on a xiangqi net). Runs
+	// started before the key have none.
+	EvolveTerms bool `toml:"evolve_terms" json:"evolve_terms,omitempty"`
+	// AdjudicateMaterial, if positive, ends a game as won for the side this
+	// many soldiers (100 of material:D's centipawns) ahead.
+	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
+}
+
+// defaultSection returns the settings every game starts from: the
+// genetic algorithm's defaults (population.DefaultConfig) with fitness
+// memory, the round robin, four opening plies and games of at most 100
+// moves, searched to depth.
+func defaultSection(depth int) PopulationConfig {
+	ga := population.DefaultConfig()
+	// Measured in draughts: the best champion of 200 generations beats
+	// the Blondie24 ranking's by +21 ± 18 (seed 1) and +28 ± 21 (seed 2)
+	// Elo, both SPRT H1 (README, "Climbing the scale").
+	ga.FitnessMemory = true
+	return PopulationConfig{Config: ga, Depth: depth, OpeningPlies: 4, MaxMoves: 100, Format: tournament.RoundRobin, Rounds: 1}
+}
+
+// defaultDraughts returns the draughts section of DefaultConfig:
+// Blondie24's experiment (population.DefaultConfig) at depth 4, with the
+// piece difference as an input.
+func defaultDraughts() DraughtsConfig {
+	p := defaultSection(4)
+	p.PieceDiff = true
+	return DraughtsConfig{PopulationConfig: p}
+}
+
+// defaultChess returns the chess section of DefaultConfig.
+//
+// Chess evolves piece-square tables at a tenth of the mutation step: the
+// champion then rates 1750 ± 67 on Stockfish's scale at 10+0.1, against
+// 1500 ± 73 without them; at the full step the tables drift away within a
+// hundred generations. With the positional terms, every pair playing both
+// colours and fitness memory, the champion of generation 599 beats
+// generation 0's by +89 ± 25 Elo and the previous default's champion of
+// generation 599 in an SPRT (H1, +79 ± 30), which itself is no better than
+// its generation 0 (README, "Positional terms"). With the nine more terms,
+// generation 400's champion beats generation 0's by +186 ± 29 and the
+// twelve-term default's generation 599 in an SPRT (H1 after 296 games,
+// +89 ± 30).
+func defaultChess() ChessConfig {
+	p := defaultSection(2)
+	p.MutationScale, p.Hidden, p.Baselines = 0.1, []int{32, 8}, []string{"random", "material:2"}
+	return ChessConfig{PopulationConfig: p, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true, EvolveMoreTerms: true}
+}
+
+// defaultXiangqi returns the xiangqi section of DefaultConfig.
+//
+// Xiangqi evolves the classic program's piece-square tables, at a tenth
+// of the step as chess does: generation 0 then scores 43.8% against
+// classic at depth 2 (200 games), against 26.5% without them, and its
+// champion 94% at 10+0.1 (README). With the positional terms, the round
+// robin and fitness memory (chess's recipe), generation 299's champion
+// beats generation 0's by +80 ± 25 and the previous default's generation
+// 299 in an SPRT (H1 after 278 games, +80 ± 28), which itself is
+// generation 0's equal. With piece values that step by a twentieth of
+// their classic values (value_mutation_scale), generation 299's champion
+// beats generation 0's by +114 ± 25 and that default's generation 299 in
+// an SPRT (H1 after 240 games, +89 ± 32): the cannon falls from 5 to 3.5
+// pawns within a hundred generations, where the tables' step had left
+// every value within 0.06 of its start.
+func defaultXiangqi() XiangqiConfig {
+	p := defaultSection(2)
+	p.MutationScale, p.ValueMutationScale = 0.1, 0.05
+	p.Hidden, p.Baselines = []int{32, 8}, []string{"random", "classic"}
+	return XiangqiConfig{PopulationConfig: p, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true}
+}
+
+// population returns the genetic algorithm's configuration: the embedded
+// settings, with the nets' flags (flags, from the game's own keys, and
+// piece_diff and self_adaptive), the tournament of format and rounds on
+// workers, and Blondie24's breeding for the elite (population.Recipe).
+func (p PopulationConfig) population(flags nnet.Flags, workers int) population.Config {
+	cfg := p.Config
+	cfg.Hidden, cfg.Baselines = slices.Clone(cfg.Hidden), slices.Clone(cfg.Baselines)
+	cfg.Crossovers, cfg.Mutants = population.Recipe(cfg.Elite)
+	cfg.Flags = flags
+	if p.PieceDiff {
+		cfg.Flags |= nnet.PieceDiff
+	}
+	if p.SelfAdaptive {
+		cfg.Flags |= nnet.SelfAdaptive
+	}
+	cfg.Tournament = tournament.Config{Format: p.Format, Rounds: p.Rounds, Scoring: tournament.DefaultScoring, Workers: workers}
+	return cfg
+}
+
+// population returns the genetic algorithm's configuration for draughts.
+func (d DraughtsConfig) population(workers int) population.Config {
+	return d.PopulationConfig.population(d.flags(), workers)
+}
+
+// population returns the genetic algorithm's configuration for chess.
+func (c ChessConfig) population(workers int) population.Config {
+	return c.PopulationConfig.population(c.flags(), workers)
+}
+
+// population returns the genetic algorithm's configuration for xiangqi.
+func (x XiangqiConfig) population(workers int) population.Config {
+	return x.PopulationConfig.population(x.flags(), workers)
+}
+
+// flags returns the nets' flags that the draughts keys set.
+func (d DraughtsConfig) flags() nnet.Flags {
+	if d.EvolveKing {
+		return nnet.EvolveKing
+	}
+	return 0
+}
+
+// flags returns the nets' flags that the chess keys set; the more terms
+// come only after the terms.
+func (c ChessConfig) flags() nnet.Flags {
+	f := evolveFlags(c.EvolvePieceValues, c.EvolvePST, c.EvolveTerms)
+	if c.EvolveTerms && c.EvolveMoreTerms {
+		f |= nnet.EvolveMoreTerms
+	}
+	return f
+}
+
+// flags returns the nets' flags that the xiangqi keys set.
+func (x XiangqiConfig) flags() nnet.Flags {
+	return evolveFlags(x.EvolvePieceValues, x.EvolvePST, x.EvolveTerms)
+}
+
+// evolveFlags returns the flags of evolve_piece_values, evolve_pst and
+// evolve_terms.
+func evolveFlags(pieceValues, pst, terms bool) nnet.Flags {
+	var f nnet.Flags
+	for _, b := range []struct {
+		on   bool
+		flag nnet.Flags
+	}{{pieceValues, nnet.EvolvePieceValues}, {pst, nnet.EvolvePST}, {terms, nnet.EvolveTerms}} {
+		if b.on {
+			f |= b.flag
+		}
+	}
+	return f
+}
+
+// canonical writes the settings whose zero value means a default (that of
+// a run started before the key existed) in the default's own form, so that
+// a file that spells the default out matches a run that stored nothing.
+func (p *PopulationConfig) canonical() {
+	if p.Optimizer == "" {
+		p.Optimizer = population.Blondie24
+	}
+	if p.MutationScale == 0 {
+		p.MutationScale = 1
+	}
+	if p.Rounds == 0 {
+		p.Rounds = 1
+	}
+}
+
+// validate checks the draughts section.
+func (d DraughtsConfig) validate() error {
+	switch {
+	case d.ValueMutationScale != 0:
+		return &ConfigError{Key: "draughts.value_mutation_scale", Value: d.ValueMutationScale, Msg: "draughts nets have no piece values (evolve_king evolves the king's)"}
+	case d.TableScaleStep != 0:
+		return &ConfigError{Key: "draughts.table_scale_step", Value: d.TableScaleStep, Msg: "draughts nets have no piece-square tables"}
+	}
+	return d.PopulationConfig.validate("draughts", d.flags(), specParser(player.ParseDraughts))
+}
+
+// validate checks the chess section; defined tells the keys the
+// configuration file set.
+func (c ChessConfig) validate(defined func(key string) bool) error {
+	bad := func(key string, v any, msg string) error {
+		return &ConfigError{Key: "chess." + key, Value: v, Msg: msg}
+	}
+	switch {
+	case c.EvolveMoreTerms && !c.EvolveTerms && defined("chess.evolve_more_terms"):
+		return bad("evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
+	case c.ValueMutationScale != 0 && !c.EvolvePieceValues:
+		return bad("value_mutation_scale", c.ValueMutationScale, "needs evolve_piece_values = true")
+	case c.TableScaleStep != 0 && !c.EvolvePST:
+		return bad("table_scale_step", c.TableScaleStep, "needs evolve_pst = true")
+	case c.AdjudicateMaterial < 0 || c.AdjudicateMaterial > 40:
+		return bad("adjudicate_material", c.AdjudicateMaterial, "want 0 (off) to 40 pawns")
+	}
+	return c.PopulationConfig.validate("chess", c.flags(), specParser(player.ParseChess))
+}
+
+// validate checks the xiangqi section.
+func (x XiangqiConfig) validate() error {
+	bad := func(key string, v any, msg string) error {
+		return &ConfigError{Key: "xiangqi." + key, Value: v, Msg: msg}
+	}
+	switch {
+	case x.ValueMutationScale != 0 && !x.EvolvePieceValues:
+		return bad("value_mutation_scale", x.ValueMutationScale, "needs evolve_piece_values = true")
+	case x.TableScaleStep != 0 && !x.EvolvePST:
+		return bad("table_scale_step", x.TableScaleStep, "needs evolve_pst = true")
+	case x.AdjudicateMaterial < 0 || x.AdjudicateMaterial > 80:
+		return bad("adjudicate_material", x.AdjudicateMaterial, "want 0 (off) to 80 soldiers")
+	}
+	return x.PopulationConfig.validate("xiangqi", x.flags(), specParser(player.ParseXiangqi))
+}
+
+// specParser returns a check of a player spec by parse.
+func specParser[S any](parse func(string) (S, error)) func(string) error {
+	return func(spec string) error {
+		_, err := parse(spec)
+		return err
+	}
+}
+
+// validate checks the settings of game's population, naming keys as
+// game.key: the game's own here, then the genetic algorithm's with the
+// nets' flags of the game's keys (population.Config.Validate).
+// parseBaseline checks a baseline spec.
+func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline func(string) error) error {
+	bad := func(key string, v any, msg string) error {
+		return &ConfigError{Key: game + "." + key, Value: v, Msg: msg}
+	}
+	switch {
+	case p.Depth < 1 || p.Depth > 20:
+		return bad("depth", p.Depth, "want 1..20")
+	case p.Nodes < 0 || p.Nodes > agent.MaxNodes:
+		return bad("nodes", p.Nodes, fmt.Sprintf("want 0 (search to depth) to %d", int64(agent.MaxNodes)))
+	case p.OpeningPlies < 0 || p.OpeningPlies > 20:
+		return bad("opening_plies", p.OpeningPlies, "want 0..20")
+	case p.MaxMoves < 1 || p.MaxMoves > 10000:
+		return bad("max_moves", p.MaxMoves, "want 1..10000")
+	}
+	for _, b := range p.Baselines {
+		if err := parseBaseline(b); err != nil {
+			return bad("baselines", strconv.Quote(b), err.Error())
+		}
+	}
+	err := p.population(flags, 0).Validate()
+	var ce *population.ConfigError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	v := ce.Value
+	if s, ok := v.(string); ok {
+		v = strconv.Quote(s)
+	}
+	return &ConfigError{Key: game + "." + ce.Field, Value: v, Msg: ce.Err.Error(), Err: err}
+}
+
+// settingsOrder is the order of a game section's keys as the daemon has
+// always written them, in the settings a run stores and in --print-config
+// (the order of PopulationConfig's fields before it embedded
+// population.Config): a new run stores the bytes an older version would
+// have stored. A section's other keys, the game's own, follow in the
+// order of their fields.
+var settingsOrder = [...]string{
+	"preset", "depth", "nodes", "opening_plies", "max_moves", "format", "quiet_net", "rounds",
+	"population", "elite", "hidden", "piece_diff", "self_adaptive", "ladder_champions", "ladder_games",
+	"baseline_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
+	"table_mutation_scale", "value_mutation_scale", "table_scale_step", "fitness_memory", "fitness_caution",
+}
+
+// compareKeys orders a game section's keys by settingsOrder.
+func compareKeys(a, b string) int {
+	rank := func(key string) int {
+		if i := slices.Index(settingsOrder[:], key); i >= 0 {
+			return i
+		}
+		return len(settingsOrder)
+	}
+	return cmp.Compare(rank(a), rank(b))
+}
+
+// MarshalJSON writes the draughts settings as a run stores them.
+func (d DraughtsConfig) MarshalJSON() ([]byte, error) {
+	type fields DraughtsConfig // without this method
+	return settingsJSON(fields(d))
+}
+
+// MarshalJSON writes the chess settings as a run stores them.
+func (c ChessConfig) MarshalJSON() ([]byte, error) {
+	type fields ChessConfig
+	return settingsJSON(fields(c))
+}
+
+// MarshalJSON writes the xiangqi settings as a run stores them.
+func (x XiangqiConfig) MarshalJSON() ([]byte, error) {
+	type fields XiangqiConfig
+	return settingsJSON(fields(x))
+}
+
+// settingsJSON returns the JSON object of a game's section with its keys
+// in settingsOrder.
+func settingsJSON(section any) ([]byte, error) {
+	b, err := json.Marshal(section)
+	if err != nil {
+		return nil, err
+	}
+	type member struct {
+		key   string
+		value json.RawMessage
+	}
+	var members []member
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		m := member{key: fmt.Sprint(t)}
+		if err := dec.Decode(&m.value); err != nil {
+			return nil, err
+		}
+		members = append(members, m)
+	}
+	slices.SortStableFunc(members, func(a, b member) int { return compareKeys(a.key, b.key) })
+	out := []byte{'{'}
+	for i, m := range members {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		key, _ := json.Marshal(m.key)
+		out = append(append(append(out, key...), ':'), m.value...)
+	}
+	return append(out, '}'), nil
+}
+
+// orderSections returns the TOML text of a Config with the "key = value"
+// lines of every game's table in settingsOrder.
+func orderSections(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	game := false
+	for i := 0; i < len(lines); {
+		if line := strings.TrimSpace(lines[i]); strings.HasPrefix(line, "[") {
+			game = slices.Contains(knownGames, strings.Trim(line, "[]"))
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && strings.HasSuffix(lines[j], "\n") && strings.Contains(lines[j], " = ") {
+			j++
+		}
+		if game {
+			slices.SortStableFunc(lines[i:j], func(a, b string) int {
+				ka, _, _ := strings.Cut(strings.TrimSpace(a), " = ")
+				kb, _, _ := strings.Cut(strings.TrimSpace(b), " = ")
+				return compareKeys(ka, kb)
+			})
+		}
+		i = max(j, i+1)
+	}
+	return strings.Join(lines, "")
+}

@@ -1,0 +1,109 @@
+package population
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"evolved/nnet"
+	"evolved/tournament"
+)
+
+// TestConfigErrorsNameTheKey checks that Validate names the key of the
+// bad setting, its value and why, and wraps ErrConfig.
+func TestConfigErrorsNameTheKey(t *testing.T) {
+	for want, mutate := range map[string]func(*Config){
+		`population: preset = "cma": want "blondie24" or "es"`:                 func(c *Config) { c.Optimizer = "cma" },
+		"population: population = 1: want at least 2":                          func(c *Config) { c.Size = 1 },
+		"population: population = 16: elite 5 + 4 x 2 crossover pairs + 2 mut": func(c *Config) { c.Size = 16 },
+		`population: population = 14: want an odd number of at least 3 with preset "es"`: func(c *Config) {
+			c.Optimizer, c.Size = ES, 14
+		},
+		"population: elite = 20: want 1 to population (15)":                             func(c *Config) { c.Elite = 20 },
+		"population: elite = 5: the mutant of rank 6 is outside the elite":              func(c *Config) { c.Mutants = []int{4, 6} },
+		"population: elite = 5: the crossover of ranks 0 and 2 reaches outside":         func(c *Config) { c.Crossovers[0] = [2]int{0, 2} },
+		"population: crossovers = [[1 1] [2 3]]: rank 1 crosses with itself":            func(c *Config) { c.Crossovers[0] = [2]int{1, 1} },
+		"population: hidden = []: want at least one layer":                              func(c *Config) { c.Hidden = nil },
+		"population: hidden = [40 5000]: a layer of 5000 nodes, want 1 to 4096":         func(c *Config) { c.Hidden = []int{40, 5000} },
+		"population: ladder_champions = -1: must not be negative":                       func(c *Config) { c.LadderChampions = -1 },
+		"population: ladder_games = 5: want an even number":                             func(c *Config) { c.LadderGames = 5 },
+		"population: baseline_every = -1: must not be negative":                         func(c *Config) { c.BaselineEvery = -1 },
+		"population: baseline_games = 10001: want 0..10000":                             func(c *Config) { c.BaselineGames = 10001 },
+		"population: mutation_scale = NaN: want 0 (Blondie24's step, as 1) to 10":       func(c *Config) { c.MutationScale = math.NaN() },
+		"population: table_mutation_scale = 11: want 0 (mutation_scale's) to 10":        func(c *Config) { c.TableMutationScale = 11 },
+		"population: value_mutation_scale = 0.05: the nets have no evolvable piece val": func(c *Config) { c.ValueMutationScale = 0.05 },
+		"population: table_scale_step = 0.6: want 0 (none) to 0.5": func(c *Config) {
+			c.Flags |= nnet.EvolvePST
+			c.TableScaleStep = 0.6
+		},
+		`population: table_scale_step = 0.1: not with preset "es"`: func(c *Config) {
+			c.Optimizer, c.Flags, c.TableScaleStep = ES, c.Flags|nnet.EvolvePST, 0.1
+		},
+		"population: fitness_caution = 1: needs fitness_memory = true":                      func(c *Config) { c.FitnessCaution = 1 },
+		`population: fitness_memory = true: not with preset "es"`:                           func(c *Config) { c.Optimizer, c.FitnessMemory = ES, true },
+		"population: hall_of_fame = 21: want 0 (none) to 20 champions":                      func(c *Config) { c.HallOfFame = 21 },
+		"population: hall_games = 3: want an even number from 2 to 1000":                    func(c *Config) { c.HallOfFame, c.HallGames = 1, 3 },
+		`population: format = "swiss": tournament: unknown format (want roundrobin or blon`: func(c *Config) { c.Tournament.Format = "swiss" },
+		"population: rounds = 11: want 1 to 10":                                             func(c *Config) { c.Tournament.Rounds = 11 },
+		"population: rounds = 2: the blondie format plays no rounds": func(c *Config) {
+			c.Tournament.Format, c.Tournament.Rounds = tournament.Blondie, 2
+		},
+	} {
+		c := DefaultConfig()
+		mutate(&c)
+		err := c.Validate()
+		var ce *ConfigError
+		if !errors.Is(err, ErrConfig) || !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("Validate() = %v, want a *ConfigError wrapping ErrConfig starting %q", err, want)
+		}
+	}
+}
+
+// TestConfigErrorWrapsItsCause checks that a ConfigError wraps what it
+// comes from: the tournament's unknown format.
+func TestConfigErrorWrapsItsCause(t *testing.T) {
+	c := DefaultConfig()
+	c.Tournament.Format = "swiss"
+	if err := c.Validate(); !errors.Is(err, tournament.ErrFormat) {
+		t.Errorf("Validate() = %v, want it to wrap tournament.ErrFormat", err)
+	}
+}
+
+// TestRecipe checks Blondie24's breeding by elite: DefaultConfig's for 5,
+// and a population that reproduces for every elite from 3.
+func TestRecipe(t *testing.T) {
+	def := DefaultConfig()
+	if cross, mutants := Recipe(5); !reflect.DeepEqual(cross, def.Crossovers) || !slices.Equal(mutants, def.Mutants) ||
+		!reflect.DeepEqual(cross, [][2]int{{1, 2}, {2, 3}}) || !slices.Equal(mutants, []int{4, 5}) {
+		t.Errorf("Recipe(5) = %v, %v; want DefaultConfig's [[1 2] [2 3]], [4 5]", cross, mutants)
+	}
+	if _, mutants := Recipe(3); mutants != nil {
+		t.Errorf("Recipe(3) mutates %v, want none", mutants)
+	}
+	for elite := 3; elite <= 10; elite++ {
+		c := DefaultConfig()
+		c.Elite, c.Size = elite, 2*elite+5
+		c.Crossovers, c.Mutants = Recipe(elite)
+		if err := c.Validate(); err != nil {
+			t.Errorf("elite %d of %d: %v", elite, c.Size, err)
+		}
+	}
+}
+
+// TestConfigKeys checks that every field of Config has one key, the same
+// in TOML and JSON, or none in both.
+func TestConfigKeys(t *testing.T) {
+	typ := reflect.TypeFor[Config]()
+	seen := map[string]bool{}
+	for f := range typ.Fields() {
+		tomlKey := f.Tag.Get("toml")
+		jsonKey, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tomlKey == "" || tomlKey != jsonKey || seen[tomlKey] && tomlKey != "-" {
+			t.Errorf("field %s: toml key %q, json key %q; want one key, the same in both, used once", f.Name, tomlKey, jsonKey)
+		}
+		seen[tomlKey] = true
+	}
+}
