@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/robfig/cron/v3"
 
+	"evolved/games"
 	"evolved/rating"
 	"evolved/storage"
 )
@@ -297,11 +298,8 @@ func (c *Config) Set(key, value string) error {
 	return err
 }
 
-// knownGames are the games a population can evolve.
-var knownGames = []string{"draughts", "chess", "xiangqi"}
-
 // KnownGames returns the games a population can evolve, for help texts.
-func KnownGames() []string { return slices.Clone(knownGames) }
+func KnownGames() []string { return games.Names() }
 
 // Validate checks every value and names the key of the first bad one.
 func (c Config) Validate() error {
@@ -313,8 +311,8 @@ func (c Config) Validate() error {
 		return bad("games", "[]", "no game to evolve")
 	}
 	for _, g := range c.Games {
-		if !slices.Contains(knownGames, g) {
-			return bad("games", strconv.Quote(g), "unknown game (known: "+strings.Join(knownGames, ", ")+")")
+		if !slices.Contains(games.Names(), g) {
+			return bad("games", strconv.Quote(g), "unknown game (known: "+strings.Join(games.Names(), ", ")+")")
 		}
 	}
 	if c.Seed < 0 {

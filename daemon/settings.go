@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"evolved/agent"
+	"evolved/games"
 	"evolved/nnet"
 	"evolved/player"
 	"evolved/population"
@@ -115,7 +116,7 @@ func defaultSection(depth int) PopulationConfig {
 	ga := population.DefaultConfig()
 	// Measured in draughts: the best champion of 200 generations beats
 	// the Blondie24 ranking's by +21 ± 18 (seed 1) and +28 ± 21 (seed 2)
-	// Elo, both SPRT H1 (README, "Climbing the scale").
+	// Elo, both SPRT H1 (docs/draughts.md, "Climbing the rating scale").
 	ga.FitnessMemory = true
 	return PopulationConfig{Config: ga, Depth: depth, OpeningPlies: 4, MaxMoves: 100, Format: tournament.RoundRobin, Rounds: 1}
 }
@@ -124,7 +125,7 @@ func defaultSection(depth int) PopulationConfig {
 // Blondie24's experiment (population.DefaultConfig) at depth 4, with the
 // piece difference as an input.
 func defaultDraughts() DraughtsConfig {
-	p := defaultSection(4)
+	p := defaultSection(games.Draughts().DefaultDepth)
 	p.PieceDiff = true
 	return DraughtsConfig{PopulationConfig: p}
 }
@@ -138,12 +139,12 @@ func defaultDraughts() DraughtsConfig {
 // colours and fitness memory, the champion of generation 599 beats
 // generation 0's by +89 ± 25 Elo and the previous default's champion of
 // generation 599 in an SPRT (H1, +79 ± 30), which itself is no better than
-// its generation 0 (README, "Positional terms"). With the nine more terms,
+// its generation 0 (docs/chess.md, "Positional terms"). With the nine more terms,
 // generation 400's champion beats generation 0's by +186 ± 29 and the
 // twelve-term default's generation 599 in an SPRT (H1 after 296 games,
 // +89 ± 30).
 func defaultChess() ChessConfig {
-	p := defaultSection(2)
+	p := defaultSection(games.Chess().DefaultDepth)
 	p.MutationScale, p.Hidden, p.Baselines = 0.1, []int{32, 8}, []string{"random", "material:2"}
 	return ChessConfig{PopulationConfig: p, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true, EvolveMoreTerms: true}
 }
@@ -153,7 +154,7 @@ func defaultChess() ChessConfig {
 // Xiangqi evolves the classic program's piece-square tables, at a tenth
 // of the step as chess does: generation 0 then scores 43.8% against
 // classic at depth 2 (200 games), against 26.5% without them, and its
-// champion 94% at 10+0.1 (README). With the positional terms, the round
+// champion 94% at 10+0.1 (docs/xiangqi.md). With the positional terms, the round
 // robin and fitness memory (chess's recipe), generation 299's champion
 // beats generation 0's by +80 ± 25 and the previous default's generation
 // 299 in an SPRT (H1 after 278 games, +80 ± 28), which itself is
@@ -164,7 +165,7 @@ func defaultChess() ChessConfig {
 // pawns within a hundred generations, where the tables' step had left
 // every value within 0.06 of its start.
 func defaultXiangqi() XiangqiConfig {
-	p := defaultSection(2)
+	p := defaultSection(games.Xiangqi().DefaultDepth)
 	p.MutationScale, p.ValueMutationScale = 0.1, 0.05
 	p.Hidden, p.Baselines = []int{32, 8}, []string{"random", "classic"}
 	return XiangqiConfig{PopulationConfig: p, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true}
@@ -434,7 +435,7 @@ func orderSections(text string) string {
 	game := false
 	for i := 0; i < len(lines); {
 		if line := strings.TrimSpace(lines[i]); strings.HasPrefix(line, "[") {
-			game = slices.Contains(knownGames, strings.Trim(line, "[]"))
+			game = slices.Contains(games.Names(), strings.Trim(line, "[]"))
 			i++
 			continue
 		}
