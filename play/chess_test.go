@@ -9,22 +9,13 @@ import (
 
 	"evolved/game"
 	"evolved/game/chess"
+	"evolved/games"
 	"evolved/player"
 )
 
 func runChess(t *testing.T, human game.Player, lines ...string) string {
 	t.Helper()
-	engine, err := player.ParseChess("material:1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	err = Chess(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
-		ChessOptions{Engine: engine, Human: human, Start: chess.Start(), Rules: chess.DefaultRules(), ASCII: true, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return runSession(t, games.Chess(), ChessUI(), "material:1", human, chess.DefaultRules().MaxMoves, true, lines...)
 }
 
 func TestChessSession(t *testing.T) {
@@ -61,7 +52,7 @@ func TestChessSessionEngineOpensForBlack(t *testing.T) {
 }
 
 func TestChessBoardUnicode(t *testing.T) {
-	got := chessRules{}.draw(chess.NewGame(chess.Start(), chess.DefaultRules()), false)
+	got := chessUI{}.draw(chess.NewGame(chess.Start(), chess.DefaultRules()), false)
 	if !strings.Contains(got, "  8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ 8") || !strings.Contains(got, "  1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖ 1") {
 		t.Errorf("start position drawn as\n%s", got)
 	}
@@ -75,8 +66,8 @@ func TestChessSessionFromARecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	err = Chess(context.Background(), strings.NewReader("history\nquit\n"), &out,
-		ChessOptions{Engine: engine, Human: chess.Black, Start: chess.Start(), Rules: chess.DefaultRules(), ASCII: true, Record: record})
+	err = Terminal(context.Background(), games.Chess(), ChessUI(), strings.NewReader("history\nquit\n"), &out,
+		Options[chess.Move, *chess.Game]{Engine: engine, Human: chess.Black, MaxMoves: chess.DefaultRules().MaxMoves, ASCII: true, Record: record})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,24 +7,32 @@ import (
 	"strings"
 	"testing"
 
+	"evolved/game"
 	"evolved/game/draughts"
-	"evolved/player"
+	"evolved/games"
 )
 
 // session runs a scripted session against material:2 and returns its output.
 func runScript(t *testing.T, human string, lines ...string) string {
 	t.Helper()
-	engine, err := player.ParseDraughts("material:2")
-	if err != nil {
-		t.Fatal(err)
-	}
 	side := draughts.Black
 	if human == "white" {
 		side = draughts.White
 	}
+	return runSession(t, games.Draughts(), DraughtsUI(), "material:2", side, draughts.DefaultRules().MaxMoves, true, lines...)
+}
+
+// runSession runs a scripted terminal session of k against engine, seeded
+// with 1, the person playing human, and returns its output.
+func runSession[M comparable, S Playable[M]](t *testing.T, k games.Kind[M, S], ui UI[M, S], engine string, human game.Player, maxMoves int, ascii bool, lines ...string) string {
+	t.Helper()
+	spec, err := k.Parse(engine)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out strings.Builder
-	err = Draughts(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
-		DraughtsOptions{Engine: engine, Human: side, Start: draughts.Start(), Rules: draughts.DefaultRules(), ASCII: true, Seed: 1})
+	err = Terminal(context.Background(), k, ui, strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
+		Options[M, S]{Engine: spec, Human: human, MaxMoves: maxMoves, ASCII: ascii, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
