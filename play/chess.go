@@ -29,11 +29,30 @@ func (chessUI) formatMove(g *chess.Game, m chess.Move) string {
 	return p.FormatSAN(m)
 }
 
-// parseMove reads UCI (e2e4) or SAN (e4, Nf3, O-O). Its errors never list
-// the legal moves themselves, so the session adds them.
+// parseMove reads UCI (e2e4) or SAN (e4, Nf3, O-O). A well-formed move
+// that cannot be played here says so (with the reason when there is more
+// to it, a missing promotion piece); other errors are the parser's. Its
+// errors never list the legal moves themselves, so the session adds them.
 func (chessUI) parseMove(g *chess.Game, text string) (chess.Move, error, bool) {
 	m, err := g.ParseMove(text)
-	return m, err, false
+	if err == nil {
+		return m, nil, false
+	}
+	p := g.Position()
+	if !looksLikeUCI(text) {
+		if _, sanErr := p.ParseSAN(text); errors.Is(sanErr, chess.ErrIllegalMove) {
+			err = sanErr
+		}
+	}
+	if !errors.Is(err, chess.ErrIllegalMove) {
+		return chess.NoMove, err, false
+	}
+	switch reason := chessReason(err, p.FEN()); {
+	case reason == "no legal move matches", reason == "not a legal move", strings.HasPrefix(reason, "castling "):
+		return chess.NoMove, fmt.Errorf("%s is not a legal move here", text), false
+	default:
+		return chess.NoMove, fmt.Errorf("%s is not a legal move here: %s", text, reason), false
+	}
 }
 
 // chessReason returns what err says of a move without the parser's

@@ -75,3 +75,28 @@ func TestChessSessionFromARecord(t *testing.T) {
 		t.Errorf("the record was not replayed:\n%s", out.String())
 	}
 }
+
+// TestChessIllegalMoves: a well-formed move, SAN or UCI, that cannot be
+// played here says so, with the legal moves; a malformed one keeps the
+// parser's reason.
+func TestChessIllegalMoves(t *testing.T) {
+	out := runChess(t, chess.White, "Qh5", "e2e5", "O-O", "Nf9", "quit")
+	for _, want := range []string{
+		"Qh5 is not a legal move here\nlegal moves: Na3, Nc3, Nf3, Nh3, a3, a4,",
+		"e2e5 is not a legal move here\nlegal moves: Na3,",
+		"O-O is not a legal move here\nlegal moves: Na3,",
+		`chess: parse move "Nf9"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	p, err := chess.ParseFEN("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err, _ = chessUI{}.parseMove(chess.NewGame(p, chess.DefaultRules()), "b8")
+	if want := "b8 is not a legal move here: a pawn move to the last rank needs a promotion piece"; err == nil || err.Error() != want {
+		t.Errorf("parseMove(b8) = %v, want %s", err, want)
+	}
+}
