@@ -3,6 +3,7 @@ package play
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"evolved/game/draughts"
@@ -34,7 +35,8 @@ func (draughtsUI) formatMove(g *draughts.Game, m draughts.Move) string { return 
 // board's coordinates (c3-d4, e3xg5xe7, or c3d4). A move that cannot be
 // played gets the same message however it was typed: what is wrong, then
 // the session's sorted list of legal moves; only an ambiguous short
-// capture lists its candidates instead.
+// capture lists its candidates instead. A step when a capture is
+// compulsory says so, with a capture for example.
 func (draughtsUI) parseMove(g *draughts.Game, text string) (draughts.Move, error, bool) {
 	numbers, err := squareNumbers(text)
 	if err != nil {
@@ -49,9 +51,27 @@ func (draughtsUI) parseMove(g *draughts.Game, text string) (draughts.Move, error
 		if numbers != text {
 			what = fmt.Sprintf("%s (%s)", text, numbers)
 		}
+		if c := aCapture(g); c != "" && !strings.ContainsAny(numbers, "x:") {
+			return m, fmt.Errorf("%s is not a legal move here: you must capture (e.g. %s)", what, c), false
+		}
 		return m, fmt.Errorf("%s is not a legal move here", what), false
 	}
 	return m, err, false
+}
+
+// aCapture returns the first capture of g's legal moves in natural order
+// when the side to move must capture, else "".
+func aCapture(g *draughts.Game) string {
+	var captures []string
+	for _, m := range g.LegalMoves(nil) {
+		if m.IsCapture() {
+			captures = append(captures, g.FormatMove(m))
+		}
+	}
+	if len(captures) == 0 {
+		return ""
+	}
+	return slices.MinFunc(captures, naturalCompare)
 }
 
 // squareNumbers rewrites a move typed in the board's coordinates into

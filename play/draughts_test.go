@@ -10,6 +10,7 @@ import (
 	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/games"
+	"evolved/player"
 )
 
 // session runs a scripted session against material:2 and returns its output.
@@ -148,5 +149,33 @@ func TestMovesInCoordinatesAndOneIllegalMessage(t *testing.T) {
 	}
 	if !strings.Contains(out, "hint: ") || !strings.Contains(out, " for Black: positive is good for Black, in the engine's units (material: 100 a man") {
 		t.Errorf("the hint does not say whose score it is and in what unit:\n%s", out)
+	}
+}
+
+// TestMustCapture: a step when a capture is compulsory says so and names
+// a capture, however it is typed; in a browser too.
+func TestMustCapture(t *testing.T) {
+	engine, err := player.ParseDraughts("material:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = Terminal(context.Background(), games.Draughts(), DraughtsUI(), strings.NewReader("14-18\nc5-d4\n14x23\nquit\n"), &out,
+		Options[draughts.Move, *draughts.Game]{Engine: engine, Human: draughts.Black, Start: "B:W18:B14", ASCII: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"14-18 is not a legal move here: you must capture (e.g. 14x23)\nlegal moves: 14x23\n",
+		"c5-d4 (14-18) is not a legal move here: you must capture (e.g. 14x23)\nlegal moves: 14x23\n",
+		"Game over: Black wins, no legal move",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	err = newDraughts(t, "B:W18:B14", "random", draughts.Black).Play("14-18")
+	if want := `play: bad move "14-18": 14-18 is not a legal move here: you must capture (e.g. 14x23); legal moves: 14x23`; err == nil || err.Error() != want {
+		t.Errorf("Play(14-18) = %v, want %s", err, want)
 	}
 }
