@@ -15,54 +15,36 @@ import (
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
-	"evolved/player"
+	"evolved/games"
 )
 
 // newChess returns a browser chess match from fen ("" for the start)
 // against engine, the person playing human.
 func newChess(t *testing.T, fen, engine string, human game.Player) Match {
-	t.Helper()
-	spec, err := player.ParseChess(engine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := chess.Start()
-	if fen != "" {
-		if start, err = chess.ParseFEN(fen); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return NewChessMatch(ChessOptions{Engine: spec, Human: human, Start: start, Rules: chess.DefaultRules(), Seed: 1})
+	return newMatch(t, games.Chess(), ChessUI(), fen, engine, human, chess.DefaultRules().MaxMoves)
 }
 
 func newDraughts(t *testing.T, fen, engine string, human game.Player) Match {
-	t.Helper()
-	spec, err := player.ParseDraughts(engine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := draughts.Start()
-	if fen != "" {
-		if start, err = draughts.ParseFEN(fen); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return NewDraughtsMatch(DraughtsOptions{Engine: spec, Human: human, Start: start, Rules: draughts.DefaultRules(), Seed: 1})
+	return newMatch(t, games.Draughts(), DraughtsUI(), fen, engine, human, draughts.DefaultRules().MaxMoves)
 }
 
 func newXiangqi(t *testing.T, fen, engine string, human game.Player) Match {
+	return newMatch(t, games.Xiangqi(), XiangqiUI(), fen, engine, human, xiangqi.DefaultRules().MaxMoves)
+}
+
+// newMatch returns a browser match of k from fen against engine, seeded
+// with 1.
+func newMatch[M comparable, S Playable[M]](t *testing.T, k games.Kind[M, S], ui UI[M, S], fen, engine string, human game.Player, maxMoves int) Match {
 	t.Helper()
-	spec, err := player.ParseXiangqi(engine)
+	spec, err := k.Parse(engine)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := xiangqi.Start()
-	if fen != "" {
-		if start, err = xiangqi.ParseFEN(fen); err != nil {
-			t.Fatal(err)
-		}
+	m, err := NewMatch(k, ui, Options[M, S]{Engine: spec, Human: human, Start: fen, MaxMoves: maxMoves, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return NewXiangqiMatch(XiangqiOptions{Engine: spec, Human: human, Start: start, Rules: xiangqi.DefaultRules(), Seed: 1})
+	return m
 }
 
 func mustPlay(t *testing.T, m Match, moves ...string) {

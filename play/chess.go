@@ -1,114 +1,79 @@
 package play
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"evolved/game"
 	"evolved/game/chess"
-	"evolved/player"
 )
 
-// ChessOptions configures a chess session.
-type ChessOptions struct {
-	Engine player.ChessSpec
-	Human  game.Player
-	Start  chess.Position
-	Rules  chess.Rules
-	ASCII  bool
-	Seed   uint64
-	// Record, if set, is a PGN file whose first game is replayed before play.
-	Record string
+// ChessUI returns how a person sees and types chess: the board with White
+// at the bottom, moves in SAN or UCI.
+func ChessUI() UI[chess.Move, *chess.Game] { return chessUI{} }
+
+// chessUI is chess for a person.
+type chessUI struct{}
+
+func (chessUI) title() string { return "Chess" }
+
+func (chessUI) help() string {
+	return "Moves: SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, g1f3, e7e8q).\n"
 }
 
-// Chess runs a chess session until the person quits or the input ends.
-func Chess(ctx context.Context, in io.Reader, out io.Writer, opts ChessOptions) error {
-	s := newSession(chessRules{start: opts.Start, rules: opts.Rules}, opts.Engine, opts.Human, opts.ASCII, opts.Seed, opts.Record, in, out)
-	return s.run(ctx, "Chess")
-}
-
-// chessRules adapts chess to a session.
-type chessRules struct {
-	start chess.Position
-	rules chess.Rules
-}
-
-func (r chessRules) newGame() *chess.Game { return chess.NewGame(r.start, r.rules) }
-
-func (chessRules) scoreUnit() string { return "centipawns" }
-
-func (chessRules) sideName(p game.Player) string {
-	if p == chess.White {
-		return "White"
-	}
-	return "Black"
-}
+func (chessUI) scoreUnit() string { return "centipawns" }
 
 // formatMove writes SAN, the notation people read.
-func (chessRules) formatMove(g *chess.Game, m chess.Move) string {
+func (chessUI) formatMove(g *chess.Game, m chess.Move) string {
 	p := g.Position()
 	return p.FormatSAN(m)
 }
 
-// parseMove reads UCI (e2e4) or SAN (e4, Nf3, O-O). Its errors never list
-// the legal moves themselves, so the session adds them.
-func (chessRules) parseMove(g *chess.Game, text string) (chess.Move, error, bool) {
+// parseMove reads UCI (e2e4) or SAN (e4, Nf3, O-O). A well-formed move
+// that cannot be played here says so (with the reason when there is more
+// to it, a missing promotion piece); other errors are the parser's. Its
+// errors never list the legal moves themselves, so the session adds them.
+func (chessUI) parseMove(g *chess.Game, text string) (chess.Move, error, bool) {
 	m, err := g.ParseMove(text)
-	return m, err, false
+	if err == nil {
+		return m, nil, false
+	}
+	p := g.Position()
+	if !looksLikeUCI(text) {
+		if _, sanErr := p.ParseSAN(text); errors.Is(sanErr, chess.ErrIllegalMove) {
+			err = sanErr
+		}
+	}
+	if !errors.Is(err, chess.ErrIllegalMove) {
+		return chess.NoMove, err, false
+	}
+	switch reason := chessReason(err, p.FEN()); {
+	case reason == "no legal move matches", reason == "not a legal move", strings.HasPrefix(reason, "castling "):
+		return chess.NoMove, fmt.Errorf("%s is not a legal move here", text), false
+	default:
+		return chess.NoMove, fmt.Errorf("%s is not a legal move here: %s", text, reason), false
+	}
+}
+
+// chessReason returns what err says of a move without the parser's
+// context, the text and the position fen, which a person at the board
+// sees.
+func chessReason(err error, fen string) string {
+	reason := err.Error()
+	if _, after, ok := strings.Cut(reason, " in "+fen+": "); ok {
+		reason = after
+	}
+	return reason
 }
 
 // looksLikeMove: a piece letter or a file first (Nf3, e4, exd5, e2e4), or
 // castling.
-func (chessRules) looksLikeMove(text string) bool {
+func (chessUI) looksLikeMove(text string) bool {
 	return len(text) >= 2 && strings.ContainsRune("KQRBNabcdefgh", rune(text[0])) ||
 		strings.HasPrefix(text, "O-") || strings.HasPrefix(text, "0-")
 }
 
-func (chessRules) fen(g *chess.Game) string {
-	p := g.Position()
-	return p.FEN()
-}
-
-func (chessRules) history(g *chess.Game) string {
-	text, err := chess.MoveText(g.Start(), g.Moves(nil))
-	if err != nil {
-		return ""
-	}
-	return text
-}
-
-func (chessRules) save(w io.Writer, g *chess.Game, white, black string) error {
-	return chess.WritePGN(w, chess.PGNGame{
-		Tags:   []chess.Tag{{Name: "Event", Value: "evolved play"}, {Name: "White", Value: white}, {Name: "Black", Value: black}},
-		Start:  g.Start(),
-		Moves:  g.Moves(nil),
-		Result: chess.ResultString(g.Outcome().Result),
-	})
-}
-
-func (r chessRules) load(rd io.Reader) (*chess.Game, error) {
-	games, err := chess.ReadPGN(rd)
-	if err != nil {
-		return nil, err
-	}
-	if len(games) == 0 {
-		return nil, errors.New("no game in the file")
-	}
-	g := chess.NewGame(games[0].Start, r.rules)
-	for _, m := range games[0].Moves {
-		g.Make(m)
-	}
-	return g, nil
-}
-
-func (chessRules) help() string {
-	return "Moves: SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, g1f3, e7e8q).\n"
-}
-
-// chessGlyphs draw pieces by type, White then Black.
+// chessUnicode and chessASCII draw pieces by type, White then Black.
 var (
 	chessUnicode = [2][7]string{
 		{chess.Pawn: "♙", chess.Knight: "♘", chess.Bishop: "♗", chess.Rook: "♖", chess.Queen: "♕", chess.King: "♔"},
@@ -121,7 +86,7 @@ var (
 )
 
 // draw draws the board with White at the bottom, files and ranks around it.
-func (chessRules) draw(g *chess.Game, ascii bool) string {
+func (chessUI) draw(g *chess.Game, ascii bool) string {
 	glyphs := chessUnicode
 	if ascii {
 		glyphs = chessASCII
@@ -143,4 +108,82 @@ func (chessRules) draw(g *chess.Game, ascii bool) string {
 	}
 	b.WriteString("    a b c d e f g h\n")
 	return b.String()
+}
+
+// Chess on a page: cell row*8+file, rank 8 first.
+
+func (chessUI) layout() (int, int, []string) {
+	labels := make([]string, 64)
+	for i := range labels {
+		labels[i] = chess.NewSquare(i%8, 7-i/8).String()
+	}
+	return 8, 8, labels
+}
+
+// chessCell returns the cell of square s.
+func chessCell(s chess.Square) int { return (7-s.Rank())*8 + s.File() }
+
+func (chessUI) cells(g *chess.Game) ([]string, int) {
+	p := g.Position()
+	codes := make([]string, 64)
+	for i := range codes {
+		pt, side := p.PieceAt(chess.NewSquare(i%8, 7-i/8))
+		switch {
+		case pt == chess.NoPieceType:
+		case side == chess.White:
+			codes[i] = strings.ToUpper(pt.String())
+		default:
+			codes[i] = pt.String()
+		}
+	}
+	check := -1
+	if p.InCheck() {
+		check = chessCell(p.King(p.Side()))
+	}
+	return codes, check
+}
+
+// option: castling goes to the king's square, as people drag it, unless
+// the king stays where it is (Chess960), when it goes to the rook's.
+func (chessUI) option(g *chess.Game, m chess.Move) MoveOption {
+	p := g.Position()
+	to := m.KingTo()
+	if to == m.From() {
+		to = m.To()
+	}
+	return MoveOption{From: chessCell(m.From()), To: chessCell(to), Text: p.FormatSAN(m)}
+}
+
+// readMove reads UCI or SAN as the terminal does. When neither reads the
+// text, the reason given is SAN's unless the text looks like UCI (e2e4):
+// "e5" at the start is "no legal move matches", not "2 characters, want 4";
+// like xiangqi's, it leaves out the position, which the page shows.
+func (chessUI) readMove(g *chess.Game, text string) (chess.Move, error, bool) {
+	m, err := g.ParseMove(text)
+	if err == nil {
+		return m, nil, false
+	}
+	p := g.Position()
+	if !looksLikeUCI(text) {
+		if _, sanErr := p.ParseSAN(text); sanErr != nil {
+			err = sanErr
+		}
+	}
+	reason := chessReason(err, p.FEN())
+	switch {
+	case errors.Is(err, chess.ErrSyntax):
+		reason = "cannot read the move: " + reason
+	case errors.Is(err, chess.ErrIllegalMove):
+		reason = "illegal move: " + reason
+	case errors.Is(err, chess.ErrAmbiguousMove):
+		reason = "ambiguous move: " + reason
+	}
+	return chess.NoMove, errors.New(reason), false
+}
+
+// looksLikeUCI reports whether text has the shape of a UCI move: two
+// squares and perhaps a promotion letter.
+func looksLikeUCI(text string) bool {
+	square := func(s string) bool { return s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8' }
+	return (len(text) == 4 || len(text) == 5) && square(text[0:2]) && square(text[2:4])
 }

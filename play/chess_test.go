@@ -9,22 +9,13 @@ import (
 
 	"evolved/game"
 	"evolved/game/chess"
+	"evolved/games"
 	"evolved/player"
 )
 
 func runChess(t *testing.T, human game.Player, lines ...string) string {
 	t.Helper()
-	engine, err := player.ParseChess("material:1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	err = Chess(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
-		ChessOptions{Engine: engine, Human: human, Start: chess.Start(), Rules: chess.DefaultRules(), ASCII: true, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return runSession(t, games.Chess(), ChessUI(), "material:1", human, chess.DefaultRules().MaxMoves, true, lines...)
 }
 
 func TestChessSession(t *testing.T) {
@@ -61,7 +52,7 @@ func TestChessSessionEngineOpensForBlack(t *testing.T) {
 }
 
 func TestChessBoardUnicode(t *testing.T) {
-	got := chessRules{}.draw(chess.NewGame(chess.Start(), chess.DefaultRules()), false)
+	got := chessUI{}.draw(chess.NewGame(chess.Start(), chess.DefaultRules()), false)
 	if !strings.Contains(got, "  8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ 8") || !strings.Contains(got, "  1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖ 1") {
 		t.Errorf("start position drawn as\n%s", got)
 	}
@@ -75,12 +66,37 @@ func TestChessSessionFromARecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	err = Chess(context.Background(), strings.NewReader("history\nquit\n"), &out,
-		ChessOptions{Engine: engine, Human: chess.Black, Start: chess.Start(), Rules: chess.DefaultRules(), ASCII: true, Record: record})
+	err = Terminal(context.Background(), games.Chess(), ChessUI(), strings.NewReader("history\nquit\n"), &out,
+		Options[chess.Move, *chess.Game]{Engine: engine, Human: chess.Black, MaxMoves: chess.DefaultRules().MaxMoves, ASCII: true, Record: record})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "loaded 3 moves") || !strings.Contains(out.String(), "1. e4 e5 2. Nf3") {
 		t.Errorf("the record was not replayed:\n%s", out.String())
+	}
+}
+
+// TestChessIllegalMoves: a well-formed move, SAN or UCI, that cannot be
+// played here says so, with the legal moves; a malformed one keeps the
+// parser's reason.
+func TestChessIllegalMoves(t *testing.T) {
+	out := runChess(t, chess.White, "Qh5", "e2e5", "O-O", "Nf9", "quit")
+	for _, want := range []string{
+		"Qh5 is not a legal move here\nlegal moves: Na3, Nc3, Nf3, Nh3, a3, a4,",
+		"e2e5 is not a legal move here\nlegal moves: Na3,",
+		"O-O is not a legal move here\nlegal moves: Na3,",
+		`chess: parse move "Nf9"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	p, err := chess.ParseFEN("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err, _ = chessUI{}.parseMove(chess.NewGame(p, chess.DefaultRules()), "b8")
+	if want := "b8 is not a legal move here: a pawn move to the last rank needs a promotion piece"; err == nil || err.Error() != want {
+		t.Errorf("parseMove(b8) = %v, want %s", err, want)
 	}
 }

@@ -1,78 +1,43 @@
-// Package play runs games between a person at a terminal and an engine:
-// the board drawn after every move, moves typed in the game's own notation,
-// and the commands a player expects (undo, hint, swap, save, load ...).
-// Sessions read lines from an io.Reader and write to an io.Writer, so they
-// work the same in a terminal, in tmux and in a pipe driven by a script.
 package play
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"strings"
 
-	"evolved/game"
 	"evolved/game/draughts"
-	"evolved/player"
 )
 
-// DraughtsOptions configures a draughts session.
-type DraughtsOptions struct {
-	// Engine is the computer's player.
-	Engine player.DraughtsSpec
-	// Human is the side the person plays; the engine plays the other.
-	Human game.Player
-	// Start is the start position (draughts.Start() for a normal game).
-	Start draughts.Position
-	// Rules are the game's end rules.
-	Rules draughts.Rules
-	// ASCII draws pieces as letters instead of Unicode symbols.
-	ASCII bool
-	// Seed seeds the engine's random choices (MCTS players).
-	Seed uint64
-	// Record, if set, is a PDN file whose first game is replayed before play.
-	Record string
+// DraughtsUI returns how a person sees and types English draughts: the
+// board with its square numbers beside it, moves in square numbers or in
+// the board's coordinates.
+func DraughtsUI() UI[draughts.Move, *draughts.Game] { return draughtsUI{} }
+
+// draughtsUI is English draughts for a person.
+type draughtsUI struct{}
+
+func (draughtsUI) title() string { return "English draughts" }
+
+func (draughtsUI) help() string {
+	return "Moves: 11-15 (a step), 15x24 or 15x24x31 (captures, every landing square; the\nshort form 15x31 works when only one capture matches), in square numbers or\nin the board's coordinates: c3-d4, e3xg5xe7, or c3d4.\n"
 }
 
-// Draughts runs a draughts session until the person quits or the input
-// ends. It returns nil then, and an error only if the input or output fails.
-func Draughts(ctx context.Context, in io.Reader, out io.Writer, opts DraughtsOptions) error {
-	s := newSession(draughtsRules{start: opts.Start, rules: opts.Rules}, opts.Engine, opts.Human, opts.ASCII, opts.Seed, opts.Record, in, out)
-	return s.run(ctx, "English draughts")
-}
-
-// draughtsRules adapts English draughts to a session.
-type draughtsRules struct {
-	start draughts.Position
-	rules draughts.Rules
-}
-
-func (r draughtsRules) newGame() *draughts.Game { return draughts.NewGame(r.start, r.rules) }
-
-func (draughtsRules) draw(g *draughts.Game, ascii bool) string {
-	return drawDraughts(g.Position(), ascii)
-}
-
-func (draughtsRules) sideName(p game.Player) string {
-	if p == draughts.Black {
-		return "Black"
-	}
-	return "White"
-}
-
-func (draughtsRules) formatMove(g *draughts.Game, m draughts.Move) string { return g.FormatMove(m) }
-
-func (draughtsRules) scoreUnit() string {
+func (draughtsUI) scoreUnit() string {
 	return "the engine's units (material: 100 a man; a net: 10000 its full output; MCTS: per mille of wins)"
 }
+
+func (draughtsUI) draw(g *draughts.Game, ascii bool) string { return drawDraughts(g.Position(), ascii) }
+
+func (draughtsUI) formatMove(g *draughts.Game, m draughts.Move) string { return g.FormatMove(m) }
 
 // parseMove reads a move in square numbers (11-15, 15x24x31) or in the
 // board's coordinates (c3-d4, e3xg5xe7, or c3d4). A move that cannot be
 // played gets the same message however it was typed: what is wrong, then
 // the session's sorted list of legal moves; only an ambiguous short
-// capture lists its candidates instead.
-func (draughtsRules) parseMove(g *draughts.Game, text string) (draughts.Move, error, bool) {
+// capture lists its candidates instead. A step when a capture is
+// compulsory says so, with a capture for example.
+func (draughtsUI) parseMove(g *draughts.Game, text string) (draughts.Move, error, bool) {
 	numbers, err := squareNumbers(text)
 	if err != nil {
 		return draughts.NoMove, err, false
@@ -82,12 +47,31 @@ func (draughtsRules) parseMove(g *draughts.Game, text string) (draughts.Move, er
 	case errors.Is(err, draughts.ErrAmbiguousMove):
 		return m, err, true
 	case errors.Is(err, draughts.ErrIllegalMove):
+		what := text
 		if numbers != text {
-			return m, fmt.Errorf("%s (%s) is not a legal move here", text, numbers), false
+			what = fmt.Sprintf("%s (%s)", text, numbers)
 		}
-		return m, fmt.Errorf("%s is not a legal move here", text), false
+		if c := aCapture(g); c != "" && !strings.ContainsAny(numbers, "x:") {
+			return m, fmt.Errorf("%s is not a legal move here: you must capture (e.g. %s)", what, c), false
+		}
+		return m, fmt.Errorf("%s is not a legal move here", what), false
 	}
 	return m, err, false
+}
+
+// aCapture returns the first capture of g's legal moves in natural order
+// when the side to move must capture, else "".
+func aCapture(g *draughts.Game) string {
+	var captures []string
+	for _, m := range g.LegalMoves(nil) {
+		if m.IsCapture() {
+			captures = append(captures, g.FormatMove(m))
+		}
+	}
+	if len(captures) == 0 {
+		return ""
+	}
+	return slices.MinFunc(captures, naturalCompare)
 }
 
 // squareNumbers rewrites a move typed in the board's coordinates into
@@ -123,44 +107,112 @@ func squareNumbers(text string) (string, error) {
 	return b.String(), nil
 }
 
-func (draughtsRules) looksLikeMove(text string) bool {
+func (draughtsUI) looksLikeMove(text string) bool {
 	return strings.ContainsAny(text, "-x0123456789")
 }
 
-func (draughtsRules) fen(g *draughts.Game) string { return g.Position().FEN() }
+// unicodeGlyphs and asciiGlyphs draw men and kings: [black man, black
+// king, white man, white king].
+var (
+	unicodeGlyphs = [4]string{"●", "◆", "○", "◇"}
+	asciiGlyphs   = [4]string{"b", "B", "w", "W"}
+)
 
-func (draughtsRules) history(g *draughts.Game) string {
-	text, err := draughts.MoveText(g.Start(), g.Moves(nil))
-	if err != nil {
-		return ""
+// drawDraughts returns the board as text: eight rows from Black's side
+// (square 1 at the top) with file letters and rank numbers, and beside each
+// row the numbers of its playable squares.
+func drawDraughts(p draughts.Position, ascii bool) string {
+	glyphs := unicodeGlyphs
+	if ascii {
+		glyphs = asciiGlyphs
 	}
-	return text
+	var b strings.Builder
+	b.WriteString("     a b c d e f g h\n")
+	for row := range 8 {
+		fmt.Fprintf(&b, "  %d ", 8-row)
+		var numbers []string
+		for col := range 8 {
+			if (row+col)%2 == 0 {
+				b.WriteString("  ") // a light square: never used
+				continue
+			}
+			sq := row*4 + col/2 // bit index; square number sq+1
+			numbers = append(numbers, fmt.Sprintf("%2d", sq+1))
+			bit := uint32(1) << sq
+			g := " ."
+			switch {
+			case p.Black&bit != 0 && p.Kings&bit != 0:
+				g = " " + glyphs[1]
+			case p.Black&bit != 0:
+				g = " " + glyphs[0]
+			case p.White&bit != 0 && p.Kings&bit != 0:
+				g = " " + glyphs[3]
+			case p.White&bit != 0:
+				g = " " + glyphs[2]
+			}
+			b.WriteString(g)
+		}
+		fmt.Fprintf(&b, "    %s\n", strings.Join(numbers, " "))
+	}
+	return b.String()
 }
 
-func (draughtsRules) save(w io.Writer, g *draughts.Game, black, white string) error {
-	return draughts.WritePDN(w, draughts.PDNGame{
-		Tags:   []draughts.Tag{{Name: "Event", Value: "evolved play"}, {Name: "Black", Value: black}, {Name: "White", Value: white}},
-		Start:  g.Start(),
-		Moves:  g.Moves(nil),
-		Result: draughts.ResultString(g.Outcome().Result),
-	})
+// Draughts on a page: the 64 squares of drawDraughts, square 1's row first;
+// square n (bit n-1) is on row (n-1)/4, on the dark squares.
+
+func (draughtsUI) layout() (int, int, []string) {
+	labels := make([]string, 64)
+	for sq := range 32 {
+		labels[draughtsCell(sq)] = fmt.Sprint(sq + 1)
+	}
+	return 8, 8, labels
 }
 
-func (r draughtsRules) load(rd io.Reader) (*draughts.Game, error) {
-	games, err := draughts.ReadPDN(rd)
-	if err != nil {
-		return nil, err
-	}
-	if len(games) == 0 {
-		return nil, errors.New("no game in the file")
-	}
-	g := draughts.NewGame(games[0].Start, r.rules)
-	for _, m := range games[0].Moves {
-		g.Make(m)
-	}
-	return g, nil
+// draughtsCell returns the cell of bit index sq (square sq+1), the inverse
+// of drawDraughts' sq = row*4 + col/2 on squares where (row+col)%2 == 1.
+func draughtsCell(sq int) int {
+	row := sq / 4
+	return row*8 + 2*(sq%4) + 1 - row%2
 }
 
-func (draughtsRules) help() string {
-	return "Moves: 11-15 (a step), 15x24 or 15x24x31 (captures, every landing square; the\nshort form 15x31 works when only one capture matches), in square numbers or\nin the board's coordinates: c3-d4, e3xg5xe7, or c3d4.\n"
+func (draughtsUI) cells(g *draughts.Game) ([]string, int) {
+	p := g.Position()
+	codes := make([]string, 64)
+	for sq := range 32 {
+		bit := uint32(1) << sq
+		code := ""
+		switch {
+		case p.Black&bit != 0 && p.Kings&bit != 0:
+			code = "B"
+		case p.Black&bit != 0:
+			code = "b"
+		case p.White&bit != 0 && p.Kings&bit != 0:
+			code = "W"
+		case p.White&bit != 0:
+			code = "w"
+		}
+		codes[draughtsCell(sq)] = code
+	}
+	return codes, -1
+}
+
+// option: a capture's path is its route's landing squares, so that a
+// multi-jump is drawn and chosen square by square.
+func (draughtsUI) option(g *draughts.Game, m draughts.Move) MoveOption {
+	o := MoveOption{From: draughtsCell(m.From()), To: draughtsCell(m.To()), Text: g.FormatMove(m)}
+	if m.IsCapture() {
+		p := g.Position()
+		route := p.Route(m)
+		for _, n := range route[min(1, len(route)):] {
+			o.Path = append(o.Path, draughtsCell(n-1))
+		}
+		if len(o.Path) == 0 { // no route found: at least the end
+			o.Path = []int{o.To}
+		}
+	}
+	return o
+}
+
+func (u draughtsUI) readMove(g *draughts.Game, text string) (draughts.Move, error, bool) {
+	return u.parseMove(g, text)
 }

@@ -7,24 +7,33 @@ import (
 	"strings"
 	"testing"
 
+	"evolved/game"
 	"evolved/game/draughts"
+	"evolved/games"
 	"evolved/player"
 )
 
 // session runs a scripted session against material:2 and returns its output.
 func runScript(t *testing.T, human string, lines ...string) string {
 	t.Helper()
-	engine, err := player.ParseDraughts("material:2")
-	if err != nil {
-		t.Fatal(err)
-	}
 	side := draughts.Black
 	if human == "white" {
 		side = draughts.White
 	}
+	return runSession(t, games.Draughts(), DraughtsUI(), "material:2", side, draughts.DefaultRules().MaxMoves, true, lines...)
+}
+
+// runSession runs a scripted terminal session of k against engine, seeded
+// with 1, the person playing human, and returns its output.
+func runSession[M comparable, S Playable[M]](t *testing.T, k games.Kind[M, S], ui UI[M, S], engine string, human game.Player, maxMoves int, ascii bool, lines ...string) string {
+	t.Helper()
+	spec, err := k.Parse(engine)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out strings.Builder
-	err = Draughts(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
-		DraughtsOptions{Engine: engine, Human: side, Start: draughts.Start(), Rules: draughts.DefaultRules(), ASCII: true, Seed: 1})
+	err = Terminal(context.Background(), k, ui, strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
+		Options[M, S]{Engine: spec, Human: human, MaxMoves: maxMoves, ASCII: ascii, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,5 +149,33 @@ func TestMovesInCoordinatesAndOneIllegalMessage(t *testing.T) {
 	}
 	if !strings.Contains(out, "hint: ") || !strings.Contains(out, " for Black: positive is good for Black, in the engine's units (material: 100 a man") {
 		t.Errorf("the hint does not say whose score it is and in what unit:\n%s", out)
+	}
+}
+
+// TestMustCapture: a step when a capture is compulsory says so and names
+// a capture, however it is typed; in a browser too.
+func TestMustCapture(t *testing.T) {
+	engine, err := player.ParseDraughts("material:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = Terminal(context.Background(), games.Draughts(), DraughtsUI(), strings.NewReader("14-18\nc5-d4\n14x23\nquit\n"), &out,
+		Options[draughts.Move, *draughts.Game]{Engine: engine, Human: draughts.Black, Start: "B:W18:B14", ASCII: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"14-18 is not a legal move here: you must capture (e.g. 14x23)\nlegal moves: 14x23\n",
+		"c5-d4 (14-18) is not a legal move here: you must capture (e.g. 14x23)\nlegal moves: 14x23\n",
+		"Game over: Black wins, no legal move",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	err = newDraughts(t, "B:W18:B14", "random", draughts.Black).Play("14-18")
+	if want := `play: bad move "14-18": 14-18 is not a legal move here: you must capture (e.g. 14x23); legal moves: 14x23`; err == nil || err.Error() != want {
+		t.Errorf("Play(14-18) = %v, want %s", err, want)
 	}
 }

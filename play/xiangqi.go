@@ -1,64 +1,43 @@
 package play
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"evolved/game"
 	"evolved/game/xiangqi"
-	"evolved/player"
 )
 
-// XiangqiOptions configures a xiangqi session.
-type XiangqiOptions struct {
-	Engine player.XiangqiSpec
-	Human  game.Player
-	Start  xiangqi.Position
-	Rules  xiangqi.Rules
-	// ASCII draws pieces as letters instead of Chinese glyphs.
-	ASCII bool
-	Seed  uint64
-	// Record, if set, is a PGN file whose first game is replayed before play.
-	Record string
+// XiangqiUI returns how a person sees and types xiangqi: the classic
+// terminal program's board, Red's pieces in <...> and Black's in (...),
+// rows A..J from Black's side, columns 1..9; moves in the classic
+// notation, coordinates or WXF.
+func XiangqiUI() UI[xiangqi.Move, *xiangqi.Game] { return xiangqiUI{} }
+
+// xiangqiUI is xiangqi for a person.
+type xiangqiUI struct{}
+
+func (xiangqiUI) title() string { return "Xiangqi" }
+
+func (xiangqiUI) help() string {
+	return `Moves: the classic rows and columns (H8,H5: row A..J from the top, column 1..9
+from the left), coordinates (h3e3: file a..i, rank 1..10 from Red's side) or
+WXF (C2=5, H8+7). Red plays <...> at the bottom, Black (...) at the top.
+  capture     the pieces each side has captured
+`
 }
 
-// Xiangqi runs a xiangqi session until the person quits or the input ends.
-// The board is the classic terminal program's: Red's pieces in <...> and
-// Black's in (...), rows A..J from Black's side, columns 1..9.
-func Xiangqi(ctx context.Context, in io.Reader, out io.Writer, opts XiangqiOptions) error {
-	s := newSession(xiangqiRules{start: opts.Start, rules: opts.Rules}, opts.Engine, opts.Human, opts.ASCII, opts.Seed, opts.Record, in, out)
-	return s.run(ctx, "Xiangqi")
-}
-
-// xiangqiRules adapts xiangqi to a session.
-type xiangqiRules struct {
-	start xiangqi.Position
-	rules xiangqi.Rules
-}
-
-func (r xiangqiRules) newGame() *xiangqi.Game { return xiangqi.NewGame(r.start, r.rules) }
-
-func (xiangqiRules) scoreUnit() string { return "centipawns (100: a soldier)" }
-
-func (xiangqiRules) sideName(p game.Player) string {
-	if p == xiangqi.Red {
-		return "Red"
-	}
-	return "Black"
-}
+func (xiangqiUI) scoreUnit() string { return "centipawns (100: a soldier)" }
 
 // formatMove writes the classic notation with the coordinates beside it,
 // "H8,H5 (h3e3)"; history adds WXF.
-func (xiangqiRules) formatMove(_ *xiangqi.Game, m xiangqi.Move) string {
+func (xiangqiUI) formatMove(_ *xiangqi.Game, m xiangqi.Move) string {
 	return fmt.Sprintf("%s (%s)", xiangqi.FormatClassic(m), m)
 }
 
 // parseMove reads the classic notation, coordinates or WXF; an illegal
 // move's error says why, and the session adds the legal moves.
-func (xiangqiRules) parseMove(g *xiangqi.Game, text string) (xiangqi.Move, error, bool) {
+func (xiangqiUI) parseMove(g *xiangqi.Game, text string) (xiangqi.Move, error, bool) {
 	p := g.Position()
 	m, err := p.ParseMoveText(text)
 	if err != nil {
@@ -86,7 +65,7 @@ func cleanXiangqiError(err error, fen string) error {
 
 // looksLikeMove: a row letter and a column digit (H8,H5), a file letter
 // and a rank (h3e3), or a WXF piece letter and a file or tandem sign.
-func (xiangqiRules) looksLikeMove(text string) bool {
+func (xiangqiUI) looksLikeMove(text string) bool {
 	if len(text) < 2 {
 		return false
 	}
@@ -95,13 +74,8 @@ func (xiangqiRules) looksLikeMove(text string) bool {
 		strings.ContainsRune("kaehrcpbn", rune(c0)) && strings.ContainsRune("123456789+-", rune(c1))
 }
 
-func (xiangqiRules) fen(g *xiangqi.Game) string {
-	p := g.Position()
-	return p.FEN()
-}
-
 // history lists the moves a full move a line, each in the three notations.
-func (xiangqiRules) history(g *xiangqi.Game) string {
+func (xiangqiUI) history(g *xiangqi.Game) string {
 	moves := g.Moves(nil)
 	if len(moves) == 0 {
 		return ""
@@ -124,35 +98,6 @@ func (xiangqiRules) history(g *xiangqi.Game) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-func (xiangqiRules) save(w io.Writer, g *xiangqi.Game, red, black string) error {
-	return xiangqi.WriteRecord(w, xiangqi.Record{
-		Tags:   [][2]string{{"Event", "evolved play"}, {"White", red}, {"Black", black}},
-		Start:  g.Start(),
-		Moves:  g.Moves(nil),
-		Result: xiangqi.ResultString(g.Outcome().Result),
-	})
-}
-
-func (r xiangqiRules) load(rd io.Reader) (*xiangqi.Game, error) {
-	games, err := xiangqi.ReadRecords(rd)
-	if err != nil {
-		return nil, err
-	}
-	g := xiangqi.NewGame(games[0].Start, r.rules)
-	for _, m := range games[0].Moves {
-		g.Make(m)
-	}
-	return g, nil
-}
-
-func (xiangqiRules) help() string {
-	return `Moves: the classic rows and columns (H8,H5: row A..J from the top, column 1..9
-from the left), coordinates (h3e3: file a..i, rank 1..10 from Red's side) or
-WXF (C2=5, H8+7). Red plays <...> at the bottom, Black (...) at the top.
-  capture     the pieces each side has captured
-`
-}
-
 // xiangqiGlyphs are the pieces' glyphs by PieceType, Red then Black; the
 // Chinese characters are two columns wide, the letters one.
 var (
@@ -164,7 +109,7 @@ var (
 // numbers 1..9 along the top, Red's pieces in <...> and Black's in (...),
 // "." an empty point, "x" an empty palace point, and the river as a row
 // of dashes between rows E and F.
-func (xiangqiRules) draw(g *xiangqi.Game, ascii bool) string {
+func (xiangqiUI) draw(g *xiangqi.Game, ascii bool) string {
 	glyphs, cell := xiangqiHan, "  %s  "
 	if ascii {
 		glyphs, cell = xiangqiASCII, "  %s "
@@ -204,7 +149,7 @@ func (xiangqiRules) draw(g *xiangqi.Game, ascii bool) string {
 }
 
 // captured lists the pieces each side has taken, in the order taken.
-func (xiangqiRules) captured(g *xiangqi.Game, ascii bool) string {
+func (xiangqiUI) captured(g *xiangqi.Game, ascii bool) string {
 	glyphs := xiangqiHan
 	if ascii {
 		glyphs = xiangqiASCII
@@ -234,4 +179,48 @@ func trimLines(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Xiangqi on a page: cell (9-rank)*9+file, Black's back rank (rank 10)
+// first, as the terminal draws it.
+
+func (xiangqiUI) layout() (int, int, []string) {
+	labels := make([]string, xiangqi.Squares)
+	for i := range labels {
+		labels[i] = xiangqi.NewSquare(i%xiangqi.Files, xiangqi.Ranks-1-i/xiangqi.Files).String()
+	}
+	return xiangqi.Files, xiangqi.Ranks, labels
+}
+
+// xiangqiCell returns the cell of square s.
+func xiangqiCell(s xiangqi.Square) int { return (xiangqi.Ranks-1-s.Rank())*xiangqi.Files + s.File() }
+
+func (xiangqiUI) cells(g *xiangqi.Game) ([]string, int) {
+	p := g.Position()
+	codes := make([]string, xiangqi.Squares)
+	for i := range codes {
+		pt, side := p.PieceAt(xiangqi.NewSquare(i%xiangqi.Files, xiangqi.Ranks-1-i/xiangqi.Files))
+		switch {
+		case pt == xiangqi.NoPieceType:
+		case side == xiangqi.Red:
+			codes[i] = pt.String()
+		default:
+			codes[i] = strings.ToLower(pt.String())
+		}
+	}
+	check := -1
+	if p.InCheck() {
+		check = xiangqiCell(p.General(p.Side()))
+	}
+	return codes, check
+}
+
+// option: the text is the coordinates the game stores and its engines
+// speak, not the terminal's "H8,H5 (h3e3)".
+func (xiangqiUI) option(_ *xiangqi.Game, m xiangqi.Move) MoveOption {
+	return MoveOption{From: xiangqiCell(m.From()), To: xiangqiCell(m.To()), Text: m.String()}
+}
+
+func (u xiangqiUI) readMove(g *xiangqi.Game, text string) (xiangqi.Move, error, bool) {
+	return u.parseMove(g, text)
 }

@@ -1,7 +1,6 @@
 package play
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,26 +8,16 @@ import (
 
 	"evolved/game"
 	"evolved/game/xiangqi"
-	"evolved/player"
+	"evolved/games"
 )
 
 func runXiangqi(t *testing.T, human game.Player, ascii bool, lines ...string) string {
 	t.Helper()
-	engine, err := player.ParseXiangqi("material:1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	err = Xiangqi(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out,
-		XiangqiOptions{Engine: engine, Human: human, Start: xiangqi.Start(), Rules: xiangqi.DefaultRules(), ASCII: ascii, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return runSession(t, games.Xiangqi(), XiangqiUI(), "material:1", human, xiangqi.DefaultRules().MaxMoves, ascii, lines...)
 }
 
 func TestXiangqiBoard(t *testing.T) {
-	got := xiangqiRules{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), false)
+	got := xiangqiUI{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), false)
 	want := `     1    2    3    4    5    6    7    8    9
  A  (車) (馬) (象) (士) (將) (士) (象) (馬) (車)
  B   .    .    .    x    x    x    .    .    .
@@ -45,7 +34,7 @@ func TestXiangqiBoard(t *testing.T) {
 	if got != want {
 		t.Errorf("start position drawn as\n%s\nwant\n%s", got, want)
 	}
-	ascii := xiangqiRules{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), true)
+	ascii := xiangqiUI{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), true)
 	if !strings.Contains(ascii, " J  <R>  <H>  <E>  <A>  <K>  <A>  <E>  <H>  <R>\n") || !strings.Contains(ascii, " B   .    .    .    x    x    x    .    .    .\n") {
 		t.Errorf("ASCII start position drawn as\n%s", ascii)
 	}
@@ -87,7 +76,7 @@ func TestXiangqiCaptured(t *testing.T) {
 		}
 		g.Make(m)
 	}
-	got := xiangqiRules{}.captured(g, false)
+	got := xiangqiUI{}.captured(g, false)
 	if want := "Red has captured 馬\nBlack has captured 砲\n"; got != want {
 		t.Errorf("captured = %q, want %q", got, want)
 	}

@@ -16,13 +16,9 @@ import (
 
 	"evolved/agent"
 	"evolved/game"
-	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
-	"evolved/nnet"
+	"evolved/games"
 	"evolved/play"
 	"evolved/player"
-	"evolved/search"
 	"evolved/storage"
 )
 
@@ -46,9 +42,6 @@ var builtins = map[string][]opponent{
 	"xiangqi": {{"classic", "the classic program"}, {"material:3", "material, 3 plies"},
 		{"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
 }
-
-// sides are each game's sides, the first player's first.
-var sides = map[string][]string{"draughts": {"black", "white"}, "chess": {"white", "black"}, "xiangqi": {"red", "black"}}
 
 // opponent is a player a browser may choose.
 type opponent struct {
@@ -94,18 +87,28 @@ func (s *Server) apiOpponents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	list = append(list, builtins[game]...)
-	writeJSON(w, http.StatusOK, map[string]any{"game": game, "opponents": list, "sides": sides[game]})
+	writeJSON(w, http.StatusOK, map[string]any{"game": game, "opponents": list, "sides": sides(game)})
 }
 
 // championID reads "champion:latest" or "champion:N".
 var championID = regexp.MustCompile(`^champion:(latest|[0-9]{1,9})$`)
+
+// sides are the sides of game, the first player's first; none for a game
+// evolved does not play.
+func sides(game string) []string {
+	info, err := games.Lookup(game)
+	if err != nil {
+		return nil
+	}
+	return info.Sides[:]
+}
 
 // newMatch builds a match of game against the opponent id, with the
 // person playing side.
 func (s *Server) newMatch(ctx context.Context, game, id, side string) (play.Match, error) {
 	human, ok := sideIndex(game, side)
 	if !ok {
-		return nil, &badParam{"side", side, "one of " + strings.Join(sides[game], ", ")}
+		return nil, &badParam{"side", side, "one of " + strings.Join(sides(game), ", ")}
 	}
 	var spec string
 	var champion *agentChoice
@@ -129,35 +132,38 @@ func (s *Server) newMatch(ctx context.Context, game, id, side string) (play.Matc
 			return nil, &badParam{"opponent", id, "champion:latest, champion:N or one of the built-in players /api/play/opponents lists"}
 		}
 	}
-	seed := uint64(time.Now().UnixNano())
+	seed, maxMoves := uint64(time.Now().UnixNano()), s.opts.PlayMaxMoves
 	switch game {
-	case "chess":
-		engine, err := chooseEngine(spec, champion, player.ParseChess, player.ChessNet)
-		if err != nil {
-			return nil, err
-		}
-		return play.NewChessMatch(play.ChessOptions{Engine: engine, Human: human,
-			Start: chess.Start(), Rules: chess.Rules{MaxMoves: s.opts.PlayMaxMoves, FiftyMoveRule: true}, Seed: seed}), nil
-	case "draughts":
-		engine, err := chooseEngine(spec, champion, player.ParseDraughts, player.DraughtsNet)
-		if err != nil {
-			return nil, err
-		}
-		return play.NewDraughtsMatch(play.DraughtsOptions{Engine: engine, Human: human,
-			Start: draughts.Start(), Rules: draughts.Rules{MaxMoves: s.opts.PlayMaxMoves}, Seed: seed}), nil
+	case games.ChessName:
+		return startMatch(games.Chess(), play.ChessUI(), spec, champion, human, seed, maxMoves)
+	case games.DraughtsName:
+		return startMatch(games.Draughts(), play.DraughtsUI(), spec, champion, human, seed, maxMoves)
 	default:
-		engine, err := chooseEngine(spec, champion, player.ParseXiangqi, player.XiangqiNet)
-		if err != nil {
-			return nil, err
-		}
-		return play.NewXiangqiMatch(play.XiangqiOptions{Engine: engine, Human: human,
-			Start: xiangqi.Start(), Rules: xiangqi.Rules{MaxMoves: s.opts.PlayMaxMoves}, Seed: seed}), nil
+		return startMatch(games.Xiangqi(), play.XiangqiUI(), spec, champion, human, seed, maxMoves)
 	}
+}
+
+// startMatch starts a match of game k, shown as ui, from its standard
+// start against the built-in player spec, or the champion searching as it
+// was evolved (its run's depth and node budget), the person playing human.
+func startMatch[M comparable, S play.Playable[M]](k games.Kind[M, S], ui play.UI[M, S], spec string, champion *agentChoice,
+	human game.Player, seed uint64, maxMoves int) (play.Match, error) {
+	var engine player.Spec[M, S]
+	var err error
+	if champion == nil {
+		engine, err = k.Parse(spec)
+	} else if engine, err = k.Net(champion.name, champion.f.Net, champion.f.Search.Depth); err == nil {
+		engine = player.WithNodes(engine, champion.f.Search.Nodes)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return play.NewMatch(k, ui, play.Options[M, S]{Engine: engine, Human: human, MaxMoves: maxMoves, Seed: seed})
 }
 
 // sideIndex reads a side's name as the game's player.
 func sideIndex(g, side string) (game.Player, bool) {
-	for i, name := range sides[g] {
+	for i, name := range sides(g) {
 		if name == side {
 			return game.Player(i), true
 		}
@@ -169,20 +175,6 @@ func sideIndex(g, side string) (game.Player, bool) {
 type agentChoice struct {
 	name string
 	f    agent.File
-}
-
-// chooseEngine returns the built-in player spec, or the champion searching
-// as it was evolved (its run's depth and node budget).
-func chooseEngine[M comparable, S search.Game[M]](spec string, champion *agentChoice,
-	parse func(string) (player.Spec[M, S], error), net func(string, *nnet.Net, int) (player.Spec[M, S], error)) (player.Spec[M, S], error) {
-	if champion == nil {
-		return parse(spec)
-	}
-	sp, err := net(champion.name, champion.f.Net, champion.f.Search.Depth)
-	if err != nil {
-		return sp, err
-	}
-	return player.WithNodes(sp, champion.f.Search.Nodes), nil
 }
 
 // session is one browser game. mu serialises its moves.
@@ -321,7 +313,7 @@ func (s *Server) apiPlayNew(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Side == "" {
-		req.Side = sides[req.Game][0]
+		req.Side = sides(req.Game)[0]
 	}
 	m, err := s.newMatch(r.Context(), req.Game, req.Opponent, req.Side)
 	if err != nil {

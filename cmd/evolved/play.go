@@ -10,9 +10,6 @@ import (
 	"strings"
 
 	"evolved/game"
-	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
 	"evolved/games"
 	"evolved/play"
 	"evolved/player"
@@ -45,8 +42,8 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return usagef("play: --generation must be 0 or more, got %d", generation.n)
 		}
 		g := strings.ToLower(*gameName)
-		if g != "draughts" && g != "chess" && g != "xiangqi" {
-			return usagef("play: unknown game %q (known: draughts, chess, xiangqi)", *gameName)
+		if _, err := games.Lookup(g); err != nil {
+			return usagef("play: unknown game %q (known: %s)", *gameName, strings.Join(games.Names(), ", "))
 		}
 		sources := 0
 		for _, set := range []bool{*agentFile != "", *dbPath != "", *spec != ""} {
@@ -64,28 +61,41 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if *depth < 0 || *depth > 30 {
 			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
 		}
-		if g == "xiangqi" {
-			return playXiangqi(ctx, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
+		a := playArgs{agentFile: *agentFile, dbPath: *dbPath, spec: *spec, generation: generation.get(-1), depth: *depth,
+			fen: *fen, record: *record, maxMoves: *maxMoves, human: human, ascii: *ascii || !unicodeTerminal()}
+		switch g {
+		case games.DraughtsName:
+			return playGame(ctx, stdout, games.Draughts(), play.DraughtsUI(), a)
+		case games.ChessName:
+			return playGame(ctx, stdout, games.Chess(), play.ChessUI(), a)
+		default:
+			return playGame(ctx, stdout, games.Xiangqi(), play.XiangqiUI(), a)
 		}
-		if g == "chess" {
-			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
-		}
-		start := draughts.Start()
-		if *fen != "" {
-			var err error
-			if start, err = draughts.ParseFEN(*fen); err != nil {
-				return fmt.Errorf("play: %w", err)
-			}
-		}
-		engine, err := playerSource(ctx, "play", games.Draughts(), *agentFile, *dbPath, *spec, generation.get(-1), *depth)
-		if err != nil {
-			return err
-		}
-		return play.Draughts(ctx, os.Stdin, stdout, play.DraughtsOptions{
-			Engine: engine, Human: human, Start: start, Rules: draughts.Rules{MaxMoves: *maxMoves},
-			ASCII: *ascii || !unicodeTerminal(), Record: *record,
-		})
 	}
+}
+
+// playArgs are play's flags, checked.
+type playArgs struct {
+	agentFile, dbPath, spec string
+	generation, depth       int
+	fen, record             string
+	maxMoves                int
+	human                   game.Player
+	ascii                   bool
+}
+
+// playGame runs a session of game k, shown as ui, at the terminal.
+func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdout io.Writer, k games.Kind[M, S], ui play.UI[M, S], a playArgs) error {
+	if _, err := k.NewGame(a.fen, games.Setup{}); err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	engine, err := playerSource(ctx, "play", k, a.agentFile, a.dbPath, a.spec, a.generation, a.depth)
+	if err != nil {
+		return err
+	}
+	return play.Terminal(ctx, k, ui, os.Stdin, stdout, play.Options[M, S]{
+		Engine: engine, Human: a.human, Start: a.fen, MaxMoves: a.maxMoves, ASCII: a.ascii, Record: a.record,
+	})
 }
 
 // playerSource builds the player of game k from whichever source a command
@@ -145,44 +155,6 @@ func unicodeTerminal() bool {
 		}
 	}
 	return false
-}
-
-// playChess runs a chess session.
-func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
-	start := chess.Start()
-	if fen != "" {
-		var err error
-		if start, err = chess.ParseFEN(fen); err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-	}
-	engine, err := playerSource(ctx, "play", games.Chess(), agentFile, dbPath, spec, generation, depth)
-	if err != nil {
-		return err
-	}
-	return play.Chess(ctx, os.Stdin, stdout, play.ChessOptions{
-		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
-		Rules: chess.Rules{MaxMoves: maxMoves, FiftyMoveRule: true, Chess960: !start.ClassicalCastling()},
-	})
-}
-
-// playXiangqi runs a xiangqi session.
-func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
-	start := xiangqi.Start()
-	if fen != "" {
-		var err error
-		if start, err = xiangqi.ParseFEN(fen); err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-	}
-	engine, err := playerSource(ctx, "play", games.Xiangqi(), agentFile, dbPath, spec, generation, depth)
-	if err != nil {
-		return err
-	}
-	return play.Xiangqi(ctx, os.Stdin, stdout, play.XiangqiOptions{
-		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
-		Rules: xiangqi.Rules{MaxMoves: maxMoves},
-	})
 }
 
 // humanSide reads --as for game g: the person's side, by default the side
