@@ -16,6 +16,7 @@ import (
 type Info struct {
 	Name         string
 	Sides        [2]string
+	RecordExts   []string
 	Inputs       int
 	DefaultDepth int
 	Perft        func(fen string, depth int) (uint64, error)
@@ -25,7 +26,7 @@ type Info struct {
 
 // Info returns what is known of k without its types.
 func (k Kind[M, S]) Info() Info {
-	return Info{Name: k.Name, Sides: k.Sides, Inputs: k.Inputs, DefaultDepth: k.DefaultDepth,
+	return Info{Name: k.Name, Sides: k.Sides, RecordExts: k.RecordExts, Inputs: k.Inputs, DefaultDepth: k.DefaultDepth,
 		Perft: k.Perft, Divide: k.Divide, DescribeNet: k.DescribeNet}
 }
 

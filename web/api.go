@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"evolved/agent"
+	"evolved/games"
 	"evolved/play"
 	"evolved/player"
 	"evolved/storage"
@@ -254,8 +256,15 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
 		First: playerName(g.First), Second: playerName(g.Second), Result: g.Result, Reason: g.Reason, Start: g.Start, Replay: rep})
 }
 
-// recordExt is the extension of each game's records.
-var recordExt = map[string]string{"draughts": "pdn", "chess": "pgn", "xiangqi": "pgn"}
+// recordExt returns the extension of game's records, without its dot
+// ("pdn" for draughts), or "txt" for a game evolved does not know.
+func recordExt(game string) string {
+	g, err := games.Lookup(game)
+	if err != nil {
+		return "txt"
+	}
+	return strings.TrimPrefix(g.RecordExts[0], ".")
+}
 
 // apiGameRecord serves a stored game as a PGN or PDN file.
 func (s *Server) apiGameRecord(w http.ResponseWriter, r *http.Request) {
@@ -274,6 +283,6 @@ func (s *Server) apiGameRecord(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "record of %s generation %d %s game %d: %v", g.Game, g.Generation, g.Kind, g.Index, err)
 		return
 	}
-	name := fmt.Sprintf("%s-gen%d-%s%d.%s", g.Game, g.Generation, g.Kind, g.Index, recordExt[g.Game])
+	name := fmt.Sprintf("%s-gen%d-%s%d.%s", g.Game, g.Generation, g.Kind, g.Index, recordExt(g.Game))
 	download(w, name, "application/x-chess-pgn; charset=utf-8", buf.Bytes())
 }

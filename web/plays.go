@@ -404,5 +404,5 @@ func (s *Server) apiPlayRecord(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "record: %v", err)
 		return
 	}
-	download(w, "evolved-"+sess.game+"."+recordExt[sess.game], "application/x-chess-pgn; charset=utf-8", []byte(buf.String()))
+	download(w, "evolved-"+sess.game+"."+recordExt(sess.game), "application/x-chess-pgn; charset=utf-8", []byte(buf.String()))
 }
