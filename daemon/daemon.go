@@ -587,7 +587,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, game
 		if d.coord != nil {
 			seen := d.coord.TakeWorkers()
 			attrs = append(attrs, "workers", len(seen))
-			if err := d.db.RecordWorkers(ctx, seen); err != nil {
+			if err := d.db.RecordWorkers(ctx, workerRows(seen)); err != nil {
 				log.Warn("could not record the workers' games for status", "err", err)
 			}
 		}

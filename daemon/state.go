@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 
+	"evolved/cluster"
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/storage"
@@ -52,4 +53,14 @@ func PopulationState(p storage.Population, championNet func(ctx context.Context,
 		st.Champions[i] = population.Champion{Generation: c.Generation, AgentID: c.AgentID, Points: c.Fitness}
 	}
 	return st
+}
+
+// workerRows returns what the coordinator saw of its workers as the rows
+// storage adds to their records.
+func workerRows(seen []cluster.WorkerGames) []storage.WorkerGames {
+	out := make([]storage.WorkerGames, len(seen))
+	for i, w := range seen {
+		out[i] = storage.WorkerGames{Name: w.Name, Games: w.Games, Refused: w.Refused, First: w.First, Latest: w.Latest}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"evolved/cluster"
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/storage"
@@ -121,4 +122,13 @@ func mustStateJSON(t *testing.T, st *population.State) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestWorkerRows(t *testing.T) {
+	first := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	seen := []cluster.WorkerGames{{Name: "a", Games: 5, Refused: 1, First: first, Latest: first.Add(time.Minute)}, {Name: "b", Games: 2}}
+	want := []storage.WorkerGames{{Name: "a", Games: 5, Refused: 1, First: first, Latest: first.Add(time.Minute)}, {Name: "b", Games: 2}}
+	if got := workerRows(seen); !reflect.DeepEqual(got, want) {
+		t.Errorf("workerRows = %+v, want %+v", got, want)
+	}
 }
