@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"evolved/population"
 	"evolved/daemon"
+	"evolved/population"
 	"evolved/storage"
 )
 

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"testing"
 
-	"evolved/population"
 	"evolved/daemon"
+	"evolved/population"
 	"evolved/storage"
 )
 

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"evolved/daemon"
 	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/player"
 	"evolved/population"
-	"evolved/daemon"
 	"evolved/storage"
 	"evolved/tournament"
 )
