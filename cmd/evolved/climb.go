@@ -158,7 +158,7 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return climbOn(ctx, s, rows, stdout, arena, player.ParseDraughts, player.DraughtsNet)
 		case "chess":
 			arena := player.ChessArena(chess.Rules{MaxMoves: s.maxMoves, FiftyMoveRule: true}, s.openingPlies, false)
-			return climbOn(ctx, s, rows, stdout, arena, player.ParseChess, player.ChessNet)
+			return climbOn(ctx, s, rows, stdout, arena, chessParser(ctx), player.ChessNet)
 		case "xiangqi":
 			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: s.maxMoves}, xiangqi.Start(), s.openingPlies)
 			return climbOn(ctx, s, rows, stdout, arena, player.ParseXiangqi, player.XiangqiNet)

@@ -97,7 +97,7 @@ func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		switch l.Game {
 		case "chess":
 			arena := player.ChessArena(chess.Rules{MaxMoves: l.MoveLimit(), FiftyMoveRule: true}, l.Plies(), false)
-			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseChess)
+			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, chessParser(ctx))
 		case "xiangqi":
 			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: l.MoveLimit()}, xiangqi.Start(), l.Plies())
 			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, arena, player.ParseXiangqi)

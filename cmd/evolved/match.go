@@ -362,11 +362,11 @@ func writeGames(path string, write func(io.Writer) error) (err error) {
 
 // matchChess runs a chess match.
 func matchChess(ctx context.Context, s matchSettings, stdout io.Writer) error {
-	a, err := player.ParseChess(s.a)
+	a, err := chessParser(ctx)(s.a)
 	if err != nil {
 		return &usageError{msg: "match: --a: " + err.Error()}
 	}
-	b, err := player.ParseChess(s.b)
+	b, err := chessParser(ctx)(s.b)
 	if err != nil {
 		return &usageError{msg: "match: --b: " + err.Error()}
 	}

@@ -156,7 +156,7 @@ func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec st
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	engine, err := playerSource(ctx, "play", "chess", agentFile, dbPath, spec, generation, depth, player.ParseChess, player.ChessNet)
+	engine, err := playerSource(ctx, "play", "chess", agentFile, dbPath, spec, generation, depth, chessParser(ctx), player.ChessNet)
 	if err != nil {
 		return err
 	}

@@ -124,7 +124,7 @@ func rateCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		switch game {
 		case "chess":
 			arena := player.ChessArena(chess.Rules{MaxMoves: ladder.MoveLimit(), FiftyMoveRule: true}, ladder.Plies(), false)
-			return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseChess, player.ChessNet)
+			return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, chessParser(ctx), player.ChessNet)
 		case "xiangqi":
 			arena := player.XiangqiArena(xiangqi.Rules{MaxMoves: ladder.MoveLimit()}, xiangqi.Start(), ladder.Plies())
 			return rateOn(ctx, s, stdout, ladder, enginePath, clock, arena, player.ParseXiangqi, player.XiangqiNet)
