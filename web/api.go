@@ -10,7 +10,6 @@ import (
 
 	"evolved/agent"
 	"evolved/play"
-	"evolved/player"
 	"evolved/storage"
 )
 
@@ -182,7 +181,7 @@ func (s *Server) apiAgent(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	f, err := player.ChampionAgent(r.Context(), s.db, game, gen)
+	f, err := s.db.ChampionAgent(r.Context(), game, gen)
 	if err != nil {
 		s.failErr(w, r, err)
 		return

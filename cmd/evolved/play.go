@@ -121,7 +121,7 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd, game
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer db.Close()
-	a, err := player.ChampionAgent(ctx, db, game, generation)
+	a, err := db.ChampionAgent(ctx, game, generation)
 	if err != nil {
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
