@@ -26,11 +26,11 @@ type Run struct {
 // Population is a generation's population as the database keeps it:
 // what a run needs to play on, in storage's own terms (the daemon converts
 // it to and from the GA's state). CreateRun and CommitGeneration write its
-// Game, Generation and Agents; LoadState fills every field.
+// Game, Generation and Agents; LoadPopulation fills every field.
 type Population struct {
 	Game string
-	// Seed is the run's seed (Run.Seed): LoadState fills it, the writers
-	// take the run's from Run.
+	// Seed is the run's seed: LoadPopulation fills it; the writers take
+	// it from Run.
 	Seed uint64
 	// Generation is the number of the generation the agents form, the next
 	// one to play.
@@ -60,8 +60,8 @@ type AgentRow struct {
 	Node    *nnet.Node
 	Net     *nnet.Net
 	// PastPoints and PastGames are the points and games of the
-	// generations the agent played before this one, which LoadState reads
-	// (an elite keeps its ID); the writers ignore them.
+	// generations the agent played before this one (an elite keeps its
+	// ID), which LoadPopulation reads; the writers ignore them.
 	PastPoints, PastGames int
 }
 
@@ -187,10 +187,11 @@ type BaselineRecord struct {
 }
 
 // CommitGeneration writes a played generation and the population of the
-// next one (next, the rows of the state Step returned) in a single transaction: after a
-// crash the database holds either both or neither. In the same transaction
-// it applies keep to what the new generation moved out of the retention
-// windows, and records the database's size in the generation's db_bytes.
+// next one (next, the rows of the state Step returned) in a single
+// transaction: after a crash the database holds either both or neither.
+// In the same transaction it applies keep to what the new generation
+// moved out of the retention windows, and records the database's size in
+// the generation's db_bytes.
 func (d *DB) CommitGeneration(ctx context.Context, g Generation, next Population, keep Retention) error {
 	fail := func(err error) error { return fmt.Errorf("commit %s generation %d: %w", g.Game, g.Generation, err) }
 	if next.Generation != g.Generation+1 || next.Game != g.Game {
