@@ -201,6 +201,25 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 	if n := strings.Count(logs.String(), "refused a result"); n != len(forgeries) || !strings.Contains(logs.String(), "worker=liar") {
 		t.Errorf("the coordinator logged %d refused results, want %d naming the liar:\n%s", n, len(forgeries), logs.String())
 	}
+	// What the daemon stores of the workers: the liar's refused results,
+	// and every game counted once, by the honest workers, by name.
+	seen := c.TakeWorkers()
+	counted := 0
+	for i, w := range seen {
+		counted += w.Games
+		if i > 0 && seen[i-1].Name >= w.Name {
+			t.Errorf("workers out of name order: %q before %q", seen[i-1].Name, w.Name)
+		}
+		if w.First.IsZero() || w.Latest.Before(w.First) {
+			t.Errorf("worker %s: first result %v, latest %v", w.Name, w.First, w.Latest)
+		}
+	}
+	if len(seen) == 0 || seen[0].Name != "liar" || seen[0].Games != 0 || seen[0].Refused != len(forgeries) || counted != len(want) {
+		t.Errorf("TakeWorkers = %+v; want the liar first with %d refused and no game, and %d games counted in all", seen, len(forgeries), len(want))
+	}
+	if again := c.TakeWorkers(); len(again) != 0 {
+		t.Errorf("a second TakeWorkers = %+v, want nothing new", again)
+	}
 }
 
 func mustStore(t *testing.T, js jetstream.JetStream) jetstream.ObjectStore {

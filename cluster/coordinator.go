@@ -22,7 +22,6 @@ import (
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/search"
-	"evolved/storage"
 	"evolved/tournament"
 )
 
@@ -41,8 +40,8 @@ type Coordinator struct {
 	log    *slog.Logger
 
 	mu      sync.Mutex
-	stored  map[string]time.Time            // genomes put in the bucket, and when
-	workers map[string]*storage.WorkerGames // what each worker did since TakeWorkers
+	stored  map[string]time.Time    // genomes put in the bucket, and when
+	workers map[string]*WorkerGames // what each worker did since TakeWorkers
 }
 
 // NewCoordinator creates (or updates) the streams, the workers' consumer
@@ -58,7 +57,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, l Limits, log *slog.Logg
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	return &Coordinator{js: js, store: store, limits: l, log: log, stored: map[string]time.Time{},
-		workers: map[string]*storage.WorkerGames{}}, nil
+		workers: map[string]*WorkerGames{}}, nil
 }
 
 // Generation is one generation's tournament for Play.
@@ -296,6 +295,17 @@ func replay[M MoveCode, S search.Game[M]](ctx context.Context, g Generation[M, S
 	return nil
 }
 
+// WorkerGames is what a coordinator saw of one worker over a while: the
+// games of its that counted, the results of its that were refused, and
+// when the first and the last came. The daemon adds it to the database's
+// records of the workers.
+type WorkerGames struct {
+	Name          string
+	Games         int
+	Refused       int
+	First, Latest time.Time
+}
+
 // saw counts a result of worker: a game that counted, or a refused one.
 func (c *Coordinator) saw(worker string, counted bool) {
 	now := time.Now()
@@ -303,7 +313,7 @@ func (c *Coordinator) saw(worker string, counted bool) {
 	defer c.mu.Unlock()
 	w, ok := c.workers[worker]
 	if !ok {
-		w = &storage.WorkerGames{Name: worker, First: now}
+		w = &WorkerGames{Name: worker, First: now}
 		c.workers[worker] = w
 	}
 	if counted {
@@ -317,15 +327,15 @@ func (c *Coordinator) saw(worker string, counted bool) {
 // TakeWorkers returns what each worker did since the last call (games
 // counted, results refused, first and latest result), by name, and starts
 // counting afresh: the daemon adds it to the database's records.
-func (c *Coordinator) TakeWorkers() []storage.WorkerGames {
+func (c *Coordinator) TakeWorkers() []WorkerGames {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]storage.WorkerGames, 0, len(c.workers))
+	out := make([]WorkerGames, 0, len(c.workers))
 	for _, w := range c.workers {
 		out = append(out, *w)
 	}
 	clear(c.workers)
-	slices.SortFunc(out, func(a, b storage.WorkerGames) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b WorkerGames) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

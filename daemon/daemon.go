@@ -477,7 +477,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		// arrived meanwhile, so that finished work is not replayed.
 		commitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		committing := time.Now()
-		err = d.db.CommitGeneration(commitCtx, record, next, d.config().Jobs.Retention())
+		err = d.db.CommitGeneration(commitCtx, record, PopulationRows(next), d.config().Jobs.Retention())
 		cancel()
 		if err != nil {
 			return fmt.Errorf("daemon: %w", err)
@@ -503,7 +503,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		if d.coord != nil {
 			seen := d.coord.TakeWorkers()
 			attrs = append(attrs, "workers", len(seen))
-			if err := d.db.RecordWorkers(ctx, seen); err != nil {
+			if err := d.db.RecordWorkers(ctx, workerRows(seen)); err != nil {
 				log.Warn("could not record the workers' games for status", "err", err)
 			}
 		}
@@ -681,7 +681,7 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 		if err != nil {
 			return nil, fmt.Errorf("daemon: new %s run: %w", game, err)
 		}
-		if err := d.db.CreateRun(ctx, storage.Run{Game: game, Seed: seed, Config: want, CreatedAt: time.Now()}, st); err != nil {
+		if err := d.db.CreateRun(ctx, storage.Run{Game: game, Seed: seed, Config: want, CreatedAt: time.Now()}, PopulationRows(st)); err != nil {
 			return nil, err
 		}
 		d.log.Info("new run", "game", game, "seed", seed)
@@ -693,7 +693,11 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	if s := uint64(d.config().Seed); s != run.Seed {
 		d.log.Warn("the configured seed applies to new runs only; this run keeps its own", "game", game, "run_seed", run.Seed, "configured_seed", s)
 	}
-	return d.db.LoadState(ctx, game)
+	p, err := d.db.LoadPopulation(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	return PopulationState(p, d.db.ChampionNet(game)), nil
 }
 
 // round2 rounds to two decimals for logs.

@@ -123,7 +123,7 @@ func seedRun(t *testing.T, d *Daemon, game string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.db.CreateRun(context.Background(), storage.Run{Game: game, Seed: 1, Config: "{}", CreatedAt: time.Now()}, st); err != nil {
+	if err := d.db.CreateRun(context.Background(), storage.Run{Game: game, Seed: 1, Config: "{}", CreatedAt: time.Now()}, PopulationRows(st)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -27,7 +27,7 @@ func storeRun(t *testing.T, d *Daemon, game, settings string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.db.CreateRun(context.Background(), storage.Run{Game: game, Seed: 1, Config: settings, CreatedAt: time.Now()}, st); err != nil {
+	if err := d.db.CreateRun(context.Background(), storage.Run{Game: game, Seed: 1, Config: settings, CreatedAt: time.Now()}, PopulationRows(st)); err != nil {
 		t.Fatal(err)
 	}
 }

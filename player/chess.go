@@ -77,9 +77,10 @@ func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/
 
 // ParseChess reads a player specification for chess: random, material:D,
 // pst:D (material and Michniewski's piece-square tables), mcts:N, ept:N, uci:PATH[:option=value...], an exported agent file, or
-// what the chess lab learnt: pheromones:FILE or meta:RUN[@FILE.db].
+// what the chess lab learnt: pheromones:FILE or meta:RUN[@FILE.db] (this
+// one through ChessParser: here it is ErrNeedsDatabase).
 func ParseChess(spec string) (ChessSpec, error) {
-	if learned, ok, err := parseLearned(spec); ok {
+	if learned, ok, err := parseLearned(spec, nil); ok {
 		return learned, err
 	}
 	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {

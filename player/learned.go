@@ -1,7 +1,6 @@
 package player
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,13 +8,35 @@ import (
 	"strings"
 
 	"evolved/metaheuristic"
-	"evolved/storage"
 )
+
+// LearnedTables reads what a run of the chess lab stored: the learned
+// table (as metaheuristic.Pheromones.Write writes it) of meta run id in
+// the database at path, "" meaning the command's default database. The
+// commands supply it, opening the database with their own context and
+// settings, so that parsing a spec opens nothing by itself.
+type LearnedTables func(path string, run int64) (string, error)
+
+// ErrNeedsDatabase is wrapped, with ErrSpec, by the error of a spec that
+// names a stored run (meta:RUN[@FILE]) given to a parser that has no
+// LearnedTables: ParseChess.
+var ErrNeedsDatabase = errors.New("player: spec names a database")
+
+// ChessParser returns ParseChess with the specs that name a stored run,
+// meta:RUN[@FILE], read through tables.
+func ChessParser(tables LearnedTables) func(string) (ChessSpec, error) {
+	return func(spec string) (ChessSpec, error) {
+		if learned, ok, err := parseLearned(spec, tables); ok {
+			return learned, err
+		}
+		return ParseChess(spec)
+	}
+}
 
 // parseLearned reads the chess lab's specs: pheromones:FILE (a pheromone
 // file) and meta:RUN[@FILE.db] (a stored run of the default database or of
-// FILE.db). Both play their table greedily.
-func parseLearned(spec string) (ChessSpec, bool, error) {
+// FILE.db, read through tables). Both play their table greedily.
+func parseLearned(spec string, tables LearnedTables) (ChessSpec, bool, error) {
 	if path, ok := strings.CutPrefix(spec, "pheromones:"); ok {
 		if path == "" {
 			return ChessSpec{}, true, fmt.Errorf("%w %q: pheromones needs a file, as in pheromones:table.txt", ErrSpec, spec)
@@ -39,27 +60,21 @@ func parseLearned(spec string) (ChessSpec, bool, error) {
 		return ChessSpec{}, false, nil
 	}
 	runText, path, hasPath := strings.Cut(rest, "@")
-	if !hasPath {
-		path = storage.DefaultPath()
-	}
 	id, err := strconv.ParseInt(runText, 10, 64)
-	if err != nil || id < 1 || path == "" {
+	if err != nil || id < 1 || hasPath && path == "" {
 		return ChessSpec{}, true, fmt.Errorf("%w %q: want meta:RUN or meta:RUN@FILE.db, RUN a run number of evolved meta --list", ErrSpec, spec)
 	}
-	ctx := context.Background()
-	db, err := storage.Open(ctx, path, storage.Options{ReadOnly: true})
+	if tables == nil {
+		return ChessSpec{}, true, fmt.Errorf("%w %q: it names a stored run, which only the commands that take a SPEC read (%w)", ErrSpec, spec, ErrNeedsDatabase)
+	}
+	learned, err := tables(path, id)
 	if err != nil {
 		return ChessSpec{}, true, fmt.Errorf("player %s: %w", spec, err)
 	}
-	defer db.Close()
-	run, _, err := db.LoadMetaRun(ctx, id)
-	if err != nil {
-		return ChessSpec{}, true, fmt.Errorf("player %s: %w", spec, err)
-	}
-	if run.Learned == "" {
+	if learned == "" {
 		return ChessSpec{}, true, fmt.Errorf("player %s: run %d stored no learned table (it stopped before its first iteration)", spec, id)
 	}
-	table, err := metaheuristic.ReadPheromones(strings.NewReader(run.Learned))
+	table, err := metaheuristic.ReadPheromones(strings.NewReader(learned))
 	if err != nil {
 		return ChessSpec{}, true, fmt.Errorf("player %s: run %d's table: %w", spec, id, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"evolved/daemon"
 	"evolved/population"
 	"evolved/storage"
 )
@@ -22,7 +23,7 @@ func TestBrowseReadsBackWhatAGenerationCommitted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CommitGeneration(ctx, record(rep), next, storage.KeepEverything()); err != nil {
+	if err := db.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), storage.KeepEverything()); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := db.Generations(ctx, "draughts"); err != nil || n != 1 {
@@ -62,7 +63,7 @@ func TestBrowseReadsBackWhatAGenerationCommitted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CommitGeneration(ctx, record(rep1), next2, storage.KeepEverything()); err != nil {
+	if err := db.CommitGeneration(ctx, record(rep1), daemon.PopulationRows(next2), storage.KeepEverything()); err != nil {
 		t.Fatal(err)
 	}
 	members1, err := db.Members(ctx, "draughts", 1)

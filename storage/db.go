@@ -16,7 +16,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -140,6 +139,9 @@ func checkHeader(path string) error {
 	return nil
 }
 
+// errLockHeld is lockFile's error when another process holds the lock.
+var errLockHeld = errors.New("storage: lock held")
+
 // takeLock takes the writer's lock file, failing at once if another process
 // holds it. The kernel drops the lock when the process dies, so a killed
 // daemon never leaves a stale lock behind.
@@ -149,9 +151,9 @@ func (d *DB) takeLock() error {
 	if err != nil {
 		return fmt.Errorf("open %s: lock: %w", d.path, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errLockHeld) {
 			return fmt.Errorf("open %s: %w (lock file %s)", d.path, ErrLocked, name)
 		}
 		return fmt.Errorf("open %s: lock %s: %w", d.path, name, err)

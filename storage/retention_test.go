@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"evolved/daemon"
 	"evolved/population"
 	"evolved/storage"
 )
@@ -29,7 +30,7 @@ func newTwin(t *testing.T, keep storage.Retention) *twin {
 	tw := &twin{allPath: filepath.Join(dir, "all.db"), keptPath: filepath.Join(dir, "kept.db"), keep: keep}
 	tw.all, tw.kept = mustOpen(t, tw.allPath), mustOpen(t, tw.keptPath)
 	tw.st = newRun(t, tw.all, 9)
-	if err := tw.kept.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: 9, Config: "{}"}, tw.st); err != nil {
+	if err := tw.kept.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: 9, Config: "{}"}, daemon.PopulationRows(tw.st)); err != nil {
 		t.Fatal(err)
 	}
 	return tw
@@ -44,10 +45,10 @@ func (tw *twin) play(t *testing.T, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := tw.all.CommitGeneration(ctx, record(rep), next, storage.KeepEverything()); err != nil {
+		if err := tw.all.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), storage.KeepEverything()); err != nil {
 			t.Fatal(err)
 		}
-		if err := tw.kept.CommitGeneration(ctx, record(rep), next, tw.keep); err != nil {
+		if err := tw.kept.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), tw.keep); err != nil {
 			t.Fatal(err)
 		}
 		tw.st = next
@@ -159,11 +160,11 @@ func TestRetentionKeepsWhatIsNeeded(t *testing.T) {
 
 	// Every champion exports bit for bit, and the run resumes identically.
 	tw.sameChampions(t, latest+1)
-	sa, err := tw.all.LoadState(ctx, "draughts")
+	sa, err := loadState(ctx, tw.all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, err := tw.kept.LoadState(ctx, "draughts")
+	sk, err := loadState(ctx, tw.kept)
 	if err != nil {
 		t.Fatalf("resume after retention: %v", err)
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"evolved/nnet"
-	"evolved/population"
 )
 
 // ErrNoRun means the database holds no run of the game asked for.
@@ -24,12 +23,58 @@ type Run struct {
 	CreatedAt time.Time
 }
 
+// Population is a generation's population as the database keeps it:
+// what a run needs to play on, in storage's own terms (the daemon converts
+// it to and from the GA's state). CreateRun and CommitGeneration write its
+// Game, Generation and Agents; LoadPopulation fills every field.
+type Population struct {
+	Game string
+	// Seed is the run's seed: LoadPopulation fills it; the writers take
+	// it from Run.
+	Seed uint64
+	// Generation is the number of the generation the agents form, the next
+	// one to play.
+	Generation int
+	// Agents are the members, in slot order.
+	Agents []AgentRow
+	// Champions are the champions of the played generations, by
+	// generation, as Champions returns them (without nets: ChampionNet
+	// reads one).
+	Champions []ChampionRow
+	// NextID is the ID the next new genome gets: one more than the
+	// largest stored.
+	NextID int64
+}
+
+// AgentRow is a member of a stored population with its genome.
+type AgentRow struct {
+	ID int64
+	// Origin is how the agent came into its generation: "random",
+	// "elite", "crossover" or "mutation". An OriginElite member's genome
+	// row is the one written when it was born; every other member brings
+	// a new genome row.
+	Origin string
+	// Parents are the IDs the agent came from (an elite's is itself), and
+	// Node the swapped node of a crossover child.
+	Parents []int64
+	Node    *nnet.Node
+	Net     *nnet.Net
+	// PastPoints and PastGames are the points and games of the
+	// generations the agent played before this one (an elite keeps its
+	// ID), which LoadPopulation reads; the writers ignore them.
+	PastPoints, PastGames int
+}
+
+// OriginElite is the origin of a member kept from the generation before,
+// whose genome is stored already.
+const OriginElite = "elite"
+
 // timeFormat is how times are stored: UTC, sortable, readable in sqlite3.
 const timeFormat = "2006-01-02T15:04:05.000Z"
 
 // CreateRun records a new run and its generation-0 population in one
 // transaction.
-func (d *DB) CreateRun(ctx context.Context, run Run, st *population.State) error {
+func (d *DB) CreateRun(ctx context.Context, run Run, st Population) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", run.Game, err)
@@ -66,11 +111,11 @@ func (d *DB) LoadRun(ctx context.Context, game string) (Run, error) {
 	return r, nil
 }
 
-// insertPopulation writes st's population as the members of its generation,
+// insertPopulation writes st's agents as the members of its generation,
 // and the genomes that are new.
-func insertPopulation(ctx context.Context, tx *sql.Tx, st *population.State) error {
+func insertPopulation(ctx context.Context, tx *sql.Tx, st Population) error {
 	for slot, a := range st.Agents {
-		if a.Origin != population.Elite {
+		if a.Origin != OriginElite {
 			blob, err := a.Net.MarshalBinary()
 			if err != nil {
 				return fmt.Errorf("agent %d: %w", a.ID, err)
@@ -84,12 +129,12 @@ func insertPopulation(ctx context.Context, tx *sql.Tx, st *population.State) err
 				node = a.Node.String()
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO genomes (game, agent_id, born, origin, parents, node, genome)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, st.Game, a.ID, st.Generation, string(a.Origin), string(parents), node, blob); err != nil {
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, st.Game, a.ID, st.Generation, a.Origin, string(parents), node, blob); err != nil {
 				return fmt.Errorf("agent %d: %w", a.ID, err)
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO members (game, generation, slot, agent_id, origin)
-			VALUES (?, ?, ?, ?, ?)`, st.Game, st.Generation, slot, a.ID, string(a.Origin)); err != nil {
+			VALUES (?, ?, ?, ?, ?)`, st.Game, st.Generation, slot, a.ID, a.Origin); err != nil {
 			return fmt.Errorf("member %d of generation %d: %w", slot, st.Generation, err)
 		}
 	}
@@ -142,11 +187,12 @@ type BaselineRecord struct {
 }
 
 // CommitGeneration writes a played generation and the population of the
-// next one (next, as Step returned it) in a single transaction: after a
-// crash the database holds either both or neither. In the same transaction
-// it applies keep to what the new generation moved out of the retention
-// windows, and records the database's size in the generation's db_bytes.
-func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *population.State, keep Retention) error {
+// next one (next, the rows of the state Step returned) in a single
+// transaction: after a crash the database holds either both or neither.
+// In the same transaction it applies keep to what the new generation
+// moved out of the retention windows, and records the database's size in
+// the generation's db_bytes.
+func (d *DB) CommitGeneration(ctx context.Context, g Generation, next Population, keep Retention) error {
 	fail := func(err error) error { return fmt.Errorf("commit %s generation %d: %w", g.Game, g.Generation, err) }
 	if next.Generation != g.Generation+1 || next.Game != g.Game {
 		return fail(fmt.Errorf("next population is %s generation %d", next.Game, next.Generation))
@@ -235,53 +281,77 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next *populatio
 	return nil
 }
 
-// LoadState rebuilds the population state of game's run from the last
-// committed generation: the population waiting to play, every champion
-// before it (without its net: the state's ChampionNet reads a champion's
-// net from the database when Step needs it), and the next agent ID.
-func (d *DB) LoadState(ctx context.Context, game string) (*population.State, error) {
+// LoadPopulation reads the population of game's run from the last
+// committed generation: the population waiting to play with each member's
+// past, every champion before it (without its net: ChampionNet reads one),
+// and the next agent ID.
+func (d *DB) LoadPopulation(ctx context.Context, game string) (Population, error) {
 	run, err := d.LoadRun(ctx, game)
 	if err != nil {
-		return nil, err
+		return Population{}, err
 	}
-	fail := func(err error) error { return fmt.Errorf("load %s population: %w", game, err) }
-	st := &population.State{Game: game, Seed: run.Seed}
+	fail := func(err error) (Population, error) {
+		return Population{}, fmt.Errorf("load %s population: %w", game, err)
+	}
+	st := Population{Game: game, Seed: run.Seed}
 	if err := d.db.QueryRowContext(ctx, "SELECT coalesce(max(generation), -1) FROM members WHERE game = ?", game).
 		Scan(&st.Generation); err != nil {
-		return nil, fail(err)
+		return fail(err)
 	}
 	if st.Generation < 0 {
-		return nil, fail(errors.New("the run has no population"))
+		return fail(errors.New("the run has no population"))
 	}
 	if err := d.db.QueryRowContext(ctx, "SELECT max(agent_id) + 1 FROM genomes WHERE game = ?", game).
 		Scan(&st.NextID); err != nil {
-		return nil, fail(err)
+		return fail(err)
 	}
+	if st.Agents, err = d.loadAgents(ctx, game, st.Generation); err != nil {
+		return fail(err)
+	}
+	// The champions without their nets: Step reads the few it plays
+	// against through ChampionNet.
+	if st.Champions, err = d.Champions(ctx, game); err != nil {
+		return fail(err)
+	}
+	for i, c := range st.Champions {
+		if c.Generation != i {
+			return fail(fmt.Errorf("champion of generation %d missing", i))
+		}
+	}
+	if len(st.Champions) != st.Generation {
+		return fail(fmt.Errorf("%d champions for %d played generations", len(st.Champions), st.Generation))
+	}
+	return st, nil
+}
+
+// loadAgents reads the members of generation of game's run with their
+// genomes and their past.
+func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.parents, g.node, g.genome
 		FROM members m JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
-		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, st.Generation)
+		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
 	if err != nil {
-		return nil, fail(err)
+		return nil, err
 	}
 	defer rows.Close()
+	var agents []AgentRow
 	for rows.Next() {
 		var slot int
-		var a population.Agent
-		var origin, parents string
+		var a AgentRow
+		var parents string
 		var node sql.NullString
 		var blob []byte
-		if err := rows.Scan(&slot, &a.ID, &origin, &parents, &node, &blob); err != nil {
-			return nil, fail(err)
+		if err := rows.Scan(&slot, &a.ID, &a.Origin, &parents, &node, &blob); err != nil {
+			return nil, err
 		}
-		if slot != len(st.Agents) {
-			return nil, fail(fmt.Errorf("generation %d: slot %d missing", st.Generation, len(st.Agents)))
+		if slot != len(agents) {
+			return nil, fmt.Errorf("generation %d: slot %d missing", generation, len(agents))
 		}
-		a.Origin = population.Origin(origin)
-		if a.Origin == population.Elite {
+		if a.Origin == OriginElite {
 			a.Parents = []int64{a.ID}
 		} else {
 			if err := json.Unmarshal([]byte(parents), &a.Parents); err != nil {
-				return nil, fail(fmt.Errorf("agent %d parents: %w", a.ID, err))
+				return nil, fmt.Errorf("agent %d parents: %w", a.ID, err)
 			}
 			if len(a.Parents) == 0 {
 				a.Parents = nil
@@ -289,75 +359,51 @@ func (d *DB) LoadState(ctx context.Context, game string) (*population.State, err
 			if node.Valid {
 				n, err := parseNode(node.String)
 				if err != nil {
-					return nil, fail(fmt.Errorf("agent %d: %w", a.ID, err))
+					return nil, fmt.Errorf("agent %d: %w", a.ID, err)
 				}
 				a.Node = &n
 			}
 		}
 		if a.Net, err = decodeNet(blob); err != nil {
-			return nil, fail(fmt.Errorf("agent %d: %w", a.ID, err))
+			return nil, fmt.Errorf("agent %d: %w", a.ID, err)
 		}
-		st.Agents = append(st.Agents, a)
+		agents = append(agents, a)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fail(err)
+		return nil, err
 	}
 	// Each agent's past: the points and games of the generations it
-	// played before this one (an elite keeps its id), for
-	// population.Config.FitnessMemory.
+	// played before this one (an elite keeps its id), for the GA's
+	// fitness memory.
 	past, err := d.db.QueryContext(ctx, `SELECT agent_id, sum(points), sum(wins + draws + losses) FROM members
 		WHERE game = ? AND generation < ? AND points IS NOT NULL
 		AND agent_id IN (SELECT agent_id FROM members WHERE game = ? AND generation = ?)
-		GROUP BY agent_id`, game, st.Generation, game, st.Generation)
+		GROUP BY agent_id`, game, generation, game, generation)
 	if err != nil {
-		return nil, fail(err)
+		return nil, err
 	}
 	defer past.Close()
 	for past.Next() {
 		var id int64
 		var points, games int
 		if err := past.Scan(&id, &points, &games); err != nil {
-			return nil, fail(err)
+			return nil, err
 		}
-		for i := range st.Agents {
-			if st.Agents[i].ID == id {
-				st.Agents[i].PastPoints, st.Agents[i].PastGames = points, games
+		for i := range agents {
+			if agents[i].ID == id {
+				agents[i].PastPoints, agents[i].PastGames = points, games
 			}
 		}
 	}
 	if err := past.Err(); err != nil {
-		return nil, fail(err)
+		return nil, err
 	}
-	// The champions without their nets: Step reads the few it plays
-	// against through ChampionNet.
-	champs, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness FROM generations
-		WHERE game = ? ORDER BY generation`, game)
-	if err != nil {
-		return nil, fail(err)
-	}
-	defer champs.Close()
-	for champs.Next() {
-		var c population.Champion
-		if err := champs.Scan(&c.Generation, &c.AgentID, &c.Points); err != nil {
-			return nil, fail(err)
-		}
-		if c.Generation != len(st.Champions) {
-			return nil, fail(fmt.Errorf("champion of generation %d missing", len(st.Champions)))
-		}
-		st.Champions = append(st.Champions, c)
-	}
-	if err := champs.Err(); err != nil {
-		return nil, fail(err)
-	}
-	st.ChampionNet = d.ChampionNet(game)
-	if len(st.Champions) != st.Generation {
-		return nil, fail(fmt.Errorf("%d champions for %d played generations", len(st.Champions), st.Generation))
-	}
-	return st, nil
+	return agents, nil
 }
 
 // ChampionNet returns a reader of the nets of game's champions by
-// generation, for population.State.ChampionNet.
+// generation, for the GA's state to read the champions it plays against
+// (Population.Champions comes without nets).
 func (d *DB) ChampionNet(game string) func(ctx context.Context, generation int) (*nnet.Net, error) {
 	return func(ctx context.Context, generation int) (*nnet.Net, error) {
 		c, err := d.Champion(ctx, game, generation)

@@ -107,7 +107,7 @@ CREATE TABLE baselines (
 	FOREIGN KEY (game, generation) REFERENCES generations(game, generation)
 );
 
--- The public interface for sqlite3 users (README, DESIGN.md).
+-- The public interface for sqlite3 users (docs/daemon.md).
 CREATE VIEW champion_history AS
 	SELECT game, generation, champion_id AS agent_id, best_fitness AS fitness,
 	       improved, created_at

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"evolved/daemon"
 	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/games"
@@ -124,7 +125,7 @@ func newRun(t testing.TB, db *storage.DB, seed uint64) *population.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: seed, Config: "{}", CreatedAt: time.Now()}, st); err != nil {
+	if err := db.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: seed, Config: "{}", CreatedAt: time.Now()}, daemon.PopulationRows(st)); err != nil {
 		t.Fatal(err)
 	}
 	return st
@@ -163,7 +164,7 @@ func commitGenerations(t testing.TB, db *storage.DB, st *population.State, n int
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.CommitGeneration(context.Background(), record(rep), next, storage.KeepEverything()); err != nil {
+		if err := db.CommitGeneration(context.Background(), record(rep), daemon.PopulationRows(next), storage.KeepEverything()); err != nil {
 			t.Fatal(err)
 		}
 		st = next
@@ -171,12 +172,21 @@ func commitGenerations(t testing.TB, db *storage.DB, st *population.State, n int
 	return st
 }
 
+// loadState reads the draughts run's state back as the daemon does.
+func loadState(ctx context.Context, db *storage.DB) (*population.State, error) {
+	p, err := db.LoadPopulation(ctx, "draughts")
+	if err != nil {
+		return nil, err
+	}
+	return daemon.PopulationState(p, db.ChampionNet("draughts")), nil
+}
+
 func TestLoadStateEqualsTheStateInMemory(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "evolved.db")
 	db := mustOpen(t, path)
 	st := newRun(t, db, 42)
-	loaded, err := db.LoadState(ctx, "draughts")
+	loaded, err := loadState(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +196,7 @@ func TestLoadStateEqualsTheStateInMemory(t *testing.T) {
 	st = commitGenerations(t, db, st, 3)
 	db.Close()
 	db = mustOpen(t, path)
-	loaded, err = db.LoadState(ctx, "draughts")
+	loaded, err = loadState(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

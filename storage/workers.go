@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// WorkerGames is what a coordinator saw of one worker over a while: the
-// games of its that counted, the results of its that were refused, and
-// when the first and the last came.
+// WorkerGames is what was seen of one worker over a while (the daemon
+// has it from the cluster's coordinator): the games of its that counted,
+// the results of its that were refused, and when the first and the last
+// came.
 type WorkerGames struct {
 	Name          string
 	Games         int
@@ -28,8 +29,8 @@ type Worker struct {
 	GamesPerSecond float64 `json:"games_per_second"`
 }
 
-// RecordWorkers adds what the coordinator saw of its workers to their
-// records, in one transaction.
+// RecordWorkers adds what was seen of the workers to their records, in
+// one transaction.
 func (d *DB) RecordWorkers(ctx context.Context, seen []WorkerGames) error {
 	if len(seen) == 0 {
 		return nil

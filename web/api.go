@@ -12,7 +12,6 @@ import (
 	"evolved/agent"
 	"evolved/games"
 	"evolved/play"
-	"evolved/player"
 	"evolved/storage"
 )
 
@@ -184,7 +183,7 @@ func (s *Server) apiAgent(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	f, err := player.ChampionAgent(r.Context(), s.db, game, gen)
+	f, err := s.db.ChampionAgent(r.Context(), game, gen)
 	if err != nil {
 		s.failErr(w, r, err)
 		return

@@ -117,7 +117,7 @@ func (s *Server) newMatch(ctx context.Context, game, id, side string) (play.Matc
 		if m[1] != "latest" {
 			gen, _ = strconv.Atoi(m[1])
 		}
-		f, err := player.ChampionAgent(ctx, s.db, game, gen)
+		f, err := s.db.ChampionAgent(ctx, game, gen)
 		if err != nil {
 			return nil, err
 		}

@@ -154,7 +154,7 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		case games.DraughtsName:
 			return climbOn(ctx, s, rows, stdout, games.Draughts())
 		case games.ChessName:
-			return climbOn(ctx, s, rows, stdout, games.Chess())
+			return climbOn(ctx, s, rows, stdout, chessKind(ctx))
 		case games.XiangqiName:
 			return climbOn(ctx, s, rows, stdout, games.Xiangqi())
 		}

@@ -95,7 +95,7 @@ func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		case games.DraughtsName:
 			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Draughts())
 		case games.ChessName:
-			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Chess())
+			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, chessKind(ctx))
 		case games.XiangqiName:
 			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Xiangqi())
 		}

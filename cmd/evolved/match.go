@@ -112,7 +112,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		case games.DraughtsName:
 			return matchGame(ctx, games.Draughts(), s, stdout)
 		case games.ChessName:
-			return matchGame(ctx, games.Chess(), s, stdout)
+			return matchGame(ctx, chessKind(ctx), s, stdout)
 		case games.XiangqiName:
 			return matchGame(ctx, games.Xiangqi(), s, stdout)
 		}

@@ -17,7 +17,6 @@ import (
 
 	"evolved/game/chess"
 	"evolved/metaheuristic"
-	"evolved/player"
 	"evolved/plot"
 	"evolved/progress"
 	"evolved/storage"
@@ -116,7 +115,7 @@ func metaCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 }
 
 // metaConfigs checks the settings and builds the method's configuration.
-func metaConfigs(s metaSettings) (metaheuristic.Method, any, metaParams, error) {
+func metaConfigs(ctx context.Context, s metaSettings) (metaheuristic.Method, any, metaParams, error) {
 	method, err := metaheuristic.ParseMethod(s.method)
 	if err != nil {
 		return "", nil, metaParams{}, usagef("meta: --method: %v", err)
@@ -136,7 +135,7 @@ func metaConfigs(s metaSettings) (metaheuristic.Method, any, metaParams, error) 
 			}
 		}
 	}
-	opp, err := player.ParseChess(s.opponent)
+	opp, err := chessParser(ctx)(s.opponent)
 	if err != nil {
 		return "", nil, metaParams{}, &usageError{msg: "meta: --opponent: " + err.Error()}
 	}
@@ -185,7 +184,7 @@ func metaConfigs(s metaSettings) (metaheuristic.Method, any, metaParams, error) 
 
 // metaRun runs a method, storing the run as it goes.
 func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
-	method, cfg, params, err := metaConfigs(s)
+	method, cfg, params, err := metaConfigs(ctx, s)
 	if err != nil {
 		return err
 	}

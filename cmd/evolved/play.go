@@ -67,7 +67,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		case games.DraughtsName:
 			return playGame(ctx, stdout, games.Draughts(), play.DraughtsUI(), a)
 		case games.ChessName:
-			return playGame(ctx, stdout, games.Chess(), play.ChessUI(), a)
+			return playGame(ctx, stdout, chessKind(ctx), play.ChessUI(), a)
 		default:
 			return playGame(ctx, stdout, games.Xiangqi(), play.XiangqiUI(), a)
 		}
@@ -131,7 +131,7 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd strin
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer db.Close()
-	a, err := player.ChampionAgent(ctx, db, game, generation)
+	a, err := db.ChampionAgent(ctx, game, generation)
 	if err != nil {
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"evolved/agent"
 	"evolved/daemon"
-	"evolved/player"
 	"evolved/storage"
 )
 
@@ -268,7 +267,7 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			generation = r.Generation
 			rated = fmt.Sprintf(", rated %.0f ± %.0f on %s (the best of %d ratings)", r.Elo, r.CI, r.Scale, len(ratings))
 		}
-		f, err := player.ChampionAgent(ctx, db, game, generation)
+		f, err := db.ChampionAgent(ctx, game, generation)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}

@@ -121,7 +121,7 @@ func rateCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		case games.DraughtsName:
 			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Draughts())
 		case games.ChessName:
-			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Chess())
+			return rateOn(ctx, s, stdout, ladder, enginePath, clock, chessKind(ctx))
 		case games.XiangqiName:
 			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Xiangqi())
 		}

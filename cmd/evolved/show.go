@@ -11,7 +11,6 @@ import (
 	"evolved/agent"
 	"evolved/daemon"
 	"evolved/games"
-	"evolved/player"
 )
 
 // showCommand sets up "evolved show": what an agent is made of.
@@ -55,7 +54,7 @@ func showCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if f, err = player.ChampionAgent(ctx, db, g, generation); err != nil {
+			if f, err = db.ChampionAgent(ctx, g, generation); err != nil {
 				return fmt.Errorf("show: %w", err)
 			}
 		}

@@ -1,0 +1,47 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"evolved/agent"
+)
+
+// ChampionAgent returns the champion of a played generation of game's run
+// (a negative generation: the latest) as an agent file: its net, the
+// search it was evolved with (the run's stored depth and node budget) and
+// its provenance. It is what `evolved export` writes and what the web
+// site serves and plays.
+func (d *DB) ChampionAgent(ctx context.Context, game string, generation int) (agent.File, error) {
+	c, err := d.Champion(ctx, game, generation)
+	if err != nil {
+		return agent.File{}, err
+	}
+	s, err := d.RunSearch(ctx, game)
+	if err != nil {
+		return agent.File{}, err
+	}
+	return agent.File{Game: game, Net: c.Net, Search: s,
+		Provenance: agent.Provenance{RunSeed: c.Seed, Generation: c.Generation, AgentID: c.AgentID,
+			Fitness: c.Fitness, LadderMean: c.LadderMean, Improved: c.Improved, Evolved: c.CreatedAt}}, nil
+}
+
+// RunSearch returns the search settings the run of game was evolved
+// with, from its stored configuration: its depth and node budget (the
+// capture extension is always on; it matters to draughts alone).
+func (d *DB) RunSearch(ctx context.Context, game string) (agent.Search, error) {
+	run, err := d.LoadRun(ctx, game)
+	if err != nil {
+		return agent.Search{}, err
+	}
+	var defining struct {
+		Depth int   `json:"depth"`
+		Nodes int64 `json:"nodes"`
+	}
+	if err := json.Unmarshal([]byte(run.Config), &defining); err != nil || defining.Depth < 1 {
+		return agent.Search{}, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
+	}
+	return agent.Search{Depth: defining.Depth, Nodes: defining.Nodes, CaptureExtension: true}, nil
+}
