@@ -15,6 +15,7 @@ import (
 	"evolved/agent"
 	"evolved/daemon"
 	"evolved/player"
+	"evolved/progress"
 	"evolved/storage"
 )
 
@@ -102,8 +103,8 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		for _, p := range pops {
 			r := row{PopulationStatus: p, Target: goal, ETASeconds: -1}
-			if goal > 0 && p.GensPerHour > 0 {
-				r.ETASeconds = max(0, float64(goal-p.Generation)/p.GensPerHour*3600)
+			if eta, ok := progress.Remaining(p.Generation, goal, p.GensPerHour); ok {
+				r.ETASeconds = eta.Hours * 3600
 			}
 			latest, ok, err := db.LatestRating(ctx, p.Game)
 			if err != nil {
