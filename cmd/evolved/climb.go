@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -82,7 +81,7 @@ type climbReport struct {
 }
 
 // climbCommand implements `evolved climb`.
-func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func climbCommand(fs *flag.FlagSet) action {
 	var s climbSettings
 	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE`")
 	fs.StringVar(&s.game, "game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
@@ -114,7 +113,7 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case s.every < 1:
 			return usagef("climb: --every must be at least 1, got %d", s.every)
@@ -152,11 +151,11 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		switch strings.ToLower(s.game) {
 		case games.DraughtsName:
-			return climbOn(ctx, s, rows, stdout, games.Draughts())
+			return climbOn(ctx, s, rows, stdout, stderr, games.Draughts())
 		case games.ChessName:
-			return climbOn(ctx, s, rows, stdout, games.Chess())
+			return climbOn(ctx, s, rows, stdout, stderr, games.Chess())
 		case games.XiangqiName:
-			return climbOn(ctx, s, rows, stdout, games.Xiangqi())
+			return climbOn(ctx, s, rows, stdout, stderr, games.Xiangqi())
 		}
 		return usagef("climb: %v", games.Unknown(s.game))
 	}
@@ -236,7 +235,7 @@ func climbPlayed(chosen []int, from, to, skip int) ([]int, error) {
 
 // climbOn plays the champions of the chosen generations against the
 // opponent, printing each point as it is measured, then the summary.
-func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout io.Writer, k games.Kind[M, S]) error {
+func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout, stderr io.Writer, k games.Kind[M, S]) error {
 	arena := k.Arena(games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies})
 	if len(rows) == 0 {
 		return fmt.Errorf("climb: %s has no played generation yet", s.game)
@@ -283,7 +282,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, tc)
 		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s\n", "generation", "hours", "+", "=", "-", "score", "Elo")
 	}
-	rep := progress.New(os.Stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(os.Stderr))
+	rep := progress.New(stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(stderr))
 	for i, g := range gens {
 		champion, err := playerSource(ctx, "climb", k, "", s.db, "", g, 0)
 		if err != nil {

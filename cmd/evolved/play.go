@@ -20,7 +20,7 @@ import (
 )
 
 // playCommand implements `evolved play`.
-func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func playCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "play this exported agent `FILE`")
 	dbPath := fs.String("db", "", "play the latest champion of this database `FILE` (with --game)")
 	gameName := fs.String("game", "draughts", "the `GAME`: draughts, chess or xiangqi")
@@ -40,7 +40,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, stdin io.Reader, stdout, _ io.Writer) error {
 		if generation.set && generation.n < 0 {
 			return usagef("play: --generation must be 0 or more, got %d", generation.n)
 		}
@@ -65,10 +65,10 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
 		}
 		if g == "xiangqi" {
-			return playXiangqi(ctx, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
+			return playXiangqi(ctx, stdin, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
 		}
 		if g == "chess" {
-			return playChess(ctx, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
+			return playChess(ctx, stdin, stdout, *agentFile, *dbPath, *spec, generation.get(-1), *depth, *fen, *record, *maxMoves, human, *ascii || !unicodeTerminal())
 		}
 		start := draughts.Start()
 		if *fen != "" {
@@ -81,7 +81,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return play.Draughts(ctx, os.Stdin, stdout, play.DraughtsOptions{
+		return play.Draughts(ctx, stdin, stdout, play.DraughtsOptions{
 			Engine: engine, Human: human, Start: start, Rules: draughts.Rules{MaxMoves: *maxMoves},
 			ASCII: *ascii || !unicodeTerminal(), Record: *record,
 		})
@@ -148,7 +148,7 @@ func unicodeTerminal() bool {
 }
 
 // playChess runs a chess session.
-func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
+func playChess(ctx context.Context, stdin io.Reader, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
 	start := chess.Start()
 	if fen != "" {
 		var err error
@@ -160,14 +160,14 @@ func playChess(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec st
 	if err != nil {
 		return err
 	}
-	return play.Chess(ctx, os.Stdin, stdout, play.ChessOptions{
+	return play.Chess(ctx, stdin, stdout, play.ChessOptions{
 		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
 		Rules: chess.Rules{MaxMoves: maxMoves, FiftyMoveRule: true, Chess960: !start.ClassicalCastling()},
 	})
 }
 
 // playXiangqi runs a xiangqi session.
-func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
+func playXiangqi(ctx context.Context, stdin io.Reader, stdout io.Writer, agentFile, dbPath, spec string, generation, depth int, fen, record string, maxMoves int, human game.Player, ascii bool) error {
 	start := xiangqi.Start()
 	if fen != "" {
 		var err error
@@ -179,7 +179,7 @@ func playXiangqi(ctx context.Context, stdout io.Writer, agentFile, dbPath, spec 
 	if err != nil {
 		return err
 	}
-	return play.Xiangqi(ctx, os.Stdin, stdout, play.XiangqiOptions{
+	return play.Xiangqi(ctx, stdin, stdout, play.XiangqiOptions{
 		Engine: engine, Human: human, Start: start, ASCII: ascii, Record: record,
 		Rules: xiangqi.Rules{MaxMoves: maxMoves},
 	})

@@ -28,7 +28,7 @@ func openReader(ctx context.Context, path string) (*storage.DB, error) {
 }
 
 // statusCommand implements `evolved status`.
-func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func statusCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON: {\"populations\":[...]}")
 	configPath := fs.String("config", "", "the daemon's configuration `FILE`, for the generation target of the ETA")
@@ -41,7 +41,7 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		goal := target.get(-1)
 		if target.set && goal < 0 {
 			return usagef("status: --generations must be 0 or more, got %d", goal)
@@ -181,7 +181,7 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 }
 
 // championsCommand implements `evolved champions`.
-func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func championsCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -191,7 +191,7 @@ func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
 			return fmt.Errorf("champions: %w", err)
@@ -224,7 +224,7 @@ func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 }
 
 // exportCommand implements `evolved export`.
-func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func exportCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	var generationFlag optionalInt
@@ -239,7 +239,7 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		generation := generationFlag.get(-1)
 		if generationFlag.set && generation < 0 {
 			return usagef("export: --generation must be 0 or more, got %d", generation)
@@ -289,9 +289,9 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			}
 			dest = *out
 		}
-		// The report goes to standard error (the flag set's output) so
-		// that an agent written to standard output stays a clean file.
-		fmt.Fprintf(fs.Output(), "export: wrote %s: %s generation %d champion, agent %d, %d bytes%s\n",
+		// The report goes to standard error so that an agent written to
+		// standard output stays a clean file.
+		fmt.Fprintf(stderr, "export: wrote %s: %s generation %d champion, agent %d, %d bytes%s\n",
 			dest, game, c.Generation, c.AgentID, buf.Len(), rated)
 		return nil
 	}
