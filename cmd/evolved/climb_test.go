@@ -26,11 +26,11 @@ var matchResult = regexp.MustCompile(`result games=(\d+) wins=(\d+) draws=(\d+) 
 // seconds up to it, read with SQL.
 func TestClimbAgreesWithMatch(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "5").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "5").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	for _, g := range []string{"0", "2", "4"} {
-		if out, err := evolved(dir, "export", "--generation", g, "-o", "g"+g+".json").CombinedOutput(); err != nil {
+		if out, err := evolvedIn(t, dir, "export", "--generation", g, "-o", "g"+g+".json").CombinedOutput(); err != nil {
 			t.Fatalf("export %s: %v\n%s", g, err, out)
 		}
 	}
@@ -40,7 +40,7 @@ func TestClimbAgreesWithMatch(t *testing.T) {
 	}
 	defer db.Close()
 	for _, against := range []struct{ flag, spec string }{{"0", "g0.json"}, {"material:1", "material:1"}} {
-		out, err := evolved(dir, "climb", "--every", "2", "--against", against.flag, "--games", "20", "--seed", "3", "--json", "-o", "climb.png").Output()
+		out, err := evolvedIn(t, dir, "climb", "--every", "2", "--against", against.flag, "--games", "20", "--seed", "3", "--json", "-o", "climb.png").Output()
 		if err != nil {
 			t.Fatalf("climb --against %s: %v\n%s", against.flag, err, out)
 		}
@@ -63,7 +63,7 @@ func TestClimbAgreesWithMatch(t *testing.T) {
 			if p.Generation == 0 {
 				continue
 			}
-			m, err := evolved(dir, "match", "--game", "draughts", "--a", "g"+strconv.Itoa(p.Generation)+".json", "--b", against.spec, "--games", "20", "--seed", "3").Output()
+			m, err := evolvedIn(t, dir, "match", "--game", "draughts", "--a", "g"+strconv.Itoa(p.Generation)+".json", "--b", against.spec, "--games", "20", "--seed", "3").Output()
 			if err != nil {
 				t.Fatalf("match: %v\n%s", err, m)
 			}
@@ -87,7 +87,7 @@ func TestClimbAgreesWithMatch(t *testing.T) {
 		}
 	}
 	// The text output ends with the summary line.
-	out, err := evolved(dir, "climb", "--every", "2", "--games", "20", "--seed", "3").Output()
+	out, err := evolvedIn(t, dir, "climb", "--every", "2", "--games", "20", "--seed", "3").Output()
 	if err != nil || !regexp.MustCompile(`(?m)^climb points=2 best=[24] elo=-?\d+ ci=\d+ last=4 elo=-?\d+ ci=\d+ fall=\d+ fell=(yes|no)$`).Match(out) {
 		t.Errorf("climb: %v\n%s", err, out)
 	}
@@ -95,7 +95,7 @@ func TestClimbAgreesWithMatch(t *testing.T) {
 
 func TestClimbRefusesBadInput(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "3").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "3").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	for _, c := range []struct {
@@ -119,7 +119,7 @@ func TestClimbRefusesBadInput(t *testing.T) {
 		{[]string{"--tc", "soon"}, 2, `"soon"`},
 		{[]string{"--db", "none.db"}, 1, "no database"},
 	} {
-		out, err := evolved(dir, append([]string{"climb"}, c.args...)...).CombinedOutput()
+		out, err := evolvedIn(t, dir, append([]string{"climb"}, c.args...)...).CombinedOutput()
 		if code := exitCodeOf(err); code != c.code || !strings.Contains(string(out), c.want) {
 			t.Errorf("evolved climb %s: exit %d, want %d with %q; output:\n%s", strings.Join(c.args, " "), code, c.code, c.want, out)
 		}
