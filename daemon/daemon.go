@@ -583,10 +583,8 @@ func overallRate(played int, elapsed time.Duration, generation, target int) stri
 	}
 	perHour := float64(played) / elapsed.Hours()
 	s := fmt.Sprintf("%.1f gens/hour", perHour)
-	if target > 0 && generation < target {
-		left := target - generation
-		eta := time.Duration(float64(left) / perHour * float64(time.Hour))
-		s += fmt.Sprintf(", %d to go, target in %s", left, progress.Round(eta))
+	if eta, ok := progress.Remaining(generation, target, perHour); ok && eta.Left > 0 {
+		s += fmt.Sprintf(", %d to go, target in %s", eta.Left, progress.Round(eta.Duration()))
 	}
 	return s
 }

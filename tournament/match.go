@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"evolved/search"
+	"evolved/sprt"
 )
 
 // MatchOptions configures a match between two players.
@@ -48,6 +49,27 @@ func (r MatchResult[M]) Score() float64 {
 		return 0
 	}
 	return (float64(r.Wins) + float64(r.Draws)/2) / float64(n)
+}
+
+// Pentanomial returns the pentanomial counts of the match's game pairs
+// (2k, 2k+1) from A's side: meaningful when colours alternated, so that
+// each pair shares an opening with colours swapped. An odd last game is
+// left out.
+func (r MatchResult[M]) Pentanomial() sprt.Pentanomial {
+	var p sprt.Pentanomial
+	for k := 0; k+1 < len(r.Records); k += 2 {
+		p.Add(r.scoreOfA(k), r.scoreOfA(k+1))
+	}
+	return p
+}
+
+// scoreOfA returns A's score in game k: 1, 0.5 or 0.
+func (r MatchResult[M]) scoreOfA(k int) float64 {
+	s := r.Records[k].Outcome.Result.FirstScore()
+	if !r.AFirst[k] {
+		s = 1 - s
+	}
+	return s
 }
 
 // Match plays opts.Games games between the players that newA and newB make:

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"evolved/progress"
 	"evolved/storage"
 )
 
@@ -152,8 +153,8 @@ func (s *Server) loadOverview(r *http.Request) (overview, error) {
 	}
 	for _, st := range status {
 		row := runRow{PopulationStatus: st, Target: targets[st.Game]}
-		if left := row.Target - st.Generation; left > 0 && st.GensPerHour > 0 {
-			d := time.Duration(float64(left) / st.GensPerHour * float64(time.Hour))
+		if eta, ok := progress.Remaining(st.Generation, row.Target, st.GensPerHour); ok && eta.Left > 0 {
+			d := eta.Duration()
 			row.ETA = fmt.Sprintf("%s (%s)", roundDuration(d), time.Now().Add(d).UTC().Format("Jan 2 15:04 UTC"))
 		}
 		if rt, ok, err := s.db.LatestRating(ctx, st.Game); err != nil {

@@ -20,7 +20,7 @@ import (
 // chess960Command implements `evolved chess960 ga|enumerate|bench [flags]`.
 // The mode comes first and has its own flags, so the command parses the
 // arguments left after its (empty) top-level flag set itself.
-func chess960Command(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func chess960Command(fs *flag.FlagSet) action {
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "Usage: evolved chess960 ga|enumerate|bench [flags]")
@@ -31,12 +31,12 @@ func chess960Command(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(w, "  bench      success rates of the classic GA, the improved GA and random search")
 		fmt.Fprintln(w, "\nRun 'evolved chess960 MODE -h' for a mode's flags.")
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 		args := fs.Args()
 		if len(args) == 0 {
 			return usagef("chess960: no mode given (ga, enumerate or bench)")
 		}
-		modes := map[string]func(*flag.FlagSet) func(context.Context, io.Writer) error{
+		modes := map[string]func(*flag.FlagSet) action{
 			"ga": chess960GA, "enumerate": chess960Enumerate, "bench": chess960Bench,
 		}
 		setup, ok := modes[args[0]]
@@ -55,7 +55,7 @@ func chess960Command(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if sub.NArg() > 0 {
 			return usagef("chess960 %s: unexpected argument %q", args[0], sub.Arg(0))
 		}
-		return exec(ctx, stdout)
+		return exec(ctx, stdin, stdout, stderr)
 	}
 }
 
@@ -79,7 +79,7 @@ func classicFlags(fs *flag.FlagSet) *chess960.Classic {
 }
 
 // chess960GA implements `evolved chess960 ga`.
-func chess960GA(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func chess960GA(fs *flag.FlagSet) action {
 	c := classicFlags(fs)
 	fs.IntVar(&c.Iterations, "iterations", c.Iterations, "classic GA: `N` generations bred after the initial population")
 	seedFlag := fs.Uint64("seed", 1, "the run's seed `S` (the run equals run 0 of 'evolved chess960 bench --seed S', without its stop at the optimum)")
@@ -90,7 +90,7 @@ func chess960GA(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "and the best arrangement.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if err := c.Validate(); err != nil {
 			return usagef("chess960 ga: %v", err)
 		}
@@ -138,7 +138,7 @@ func chess960GA(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 }
 
 // chess960Enumerate implements `evolved chess960 enumerate`.
-func chess960Enumerate(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func chess960Enumerate(fs *flag.FlagSet) action {
 	plotPath := fs.String("plot", "", "also draw the histogram of fitness to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved chess960 enumerate [--plot FILE.svg]")
@@ -147,7 +147,7 @@ func chess960Enumerate(fs *flag.FlagSet) func(context.Context, io.Writer) error 
 		fmt.Fprintln(fs.Output(), "the count against the rules and of the numbering against the chess engine.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if err := checkPlotPath("enumerate", *plotPath); err != nil {
 			return err
 		}
@@ -207,7 +207,7 @@ func chess960Enumerate(fs *flag.FlagSet) func(context.Context, io.Writer) error 
 }
 
 // chess960Bench implements `evolved chess960 bench`.
-func chess960Bench(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func chess960Bench(fs *flag.FlagSet) action {
 	b := chess960.DefaultBench()
 	b.Workers = runtime.NumCPU()
 	c := classicFlags(fs)
@@ -228,7 +228,7 @@ func chess960Bench(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "`result runs=N classic=P improved=Q random=R`, the success rates in percent.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		b.Classic = *c
 		if b.Runs < 1 || b.Budget < 1 || b.Workers < 1 {
 			return usagef("chess960 bench: --runs, --budget and --workers must be at least 1")

@@ -67,7 +67,7 @@ func TestChess960Bench(t *testing.T) {
 
 func TestChess960Enumerate(t *testing.T) {
 	dir := t.TempDir()
-	out, err := evolved(dir, "chess960", "enumerate", "--plot", "fitness.svg").CombinedOutput()
+	out, err := evolvedIn(t, dir, "chess960", "enumerate", "--plot", "fitness.svg").CombinedOutput()
 	if err != nil {
 		t.Fatalf("enumerate: %v\n%s", err, out)
 	}
@@ -104,7 +104,7 @@ func TestChess960Enumerate(t *testing.T) {
 func TestChess960GA(t *testing.T) {
 	dir := t.TempDir()
 	run := func() string {
-		out, err := evolved(dir, "chess960", "ga", "--seed", "3", "--iterations", "5", "--plot", "ga.png").CombinedOutput()
+		out, err := evolvedIn(t, dir, "chess960", "ga", "--seed", "3", "--iterations", "5", "--plot", "ga.png").CombinedOutput()
 		if err != nil {
 			t.Fatalf("ga: %v\n%s", err, out)
 		}

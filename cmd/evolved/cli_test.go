@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,19 +11,12 @@ import (
 	"evolved/game/xiangqi"
 )
 
-// exitStatus runs the binary and returns its output and exit status.
+// exitStatus runs the command line in-process in a fresh directory and
+// returns its output and exit status.
 func exitStatus(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	out, err := evolved(t.TempDir(), args...).CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return string(out), 0
-	case errors.As(err, &exit):
-		return string(out), exit.ExitCode()
-	}
-	t.Fatalf("evolved %v: %v", args, err)
-	return "", -1
+	out, err := evolvedIn(t, t.TempDir(), args...).CombinedOutput()
+	return string(out), exitCodeOf(err)
 }
 
 func TestCommandLineContract(t *testing.T) {
@@ -124,7 +115,7 @@ func TestMatchFENFixedColors(t *testing.T) {
 // TestMatchXiangqi plays a short xiangqi match and reads its PGN back.
 func TestMatchXiangqi(t *testing.T) {
 	dir := t.TempDir()
-	out, err := evolved(dir, "match", "--game", "xiangqi", "--a", "material:1", "--b", "random", "--games", "4", "--pgn", "games.pgn").CombinedOutput()
+	out, err := evolvedIn(t, dir, "match", "--game", "xiangqi", "--a", "material:1", "--b", "random", "--games", "4", "--pgn", "games.pgn").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "result games=4 ") {
 		t.Fatalf("xiangqi match: %v\n%s", err, out)
 	}

@@ -3,17 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
 
-	"evolved/elo"
+	"evolved/climb"
 	"evolved/games"
 	"evolved/player"
 	"evolved/plot"
@@ -40,49 +40,8 @@ type climbSettings struct {
 	out          string
 }
 
-// climbPoint is one champion's match against the fixed opponent, from the
-// champion's side.
-type climbPoint struct {
-	Generation int `json:"generation"`
-	// Hours is the run's time of evolution up to this generation.
-	Hours  float64 `json:"hours"`
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
-	// Score is in percent; Elo and CI (the half-width of its 95% interval)
-	// are the difference to the opponent.
-	Score float64 `json:"score"`
-	Elo   float64 `json:"elo"`
-	CI    float64 `json:"ci"`
-}
-
-// climbFall is the largest fall of a climb: how far a point lay below the
-// best point before it.
-type climbFall struct {
-	From climbPoint `json:"from"` // the best point before
-	To   climbPoint `json:"to"`
-	// Elo is From.Elo - To.Elo; Beyond says whether it exceeds To's
-	// interval, which is what "fell" means.
-	Elo    float64 `json:"elo"`
-	Beyond bool    `json:"beyond_interval"`
-}
-
-// climbReport is what `evolved climb --json` prints.
-type climbReport struct {
-	Game    string       `json:"game"`
-	DB      string       `json:"db"`
-	Against string       `json:"against"`
-	Games   int          `json:"games"`
-	Seed    uint64       `json:"seed"`
-	TC      string       `json:"tc"`
-	Points  []climbPoint `json:"points"`
-	Best    climbPoint   `json:"best"`
-	// Fall is the largest fall, absent when no point lay below an earlier one.
-	Fall *climbFall `json:"largest_fall,omitempty"`
-}
-
 // climbCommand implements `evolved climb`.
-func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func climbCommand(fs *flag.FlagSet) action {
 	var s climbSettings
 	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE`")
 	fs.StringVar(&s.game, "game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
@@ -114,7 +73,7 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case s.every < 1:
 			return usagef("climb: --every must be at least 1, got %d", s.every)
@@ -152,101 +111,40 @@ func climbCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		switch strings.ToLower(s.game) {
 		case games.DraughtsName:
-			return climbOn(ctx, s, rows, stdout, games.Draughts())
+			return climbOn(ctx, s, rows, stdout, stderr, games.Draughts())
 		case games.ChessName:
-			return climbOn(ctx, s, rows, stdout, chessKind(ctx))
+			return climbOn(ctx, s, rows, stdout, stderr, chessKind(ctx))
 		case games.XiangqiName:
-			return climbOn(ctx, s, rows, stdout, games.Xiangqi())
+			return climbOn(ctx, s, rows, stdout, stderr, games.Xiangqi())
 		}
 		return usagef("climb: %v", games.Unknown(s.game))
 	}
 }
 
-// climbGenerations returns the generations to play, in order: every
-// every-th from from on up to to, and to itself, leaving out skip (the
-// opponent's own generation, or -1). latest is the run's latest.
-func climbGenerations(from, to, every, latest, skip int) ([]int, error) {
-	if err := climbRange(from, to, latest); err != nil {
-		return nil, err
+// climbUsage turns the error of a choice of generations the run cannot
+// give into a usage error naming the flags: from and to are the range asked
+// for.
+func climbUsage(err error, from, to int) error {
+	var re *climb.RangeError
+	switch {
+	case errors.As(err, &re) && re.To > re.Latest:
+		return usagef("climb: --to %d: the run has played generations 0 to %d", re.To, re.Latest)
+	case errors.As(err, &re):
+		return usagef("climb: --from %d: the run has played generations 0 to %d", re.From, re.Latest)
+	case errors.Is(err, climb.ErrNothingToPlay):
+		return usagef("climb: no generation to play from %d to %d but the opponent's own", from, to)
 	}
-	var gens []int
-	for g := (from + every - 1) / every * every; g <= to; g += every {
-		gens = append(gens, g)
-	}
-	return climbPlayed(gens, from, to, skip)
-}
-
-// climbGenerationsByHours returns the generations to play by the hours of
-// evolution behind them: from from on up to to, the first generation whose
-// hours (its own seconds included) reach each multiple of step, counted
-// from the first multiple not before the hours ahead of from, and to itself,
-// leaving out skip. A generation that crosses several multiples is played
-// once. rows are the run's champions in order of generation.
-func climbGenerationsByHours(rows []storage.ChampionRow, from, to int, step float64, skip int) ([]int, error) {
-	if err := climbRange(from, to, rows[len(rows)-1].Generation); err != nil {
-		return nil, err
-	}
-	var gens []int
-	total, next, started := 0.0, 0.0, false
-	for _, r := range rows {
-		before := total
-		total += r.Seconds
-		if r.Generation < from || r.Generation > to {
-			continue
-		}
-		if !started {
-			next, started = math.Ceil(before/3600/step)*step, true
-		}
-		if h := total / 3600; h >= next {
-			gens = append(gens, r.Generation)
-			next = (math.Floor(h/step) + 1) * step
-		}
-	}
-	return climbPlayed(gens, from, to, skip)
-}
-
-// climbRange refuses a range outside the run's generations 0 to latest.
-func climbRange(from, to, latest int) error {
-	if to > latest {
-		return usagef("climb: --to %d: the run has played generations 0 to %d", to, latest)
-	}
-	if from > to {
-		return usagef("climb: --from %d: the run has played generations 0 to %d", from, latest)
-	}
-	return nil
-}
-
-// climbPlayed finishes a choice of generations: without skip, and with to
-// at the end.
-func climbPlayed(chosen []int, from, to, skip int) ([]int, error) {
-	var gens []int
-	for _, g := range chosen {
-		if g != skip {
-			gens = append(gens, g)
-		}
-	}
-	if to != skip && (len(gens) == 0 || gens[len(gens)-1] != to) {
-		gens = append(gens, to)
-	}
-	if len(gens) == 0 {
-		return nil, usagef("climb: no generation to play from %d to %d but the opponent's own", from, to)
-	}
-	return gens, nil
+	return err
 }
 
 // climbOn plays the champions of the chosen generations against the
 // opponent, printing each point as it is measured, then the summary.
-func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout io.Writer, k games.Kind[M, S]) error {
+func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout, stderr io.Writer, k games.Kind[M, S]) error {
 	arena := k.Arena(games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies})
 	if len(rows) == 0 {
 		return fmt.Errorf("climb: %s has no played generation yet", s.game)
 	}
-	hours := make(map[int]float64, len(rows))
-	total := 0.0
-	for _, r := range rows {
-		total += r.Seconds
-		hours[r.Generation] = total / 3600
-	}
+	hours := climb.Hours(rows)
 	latest := rows[len(rows)-1].Generation
 	opponent, skip := player.Spec[M, S]{}, -1
 	if g, err := strconv.Atoi(s.against); err == nil {
@@ -265,25 +163,25 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		err  error
 	)
 	if s.everyHours > 0 {
-		gens, err = climbGenerationsByHours(rows, s.from, s.to.get(latest), s.everyHours, skip)
+		gens, err = climb.GenerationsByHours(rows, s.from, s.to.get(latest), s.everyHours, skip)
 	} else {
-		gens, err = climbGenerations(s.from, s.to.get(latest), s.every, latest, skip)
+		gens, err = climb.Generations(s.from, s.to.get(latest), s.every, latest, skip)
 	}
 	if err != nil {
-		return err
+		return climbUsage(err, s.from, s.to.get(latest))
 	}
 	clock, _ := parseTC(s.tc) // checked before
 	tc := "untimed"
 	if s.tc != "" {
 		tc = s.tc
 	}
-	report := climbReport{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc}
+	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc}
 	if !s.json {
 		fmt.Fprintf(stdout, "climb %s: %d champions of %s against %s, %d games each, seed %d, %s\n",
 			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, tc)
 		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s\n", "generation", "hours", "+", "=", "-", "score", "Elo")
 	}
-	rep := progress.New(os.Stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(os.Stderr))
+	rep := progress.New(stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(stderr))
 	for i, g := range gens {
 		champion, err := playerSource(ctx, "climb", k, "", s.db, "", g, 0)
 		if err != nil {
@@ -299,9 +197,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 			rep.Finish()
 			return fmt.Errorf("climb: generation %d: %w", g, err)
 		}
-		p := climbPoint{Generation: g, Hours: hours[g], Wins: res.Wins, Draws: res.Draws, Losses: res.Losses}
-		p.Score = 100 * (float64(p.Wins) + float64(p.Draws)/2) / float64(s.games)
-		p.Elo, p.CI = elo.Estimate(p.Wins, p.Draws, p.Losses)
+		p := climb.NewPoint(g, hours[g], res.Wins, res.Draws, res.Losses)
 		report.Points = append(report.Points, p)
 		if !s.json {
 			rep.Clear()
@@ -309,7 +205,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		}
 	}
 	rep.Finish()
-	report.Best, report.Fall = climbSummary(report.Points)
+	report.Best, report.Fall = climb.Summary(report.Points)
 	if s.out != "" {
 		if err := plot.WriteFile(s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(report)...); err != nil {
 			return fmt.Errorf("climb: %w", err)
@@ -324,28 +220,9 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	return nil
 }
 
-// climbSummary returns the point of highest Elo (the later on a tie) and
-// the largest fall: how far a point lay below the best point before it.
-// A fall beyond the fallen point's own interval outranks any fall inside
-// one; fall is nil when no point lay below an earlier one.
-func climbSummary(points []climbPoint) (best climbPoint, fall *climbFall) {
-	for i, p := range points {
-		if i > 0 && best.Elo > p.Elo { // best is still the best before p
-			f := climbFall{From: best, To: p, Elo: best.Elo - p.Elo, Beyond: best.Elo-p.Elo > p.CI}
-			if fall == nil || f.Beyond && !fall.Beyond || f.Beyond == fall.Beyond && f.Elo > fall.Elo {
-				fall = &f
-			}
-		}
-		if i == 0 || p.Elo >= best.Elo {
-			best = p
-		}
-	}
-	return best, fall
-}
-
 // printClimbSummary writes the best point, the largest fall and the
 // machine-readable last line.
-func printClimbSummary(w io.Writer, r climbReport) {
+func printClimbSummary(w io.Writer, r climb.Report) {
 	b, last := r.Best, r.Points[len(r.Points)-1]
 	fmt.Fprintf(w, "best: generation %d, %+.0f ± %.0f; last: generation %d, %+.0f ± %.0f\n", b.Generation, b.Elo, b.CI, last.Generation, last.Elo, last.CI)
 	fall, fell := 0.0, "no"
@@ -365,7 +242,7 @@ func printClimbSummary(w io.Writer, r climbReport) {
 
 // climbCharts draws the points by generation and by hours of evolution,
 // with their intervals.
-func climbCharts(r climbReport) []plot.Chart {
+func climbCharts(r climb.Report) []plot.Chart {
 	title := fmt.Sprintf("champion's Elo against %s (%d games each, 95%% intervals)", r.Against, r.Games)
 	byGen := plot.Chart{Title: title, XLabel: "generation", YLabel: "Elo", IntegerX: true}
 	byHour := plot.Chart{Title: "the same against the hours of evolution that made it", XLabel: "hours of evolution", YLabel: "Elo"}

@@ -357,9 +357,8 @@ func TestRunFailsClearly(t *testing.T) {
 			dir := t.TempDir()
 			args := c.prepare(t, dir)
 			before := snapshot(dir)
-			out, err := evolved(dir, args...).CombinedOutput()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != c.code {
+			out, err := evolvedIn(t, dir, args...).CombinedOutput()
+			if exitCodeOf(err) != c.code {
 				t.Fatalf("exit %v, want status %d\n%s", err, c.code, out)
 			}
 			if !strings.Contains(string(out), c.want) {
@@ -415,12 +414,12 @@ func snapshot(dir string) map[string][]byte {
 
 func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "3").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "3").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	var files [2][]byte
 	for i := range files {
-		out, err := evolved(dir, "export", "--game", "draughts").Output()
+		out, err := evolvedIn(t, dir, "export", "--game", "draughts").Output()
 		if err != nil {
 			t.Fatalf("export: %v", err)
 		}
@@ -431,29 +430,29 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	}
 	// The exported agent plays: a short match against random.
 	os.WriteFile(filepath.Join(dir, "champion.json"), files[0], 0o644)
-	out, err := evolved(dir, "match", "--game", "draughts", "--a", "champion.json", "--b", "random", "--games", "4").CombinedOutput()
+	out, err := evolvedIn(t, dir, "match", "--game", "draughts", "--a", "champion.json", "--b", "random", "--games", "4").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "result games=4") {
 		t.Errorf("match with the exported agent: %v\n%s", err, out)
 	}
 	// It is rated, the game read from the file; so is a champion of the
 	// database; as a chess agent it is refused, naming the mismatch.
-	out, err = evolved(dir, "rate", "--agent", "champion.json", "--games", "4").CombinedOutput()
+	out, err = evolvedIn(t, dir, "rate", "--agent", "champion.json", "--games", "4").CombinedOutput()
 	if err != nil || !regexp.MustCompile(`\nrating game=draughts elo=-?\d+ ci=\d+ games=4 scale=evolved-draughts-1 tc=untimed\n`).Match(out) {
 		t.Errorf("rate the exported agent: %v\n%s", err, out)
 	}
-	out, err = evolved(dir, "rate", "--db", "evolved.db", "--generation", "1", "--games", "4").CombinedOutput()
+	out, err = evolvedIn(t, dir, "rate", "--db", "evolved.db", "--generation", "1", "--games", "4").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "champion of generation 1 on evolved-draughts-1") {
 		t.Errorf("rate a champion of the database: %v\n%s", err, out)
 	}
-	out, err = evolved(dir, "rate", "--agent", "champion.json", "--game", "chess").CombinedOutput()
+	out, err = evolvedIn(t, dir, "rate", "--agent", "champion.json", "--game", "chess").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "is a draughts agent, not chess") {
 		t.Errorf("rate a draughts agent as chess: %v\n%s", err, out)
 	}
 	// Generation 1's champion, and a generation not yet played.
-	if _, err := evolved(dir, "export", "--game", "draughts", "--generation", "1").Output(); err != nil {
+	if _, err := evolvedIn(t, dir, "export", "--game", "draughts", "--generation", "1").Output(); err != nil {
 		t.Errorf("export --generation 1: %v", err)
 	}
-	out, err = evolved(dir, "export", "--game", "draughts", "--generation", "7").CombinedOutput()
+	out, err = evolvedIn(t, dir, "export", "--game", "draughts", "--generation", "7").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "no such generation") {
 		t.Errorf("export --generation 7: %v, %s; want a failure naming the generation", err, out)
 	}
@@ -461,10 +460,10 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 
 func TestStatusAndChampionsJSON(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	out, err := evolved(dir, "status", "--json", "--generations", "10").Output()
+	out, err := evolvedIn(t, dir, "status", "--json", "--generations", "10").Output()
 	if err != nil {
 		t.Fatalf("status: %v", err)
 	}
@@ -514,12 +513,12 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 	if status.Database.Bytes != info.Size() || status.Database.GrowthPerHour != nil {
 		t.Errorf("status database %+v; the file has %d bytes; want that size and no growth yet", status.Database, info.Size())
 	}
-	text, err := evolved(dir, "status").Output()
+	text, err := evolvedIn(t, dir, "status").Output()
 	if err != nil || !strings.Contains(string(text), "database evolved.db: ") || !strings.Contains(string(text), "growth not measured yet") ||
 		!regexp.MustCompile(`RATING[^\n]*\ndraughts .* -?\d+ ± \d+ \(gen 0\)`).Match(text) {
 		t.Errorf("status: %v\n%s\nwant the database line", err, text)
 	}
-	out, err = evolved(dir, "champions", "--game", "draughts", "--json").Output()
+	out, err = evolvedIn(t, dir, "champions", "--game", "draughts", "--json").Output()
 	if err != nil {
 		t.Fatalf("champions: %v", err)
 	}
@@ -531,7 +530,7 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 		t.Errorf("champions --json: %v, %s", err, out)
 	}
 	// No database: a clear error.
-	out, err = evolved(t.TempDir(), "status").CombinedOutput()
+	out, err = evolvedIn(t, t.TempDir(), "status").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "no database") {
 		t.Errorf("status without a database: %v, %s", err, out)
 	}
@@ -539,11 +538,11 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 
 func TestPlotLearningCurves(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "4").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "4").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	for _, name := range []string{"curves.svg", "curves.png"} {
-		out, err := evolved(dir, "plot", "--game", "draughts", "-o", name).CombinedOutput()
+		out, err := evolvedIn(t, dir, "plot", "--game", "draughts", "-o", name).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "4 generations") {
 			t.Fatalf("plot %s: %v\n%s", name, err, out)
 		}
@@ -562,7 +561,7 @@ func TestPlotLearningCurves(t *testing.T) {
 			t.Errorf("curves.svg lacks %q", want)
 		}
 	}
-	if out, err := evolved(dir, "plot", "--game", "draughts", "-o", "x.gif").CombinedOutput(); err == nil || !strings.Contains(string(out), "must end in .svg or .png") {
+	if out, err := evolvedIn(t, dir, "plot", "--game", "draughts", "-o", "x.gif").CombinedOutput(); err == nil || !strings.Contains(string(out), "must end in .svg or .png") {
 		t.Errorf("plot to .gif: %v, %s", err, out)
 	}
 	// --compare draws one rating curve per run, named by its file.
@@ -573,7 +572,7 @@ func TestPlotLearningCurves(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "other.db"), db, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := evolved(dir, "plot", "--compare", "evolved.db,other.db", "-o", "compare.svg").CombinedOutput()
+	out, err := evolvedIn(t, dir, "plot", "--compare", "evolved.db,other.db", "-o", "compare.svg").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "2 runs, 4 ratings") {
 		t.Fatalf("plot --compare: %v\n%s", err, out)
 	}
@@ -586,7 +585,7 @@ func TestPlotLearningCurves(t *testing.T) {
 			t.Errorf("compare.svg lacks %q", want)
 		}
 	}
-	if out, err := evolved(dir, "plot", "--compare", "evolved.db,missing.db", "-o", "c.svg").CombinedOutput(); exitCodeOf(err) != 1 || !strings.Contains(string(out), "missing.db") {
+	if out, err := evolvedIn(t, dir, "plot", "--compare", "evolved.db,missing.db", "-o", "c.svg").CombinedOutput(); exitCodeOf(err) != 1 || !strings.Contains(string(out), "missing.db") {
 		t.Errorf("plot --compare with a missing file: %v, %s", err, out)
 	}
 }
@@ -744,17 +743,11 @@ func TestPausesWhenTheDiskIsNearlyFull(t *testing.T) {
 	if err := os.WriteFile(config, []byte(full), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := evolved(dir, "run", "--config", config)
-	var out lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out, stop := evolvedIn(t, dir, "run", "--config", config).Start()
 	waitFor(time.Minute, func() bool {
 		return strings.Contains(out.String(), "disk nearly full") && strings.Contains(out.String(), "backup: skipped")
 	})
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("stop while paused: %v\n%s", err, out.String())
 	}
 	log := out.String()
@@ -815,7 +808,7 @@ func TestREADMEExplainsTheGenerationLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, config := setup(t)
-	out, err := evolved(dir, "run", "--config", config, "--generations", "1").CombinedOutput()
+	out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "1").CombinedOutput()
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}

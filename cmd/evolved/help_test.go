@@ -66,7 +66,7 @@ func TestRunOnlyGivenFlagsOverride(t *testing.T) {
 	if err := os.WriteFile(config, []byte("generations = 7\nseed = 9\nworkers = 5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := evolved(dir, "run", "--config", config, "--print-config", "--workers", "0").CombinedOutput()
+	out, err := evolvedIn(t, dir, "run", "--config", config, "--print-config", "--workers", "0").CombinedOutput()
 	if err != nil {
 		t.Fatalf("run --print-config: %v\n%s", err, out)
 	}

@@ -32,7 +32,7 @@ type ladderSettings struct {
 }
 
 // ladderCommand implements `evolved ladder`.
-func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func ladderCommand(fs *flag.FlagSet) action {
 	var s ladderSettings
 	fs.StringVar(&s.game, "game", "draughts", "the `GAME` whose ladder to fit: draughts, chess or xiangqi")
 	fs.StringVar(&s.from, "from", "", "take the players from the ladder `FILE` (default: the built-in ladder of the game)")
@@ -52,7 +52,7 @@ func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case s.pairs < 1 || s.pairs > 10000:
 			return usagef("ladder: --pairs must be between 1 and 10000, got %d", s.pairs)
@@ -93,18 +93,18 @@ func ladderCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		switch l.Game {
 		case games.DraughtsName:
-			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Draughts())
+			return calibrateLadder(ctx, s, stdout, stderr, l, enginePath, clock, games.Draughts())
 		case games.ChessName:
-			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, chessKind(ctx))
+			return calibrateLadder(ctx, s, stdout, stderr, l, enginePath, clock, chessKind(ctx))
 		case games.XiangqiName:
-			return calibrateLadder(ctx, s, stdout, l, enginePath, clock, games.Xiangqi())
+			return calibrateLadder(ctx, s, stdout, stderr, l, enginePath, clock, games.Xiangqi())
 		}
 		return fmt.Errorf("ladder: %w", games.Unknown(l.Game))
 	}
 }
 
 // calibrateLadder fits the ladder's own players and writes the new ladder.
-func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladderSettings, stdout io.Writer, l *rating.Ladder, enginePath string, clock tournament.Clock,
+func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladderSettings, stdout, stderr io.Writer, l *rating.Ladder, enginePath string, clock tournament.Clock,
 	k games.Kind[M, S]) error {
 	arena := k.Arena(games.Setup{MaxMoves: l.MoveLimit(), OpeningPlies: l.Plies()})
 	all, err := rating.Opponents(l, enginePath, k.Constructors())
@@ -154,8 +154,8 @@ func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladd
 		}
 	}
 	total := 2 * s.pairs * pairings
-	fmt.Fprintf(os.Stderr, "ladder %s: %d players, %d games (%d pairs a meeting), tc %s\n", l.Game, len(players), total, s.pairs, rating.TCName(l.TC))
-	rep := progress.New(os.Stderr, "ladder", total, "games", progress.IsTerminal(os.Stderr))
+	fmt.Fprintf(stderr, "ladder %s: %d players, %d games (%d pairs a meeting), tc %s\n", l.Game, len(players), total, s.pairs, rating.TCName(l.TC))
+	rep := progress.New(stderr, "ladder", total, "games", progress.IsTerminal(stderr))
 	cal, err := rating.Calibrate(ctx, arena, players, rating.CalibrateOptions{
 		Pairs: s.pairs, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
 		Progress: func(done, _ int) { rep.Update(done) },
@@ -175,9 +175,9 @@ func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladd
 	fitted := l.Refit(full, s.command)
 	for k, p := range players {
 		r := cal.Ratings[k]
-		fmt.Fprintf(os.Stderr, "%-28s %7.1f ± %5.1f  (%d games)\n", p.Name, r.Elo, r.HalfWidth, r.Games)
+		fmt.Fprintf(stderr, "%-28s %7.1f ± %5.1f  (%d games)\n", p.Name, r.Elo, r.HalfWidth, r.Games)
 	}
-	fmt.Fprintf(os.Stderr, "draws %.1f%%, first-move advantage %+.0f Elo\n", 100*cal.Model.DrawRatio, cal.Model.Advantage)
+	fmt.Fprintf(stderr, "draws %.1f%%, first-move advantage %+.0f Elo\n", 100*cal.Model.DrawRatio, cal.Model.Advantage)
 	header := fmt.Sprintf("The %s rating ladder (%s).\n%s\nMade by: %s\n(%d games; ci is the half-width of each fitted rating's 95%% interval.)",
 		l.Game, l.Scale, l.About, s.command, cal.Games)
 	var buf bytes.Buffer
@@ -191,6 +191,6 @@ func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladd
 	if err := os.WriteFile(s.out, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "ladder: wrote %s\n", s.out)
+	fmt.Fprintf(stderr, "ladder: wrote %s\n", s.out)
 	return nil
 }

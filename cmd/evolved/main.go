@@ -17,7 +17,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
@@ -59,8 +59,13 @@ type command struct {
 	modes bool
 	// setup registers the command's flags and returns the function that
 	// runs it once they are parsed.
-	setup func(fs *flag.FlagSet) func(ctx context.Context, stdout io.Writer) error
+	setup func(fs *flag.FlagSet) action
 }
+
+// action runs a command once its flags are parsed. It reads and writes
+// only the streams it is given (the process's own in main, buffers in the
+// tests), so that run can be called in-process.
+type action func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error
 
 // commands lists the subcommands in the order help shows them.
 func commands() []command {
@@ -86,8 +91,10 @@ func commands() []command {
 	}
 }
 
-// run executes the command line args (without the program name).
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// run executes the command line args (without the program name), reading
+// stdin and writing stdout and stderr only. Its error is what main reports
+// with exitCode.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		printUsage(stderr)
 		return usagef("no command given")
@@ -95,7 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	name := args[0]
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
 		if len(args) > 1 {
-			return dispatch(ctx, args[1], []string{"-h"}, stdout, stdout)
+			return dispatch(ctx, args[1], []string{"-h"}, stdin, stdout, stdout)
 		}
 		printUsage(stdout)
 		return nil
@@ -103,11 +110,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if name == "-version" || name == "--version" {
 		name = "version"
 	}
-	return dispatch(ctx, name, args[1:], stdout, stderr)
+	return dispatch(ctx, name, args[1:], stdin, stdout, stderr)
 }
 
 // dispatch parses the flags of the named command and runs it.
-func dispatch(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+func dispatch(ctx context.Context, name string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, c := range commands() {
 		if c.name != name {
 			continue
@@ -124,7 +131,7 @@ func dispatch(ctx context.Context, name string, args []string, stdout, stderr io
 		if fs.NArg() > 0 && !c.modes {
 			return usagef("%s: unexpected argument %q", name, fs.Arg(0))
 		}
-		return exec(ctx, stdout)
+		return exec(ctx, stdin, stdout, stderr)
 	}
 	return usagef("unknown command %q (run 'evolved help' for the list)", name)
 }

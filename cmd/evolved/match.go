@@ -40,7 +40,7 @@ type matchSettings struct {
 }
 
 // matchCommand implements `evolved match`.
-func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func matchCommand(fs *flag.FlagSet) action {
 	var s matchSettings
 	fs.StringVar(&s.game, "game", "draughts", "the game `G`: draughts, chess or xiangqi")
 	fs.StringVar(&s.a, "a", "", "player A (`SPEC`: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file;\nfor chess and xiangqi also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits;\nfor xiangqi classic and classic+[:MS])")
@@ -70,7 +70,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		s.pliesSet = flagSet(fs, "opening-plies")
 		switch {
 		case s.a == "" || s.b == "":
@@ -110,11 +110,11 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		switch strings.ToLower(s.game) {
 		case games.DraughtsName:
-			return matchGame(ctx, games.Draughts(), s, stdout)
+			return matchGame(ctx, games.Draughts(), s, stdout, stderr)
 		case games.ChessName:
-			return matchGame(ctx, chessKind(ctx), s, stdout)
+			return matchGame(ctx, chessKind(ctx), s, stdout, stderr)
 		case games.XiangqiName:
-			return matchGame(ctx, games.Xiangqi(), s, stdout)
+			return matchGame(ctx, games.Xiangqi(), s, stdout, stderr)
 		}
 		return usagef("match: %v", games.Unknown(s.game))
 	}
@@ -122,7 +122,7 @@ func matchCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 
 // matchGame plays the match of s in game k and writes its summary, and
 // its games to --pgn.
-func matchGame[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[M, S], s matchSettings, stdout io.Writer) error {
+func matchGame[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[M, S], s matchSettings, stdout, stderr io.Writer) error {
 	a, err := k.Parse(s.a)
 	if err != nil {
 		return &usageError{msg: "match: --a: " + err.Error()}
@@ -150,7 +150,7 @@ func matchGame[M comparable, S search.Game[M]](ctx context.Context, k games.Kind
 		}
 		arena = k.WithOpenings(arena, setup, openings)
 	}
-	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout)
+	res, outcome, elapsed, err := runMatch(ctx, arena, a.New, b.New, a.Name, b.Name, s, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -184,95 +184,42 @@ type matchOutcome struct {
 	llr                 float64
 }
 
-// sprtChunkPairs is the number of game pairs played between two looks at
-// the sequential test: large enough to keep the workers busy, and fixed,
-// so that where a test stops does not depend on the concurrency.
-const sprtChunkPairs = 16
-
 // runMatch plays the match with progress on stderr: all its games, or
-// with --sprt chunks of game pairs until the test decides. Chunk c's
-// games take their seeds from (seed, game, c); the test is decided at the
-// first pair, in schedule order, at which the LLR over the pairs up to it
-// crosses a bound, and games of later pairs already played are dropped, so
-// that the result is the same at any concurrency.
-func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournament.Arena[M, S], newA, newB func() search.Player[M, S], nameA, nameB string, s matchSettings, stdout io.Writer) (tournament.MatchResult[M], matchOutcome, time.Duration, error) {
+// with --sprt game pairs until the test decides (tournament.SequentialMatch,
+// whose result is the same at any concurrency).
+func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournament.Arena[M, S], newA, newB func() search.Player[M, S], nameA, nameB string, s matchSettings, stdout, stderr io.Writer) (tournament.MatchResult[M], matchOutcome, time.Duration, error) {
 	fmt.Fprintf(stdout, "match %s: %s (A) vs %s (B), %d games, seed %d\n", arena.Name, nameA, nameB, s.games, s.seed)
 	if s.test != nil {
 		lower, upper := s.test.Bounds()
 		fmt.Fprintf(stdout, "SPRT %s: H0 at LLR %.2f, H1 at %.2f\n", s.test, lower, upper)
 	}
-	rep := progress.New(os.Stderr, "match", s.games, "games", progress.IsTerminal(os.Stderr))
+	rep := progress.New(stderr, "match", s.games, "games", progress.IsTerminal(stderr))
 	start := time.Now()
 	clock, _ := parseTC(s.tc) // checked before
-	var res tournament.MatchResult[M]
+	opts := tournament.MatchOptions{Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock, FixedColors: s.colors == "fixed"}
 	out := matchOutcome{test: s.test, paired: s.colors == "alternate"}
+	var (
+		res tournament.MatchResult[M]
+		err error
+	)
 	if s.test == nil {
-		var err error
-		res, err = tournament.Match(ctx, arena, newA, newB, tournament.MatchOptions{
-			Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock, FixedColors: s.colors == "fixed",
-			Progress: func(done, _ int) { rep.Update(done) },
-		})
-		rep.Finish()
-		if err != nil {
-			return res, out, 0, err
-		}
-		out.wins, out.draws, out.losses = res.Wins, res.Draws, res.Losses
+		opts.Progress = func(done, _ int) { rep.Update(done) }
+		res, err = tournament.Match(ctx, arena, newA, newB, opts)
 		if out.paired {
-			for k := 0; k+1 < len(res.Records); k += 2 {
-				out.ptnml.Add(scoreOfA(res, k), scoreOfA(res, k+1))
-			}
+			out.ptnml = res.Pentanomial()
 		}
-		return res, out, time.Since(start), nil
-	}
-	agents := []func() search.Player[M, S]{newA, newB}
-	for chunk, played := 0, 0; played < s.games/2 && out.decision == sprt.Continue; chunk++ {
-		pairs := min(sprtChunkPairs, s.games/2-played)
-		schedule := make([]tournament.Pairing, 0, 2*pairs)
-		for j := range pairs {
-			schedule = append(schedule, tournament.Pairing{First: 0, Second: 1, OpeningIndex: j}, tournament.Pairing{First: 1, Second: 0, OpeningIndex: j})
-		}
-		base, note := 2*played, fmt.Sprintf("LLR %.2f", out.llr)
-		r, err := tournament.Run(ctx, arena, agents, schedule, tournament.Config{Workers: s.concurrency, Clock: clock}, s.seed, chunk,
-			func(done, _ int) { rep.UpdateNote(base+done, note) })
-		if err != nil {
-			rep.Finish()
-			return res, out, 0, fmt.Errorf("tournament: match: %w", err)
-		}
-		for j := 0; j < pairs && out.decision == sprt.Continue; j++ {
-			for _, g := range r.Games[2*j : 2*j+2] {
-				res.Records = append(res.Records, g.Record)
-				res.AFirst = append(res.AFirst, g.First == 0)
-			}
-			k := len(res.Records) - 2
-			a, b := scoreOfA(res, k), scoreOfA(res, k+1)
-			for _, x := range []float64{a, b} {
-				switch x {
-				case 1:
-					res.Wins++
-				case 0:
-					res.Losses++
-				default:
-					res.Draws++
-				}
-			}
-			out.ptnml.Add(a, b)
-			out.decision, out.llr = s.test.Decide(out.ptnml)
-		}
-		played += pairs
-		rep.UpdateNote(len(res.Records), fmt.Sprintf("LLR %.2f", out.llr))
+	} else {
+		var seq tournament.Sequential
+		res, seq, err = tournament.SequentialMatch(ctx, arena, newA, newB, opts, *s.test,
+			func(done int, llr float64) { rep.UpdateNote(done, fmt.Sprintf("LLR %.2f", llr)) })
+		out.ptnml, out.decision, out.llr = seq.Pentanomial, seq.Decision, seq.LLR
 	}
 	rep.Finish()
+	if err != nil {
+		return res, out, 0, err
+	}
 	out.wins, out.draws, out.losses = res.Wins, res.Draws, res.Losses
 	return res, out, time.Since(start), nil
-}
-
-// scoreOfA returns A's score in game k of res: 1, 0.5 or 0.
-func scoreOfA[M comparable](res tournament.MatchResult[M], k int) float64 {
-	s := res.Records[k].Outcome.Result.FirstScore()
-	if !res.AFirst[k] {
-		s = 1 - s
-	}
-	return s
 }
 
 // printMatch writes the summary and the machine-readable last line.

@@ -64,7 +64,7 @@ type metaParams struct {
 }
 
 // metaCommand implements `evolved meta`.
-func metaCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func metaCommand(fs *flag.FlagSet) action {
 	s := metaSettings{storeEvery: 2 * time.Second}
 	fs.StringVar(&s.method, "method", "", "the `METHOD`: aco (ant colony), ga (genetic search over games) or sa (simulated annealing)")
 	fs.StringVar(&s.opponent, "opponent", "", "the opponent (`SPEC` as in match: material:2, uci:/usr/games/stockfish:Skill Level=0:depth=1, ...)")
@@ -99,7 +99,7 @@ func metaCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		s.set = map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
 		switch {
@@ -110,7 +110,7 @@ func metaCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		case s.plotFile != "":
 			return usagef("meta: --plot goes with --show RUN")
 		}
-		return metaRun(ctx, s, stdout)
+		return metaRun(ctx, s, stdout, stderr)
 	}
 }
 
@@ -183,7 +183,7 @@ func metaConfigs(ctx context.Context, s metaSettings) (metaheuristic.Method, any
 }
 
 // metaRun runs a method, storing the run as it goes.
-func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
+func metaRun(ctx context.Context, s metaSettings, stdout, stderr io.Writer) error {
 	method, cfg, params, err := metaConfigs(ctx, s)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func metaRun(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "meta run %d: %s against %s from %s, %d iterations of at most %d turns, seed %d\n",
 		id, method, s.opponent, start, s.iterations, s.turns, s.seed)
 
-	rep := progress.New(os.Stderr, "meta "+string(method), s.iterations, "iterations", progress.IsTerminal(os.Stderr))
+	rep := progress.New(stderr, "meta "+string(method), s.iterations, "iterations", progress.IsTerminal(stderr))
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var pending []storage.MetaIteration

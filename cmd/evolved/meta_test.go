@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,13 +23,13 @@ const mateInTwo = "k7/8/2K5/8/8/8/8/7R w - - 0 1"
 // and feeds the first lines the ants tried.)
 func TestMetaACOMateInTwo(t *testing.T) {
 	dir := t.TempDir()
-	out, err := evolved(dir, "meta", "--method", "aco", "--opponent", "material:1", "--fen", mateInTwo,
+	out, err := evolvedIn(t, dir, "meta", "--method", "aco", "--opponent", "material:1", "--fen", mateInTwo,
 		"--turns", "4", "--iterations", "100", "--ants", "20", "--tolerance", "0.1", "-o", "table.txt").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "best cost 1007 ") || !strings.Contains(string(out), "stored as run 1 in evolved.db") {
 		t.Fatalf("meta aco: %v\n%s", err, out)
 	}
 	for _, spec := range []string{"meta:1", "meta:1@evolved.db", "pheromones:table.txt"} {
-		out, err = evolved(dir, "match", "--game", "chess", "--a", spec, "--b", "material:1", "--fen", mateInTwo,
+		out, err = evolvedIn(t, dir, "match", "--game", "chess", "--a", spec, "--b", "material:1", "--fen", mateInTwo,
 			"--colors", "fixed", "--games", "100").CombinedOutput()
 		m := regexp.MustCompile(`result games=100 wins=(\d+) `).FindStringSubmatch(string(out))
 		wins := -1
@@ -41,11 +40,11 @@ func TestMetaACOMateInTwo(t *testing.T) {
 			t.Errorf("%s as White against material:1: %v\n%s", spec, err, out)
 		}
 	}
-	out, err = evolved(dir, "meta", "--list").CombinedOutput()
+	out, err = evolvedIn(t, dir, "meta", "--list").CombinedOutput()
 	if err != nil || !regexp.MustCompile(`\n +1  aco +material:1 +100 +1007 .* finished\n`).Match(out) {
 		t.Errorf("meta --list: %v\n%s", err, out)
 	}
-	out, err = evolved(dir, "meta", "--show", "1", "--plot", "cost.svg").CombinedOutput()
+	out, err = evolvedIn(t, dir, "meta", "--show", "1", "--plot", "cost.svg").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), `[FEN "k7/8/2K5/8/8/8/8/7R w - - 0 1"]`) || !strings.Contains(string(out), "1-0") ||
 		!strings.Contains(string(out), "wrote cost.svg") {
 		t.Errorf("meta --show: %v\n%s", err, out)
@@ -74,12 +73,8 @@ func TestMetaErrors(t *testing.T) {
 		{[]string{"match", "--game", "chess", "--a", "pheromones:none.txt", "--b", "random"}, 2, "no such pheromone file"},
 		{[]string{"match", "--game", "chess", "--a", "meta:x", "--b", "random"}, 2, "want meta:RUN"},
 	} {
-		cmd := evolved(dir, c.args...)
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if err != nil {
-			code = cmd.ProcessState.ExitCode()
-		}
+		out, err := evolvedIn(t, dir, c.args...).CombinedOutput()
+		code := exitCodeOf(err)
 		if code != c.code || !strings.Contains(string(out), c.want) {
 			t.Errorf("evolved %v: status %d, output %q; want status %d and %q", c.args, code, out, c.code, c.want)
 		}
@@ -93,18 +88,12 @@ func TestMetaInterrupted(t *testing.T) {
 		t.Skip("runs for a couple of seconds")
 	}
 	dir := t.TempDir()
-	cmd := evolved(dir, "meta", "--method", "sa", "--opponent", "material:2", "--turns", "10", "--iterations", "1000000")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out, stop := evolvedIn(t, dir, "meta", "--method", "sa", "--opponent", "material:2", "--turns", "10", "--iterations", "1000000").Start()
 	time.Sleep(3 * time.Second)
-	cmd.Process.Signal(syscall.SIGINT)
-	if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), "meta run 1 stopped after") {
+	if err := stop(); err != nil || !strings.Contains(out.String(), "meta run 1 stopped after") {
 		t.Fatalf("interrupted run: %v\n%s", err, out.String())
 	}
-	show, err := evolved(dir, "meta", "--show", "1").CombinedOutput()
+	show, err := evolvedIn(t, dir, "meta", "--show", "1").CombinedOutput()
 	if err != nil || !strings.Contains(string(show), "not finished") || !strings.Contains(string(show), "best line:") ||
 		!strings.Contains(string(show), "learned table:") {
 		t.Errorf("the stopped run: %v\n%s", err, show)
@@ -127,12 +116,12 @@ func TestMetaNamesItsDatabase(t *testing.T) {
 		if c.db != "" {
 			args = append(args, "--db", c.db)
 		}
-		out, err := evolved(dir, args...).CombinedOutput()
+		out, err := evolvedIn(t, dir, args...).CombinedOutput()
 		if err != nil || !strings.HasSuffix(string(out), "; play it as "+c.spec+"\n") {
 			t.Errorf("meta --db %q: %v\n%s\nwant it to end with play it as %s", c.db, err, out, c.spec)
 			continue
 		}
-		out, err = evolved(dir, "match", "--game", "chess", "--a", c.spec, "--b", "random", "--games", "2").CombinedOutput()
+		out, err = evolvedIn(t, dir, "match", "--game", "chess", "--a", c.spec, "--b", "random", "--games", "2").CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "result games=2 ") {
 			t.Errorf("match --a %s: %v\n%s", c.spec, err, out)
 		}
@@ -157,7 +146,7 @@ func TestWriterBesideADaemonSuggestsDB(t *testing.T) {
 		{[]string{"run", "--generations", "1"},
 			"in use by another evolved process (lock file evolved.db.lock); stop the daemon that holds it, or evolve in another database with --db FILE"},
 	} {
-		out, err := evolved(dir, c.args...).CombinedOutput()
+		out, err := evolvedIn(t, dir, c.args...).CombinedOutput()
 		if code := exitCodeOf(err); code != 1 || !strings.Contains(string(out), c.want) {
 			t.Errorf("evolved %v beside a writer: status %d, %s; want status 1 and %q", c.args, code, out, c.want)
 		}

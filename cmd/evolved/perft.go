@@ -11,7 +11,7 @@ import (
 )
 
 // perftCommand implements `evolved perft`.
-func perftCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func perftCommand(fs *flag.FlagSet) action {
 	gameName := fs.String("game", "draughts", "the `GAME`: draughts, chess or xiangqi")
 	fen := fs.String("fen", "", "start from this position `F` (the game's FEN) instead of the start position")
 	depth := fs.Int("depth", 0, "count to depth `N` in plies (required, 1..30)")
@@ -24,7 +24,7 @@ func perftCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if *depth < 1 || *depth > 30 {
 			return usagef("perft: --depth must be between 1 and 30, got %d", *depth)
 		}

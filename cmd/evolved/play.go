@@ -17,7 +17,7 @@ import (
 )
 
 // playCommand implements `evolved play`.
-func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func playCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "play this exported agent `FILE`")
 	dbPath := fs.String("db", "", "play the latest champion of this database `FILE` (with --game)")
 	gameName := fs.String("game", "draughts", "the `GAME`: draughts, chess or xiangqi")
@@ -37,7 +37,7 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, stdin io.Reader, stdout, _ io.Writer) error {
 		if generation.set && generation.n < 0 {
 			return usagef("play: --generation must be 0 or more, got %d", generation.n)
 		}
@@ -65,11 +65,11 @@ func playCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			fen: *fen, record: *record, maxMoves: *maxMoves, human: human, ascii: *ascii || !unicodeTerminal()}
 		switch g {
 		case games.DraughtsName:
-			return playGame(ctx, stdout, games.Draughts(), play.DraughtsUI(), a)
+			return playGame(ctx, stdin, stdout, games.Draughts(), play.DraughtsUI(), a)
 		case games.ChessName:
-			return playGame(ctx, stdout, chessKind(ctx), play.ChessUI(), a)
+			return playGame(ctx, stdin, stdout, chessKind(ctx), play.ChessUI(), a)
 		default:
-			return playGame(ctx, stdout, games.Xiangqi(), play.XiangqiUI(), a)
+			return playGame(ctx, stdin, stdout, games.Xiangqi(), play.XiangqiUI(), a)
 		}
 	}
 }
@@ -85,7 +85,7 @@ type playArgs struct {
 }
 
 // playGame runs a session of game k, shown as ui, at the terminal.
-func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdout io.Writer, k games.Kind[M, S], ui play.UI[M, S], a playArgs) error {
+func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdin io.Reader, stdout io.Writer, k games.Kind[M, S], ui play.UI[M, S], a playArgs) error {
 	if _, err := k.NewGame(a.fen, games.Setup{}); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
@@ -93,7 +93,7 @@ func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdout io.W
 	if err != nil {
 		return err
 	}
-	return play.Terminal(ctx, k, ui, os.Stdin, stdout, play.Options[M, S]{
+	return play.Terminal(ctx, k, ui, stdin, stdout, play.Options[M, S]{
 		Engine: engine, Human: a.human, Start: a.fen, MaxMoves: a.maxMoves, ASCII: a.ascii, Record: a.record,
 	})
 }

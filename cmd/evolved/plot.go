@@ -19,7 +19,7 @@ import (
 )
 
 // plotCommand implements `evolved plot`.
-func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func plotCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	game := fs.String("game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
 	out := fs.String("o", "", "the picture to write (required): `FILE`.svg or FILE.png")
@@ -35,7 +35,7 @@ func plotCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if *out == "" {
 			return usagef("plot: -o FILE.svg|png is required")
 		}

@@ -14,6 +14,7 @@ import (
 
 	"evolved/agent"
 	"evolved/daemon"
+	"evolved/progress"
 	"evolved/storage"
 )
 
@@ -26,7 +27,7 @@ func openReader(ctx context.Context, path string) (*storage.DB, error) {
 }
 
 // statusCommand implements `evolved status`.
-func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func statusCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON: {\"populations\":[...]}")
 	configPath := fs.String("config", "", "the daemon's configuration `FILE`, for the generation target of the ETA")
@@ -39,7 +40,7 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		goal := target.get(-1)
 		if target.set && goal < 0 {
 			return usagef("status: --generations must be 0 or more, got %d", goal)
@@ -101,8 +102,8 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		for _, p := range pops {
 			r := row{PopulationStatus: p, Target: goal, ETASeconds: -1}
-			if goal > 0 && p.GensPerHour > 0 {
-				r.ETASeconds = max(0, float64(goal-p.Generation)/p.GensPerHour*3600)
+			if eta, ok := progress.Remaining(p.Generation, goal, p.GensPerHour); ok {
+				r.ETASeconds = eta.Hours * 3600
 			}
 			latest, ok, err := db.LatestRating(ctx, p.Game)
 			if err != nil {
@@ -179,7 +180,7 @@ func statusCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 }
 
 // championsCommand implements `evolved champions`.
-func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func championsCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -189,7 +190,7 @@ func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
 			return fmt.Errorf("champions: %w", err)
@@ -222,7 +223,7 @@ func championsCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 }
 
 // exportCommand implements `evolved export`.
-func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func exportCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	var generationFlag optionalInt
@@ -237,7 +238,7 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		generation := generationFlag.get(-1)
 		if generationFlag.set && generation < 0 {
 			return usagef("export: --generation must be 0 or more, got %d", generation)
@@ -287,9 +288,9 @@ func exportCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			}
 			dest = *out
 		}
-		// The report goes to standard error (the flag set's output) so
-		// that an agent written to standard output stays a clean file.
-		fmt.Fprintf(fs.Output(), "export: wrote %s: %s generation %d champion, agent %d, %d bytes%s\n",
+		// The report goes to standard error so that an agent written to
+		// standard output stays a clean file.
+		fmt.Fprintf(stderr, "export: wrote %s: %s generation %d champion, agent %d, %d bytes%s\n",
 			dest, game, c.Generation, c.AgentID, buf.Len(), rated)
 		return nil
 	}

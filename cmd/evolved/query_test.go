@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -50,20 +49,20 @@ func TestGameInferredFromTheDatabase(t *testing.T) {
 	}
 	db.Close()
 	for _, cmd := range []string{"champions", "export"} {
-		out, err := evolved(dir, cmd).CombinedOutput()
+		out, err := evolvedIn(t, dir, cmd).CombinedOutput()
 		if code := exitCodeOf(err); code != 1 || !strings.Contains(string(out), cmd+": evolved.db holds no run yet (start one with `evolved run --db evolved.db`)") {
 			t.Errorf("%s on an empty database: status %d, %s", cmd, code, out)
 		}
 	}
 
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "1").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "1").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	out, err := evolved(dir, "champions").CombinedOutput()
+	out, err := evolvedIn(t, dir, "champions").CombinedOutput()
 	if err != nil || !regexp.MustCompile(`(?m)^0\s+\d+\s`).Match(out) {
 		t.Errorf("champions with one run: %v\n%s\nwant generation 0's champion", err, out)
 	}
-	agentFile, err := evolved(dir, "export").Output()
+	agentFile, err := evolvedIn(t, dir, "export").Output()
 	if err != nil || !bytes.Contains(agentFile, []byte(`"game": "draughts"`)) {
 		t.Errorf("export with one run: %v\n%s", err, agentFile)
 	}
@@ -72,16 +71,16 @@ func TestGameInferredFromTheDatabase(t *testing.T) {
 	if err := os.WriteFile(xconfig, []byte(xiangqiConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := evolved(dir, "run", "--config", xconfig, "--generations", "1").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", xconfig, "--generations", "1").CombinedOutput(); err != nil {
 		t.Fatalf("run xiangqi: %v\n%s", err, out)
 	}
 	for _, cmd := range []string{"champions", "export"} {
-		out, err := evolved(dir, cmd).CombinedOutput()
+		out, err := evolvedIn(t, dir, cmd).CombinedOutput()
 		if code := exitCodeOf(err); code != 2 || !strings.Contains(string(out), cmd+": evolved.db holds runs of draughts, xiangqi; choose one with --game") {
 			t.Errorf("%s with two runs: status %d, %s; want a usage error listing them", cmd, code, out)
 		}
 	}
-	if out, err := evolved(dir, "export", "--game", "xiangqi").Output(); err != nil || !bytes.Contains(out, []byte(`"game": "xiangqi"`)) {
+	if out, err := evolvedIn(t, dir, "export", "--game", "xiangqi").Output(); err != nil || !bytes.Contains(out, []byte(`"game": "xiangqi"`)) {
 		t.Errorf("export --game xiangqi with two runs: %v\n%.200s", err, out)
 	}
 }
@@ -91,12 +90,12 @@ func TestGameInferredFromTheDatabase(t *testing.T) {
 // the agent alone when the agent goes there.
 func TestExportReportsWhatItWrote(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	report := regexp.MustCompile(`^export: wrote (.+): draughts generation (\d+) champion, agent (\d+), (\d+) bytes\n$`)
 
-	cmd := evolved(dir, "export", "-o", "champion.json")
+	cmd := evolvedIn(t, dir, "export", "-o", "champion.json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -113,7 +112,7 @@ func TestExportReportsWhatItWrote(t *testing.T) {
 	}
 	agentID := m[3]
 
-	cmd = evolved(dir, "export", "--generation", "0")
+	cmd = evolvedIn(t, dir, "export", "--generation", "0")
 	stdout.Reset()
 	stderr.Reset()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -130,9 +129,10 @@ func TestExportReportsWhatItWrote(t *testing.T) {
 	}
 }
 
-// exitCodeOf returns the exit status of a finished command's error.
+// exitCodeOf returns the exit status of a finished command's error: an
+// *exec.ExitError of the binary, or an *exitError of an in-process run.
 func exitCodeOf(err error) int {
-	var exit *exec.ExitError
+	var exit interface{ ExitCode() int }
 	switch {
 	case err == nil:
 		return 0
@@ -176,10 +176,10 @@ func TestExportKeepsTheNodeBudget(t *testing.T) {
 	if err := os.WriteFile(config, []byte(budget), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := evolved(dir, "run", "--config", config, "--generations", "1").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "1").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	if out, err := evolved(dir, "export", "-o", "champion.json").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "export", "-o", "champion.json").CombinedOutput(); err != nil {
 		t.Fatalf("export: %v\n%s", err, out)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "champion.json"))
@@ -193,7 +193,7 @@ func TestExportKeepsTheNodeBudget(t *testing.T) {
 	if f.Search.Depth != 6 || f.Search.Nodes != 300 {
 		t.Errorf("exported search %+v, want depth 6 and 300 nodes", f.Search)
 	}
-	out, err := evolved(dir, "match", "--a", "champion.json", "--b", "random", "--games", "2").CombinedOutput()
+	out, err := evolvedIn(t, dir, "match", "--a", "champion.json", "--b", "random", "--games", "2").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "result games=2") {
 		t.Errorf("match with the exported agent: %v\n%s", err, out)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"evolved/games"
@@ -34,7 +33,7 @@ type rateSettings struct {
 }
 
 // rateCommand implements `evolved rate`.
-func rateCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func rateCommand(fs *flag.FlagSet) action {
 	var s rateSettings
 	fs.StringVar(&s.game, "game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game)")
 	fs.StringVar(&s.agent, "agent", "", "rate the exported agent `FILE`")
@@ -62,7 +61,7 @@ func rateCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		sources := 0
 		for _, set := range []bool{s.agent != "", s.db != "", s.spec != ""} {
 			if set {
@@ -119,11 +118,11 @@ func rateCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		}
 		switch game {
 		case games.DraughtsName:
-			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Draughts())
+			return rateOn(ctx, s, stdout, stderr, ladder, enginePath, clock, games.Draughts())
 		case games.ChessName:
-			return rateOn(ctx, s, stdout, ladder, enginePath, clock, chessKind(ctx))
+			return rateOn(ctx, s, stdout, stderr, ladder, enginePath, clock, chessKind(ctx))
 		case games.XiangqiName:
-			return rateOn(ctx, s, stdout, ladder, enginePath, clock, games.Xiangqi())
+			return rateOn(ctx, s, stdout, stderr, ladder, enginePath, clock, games.Xiangqi())
 		}
 		return usagef("rate: %v", games.Unknown(game))
 	}
@@ -161,7 +160,7 @@ func rateGameOf(ctx context.Context, s rateSettings) (string, error) {
 
 // rateOn rates the player of s on the ladder, with progress on standard
 // error, and prints the report.
-func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings, stdout io.Writer, ladder *rating.Ladder, enginePath string, clock tournament.Clock,
+func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings, stdout, stderr io.Writer, ladder *rating.Ladder, enginePath string, clock tournament.Clock,
 	k games.Kind[M, S]) error {
 	arena := k.Arena(games.Setup{MaxMoves: ladder.MoveLimit(), OpeningPlies: ladder.Plies()})
 	rated, err := playerSource(ctx, "rate", k, s.agent, s.db, s.spec, s.generation.get(-1), s.depth)
@@ -176,7 +175,7 @@ func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings,
 	if !s.json {
 		fmt.Fprintf(stdout, "rate %s: %s on %s (tc %s), up to %d games, seed %d\n", ladder.Game, rated.Name, ladder.Scale, tc, s.games, s.seed)
 	}
-	rep := progress.New(os.Stderr, "rate", s.games+s.games%2, "games", progress.IsTerminal(os.Stderr))
+	rep := progress.New(stderr, "rate", s.games+s.games%2, "games", progress.IsTerminal(stderr))
 	res, err := rating.Rate(ctx, arena, rated.New, anchors, rating.Options{
 		Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
 		Progress: func(done, _ int, last rating.Rated, valid bool) {

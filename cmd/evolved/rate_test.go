@@ -67,7 +67,7 @@ func TestRateFindsAnAnchorOnItsOwnLadder(t *testing.T) {
 	}
 	var got []ratingJSON
 	for _, workers := range []string{"1", "2"} {
-		out, err := evolved(t.TempDir(), "rate", "--game", "draughts", "--player", "material:4", "--games", "48",
+		out, err := evolvedIn(t, t.TempDir(), "rate", "--game", "draughts", "--player", "material:4", "--games", "48",
 			"--concurrency", workers, "--json").Output()
 		if err != nil {
 			t.Fatalf("rate: %v\n%s", err, out)
@@ -108,7 +108,7 @@ func TestLadderIsIndependentOfFileOrder(t *testing.T) {
 	for i, text := range files {
 		from := filepath.Join(dir, strconv.Itoa(i)+".toml")
 		os.WriteFile(from, []byte(text), 0o644)
-		out, err := evolved(dir, "ladder", "--from", from, "--pairs", "3").Output()
+		out, err := evolvedIn(t, dir, "ladder", "--from", from, "--pairs", "3").Output()
 		if err != nil {
 			t.Fatalf("ladder --from %d: %v", i, err)
 		}

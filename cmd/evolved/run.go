@@ -18,7 +18,7 @@ import (
 )
 
 // runCommand implements `evolved run`, the daemon.
-func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func runCommand(fs *flag.FlagSet) action {
 	configPath := fs.String("config", "", "read the configuration from this TOML `FILE` (default: built in; see --print-config)")
 	printConfig := fs.Bool("print-config", false, "print the effective configuration as TOML and exit")
 	// Flags over the file and the environment; only those given count, so
@@ -49,7 +49,7 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		overrides := map[string]string{}
 		fs.Visit(func(f *flag.Flag) {
 			if key, ok := flagKeys[f.Name]; ok {
@@ -63,17 +63,17 @@ func runCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if *printConfig {
 			return cfg.Print(stdout)
 		}
-		terminal := progress.IsTerminal(os.Stderr)
+		terminal := progress.IsTerminal(stderr)
 		level := new(slog.LevelVar)
 		if l, err := levelOf(cfg.LogLevel); err == nil {
 			level.Set(l)
 		}
 		// On a terminal the log writes through the live line, which it
 		// then erases and redraws below each log line.
-		var logOut io.Writer = os.Stderr
+		var logOut io.Writer = stderr
 		var line *progress.Line
 		if terminal {
-			line = progress.NewLine(os.Stderr)
+			line = progress.NewLine(stderr)
 			logOut = line
 		}
 		logger := daemon.NewLogger(logOut, cfg.LogFormat, terminal, level)

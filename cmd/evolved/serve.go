@@ -17,7 +17,7 @@ import (
 
 // serveCommand implements `evolved serve`: the web site over a database,
 // beside a running daemon or alone.
-func serveCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func serveCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE` to show (opened read-only)")
 	listen := fs.String("listen", web.DefaultListen, "serve on `HOST:PORT`; beyond loopback it needs an access token")
 	tokenFile := fs.String("token-file", "", "read the access token from `FILE` (default: $"+web.TokenEnv+"; none on loopback)")
@@ -31,7 +31,7 @@ func serveCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		if *logFormat != "auto" && *logFormat != "text" && *logFormat != "json" {
 			return usagef("serve: --log-format must be auto, text or json, got %q", *logFormat)
 		}
@@ -48,7 +48,7 @@ func serveCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		if err := web.CheckListen(*listen, token); err != nil {
 			return &usageError{msg: "serve: " + err.Error()}
 		}
-		log := daemon.NewLogger(os.Stderr, *logFormat, progress.IsTerminal(os.Stderr), new(slog.LevelVar))
+		log := daemon.NewLogger(stderr, *logFormat, progress.IsTerminal(stderr), new(slog.LevelVar))
 		srv, err := web.New(ctx, web.Options{DB: *dbPath, Token: token, Logger: log, Version: moduleVersion()})
 		if err != nil {
 			return fmt.Errorf("serve: %w", err)

@@ -14,7 +14,7 @@ import (
 )
 
 // showCommand sets up "evolved show": what an agent is made of.
-func showCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func showCommand(fs *flag.FlagSet) action {
 	agentPath := fs.String("agent", "", "show the agent file `FILE`")
 	dbPath := fs.String("db", "", "show a champion of the database `FILE` instead")
 	game := fs.String("game", "", "the population `GAME` of --db: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
@@ -28,7 +28,7 @@ func showCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		generation := generationFlag.get(-1)
 		switch {
 		case (*agentPath == "") == (*dbPath == ""):

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"evolved/player"
@@ -14,7 +13,7 @@ import (
 
 // uciCommand implements `evolved uci`: an exported chess agent as a UCI
 // engine on standard input and output, for chess GUIs and tournament managers.
-func uciCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func uciCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "the exported chess agent `FILE` (required)")
 	depth := fs.Int("depth", 0, "the search depth `D` when the GUI sets no limit (default: the agent's own)")
 	fs.Usage = func() {
@@ -24,7 +23,7 @@ func uciCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, stdout io.Writer) error {
+	return func(ctx context.Context, stdin io.Reader, stdout, _ io.Writer) error {
 		if *agentFile == "" {
 			return usagef("uci: --agent is required")
 		}
@@ -46,6 +45,6 @@ func uciCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			Name: "evolved " + filepath.Base(*agentFile), Author: "the evolved developers",
 			NewSearcher: func() server.Searcher { return ab }, DefaultDepth: *depth,
 		})
-		return srv.Run(ctx, os.Stdin)
+		return srv.Run(ctx, stdin)
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 // workerCommand implements `evolved worker`: play the tournaments' games
 // a coordinator (evolved run --nats) publishes.
-func workerCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
+func workerCommand(fs *flag.FlagSet) action {
 	url := fs.String("nats", "", "the NATS server's `URL`, as the daemon logs it (nats://host:4222); required")
 	workers := fs.Int("workers", 0, "play `W` games at once (default: the number of CPUs)")
 	name := fs.String("name", "", "the worker's `NAME` in the coordinator's logs (default: host name and process id)")
@@ -35,7 +35,7 @@ func workerCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
-	return func(ctx context.Context, _ io.Writer) error {
+	return func(ctx context.Context, _ io.Reader, _, stderr io.Writer) error {
 		switch {
 		case *url == "":
 			return usagef("worker: --nats URL is required")
@@ -49,7 +49,7 @@ func workerCommand(fs *flag.FlagSet) func(context.Context, io.Writer) error {
 			*name = host + "-" + strconv.Itoa(os.Getpid())
 		}
 		level := new(slog.LevelVar)
-		log := daemon.NewLogger(os.Stderr, *logFormat, progress.IsTerminal(os.Stderr), level).With("worker", *name)
+		log := daemon.NewLogger(stderr, *logFormat, progress.IsTerminal(stderr), level).With("worker", *name)
 		nc, err := cluster.Connect(ctx, cluster.ConnectOptions{URL: *url, Name: "evolved worker " + *name,
 			TLSCA: *tlsCA, TLSCert: *tlsCert, TLSKey: *tlsKey, Retry: true, Log: log}.FromEnvironment(os.LookupEnv))
 		if err != nil {

@@ -1,0 +1,147 @@
+package climb
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"evolved/elo"
+	"evolved/storage"
+)
+
+// TestSummary checks the best point and the largest fall on curves
+// worked out by hand.
+func TestSummary(t *testing.T) {
+	pt := func(gen int, elo, ci float64) Point { return Point{Generation: gen, Elo: elo, CI: ci} }
+	for _, tc := range []struct {
+		name     string
+		points   []Point
+		best     int
+		fallFrom int // -1: no fall
+		fallTo   int
+		fallElo  float64
+		beyond   bool
+	}{
+		{"one point", []Point{pt(100, 50, 20)}, 100, -1, 0, 0, false},
+		{"a steady climb", []Point{pt(100, 50, 20), pt(200, 80, 20), pt(300, 80, 20)}, 300, -1, 0, 0, false},
+		{"a dip inside its interval", []Point{pt(100, 50, 20), pt(200, 90, 20), pt(300, 75, 20), pt(400, 100, 20)}, 400, 200, 300, 15, false},
+		{"a fall beyond it", []Point{pt(100, 50, 20), pt(200, 90, 20), pt(300, 60, 20)}, 200, 200, 300, 30, true},
+		// The larger fall lies inside a wide interval, the smaller beyond a
+		// narrow one: the one beyond is the one that counts.
+		{"beyond outranks inside", []Point{pt(100, 100, 20), pt(200, 60, 50), pt(300, 120, 20), pt(400, 95, 20)}, 300, 300, 400, 25, true},
+		// Falls are measured from the best before the point, not the best of all.
+		{"from the best before", []Point{pt(100, 80, 10), pt(200, 60, 10), pt(300, 150, 10)}, 300, 100, 200, 20, true},
+	} {
+		best, fall := Summary(tc.points)
+		if best.Generation != tc.best {
+			t.Errorf("%s: best generation %d, want %d", tc.name, best.Generation, tc.best)
+		}
+		switch {
+		case tc.fallFrom < 0 && fall != nil:
+			t.Errorf("%s: fall %+v, want none", tc.name, *fall)
+		case tc.fallFrom >= 0 && fall == nil:
+			t.Errorf("%s: no fall, want %d -> %d", tc.name, tc.fallFrom, tc.fallTo)
+		case tc.fallFrom >= 0 && (fall.From.Generation != tc.fallFrom || fall.To.Generation != tc.fallTo || fall.Elo != tc.fallElo || fall.Beyond != tc.beyond):
+			t.Errorf("%s: fall %d -> %d by %g (beyond %v), want %d -> %d by %g (beyond %v)", tc.name,
+				fall.From.Generation, fall.To.Generation, fall.Elo, fall.Beyond, tc.fallFrom, tc.fallTo, tc.fallElo, tc.beyond)
+		}
+	}
+}
+
+func TestGenerations(t *testing.T) {
+	for _, tc := range []struct {
+		from, to, every, latest, skip int
+		want                          []int
+	}{
+		{0, 10, 5, 10, 0, []int{5, 10}},
+		{0, 12, 5, 12, 0, []int{5, 10, 12}},
+		{0, 12, 5, 12, -1, []int{0, 5, 10, 12}},
+		{3, 12, 5, 12, 0, []int{5, 10, 12}},
+		{6, 9, 5, 12, 0, []int{9}},
+		{0, 10, 5, 12, 10, []int{0, 5}}, // the opponent's own generation is left out
+		{0, 1, 1, 1, 0, []int{1}},
+	} {
+		got, err := Generations(tc.from, tc.to, tc.every, tc.latest, tc.skip)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Generations(%d, %d, %d, %d, %d) = %v, %v; want %v", tc.from, tc.to, tc.every, tc.latest, tc.skip, got, err, tc.want)
+		}
+	}
+	for _, tc := range [][5]int{{0, 13, 5, 12, 0}, {13, 13, 5, 12, 0}, {0, 0, 5, 12, 0}} {
+		if got, err := Generations(tc[0], tc[1], tc[2], tc[3], tc[4]); err == nil {
+			t.Errorf("climbGenerations%v = %v, want an error", tc, got)
+		}
+	}
+}
+
+// TestGenerationsByHours checks --every-hours on a run whose
+// generations took 0.5, 0.25, 0.25, 2.5, 0.1 and 0.4 hours (so they end
+// at 0.5, 0.75, 1, 3.5, 3.6 and 4 hours of evolution), worked out by hand.
+func TestGenerationsByHours(t *testing.T) {
+	var rows []storage.ChampionRow
+	for g, h := range []float64{0.5, 0.25, 0.25, 2.5, 0.1, 0.4} {
+		rows = append(rows, storage.ChampionRow{Generation: g, Seconds: h * 3600})
+	}
+	for _, tc := range []struct {
+		from, to int
+		step     float64
+		skip     int
+		want     []int
+	}{
+		{0, 5, 1, -1, []int{0, 2, 3, 5}}, // generation 3 crosses 2 and 3 hours: played once
+		{0, 5, 1, 0, []int{2, 3, 5}},
+		{0, 5, 0.5, 0, []int{2, 3, 5}},
+		{1, 4, 1, 0, []int{2, 3, 4}}, // from 1 (0.5 hours ahead of it) the first multiple is 1 hour
+		{3, 5, 2, -1, []int{3, 5}},   // 1 hour ahead of 3: the first multiple is 2 hours
+		{0, 1, 1, 0, []int{1}},       // no generation reaches 1 hour: the last alone
+		{0, 5, 100, 0, []int{5}},
+	} {
+		got, err := GenerationsByHours(rows, tc.from, tc.to, tc.step, tc.skip)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("GenerationsByHours(from %d, to %d, every %g hours, skip %d) = %v, %v; want %v", tc.from, tc.to, tc.step, tc.skip, got, err, tc.want)
+		}
+	}
+	for _, tc := range [][2]int{{0, 6}, {5, 4}} {
+		if got, err := GenerationsByHours(rows, tc[0], tc[1], 1, 0); err == nil {
+			t.Errorf("GenerationsByHours(from %d, to %d) = %v, want an error", tc[0], tc[1], got)
+		}
+	}
+}
+
+// TestRangeErrors checks the errors' kinds, which the command turns into
+// messages naming its flags.
+func TestRangeErrors(t *testing.T) {
+	var re *RangeError
+	if _, err := Generations(0, 13, 5, 12, 0); !errors.As(err, &re) || *re != (RangeError{From: 0, To: 13, Latest: 12}) {
+		t.Errorf("to beyond the run: %v, want a RangeError", err)
+	}
+	rows := []storage.ChampionRow{{Generation: 0, Seconds: 60}, {Generation: 1, Seconds: 60}}
+	if _, err := GenerationsByHours(rows, 2, 1, 1, -1); !errors.As(err, &re) || *re != (RangeError{From: 2, To: 1, Latest: 1}) {
+		t.Errorf("from after to: %v, want a RangeError", err)
+	}
+	if _, err := Generations(0, 0, 5, 12, 0); !errors.Is(err, ErrNothingToPlay) {
+		t.Errorf("only the opponent's generation: %v, want ErrNothingToPlay", err)
+	}
+}
+
+// TestNewPoint checks a point's score and Elo against elo.Estimate.
+func TestNewPoint(t *testing.T) {
+	p := NewPoint(7, 1.5, 5, 2, 1)
+	diff, ci := elo.Estimate(5, 2, 1)
+	want := Point{Generation: 7, Hours: 1.5, Wins: 5, Draws: 2, Losses: 1, Score: 75, Elo: diff, CI: ci}
+	if p != want {
+		t.Errorf("NewPoint = %+v, want %+v", p, want)
+	}
+}
+
+// TestHours checks the hours of evolution behind each generation: the
+// sum of the seconds up to and including its own.
+func TestHours(t *testing.T) {
+	rows := []storage.ChampionRow{{Generation: 0, Seconds: 1800}, {Generation: 1, Seconds: 900}, {Generation: 2, Seconds: 5400}}
+	want := map[int]float64{0: 0.5, 1: 0.75, 2: 2.25}
+	if got := Hours(rows); !reflect.DeepEqual(got, want) {
+		t.Errorf("Hours = %v, want %v", got, want)
+	}
+	if got := Hours(nil); len(got) != 0 {
+		t.Errorf("Hours(nil) = %v, want none", got)
+	}
+}
