@@ -148,7 +148,7 @@ func ParsePGN(s string) (PGNGame, error) {
 	}
 	if len(games) != 1 {
 		return PGNGame{}, fmt.Errorf("chess: parse pgn: %w",
-			detailf(ErrSyntax, "found %d games, want exactly one", len(games)))
+			game.Errorf(ErrSyntax, "found %d games, want exactly one", len(games)))
 	}
 	return games[0], nil
 }
@@ -192,7 +192,7 @@ func parsePGN(src []byte) ([]PGNGame, error) {
 			p.begin().body = true
 			err = p.NAG()
 		case ')', ']', '}', '"':
-			err = detailf(ErrSyntax, "unexpected %q", c)
+			err = game.Errorf(ErrSyntax, "unexpected %q", c)
 		default:
 			err = p.word(p.Word())
 		}
@@ -228,7 +228,7 @@ func (p *pgnParser) finish() error {
 	switch {
 	case termResult != game.Ongoing:
 		if tagOK && tagResult != game.Ongoing && tagResult != termResult {
-			return detailf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
+			return game.Errorf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
 		}
 		g.Result = g.term
 	case tagOK:
@@ -258,13 +258,13 @@ func (p *pgnParser) tag() error {
 	}
 	for _, t := range g.Tags {
 		if t.Name == name {
-			return detailf(ErrSyntax, "tag %s given twice", name)
+			return game.Errorf(ErrSyntax, "tag %s given twice", name)
 		}
 	}
 	switch name {
 	case "FEN":
 		if len(g.Moves) > 0 {
-			return detailf(ErrSyntax, "tag FEN after the first move")
+			return game.Errorf(ErrSyntax, "tag FEN after the first move")
 		}
 		start, err := parseFEN(value)
 		if err != nil {
@@ -274,7 +274,7 @@ func (p *pgnParser) tag() error {
 	case "Variant":
 		v := strings.ToLower(strings.TrimSpace(value))
 		if v != "" && v != "standard" && v != "chess" && !slices.Contains(chess960Variants, v) {
-			return detailf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", value)
+			return game.Errorf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", value)
 		}
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
@@ -365,7 +365,7 @@ func formatPGN(g PGNGame) (string, error) {
 		result = ResultUnknown
 	}
 	if _, ok := ParseResult(result); !ok {
-		return "", detailf(ErrSyntax, "result %q is not a PGN result (1-0, 0-1, 1/2-1/2 or *)", result)
+		return "", game.Errorf(ErrSyntax, "result %q is not a PGN result (1-0, 0-1, 1/2-1/2 or *)", result)
 	}
 	if _, err := parseFEN(g.Start.FEN()); err != nil {
 		return "", fmt.Errorf("start position: %w", err)
@@ -417,14 +417,14 @@ func pgnTags(g PGNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
 		if !pgn.IsTagName(t.Name) {
-			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
 		}
 		if strings.ContainsAny(t.Value, "\n\r") {
-			return nil, detailf(ErrSyntax, "tag %s: value has a line break", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag %s: value has a line break", t.Name)
 		}
 		for _, u := range g.Tags[:i] {
 			if u.Name == t.Name {
-				return nil, detailf(ErrSyntax, "tag %s given twice", t.Name)
+				return nil, game.Errorf(ErrSyntax, "tag %s given twice", t.Name)
 			}
 		}
 		switch t.Name {
@@ -437,7 +437,7 @@ func pgnTags(g PGNGame, result string) ([]Tag, error) {
 		case "Variant":
 			v := strings.ToLower(strings.TrimSpace(t.Value))
 			if v != "" && v != "standard" && v != "chess" && !slices.Contains(chess960Variants, v) {
-				return nil, detailf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", t.Value)
+				return nil, game.Errorf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", t.Value)
 			}
 		}
 		out = append(out, t)
@@ -496,7 +496,7 @@ func moveUnits(start Position, moves []Move) ([]string, error) {
 		label := moveLabel(start.side, start.fullmove, ply)
 		if !slices.Contains(pos.LegalMoves(buf[:0]), m) {
 			return nil, fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatUCI(m, true), pos.FEN(),
-				detailf(ErrIllegalMove, "illegal in this position"))
+				game.Errorf(ErrIllegalMove, "illegal in this position"))
 		}
 		unit := pos.FormatSAN(m)
 		if pos.side == White || ply == 0 {

@@ -224,7 +224,7 @@ func ParsePDN(s string) (PDNGame, error) {
 	}
 	if len(games) != 1 {
 		return PDNGame{}, fmt.Errorf("draughts: parse pdn: %w",
-			detailf(ErrSyntax, "found %d games, want exactly one", len(games)))
+			game.Errorf(ErrSyntax, "found %d games, want exactly one", len(games)))
 	}
 	return games[0], nil
 }
@@ -268,9 +268,9 @@ func parsePDN(src []byte) ([]PDNGame, error) {
 			p.begin().body = true
 			err = p.NAG()
 		case '/':
-			err = detailf(ErrUnsupported, "set-up %q in the move text is not supported", p.Word())
+			err = game.Errorf(ErrUnsupported, "set-up %q in the move text is not supported", p.Word())
 		case ')', ']', '}', '"':
-			err = detailf(ErrSyntax, "unexpected %q", c)
+			err = game.Errorf(ErrSyntax, "unexpected %q", c)
 		default:
 			err = p.word(p.Word())
 		}
@@ -305,7 +305,7 @@ func (p *pdnParser) finish() error {
 	switch {
 	case termClass.decided():
 		if tagClass.decided() && tagClass != termClass {
-			return detailf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
+			return game.Errorf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
 		}
 		g.Result = g.term
 	case tagClass.decided():
@@ -331,7 +331,7 @@ func (p *pdnParser) tag() error {
 	}
 	for _, t := range g.Tags {
 		if t.Name == name {
-			return detailf(ErrSyntax, "tag %s given twice", name)
+			return game.Errorf(ErrSyntax, "tag %s given twice", name)
 		}
 	}
 	switch name {
@@ -344,7 +344,7 @@ func (p *pdnParser) tag() error {
 	case "GameType":
 		v := strings.TrimSpace(value)
 		if number, _, _ := strings.Cut(v, ","); v != "" && strings.TrimSpace(number) != "21" {
-			return detailf(ErrUnsupported, "GameType %q is not English draughts (21)", value)
+			return game.Errorf(ErrUnsupported, "GameType %q is not English draughts (21)", value)
 		}
 	}
 	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
@@ -378,7 +378,7 @@ func (p *pdnParser) word(w string) error {
 	}
 	m, err := g.pos.ParseMove(move)
 	if err != nil {
-		var d *detailError
+		var d *game.Error
 		if errors.As(err, &d) {
 			err = d
 		}
@@ -442,7 +442,7 @@ func formatPDN(g PDNGame) (string, error) {
 		result = ResultUnknown
 	}
 	if classifyResult(result) == resultOther {
-		return "", detailf(ErrSyntax, "result %q is not a PDN result (1-0, 0-1, 1/2-1/2, *, 2-0, 0-2, 1-1 or 0-0)", result)
+		return "", game.Errorf(ErrSyntax, "result %q is not a PDN result (1-0, 0-1, 1/2-1/2, *, 2-0, 0-2, 1-1 or 0-0)", result)
 	}
 	if err := g.Start.validate(); err != nil {
 		return "", fmt.Errorf("start position: %w", err)
@@ -494,14 +494,14 @@ func pdnTags(g PDNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
 		if !pgn.IsTagName(t.Name) {
-			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
 		}
 		if strings.ContainsAny(t.Value, "\n\r") {
-			return nil, detailf(ErrSyntax, "tag %s: value has a line break", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag %s: value has a line break", t.Name)
 		}
 		for _, u := range g.Tags[:i] {
 			if u.Name == t.Name {
-				return nil, detailf(ErrSyntax, "tag %s given twice", t.Name)
+				return nil, game.Errorf(ErrSyntax, "tag %s given twice", t.Name)
 			}
 		}
 		switch t.Name {
@@ -567,7 +567,7 @@ func moveUnits(start Position, moves []Move) ([]string, error) {
 		buf = pos.Moves(buf)
 		if !slices.Contains(buf, m) {
 			return nil, fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatMove(m), pos.FEN(),
-				detailf(ErrIllegalMove, "illegal in this position"))
+				game.Errorf(ErrIllegalMove, "illegal in this position"))
 		}
 		unit := pos.FormatMove(m)
 		if pos.Side == Black || ply == 0 {

@@ -9,22 +9,10 @@ package pgn
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
+
+	"evolved/game"
 )
-
-// Error is a syntax error found by a Scanner. Its message says what is
-// wrong; it unwraps to the sentinel the Scanner was made with, so that the
-// game packages' callers test errors.Is against their own sentinel.
-type Error struct {
-	Kind error
-	Msg  string
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-// Unwrap returns e.Kind.
-func (e *Error) Unwrap() error { return e.Kind }
 
 // Scanner reads the tokens of a record text, one at a time. It is used by
 // one goroutine.
@@ -42,9 +30,11 @@ func NewScanner(src []byte, syntax error) *Scanner {
 	return &Scanner{src: src, line: 1, syntax: syntax}
 }
 
-// errorf returns an Error of the Scanner's kind.
+// errorf returns a syntax error: a *game.Error that unwraps to the
+// sentinel the Scanner was made with, so that the game packages' callers
+// test errors.Is against their own sentinel.
 func (s *Scanner) errorf(format string, args ...any) error {
-	return &Error{Kind: s.syntax, Msg: fmt.Sprintf(format, args...)}
+	return game.Errorf(s.syntax, format, args...)
 }
 
 // Line returns the line of the next byte, from 1.
