@@ -153,165 +153,88 @@ func ParsePGN(s string) (PGNGame, error) {
 	return games[0], nil
 }
 
-// pgnParser reads PGN text, one token at a time.
-type pgnParser struct {
-	*pgn.Scanner
+// pgnReader is the state of parsePGN: the games read and the one being read.
+type pgnReader struct {
 	games []PGNGame
-	g     *pgnGame // the game being read, nil between games
-}
-
-// pgnGame is a game being read.
-type pgnGame struct {
-	PGNGame
-	pos  Position // the position after the moves read so far
-	body bool     // whether its move text has begun
-	term string   // the result that ended the move text, "" if none yet
+	g     PGNGame
+	pos   Position // the position after the moves read so far
 }
 
 func parsePGN(src []byte) ([]PGNGame, error) {
-	p := &pgnParser{Scanner: pgn.NewScanner(src, ErrSyntax)}
-	for {
-		p.SkipSpace()
-		c, ok := p.Peek()
-		if !ok {
-			break
-		}
-		line := p.Line()
-		var err error
-		switch c {
-		case '[':
-			err = p.tag()
-		case '{':
-			err = p.Comment()
-		case ';', '%':
-			p.SkipLine()
-		case '(':
-			p.begin().body = true
-			err = p.Variation()
-		case '$':
-			p.begin().body = true
-			err = p.NAG()
-		case ')', ']', '}', '"':
-			err = game.Errorf(ErrSyntax, "unexpected %q", c)
-		default:
-			err = p.word(p.Word())
-		}
-		if err != nil {
-			return p.games, &PGNError{Game: len(p.games) + 1, Line: line, Err: err}
-		}
+	var p pgnReader
+	r := pgn.Reader{
+		Syntax: ErrSyntax,
+		Marks:  "!?",
+		Result: resultClass,
+		Begin:  p.begin,
+		Tag:    p.tag,
+		Move:   p.move,
+		End:    p.end,
 	}
-	if p.g != nil {
-		if err := p.finish(); err != nil {
-			return p.games, &PGNError{Game: len(p.games) + 1, Line: p.Line(), Err: err}
-		}
+	if line, err := r.Read(src); err != nil {
+		return p.games, &PGNError{Game: len(p.games) + 1, Line: line, Err: err}
 	}
 	return p.games, nil
 }
 
-// begin returns the game being read, starting one if there is none.
-func (p *pgnParser) begin() *pgnGame {
-	if p.g == nil {
-		p.g = &pgnGame{PGNGame: PGNGame{Start: Start()}, pos: Start()}
-	}
-	return p.g
-}
-
-// finish ends the game being read and settles its result: the move text's
-// result if it has a decided one, else the Result tag's, else "*".
-func (p *pgnParser) finish() error {
-	g := p.g
-	p.g = nil
-	tag := g.Tag("Result")
-	tagResult, tagOK := ParseResult(tag)
-	termResult, _ := ParseResult(g.term)
-	g.Result = ResultUnknown
+// resultClass classifies a word as pgn.Reader.Result asks.
+func resultClass(s string) int {
+	r, ok := ParseResult(s)
 	switch {
-	case termResult != game.Ongoing:
-		if tagOK && tagResult != game.Ongoing && tagResult != termResult {
-			return game.Errorf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
-		}
-		g.Result = g.term
-	case tagOK:
-		g.Result = tag
+	case !ok:
+		return 0
+	case r == game.Ongoing:
+		return 1
 	}
-	p.games = append(p.games, g.PGNGame)
-	return nil
+	return 1 + int(r)
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+// begin starts a game.
+func (p *pgnReader) begin() {
+	p.g = PGNGame{Start: Start()}
+	p.pos = p.g.Start
+}
+
+// end ends the game with its result.
+func (p *pgnReader) end(result string) {
+	p.g.Result = result
+	p.games = append(p.games, p.g)
+}
 
 // chess960Variants are the Variant tag values (lower case) that mean
 // Chess960; "", "standard" and "chess" mean classical chess.
 var chess960Variants = []string{"chess960", "chess 960", "fischerandom", "fischer random", "fischerrandom", "frc", "960"}
 
-// tag reads a tag pair. A tag after move text starts the next game.
-func (p *pgnParser) tag() error {
-	if p.g != nil && p.g.body {
-		if err := p.finish(); err != nil {
-			return err
-		}
-	}
-	g := p.begin()
-	name, value, err := p.Tag()
-	if err != nil {
-		return err
-	}
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return game.Errorf(ErrSyntax, "tag %s given twice", name)
-		}
-	}
+// tag reads a tag pair.
+func (p *pgnReader) tag(name, value string) error {
 	switch name {
 	case "FEN":
-		if len(g.Moves) > 0 {
+		if len(p.g.Moves) > 0 {
 			return game.Errorf(ErrSyntax, "tag FEN after the first move")
 		}
 		start, err := parseFEN(value)
 		if err != nil {
 			return fmt.Errorf("tag FEN %q: %w", value, err)
 		}
-		g.Start, g.pos = start, start
+		p.g.Start, p.pos = start, start
 	case "Variant":
 		v := strings.ToLower(strings.TrimSpace(value))
 		if v != "" && v != "standard" && v != "chess" && !slices.Contains(chess960Variants, v) {
 			return game.Errorf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", value)
 		}
 	}
-	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	p.g.Tags = append(p.g.Tags, Tag{Name: name, Value: value})
 	return nil
 }
 
-// word handles a run of move text: a result, a move number, a move with
-// optional suffixes, or an ellipsis.
-func (p *pgnParser) word(w string) error {
-	g := p.begin()
-	if _, ok := ParseResult(w); ok {
-		g.term = w
-		return p.finish()
-	}
-	g.body = true
-	rest := w
-	digits := 0
-	for digits < len(rest) && isDigit(rest[digits]) {
-		digits++
-	}
-	if digits > 0 && digits < len(rest) && rest[digits] == '.' {
-		rest = strings.TrimLeft(rest[digits:], ".") // "12." or "12...", maybe with the move glued on
-		if _, ok := ParseResult(rest); ok {
-			g.term = rest
-			return p.finish()
-		}
-	}
-	move := strings.TrimRight(rest, "!?")
-	if strings.Trim(move, ".") == "" {
-		return nil // a move number alone, an ellipsis or a suffix alone
-	}
-	m, err := g.pos.parseSAN(move)
+// move reads a move in SAN.
+func (p *pgnReader) move(text string) error {
+	m, err := p.pos.parseSAN(text)
 	if err != nil {
-		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(g.Start.side, g.Start.fullmove, len(g.Moves)), move, g.pos.FEN(), err)
+		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(p.g.Start.side, p.g.Start.fullmove, len(p.g.Moves)), text, p.pos.FEN(), err)
 	}
-	g.Moves = append(g.Moves, m)
-	g.pos = g.pos.Play(m)
+	p.g.Moves = append(p.g.Moves, m)
+	p.pos = p.pos.Play(m)
 	return nil
 }
 

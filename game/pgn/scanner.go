@@ -1,10 +1,13 @@
-// Package pgn is the lexical layer that the game record formats of our
-// games share: PGN for chess and PDN for draughts (PDN is PGN with the
-// draughts notation). It reads tag pairs [Name "value"], words of move
-// text, and skips comments ({...}, ; and % to the end of the line),
-// variations ((...), nested) and NAGs ($1), counting lines. What a word
-// means (a move, a move number, a result) and what a tag means belong to
-// the game packages, which drive a Scanner token by token.
+// Package pgn is the layer that the game record formats of our games
+// share: PGN for chess, PDN for draughts (PDN is PGN with the draughts
+// notation) and the PGN of xiangqi. A Scanner reads tag pairs
+// [Name "value"], words of move text, and skips comments ({...}, ; and %
+// to the end of the line), variations ((...), nested) and NAGs ($1),
+// counting lines. A Reader drives a Scanner through a file of games as
+// PGN and PDN read it: where games begin and end, move numbers and
+// suffixes, results. What a tag, a move and a result mean belongs to the
+// game packages, which give a Reader their callbacks (xiangqi, whose
+// records have rules of their own, drives a Scanner itself).
 package pgn
 
 import (
