@@ -2,9 +2,12 @@
 // two-player board game: legal moves, make/unmake, the side to move, a hash,
 // the result and the game's own move notation.
 //
-// The rules themselves live in the packages below it (game/draughts, and the
-// chess and xiangqi packages that follow). They depend on this package only
-// for the small value types declared here, never on anything else of ours.
+// The rules themselves live in the packages below it (game/draughts,
+// game/chess, game/xiangqi). They take from this package the small value
+// types declared here and the plumbing they would otherwise each write:
+// History, the stack of positions a Game keeps for repetitions and move
+// limits; Perft and Divide; Error, the message that wraps a package's
+// sentinel error. They depend on nothing else of ours but game/pgn.
 package game
 
 import "fmt"

@@ -1,9 +1,6 @@
 package chess
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // The sentinel errors of the package. Every error returned by a parser
 // (ParseFEN, ParseUCI, ParseSAN, ReadPGN and their relatives) or by
@@ -26,19 +23,3 @@ var (
 	// such as a PGN game of another variant.
 	ErrUnsupported = errors.New("chess: unsupported")
 )
-
-// detailError is a message that wraps one of the sentinel errors: errors.Is
-// finds the sentinel, while the message says what exactly is wrong without
-// repeating the sentinel's own text.
-type detailError struct {
-	kind error
-	msg  string
-}
-
-func (e *detailError) Error() string { return e.msg }
-func (e *detailError) Unwrap() error { return e.kind }
-
-// detailf returns a detailError of the given kind.
-func detailf(kind error, format string, args ...any) *detailError {
-	return &detailError{kind: kind, msg: fmt.Sprintf(format, args...)}
-}

@@ -36,7 +36,7 @@ var knightPlacements = [10][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2}, {1, 3}
 // White has the castling rights of both rooks, and so has Black.
 func Chess960(n int) (Position, error) {
 	if n < 0 || n > 959 {
-		return Position{}, fmt.Errorf("chess: Chess960(%d): %w", n, detailf(ErrInvalidPosition, "Chess960 number %d is not in 0..959", n))
+		return Position{}, fmt.Errorf("chess: Chess960(%d): %w", n, game.Errorf(ErrInvalidPosition, "Chess960 number %d is not in 0..959", n))
 	}
 	var rank [8]PieceType
 	for i := range rank {
@@ -114,18 +114,18 @@ func ParseFEN(s string) (Position, error) {
 	return p, nil
 }
 
-func parseFEN(s string) (Position, *detailError) {
+func parseFEN(s string) (Position, *game.Error) {
 	fields := strings.Fields(s)
 	if len(fields) < 4 {
-		return Position{}, detailf(ErrSyntax, "%d fields, want 4 to 6 (board, side, castling, en passant, clocks)", len(fields))
+		return Position{}, game.Errorf(ErrSyntax, "%d fields, want 4 to 6 (board, side, castling, en passant, clocks)", len(fields))
 	}
 	if len(fields) > 6 {
-		return Position{}, detailf(ErrSyntax, "%d fields, want 4 to 6", len(fields))
+		return Position{}, game.Errorf(ErrSyntax, "%d fields, want 4 to 6", len(fields))
 	}
 	var p Position
 	ranks := strings.Split(fields[0], "/")
 	if len(ranks) != 8 {
-		return Position{}, detailf(ErrSyntax, "board has %d ranks, want 8", len(ranks))
+		return Position{}, game.Errorf(ErrSyntax, "board has %d ranks, want 8", len(ranks))
 	}
 	for i, row := range ranks {
 		r := 7 - i
@@ -135,22 +135,22 @@ func parseFEN(s string) (Position, *detailError) {
 			if ch >= '1' && ch <= '8' {
 				f += int(ch - '0')
 				if f > 8 {
-					return Position{}, detailf(ErrSyntax, "rank %d %q is longer than 8 squares", r+1, row)
+					return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 8 squares", r+1, row)
 				}
 				continue
 			}
 			idx := strings.IndexByte(pieceLetters, ch)
 			if idx < 0 {
-				return Position{}, detailf(ErrSyntax, "rank %d %q: %q is not a piece letter or digit 1..8", r+1, row, ch)
+				return Position{}, game.Errorf(ErrSyntax, "rank %d %q: %q is not a piece letter or digit 1..8", r+1, row, ch)
 			}
 			if f >= 8 {
-				return Position{}, detailf(ErrSyntax, "rank %d %q is longer than 8 squares", r+1, row)
+				return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 8 squares", r+1, row)
 			}
 			p.put(game.Player(idx/6), PieceType(idx%6), NewSquare(f, r))
 			f++
 		}
 		if f != 8 {
-			return Position{}, detailf(ErrSyntax, "rank %d %q has %d squares, want 8", r+1, row, f)
+			return Position{}, game.Errorf(ErrSyntax, "rank %d %q has %d squares, want 8", r+1, row, f)
 		}
 	}
 	switch fields[1] {
@@ -159,7 +159,7 @@ func parseFEN(s string) (Position, *detailError) {
 	case "b", "B":
 		p.side = Black
 	default:
-		return Position{}, detailf(ErrSyntax, "side to move %q, want w or b", fields[1])
+		return Position{}, game.Errorf(ErrSyntax, "side to move %q, want w or b", fields[1])
 	}
 	if err := p.checkMaterial(); err != nil {
 		return Position{}, err
@@ -174,19 +174,19 @@ func parseFEN(s string) (Position, *detailError) {
 	if len(fields) > 4 {
 		n, err := strconv.ParseUint(fields[4], 10, 16)
 		if err != nil {
-			return Position{}, detailf(ErrSyntax, "halfmove clock %q is not a number 0..65535", fields[4])
+			return Position{}, game.Errorf(ErrSyntax, "halfmove clock %q is not a number 0..65535", fields[4])
 		}
 		p.rule50 = uint16(n)
 	}
 	if len(fields) > 5 {
 		n, err := strconv.ParseUint(fields[5], 10, 16)
 		if err != nil {
-			return Position{}, detailf(ErrSyntax, "fullmove number %q is not a number 0..65535", fields[5])
+			return Position{}, game.Errorf(ErrSyntax, "fullmove number %q is not a number 0..65535", fields[5])
 		}
 		p.fullmove = max(uint16(n), 1) // some writers start at 0
 	}
 	if p.attackedBy(p.King(p.side^1), p.Occupied(), p.side) {
-		return Position{}, detailf(ErrInvalidPosition, "the side not to move (%s) is in check", colorName(p.side^1))
+		return Position{}, game.Errorf(ErrInvalidPosition, "the side not to move (%s) is in check", colorName(p.side^1))
 	}
 	p.hash = p.computeHash()
 	return p, nil
@@ -203,29 +203,29 @@ func colorName(c game.Player) string {
 // checkMaterial checks the kings, the pawns' ranks and the piece counts.
 // Beyond one king, eight pawns and the original pieces, every extra knight,
 // bishop, rook or queen must be a promoted pawn.
-func (p *Position) checkMaterial() *detailError {
+func (p *Position) checkMaterial() *game.Error {
 	if p.pieces[Pawn]&(rank1|rank8) != 0 {
-		return detailf(ErrInvalidPosition, "pawn on %s, on the first or last rank", lsb(p.pieces[Pawn]&(rank1|rank8)))
+		return game.Errorf(ErrInvalidPosition, "pawn on %s, on the first or last rank", lsb(p.pieces[Pawn]&(rank1|rank8)))
 	}
 	for c := White; c <= Black; c++ {
 		if n := p.Pieces(c, King).Count(); n != 1 {
-			return detailf(ErrInvalidPosition, "%s has %d kings, want 1", colorName(c), n)
+			return game.Errorf(ErrInvalidPosition, "%s has %d kings, want 1", colorName(c), n)
 		}
 		pawns := p.Pieces(c, Pawn).Count()
 		if pawns > 8 {
-			return detailf(ErrInvalidPosition, "%s has %d pawns, more than 8", colorName(c), pawns)
+			return game.Errorf(ErrInvalidPosition, "%s has %d pawns, more than 8", colorName(c), pawns)
 		}
 		promoted := max(p.Pieces(c, Knight).Count()-2, 0) + max(p.Pieces(c, Bishop).Count()-2, 0) +
 			max(p.Pieces(c, Rook).Count()-2, 0) + max(p.Pieces(c, Queen).Count()-1, 0)
 		if pawns+promoted > 8 {
-			return detailf(ErrInvalidPosition, "%s has %d pawns and %d promoted pieces, more than 8 together", colorName(c), pawns, promoted)
+			return game.Errorf(ErrInvalidPosition, "%s has %d pawns and %d promoted pieces, more than 8 together", colorName(c), pawns, promoted)
 		}
 	}
 	return nil
 }
 
 // parseCastling reads the castling field in any dialect into p.castling.
-func (p *Position) parseCastling(field string) *detailError {
+func (p *Position) parseCastling(field string) *game.Error {
 	if field == "-" {
 		return nil
 	}
@@ -239,7 +239,7 @@ func (p *Position) parseCastling(field string) *detailError {
 		rank := backRank(c)
 		k := p.King(c)
 		if bit(k)&rank == 0 {
-			return detailf(ErrInvalidPosition, "castling right %q but the %s king is not on its first rank", ch, colorName(c))
+			return game.Errorf(ErrInvalidPosition, "castling right %q but the %s king is not on its first rank", ch, colorName(c))
 		}
 		rooks := p.Pieces(c, Rook) & rank
 		var r Square
@@ -247,13 +247,13 @@ func (p *Position) parseCastling(field string) *detailError {
 		case lower == 'k':
 			right := rooks & ^(bit(k)<<1 - 1) // files above the king
 			if right == 0 {
-				return detailf(ErrInvalidPosition, "castling right %q without a %s rook on the king's h-side", ch, colorName(c))
+				return game.Errorf(ErrInvalidPosition, "castling right %q without a %s rook on the king's h-side", ch, colorName(c))
 			}
 			r = msb(right)
 		case lower == 'q':
 			left := rooks & (bit(k) - 1)
 			if left == 0 {
-				return detailf(ErrInvalidPosition, "castling right %q without a %s rook on the king's a-side", ch, colorName(c))
+				return game.Errorf(ErrInvalidPosition, "castling right %q without a %s rook on the king's a-side", ch, colorName(c))
 			}
 			r = lsb(left)
 		case lower >= 'a' && lower <= 'h':
@@ -262,17 +262,17 @@ func (p *Position) parseCastling(field string) *detailError {
 				r += 56
 			}
 			if !rooks.Has(r) {
-				return detailf(ErrInvalidPosition, "castling right %q without a %s rook on %s", ch, colorName(c), r)
+				return game.Errorf(ErrInvalidPosition, "castling right %q without a %s rook on %s", ch, colorName(c), r)
 			}
 		default:
-			return detailf(ErrSyntax, "castling field %q: %q is not K, Q, k, q or a file letter", field, ch)
+			return game.Errorf(ErrSyntax, "castling field %q: %q is not K, Q, k, q or a file letter", field, ch)
 		}
 		if p.castling.Has(r) {
-			return detailf(ErrSyntax, "castling field %q names the rook on %s twice", field, r)
+			return game.Errorf(ErrSyntax, "castling field %q names the rook on %s twice", field, r)
 		}
 		// At most one castling rook on each side of the king.
 		if same := p.castling & rank; same != 0 && (lsb(same) > k) == (r > k) {
-			return detailf(ErrInvalidPosition, "castling field %q gives %s two rooks on one side of the king", field, colorName(c))
+			return game.Errorf(ErrInvalidPosition, "castling field %q gives %s two rooks on one side of the king", field, colorName(c))
 		}
 		p.castling |= bit(r)
 	}
@@ -280,14 +280,14 @@ func (p *Position) parseCastling(field string) *detailError {
 }
 
 // parseEnPassant reads the en passant field into p.ep.
-func (p *Position) parseEnPassant(field string) *detailError {
+func (p *Position) parseEnPassant(field string) *game.Error {
 	p.ep = NoSquare
 	if field == "-" {
 		return nil
 	}
 	s, ok := parseSquare(field)
 	if !ok {
-		return detailf(ErrSyntax, "en passant square %q is not a square a1..h8", field)
+		return game.Errorf(ErrSyntax, "en passant square %q is not a square a1..h8", field)
 	}
 	us, them := p.side, p.side^1
 	wantRank, push := 5, -8 // White to move: the square is on rank 6, the pawn on rank 5
@@ -295,11 +295,11 @@ func (p *Position) parseEnPassant(field string) *detailError {
 		wantRank, push = 2, 8
 	}
 	if s.Rank() != wantRank {
-		return detailf(ErrInvalidPosition, "en passant square %s is not on rank %d", s, wantRank+1)
+		return game.Errorf(ErrInvalidPosition, "en passant square %s is not on rank %d", s, wantRank+1)
 	}
 	pawnSq, fromSq := Square(int(s)+push), Square(int(s)-push)
 	if !p.Pieces(them, Pawn).Has(pawnSq) || p.Occupied()&(bit(s)|bit(fromSq)) != 0 {
-		return detailf(ErrInvalidPosition, "en passant square %s is not behind a %s pawn that has just advanced two squares", s, colorName(them))
+		return game.Errorf(ErrInvalidPosition, "en passant square %s is not behind a %s pawn that has just advanced two squares", s, colorName(them))
 	}
 	if tab.pawn[them][s]&p.Pieces(us, Pawn) != 0 {
 		p.ep = s

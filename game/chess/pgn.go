@@ -148,170 +148,93 @@ func ParsePGN(s string) (PGNGame, error) {
 	}
 	if len(games) != 1 {
 		return PGNGame{}, fmt.Errorf("chess: parse pgn: %w",
-			detailf(ErrSyntax, "found %d games, want exactly one", len(games)))
+			game.Errorf(ErrSyntax, "found %d games, want exactly one", len(games)))
 	}
 	return games[0], nil
 }
 
-// pgnParser reads PGN text, one token at a time.
-type pgnParser struct {
-	*pgn.Scanner
+// pgnReader is the state of parsePGN: the games read and the one being read.
+type pgnReader struct {
 	games []PGNGame
-	g     *pgnGame // the game being read, nil between games
-}
-
-// pgnGame is a game being read.
-type pgnGame struct {
-	PGNGame
-	pos  Position // the position after the moves read so far
-	body bool     // whether its move text has begun
-	term string   // the result that ended the move text, "" if none yet
+	g     PGNGame
+	pos   Position // the position after the moves read so far
 }
 
 func parsePGN(src []byte) ([]PGNGame, error) {
-	p := &pgnParser{Scanner: pgn.NewScanner(src, ErrSyntax)}
-	for {
-		p.SkipSpace()
-		c, ok := p.Peek()
-		if !ok {
-			break
-		}
-		line := p.Line()
-		var err error
-		switch c {
-		case '[':
-			err = p.tag()
-		case '{':
-			err = p.Comment()
-		case ';', '%':
-			p.SkipLine()
-		case '(':
-			p.begin().body = true
-			err = p.Variation()
-		case '$':
-			p.begin().body = true
-			err = p.NAG()
-		case ')', ']', '}', '"':
-			err = detailf(ErrSyntax, "unexpected %q", c)
-		default:
-			err = p.word(p.Word())
-		}
-		if err != nil {
-			return p.games, &PGNError{Game: len(p.games) + 1, Line: line, Err: err}
-		}
+	var p pgnReader
+	r := pgn.Reader{
+		Syntax: ErrSyntax,
+		Marks:  "!?",
+		Result: resultClass,
+		Begin:  p.begin,
+		Tag:    p.tag,
+		Move:   p.move,
+		End:    p.end,
 	}
-	if p.g != nil {
-		if err := p.finish(); err != nil {
-			return p.games, &PGNError{Game: len(p.games) + 1, Line: p.Line(), Err: err}
-		}
+	if line, err := r.Read(src); err != nil {
+		return p.games, &PGNError{Game: len(p.games) + 1, Line: line, Err: err}
 	}
 	return p.games, nil
 }
 
-// begin returns the game being read, starting one if there is none.
-func (p *pgnParser) begin() *pgnGame {
-	if p.g == nil {
-		p.g = &pgnGame{PGNGame: PGNGame{Start: Start()}, pos: Start()}
-	}
-	return p.g
-}
-
-// finish ends the game being read and settles its result: the move text's
-// result if it has a decided one, else the Result tag's, else "*".
-func (p *pgnParser) finish() error {
-	g := p.g
-	p.g = nil
-	tag := g.Tag("Result")
-	tagResult, tagOK := ParseResult(tag)
-	termResult, _ := ParseResult(g.term)
-	g.Result = ResultUnknown
+// resultClass classifies a word as pgn.Reader.Result asks.
+func resultClass(s string) int {
+	r, ok := ParseResult(s)
 	switch {
-	case termResult != game.Ongoing:
-		if tagOK && tagResult != game.Ongoing && tagResult != termResult {
-			return detailf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
-		}
-		g.Result = g.term
-	case tagOK:
-		g.Result = tag
+	case !ok:
+		return 0
+	case r == game.Ongoing:
+		return 1
 	}
-	p.games = append(p.games, g.PGNGame)
-	return nil
+	return 1 + int(r)
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+// begin starts a game.
+func (p *pgnReader) begin() {
+	p.g = PGNGame{Start: Start()}
+	p.pos = p.g.Start
+}
+
+// end ends the game with its result.
+func (p *pgnReader) end(result string) {
+	p.g.Result = result
+	p.games = append(p.games, p.g)
+}
 
 // chess960Variants are the Variant tag values (lower case) that mean
 // Chess960; "", "standard" and "chess" mean classical chess.
 var chess960Variants = []string{"chess960", "chess 960", "fischerandom", "fischer random", "fischerrandom", "frc", "960"}
 
-// tag reads a tag pair. A tag after move text starts the next game.
-func (p *pgnParser) tag() error {
-	if p.g != nil && p.g.body {
-		if err := p.finish(); err != nil {
-			return err
-		}
-	}
-	g := p.begin()
-	name, value, err := p.Tag()
-	if err != nil {
-		return err
-	}
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return detailf(ErrSyntax, "tag %s given twice", name)
-		}
-	}
+// tag reads a tag pair.
+func (p *pgnReader) tag(name, value string) error {
 	switch name {
 	case "FEN":
-		if len(g.Moves) > 0 {
-			return detailf(ErrSyntax, "tag FEN after the first move")
+		if len(p.g.Moves) > 0 {
+			return game.Errorf(ErrSyntax, "tag FEN after the first move")
 		}
 		start, err := parseFEN(value)
 		if err != nil {
 			return fmt.Errorf("tag FEN %q: %w", value, err)
 		}
-		g.Start, g.pos = start, start
+		p.g.Start, p.pos = start, start
 	case "Variant":
 		v := strings.ToLower(strings.TrimSpace(value))
 		if v != "" && v != "standard" && v != "chess" && !slices.Contains(chess960Variants, v) {
-			return detailf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", value)
+			return game.Errorf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", value)
 		}
 	}
-	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	p.g.Tags = append(p.g.Tags, Tag{Name: name, Value: value})
 	return nil
 }
 
-// word handles a run of move text: a result, a move number, a move with
-// optional suffixes, or an ellipsis.
-func (p *pgnParser) word(w string) error {
-	g := p.begin()
-	if _, ok := ParseResult(w); ok {
-		g.term = w
-		return p.finish()
-	}
-	g.body = true
-	rest := w
-	digits := 0
-	for digits < len(rest) && isDigit(rest[digits]) {
-		digits++
-	}
-	if digits > 0 && digits < len(rest) && rest[digits] == '.' {
-		rest = strings.TrimLeft(rest[digits:], ".") // "12." or "12...", maybe with the move glued on
-		if _, ok := ParseResult(rest); ok {
-			g.term = rest
-			return p.finish()
-		}
-	}
-	move := strings.TrimRight(rest, "!?")
-	if strings.Trim(move, ".") == "" {
-		return nil // a move number alone, an ellipsis or a suffix alone
-	}
-	m, err := g.pos.parseSAN(move)
+// move reads a move in SAN.
+func (p *pgnReader) move(text string) error {
+	m, err := p.pos.parseSAN(text)
 	if err != nil {
-		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(g.Start.side, g.Start.fullmove, len(g.Moves)), move, g.pos.FEN(), err)
+		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(p.g.Start.side, p.g.Start.fullmove, len(p.g.Moves)), text, p.pos.FEN(), err)
 	}
-	g.Moves = append(g.Moves, m)
-	g.pos = g.pos.Play(m)
+	p.g.Moves = append(p.g.Moves, m)
+	p.pos = p.pos.Play(m)
 	return nil
 }
 
@@ -365,7 +288,7 @@ func formatPGN(g PGNGame) (string, error) {
 		result = ResultUnknown
 	}
 	if _, ok := ParseResult(result); !ok {
-		return "", detailf(ErrSyntax, "result %q is not a PGN result (1-0, 0-1, 1/2-1/2 or *)", result)
+		return "", game.Errorf(ErrSyntax, "result %q is not a PGN result (1-0, 0-1, 1/2-1/2 or *)", result)
 	}
 	if _, err := parseFEN(g.Start.FEN()); err != nil {
 		return "", fmt.Errorf("start position: %w", err)
@@ -417,14 +340,14 @@ func pgnTags(g PGNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
 		if !pgn.IsTagName(t.Name) {
-			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
 		}
 		if strings.ContainsAny(t.Value, "\n\r") {
-			return nil, detailf(ErrSyntax, "tag %s: value has a line break", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag %s: value has a line break", t.Name)
 		}
 		for _, u := range g.Tags[:i] {
 			if u.Name == t.Name {
-				return nil, detailf(ErrSyntax, "tag %s given twice", t.Name)
+				return nil, game.Errorf(ErrSyntax, "tag %s given twice", t.Name)
 			}
 		}
 		switch t.Name {
@@ -437,7 +360,7 @@ func pgnTags(g PGNGame, result string) ([]Tag, error) {
 		case "Variant":
 			v := strings.ToLower(strings.TrimSpace(t.Value))
 			if v != "" && v != "standard" && v != "chess" && !slices.Contains(chess960Variants, v) {
-				return nil, detailf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", t.Value)
+				return nil, game.Errorf(ErrUnsupported, "Variant %q is neither standard chess nor Chess960", t.Value)
 			}
 		}
 		out = append(out, t)
@@ -496,7 +419,7 @@ func moveUnits(start Position, moves []Move) ([]string, error) {
 		label := moveLabel(start.side, start.fullmove, ply)
 		if !slices.Contains(pos.LegalMoves(buf[:0]), m) {
 			return nil, fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatUCI(m, true), pos.FEN(),
-				detailf(ErrIllegalMove, "illegal in this position"))
+				game.Errorf(ErrIllegalMove, "illegal in this position"))
 		}
 		unit := pos.FormatSAN(m)
 		if pos.side == White || ply == 0 {

@@ -10,6 +10,8 @@ package chess
 import (
 	"fmt"
 	"strings"
+
+	"evolved/game"
 )
 
 // sanPieces maps a PieceType to its SAN letter; pawns have none.
@@ -92,10 +94,10 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 	return m, nil
 }
 
-func (p *Position) parseSAN(s string) (Move, *detailError) {
+func (p *Position) parseSAN(s string) (Move, *game.Error) {
 	t := strings.TrimRight(s, "+#!?")
 	if t == "" {
-		return NoMove, detailf(ErrSyntax, "empty move")
+		return NoMove, game.Errorf(ErrSyntax, "empty move")
 	}
 	var buf [MaxMoves]Move
 	moves := p.LegalMoves(buf[:0])
@@ -107,7 +109,7 @@ func (p *Position) parseSAN(s string) (Move, *detailError) {
 				return m, nil
 			}
 		}
-		return NoMove, detailf(ErrIllegalMove, "castling %s is not legal", t)
+		return NoMove, game.Errorf(ErrIllegalMove, "castling %s is not legal", t)
 	}
 	pt := Pawn
 	if i := strings.IndexByte(sanPieces[1:], t[0]); i >= 0 {
@@ -119,15 +121,15 @@ func (p *Position) parseSAN(s string) (Move, *detailError) {
 		promo = PieceType(strings.IndexByte(sanPieces, t[n-1]))
 		t = strings.TrimSuffix(t[:n-1], "=")
 		if pt != Pawn {
-			return NoMove, detailf(ErrSyntax, "only a pawn can promote")
+			return NoMove, game.Errorf(ErrSyntax, "only a pawn can promote")
 		}
 	}
 	if len(t) < 2 {
-		return NoMove, detailf(ErrSyntax, "no destination square")
+		return NoMove, game.Errorf(ErrSyntax, "no destination square")
 	}
 	to, ok := parseSquare(t[len(t)-2:])
 	if !ok {
-		return NoMove, detailf(ErrSyntax, "%q is not a destination square a1..h8", t[len(t)-2:])
+		return NoMove, game.Errorf(ErrSyntax, "%q is not a destination square a1..h8", t[len(t)-2:])
 	}
 	t = strings.TrimSuffix(t[:len(t)-2], "x")
 	fromFile, fromRank := -1, -1
@@ -140,11 +142,11 @@ func (p *Position) parseSAN(s string) (Move, *detailError) {
 	case len(t) == 2:
 		sq, ok := parseSquare(t)
 		if !ok {
-			return NoMove, detailf(ErrSyntax, "%q is not a start square, file or rank", t)
+			return NoMove, game.Errorf(ErrSyntax, "%q is not a start square, file or rank", t)
 		}
 		fromFile, fromRank = sq.File(), sq.Rank()
 	default:
-		return NoMove, detailf(ErrSyntax, "%q is not a start square, file or rank", t)
+		return NoMove, game.Errorf(ErrSyntax, "%q is not a start square, file or rank", t)
 	}
 	found := NoMove
 	for _, m := range moves {
@@ -153,15 +155,15 @@ func (p *Position) parseSAN(s string) (Move, *detailError) {
 			continue
 		}
 		if found != NoMove {
-			return NoMove, detailf(ErrAmbiguousMove, "both %s and %s match", p.FormatUCI(found, true), p.FormatUCI(m, true))
+			return NoMove, game.Errorf(ErrAmbiguousMove, "both %s and %s match", p.FormatUCI(found, true), p.FormatUCI(m, true))
 		}
 		found = m
 	}
 	if found == NoMove {
 		if pt == Pawn && promo == NoPieceType && bit(to)&(rank1|rank8) != 0 {
-			return NoMove, detailf(ErrIllegalMove, "a pawn move to the last rank needs a promotion piece")
+			return NoMove, game.Errorf(ErrIllegalMove, "a pawn move to the last rank needs a promotion piece")
 		}
-		return NoMove, detailf(ErrIllegalMove, "no legal move matches")
+		return NoMove, game.Errorf(ErrIllegalMove, "no legal move matches")
 	}
 	return found, nil
 }

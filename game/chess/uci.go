@@ -9,6 +9,8 @@ package chess
 import (
 	"fmt"
 	"strings"
+
+	"evolved/game"
 )
 
 // FormatUCI returns m, legal in p, in UCI notation. chess960 selects the
@@ -44,20 +46,20 @@ func (p *Position) ParseUCI(s string, chess960 bool) (Move, error) {
 	return m, nil
 }
 
-func (p *Position) parseUCI(s string, chess960 bool) (Move, *detailError) {
+func (p *Position) parseUCI(s string, chess960 bool) (Move, *game.Error) {
 	if len(s) != 4 && len(s) != 5 {
-		return NoMove, detailf(ErrSyntax, "%d characters, want 4 or 5 (e2e4, e7e8q)", len(s))
+		return NoMove, game.Errorf(ErrSyntax, "%d characters, want 4 or 5 (e2e4, e7e8q)", len(s))
 	}
 	from, ok1 := parseSquare(s[0:2])
 	to, ok2 := parseSquare(s[2:4])
 	if !ok1 || !ok2 {
-		return NoMove, detailf(ErrSyntax, "want two squares a1..h8 then an optional promotion letter")
+		return NoMove, game.Errorf(ErrSyntax, "want two squares a1..h8 then an optional promotion letter")
 	}
 	promo := NoPieceType
 	if len(s) == 5 {
 		promo = PieceType(strings.IndexByte("pnbrq", s[4]|0x20))
 		if promo < Knight || promo > Queen {
-			return NoMove, detailf(ErrSyntax, "promotion letter %q, want q, r, b or n", s[4])
+			return NoMove, game.Errorf(ErrSyntax, "promotion letter %q, want q, r, b or n", s[4])
 		}
 	}
 	var buf [MaxMoves]Move
@@ -79,5 +81,5 @@ func (p *Position) parseUCI(s string, chess960 bool) (Move, *detailError) {
 	if castle != NoMove {
 		return castle, nil
 	}
-	return NoMove, detailf(ErrIllegalMove, "not a legal move")
+	return NoMove, game.Errorf(ErrIllegalMove, "not a legal move")
 }

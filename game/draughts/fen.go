@@ -41,7 +41,7 @@ func ParseFEN(s string) (Position, error) {
 	return p, nil
 }
 
-func parseFEN(s string) (Position, *detailError) {
+func parseFEN(s string) (Position, *game.Error) {
 	text := strings.TrimSpace(s)
 	text = strings.TrimSpace(strings.TrimSuffix(text, "."))
 	fields := strings.Split(text, ":")
@@ -52,15 +52,15 @@ func parseFEN(s string) (Position, *detailError) {
 	case "W":
 		side = White
 	case "":
-		return Position{}, detailf(ErrSyntax, "missing side to move (want B or W)")
+		return Position{}, game.Errorf(ErrSyntax, "missing side to move (want B or W)")
 	default:
-		return Position{}, detailf(ErrSyntax, "unknown side to move %q (want B or W)", strings.TrimSpace(fields[0]))
+		return Position{}, game.Errorf(ErrSyntax, "unknown side to move %q (want B or W)", strings.TrimSpace(fields[0]))
 	}
 	switch {
 	case len(fields) < 2:
-		return Position{}, detailf(ErrSyntax, "no piece sections after the side to move")
+		return Position{}, game.Errorf(ErrSyntax, "no piece sections after the side to move")
 	case len(fields) > 3:
-		return Position{}, detailf(ErrSyntax, "%d piece sections (want a W and a B section)", len(fields)-1)
+		return Position{}, game.Errorf(ErrSyntax, "%d piece sections (want a W and a B section)", len(fields)-1)
 	}
 	var pieces [2]uint32 // indexed by game.Player
 	var kings uint32
@@ -68,7 +68,7 @@ func parseFEN(s string) (Position, *detailError) {
 	for _, field := range fields[1:] {
 		f := strings.TrimSpace(field)
 		if f == "" {
-			return Position{}, detailf(ErrSyntax, "empty piece section (want W or B and a list of squares)")
+			return Position{}, game.Errorf(ErrSyntax, "empty piece section (want W or B and a list of squares)")
 		}
 		var c game.Player
 		switch f[0] {
@@ -77,10 +77,10 @@ func parseFEN(s string) (Position, *detailError) {
 		case 'B', 'b':
 			c = Black
 		default:
-			return Position{}, detailf(ErrSyntax, "section %q: unknown colour (want W or B)", f)
+			return Position{}, game.Errorf(ErrSyntax, "section %q: unknown colour (want W or B)", f)
 		}
 		if seen[c] {
-			return Position{}, detailf(ErrSyntax, "two %s sections", colourName(c))
+			return Position{}, game.Errorf(ErrSyntax, "two %s sections", colourName(c))
 		}
 		seen[c] = true
 		list := strings.TrimSpace(f[1:])
@@ -94,14 +94,14 @@ func parseFEN(s string) (Position, *detailError) {
 				if i == len(tokens)-1 {
 					continue // a trailing comma
 				}
-				return Position{}, detailf(ErrSyntax, "section %q: empty square between commas", f)
+				return Position{}, game.Errorf(ErrSyntax, "section %q: empty square between commas", f)
 			}
 			set, king, err := parseSquareToken(tok)
 			if err != nil {
 				return Position{}, err
 			}
 			if dup := set & (pieces[0] | pieces[1]); dup != 0 {
-				return Position{}, detailf(ErrInvalidPosition, "square %d given twice", lowest(dup)+1)
+				return Position{}, game.Errorf(ErrInvalidPosition, "square %d given twice", lowest(dup)+1)
 			}
 			pieces[c] |= set
 			if king {
@@ -118,7 +118,7 @@ func parseFEN(s string) (Position, *detailError) {
 
 // parseSquareToken reads one FEN token: a square or a range of squares,
 // with an optional K for kings. It returns the squares as a bitboard.
-func parseSquareToken(tok string) (set uint32, king bool, err *detailError) {
+func parseSquareToken(tok string) (set uint32, king bool, err *game.Error) {
 	body := tok
 	if body[0] == 'K' || body[0] == 'k' {
 		king = true
@@ -135,7 +135,7 @@ func parseSquareToken(tok string) (set uint32, king bool, err *detailError) {
 			return 0, false, err
 		}
 		if hi < lo {
-			return 0, false, detailf(ErrSyntax, "range %q runs backwards", tok)
+			return 0, false, game.Errorf(ErrSyntax, "range %q runs backwards", tok)
 		}
 	}
 	for s := lo; s <= hi; s++ {
@@ -146,18 +146,18 @@ func parseSquareToken(tok string) (set uint32, king bool, err *detailError) {
 
 // parseSquareNumber reads a square number 1..32; tok is the whole token,
 // for the error message.
-func parseSquareNumber(tok, digits string) (int, *detailError) {
+func parseSquareNumber(tok, digits string) (int, *game.Error) {
 	if digits == "" {
-		return 0, detailf(ErrSyntax, "malformed token %q (want a square number, K for a king, or a range like 1-12)", tok)
+		return 0, game.Errorf(ErrSyntax, "malformed token %q (want a square number, K for a king, or a range like 1-12)", tok)
 	}
 	for i := 0; i < len(digits); i++ {
 		if digits[i] < '0' || digits[i] > '9' {
-			return 0, detailf(ErrSyntax, "malformed token %q (want a square number, K for a king, or a range like 1-12)", tok)
+			return 0, game.Errorf(ErrSyntax, "malformed token %q (want a square number, K for a king, or a range like 1-12)", tok)
 		}
 	}
 	n, err := strconv.Atoi(digits)
 	if err != nil || n < 1 || n > 32 {
-		return 0, detailf(ErrSyntax, "square %s out of range 1..32", digits)
+		return 0, game.Errorf(ErrSyntax, "square %s out of range 1..32", digits)
 	}
 	return n, nil
 }
@@ -213,26 +213,26 @@ func (p Position) Validate() error {
 	return nil
 }
 
-func (p *Position) validate() *detailError {
+func (p *Position) validate() *game.Error {
 	if p.Side != Black && p.Side != White {
-		return detailf(ErrInvalidPosition, "side to move %d is neither Black nor White", p.Side)
+		return game.Errorf(ErrInvalidPosition, "side to move %d is neither Black nor White", p.Side)
 	}
 	if both := p.Black & p.White; both != 0 {
-		return detailf(ErrInvalidPosition, "square %d holds both a black and a white piece", lowest(both)+1)
+		return game.Errorf(ErrInvalidPosition, "square %d holds both a black and a white piece", lowest(both)+1)
 	}
 	if stray := p.Kings &^ (p.Black | p.White); stray != 0 {
-		return detailf(ErrInvalidPosition, "square %d holds a king of neither side", lowest(stray)+1)
+		return game.Errorf(ErrInvalidPosition, "square %d holds a king of neither side", lowest(stray)+1)
 	}
 	for _, c := range []game.Player{Black, White} {
 		if n := popcount(p.Pieces(c)); n > maxPieces {
-			return detailf(ErrInvalidPosition, "%d %s pieces (at most %d)", n, colourName(c), maxPieces)
+			return game.Errorf(ErrInvalidPosition, "%d %s pieces (at most %d)", n, colourName(c), maxPieces)
 		}
 		if crowned := p.Men(c) & crownRow(c); crowned != 0 {
-			return detailf(ErrInvalidPosition, "%s man on %d, its own crowning row (it would be a king)", colourName(c), lowest(crowned)+1)
+			return game.Errorf(ErrInvalidPosition, "%s man on %d, its own crowning row (it would be a king)", colourName(c), lowest(crowned)+1)
 		}
 	}
 	if q := NewPosition(p.Black, p.White, p.Kings, p.Side); p.Hash() != q.Hash() {
-		return detailf(ErrInvalidPosition, "hash does not match the pieces (build positions with NewPosition)")
+		return game.Errorf(ErrInvalidPosition, "hash does not match the pieces (build positions with NewPosition)")
 	}
 	return nil
 }

@@ -21,12 +21,11 @@ func DefaultRules() Rules { return Rules{MaxMoves: 100} }
 // fortyMovePlies is the 40-move rule's length in plies.
 const fortyMovePlies = 80
 
-// record is one entry of a Game's history: a position, the move that led to
-// it, and how many plies in a row (ending with it) were reversible, that is
-// king moves without a capture. Only positions within that run can repeat it.
-type record struct {
-	pos        Position
-	move       Move
+// plyInfo is what a Game's history keeps per ply besides the position:
+// how many plies in a row (ending with this one) were reversible, that is
+// king moves without a capture. Only positions within that run can repeat
+// the current one.
+type plyInfo struct {
 	reversible int
 }
 
@@ -36,98 +35,75 @@ type record struct {
 // concurrent use.
 type Game struct {
 	rules   Rules
-	history []record // history[0] is the start position
+	history game.History[Position, Move, plyInfo]
 }
 
 var _ game.State[Move] = (*Game)(nil)
 
 // NewGame starts a game from start under the given rules.
 func NewGame(start Position, rules Rules) *Game {
-	g := &Game{rules: rules, history: make([]record, 1, 256)}
-	g.history[0] = record{pos: start}
+	g := &Game{rules: rules}
+	g.Reset(start)
 	return g
 }
 
 // Reset restarts the game from start, keeping the history's storage.
-func (g *Game) Reset(start Position) {
-	g.history = append(g.history[:0], record{pos: start})
-}
+func (g *Game) Reset(start Position) { g.history.Reset(start, plyInfo{}) }
 
 // Rules returns the rules the game is played under.
 func (g *Game) Rules() Rules { return g.rules }
 
 // Position returns the current position.
-func (g *Game) Position() Position { return g.history[len(g.history)-1].pos }
+func (g *Game) Position() Position { return g.history.Top().Pos }
 
 // Start returns the position the game started from.
-func (g *Game) Start() Position { return g.history[0].pos }
+func (g *Game) Start() Position { return g.history.Start().Pos }
 
 // Moves returns the moves made so far, appended to buf[:0].
-func (g *Game) Moves(buf []Move) []Move {
-	buf = buf[:0]
-	for _, r := range g.history[1:] {
-		buf = append(buf, r.move)
-	}
-	return buf
-}
+func (g *Game) Moves(buf []Move) []Move { return g.history.Moves(buf) }
 
 // ToMove returns the player to move.
-func (g *Game) ToMove() game.Player { return g.history[len(g.history)-1].pos.Side }
+func (g *Game) ToMove() game.Player { return g.history.Top().Pos.Side }
 
 // LegalMoves appends the legal moves of the current position to buf[:0].
-func (g *Game) LegalMoves(buf []Move) []Move {
-	return g.history[len(g.history)-1].pos.Moves(buf)
-}
+func (g *Game) LegalMoves(buf []Move) []Move { return g.history.Top().Pos.Moves(buf) }
 
 // Make plays m, which must be legal in the current position.
 //
-// It writes the new record's fields in place, from play's separate
-// results, rather than appending a record value: the compiler built that
+// It writes the new entry's fields in place, from play's separate
+// results, rather than storing a Position value: the compiler built that
 // value on the stack from Play's register results and copied it with wider
 // loads than its stores, a store-forwarding stall.
 func (g *Game) Make(m Move) {
-	n := len(g.history)
-	if n == cap(g.history) {
-		g.history = append(g.history, record{})[:n]
-	}
-	g.history = g.history[:n+1]
-	top, next := &g.history[n-1], &g.history[n]
-	p := &next.pos
-	p.Black, p.White, p.Kings, p.Side, p.hash = top.pos.play(m)
-	next.move = m
-	next.reversible = 0
-	if !m.IsCapture() && top.pos.Kings&(1<<m.From()) != 0 {
-		next.reversible = top.reversible + 1
+	top, next := g.history.Push()
+	p := &next.Pos
+	p.Black, p.White, p.Kings, p.Side, p.hash = top.Pos.play(m)
+	next.Move = m
+	next.Info.reversible = 0
+	if !m.IsCapture() && top.Pos.Kings&(1<<m.From()) != 0 {
+		next.Info.reversible = top.Info.reversible + 1
 	}
 }
 
 // Unmake takes back the last move. It panics at the start position.
 func (g *Game) Unmake() {
-	if len(g.history) == 1 {
+	if !g.history.Pop() {
 		panic("draughts: Unmake at the start of the game")
 	}
-	g.history = g.history[:len(g.history)-1]
 }
 
 // Hash returns the Zobrist hash of the current position.
-func (g *Game) Hash() uint64 { return g.history[len(g.history)-1].pos.hash }
+func (g *Game) Hash() uint64 { return g.history.Top().Pos.hash }
 
 // Ply returns the number of moves made since the start position.
-func (g *Game) Ply() int { return len(g.history) - 1 }
+func (g *Game) Ply() int { return g.history.Ply() }
 
 // Repetitions returns how many times the current position occurred before
-// in this game (0 the first time it occurs).
+// in this game (0 the first time it occurs), within the run of reversible
+// moves that ends with it.
 func (g *Game) Repetitions() int {
-	top := len(g.history) - 1
-	cur := &g.history[top].pos
-	n := 0
-	// The side to move must match, so look back an even number of plies,
-	// and no further than the run of reversible moves.
-	for i := top - 2; i >= top-g.history[top].reversible && i >= 0; i -= 2 {
-		if g.history[i].pos == *cur {
-			n++
-		}
-	}
+	top := g.history.Top()
+	n, _ := g.history.Repetitions(top.Info.reversible, func(q *Position) bool { return *q == top.Pos })
 	return n
 }
 
@@ -135,8 +111,8 @@ func (g *Game) Repetitions() int {
 // has no legal move; otherwise it is a draw on the third occurrence of a
 // position, under the 40-move rule when on, or at the move limit.
 func (g *Game) Outcome() game.Outcome {
-	top := &g.history[len(g.history)-1]
-	p := &top.pos
+	top := g.history.Top()
+	p := &top.Pos
 	if p.jumpers() == 0 {
 		var buf [64]Move
 		if len(p.appendQuiet(buf[:0])) == 0 {
@@ -146,10 +122,10 @@ func (g *Game) Outcome() game.Outcome {
 	if g.Repetitions() >= 2 {
 		return game.Outcome{Result: game.Draw, Reason: game.Repetition}
 	}
-	if g.rules.FortyMoveRule && top.reversible >= fortyMovePlies {
+	if g.rules.FortyMoveRule && top.Info.reversible >= fortyMovePlies {
 		return game.Outcome{Result: game.Draw, Reason: game.NoProgress}
 	}
-	if g.rules.MaxMoves > 0 && g.Ply() >= 2*g.rules.MaxMoves {
+	if g.history.AtMoveLimit(g.rules.MaxMoves) {
 		return game.Outcome{Result: game.Draw, Reason: game.MoveLimit}
 	}
 	return game.Outcome{}
@@ -172,15 +148,20 @@ func (g *Game) ParseMove(s string) (Move, error) {
 // on, or the move limit. It does not generate moves, so search can call it
 // at every node; Outcome gives the reason.
 func (g *Game) Drawn() bool {
-	top := &g.history[len(g.history)-1]
-	return top.reversible >= 4 && g.Repetitions() >= 2 ||
-		g.rules.FortyMoveRule && top.reversible >= fortyMovePlies ||
-		g.rules.MaxMoves > 0 && len(g.history)-1 >= 2*g.rules.MaxMoves
+	top := g.history.Top()
+	r := top.Info.reversible
+	if r >= 4 {
+		if n, _ := g.history.Repetitions(r, func(q *Position) bool { return *q == top.Pos }); n >= 2 {
+			return true
+		}
+	}
+	return g.rules.FortyMoveRule && r >= fortyMovePlies ||
+		g.history.AtMoveLimit(g.rules.MaxMoves)
 }
 
 // Tactical reports whether the side to move must capture: such a position is
 // not quiet, and a search extends rather than evaluates it.
-func (g *Game) Tactical() bool { return g.history[len(g.history)-1].pos.jumpers() != 0 }
+func (g *Game) Tactical() bool { return g.history.Top().Pos.jumpers() != 0 }
 
 // MoveKeys is the number of distinct values MoveKey returns.
 const MoveKeys = 32 * 32

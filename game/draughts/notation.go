@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"evolved/game"
 )
 
 // The sentinel errors of the notation layer. Every error returned by
@@ -33,22 +35,6 @@ var (
 	// another game type, or a set-up in the middle of the move text.
 	ErrUnsupported = errors.New("draughts: unsupported")
 )
-
-// detailError is a message that wraps one of the sentinel errors: errors.Is
-// finds the sentinel, while the message says what exactly is wrong without
-// repeating the sentinel's own text.
-type detailError struct {
-	kind error
-	msg  string
-}
-
-func (e *detailError) Error() string { return e.msg }
-func (e *detailError) Unwrap() error { return e.kind }
-
-// detailf returns a detailError of the given kind.
-func detailf(kind error, format string, args ...any) *detailError {
-	return &detailError{kind: kind, msg: fmt.Sprintf(format, args...)}
-}
 
 // Route returns the landing squares of m as square numbers 1..32, starting
 // with the start square: [11 15] for a quiet move, [15 24 31] for a double
@@ -208,15 +194,15 @@ func (p *Position) ParseMove(s string) (Move, error) {
 			return matches[0], nil
 		case len(matches) > 1:
 			return NoMove, fmt.Errorf("draughts: parse move %q: %w", s,
-				detailf(ErrAmbiguousMove, "ambiguous: %s (give the full route)", p.listMoves(matches, " and ")))
+				game.Errorf(ErrAmbiguousMove, "ambiguous: %s (give the full route)", p.listMoves(matches, " and ")))
 		}
 	}
 	if len(legal) == 0 {
 		return NoMove, fmt.Errorf("draughts: parse move %q: %w", s,
-			detailf(ErrIllegalMove, "illegal in this position; there are no legal moves"))
+			game.Errorf(ErrIllegalMove, "illegal in this position; there are no legal moves"))
 	}
 	return NoMove, fmt.Errorf("draughts: parse move %q: %w", s,
-		detailf(ErrIllegalMove, "illegal in this position; legal moves: %s", p.listMoves(legal, ", ")))
+		game.Errorf(ErrIllegalMove, "illegal in this position; legal moves: %s", p.listMoves(legal, ", ")))
 }
 
 // listMoves formats moves sorted by route and joins them with ", ", the
@@ -247,9 +233,9 @@ func (p *Position) listMoves(moves []Move, last string) string {
 
 // parseRoute splits a move into square indices 0..31. It needs at least two
 // squares, separated by one of "-", "x", "X" or ":".
-func parseRoute(s string) ([]int, *detailError) {
+func parseRoute(s string) ([]int, *game.Error) {
 	if s == "" {
-		return nil, detailf(ErrSyntax, "not a move: empty")
+		return nil, game.Errorf(ErrSyntax, "not a move: empty")
 	}
 	var squares []int
 	for i := 0; ; {
@@ -258,11 +244,11 @@ func parseRoute(s string) ([]int, *detailError) {
 			j++
 		}
 		if j == i {
-			return nil, detailf(ErrSyntax, "not a move: expected a square number at %q", s[i:])
+			return nil, game.Errorf(ErrSyntax, "not a move: expected a square number at %q", s[i:])
 		}
 		n, err := strconv.Atoi(s[i:j])
 		if err != nil || n < 1 || n > 32 {
-			return nil, detailf(ErrSyntax, "square %s out of range 1..32", s[i:j])
+			return nil, game.Errorf(ErrSyntax, "square %s out of range 1..32", s[i:j])
 		}
 		squares = append(squares, n-1)
 		if j == len(s) {
@@ -271,15 +257,15 @@ func parseRoute(s string) ([]int, *detailError) {
 		switch s[j] {
 		case '-', 'x', 'X', ':':
 		default:
-			return nil, detailf(ErrSyntax, "not a move: unexpected %q after square %d (want - or x)", s[j:], n)
+			return nil, game.Errorf(ErrSyntax, "not a move: unexpected %q after square %d (want - or x)", s[j:], n)
 		}
 		i = j + 1
 		if i == len(s) {
-			return nil, detailf(ErrSyntax, "not a move: ends with %q", s[j:])
+			return nil, game.Errorf(ErrSyntax, "not a move: ends with %q", s[j:])
 		}
 	}
 	if len(squares) < 2 {
-		return nil, detailf(ErrSyntax, "not a move: one square only")
+		return nil, game.Errorf(ErrSyntax, "not a move: one square only")
 	}
 	return squares, nil
 }

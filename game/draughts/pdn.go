@@ -119,7 +119,9 @@ func ParseResult(s string) (game.Result, bool) {
 	return game.Ongoing, false
 }
 
-// resultClass groups the PDN result strings by meaning.
+// resultClass groups the PDN result strings by meaning. Its values are
+// those pgn.Reader.Result asks for: 0 for no result, 1 for "*", from 2 up
+// for the decided results.
 type resultClass int
 
 const (
@@ -146,9 +148,6 @@ func classifyResult(s string) resultClass {
 	}
 	return resultOther
 }
-
-// decided reports whether c is a result that ends the game.
-func (c resultClass) decided() bool { return c >= resultFirst }
 
 // Outcome returns the game's result. When the moves are legal and end in a
 // position where the side to move has no legal move, the board decides: the
@@ -224,168 +223,81 @@ func ParsePDN(s string) (PDNGame, error) {
 	}
 	if len(games) != 1 {
 		return PDNGame{}, fmt.Errorf("draughts: parse pdn: %w",
-			detailf(ErrSyntax, "found %d games, want exactly one", len(games)))
+			game.Errorf(ErrSyntax, "found %d games, want exactly one", len(games)))
 	}
 	return games[0], nil
 }
 
-// pdnParser reads PDN text, one token at a time.
-type pdnParser struct {
-	*pgn.Scanner
+// pdnReader is the state of parsePDN: the games read and the one being read.
+type pdnReader struct {
 	games []PDNGame
-	g     *pdnGame // the game being read, nil between games
-}
-
-// pdnGame is a game being read.
-type pdnGame struct {
-	PDNGame
-	pos  Position // the position after the moves read so far
-	body bool     // whether its move text has begun
-	term string   // the result that ended the move text, "" if none yet
+	g     PDNGame
+	pos   Position // the position after the moves read so far
 }
 
 func parsePDN(src []byte) ([]PDNGame, error) {
-	p := &pdnParser{Scanner: pgn.NewScanner(src, ErrSyntax)}
-	for {
-		p.SkipSpace()
-		c, ok := p.Peek()
-		if !ok {
-			break
-		}
-		line := p.Line()
-		var err error
-		switch c {
-		case '[':
-			err = p.tag()
-		case '{':
-			err = p.Comment()
-		case ';', '%':
-			p.SkipLine()
-		case '(':
-			p.begin().body = true
-			err = p.Variation()
-		case '$':
-			p.begin().body = true
-			err = p.NAG()
-		case '/':
-			err = detailf(ErrUnsupported, "set-up %q in the move text is not supported", p.Word())
-		case ')', ']', '}', '"':
-			err = detailf(ErrSyntax, "unexpected %q", c)
-		default:
-			err = p.word(p.Word())
-		}
-		if err != nil {
-			return p.games, &PDNError{Game: len(p.games) + 1, Line: line, Err: err}
-		}
+	var p pdnReader
+	r := pgn.Reader{
+		Syntax: ErrSyntax,
+		Marks:  "!?*",
+		Result: func(s string) int { return int(classifyResult(s)) },
+		Begin:  p.begin,
+		Tag:    p.tag,
+		Move:   p.move,
+		End:    p.end,
+		SetUp: func(word string) error {
+			return game.Errorf(ErrUnsupported, "set-up %q in the move text is not supported", word)
+		},
 	}
-	if p.g != nil {
-		if err := p.finish(); err != nil {
-			return p.games, &PDNError{Game: len(p.games) + 1, Line: p.Line(), Err: err}
-		}
+	if line, err := r.Read(src); err != nil {
+		return p.games, &PDNError{Game: len(p.games) + 1, Line: line, Err: err}
 	}
 	return p.games, nil
 }
 
-// begin returns the game being read, starting one if there is none.
-func (p *pdnParser) begin() *pdnGame {
-	if p.g == nil {
-		p.g = &pdnGame{PDNGame: PDNGame{Start: Start()}, pos: Start()}
-	}
-	return p.g
+// begin starts a game.
+func (p *pdnReader) begin() {
+	p.g = PDNGame{Start: Start()}
+	p.pos = p.g.Start
 }
 
-// finish ends the game being read and settles its result: the move text's
-// result if it has a decided one, else a decided Result tag, else "*".
-func (p *pdnParser) finish() error {
-	g := p.g
-	p.g = nil
-	tag := g.Tag("Result")
-	tagClass, termClass := classifyResult(tag), classifyResult(g.term)
-	g.Result = ResultUnknown
-	switch {
-	case termClass.decided():
-		if tagClass.decided() && tagClass != termClass {
-			return detailf(ErrSyntax, "result %s in the move text contradicts [Result %q]", g.term, tag)
-		}
-		g.Result = g.term
-	case tagClass.decided():
-		g.Result = tag
-	}
-	p.games = append(p.games, g.PDNGame)
-	return nil
+// end ends the game with its result.
+func (p *pdnReader) end(result string) {
+	p.g.Result = result
+	p.games = append(p.games, p.g)
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// tag reads a tag pair. A tag after move text starts the next game.
-func (p *pdnParser) tag() error {
-	if p.g != nil && p.g.body {
-		if err := p.finish(); err != nil {
-			return err
-		}
-	}
-	g := p.begin()
-	name, value, err := p.Tag()
-	if err != nil {
-		return err
-	}
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return detailf(ErrSyntax, "tag %s given twice", name)
-		}
-	}
+// tag reads a tag pair.
+func (p *pdnReader) tag(name, value string) error {
 	switch name {
 	case "FEN":
 		start, err := parseFEN(value)
 		if err != nil {
 			return fmt.Errorf("tag FEN %q: %w", value, err)
 		}
-		g.Start, g.pos = start, start
+		p.g.Start, p.pos = start, start
 	case "GameType":
 		v := strings.TrimSpace(value)
 		if number, _, _ := strings.Cut(v, ","); v != "" && strings.TrimSpace(number) != "21" {
-			return detailf(ErrUnsupported, "GameType %q is not English draughts (21)", value)
+			return game.Errorf(ErrUnsupported, "GameType %q is not English draughts (21)", value)
 		}
 	}
-	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	p.g.Tags = append(p.g.Tags, Tag{Name: name, Value: value})
 	return nil
 }
 
-// word handles a run of move text: a result, a move number, a move with
-// optional strength marks, or an ellipsis.
-func (p *pdnParser) word(w string) error {
-	g := p.begin()
-	if classifyResult(w) != resultOther {
-		g.term = w
-		return p.finish()
-	}
-	g.body = true
-	rest := w
-	digits := 0
-	for digits < len(rest) && isDigit(rest[digits]) {
-		digits++
-	}
-	if digits > 0 && digits < len(rest) && rest[digits] == '.' {
-		rest = strings.TrimLeft(rest[digits:], ".") // "12." or "12..."
-		if classifyResult(rest) != resultOther {
-			g.term = rest
-			return p.finish()
-		}
-	}
-	move := strings.TrimRight(rest, "!?*")
-	if strings.Trim(move, ".") == "" {
-		return nil // a move number alone, an ellipsis or a strength mark alone
-	}
-	m, err := g.pos.ParseMove(move)
+// move reads a move in any form ParseMove accepts.
+func (p *pdnReader) move(text string) error {
+	m, err := p.pos.ParseMove(text)
 	if err != nil {
-		var d *detailError
+		var d *game.Error
 		if errors.As(err, &d) {
 			err = d
 		}
-		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(g.Start.Side, len(g.Moves)), move, g.pos.FEN(), err)
+		return fmt.Errorf("move %s %q (position %s): %w", moveLabel(p.g.Start.Side, len(p.g.Moves)), text, p.pos.FEN(), err)
 	}
-	g.Moves = append(g.Moves, m)
-	g.pos = g.pos.Play(m)
+	p.g.Moves = append(p.g.Moves, m)
+	p.pos = p.pos.Play(m)
 	return nil
 }
 
@@ -442,7 +354,7 @@ func formatPDN(g PDNGame) (string, error) {
 		result = ResultUnknown
 	}
 	if classifyResult(result) == resultOther {
-		return "", detailf(ErrSyntax, "result %q is not a PDN result (1-0, 0-1, 1/2-1/2, *, 2-0, 0-2, 1-1 or 0-0)", result)
+		return "", game.Errorf(ErrSyntax, "result %q is not a PDN result (1-0, 0-1, 1/2-1/2, *, 2-0, 0-2, 1-1 or 0-0)", result)
 	}
 	if err := g.Start.validate(); err != nil {
 		return "", fmt.Errorf("start position: %w", err)
@@ -494,14 +406,14 @@ func pdnTags(g PDNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
 		if !pgn.IsTagName(t.Name) {
-			return nil, detailf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
 		}
 		if strings.ContainsAny(t.Value, "\n\r") {
-			return nil, detailf(ErrSyntax, "tag %s: value has a line break", t.Name)
+			return nil, game.Errorf(ErrSyntax, "tag %s: value has a line break", t.Name)
 		}
 		for _, u := range g.Tags[:i] {
 			if u.Name == t.Name {
-				return nil, detailf(ErrSyntax, "tag %s given twice", t.Name)
+				return nil, game.Errorf(ErrSyntax, "tag %s given twice", t.Name)
 			}
 		}
 		switch t.Name {
@@ -567,7 +479,7 @@ func moveUnits(start Position, moves []Move) ([]string, error) {
 		buf = pos.Moves(buf)
 		if !slices.Contains(buf, m) {
 			return nil, fmt.Errorf("move %s %s (position %s): %w", label, pos.FormatMove(m), pos.FEN(),
-				detailf(ErrIllegalMove, "illegal in this position"))
+				game.Errorf(ErrIllegalMove, "illegal in this position"))
 		}
 		unit := pos.FormatMove(m)
 		if pos.Side == Black || ply == 0 {

@@ -1,30 +1,21 @@
-// Package pgn is the lexical layer that the game record formats of our
-// games share: PGN for chess and PDN for draughts (PDN is PGN with the
-// draughts notation). It reads tag pairs [Name "value"], words of move
-// text, and skips comments ({...}, ; and % to the end of the line),
-// variations ((...), nested) and NAGs ($1), counting lines. What a word
-// means (a move, a move number, a result) and what a tag means belong to
-// the game packages, which drive a Scanner token by token.
+// Package pgn is the layer that the game record formats of our games
+// share: PGN for chess, PDN for draughts (PDN is PGN with the draughts
+// notation) and the PGN of xiangqi. A Scanner reads tag pairs
+// [Name "value"], words of move text, and skips comments ({...}, ; and %
+// to the end of the line), variations ((...), nested) and NAGs ($1),
+// counting lines. A Reader drives a Scanner through a file of games as
+// PGN and PDN read it: where games begin and end, move numbers and
+// suffixes, results. What a tag, a move and a result mean belongs to the
+// game packages, which give a Reader their callbacks (xiangqi, whose
+// records have rules of their own, drives a Scanner itself).
 package pgn
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
+
+	"evolved/game"
 )
-
-// Error is a syntax error found by a Scanner. Its message says what is
-// wrong; it unwraps to the sentinel the Scanner was made with, so that the
-// game packages' callers test errors.Is against their own sentinel.
-type Error struct {
-	Kind error
-	Msg  string
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-// Unwrap returns e.Kind.
-func (e *Error) Unwrap() error { return e.Kind }
 
 // Scanner reads the tokens of a record text, one at a time. It is used by
 // one goroutine.
@@ -42,9 +33,11 @@ func NewScanner(src []byte, syntax error) *Scanner {
 	return &Scanner{src: src, line: 1, syntax: syntax}
 }
 
-// errorf returns an Error of the Scanner's kind.
+// errorf returns a syntax error: a *game.Error that unwraps to the
+// sentinel the Scanner was made with, so that the game packages' callers
+// test errors.Is against their own sentinel.
 func (s *Scanner) errorf(format string, args ...any) error {
-	return &Error{Kind: s.syntax, Msg: fmt.Sprintf(format, args...)}
+	return game.Errorf(s.syntax, format, args...)
 }
 
 // Line returns the line of the next byte, from 1.

@@ -1,9 +1,6 @@
 package xiangqi
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // The sentinel errors of the package. Every error returned by ParseFEN,
 // ParseUCI and Game.ParseMove wraps one of them, so that callers can test
@@ -20,19 +17,3 @@ var (
 	// ErrIllegalMove means a well-formed move is not legal in the position.
 	ErrIllegalMove = errors.New("xiangqi: illegal move")
 )
-
-// detailError is a message that wraps one of the sentinel errors: errors.Is
-// finds the sentinel, while the message says what exactly is wrong without
-// repeating the sentinel's own text.
-type detailError struct {
-	kind error
-	msg  string
-}
-
-func (e *detailError) Error() string { return e.msg }
-func (e *detailError) Unwrap() error { return e.kind }
-
-// detailf returns a detailError of the given kind.
-func detailf(kind error, format string, args ...any) *detailError {
-	return &detailError{kind: kind, msg: fmt.Sprintf(format, args...)}
-}

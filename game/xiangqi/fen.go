@@ -47,15 +47,15 @@ func ParseFEN(s string) (Position, error) {
 	return p, nil
 }
 
-func parseFEN(s string) (Position, *detailError) {
+func parseFEN(s string) (Position, *game.Error) {
 	fields := strings.Fields(s)
 	if len(fields) < 2 || len(fields) > 6 {
-		return Position{}, detailf(ErrSyntax, "%d fields, want 2 to 6 (board, side, castling, en passant, clocks)", len(fields))
+		return Position{}, game.Errorf(ErrSyntax, "%d fields, want 2 to 6 (board, side, castling, en passant, clocks)", len(fields))
 	}
 	var p Position
 	ranks := strings.Split(fields[0], "/")
 	if len(ranks) != Ranks {
-		return Position{}, detailf(ErrSyntax, "board has %d ranks, want 10", len(ranks))
+		return Position{}, game.Errorf(ErrSyntax, "board has %d ranks, want 10", len(ranks))
 	}
 	var counts [2][7]int
 	for i, row := range ranks {
@@ -66,7 +66,7 @@ func parseFEN(s string) (Position, *detailError) {
 			if ch >= '1' && ch <= '9' {
 				f += int(ch - '0')
 				if f > Files {
-					return Position{}, detailf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
+					return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
 				}
 				continue
 			}
@@ -76,7 +76,7 @@ func parseFEN(s string) (Position, *detailError) {
 			}
 			idx := strings.IndexByte(pieceLetters+"EH", ch&^0x20)
 			if idx < 0 || ch&^0x20 < 'A' || ch&^0x20 > 'Z' {
-				return Position{}, detailf(ErrSyntax, "rank %d %q: %q is not a piece letter or digit 1..9", r+1, row, ch)
+				return Position{}, game.Errorf(ErrSyntax, "rank %d %q: %q is not a piece letter or digit 1..9", r+1, row, ch)
 			}
 			pt := PieceType(idx)
 			switch idx {
@@ -86,7 +86,7 @@ func parseFEN(s string) (Position, *detailError) {
 				pt = Horse
 			}
 			if f >= Files {
-				return Position{}, detailf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
+				return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
 			}
 			sq := NewSquare(f, r)
 			if err := placementError(c, pt, sq); err != nil {
@@ -94,18 +94,18 @@ func parseFEN(s string) (Position, *detailError) {
 			}
 			counts[c][pt]++
 			if counts[c][pt] > standardCount[pt] {
-				return Position{}, detailf(ErrInvalidPosition, "more than %d %s %ss", standardCount[pt], colorName(c), pieceNames[pt])
+				return Position{}, game.Errorf(ErrInvalidPosition, "more than %d %s %ss", standardCount[pt], colorName(c), pieceNames[pt])
 			}
 			p.put(c, pt, sq)
 			f++
 		}
 		if f != Files {
-			return Position{}, detailf(ErrSyntax, "rank %d %q has %d points, want 9", r+1, row, f)
+			return Position{}, game.Errorf(ErrSyntax, "rank %d %q has %d points, want 9", r+1, row, f)
 		}
 	}
 	for c := Red; c <= Black; c++ {
 		if counts[c][General] == 0 {
-			return Position{}, detailf(ErrInvalidPosition, "no %s general", colorName(c))
+			return Position{}, game.Errorf(ErrInvalidPosition, "no %s general", colorName(c))
 		}
 	}
 	switch fields[1] {
@@ -114,34 +114,34 @@ func parseFEN(s string) (Position, *detailError) {
 	case "b", "B":
 		p.side = Black
 	default:
-		return Position{}, detailf(ErrSyntax, "side to move %q, want w (Red) or b (Black)", fields[1])
+		return Position{}, game.Errorf(ErrSyntax, "side to move %q, want w (Red) or b (Black)", fields[1])
 	}
 	for i, name := range []string{"castling", "en passant"} {
 		if len(fields) > 2+i && fields[2+i] != "-" {
-			return Position{}, detailf(ErrSyntax, "%s field %q, want -", name, fields[2+i])
+			return Position{}, game.Errorf(ErrSyntax, "%s field %q, want -", name, fields[2+i])
 		}
 	}
 	p.fullmove = 1
 	if len(fields) > 4 {
 		n, err := strconv.ParseUint(fields[4], 10, 16)
 		if err != nil {
-			return Position{}, detailf(ErrSyntax, "halfmove clock %q is not a number 0..65535", fields[4])
+			return Position{}, game.Errorf(ErrSyntax, "halfmove clock %q is not a number 0..65535", fields[4])
 		}
 		p.halfmove = uint16(n)
 	}
 	if len(fields) > 5 {
 		n, err := strconv.ParseUint(fields[5], 10, 16)
 		if err != nil {
-			return Position{}, detailf(ErrSyntax, "move number %q is not a number 0..65535", fields[5])
+			return Position{}, game.Errorf(ErrSyntax, "move number %q is not a number 0..65535", fields[5])
 		}
 		p.fullmove = max(uint16(n), 1) // some writers start at 0
 	}
 	them := p.side ^ 1
 	if attacked(&p.board, p.kings[them], them) {
 		if p.facing() {
-			return Position{}, detailf(ErrInvalidPosition, "the generals face each other on an open file")
+			return Position{}, game.Errorf(ErrInvalidPosition, "the generals face each other on an open file")
 		}
-		return Position{}, detailf(ErrInvalidPosition, "the side not to move (%s) is in check", colorName(them))
+		return Position{}, game.Errorf(ErrInvalidPosition, "the side not to move (%s) is in check", colorName(them))
 	}
 	p.hash = p.computeHash()
 	return p, nil
@@ -164,7 +164,7 @@ func (p *Position) facing() bool {
 
 // placementError says why a piece of colour c and type pt cannot stand on
 // s, or returns nil if it can.
-func placementError(c game.Player, pt PieceType, s Square) *detailError {
+func placementError(c game.Player, pt PieceType, s Square) *game.Error {
 	ok := true
 	switch pt {
 	case General:
@@ -177,7 +177,7 @@ func placementError(c game.Player, pt PieceType, s Square) *detailError {
 		ok = c == Red && s.Rank() >= 3 || c == Black && s.Rank() <= 6
 	}
 	if !ok {
-		return detailf(ErrInvalidPosition, "a %s %s cannot stand on %s", colorName(c), pieceNames[pt], s)
+		return game.Errorf(ErrInvalidPosition, "a %s %s cannot stand on %s", colorName(c), pieceNames[pt], s)
 	}
 	return nil
 }

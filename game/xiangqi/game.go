@@ -25,11 +25,10 @@ type Rules struct {
 // moves by each side and a draw by threefold repetition.
 func DefaultRules() Rules { return Rules{MaxMoves: 150} }
 
-// record is one entry of a Game's history: a position, the move that led
-// to it, and whether the side to move in it is in check.
-type record struct {
-	pos   Position
-	move  Move
+// plyInfo is what a Game's history keeps per ply besides the position:
+// whether the side to move is in check, which the perpetual check rule
+// looks back on and search asks at every node.
+type plyInfo struct {
 	check bool
 }
 
@@ -40,83 +39,67 @@ type record struct {
 // concurrent use.
 type Game struct {
 	rules   Rules
-	history []record // history[0] is the start position
+	history game.History[Position, Move, plyInfo]
 }
 
 var _ game.State[Move] = (*Game)(nil)
 
 // NewGame starts a game from start under the given rules.
 func NewGame(start Position, rules Rules) *Game {
-	g := &Game{rules: rules, history: make([]record, 1, 256)}
-	g.history[0] = record{pos: start, check: start.InCheck()}
+	g := &Game{rules: rules}
+	g.Reset(start)
 	return g
 }
 
 // Reset restarts the game from start, keeping the history's storage.
-func (g *Game) Reset(start Position) {
-	g.history = append(g.history[:0], record{pos: start, check: start.InCheck()})
-}
+func (g *Game) Reset(start Position) { g.history.Reset(start, plyInfo{check: start.InCheck()}) }
 
 // Rules returns the rules the game is played under.
 func (g *Game) Rules() Rules { return g.rules }
 
 // Position returns the current position.
-func (g *Game) Position() Position { return g.history[len(g.history)-1].pos }
+func (g *Game) Position() Position { return g.history.Top().Pos }
 
 // Start returns the position the game started from.
-func (g *Game) Start() Position { return g.history[0].pos }
+func (g *Game) Start() Position { return g.history.Start().Pos }
 
 // Moves returns the moves made so far, appended to buf[:0].
-func (g *Game) Moves(buf []Move) []Move {
-	buf = buf[:0]
-	for _, r := range g.history[1:] {
-		buf = append(buf, r.move)
-	}
-	return buf
-}
+func (g *Game) Moves(buf []Move) []Move { return g.history.Moves(buf) }
 
 // LastMove returns the move that led to the current position, or NoMove
 // at the start. Incremental evaluators use it to update from the move
 // rather than from the whole board.
-func (g *Game) LastMove() Move { return g.history[len(g.history)-1].move }
+func (g *Game) LastMove() Move { return g.history.Top().Move }
 
 // ToMove returns the player to move.
-func (g *Game) ToMove() game.Player { return g.history[len(g.history)-1].pos.side }
+func (g *Game) ToMove() game.Player { return g.history.Top().Pos.side }
 
 // LegalMoves appends the legal moves of the current position to buf[:0].
-func (g *Game) LegalMoves(buf []Move) []Move {
-	return g.history[len(g.history)-1].pos.LegalMoves(buf)
-}
+func (g *Game) LegalMoves(buf []Move) []Move { return g.history.Top().Pos.LegalMoves(buf) }
 
 // Make plays m, which must be legal in the current position. It copies
-// the position into the history's next record and plays the move there in
+// the position into the history's next entry and plays the move there in
 // place.
 func (g *Game) Make(m Move) {
-	n := len(g.history)
-	if n == cap(g.history) {
-		g.history = append(g.history, record{})[:n]
-	}
-	g.history = g.history[:n+1]
-	next := &g.history[n]
-	next.pos = g.history[n-1].pos
-	next.pos.apply(m)
-	next.move = m
-	next.check = next.pos.InCheck()
+	top, next := g.history.Push()
+	next.Pos = top.Pos
+	next.Pos.apply(m)
+	next.Move = m
+	next.Info.check = next.Pos.InCheck()
 }
 
 // Unmake takes back the last move. It panics at the start position.
 func (g *Game) Unmake() {
-	if len(g.history) == 1 {
+	if !g.history.Pop() {
 		panic("xiangqi: Unmake at the start of the game")
 	}
-	g.history = g.history[:len(g.history)-1]
 }
 
 // Hash returns the Zobrist hash of the current position.
-func (g *Game) Hash() uint64 { return g.history[len(g.history)-1].pos.hash }
+func (g *Game) Hash() uint64 { return g.history.Top().Pos.hash }
 
 // Ply returns the number of moves made since the start position.
-func (g *Game) Ply() int { return len(g.history) - 1 }
+func (g *Game) Ply() int { return g.history.Ply() }
 
 // Repetitions returns how many times the current position occurred before
 // in this game (0 the first time it occurs). Positions are the same when
@@ -127,33 +110,25 @@ func (g *Game) Repetitions() int {
 	return n
 }
 
-// repetitions returns Repetitions and the index in the history of the
-// latest earlier occurrence of the current position (-1 if none).
+// repetitions returns Repetitions and the ply of the latest earlier
+// occurrence of the current position (-1 if none).
 func (g *Game) repetitions() (int, int) {
-	top := len(g.history) - 1
-	cur := &g.history[top].pos
-	n, last := 0, -1
-	stop := max(top-int(cur.halfmove), 0)
-	for i := top - 2; i >= stop; i -= 2 {
-		if q := &g.history[i].pos; q.hash == cur.hash && q.board == cur.board && q.side == cur.side {
-			n++
-			if last < 0 {
-				last = i
-			}
-		}
-	}
-	return n, last
+	cur := &g.history.Top().Pos
+	return g.history.Repetitions(int(cur.halfmove), func(q *Position) bool {
+		return q.hash == cur.hash && q.board == cur.board && q.side == cur.side
+	})
 }
 
-// perpetualLoser returns the side that gave check with every move between
-// history[from] and the current position while the other did not, and
-// false if there is none.
+// perpetualLoser returns the side that gave check with every move after
+// ply from up to the current position while the other did not, and false
+// if there is none.
 func (g *Game) perpetualLoser(from int) (game.Player, bool) {
 	var all [2]bool
 	all[0], all[1] = true, true
-	for i := from + 1; i < len(g.history); i++ {
-		mover := g.history[i].pos.side ^ 1
-		if !g.history[i].check {
+	for i := from + 1; i <= g.history.Ply(); i++ {
+		e := g.history.At(i)
+		mover := e.Pos.side ^ 1
+		if !e.Info.check {
 			all[mover] = false
 		}
 	}
@@ -171,7 +146,7 @@ func (g *Game) perpetualLoser(from int) (game.Player, bool) {
 // repetition (a draw, or under Rules.PerpetualCheckLoses a loss for a
 // side that checked throughout), then the move limit.
 func (g *Game) Outcome() game.Outcome {
-	p := &g.history[len(g.history)-1].pos
+	p := &g.history.Top().Pos
 	if p.CountMoves() == 0 {
 		return game.Outcome{Result: game.WinFor(p.side.Other()), Reason: game.NoMoves}
 	}
@@ -183,7 +158,7 @@ func (g *Game) Outcome() game.Outcome {
 		}
 		return game.Outcome{Result: game.Draw, Reason: game.Repetition}
 	}
-	if g.rules.MaxMoves > 0 && g.Ply() >= 2*g.rules.MaxMoves {
+	if g.history.AtMoveLimit(g.rules.MaxMoves) {
 		return game.Outcome{Result: game.Draw, Reason: game.MoveLimit}
 	}
 	return game.Outcome{}
@@ -210,10 +185,10 @@ func (g *Game) ParseMove(s string) (Move, error) {
 // every node; a position without legal moves is a loss that Outcome
 // reports, and the search finds by itself.
 func (g *Game) Drawn() bool {
-	if g.rules.MaxMoves > 0 && len(g.history)-1 >= 2*g.rules.MaxMoves {
+	if g.history.AtMoveLimit(g.rules.MaxMoves) {
 		return true
 	}
-	if g.history[len(g.history)-1].pos.halfmove < 8 {
+	if g.history.Top().Pos.halfmove < 8 {
 		return false
 	}
 	n, last := g.repetitions()
@@ -229,7 +204,7 @@ func (g *Game) Drawn() bool {
 
 // Tactical reports whether the side to move is in check: such a position
 // is not quiet, and a search extends rather than evaluates it.
-func (g *Game) Tactical() bool { return g.history[len(g.history)-1].check }
+func (g *Game) Tactical() bool { return g.history.Top().Info.check }
 
 // MoveKeys is the number of distinct values MoveKey returns.
 const MoveKeys = Squares * Squares
@@ -242,12 +217,12 @@ func (g *Game) MoveKey(m Move) int { return int(m.From())*Squares + int(m.To()) 
 func (g *Game) MoveKeySpace() int { return MoveKeys }
 
 // InCheck reports whether the side to move is in check.
-func (g *Game) InCheck() bool { return g.history[len(g.history)-1].check }
+func (g *Game) InCheck() bool { return g.history.Top().Info.check }
 
 // NoisyMoves appends to buf[:0] the legal captures, which quiescence
 // search walks at the leaves.
 func (g *Game) NoisyMoves(buf []Move) []Move {
-	all := g.history[len(g.history)-1].pos.LegalMoves(buf[:0])
+	all := g.history.Top().Pos.LegalMoves(buf[:0])
 	n := 0
 	for _, m := range all {
 		if m.IsCapture() {

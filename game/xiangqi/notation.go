@@ -62,7 +62,7 @@ func (p *Position) ParseClassic(s string) (Move, error) {
 	return m, nil
 }
 
-func (p *Position) parseClassic(s string) (Move, *detailError) {
+func (p *Position) parseClassic(s string) (Move, *game.Error) {
 	a, b, ok := strings.Cut(s, ",")
 	if !ok {
 		a, b, ok = strings.Cut(s, "-")
@@ -70,7 +70,7 @@ func (p *Position) parseClassic(s string) (Move, *detailError) {
 	from, okFrom := parseClassicSquare(strings.TrimSpace(a))
 	to, okTo := parseClassicSquare(strings.TrimSpace(b))
 	if !ok || !okFrom || !okTo {
-		return NoMove, detailf(ErrSyntax, "want two points, row A..J and column 1..9, as in J2,H3")
+		return NoMove, game.Errorf(ErrSyntax, "want two points, row A..J and column 1..9, as in J2,H3")
 	}
 	return p.moveBetween(from, to)
 }
@@ -204,7 +204,7 @@ func (p *Position) ParseWXF(s string) (Move, error) {
 	if len(norm) != 4 || !strings.ContainsRune("+-=", rune(norm[2])) || norm[3] < '1' || norm[3] > '9' ||
 		!strings.ContainsRune(wxfLetters+"+-123456789", rune(norm[0])) || !strings.ContainsRune("+-123456789", rune(norm[1])) {
 		return NoMove, fmt.Errorf("xiangqi: parse move %q in %s: %w", s, p.FEN(),
-			detailf(ErrSyntax, "want a WXF move: piece K A E H R C P, file 1..9 (or + / - for the front or rear of two), + - or =, and a number, as in C2=5 or H8+7"))
+			game.Errorf(ErrSyntax, "want a WXF move: piece K A E H R C P, file 1..9 (or + / - for the front or rear of two), + - or =, and a number, as in C2=5 or H8+7"))
 	}
 	var buf [MaxMoves]Move
 	for _, m := range p.LegalMoves(buf[:0]) {
@@ -213,7 +213,7 @@ func (p *Position) ParseWXF(s string) (Move, error) {
 		}
 	}
 	return NoMove, fmt.Errorf("xiangqi: parse move %q in %s: %w", s, p.FEN(),
-		detailf(ErrIllegalMove, "no legal move of %s is written %s", colorName(p.side), norm))
+		game.Errorf(ErrIllegalMove, "no legal move of %s is written %s", colorName(p.side), norm))
 }
 
 // normalizeWXF upper-cases s, reads '.' as '=' and B, N as E, H.

@@ -196,7 +196,7 @@ func ReadRecords(r io.Reader) ([]Record, error) {
 				cur.Start, pos = p, p
 			case "Variant":
 				if v := strings.ToLower(value); v != "xiangqi" && v != "chinese chess" {
-					return nil, fail(detailf(ErrSyntax, "the game is of variant %q, not xiangqi", value))
+					return nil, fail(game.Errorf(ErrSyntax, "the game is of variant %q, not xiangqi", value))
 				}
 			}
 		case '{':
@@ -206,14 +206,14 @@ func ReadRecords(r io.Reader) ([]Record, error) {
 		case ';', '%':
 			s.SkipLine()
 		case '(':
-			return nil, fail(detailf(ErrSyntax, "variations are not supported"))
+			return nil, fail(game.Errorf(ErrSyntax, "variations are not supported"))
 		case '$':
 			begin()
 			if err := s.NAG(); err != nil {
 				return nil, fail(err)
 			}
 		case ')', ']', '}', '"':
-			return nil, fail(detailf(ErrSyntax, "unexpected %q", c))
+			return nil, fail(game.Errorf(ErrSyntax, "unexpected %q", c))
 		default:
 			word := s.Word()
 			begin()
@@ -271,7 +271,7 @@ func (p *Position) ParseMoveText(s string) (Move, error) {
 	m, err := parseAnyMove(p, strings.TrimSpace(s))
 	if errors.Is(err, ErrSyntax) && !strings.Contains(s, ",") && len(s) != 4 {
 		return NoMove, fmt.Errorf("xiangqi: parse move %q in %s: %w", s, p.FEN(),
-			detailf(ErrSyntax, "want a move as H8,H5 (row A..J, column 1..9), h3e3 (coordinates) or C2=5 (WXF)"))
+			game.Errorf(ErrSyntax, "want a move as H8,H5 (row A..J, column 1..9), h3e3 (coordinates) or C2=5 (WXF)"))
 	}
 	return m, err
 }

@@ -4,7 +4,11 @@ package xiangqi
 // speaks over UCI for xiangqi: the start and end squares, file a..i and
 // rank 1..10 from Red's side, as in h2e2 and h10g8.
 
-import "fmt"
+import (
+	"fmt"
+
+	"evolved/game"
+)
 
 // FormatUCI returns m in Fairy-Stockfish's coordinates; it is m.String().
 func (p *Position) FormatUCI(m Move) string { return m.String() }
@@ -21,21 +25,21 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 	return m, nil
 }
 
-func (p *Position) parseUCI(s string) (Move, *detailError) {
+func (p *Position) parseUCI(s string) (Move, *game.Error) {
 	from, rest, ok := parseSquarePrefix(s)
 	if !ok {
-		return NoMove, detailf(ErrSyntax, "want two squares a1..i10, as in h2e2 or h10g8")
+		return NoMove, game.Errorf(ErrSyntax, "want two squares a1..i10, as in h2e2 or h10g8")
 	}
 	to, rest, ok := parseSquarePrefix(rest)
 	if !ok || rest != "" {
-		return NoMove, detailf(ErrSyntax, "want two squares a1..i10, as in h2e2 or h10g8")
+		return NoMove, game.Errorf(ErrSyntax, "want two squares a1..i10, as in h2e2 or h10g8")
 	}
 	return p.moveBetween(from, to)
 }
 
 // moveBetween returns the legal move from from to to, or an error that
 // says why there is none.
-func (p *Position) moveBetween(from, to Square) (Move, *detailError) {
+func (p *Position) moveBetween(from, to Square) (Move, *game.Error) {
 	var buf [MaxMoves]Move
 	for _, m := range p.LegalMoves(buf[:0]) {
 		if m.From() == from && m.To() == to {
@@ -48,14 +52,14 @@ func (p *Position) moveBetween(from, to Square) (Move, *detailError) {
 		// tests check on every point pair of many positions.
 		why = "the move is not legal"
 	}
-	return NoMove, detailf(ErrIllegalMove, "%s", why)
+	return NoMove, game.Errorf(ErrIllegalMove, "%s", why)
 }
 
 // ParseSquare reads a square a1..i10 (the file letter may be upper case).
 func ParseSquare(s string) (Square, error) {
 	sq, rest, ok := parseSquarePrefix(s)
 	if !ok || rest != "" {
-		return NoSquare, fmt.Errorf("xiangqi: parse square %q: %w", s, detailf(ErrSyntax, "want a file a..i and a rank 1..10"))
+		return NoSquare, fmt.Errorf("xiangqi: parse square %q: %w", s, game.Errorf(ErrSyntax, "want a file a..i and a rank 1..10"))
 	}
 	return sq, nil
 }

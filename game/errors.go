@@ -1,0 +1,26 @@
+package game
+
+import "fmt"
+
+// Error is an error of a rules package that says exactly what is wrong
+// and wraps one of the package's sentinel errors (chess.ErrSyntax,
+// draughts.ErrIllegalMove, ...): errors.Is finds the sentinel, while the
+// message does not repeat the sentinel's own text.
+type Error struct {
+	// Kind is the sentinel: what sort of failure this is.
+	Kind error
+	// Msg is the message Error returns.
+	Msg string
+}
+
+// Error returns e.Msg.
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns e.Kind.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// Errorf returns an *Error of the given kind whose message is formatted as
+// fmt.Sprintf does.
+func Errorf(kind error, format string, args ...any) *Error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}

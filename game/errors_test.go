@@ -1,0 +1,35 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestErrorf(t *testing.T) {
+	errSyntax := errors.New("test: syntax error")
+	errIllegal := errors.New("test: illegal move")
+	for _, tc := range []struct {
+		err     error
+		wantMsg string
+		kind    error
+	}{
+		{Errorf(errSyntax, "square %q out of range", "z9"), `square "z9" out of range`, errSyntax},
+		{Errorf(errIllegal, "illegal in this position"), "illegal in this position", errIllegal},
+		{fmt.Errorf("test: parse move %q: %w", "e2e5", Errorf(errIllegal, "no piece moves so")),
+			`test: parse move "e2e5": no piece moves so`, errIllegal},
+	} {
+		if got := tc.err.Error(); got != tc.wantMsg {
+			t.Errorf("Error() = %q, want %q", got, tc.wantMsg)
+		}
+		for _, kind := range []error{errSyntax, errIllegal} {
+			if got, want := errors.Is(tc.err, kind), kind == tc.kind; got != want {
+				t.Errorf("%q: errors.Is(%v) = %v, want %v", tc.wantMsg, kind, got, want)
+			}
+		}
+		var e *Error
+		if !errors.As(tc.err, &e) || e.Kind != tc.kind {
+			t.Errorf("%q: errors.As did not find an *Error of kind %v", tc.wantMsg, tc.kind)
+		}
+	}
+}
