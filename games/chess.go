@@ -105,27 +105,12 @@ func Chess() Kind[chess.Move, *chess.Game] {
 			return chess.WritePGN(w, g)
 		},
 		ResultTag: chess.ResultString,
-		Perft: func(fen string, depth int) (uint64, error) {
-			pos, err := chessPosition(fen)
-			if err != nil {
-				return 0, err
-			}
-			return chess.Perft(pos, depth), nil
-		},
-		Divide: func(fen string, depth int) ([]DivideLine, error) {
-			pos, err := chessPosition(fen)
-			if err != nil {
-				return nil, err
-			}
-			var out []DivideLine
-			for _, e := range chess.Divide(pos, depth) {
-				// UCI notation, Chess960 castling as king takes rook when
-				// the position is a Chess960 one, as Stockfish's divide
-				// prints it.
-				out = append(out, DivideLine{Move: pos.FormatUCI(e.Move, !pos.ClassicalCastling()), Nodes: e.Nodes})
-			}
-			return out, nil
-		},
+		Perft:     perftOf(chessPosition, chess.Perft),
+		// UCI notation, Chess960 castling as king takes rook when the
+		// position is a Chess960 one, as Stockfish's divide prints it.
+		Divide: divideOf(chessPosition, chess.Divide, func(p chess.Position, m chess.Move) string {
+			return p.FormatUCI(m, !p.ClassicalCastling())
+		}),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())

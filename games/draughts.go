@@ -74,24 +74,10 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 			return draughts.WritePDN(w, g)
 		},
 		ResultTag: draughts.ResultString,
-		Perft: func(fen string, depth int) (uint64, error) {
-			pos, err := draughtsPosition(fen)
-			if err != nil {
-				return 0, err
-			}
-			return draughts.Perft(pos, depth), nil
-		},
-		Divide: func(fen string, depth int) ([]DivideLine, error) {
-			pos, err := draughtsPosition(fen)
-			if err != nil {
-				return nil, err
-			}
-			var out []DivideLine
-			for _, e := range draughts.Divide(pos, depth) {
-				out = append(out, DivideLine{Move: pos.FormatMove(e.Move), Nodes: e.Nodes})
-			}
-			return out, nil
-		},
+		Perft:     perftOf(draughtsPosition, draughts.Perft),
+		Divide: divideOf(draughtsPosition, draughts.Divide, func(p draughts.Position, m draughts.Move) string {
+			return p.FormatMove(m)
+		}),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			_, err := fmt.Fprintf(w, "king value: %.3f men\n", n.King())
 			return err

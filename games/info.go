@@ -114,3 +114,32 @@ func writeTerms(b *strings.Builder, names []string, units, weights []float64) {
 		fmt.Fprintf(b, "  %-*s  %+6.2f  %10.4g  %+13.4f\n", width, name, weights[i], units[i], weights[i]*units[i])
 	}
 }
+
+// perftOf returns a Kind's Perft: the position read by parse from a FEN,
+// its leaves counted by perft.
+func perftOf[P any](parse func(string) (P, error), perft func(P, int) uint64) func(string, int) (uint64, error) {
+	return func(fen string, depth int) (uint64, error) {
+		p, err := parse(fen)
+		if err != nil {
+			return 0, err
+		}
+		return perft(p, depth), nil
+	}
+}
+
+// divideOf returns a Kind's Divide: the position read by parse from a FEN,
+// divided by divide, each root move written by format in the position
+// before it.
+func divideOf[P any, M any](parse func(string) (P, error), divide func(P, int) []game.DivideEntry[M], format func(P, M) string) func(string, int) ([]DivideLine, error) {
+	return func(fen string, depth int) ([]DivideLine, error) {
+		p, err := parse(fen)
+		if err != nil {
+			return nil, err
+		}
+		var out []DivideLine
+		for _, e := range divide(p, depth) {
+			out = append(out, DivideLine{Move: format(p, e.Move), Nodes: e.Nodes})
+		}
+		return out, nil
+	}
+}

@@ -73,24 +73,10 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 			return xiangqi.WriteRecord(w, r)
 		},
 		ResultTag: xiangqi.ResultString,
-		Perft: func(fen string, depth int) (uint64, error) {
-			pos, err := xiangqiPosition(fen)
-			if err != nil {
-				return 0, err
-			}
-			return xiangqi.Perft(pos, depth), nil
-		},
-		Divide: func(fen string, depth int) ([]DivideLine, error) {
-			pos, err := xiangqiPosition(fen)
-			if err != nil {
-				return nil, err
-			}
-			var out []DivideLine
-			for _, e := range xiangqi.Divide(pos, depth) {
-				out = append(out, DivideLine{Move: pos.FormatUCI(e.Move), Nodes: e.Nodes})
-			}
-			return out, nil
-		},
+		Perft:     perftOf(xiangqiPosition, xiangqi.Perft),
+		Divide: divideOf(xiangqiPosition, xiangqi.Divide, func(p xiangqi.Position, m xiangqi.Move) string {
+			return p.FormatUCI(m)
+		}),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
