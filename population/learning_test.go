@@ -66,6 +66,9 @@ func TestEvolutionLearns(t *testing.T) {
 // terms alone, each over 400 seeded games at depth 2. Measured: 63.5% and
 // 60.5% (docs/chess.md, "Positional terms" and "More terms").
 func TestChessTermsAddStrength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("800 chess games at depth 2 (skipped with -short, as under the race detector)")
+	}
 	species := games.Chess().Species(games.Setup{Depth: 2})
 	for _, c := range []struct {
 		name     string
@@ -129,6 +132,9 @@ func expectStronger[M comparable, S search.Game[M]](t *testing.T, species popula
 // the terms at 0 over 200 seeded games at depth 2. Measured: 57.2%
 // (docs/xiangqi.md, "Positional terms").
 func TestXiangqiTermsAddStrength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 xiangqi games at depth 2 (skipped with -short, as under the race detector)")
+	}
 	species, plain, withTerms := xiangqiGenerationZero(t)
 	expectStronger(t, species, "textbook terms vs none", withTerms, plain, 200, 0.55)
 }
@@ -166,6 +172,9 @@ func xiangqiGenerationZero(t *testing.T) (species population.Species[xiangqi.Mov
 // from the same change (docs/xiangqi.md, "Piece values that move"). Equal
 // values score 50%.
 func TestXiangqiValuesAddStrength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("400 xiangqi games at depth 2 (skipped with -short, as under the race detector)")
+	}
 	species, _, classic := xiangqiGenerationZero(t)
 	for i, v := range nnet.ClassicXiangqiPieceValues() {
 		if got := classic.XiangqiPieceValues()[i]; math.Abs(got-v) > 1e-6 { // stored in float32
