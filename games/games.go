@@ -211,9 +211,10 @@ type Opening[M comparable] struct {
 }
 
 // ReadOpenings reads openings from r: game records (their start and main
-// line) when records is true, else one position a line (blank lines and
-// lines starting with # are skipped). Every opening is checked by playing
-// it under setup, so that a bad one is named here and not in a game.
+// line, each move legal, as the record reader checks) when records is
+// true, else one position a line (blank lines and lines starting with #
+// are skipped). Every start is checked under setup, so that a bad one is
+// named here and not in a game.
 func (k Kind[M, S]) ReadOpenings(r io.Reader, records bool, setup Setup) ([]Opening[M], error) {
 	var out []Opening[M]
 	if records {
@@ -237,7 +238,7 @@ func (k Kind[M, S]) ReadOpenings(r io.Reader, records bool, setup Setup) ([]Open
 		return nil, errors.New("openings: the file holds no opening")
 	}
 	for i, o := range out {
-		if _, err := k.openingGame(o, setup); err != nil {
+		if _, err := k.NewGame(o.Start, setup); err != nil {
 			return nil, fmt.Errorf("openings: opening %d: %w", i+1, err)
 		}
 	}
@@ -253,17 +254,13 @@ func (k Kind[M, S]) IsRecordFile(path string) bool {
 }
 
 // openingGame returns the game of opening o under setup: its start with
-// its moves played.
+// its moves played. ReadOpenings has checked both.
 func (k Kind[M, S]) openingGame(o Opening[M], setup Setup) (S, error) {
 	g, err := k.NewGame(o.Start, setup)
 	if err != nil {
 		return g, err
 	}
-	var buf []M
-	for i, m := range o.Moves {
-		if buf = g.LegalMoves(buf); !slices.Contains(buf, m) {
-			return g, fmt.Errorf("move %d is not legal", i+1)
-		}
+	for _, m := range o.Moves {
 		g.Make(m)
 	}
 	return g, nil
