@@ -49,6 +49,38 @@ type Quiescent[M comparable] interface {
 	CaptureOrder(m M) int
 }
 
+// NullMover is implemented by games in which passing the turn is a sound
+// probe for null-move pruning (chess, xiangqi; not draughts, whose move
+// obligation makes zugzwang the rule): if the side to move is still
+// winning after giving the opponent a free move, a real move will be too.
+type NullMover interface {
+	// MakeNull passes the turn: the side to move changes and nothing moves
+	// (in chess an en passant right lapses). It must not be called in check.
+	// Repetition and draw rules never look back past a null move.
+	MakeNull()
+	// UnmakeNull takes back the last MakeNull.
+	UnmakeNull()
+	// NullSafe reports whether zugzwang is unlikely enough for the side to
+	// move that a null move may be tried: in chess it has a piece other than
+	// pawns and the king; in xiangqi a chariot, horse or cannon.
+	NullSafe() bool
+}
+
+// Exchanger is implemented by games with a static exchange evaluation
+// (chess, xiangqi): it orders losing captures last and prunes them in
+// quiescence, and gives delta pruning the value a capture wins.
+type Exchanger[M comparable] interface {
+	// SEEAtLeast reports whether the exchange that move m starts on its
+	// target square wins at least threshold centipawns for the side to
+	// move, each side recapturing with its least valuable piece and free to
+	// stop (pins ignored, as usual).
+	SEEAtLeast(m M, threshold int) bool
+	// CaptureValue returns the material m wins at once, in centipawns: the
+	// captured piece's value plus, for a promotion, what the new piece adds
+	// over a pawn; 0 for a quiet move.
+	CaptureValue(m M) int
+}
+
 // Scores are ints from the point of view of the side to move.
 const (
 	// Infinity bounds every score.
