@@ -27,10 +27,10 @@ func (x *xiangqiNetEval) Evaluate(g *xiangqi.Game) int {
 }
 
 // xiangqiNetOptions are the search settings of xiangqi agents: alpha-beta
-// to depth with quiescence on captures, a check extension and a
-// transposition table.
+// to depth with quiescence on captures and the search's default techniques
+// (a check extension among them, at most 4 plies on a path).
 func xiangqiNetOptions(depth int) search.Options {
-	return search.Options{Depth: depth, Quiescence: true, CheckExtension: true, MaxExtension: 4, TableBits: 15}
+	return search.Options{Depth: depth, Quiescence: true, MaxExtension: 4, TableBits: 15}
 }
 
 // XiangqiNet returns a spec whose players search with net: alpha-beta to

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"time"
 	"unsafe"
 )
@@ -22,15 +23,20 @@ type Options struct {
 	// depth in games that implement Quiescent, instead of evaluating a
 	// position in the middle of an exchange.
 	Quiescence bool
-	// CheckExtension searches a position whose side to move is in check one
-	// ply deeper (up to MaxExtension plies on a path), in games that
-	// implement Quiescent, so that a line of quiet checks is not cut off at
-	// the horizon.
-	CheckExtension bool
+	// Techniques are the pruning, reduction and extension techniques the
+	// search uses where the game allows them; zero means
+	// DefaultTechniques, None plain alpha-beta.
+	Techniques Technique
 	// Nodes stops the search after about this many nodes (0: no limit).
 	Nodes int64
-	// Time stops the search after about this long (0: no limit).
+	// Time stops the search after about this long (0: no limit): the hard
+	// limit of a move.
 	Time time.Duration
+	// SoftTime, when positive, is the time a move should take: no new
+	// iteration starts once it is spent, and less of it is used while the
+	// best move stays the same from iteration to iteration (more when it
+	// has just changed). Time still bounds the search.
+	SoftTime time.Duration
 	// TableBits sizes the transposition table at 1<<TableBits entries;
 	// default 16.
 	TableBits int
@@ -48,6 +54,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.TableBits <= 0 {
 		o.TableBits = 16
+	}
+	if o.Techniques == 0 {
+		o.Techniques = DefaultTechniques
 	}
 	return o
 }
@@ -78,19 +87,25 @@ type plyState[M comparable] struct {
 }
 
 // AlphaBeta is an iterative-deepening negamax search with alpha-beta
-// pruning, a transposition table, and move ordering by the table's move,
-// killer moves and the history heuristic. It is not safe for concurrent use.
+// pruning, a transposition table, move ordering by the table's move,
+// captures, killer moves and the history heuristic, and the techniques of
+// Options.Techniques. It is not safe for concurrent use.
 type AlphaBeta[M comparable, S Game[M]] struct {
 	opts    Options
 	eval    Evaluator[S]
 	inc     Incremental[S] // eval, when it is incremental; else nil
-	q       Quiescent[M]   // the searched game as a Quiescent, or nil if it is not one
-	quiet   bool           // run quiescence search (option on and the game supports it)
-	checks  bool           // extend checks (option on and the game supports it)
 	table   *table[M]
 	plies   []plyState[M]
 	history []int32
 	pv      []M // the last completed iteration's PV, returned in Result
+
+	// What the searched game offers, found at the start of each search.
+	q     Quiescent[M] // the game as a Quiescent, or nil
+	null  NullMover    // the game as a NullMover when null moves are on, or nil
+	see   Exchanger[M] // the game as an Exchanger when SEE is on, or nil
+	delta Exchanger[M] // the game as an Exchanger when delta pruning is on, or nil
+	quiet bool         // run quiescence search (option on and the game supports it)
+	tech  Technique    // the techniques on, less those the game cannot use
 
 	nodes    int64
 	stopped  bool
@@ -100,19 +115,36 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 }
 
 // Limits changes the depth, node and time limits of the searches that
-// follow (zero depth keeps the current one; zero nodes or time, none).
+// follow (zero depth keeps the current one; zero nodes or time, none). The
+// time is a hard limit; a soft one set before is dropped.
 func (ab *AlphaBeta[M, S]) Limits(depth int, nodes int64, t time.Duration) {
 	if depth > 0 {
 		ab.opts.Depth = depth
 	}
-	ab.opts.Nodes, ab.opts.Time = nodes, t
+	ab.opts.Nodes, ab.opts.Time, ab.opts.SoftTime = nodes, t, 0
+}
+
+// Clock makes the searches that follow deepen until the soft time is spent
+// (less while the best move is stable), never past the hard time.
+func (ab *AlphaBeta[M, S]) Clock(soft, hard time.Duration) {
+	ab.opts.Depth = maxPly - 1
+	ab.opts.Nodes, ab.opts.Time, ab.opts.SoftTime = 0, hard, soft
+}
+
+// SetTechniques changes the techniques of the searches that follow (zero:
+// DefaultTechniques).
+func (ab *AlphaBeta[M, S]) SetTechniques(t Technique) {
+	if t == 0 {
+		t = DefaultTechniques
+	}
+	ab.opts.Techniques = t
 }
 
 // ResizeTable gives the transposition table about mb megabytes (at least
-// one entry), emptying it; a UCI engine's Hash option calls it.
+// one bucket), emptying it; a UCI engine's Hash option calls it.
 func (ab *AlphaBeta[M, S]) ResizeTable(mb int) {
 	entry := int(unsafe.Sizeof(ttEntry[M]{}))
-	bits := 0
+	bits := 1
 	for (2<<bits)*entry <= mb<<20 {
 		bits++
 	}
@@ -155,6 +187,35 @@ func (ab *AlphaBeta[M, S]) Reset() {
 	}
 }
 
+// prepare finds what the game of s offers the techniques.
+func (ab *AlphaBeta[M, S]) prepare(s S) {
+	tech := ab.opts.Techniques
+	q, isQuiescent := any(s).(Quiescent[M])
+	ab.q, ab.null, ab.see, ab.delta = nil, nil, nil, nil
+	if isQuiescent {
+		ab.q = q
+	} else {
+		tech &^= CheckExtension
+	}
+	ab.quiet = ab.opts.Quiescence && isQuiescent
+	if n, ok := any(s).(NullMover); ok && tech.Has(NullMove) {
+		ab.null = n
+	} else {
+		tech &^= NullMove
+	}
+	x, isExchanger := any(s).(Exchanger[M])
+	if !isExchanger || !isQuiescent {
+		tech &^= SEE | Delta
+	}
+	if tech.Has(SEE) {
+		ab.see = x
+	}
+	if tech.Has(Delta) {
+		ab.delta = x
+	}
+	ab.tech = tech
+}
+
 // Search looks for the best move in the current position of s and returns
 // it with its score. s is returned to the position it had. The search stops
 // early when ctx is done or a node or time limit is reached, and then
@@ -173,11 +234,12 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	if ab.inc != nil {
 		ab.inc.Reset(s)
 	}
-	q, isQuiescent := any(s).(Quiescent[M])
-	ab.q = q
-	ab.quiet = ab.opts.Quiescence && isQuiescent
-	ab.checks = ab.opts.CheckExtension && isQuiescent
+	if ab.table != nil {
+		ab.table.age()
+	}
+	ab.prepare(s)
 	var res Result[M]
+	stable := 0 // iterations in a row that kept the best move
 	for depth := 1; depth <= ab.opts.Depth; depth++ {
 		if depth > 1 {
 			ab.checkLimits()
@@ -185,11 +247,16 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 				break
 			}
 		}
-		score := ab.negamax(s, depth, 0, 0, -Infinity, Infinity)
+		score := ab.root(s, depth, res.Score)
 		if ab.stopped && depth > 1 {
 			break
 		}
 		root := &ab.plies[0]
+		if len(root.pv) > 0 && res.Depth > 0 && root.pv[0] == res.Move {
+			stable++
+		} else {
+			stable = 0
+		}
 		res.Score, res.Depth = score, depth
 		ab.pv = append(ab.pv[:0], root.pv...)
 		res.PV = ab.pv
@@ -200,12 +267,64 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 			res.Nodes, res.Elapsed = ab.nodes, time.Since(start)
 			ab.report(res)
 		}
-		if ab.stopped || IsWin(score) {
+		if ab.stopped || IsWin(score) || ab.softStop(time.Since(start), stable) {
 			break
 		}
 	}
 	res.Nodes, res.Elapsed = ab.nodes, time.Since(start)
 	return res
+}
+
+// softStop reports whether a search that has run for elapsed should not
+// start another iteration: an iteration costs about as much as all those
+// before it together, so none starts past 60% of the soft time. The soft
+// time shrinks to half while the best move has held for three iterations
+// and grows by half when it has just changed.
+func (ab *AlphaBeta[M, S]) softStop(elapsed time.Duration, stable int) bool {
+	soft := ab.opts.SoftTime
+	if soft <= 0 {
+		return false
+	}
+	switch {
+	case stable >= 3:
+		soft /= 2
+	case stable == 0:
+		soft += soft / 2
+	}
+	return elapsed > soft*6/10
+}
+
+// aspirationWindow is the half-width of the first aspiration window, in
+// the evaluation's units (centipawns).
+const aspirationWindow = 30
+
+// root searches the root to depth, inside an aspiration window around the
+// last iteration's score when that technique is on, widening the window
+// until the score falls inside it.
+func (ab *AlphaBeta[M, S]) root(s S, depth, last int) int {
+	if !ab.tech.Has(Aspiration) || depth < 4 || IsWin(last) {
+		return ab.negamax(s, depth, 0, 0, -Infinity, Infinity, true)
+	}
+	delta := aspirationWindow
+	alpha, beta := max(last-delta, -Infinity), min(last+delta, Infinity)
+	for {
+		score := ab.negamax(s, depth, 0, 0, alpha, beta, true)
+		if ab.stopped {
+			return score
+		}
+		switch {
+		case score <= alpha:
+			alpha = max(score-delta, -Infinity)
+		case score >= beta:
+			beta = min(score+delta, Infinity)
+		default:
+			return score
+		}
+		delta *= 2
+		if delta > 8*aspirationWindow {
+			alpha, beta = -Infinity, Infinity
+		}
+	}
 }
 
 // checkLimits sets stopped when the context, the node limit or the clock
@@ -218,9 +337,33 @@ func (ab *AlphaBeta[M, S]) checkLimits() {
 	}
 }
 
-// negamax returns the value of s searched to depth plies, ply plies below the
-// root, with ext extension plies used on this path. It fills the ply's PV.
-func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
+// Margins of the pruning techniques, in the evaluation's units
+// (centipawns; a draughts man is 100).
+const (
+	reverseFutilityDepth  = 6
+	reverseFutilityMargin = 90  // a ply
+	futilityDepth         = 3
+	futilityMargin        = 100 // and as much again a ply
+	deltaMargin           = 200
+	nullMoveDepth         = 3
+)
+
+// lmrTable[d][i] is the reduction of the i-th move (from 0) at depth d:
+// 0.75 + ln(d)·ln(i)/2.25, rounded down, as in Ethereal.
+var lmrTable = func() (t [64][64]int8) {
+	for d := 1; d < 64; d++ {
+		for i := 1; i < 64; i++ {
+			t[d][i] = int8(0.75 + math.Log(float64(d))*math.Log(float64(i))/2.25)
+		}
+	}
+	return t
+}()
+
+// negamax returns the value of s searched to depth plies, ply plies below
+// the root, with ext extension plies used on this path, inside the window
+// (alpha, beta); a window of width one makes a non-PV node. nullOK is false
+// right after a null move. It fills the ply's PV.
+func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK bool) int {
 	ps := &ab.plies[ply]
 	ps.pv = ps.pv[:0]
 	ab.nodes++
@@ -230,10 +373,19 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 	if ab.stopped {
 		return 0
 	}
-	if ply > 0 && s.Drawn() {
-		return 0
+	if ply > 0 {
+		if s.Drawn() {
+			return 0
+		}
+		if ab.tech.Has(MateDistance) {
+			alpha, beta = max(alpha, -Win+ply), min(beta, Win-ply-1)
+			if alpha >= beta {
+				return alpha
+			}
+		}
 	}
-	if ab.checks && ply > 0 && ext < ab.opts.MaxExtension && ab.q.InCheck() {
+	inCheck := ab.q != nil && ab.q.InCheck()
+	if inCheck && ab.tech.Has(CheckExtension) && ply > 0 && ext < ab.opts.MaxExtension {
 		depth, ext = depth+1, ext+1
 	}
 	if depth <= 0 {
@@ -258,15 +410,50 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 			ttMove = e.move
 			if ply > 0 && int(e.depth) >= depth {
 				score := fromTT(int(e.score), ply)
-				switch {
-				case e.bound == boundExact,
-					e.bound == boundLower && score >= beta,
-					e.bound == boundUpper && score <= alpha:
+				switch b := e.bound(); {
+				case b == boundExact,
+					b == boundLower && score >= beta,
+					b == boundUpper && score <= alpha:
 					if e.move != zero {
 						ps.pv = append(ps.pv, e.move)
 					}
 					return score
 				}
+			}
+		}
+	}
+
+	// Pruning before the moves, at non-PV nodes that are quiet (not in
+	// check, no capture pending).
+	pvNode := beta-alpha > 1
+	unquiet := inCheck || s.Tactical()
+	staticEval := -Infinity
+	if !pvNode && !unquiet && ab.tech&(ReverseFutility|NullMove|Futility) != 0 {
+		staticEval = ab.eval.Evaluate(s)
+		if ab.tech.Has(ReverseFutility) && depth <= reverseFutilityDepth && !IsWin(beta) &&
+			staticEval-reverseFutilityMargin*depth >= beta {
+			return staticEval
+		}
+		if ab.null != nil && nullOK && depth >= nullMoveDepth && staticEval >= beta && !IsWin(beta) && ab.null.NullSafe() {
+			r := 3 + depth/6
+			ab.null.MakeNull()
+			if ab.inc != nil {
+				ab.inc.Push(s)
+			}
+			score := -ab.negamax(s, depth-1-r, ply+1, ext, -beta, -beta+1, false)
+			ab.null.UnmakeNull()
+			if ab.inc != nil {
+				ab.inc.Pop()
+			}
+			if ab.stopped {
+				return 0
+			}
+			if score >= beta {
+				ps.pv = ps.pv[:0]
+				if IsWin(score) {
+					score = beta // a mate after a pass proves nothing
+				}
+				return score
 			}
 		}
 	}
@@ -278,12 +465,48 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 	}
 	ab.scoreMoves(s, ps, ttMove)
 
+	futile := ab.tech.Has(Futility) && staticEval > -Infinity && depth <= futilityDepth &&
+		!IsWin(alpha) && staticEval+futilityMargin*(depth+1) <= alpha
+	reduce := ab.tech.Has(LMR) && depth >= 3 && !unquiet
 	alphaIn := alpha
 	best, bestMove := -Infinity, zero
 	for i := range moves {
 		m := ab.pickNext(ps, i)
+		order := ps.scores[i]
+		quietMove := order >= 0 && order < orderKiller && m != ttMove
 		ab.make(s, m)
-		score := -ab.negamax(s, depth-1, ply+1, ext, -beta, -alpha)
+		givesCheck := s.Tactical()
+		if futile && i > 0 && quietMove && !givesCheck {
+			ab.unmake(s)
+			best = max(best, staticEval+futilityMargin*(depth+1))
+			continue
+		}
+		var score int
+		if i == 0 {
+			score = -ab.negamax(s, depth-1, ply+1, ext, -beta, -alpha, true)
+		} else {
+			r := 0
+			if reduce && quietMove && !givesCheck && i >= 2 {
+				r = int(lmrTable[min(depth, 63)][min(i, 63)])
+				if pvNode {
+					r--
+				}
+				r = max(0, min(r, depth-2))
+			}
+			// Later moves are searched with a null window when PVS is on,
+			// to prove them no better than the first.
+			lo := -beta
+			if ab.tech.Has(PVS) {
+				lo = -alpha - 1
+			}
+			score = -ab.negamax(s, depth-1-r, ply+1, ext, lo, -alpha, true)
+			if score > alpha && r > 0 {
+				score = -ab.negamax(s, depth-1, ply+1, ext, lo, -alpha, true)
+			}
+			if score > alpha && score < beta && lo != -beta {
+				score = -ab.negamax(s, depth-1, ply+1, ext, -beta, -alpha, true)
+			}
+		}
 		ab.unmake(s)
 		if ab.stopped {
 			return 0
@@ -295,7 +518,9 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 				child := ab.plies[ply+1].pv
 				ps.pv = append(append(ps.pv[:0], m), child...)
 				if alpha >= beta {
-					ab.noteCutoff(s, ps, m, depth, len(moves) > 1)
+					if ab.q == nil || ab.q.CaptureOrder(m) == 0 {
+						ab.noteCutoff(s, ps, m, depth, len(moves) > 1)
+					}
 					break
 				}
 			}
@@ -308,6 +533,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 			b = boundLower
 		case best <= alphaIn:
 			b = boundUpper
+			bestMove = zero // no move proved best: keep the table's
 		}
 		ab.table.store(key, bestMove, best, depth, ply, b)
 	}
@@ -315,11 +541,14 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int) int {
 }
 
 // Move ordering scores: the table's move first, then captures (in games
-// that rank them), then the killers, then the rest by history.
+// that rank them) that do not lose material, then the killers, then the
+// rest by history, and last the captures that lose material by static
+// exchange.
 const (
-	orderTable   = 1 << 30
-	orderCapture = 1<<29 + 1<<28
-	orderKiller  = 1 << 29
+	orderTable      = 1 << 30
+	orderCapture    = 1<<29 + 1<<28
+	orderKiller     = 1 << 29
+	orderBadCapture = -1 << 29
 )
 
 // scoreMoves fills ps.scores for ps.moves.
@@ -338,8 +567,11 @@ func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
 			sc = orderTable
 		case captures && q.CaptureOrder(m) > 0:
 			// Captures and promotions, most valuable victim first, come
-			// before killers and quiet moves.
+			// before killers and quiet moves unless they lose material.
 			sc = orderCapture + int32(q.CaptureOrder(m))
+			if ab.see != nil && !ab.see.SEEAtLeast(m, 0) {
+				sc = orderBadCapture + int32(q.CaptureOrder(m))
+			}
 		case !ab.opts.NoKillers && (m == ps.killers[0] || m == ps.killers[1]):
 			sc = orderKiller
 		case !ab.opts.NoHistory:
@@ -385,7 +617,9 @@ func (ab *AlphaBeta[M, S]) noteCutoff(s S, ps *plyState[M], m M, depth int, choi
 
 // quiesce searches only the moves that change the material (or, in check,
 // every evasion) until the position is quiet: the side to move may stand pat
-// on the evaluation unless it is in check.
+// on the evaluation unless it is in check. With SEE on, captures that lose
+// material are not searched; with delta pruning, neither are those that
+// could not raise alpha if they won their victim and a margin.
 func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) int {
 	ps := &ab.plies[ply]
 	ps.pv = ps.pv[:0]
@@ -403,14 +637,15 @@ func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) in
 		return ab.eval.Evaluate(s)
 	}
 	inCheck := q.InCheck()
-	best := -Infinity
+	best, standPat := -Infinity, -Infinity
 	if inCheck {
 		ps.moves = s.LegalMoves(ps.moves)
 		if len(ps.moves) == 0 {
 			return terminalScore(s.Outcome(), s.ToMove(), ply)
 		}
 	} else {
-		best = ab.eval.Evaluate(s)
+		standPat = ab.eval.Evaluate(s)
+		best = standPat
 		if best >= beta {
 			return best
 		}
@@ -426,6 +661,14 @@ func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) in
 	}
 	for i := range ps.moves {
 		m := ab.pickNext(ps, i)
+		if !inCheck {
+			if ab.delta != nil && standPat+ab.delta.CaptureValue(m)+deltaMargin <= alpha {
+				continue
+			}
+			if ab.see != nil && !ab.see.SEEAtLeast(m, 0) {
+				continue
+			}
+		}
 		ab.make(s, m)
 		score := -ab.quiesce(s, q, ply+1, -beta, -alpha)
 		ab.unmake(s)

@@ -109,10 +109,20 @@ func Allot(left, inc time.Duration, movesToGo int) time.Duration {
 	return max(t, 5*time.Millisecond)
 }
 
-// SetClock makes the next moves' searches stop by the time Allot gives,
-// deepening as far as that time allows.
+// Budget returns the soft and hard time limits of one move with left on
+// the clock and inc added per move: the soft one is Allot's share, the hard
+// one four times that, but never more than a third of what is left less
+// 20 ms for lag and overhead, and never less than the soft one.
+func Budget(left, inc time.Duration, movesToGo int) (soft, hard time.Duration) {
+	soft = Allot(left, inc, movesToGo)
+	hard = min(4*soft, left/3-20*time.Millisecond)
+	return soft, max(hard, soft)
+}
+
+// SetClock makes the next moves' searches deepen while Budget's soft time
+// lasts (less when the best move is stable), never past its hard time.
 func (p Searcher[M, S]) SetClock(mine, _, inc time.Duration) {
-	p.Limits(maxPly-1, 0, Allot(mine, inc, 0))
+	p.Clock(Budget(mine, inc, 0))
 }
 
 // SetClock makes the next moves' searches stop by the time Allot gives,

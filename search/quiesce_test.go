@@ -99,7 +99,7 @@ func quiesceRef(g cg, ply int, b *refBudget) (int, bool) {
 
 func TestQuiescenceEqualsMinimax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	ab := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 1, Quiescence: true})
+	ab := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 1, Quiescence: true, Techniques: None})
 	tested, skipped, want := 0, 0, 40
 	if testing.Short() {
 		want = 10
@@ -138,8 +138,8 @@ func TestQuiescenceSeesTheRecapture(t *testing.T) {
 	// like +800; with quiescence the recapture is seen and White keeps +700.
 	g := chess.NewGame(mustFEN(t, "4k3/8/4p3/3p4/8/8/3Q4/4K3 w - - 0 1"), chess.DefaultRules())
 	p := g.Position()
-	naive := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 1}).Search(context.Background(), g)
-	quiet := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 1, Quiescence: true}).Search(context.Background(), g)
+	naive := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 1, Techniques: None}).Search(context.Background(), g)
+	quiet := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 1, Quiescence: true, Techniques: None}).Search(context.Background(), g)
 	if naive.Score != 800 || p.FormatUCI(naive.Move, false) != "d2d5" {
 		t.Errorf("without quiescence: %s scoring %d, want the greedy d2d5 at 800", p.FormatUCI(naive.Move, false), naive.Score)
 	}
@@ -155,8 +155,8 @@ func TestQuiescenceSeesTheRecapture(t *testing.T) {
 func TestCheckExtension(t *testing.T) {
 	g := chess.NewGame(mustFEN(t, "8/7k/R7/8/8/8/8/KR6 w - - 0 1"), chess.DefaultRules())
 	p := g.Position()
-	plain := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 2, Quiescence: true}).Search(context.Background(), g)
-	ext := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 2, Quiescence: true, CheckExtension: true}).Search(context.Background(), g)
+	plain := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 2, Quiescence: true, Techniques: None}).Search(context.Background(), g)
+	ext := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 2, Quiescence: true, Techniques: CheckExtension}).Search(context.Background(), g)
 	if IsWin(plain.Score) {
 		t.Errorf("without the extension depth 2 found a mate (%s, %d): the test position is too easy", p.FormatUCI(plain.Move, false), plain.Score)
 	}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"evolved/game"
 	"evolved/game/draughts"
@@ -70,8 +71,13 @@ func samplePositions(n int, seed uint64) []dg {
 }
 
 func TestAlphaBetaEqualsMinimax(t *testing.T) {
+	// The techniques that never change the root's value: the null window
+	// and the aspiration window only prove bounds that a re-search then
+	// makes exact, and mate-distance pruning cuts only lines that cannot
+	// beat a mate already found.
+	exact := PVS | Aspiration | MateDistance
 	for _, extend := range []bool{false, true} {
-		ab := NewAlphaBeta[dm, dg](material{}, Options{Depth: 4, CaptureExtension: extend})
+		ab := NewAlphaBeta[dm, dg](material{}, Options{Depth: 4, CaptureExtension: extend, Techniques: exact})
 		for i, g := range samplePositions(60, 3) {
 			ab.Reset()
 			before := g.Position()
@@ -162,8 +168,12 @@ func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 func TestResizeTable(t *testing.T) {
 	ab := NewAlphaBeta[dm, dg](material{}, Options{})
 	ab.ResizeTable(1)
-	n := len(ab.table.entries)
-	if n&(n-1) != 0 || n*24 > 1<<20 || n*24*2 <= 1<<20 {
-		t.Errorf("1 MB gives %d entries of 24 bytes, want the largest power of two that fits", n)
+	n := 2 * len(ab.table.buckets)
+	if n&(n-1) != 0 || n*16 > 1<<20 || n*16*2 <= 1<<20 {
+		t.Errorf("1 MB gives %d entries of 16 bytes, want the largest power of two that fits", n)
+	}
+	// A draughts move is 8 bytes, a chess one 4: both entries fit in 16.
+	if d, c := unsafe.Sizeof(ttEntry[dm]{}), unsafe.Sizeof(ttEntry[cm]{}); d != 16 || c != 12 {
+		t.Errorf("table entries take %d bytes in draughts and %d in chess, want 16 and 12", d, c)
 	}
 }

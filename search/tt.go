@@ -10,47 +10,111 @@ const (
 	boundUpper       // the true value is at most the score (no move raised alpha)
 )
 
-// ttEntry is one slot of the transposition table.
+// ttEntry is one slot of the transposition table, packed into 16 bytes
+// or less: the move first (8 bytes in draughts, 4 in chess and xiangqi),
+// then the upper half of the position's hash (the lower bits chose the
+// slot), the score, the depth, and the search's generation and the bound in
+// one byte.
 type ttEntry[M comparable] struct {
-	key   uint64
 	move  M
-	score int32
+	check uint32 // the hash's upper 32 bits
+	score int16
 	depth int8
-	bound bound
+	info  uint8 // generation<<2 | bound
 }
 
-// table is a transposition table: a power-of-two array of entries indexed by
-// the low bits of the position's hash. A slot is replaced when the new
-// entry's depth is at least the old one's or the slot holds another
-// position.
+func (e *ttEntry[M]) bound() bound     { return bound(e.info & 3) }
+func (e *ttEntry[M]) generation() uint8 { return e.info >> 2 }
+
+// generations is the number of distinct generations an entry can carry.
+const generations = 64
+
+// table is a transposition table of two-slot buckets indexed by the low
+// bits of the position's hash. Each search is a generation. A result goes
+// into its position's slot if the bucket has one; otherwise it replaces
+// whichever of the two entries is worth less: an entry of an older
+// generation (a search of an earlier move) before one of this search, the
+// shallower before the deeper. An entry of this search is not overwritten
+// for its own position by a shallower result unless that one is exact.
 type table[M comparable] struct {
-	entries []ttEntry[M]
-	mask    uint64
+	buckets    [][2]ttEntry[M]
+	mask       uint64
+	generation uint8
 }
 
-// newTable returns a table of 1<<bits entries.
+// newTable returns a table of 1<<bits entries (1<<(bits-1) buckets).
 func newTable[M comparable](bits int) *table[M] {
-	n := uint64(1) << bits
-	return &table[M]{entries: make([]ttEntry[M], n), mask: n - 1}
+	n := uint64(1) << max(bits-1, 0)
+	return &table[M]{buckets: make([][2]ttEntry[M], n), mask: n - 1}
 }
 
 // clear empties the table.
-func (t *table[M]) clear() { clear(t.entries) }
+func (t *table[M]) clear() {
+	clear(t.buckets)
+	t.generation = 0
+}
+
+// age starts a new generation: the entries stored so far become older than
+// the ones the next search stores.
+func (t *table[M]) age() { t.generation = (t.generation + 1) % generations }
 
 // probe returns the entry for key, if stored.
 func (t *table[M]) probe(key uint64) (ttEntry[M], bool) {
-	e := t.entries[key&t.mask]
-	return e, e.bound != boundNone && e.key == key
+	b := &t.buckets[key&t.mask]
+	check := uint32(key >> 32)
+	for i := range b {
+		if e := b[i]; e.check == check && e.bound() != boundNone {
+			return e, true
+		}
+	}
+	return ttEntry[M]{}, false
 }
 
 // store records a search result for key. Win scores are stored relative to
 // the position (distance to the win from here), not to the root.
 func (t *table[M]) store(key uint64, move M, score, depth, ply int, b bound) {
-	e := &t.entries[key&t.mask]
-	if e.key == key && int(e.depth) > depth && e.bound != boundNone {
-		return
+	bucket := &t.buckets[key&t.mask]
+	check := uint32(key >> 32)
+	var zero M
+	slot := -1
+	for i := range bucket {
+		if e := &bucket[i]; e.check == check && e.bound() != boundNone {
+			if e.generation() == t.generation && int(e.depth) > depth && b != boundExact {
+				return
+			}
+			if move == zero {
+				move = e.move // keep the move a shallower search found
+			}
+			slot = i
+			break
+		}
 	}
-	*e = ttEntry[M]{key: key, move: move, score: int32(toTT(score, ply)), depth: int8(depth), bound: b}
+	if slot < 0 {
+		slot = 0
+		if t.worth(&bucket[1]) < t.worth(&bucket[0]) {
+			slot = 1
+		}
+	}
+	bucket[slot] = ttEntry[M]{
+		move:  move,
+		check: check,
+		score: int16(toTT(score, ply)),
+		depth: int8(max(-128, min(127, depth))),
+		info:  t.generation<<2 | uint8(b),
+	}
+}
+
+// worth ranks an entry for replacement: empty entries are worth nothing,
+// entries of earlier searches less than this search's, then by depth.
+func (t *table[M]) worth(e *ttEntry[M]) int {
+	if e.bound() == boundNone {
+		return -1 << 20
+	}
+	w := int(e.depth)
+	if e.generation() != t.generation {
+		w -= 256
+	}
+	return w
 }
 
 // toTT converts a score from root-relative to node-relative.

@@ -22,6 +22,7 @@ import (
 type Searcher interface {
 	Reset()
 	Limits(depth int, nodes int64, t time.Duration)
+	Clock(soft, hard time.Duration)
 	OnIteration(func(search.Result[chess.Move]))
 	ResizeTable(mb int)
 	Search(ctx context.Context, g *chess.Game) search.Result[chess.Move]
@@ -248,12 +249,12 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 	if g.ToMove() == chess.Black {
 		left, inc = btime, binc
 	}
-	var budget time.Duration
+	var budget, soft time.Duration
 	switch {
 	case movetime > 0:
 		budget = time.Duration(movetime) * time.Millisecond
 	case left > 0:
-		budget = search.Allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+		soft, budget = search.Budget(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
 	}
 	searchDepth := s.depth
 	if depth > 0 {
@@ -265,7 +266,11 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 	} else if depth == 0 && nodes == 0 && timed {
 		searchDepth = 30 // the clock decides
 	}
-	s.searcher.Limits(searchDepth, nodes, budget)
+	if soft > 0 && depth == 0 && nodes == 0 && !infinite && !ponder {
+		s.searcher.Clock(soft, budget) // the clock decides, the best move's stability too
+	} else {
+		s.searcher.Limits(searchDepth, nodes, budget)
+	}
 	sctx, cancel := context.WithCancel(ctx)
 	s.cancel, s.done = cancel, make(chan struct{})
 	s.ponderBudget = search.Allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))

@@ -1,0 +1,145 @@
+package search
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Technique is a set of search techniques, one bit each, so that every
+// technique can be switched off and measured against the search without
+// it. A technique that needs something of the game (null moves, static
+// exchange evaluation, checks) is used only in games that provide it.
+type Technique uint32
+
+// The techniques of AlphaBeta.
+const (
+	// PVS searches every move after the first with a null window and
+	// searches again with the full window only a move that beats alpha
+	// (principal-variation search).
+	PVS Technique = 1 << iota
+	// Aspiration starts each iteration from depth 4 with a narrow window
+	// around the last iteration's score, widened when the score falls
+	// outside it.
+	Aspiration
+	// NullMove gives the opponent a free move at non-PV nodes whose static
+	// value beats beta and searches that reduced (3 plies plus one per 6 of
+	// depth): if the side to move still beats beta, the node is cut. Only
+	// in games that implement NullMover, and never when the side to move
+	// may be in zugzwang (NullMover.NullSafe).
+	NullMove
+	// LMR searches late quiet moves (not the table move, not a capture,
+	// promotion or killer, not in or into check) with a depth reduced by a
+	// logarithmic table, and again at full depth when the reduced search
+	// beats alpha (late-move reductions).
+	LMR
+	// CheckExtension searches a position whose side to move is in check one
+	// ply deeper, up to Options.MaxExtension plies on a path, in games that
+	// implement Quiescent.
+	CheckExtension
+	// SEE orders captures that lose material by static exchange last and
+	// prunes them in quiescence, in games that implement Exchanger.
+	SEE
+	// Delta skips captures in quiescence that could not raise alpha even if
+	// they won their victim and a margin (delta pruning), in games that
+	// implement Exchanger.
+	Delta
+	// ReverseFutility returns the static value of a non-PV node near the
+	// leaves (depth <= 6) when it beats beta by a margin that grows with
+	// depth.
+	ReverseFutility
+	// Futility skips quiet moves that do not give check at depth <= 3 when
+	// the static value plus a margin cannot reach alpha.
+	Futility
+	// MateDistance narrows the window to what a mate from this ply could
+	// still improve on (mate-distance pruning).
+	MateDistance
+
+	// None is the set of no technique: plain alpha-beta with the table,
+	// killers and history. (Its bit only marks the set as given, so that
+	// Options' zero value can mean DefaultTechniques.)
+	None Technique = 1 << 31
+
+	// AllTechniques is every technique.
+	AllTechniques = PVS | Aspiration | NullMove | LMR | CheckExtension | SEE | Delta |
+		ReverseFutility | Futility | MateDistance
+
+	// DefaultTechniques are the techniques a search uses when its options
+	// name none: those that won their SPRT (docs/search.md).
+	DefaultTechniques = AllTechniques
+)
+
+// techniqueNames names the techniques in bit order, for flags and logs.
+var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp"}
+
+// String lists the techniques of t by name ("pvs,null,lmr"), "none" for
+// none.
+func (t Technique) String() string {
+	var names []string
+	for i, name := range techniqueNames {
+		if t&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ",")
+}
+
+// Has reports whether t holds every technique of u.
+func (t Technique) Has(u Technique) bool { return t&u == u }
+
+// ParseTechniques reads a technique set: a comma-separated list of names
+// (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp) and
+// the words all, none and default, each name optionally prefixed with +
+// (add it) or - (remove it). A list that starts with + or - changes base;
+// one that starts with a name or a word starts from nothing.
+func ParseTechniques(s string, base Technique) (Technique, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return base, nil
+	}
+	set := Technique(0)
+	if s[0] == '+' || s[0] == '-' {
+		set = base &^ None
+	}
+	for _, item := range strings.Split(s, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		op := byte('+')
+		if item != "" && (item[0] == '+' || item[0] == '-') {
+			op, item = item[0], item[1:]
+		}
+		var t Technique
+		switch item {
+		case "all":
+			t = AllTechniques
+		case "none":
+			t = 0
+		case "default":
+			t = DefaultTechniques
+		default:
+			found := false
+			for i, name := range techniqueNames {
+				if item == name {
+					t, found = 1<<i, true
+				}
+			}
+			if !found {
+				return 0, fmt.Errorf("search: unknown technique %q (want %s, all, none or default)", item, strings.Join(techniqueNames[:], ", "))
+			}
+		}
+		if op == '-' {
+			set &^= t
+		} else {
+			set |= t
+		}
+	}
+	if set == 0 {
+		return None, nil
+	}
+	return set, nil
+}
+
+// count returns the number of techniques in t.
+func (t Technique) count() int { return bits.OnesCount32(uint32(t &^ None)) }
