@@ -79,7 +79,13 @@ func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/
 // pst:D (material and Michniewski's piece-square tables), mcts:N, ept:N, uci:PATH[:option=value...], an exported agent file, or
 // what the chess lab learnt: pheromones:FILE or meta:RUN[@FILE.db] (this
 // one through ChessParser: here it is ErrNeedsDatabase).
+//
+// An alpha-beta spec may end in #TECHNIQUES to choose its search
+// techniques (material:6#-lmr,-null; see search.ParseTechniques).
 func ParseChess(spec string) (ChessSpec, error) {
+	if withSet, ok, err := withTechniques(spec, ParseChess); ok {
+		return withSet, err
+	}
 	if learned, ok, err := parseLearned(spec, nil); ok {
 		return learned, err
 	}

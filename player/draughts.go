@@ -41,7 +41,13 @@ func materialWinRate(score int) float64 {
 
 // ParseDraughts reads a player specification for draughts: a built-in
 // player or the path of an exported agent file.
+//
+// An alpha-beta spec may end in #TECHNIQUES to choose its search
+// techniques (material:6#-lmr,-null; see search.ParseTechniques).
 func ParseDraughts(spec string) (DraughtsSpec, error) {
+	if withSet, ok, err := withTechniques(spec, ParseDraughts); ok {
+		return withSet, err
+	}
 	if isAgentFile(spec) {
 		return agentSpec(spec, "draughts", DraughtsNet)
 	}

@@ -61,7 +61,13 @@ func xiangqiWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score
 // search, MS milliseconds a move, 1000 by default), uci:PATH[:option=value...]
 // (an engine that knows UCI_Variant xiangqi, such as Fairy-Stockfish) or an
 // exported agent file.
+//
+// An alpha-beta spec may end in #TECHNIQUES to choose its search
+// techniques (material:6#-lmr,-null; see search.ParseTechniques).
 func ParseXiangqi(spec string) (XiangqiSpec, error) {
+	if withSet, ok, err := withTechniques(spec, ParseXiangqi); ok {
+		return withSet, err
+	}
 	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
 		u, err := parseUCI[xiangqi.Move, *xiangqi.Game](spec, rest, xiangqiUCI{})
 		if err != nil {
