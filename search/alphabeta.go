@@ -341,7 +341,7 @@ func (ab *AlphaBeta[M, S]) checkLimits() {
 // (centipawns; a draughts man is 100).
 const (
 	reverseFutilityDepth  = 6
-	reverseFutilityMargin = 90  // a ply
+	reverseFutilityMargin = 90 // a ply
 	futilityDepth         = 3
 	futilityMargin        = 100 // and as much again a ply
 	deltaMargin           = 200

@@ -23,7 +23,7 @@ type ttEntry[M comparable] struct {
 	info  uint8 // generation<<2 | bound
 }
 
-func (e *ttEntry[M]) bound() bound     { return bound(e.info & 3) }
+func (e *ttEntry[M]) bound() bound      { return bound(e.info & 3) }
 func (e *ttEntry[M]) generation() uint8 { return e.info >> 2 }
 
 // generations is the number of distinct generations an entry can carry.
