@@ -28,3 +28,41 @@ func WithNodes[M comparable, S search.Game[M]](spec Spec[M, S], nodes int64) Spe
 type limiter interface {
 	Limits(depth int, nodes int64, t time.Duration)
 }
+
+// WithNodeBudget returns spec whose alpha-beta players search each move
+// until about nodes nodes are spent, as deep as that takes them (their
+// own depth no longer counts), if nodes is positive; spec itself
+// otherwise. Players that take no limits (MCTS, UCI engines, which take
+// their own nodes= option) are left as they are.
+func WithNodeBudget[M comparable, S search.Game[M]](spec Spec[M, S], nodes int64) Spec[M, S] {
+	if nodes <= 0 || spec.New == nil {
+		return spec
+	}
+	inner := spec.New
+	spec.New = func() search.Player[M, S] {
+		p := inner()
+		if l, ok := p.(limiter); ok {
+			l.Limits(maxDepth, nodes, 0)
+		}
+		return p
+	}
+	return spec
+}
+
+// WithMoveTime returns spec whose alpha-beta players search each move for
+// about t, as deep as that takes them, if t is positive; spec itself
+// otherwise. Players that take no limits are left as they are.
+func WithMoveTime[M comparable, S search.Game[M]](spec Spec[M, S], t time.Duration) Spec[M, S] {
+	if t <= 0 || spec.New == nil {
+		return spec
+	}
+	inner := spec.New
+	spec.New = func() search.Player[M, S] {
+		p := inner()
+		if l, ok := p.(limiter); ok {
+			l.Limits(maxDepth, 0, t)
+		}
+		return p
+	}
+	return spec
+}

@@ -128,3 +128,30 @@ func TestMatchXiangqi(t *testing.T) {
 		t.Errorf("read %d games back (%v):\n%s", len(games), err, data)
 	}
 }
+
+// TestMatchSearchLimits checks --nodes and --movetime: two rooks against a
+// lone king in the centre need seven moves to mate; material:1 cannot see
+// a mate and draws by the move limit of eight, while the same player given
+// 200,000 nodes a move searches deep enough to mate. (--movetime is only
+// checked for its errors here: a test does not time searches.)
+func TestMatchSearchLimits(t *testing.T) {
+	args := []string{"match", "--game", "chess", "--a", "material:1", "--b", "material:1", "--games", "2",
+		"--colors", "fixed", "--fen", "8/8/8/4k3/8/8/8/RR5K w - - 0 1", "--max-moves", "8"}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{nil, "result games=2 wins=0 draws=2 losses=0 "},
+		{[]string{"--nodes", "200000"}, "result games=2 wins=2 draws=0 losses=0 "},
+	} {
+		out, code := exitStatus(t, append(args, c.extra...)...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%v: status %d, want %q\n%s", c.extra, code, c.want, out)
+		}
+	}
+	for _, bad := range [][]string{{"--nodes", "-1"}, {"--nodes", "10", "--tc", "1+0"}, {"--movetime", "1s", "--tc", "1+0"}, {"--nodes", "10", "--movetime", "1s"}} {
+		if out, code := exitStatus(t, append(args, bad...)...); code != 2 {
+			t.Errorf("%v: status %d, want 2 (usage)\n%s", bad, code, out)
+		}
+	}
+}

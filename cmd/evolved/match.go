@@ -12,6 +12,7 @@ import (
 
 	"evolved/elo"
 	"evolved/games"
+	"evolved/player"
 	"evolved/progress"
 	"evolved/rating"
 	"evolved/search"
@@ -35,6 +36,8 @@ type matchSettings struct {
 	fen          string
 	colors       string
 	sprt         string
+	nodes        int64
+	movetime     time.Duration
 	test         *sprt.Test // parsed from sprt
 	pliesSet     bool       // --opening-plies was given
 }
@@ -56,6 +59,8 @@ func matchCommand(fs *flag.FlagSet) action {
 	fs.BoolVar(&s.chess960, "chess960", false, "chess: start each pair of games from a seeded random Chess960 arrangement")
 	fs.StringVar(&s.openings, "openings", "", "start the pairs from the openings of `FILE`, followed by --opening-plies random plies (0 unless given):\ngame records (.pgn, or .pdn for draughts) or one position a line (EPD for chess, the game's FEN otherwise)")
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds, e.g. 10+0.1 (players then search by the clock; losing on time loses)")
+	fs.Int64Var(&s.nodes, "nodes", 0, "alpha-beta players search `N` nodes a move, as deep as that takes them (0: each player's own depth)")
+	fs.DurationVar(&s.movetime, "movetime", 0, "alpha-beta players search `T` a move (e.g. 100ms), as deep as that takes them")
 	fs.StringVar(&s.sprt, "sprt", "", "stop at a decision of the sequential test `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B,model=logistic|normalized]\n(Elo of A over B; alpha and beta default to 0.05); --games bounds the match")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE] [--sprt SPEC]")
@@ -105,6 +110,12 @@ func matchCommand(fs *flag.FlagSet) action {
 		if _, err := parseTC(s.tc); err != nil {
 			return &usageError{msg: "match: " + err.Error()}
 		}
+		if s.nodes < 0 || s.nodes > 0 && (s.tc != "" || s.movetime != 0) {
+			return usagef("match: --nodes must be positive and does not go with --tc or --movetime, got %d", s.nodes)
+		}
+		if s.movetime < 0 || s.movetime > 0 && s.tc != "" {
+			return usagef("match: --movetime must be positive and does not go with --tc, got %v", s.movetime)
+		}
 		if s.chess960 && strings.ToLower(s.game) != games.ChessName {
 			return usagef("match: --chess960 is for chess, not %s", s.game)
 		}
@@ -131,6 +142,8 @@ func matchGame[M comparable, S search.Game[M]](ctx context.Context, k games.Kind
 	if err != nil {
 		return &usageError{msg: "match: --b: " + err.Error()}
 	}
+	a, b = player.WithNodeBudget(a, s.nodes), player.WithNodeBudget(b, s.nodes)
+	a, b = player.WithMoveTime(a, s.movetime), player.WithMoveTime(b, s.movetime)
 	setup := games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies, Chess960: s.chess960}
 	arena := k.Arena(setup)
 	if s.fen != "" {
