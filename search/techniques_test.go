@@ -1,0 +1,158 @@
+package search
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"evolved/game/chess"
+)
+
+func TestParseTechniques(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		base Technique
+		want Technique
+	}{
+		{"", DefaultTechniques, DefaultTechniques},
+		{"none", DefaultTechniques, None},
+		{"all", None, AllTechniques},
+		{"-lmr", DefaultTechniques, DefaultTechniques &^ LMR},
+		{"-lmr,-null", AllTechniques, AllTechniques &^ (LMR | NullMove)},
+		{"+lmr", None, LMR},
+		{"pvs, LMR", DefaultTechniques, PVS | LMR},
+		{"-pvs,-aspiration,-null,-lmr,-check,-see,-delta,-rfp,-futility,-mdp", AllTechniques, None},
+		{"none,+mdp", AllTechniques, MateDistance},
+	} {
+		got, err := ParseTechniques(c.in, c.base)
+		if err != nil || got != c.want {
+			t.Errorf("ParseTechniques(%q, %v) = %v, %v; want %v", c.in, c.base, got, err, c.want)
+		}
+	}
+	if _, err := ParseTechniques("-lmr,nul", DefaultTechniques); err == nil || !strings.Contains(err.Error(), `"nul"`) {
+		t.Errorf("unknown name: error %v, want one naming it", err)
+	}
+	if got := (PVS | LMR | MateDistance).String(); got != "pvs,lmr,mdp" {
+		t.Errorf("String = %q", got)
+	}
+	if got := None.String(); got != "none" {
+		t.Errorf("None.String = %q", got)
+	}
+}
+
+func TestBudget(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		left, inc  time.Duration
+		soft, hard time.Duration
+	}{
+		// 10+0.1 at the start: 10 s/30 + 75 ms - 20 ms = 388 ms; four times that.
+		{10 * time.Second, 100 * ms, 10000*ms/30 + 75*ms - 20*ms, 4 * (10000*ms/30 + 55*ms)},
+		// 1+0.01: 33 ms + 7.5 ms - 20 ms; the hard limit four times that.
+		{time.Second, 10 * ms, 1000*ms/30 + 7500*time.Microsecond - 20*ms, 4 * (1000*ms/30 + 7500*time.Microsecond - 20*ms)},
+		// 90 ms left: the soft floor of 5 ms; a third less 20 ms is 10 ms.
+		{90 * ms, 10 * ms, 5 * ms, 10 * ms},
+		// 30 ms left: both at the 5 ms floor, never past the clock's third.
+		{30 * ms, 0, 5 * ms, 5 * ms},
+	} {
+		soft, hard := Budget(c.left, c.inc, 0)
+		if soft != c.soft || hard != c.hard {
+			t.Errorf("Budget(%v, %v) = %v, %v; want %v, %v", c.left, c.inc, soft, hard, c.soft, c.hard)
+		}
+		if hard < soft || hard > max(c.left/3, 5*ms) {
+			t.Errorf("Budget(%v, %v) = %v, %v: hard below soft or past a third of the clock", c.left, c.inc, soft, hard)
+		}
+	}
+}
+
+func TestSoftStop(t *testing.T) {
+	ab := NewAlphaBeta[cm, cg](chessMaterial{}, Options{SoftTime: 100 * time.Millisecond})
+	ms := time.Millisecond
+	for _, c := range []struct {
+		elapsed time.Duration
+		stable  int
+		want    bool
+	}{
+		{59 * ms, 1, false}, {61 * ms, 1, true}, // 60% of the soft time
+		{31 * ms, 3, true}, {29 * ms, 3, false}, // half of it when the move held three times
+		{89 * ms, 0, false}, {91 * ms, 0, true}, // half as much again when it just changed
+	} {
+		if got := ab.softStop(c.elapsed, c.stable); got != c.want {
+			t.Errorf("softStop(%v, stable %d) = %v, want %v", c.elapsed, c.stable, got, c.want)
+		}
+	}
+	ab.Limits(0, 0, time.Second)
+	if ab.softStop(time.Hour, 5) {
+		t.Errorf("Limits dropped the soft time, yet softStop stops")
+	}
+}
+
+func TestTableReplacement(t *testing.T) {
+	tt := newTable[cm](4) // 8 buckets of two
+	const mate = Win - 3
+	k := func(i uint64) uint64 { return i<<32 | 5 } // the same bucket, distinct checks
+	tt.store(k(1), 11, 40, 8, 0, boundExact)
+	tt.store(k(2), 12, 50, 2, 0, boundLower)
+	// A third position in the full bucket replaces the shallower entry.
+	tt.store(k(3), 13, 60, 5, 0, boundUpper)
+	if _, ok := tt.probe(k(2)); ok {
+		t.Errorf("the depth-2 entry survived a depth-5 store into its full bucket")
+	}
+	if e, ok := tt.probe(k(1)); !ok || e.move != 11 || e.score != 40 || e.depth != 8 || e.bound() != boundExact {
+		t.Errorf("deep entry: %+v %v", e, ok)
+	}
+	// A shallower bound for the same position does not overwrite this
+	// search's deeper result; an exact one does.
+	tt.store(k(1), 14, 10, 3, 0, boundLower)
+	if e, _ := tt.probe(k(1)); e.depth != 8 || e.move != 11 {
+		t.Errorf("a shallower bound overwrote the depth-8 entry: %+v", e)
+	}
+	// After the next search begins, the old entries go first, whatever
+	// their depth.
+	tt.age()
+	tt.store(k(4), 15, 0, 1, 0, boundExact)
+	if _, ok := tt.probe(k(4)); !ok {
+		t.Errorf("a new search's entry found no place among the old generation's")
+	}
+	// Win scores are stored relative to the node: a mate in 3 from the
+	// root found 2 plies down is a mate in 1 from that node.
+	tt.store(k(5), 16, mate, 4, 2, boundExact)
+	if e, ok := tt.probe(k(5)); !ok || fromTT(int(e.score), 2) != mate || int(e.score) != Win-1 {
+		t.Errorf("mate entry: %+v %v, want node-relative Win-1", e, ok)
+	}
+	// A fail-low result keeps the move an earlier search stored.
+	tt.store(k(5), 0, -5, 6, 2, boundUpper)
+	if e, _ := tt.probe(k(5)); e.move != 16 {
+		t.Errorf("a fail-low store lost the position's move: %+v", e)
+	}
+}
+
+// TestTechniquesKeepMatesExact: pruning must not change the length of a
+// forced mate. Each position is a mate in n for the side to move; the
+// search with every technique must report Win-(2n-1) and play the mating
+// line's first move.
+func TestTechniquesKeepMatesExact(t *testing.T) {
+	for _, c := range []struct {
+		fen, move string
+		plies     int
+	}{
+		// Rb7+ Kg8 Ra8#, or Rg1 (the king must go to h8) and Ra8#.
+		{"8/7k/R7/8/8/8/8/KR6 w - - 0 1", "b1b7 b1g1", 3},
+		// The back-rank mate.
+		{"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", 1},
+		// The scholar's mate.
+		{"r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7", 1},
+		// Philidor's smothered mate: Qg8+ Rxg8 Nf7#.
+		{"5r1k/6pp/7N/8/8/1Q6/6PP/7K w - - 0 1", "b3g8", 3},
+	} {
+		g := chess.NewGame(mustFEN(t, c.fen), chess.DefaultRules())
+		p := g.Position()
+		for _, tech := range []Technique{None, AllTechniques} {
+			res := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 6, Quiescence: true, Techniques: tech}).Search(context.Background(), g)
+			if res.Score != Win-c.plies || !strings.Contains(c.move, p.FormatUCI(res.Move, false)) {
+				t.Errorf("%s with %v: %s scoring %d, want %s scoring Win-%d", c.fen, tech, p.FormatUCI(res.Move, false), res.Score, c.move, c.plies)
+			}
+		}
+	}
+}
