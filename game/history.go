@@ -1,8 +1,9 @@
 package game
 
 // Entry is one ply of a History: the position P, the move M that led to it
-// (the zero move for the start), and Info, what else the game's rules keep
-// per ply (draughts' run of reversible moves, xiangqi's check).
+// (the zero move for the start, and for a null move, a pass that search
+// plays), and Info, what else the game's rules keep per ply (draughts' run
+// of reversible moves, xiangqi's check).
 type Entry[P any, M comparable, X any] struct {
 	Pos  P
 	Move M
@@ -86,14 +87,21 @@ func (h *History[P, M, X]) Moves(buf []M) []M {
 // the run of plies that cannot have changed the position for good (the
 // moves since the last capture, pawn move or man move); positions further
 // back, or before the start, are not compared. As the side to move must be
-// the same, it looks back an even number of plies only. same is the game's
-// own comparison (in chess, castling rights count but the clocks do not);
-// Repetitions is inlined, and same with it.
+// the same, it looks back an even number of plies only. Nor does it look
+// back past a null move (an entry after the start whose Move is the zero
+// move): a pass is no move of the game, and a repetition through it would
+// be one the players never made. same is the game's own comparison (in
+// chess, castling rights count but the clocks do not); Repetitions is
+// inlined, and same with it.
 func (h *History[P, M, X]) Repetitions(window int, same func(*P) bool) (n, last int) {
+	var null M
 	top := len(h.entries) - 1
 	last = -1
 	stop := max(top-window, 0)
 	for i := top - 2; i >= stop; i -= 2 {
+		if h.entries[i+2].Move == null || h.entries[i+1].Move == null {
+			break // entry i comes before a null move
+		}
 		if same(&h.entries[i].Pos) {
 			n++
 			if last < 0 {

@@ -135,3 +135,35 @@ func TestHistoryPushDoesNotAllocate(t *testing.T) {
 		t.Errorf("Push and Pop over a grown History: %v allocations, want 0", allocs)
 	}
 }
+
+func TestHistoryRepetitionsStopAtNullMove(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		positions []uint64 // the start first, the current position last
+		null      int      // the entry whose move is the null move (the zero move)
+		wantN     int
+		wantLast  int
+	}{
+		// Without the null move, each of these is a third occurrence (2, 2).
+		{"a null move before the latest occurrence keeps it", []uint64{1, 2, 1, 2, 1}, 2, 1, 2},
+		{"a null move leading to the current position", []uint64{1, 2, 1, 2, 1}, 4, 0, -1},
+		{"a null move one ply after the latest occurrence", []uint64{1, 2, 1, 2, 1}, 3, 0, -1},
+		{"a null move right after the start", []uint64{1, 2, 1, 2, 1}, 1, 1, 2},
+	} {
+		var h hashHistory
+		h.Reset(tc.positions[0], struct{}{})
+		for i, p := range tc.positions[1:] {
+			_, next := h.Push()
+			next.Pos, next.Move = p, i+1
+			if i+1 == tc.null {
+				next.Move = 0
+			}
+		}
+		cur := h.Top().Pos
+		n, last := h.Repetitions(100, func(q *uint64) bool { return *q == cur })
+		if n != tc.wantN || last != tc.wantLast {
+			t.Errorf("%s: Repetitions of %v with a null move at entry %d = %d, %d; want %d, %d",
+				tc.name, tc.positions, tc.null, n, last, tc.wantN, tc.wantLast)
+		}
+	}
+}

@@ -413,10 +413,15 @@ func (a *XiangqiAccumulator) Push(p xiangqi.Position) { a.push(xiangqiPly{pos: p
 
 // PushMove records the position after m, which must be legal in the
 // current position (as for xiangqi.Position.Play), as the new current
-// position: it is Push(Position().Play(m)), only faster to evaluate (for a
-// null move, Push(Position().PlayNull())). It plays m but computes nothing
-// else (see Evaluate).
+// position: it is Push(Position().Play(m)), only faster to evaluate. m
+// NoMove is a pass, what xiangqi.Game.LastMove returns after MakeNull:
+// Push(Position().PlayNull()). It plays m but computes nothing else (see
+// Evaluate).
 func (a *XiangqiAccumulator) PushMove(m xiangqi.Move) {
+	if m == xiangqi.NoMove {
+		a.push(xiangqiPly{pos: a.pos[a.top].pos.PlayNull()})
+		return
+	}
 	a.push(xiangqiPly{pos: a.pos[a.top].pos.Play(m), move: m})
 }
 

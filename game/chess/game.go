@@ -31,7 +31,8 @@ func DefaultRules() Rules { return Rules{MaxMoves: 100, FiftyMoveRule: true} }
 const fiftyMovePlies = 100
 
 // Game is a chess game in progress: the position and the history that the
-// rules need. It implements game.State[Move] and the hooks of search.Game.
+// rules need. It implements game.State[Move] and the hooks of search.Game,
+// search.Quiescent, search.NullMover and search.Exchanger.
 // Make and Unmake do not allocate once the history has grown to the game's
 // length. A Game is not safe for concurrent use.
 type Game struct {

@@ -34,9 +34,9 @@ type plyInfo struct {
 
 // Game is a xiangqi game in progress: the position and the history that
 // the rules need. It implements game.State[Move] and the hooks of
-// search.Game and search.Quiescent. Make and Unmake do not allocate once
-// the history has grown to the game's length. A Game is not safe for
-// concurrent use.
+// search.Game, search.Quiescent, search.NullMover and search.Exchanger.
+// Make and Unmake do not allocate once the history has grown to the game's
+// length. A Game is not safe for concurrent use.
 type Game struct {
 	rules   Rules
 	history game.History[Position, Move, plyInfo]
@@ -67,8 +67,8 @@ func (g *Game) Start() Position { return g.history.Start().Pos }
 func (g *Game) Moves(buf []Move) []Move { return g.history.Moves(buf) }
 
 // LastMove returns the move that led to the current position, or NoMove
-// at the start. Incremental evaluators use it to update from the move
-// rather than from the whole board.
+// at the start and after a pass (MakeNull). Incremental evaluators use it
+// to update from the move rather than from the whole board.
 func (g *Game) LastMove() Move { return g.history.Top().Move }
 
 // ToMove returns the player to move.
