@@ -166,9 +166,9 @@ func runSuite(ctx context.Context, s suiteSettings, stdout, stderr io.Writer) er
 	if err != nil {
 		return &usageError{msg: "suite: --player: " + err.Error()}
 	}
-	// The players first, so that a limit the player cannot take is
-	// refused before the file is read. An engine starts on first use.
-	players := make([]player.ChessPlayer, s.concurrency)
+	// One player first, so that a limit the player cannot take is refused
+	// before the file is read. An engine starts on first use.
+	players := []player.ChessPlayer{spec.New()}
 	defer func() {
 		for _, p := range players {
 			if c, ok := p.(io.Closer); ok {
@@ -176,11 +176,8 @@ func runSuite(ctx context.Context, s suiteSettings, stdout, stderr io.Writer) er
 			}
 		}
 	}()
-	for i := range players {
-		players[i] = spec.New()
-		if err := s.limit(players[i], spec.Name); err != nil {
-			return err
-		}
+	if err := s.limit(players[0], spec.Name); err != nil {
+		return err
 	}
 	f, err := os.Open(s.epd)
 	if err != nil {
@@ -195,6 +192,13 @@ func runSuite(ctx context.Context, s suiteSettings, stdout, stderr io.Writer) er
 		return fmt.Errorf("suite: %s holds no position", s.epd)
 	}
 	workers := min(s.concurrency, len(recs))
+	for len(players) < workers {
+		p := spec.New()
+		players = append(players, p)
+		if err := s.limit(p, spec.Name); err != nil {
+			return err
+		}
+	}
 
 	report := suiteReport{Player: spec.Name, EPD: s.epd, Limit: s.limitText(), Positions: make([]suiteResult, len(recs))}
 	if !s.json {
@@ -223,10 +227,13 @@ func runSuite(ctx context.Context, s suiteSettings, stdout, stderr io.Writer) er
 		}
 		return nil
 	})
-	for _, p := range players[:workers] {
+	for _, p := range players {
 		g.Go(func() error {
 			for i := range jobs {
 				r, err := solvePosition(gctx, p, recs[i], i)
+				if err == nil {
+					err = gctx.Err() // a search cut short by a stop counts for nothing
+				}
 				if err != nil {
 					return err
 				}
@@ -250,6 +257,9 @@ func runSuite(ctx context.Context, s suiteSettings, stdout, stderr io.Writer) er
 	}
 	err = g.Wait()
 	rep.Finish()
+	if err == nil {
+		err = ctx.Err() // stopped (Ctrl-C): the counts are incomplete
+	}
 	if err != nil {
 		return fmt.Errorf("suite: %w", err)
 	}
@@ -342,5 +352,6 @@ func printSuiteLine(w io.Writer, r suiteResult) {
 	if len(r.Avoid) > 0 {
 		expected = append(expected, "am "+strings.Join(r.Avoid, " "))
 	}
-	fmt.Fprintf(w, "%-10s %-6s %-8s %5d %12d %7.3fs  %s\n", r.ID, result, r.Move, r.Depth, r.Nodes, r.Time, strings.Join(expected, "; "))
+	line := fmt.Sprintf("%-10s %-6s %-8s %5d %12d %7.3fs  %s", r.ID, result, r.Move, r.Depth, r.Nodes, r.Time, strings.Join(expected, "; "))
+	fmt.Fprintln(w, strings.TrimRight(line, " "))
 }

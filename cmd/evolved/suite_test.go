@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"evolved/game/chess"
 	"evolved/player"
@@ -45,7 +46,7 @@ func writeSuite(t *testing.T, dir string, lines []string) string {
 
 // suiteRow matches a position's line: id, result, move, depth, nodes, time,
 // expected.
-var suiteRow = regexp.MustCompile(`^(.+?)\s+(solved|failed|-)\s+(\S+)\s+(\d+)\s+(\d+)\s+\d+\.\d+s  (.*)$`)
+var suiteRow = regexp.MustCompile(`^(.+?)\s+(solved|failed|-)\s+(\S+)\s+(\d+)\s+(\d+)\s+\d+\.\d+s(?:  (.*))?$`)
 
 // suiteRows returns the position lines of a suite's output, by id.
 func suiteRows(t *testing.T, out string) map[string][]string {
@@ -235,5 +236,23 @@ func TestSuiteStockfish(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "result solved=2 total=2 positions=2 ") {
 		t.Errorf("want 2 of 2 solved:\n%s", out)
+	}
+}
+
+// TestSuiteStopped checks that a suite stopped in the middle of a search
+// (Ctrl-C) fails instead of counting the cut search.
+func TestSuiteStopped(t *testing.T) {
+	bench, err := filepath.Abs("../../docs/suites/bench.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Depth 64 from the start position: a search that runs until stopped.
+	out, stop := evolvedIn(t, t.TempDir(), "suite", "--player", "pst:1", "--epd", bench, "--depth", "64").Start()
+	for !strings.Contains(out.String(), "expected\n") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	err = stop()
+	if exitCodeOf(err) != 1 || !strings.Contains(out.String(), "suite: context canceled") || strings.Contains(out.String(), "result solved=") {
+		t.Errorf("stopped suite: status %d, want 1, context canceled and no result line:\n%s", exitCodeOf(err), out.String())
 	}
 }
