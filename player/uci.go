@@ -79,6 +79,15 @@ func (u *uciPlayer[M, S]) clone() *uciPlayer[M, S] {
 	return &uciPlayer[M, S]{rules: u.rules, path: u.path, options: maps.Clone(u.options), limits: u.limits}
 }
 
+// EngineLimits replaces the spec's limit for the searches that follow: a
+// depth, a node count or a move time, the first non-zero of them (all
+// zero: 100 ms a move). It is not named Limits, the alpha-beta searchers'
+// method, so that WithNodes, which gives those a node budget, leaves an
+// engine at the limit its spec names; `evolved suite` calls it.
+func (u *uciPlayer[M, S]) EngineLimits(depth int, nodes int64, movetime time.Duration) {
+	u.limits = uci.Limits{Depth: depth, Nodes: nodes, MoveTime: movetime}
+}
+
 // SetClock hands the engine its clock for the next move (timed games).
 func (u *uciPlayer[M, S]) SetClock(mine, theirs, inc time.Duration) {
 	u.clock = [3]time.Duration{mine, theirs, inc}
@@ -119,7 +128,8 @@ func (u *uciPlayer[M, S]) Prepare(ctx context.Context, s S) error {
 }
 
 // Move asks the engine for its move in the current position, starting the
-// engine first when Prepare has not.
+// engine first when Prepare has not. The result's Depth and Nodes are what
+// the engine's last info line said (zero if it said nothing).
 func (u *uciPlayer[M, S]) Move(ctx context.Context, s S) (search.Result[M], error) {
 	fen, moves, gameOptions := u.rules.position(s)
 	if u.engine == nil || !maps.Equal(gameOptions, u.started) {
@@ -134,15 +144,15 @@ func (u *uciPlayer[M, S]) Move(ctx context.Context, s S) (search.Result[M], erro
 			limits.WTime, limits.BTime = theirs, mine
 		}
 	}
-	best, err := u.engine.BestMove(ctx, fen, moves, limits)
+	reply, err := u.engine.Go(ctx, fen, moves, limits)
 	if err != nil {
 		return search.Result[M]{}, err
 	}
-	m, err := u.rules.parse(s, best)
+	m, err := u.rules.parse(s, reply.Move)
 	if err != nil {
-		return search.Result[M]{}, fmt.Errorf("%s played %q: %w", u.engine.Name(), best, err)
+		return search.Result[M]{}, fmt.Errorf("%s played %q: %w", u.engine.Name(), reply.Move, err)
 	}
-	return search.Result[M]{Move: m}, nil
+	return search.Result[M]{Move: m, Depth: reply.Depth, Nodes: reply.Nodes}, nil
 }
 
 // Close shuts the engine down.

@@ -194,6 +194,21 @@ func (e *Engine) NewGame(ctx context.Context) error {
 // BestMove sets the position (a FEN, or "" for startpos, then moves in UCI
 // notation) and returns the engine's best move in UCI notation.
 func (e *Engine) BestMove(ctx context.Context, fen string, moves []string, lim Limits) (string, error) {
+	r, err := e.Go(ctx, fen, moves, lim)
+	return r.Move, err
+}
+
+// Reply is an engine's answer to go: its best move in UCI notation, and
+// the depth and node count of the last info line that gave both (zero if
+// none did).
+type Reply struct {
+	Move  string
+	Depth int
+	Nodes int64
+}
+
+// Go is BestMove that also returns what the engine said of its search.
+func (e *Engine) Go(ctx context.Context, fen string, moves []string, lim Limits) (Reply, error) {
 	pos := "position startpos"
 	if fen != "" {
 		pos = "position fen " + fen
@@ -202,7 +217,7 @@ func (e *Engine) BestMove(ctx context.Context, fen string, moves []string, lim L
 		pos += " moves " + strings.Join(moves, " ")
 	}
 	if err := e.send(pos); err != nil {
-		return "", err
+		return Reply{}, err
 	}
 	goCmd := "go"
 	budget := 10 * time.Second
@@ -226,22 +241,52 @@ func (e *Engine) BestMove(ctx context.Context, fen string, moves []string, lim L
 		budget = mt + 10*time.Second
 	}
 	if err := e.send(goCmd); err != nil {
-		return "", err
+		return Reply{}, err
 	}
-	var best string
+	var r Reply
 	err := e.until(ctx, budget, "bestmove", func(line string) {
 		if rest, ok := strings.CutPrefix(line, "bestmove "); ok {
-			best, _, _ = strings.Cut(rest, " ")
+			r.Move, _, _ = strings.Cut(rest, " ")
+			return
+		}
+		if depth, nodes, ok := searchInfo(line); ok {
+			r.Depth, r.Nodes = depth, nodes
 		}
 	})
 	if err != nil {
 		e.send("stop")
-		return "", err
+		return Reply{}, err
 	}
-	if best == "" || best == "(none)" || best == "0000" {
-		return "", fmt.Errorf("%w: %s found no move in position %q", ErrEngine, e.Name(), pos)
+	if r.Move == "" || r.Move == "(none)" || r.Move == "0000" {
+		return Reply{}, fmt.Errorf("%w: %s found no move in position %q", ErrEngine, e.Name(), pos)
 	}
-	return best, nil
+	return r, nil
+}
+
+// searchInfo reads the depth and node count of an info line; ok is false
+// for other lines, info lines without both (currmove lines) and info
+// string lines.
+func searchInfo(line string) (depth int, nodes int64, ok bool) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 || fields[0] != "info" {
+		return 0, 0, false
+	}
+	var haveDepth, haveNodes bool
+	for i := 1; i+1 < len(fields); i++ {
+		switch fields[i] {
+		case "string":
+			return 0, 0, false // the rest of the line is free text
+		case "depth":
+			d, err := strconv.Atoi(fields[i+1])
+			depth, haveDepth = d, err == nil
+		case "nodes":
+			n, err := strconv.ParseInt(fields[i+1], 10, 64)
+			nodes, haveNodes = n, err == nil
+		case "pv":
+			i = len(fields) // the moves that follow are no keywords
+		}
+	}
+	return depth, nodes, haveDepth && haveNodes
 }
 
 // send writes one command line.

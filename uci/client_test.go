@@ -113,3 +113,52 @@ func TestPerftAndSetOption(t *testing.T) {
 		t.Errorf("set an unknown option: err = %v, want ErrEngine", err)
 	}
 }
+
+// TestGoReportsTheSearch checks that Go returns the depth and nodes of the
+// engine's last info line that gives both, skipping currmove and string
+// lines, with a scripted engine whose lines are known.
+func TestGoReportsTheSearch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scripted")
+	script := `#!/bin/sh
+while read cmd; do
+  case "$cmd" in
+    uci) echo "id name scripted"; echo uciok;;
+    isready) echo readyok;;
+    go*) echo "info depth 1 seldepth 1 score cp 10 nodes 20 pv e2e4"
+         echo "info depth 2 seldepth 3 score cp 12 nodes 345 nps 1000 pv e2e4 e7e5"
+         echo "info depth 3 currmove d2d4 currmovenumber 2"
+         echo "info string depth 9 nodes 9"
+         echo "bestmove e2e4 ponder e7e5";;
+    quit) exit 0;;
+  esac
+done
+`
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e, err := Start(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	r, err := e.Go(ctx, "", nil, Limits{Depth: 3})
+	if err != nil || r != (Reply{Move: "e2e4", Depth: 2, Nodes: 345}) {
+		t.Errorf("Go = %+v, %v; want e2e4 at depth 2 in 345 nodes", r, err)
+	}
+}
+
+// TestStockfishReportsItsDepth checks Go against Stockfish at a depth limit:
+// its last info line is that depth's.
+func TestStockfishReportsItsDepth(t *testing.T) {
+	ctx := context.Background()
+	e, err := Start(ctx, stockfish(t), map[string]string{"Threads": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	r, err := e.Go(ctx, "", nil, Limits{Depth: 6})
+	if err != nil || r.Depth != 6 || r.Nodes <= 0 || len(r.Move) < 4 {
+		t.Errorf("Go at depth 6 = %+v, %v; want depth 6 and some nodes", r, err)
+	}
+}

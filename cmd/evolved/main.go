@@ -85,6 +85,7 @@ func commands() []command {
 		{name: "rate", summary: "rate a player on its game's calibrated Elo scale (Stockfish levels, the draughts ladder)", setup: rateCommand},
 		{name: "ladder", summary: "fit the ratings of a rating ladder's own players (writes a ladder file)", setup: ladderCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
+		{name: "suite", summary: "count the positions of a chess test suite (Win At Chess) a player solves", setup: suiteCommand},
 		{name: "meta", summary: "the chess lab: ant colony, genetic search over games, simulated annealing against an engine", setup: metaCommand},
 		{name: "chess960", summary: "search the Chess960 back ranks: classic GA, enumeration, benchmark", setup: chess960Command, modes: true},
 		{name: "version", summary: "print the build: module version, commit, commit time, modified tree", setup: versionCommand},

@@ -2,7 +2,7 @@
 // slider look-ups, legal move generation, copy-make positions with
 // incremental Zobrist hashes, perft, a Game that implements game.State, and
 // the notations FEN (standard, X-FEN and Shredder-FEN castling), UCI long
-// algebraic, SAN and PGN.
+// algebraic, SAN, PGN and EPD (the test suites' records: ParseEPD, ReadEPD).
 //
 // A short tour:
 //

@@ -3,7 +3,7 @@ package chess
 import "errors"
 
 // The sentinel errors of the package. Every error returned by a parser
-// (ParseFEN, ParseUCI, ParseSAN, ReadPGN and their relatives) or by
+// (ParseFEN, ParseUCI, ParseSAN, ReadPGN, ParseEPD and their relatives) or by
 // Chess960 and Validate wraps one of them, so that callers can test the kind
 // of failure with errors.Is while the message says exactly what was wrong.
 var (
