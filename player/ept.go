@@ -1,11 +1,15 @@
 package player
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"evolved/game/chess"
 	"evolved/game/xiangqi"
@@ -66,13 +70,30 @@ func netEPTSpec[M comparable, S search.Game[M]](spec, game string, netEPT func(s
 	if path == "" {
 		return Spec[M, S]{}, true, fmt.Errorf("%w %q: ept:N@FILE needs the agent file whose net scores the playouts", ErrSpec, spec)
 	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return Spec[M, S]{}, true, fmt.Errorf("%w %q: no such agent file %s", ErrSpec, spec, path)
+	}
 	a, err := ReadAgent(path, game)
 	if err != nil {
-		return Spec[M, S]{}, true, fmt.Errorf("%w %q: %w", ErrSpec, spec, err)
+		return Spec[M, S]{}, true, &specError{spec: spec, err: err}
 	}
 	s, err := netEPT(fmt.Sprintf("ept:%d@%s", playouts, AgentName(path, a)), a.Net, playouts)
 	return s, true, err
 }
+
+// specError is an error about the agent file of a spec: ErrSpec naming
+// the spec, then the file's error without its package prefix.
+type specError struct {
+	spec string
+	err  error
+}
+
+func (e *specError) Error() string {
+	return fmt.Sprintf("%v %q: %s", ErrSpec, e.spec, strings.TrimPrefix(e.err.Error(), "player: "))
+}
+
+// Unwrap returns ErrSpec and the file's error.
+func (e *specError) Unwrap() []error { return []error{ErrSpec, e.err} }
 
 // eptOptions are the options of MCTS-EPT with playouts playouts a move.
 func eptOptions(playouts int) search.MCTSOptions {
@@ -130,4 +151,79 @@ func XiangqiNetEPT(name string, net *nnet.Net, playouts int) (XiangqiSpec, error
 	return XiangqiSpec{Name: name, New: func() XiangqiPlayer {
 		return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](eptOptions(playouts), xiangqiScratch{eval}, xiangqiWinRate))
 	}}, nil
+}
+
+// ChessEPT is MCTS-EPT with a chess net as a UCI server drives it (the
+// methods of uci/server.Searcher): the limits of each go command, one
+// report a search. It belongs to one goroutine.
+type ChessEPT struct {
+	eval     chessScratch
+	playouts int
+	t        *search.MCTS[chess.Move, *chess.Game]
+	src      *rand.PCG
+	rng      *rand.Rand
+	report   func(search.Result[chess.Move])
+}
+
+// ChessNetEPTSearch returns MCTS-EPT with net scoring the playouts,
+// playouts a move unless a go command sets a limit, seeded as after Reset.
+func ChessNetEPTSearch(net *nnet.Net, playouts int) (*ChessEPT, error) {
+	e, err := nnet.NewChessEval(net)
+	if err != nil {
+		return nil, fmt.Errorf("player: %w", err)
+	}
+	c := &ChessEPT{eval: chessScratch{e}, playouts: playouts, src: rand.NewPCG(0, 0)}
+	c.rng = rand.New(c.src)
+	c.t = search.NewMCTS[chess.Move, *chess.Game](eptOptions(playouts), c.eval, chessWinRate)
+	c.Reset()
+	return c, nil
+}
+
+// Reset reseeds the playouts (ucinewgame), so that a game's moves depend
+// only on its positions and limits.
+func (c *ChessEPT) Reset() { c.src.Seed(uint64(c.playouts), 0x657074) } // "ept"
+
+// Limits sets the next searches' budget: nodes playouts if positive; else
+// as many as t allows if positive; else the playouts the search was made
+// with (so also for go infinite, whose best move waits for stop). MCTS has
+// no depth.
+func (c *ChessEPT) Limits(_ int, nodes int64, t time.Duration) {
+	o := eptOptions(c.playouts)
+	o.Exploration = c.t.Options().Exploration
+	switch {
+	case nodes > 0:
+		o.Playouts, o.Time = int(min(nodes, MaxPlayouts)), t
+	case t > 0:
+		o.Playouts, o.Time = 1<<30, t
+	}
+	if o != c.t.Options() {
+		c.t = search.NewMCTS[chess.Move, *chess.Game](o, c.eval, chessWinRate)
+	}
+}
+
+// OnIteration sets the function told each search's result (MCTS has one
+// iteration), for the server's info line.
+func (c *ChessEPT) OnIteration(f func(search.Result[chess.Move])) { c.report = f }
+
+// ResizeTable does nothing: MCTS keeps its tree, no table.
+func (c *ChessEPT) ResizeTable(int) {}
+
+// Search runs the playouts from g's position. The result's Score is the
+// chosen move's mean reward turned back into centipawns through
+// chessWinRate, so that a GUI reads it as an evaluation; Depth is 1 and
+// Nodes the playouts.
+func (c *ChessEPT) Search(ctx context.Context, g *chess.Game) search.Result[chess.Move] {
+	res := c.t.Search(ctx, g, c.rng)
+	res.Score = winRateCentipawns(float64(res.Score) / 1000)
+	if c.report != nil && res.Move != chess.NoMove {
+		c.report(res)
+	}
+	return res
+}
+
+// winRateCentipawns inverts chessWinRate, p clamped to [0.001, 0.999]
+// (±2763 centipawns, well inside search.MaxEval).
+func winRateCentipawns(p float64) int {
+	p = max(0.001, min(0.999, p))
+	return int(math.Round(400 * math.Log(p/(1-p))))
 }

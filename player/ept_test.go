@@ -491,3 +491,47 @@ func benchMove[M comparable, S search.Game[M]](b *testing.B, spec Spec[M, S], g 
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/playout")
 }
+
+// TestChessEPTAsTheUCIServerDrivesIt checks the UCI searcher of MCTS-EPT:
+// a go command's node limit is the playouts, no limit the playouts it was
+// made with, the score is the move's mean reward back in centipawns
+// (in the position of TestEPTScoresPlayoutsWithTheNet, a reward of 0.468,
+// 400*ln(0.468/0.532) = -51), reported once, and ucinewgame's Reset
+// replays the same searches.
+func TestChessEPTAsTheUCIServerDrivesIt(t *testing.T) {
+	p, err := chess.ParseFEN("7k/8/8/4p3/4P3/8/8/K7 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ChessNetEPTSearch(constantNet(t, nnet.ChessSizes(4), 0), 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []search.Result[chess.Move]
+	c.OnIteration(func(r search.Result[chess.Move]) { reports = append(reports, r) })
+	c.ResizeTable(64)
+	run := func(depth int, nodes int64) search.Result[chess.Move] {
+		c.Limits(depth, nodes, 0)
+		return c.Search(context.Background(), chess.NewGame(p, chess.DefaultRules()))
+	}
+	// Three root moves (Ka2, Kb1, Kb2), one playout each.
+	if r := run(30, 3); r.Nodes != 3 || r.Score != -51 || len(reports) != 1 || reports[0].Score != -51 {
+		t.Errorf("go nodes 3: %d playouts, score %d, reports %v; want 3, -51 and one report", r.Nodes, r.Score, reports)
+	}
+	first := run(2, 0)
+	if first.Nodes != 40 {
+		t.Errorf("go without a limit: %d playouts, want the 40 it was made with", first.Nodes)
+	}
+	second := run(2, 0)
+	c.Reset()
+	run(30, 3)
+	if again := run(2, 0); again.Move != first.Move || again.Score != first.Score || second.Nodes != 40 {
+		t.Errorf("after Reset: %v %d, want the first search's %v %d", again.Move, again.Score, first.Move, first.Score)
+	}
+	if got := winRateCentipawns(0.5); got != 0 {
+		t.Errorf("a win rate of 0.5 is %d centipawns, want 0", got)
+	}
+	if got := winRateCentipawns(1); got != 2763 {
+		t.Errorf("a win rate of 1 is %d centipawns, want the clamp's 2763", got)
+	}
+}
