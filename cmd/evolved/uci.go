@@ -16,7 +16,7 @@ import (
 func uciCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "the exported chess agent `FILE` (required)")
 	depth := fs.Int("depth", 0, "the search depth `D` when the GUI sets no limit (default: the agent's own)")
-	searchFlag := fs.String("search", "", "search by `ept:N` instead: MCTS-EPT, the agent's net scoring playouts cut after 6 plies,\nN playouts a move when the GUI sets no limit (go nodes sets the playouts)")
+	searchFlag := fs.String("search", "", "`SEARCH` ept:N: MCTS-EPT instead of alpha-beta, the agent's net scoring playouts cut after 6 plies,\nN playouts a move when the GUI sets no limit (go nodes sets the playouts)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved uci --agent FILE [--depth D | --search ept:N]")
 		fmt.Fprintln(fs.Output(), "\nSpeaks UCI on standard input and output: point a chess GUI at")
