@@ -31,7 +31,7 @@ func (p PopulationConfig) common() PopulationConfig { return p }
 // setup returns how the population's games are played: the keys every
 // game has.
 func (p PopulationConfig) setup() games.Setup {
-	return games.Setup{Depth: p.Depth, Nodes: p.Nodes, OpeningPlies: p.OpeningPlies, MaxMoves: p.MaxMoves}
+	return games.Setup{Depth: p.Depth, Nodes: p.Nodes, OpeningPlies: p.OpeningPlies, MaxMoves: p.MaxMoves, Search: p.Search}
 }
 
 // setup returns how the chess population's games are played.

@@ -41,6 +41,12 @@ type PopulationConfig struct {
 	Nodes        int64 `toml:"nodes" json:"nodes"`
 	OpeningPlies int   `toml:"opening_plies" json:"opening_plies"`
 	MaxMoves     int   `toml:"max_moves" json:"max_moves"`
+	// Search is how the agents play their games (player.ParseSearch): ""
+	// (absent), alpha-beta to Depth under Nodes; "ept:N", MCTS-EPT of N
+	// playouts a move, each cut after player.EPTPlies plies and scored by
+	// the agent's own net, seeded per game. Runs started before the key
+	// have none, and store none.
+	Search string `toml:"search,omitempty" json:"search,omitempty"`
 	// Format is the fitness tournament's format, and Rounds the number of
 	// rounds of the roundrobin format, each from new openings (0 or 1:
 	// one; a run started before the key plays one). The genetic algorithm
@@ -330,6 +336,12 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 	case p.MaxMoves < 1 || p.MaxMoves > 10000:
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
 	}
+	if playouts, err := player.ParseSearch(p.Search); err != nil {
+		return &ConfigError{Key: game + ".search", Value: strconv.Quote(p.Search),
+			Msg: fmt.Sprintf("want \"\" (alpha-beta) or \"ept:N\" (MCTS-EPT of N playouts a move, N from 1 to %d)", player.MaxPlayouts), Err: err}
+	} else if playouts > 0 && p.Nodes > 0 {
+		return bad("nodes", p.Nodes, fmt.Sprintf("is alpha-beta's budget: with search = %q the playouts are the budget; want 0", p.Search))
+	}
 	for _, b := range p.Baselines {
 		if err := parseBaseline(b); err != nil {
 			return bad("baselines", strconv.Quote(b), err.Error())
@@ -354,7 +366,7 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 // have stored. A section's other keys, the game's own, follow in the
 // order of their fields.
 var settingsOrder = [...]string{
-	"preset", "depth", "nodes", "opening_plies", "max_moves", "format", "quiet_net", "rounds",
+	"preset", "depth", "nodes", "search", "opening_plies", "max_moves", "format", "quiet_net", "rounds",
 	"population", "elite", "hidden", "piece_diff", "self_adaptive", "ladder_champions", "ladder_games",
 	"baseline_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
 	"table_mutation_scale", "value_mutation_scale", "table_scale_step", "fitness_memory", "fitness_caution",

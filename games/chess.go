@@ -39,6 +39,7 @@ func Chess() Kind[chess.Move, *chess.Game] {
 		DefaultDepth: 2,
 		Parse:        player.ParseChess,
 		Net:          player.ChessNet,
+		NetEPT:       player.ChessNetEPT,
 		NewGame:      newGame,
 		FEN:          fen,
 		Position: func(line string) (string, error) {

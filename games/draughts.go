@@ -30,6 +30,7 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 		DefaultDepth: 4,
 		Parse:        player.ParseDraughts,
 		Net:          player.DraughtsNet,
+		NetEPT:       player.DraughtsNetEPT,
 		NewGame:      newGame,
 		FEN:          func(g *draughts.Game) string { return g.Position().FEN() },
 		Position: func(line string) (string, error) {

@@ -14,6 +14,7 @@
 package games
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -79,6 +80,11 @@ type Setup struct {
 	// Chess960 starts each game from a seeded random Chess960
 	// arrangement. Chess.
 	Chess960 bool `json:",omitempty"`
+	// Search is how the agents search (player.ParseSearch): "" for
+	// alpha-beta to Depth under Nodes, "ept:N" for MCTS-EPT of N playouts
+	// a move scored by the agent's net, seeded per game (Depth and Nodes
+	// then unused).
+	Search string `json:",omitempty"`
 }
 
 // Record is a game record to write or one read from a file: its tags in
@@ -122,6 +128,9 @@ type Kind[M comparable, S search.Game[M]] struct {
 	Parse func(spec string) (player.Spec[M, S], error)
 	// Net returns the spec of players searching with net to depth plies.
 	Net func(name string, net *nnet.Net, depth int) (player.Spec[M, S], error)
+	// NetEPT returns the spec of players running MCTS-EPT, playouts
+	// playouts a move, with net scoring the playouts.
+	NetEPT func(name string, net *nnet.Net, playouts int) (player.Spec[M, S], error)
 
 	// NewGame returns a game under setup's rules from fen ("" for the
 	// standard start), or the error naming what is wrong with fen.
@@ -165,11 +174,8 @@ func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 	return population.Species[M, S]{
 		Arena: k.Arena(setup),
 		Player: func(net *nnet.Net) (func() search.Player[M, S], error) {
-			spec, err := k.Net("agent", net, setup.Depth)
-			if err != nil {
-				return nil, err
-			}
-			return player.WithNodes(spec, setup.Nodes).New, nil
+			spec, err := k.AgentSpec("agent", net, setup)
+			return spec.New, err
 		},
 		Baseline: func(s string) (func() search.Player[M, S], error) {
 			spec, err := k.Parse(s)
@@ -180,6 +186,25 @@ func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 		},
 		Inputs: k.Inputs,
 	}
+}
+
+// AgentSpec returns the spec of players searching with net as setup's
+// agents do: MCTS-EPT when setup.Search says so, else alpha-beta to
+// setup.Depth (0: the game's default) under setup.Nodes. The error names
+// a bad setup.Search.
+func (k Kind[M, S]) AgentSpec(name string, net *nnet.Net, setup Setup) (player.Spec[M, S], error) {
+	playouts, err := player.ParseSearch(setup.Search)
+	if err != nil {
+		return player.Spec[M, S]{}, fmt.Errorf("games: %s: %w", k.Name, err)
+	}
+	if playouts > 0 {
+		return k.NetEPT(name, net, playouts)
+	}
+	spec, err := k.Net(name, net, cmp.Or(setup.Depth, k.DefaultDepth))
+	if err != nil {
+		return spec, err
+	}
+	return player.WithNodes(spec, setup.Nodes), nil
 }
 
 // Defaults returns setup with its zero depth, opening plies and move limit

@@ -31,6 +31,7 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 		DefaultDepth: 2,
 		Parse:        player.ParseXiangqi,
 		Net:          player.XiangqiNet,
+		NetEPT:       player.XiangqiNetEPT,
 		NewGame:      newGame,
 		FEN:          func(g *xiangqi.Game) string { return g.Position().FEN() },
 		Position: func(line string) (string, error) {

@@ -76,7 +76,9 @@ func abs(x int) int {
 func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
 
 // ParseChess reads a player specification for chess: random, material:D,
-// pst:D (material and Michniewski's piece-square tables), mcts:N, ept:N, uci:PATH[:option=value...], an exported agent file, or
+// pst:D (material and Michniewski's piece-square tables), mcts:N, ept:N,
+// uci:PATH[:option=value...], an exported agent file, ept:N@FILE (that
+// agent's net scoring the playouts of MCTS-EPT), or
 // what the chess lab learnt: pheromones:FILE or meta:RUN[@FILE.db] (this
 // one through ChessParser: here it is ErrNeedsDatabase).
 //
@@ -95,6 +97,9 @@ func ParseChess(spec string) (ChessSpec, error) {
 			return ChessSpec{}, err
 		}
 		return ChessSpec{Name: spec, New: func() ChessPlayer { return u.clone() }}, nil
+	}
+	if s, ok, err := netEPTSpec(spec, "chess", ChessNetEPT); ok {
+		return s, err
 	}
 	if isAgentFile(spec) {
 		return agentSpec(spec, "chess", ChessNet)
@@ -120,7 +125,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 	case "mcts", "ept":
 		opts := search.MCTSOptions{Playouts: p.arg}
 		if p.kind == "ept" {
-			opts.PlayoutPlies = 6
+			opts.PlayoutPlies = EPTPlies
 		}
 		return ChessSpec{Name: spec, New: func() ChessPlayer {
 			return search.NewMCTSPlayer(search.NewMCTS[chess.Move, *chess.Game](opts, ChessMaterial{}, chessWinRate))

@@ -40,13 +40,17 @@ func materialWinRate(score int) float64 {
 }
 
 // ParseDraughts reads a player specification for draughts: a built-in
-// player or the path of an exported agent file.
+// player, the path of an exported agent file, or ept:N@FILE, that agent's
+// net scoring the playouts of MCTS-EPT.
 //
 // An alpha-beta spec may end in #TECHNIQUES to choose its search
 // techniques (material:6#-lmr,-null; see search.ParseTechniques).
 func ParseDraughts(spec string) (DraughtsSpec, error) {
 	if withSet, ok, err := withTechniques(spec, ParseDraughts); ok {
 		return withSet, err
+	}
+	if s, ok, err := netEPTSpec(spec, "draughts", DraughtsNetEPT); ok {
+		return s, err
 	}
 	if isAgentFile(spec) {
 		return agentSpec(spec, "draughts", DraughtsNet)
@@ -71,7 +75,7 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 	case "mcts", "ept":
 		opts := search.MCTSOptions{Playouts: p.arg}
 		if p.kind == "ept" {
-			opts.PlayoutPlies = 6
+			opts.PlayoutPlies = EPTPlies
 		}
 		return DraughtsSpec{Name: spec, New: func() DraughtsPlayer {
 			t := search.NewMCTS[draughts.Move, *draughts.Game](opts, DraughtsMaterial{}, materialWinRate)

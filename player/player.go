@@ -1,6 +1,7 @@
 // Package player turns the player specifications of the command line and
 // the configuration (SPEC: `random`, `material:DEPTH`, `mcts:PLAYOUTS`,
-// `ept:PLAYOUTS`, an agent file) into players of a game. It is where search,
+// `ept:PLAYOUTS`, `ept:PLAYOUTS@FILE`, an agent file) into players of a
+// game. It is where search,
 // nnet and the games meet; search itself stays game-independent.
 package player
 
@@ -74,5 +75,5 @@ func parse(spec string) (parsed, error) {
 		p.arg = n
 		return p, nil
 	}
-	return p, fmt.Errorf("%w %q: unknown player (want random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS or an agent file)", ErrSpec, spec)
+	return p, fmt.Errorf("%w %q: unknown player (want random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, ept:PLAYOUTS@FILE or an agent file)", ErrSpec, spec)
 }

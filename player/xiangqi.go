@@ -59,8 +59,9 @@ func xiangqiWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score
 // material:D, mcts:N, ept:N, classic (the classic terminal program's
 // evaluation and fixed-depth search), classic+[:MS] (that evaluation on our
 // search, MS milliseconds a move, 1000 by default), uci:PATH[:option=value...]
-// (an engine that knows UCI_Variant xiangqi, such as Fairy-Stockfish) or an
-// exported agent file.
+// (an engine that knows UCI_Variant xiangqi, such as Fairy-Stockfish), an
+// exported agent file, or ept:N@FILE (that agent's net scoring the
+// playouts of MCTS-EPT).
 //
 // An alpha-beta spec may end in #TECHNIQUES to choose its search
 // techniques (material:6#-lmr,-null; see search.ParseTechniques).
@@ -74,6 +75,9 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 			return XiangqiSpec{}, err
 		}
 		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer { return u.clone() }}, nil
+	}
+	if s, ok, err := netEPTSpec(spec, "xiangqi", XiangqiNetEPT); ok {
+		return s, err
 	}
 	if isAgentFile(spec) {
 		return agentSpec(spec, "xiangqi", XiangqiNet)
@@ -109,7 +113,7 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 	case "mcts", "ept":
 		opts := search.MCTSOptions{Playouts: p.arg}
 		if p.kind == "ept" {
-			opts.PlayoutPlies = 6
+			opts.PlayoutPlies = EPTPlies
 		}
 		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer {
 			return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](opts, XiangqiMaterial{}, xiangqiWinRate))

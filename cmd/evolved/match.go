@@ -46,7 +46,7 @@ type matchSettings struct {
 func matchCommand(fs *flag.FlagSet) action {
 	var s matchSettings
 	fs.StringVar(&s.game, "game", "draughts", "the game `G`: draughts, chess or xiangqi")
-	fs.StringVar(&s.a, "a", "", "player A (`SPEC`: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file;\nfor chess and xiangqi also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits;\nfor xiangqi classic and classic+[:MS]; an alpha-beta SPEC may end in #TECHNIQUES, e.g. material:6#-lmr,-null)")
+	fs.StringVar(&s.a, "a", "", "player A (`SPEC`: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file,\nept:PLAYOUTS@FILE (the agent FILE's net scoring MCTS-EPT's playouts);\nfor chess and xiangqi also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits;\nfor xiangqi classic and classic+[:MS]; an alpha-beta SPEC may end in #TECHNIQUES, e.g. material:6#-lmr,-null)")
 	fs.StringVar(&s.b, "b", "", "player B (`SPEC`)")
 	fs.IntVar(&s.games, "games", 100, "play `N` games; colours alternate and each pair shares an opening")
 	fs.IntVar(&s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")

@@ -23,7 +23,7 @@ func playCommand(fs *flag.FlagSet) action {
 	gameName := fs.String("game", "draughts", "the `GAME`: draughts, chess or xiangqi")
 	var generation optionalInt
 	fs.Var(&generation, "generation", "with --db: play generation `N`'s champion (default: the latest)")
-	spec := fs.String("player", "", "play a built-in player `SPEC` instead (random, material:D, mcts:N, ept:N; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
+	spec := fs.String("player", "", "play a built-in player `SPEC` instead (random, material:D, mcts:N, ept:N, ept:N@FILE; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
 	depth := fs.Int("depth", 0, "the engine's search depth `D` (0: the agent's own)")
 	as := fs.String("as", "", "your `SIDE`: black or white, red in xiangqi (unset: the side that moves first: Black in draughts, White in chess, Red in xiangqi)")
 	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols or Chinese glyphs")

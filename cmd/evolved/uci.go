@@ -16,8 +16,9 @@ import (
 func uciCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "the exported chess agent `FILE` (required)")
 	depth := fs.Int("depth", 0, "the search depth `D` when the GUI sets no limit (default: the agent's own)")
+	searchFlag := fs.String("search", "", "`SEARCH` ept:N: MCTS-EPT instead of alpha-beta, the agent's net scoring playouts cut after 6 plies,\nN playouts a move when the GUI sets no limit (go nodes sets the playouts)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved uci --agent FILE [--depth D]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved uci --agent FILE [--depth D | --search ept:N]")
 		fmt.Fprintln(fs.Output(), "\nSpeaks UCI on standard input and output: point a chess GUI at")
 		fmt.Fprintln(fs.Output(), "  evolved uci --agent /path/to/champion.json")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
@@ -34,16 +35,28 @@ func uciCommand(fs *flag.FlagSet) action {
 		if *depth < 0 || *depth > 30 {
 			return usagef("uci: --depth must be between 1 and 30, got %d", *depth)
 		}
+		playouts, err := player.ParseSearch(*searchFlag)
+		if err != nil {
+			return usagef("uci: --search: %v", err)
+		}
+		if playouts > 0 && *depth != 0 {
+			return usagef("uci: --depth is alpha-beta's; --search %s has no depth", *searchFlag)
+		}
 		if *depth == 0 {
 			*depth = own
 		}
-		ab, err := player.ChessNetSearch(net, *depth, 20)
+		var searcher server.Searcher
+		if playouts > 0 {
+			searcher, err = player.ChessNetEPTSearch(net, playouts)
+		} else {
+			searcher, err = player.ChessNetSearch(net, *depth, 20)
+		}
 		if err != nil {
 			return fmt.Errorf("uci: %w", err)
 		}
 		srv := server.New(stdout, server.Options{
 			Name: "evolved " + filepath.Base(*agentFile), Author: "the evolved developers",
-			NewSearcher: func() server.Searcher { return ab }, DefaultDepth: *depth,
+			NewSearcher: func() server.Searcher { return searcher }, DefaultDepth: *depth,
 		})
 		return srv.Run(ctx, stdin)
 	}

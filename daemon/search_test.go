@@ -1,0 +1,171 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"evolved/player"
+	"evolved/storage"
+)
+
+// TestSearchKeyRoundTrips checks a section's search key through the
+// configuration file, the settings a run stores (after nodes, as
+// --print-config lists it) and the setup its games are played with.
+func TestSearchKeyRoundTrips(t *testing.T) {
+	c, err := ParseConfig(DefaultConfig(), strings.NewReader("[draughts]\nsearch = \"ept:50\"\n[chess]\nsearch = \"ept:7\"\n"), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Draughts.Search != "ept:50" || c.Chess.Search != "ept:7" || c.Xiangqi.Search != "" {
+		t.Errorf("search keys %q, %q, %q; want ept:50, ept:7 and none", c.Draughts.Search, c.Chess.Search, c.Xiangqi.Search)
+	}
+	if s := c.Draughts.setup(); s.Search != "ept:50" || c.Chess.setup().Search != "ept:7" {
+		t.Errorf("setups %+v and %+v, want their section's search", s, c.Chess.setup())
+	}
+
+	got, err := definingJSON(c.Draughts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"depth":4,"nodes":0,"search":"ept:50","opening_plies":4,`; !strings.Contains(got, want) {
+		t.Errorf("stored settings %s, want them to hold %s", got, want)
+	}
+	var stored DraughtsConfig
+	if err := json.Unmarshal([]byte(got), &stored); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := definingJSON(stored); again != got || stored.Search != "ept:50" {
+		t.Errorf("settings read back as %s, want %s", again, got)
+	}
+	// A section without the key stores none (TestNewRunStoresTheSettingsOfMain
+	// pins the bytes).
+	if plain, _ := definingJSON(c.Xiangqi); strings.Contains(plain, "search") {
+		t.Errorf("xiangqi settings without a search store one: %s", plain)
+	}
+
+	var b bytes.Buffer
+	if err := c.Print(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "  nodes = 0\n  search = \"ept:50\"\n  opening_plies = 4\n") {
+		t.Errorf("printed configuration lacks the draughts search after nodes:\n%s", b.String())
+	}
+	back, err := ParseConfig(Config{}, &b, "printed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Draughts.Search != "ept:50" || back.Chess.Search != "ept:7" || !sameJSON(back, c) {
+		t.Errorf("printed configuration reads back with searches %q, %q", back.Draughts.Search, back.Chess.Search)
+	}
+
+	// The key is part of the run: a file that changes it is refused.
+	d := newTestDaemon(t)
+	storeRun(t, d, "draughts", got)
+	cfg, err := ParseConfig(d.config(), strings.NewReader("[draughts]\nsearch = \"ept:60\"\n"), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	d.cfg = cfg
+	d.mu.Unlock()
+	if _, err := runSettings(context.Background(), d, "draughts", cfg.Draughts); !errors.Is(err, ErrRunMismatch) || !strings.Contains(err.Error(), "draughts.search") {
+		t.Errorf("a run of ept:50 configured with ept:60: %v, want ErrRunMismatch naming draughts.search", err)
+	}
+}
+
+// TestBadSearchNamesTheKey checks the error of a search key ParseSearch
+// does not read: the key, the value, and player.ErrSearch inside.
+func TestBadSearchNamesTheKey(t *testing.T) {
+	c, err := ParseConfig(DefaultConfig(), strings.NewReader("[chess]\nsearch = \"foo\"\n"), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Validate()
+	if want := `config: chess.search = "foo": want "" (alpha-beta) or "ept:N" (MCTS-EPT of N playouts a move, N from 1 to 10000000)`; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	if !errors.Is(err, ErrConfig) || !errors.Is(err, player.ErrSearch) {
+		t.Errorf("err = %v, want ErrConfig and player.ErrSearch", err)
+	}
+}
+
+// TestEPTRunIsReproducible runs one generation of draughts whose agents
+// search by MCTS-EPT (20 playouts, games of at most 30 moves) twice in
+// two databases, and once with alpha-beta: the two EPT runs store the
+// same games move for move (the players are seeded per game from the run
+// seed), and the alpha-beta run other games.
+func TestEPTRunIsReproducible(t *testing.T) {
+	run := func(search string) map[string]string {
+		cfg := fastDraughts()
+		cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
+		cfg.Generations = 1
+		cfg.Draughts.Search, cfg.Draughts.MaxMoves = search, 30
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		d := newDaemonWith(t, cfg)
+		if err := d.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return storedGames(t, d.db, "draughts", 0)
+	}
+	a, b, ab := run("ept:20"), run("ept:20"), run("")
+	if len(a) != 15*5+2 {
+		t.Errorf("%d games stored, want the tournament's 75 and the baseline's 2", len(a))
+	}
+	same, differ := 0, 0
+	for k, moves := range a {
+		if b[k] != moves {
+			t.Errorf("game %s: %q, then %q", k, moves, b[k])
+		}
+		if ab[k] == moves {
+			same++
+		} else {
+			differ++
+		}
+	}
+	if differ < len(a)/2 {
+		t.Errorf("alpha-beta played %d of the EPT run's %d games the same: the search key did not reach the tournament", same, len(a))
+	}
+}
+
+// newDaemonWith returns a daemon of cfg, closed at the test's end.
+func newDaemonWith(t *testing.T, cfg Config) *Daemon {
+	t.Helper()
+	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// storedGames returns the moves of every stored game of a generation, by
+// kind and index.
+func storedGames(t *testing.T, db *storage.DB, game string, generation int) map[string]string {
+	t.Helper()
+	list, err := db.GameList(context.Background(), game, generation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, s := range list {
+		g, err := db.StoredGameOf(context.Background(), game, generation, s.Kind, s.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("%s %d", s.Kind, s.Index)] = fmt.Sprintf("%s-%s %s %s: %s", s.First, s.Second, s.Result, g.Start, g.Moves)
+	}
+	return out
+}
