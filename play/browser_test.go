@@ -240,8 +240,9 @@ func TestBrowserReplyCancelled(t *testing.T) {
 }
 
 func TestBrowserReplyDeadline(t *testing.T) {
-	// A deep search stops at the deadline; its move so far is not played.
-	m := newChess(t, "", "material:12", chess.Black)
+	// A deep search (depth 30 from the start takes seconds) stops at the
+	// deadline; its move so far is not played.
+	m := newChess(t, "", "material:30", chess.Black)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()

@@ -172,7 +172,7 @@ func TestDraughtsLadderRefitsConsistently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	specs := []string{"material:2", "material:3", "material:4", "material:5"}
+	specs := []string{"material:2#none", "material:3#none", "material:4#none", "material:5#none"}
 	file := make(map[string]rating.Anchor)
 	for _, a := range l.Anchors {
 		file[a.Player] = a

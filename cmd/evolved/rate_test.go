@@ -58,7 +58,7 @@ func TestRateFindsAnAnchorOnItsOwnLadder(t *testing.T) {
 	}
 	want := math.NaN()
 	for _, a := range l.Anchors {
-		if a.Player == "material:4" {
+		if a.Player == "material:4#none" {
 			want = a.Elo
 		}
 	}
@@ -67,7 +67,7 @@ func TestRateFindsAnAnchorOnItsOwnLadder(t *testing.T) {
 	}
 	var got []ratingJSON
 	for _, workers := range []string{"1", "2"} {
-		out, err := evolvedIn(t, t.TempDir(), "rate", "--game", "draughts", "--player", "material:4", "--games", "48",
+		out, err := evolvedIn(t, t.TempDir(), "rate", "--game", "draughts", "--player", "material:4#none", "--games", "48",
 			"--concurrency", workers, "--json").Output()
 		if err != nil {
 			t.Fatalf("rate: %v\n%s", err, out)
