@@ -137,7 +137,20 @@ func ParseChess(spec string) (ChessSpec, error) {
 // chessNetEval is the search evaluator of one chess net: an incremental
 // accumulator over a shared nnet.ChessEval, in centipawns.
 type chessNetEval struct {
-	acc *nnet.ChessAccumulator
+	acc    *nnet.ChessAccumulator
+	values []int // the net's piece values for the search's exchanges
+}
+
+// ExchangeValues returns the net's piece values in centipawns, for the
+// search's static exchange evaluation and delta pruning.
+func (c *chessNetEval) ExchangeValues() []int { return c.values }
+
+// chessExchangeValues returns net's piece values as chess.ExchangeValues
+// takes them, in centipawns, none below 0.
+func chessExchangeValues(net *nnet.Net) []int {
+	v := net.PieceValues()
+	cp := func(pawns float64) int { return int(max(0, min(search.MaxEval, math.Round(pawns*100)))) }
+	return chess.ExchangeValues(cp(v[chess.Pawn]), cp(v[chess.Knight]), cp(v[chess.Bishop]), cp(v[chess.Rook]), cp(v[chess.Queen]))
 }
 
 func (c *chessNetEval) Reset(g *chess.Game) { c.acc.Reset(g.Position()) }
@@ -157,8 +170,9 @@ func ChessNet(name string, net *nnet.Net, depth int) (ChessSpec, error) {
 	if err != nil {
 		return ChessSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
+	values := chessExchangeValues(net)
 	return ChessSpec{Name: name, New: func() ChessPlayer {
-		ab := search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator()},
+		ab := search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator(), values: values},
 			search.Options{Depth: depth, Quiescence: true, TableBits: 14})
 		return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
 	}}, nil
@@ -171,6 +185,6 @@ func ChessNetSearch(net *nnet.Net, depth, tableBits int) (*search.AlphaBeta[ches
 	if err != nil {
 		return nil, fmt.Errorf("player: %w", err)
 	}
-	return search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator()},
+	return search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator(), values: chessExchangeValues(net)},
 		search.Options{Depth: depth, Quiescence: true, TableBits: tableBits}), nil
 }

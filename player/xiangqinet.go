@@ -12,7 +12,21 @@ import (
 // xiangqiNetEval is the search evaluator of one xiangqi net: an
 // incremental accumulator over a shared nnet.XiangqiEval, in centipawns.
 type xiangqiNetEval struct {
-	acc *nnet.XiangqiAccumulator
+	acc    *nnet.XiangqiAccumulator
+	values []int // the net's piece values for the search's exchanges
+}
+
+// ExchangeValues returns the net's piece values in centipawns, for the
+// search's static exchange evaluation and delta pruning.
+func (x *xiangqiNetEval) ExchangeValues() []int { return x.values }
+
+// xiangqiExchangeValues returns net's piece values (advisor .. soldier, in
+// units of 100) as xiangqi.ExchangeValues takes them, in centipawns, none
+// below 0.
+func xiangqiExchangeValues(net *nnet.Net) []int {
+	v := net.XiangqiPieceValues()
+	cp := func(u float64) int { return int(max(0, min(search.MaxEval, math.Round(u*100)))) }
+	return xiangqi.ExchangeValues(cp(v[0]), cp(v[1]), cp(v[2]), cp(v[3]), cp(v[4]), cp(v[5]))
 }
 
 func (x *xiangqiNetEval) Reset(g *xiangqi.Game) { x.acc.Reset(g.Position()) }
@@ -40,8 +54,9 @@ func XiangqiNet(name string, net *nnet.Net, depth int) (XiangqiSpec, error) {
 	if err != nil {
 		return XiangqiSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
+	values := xiangqiExchangeValues(net)
 	return XiangqiSpec{Name: name, New: func() XiangqiPlayer {
-		ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator()}, xiangqiNetOptions(depth))
+		ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator(), values: values}, xiangqiNetOptions(depth))
 		return search.Searcher[xiangqi.Move, *xiangqi.Game]{AlphaBeta: ab}
 	}}, nil
 }

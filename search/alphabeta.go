@@ -104,6 +104,7 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	null  NullMover    // the game as a NullMover when null moves are on, or nil
 	see   Exchanger[M] // the game as an Exchanger when SEE is on, or nil
 	delta Exchanger[M] // the game as an Exchanger when delta pruning is on, or nil
+	vals  []int        // the evaluator's piece values for see and delta, or nil
 	quiet bool         // run quiescence search (option on and the game supports it)
 	tech  Technique    // the techniques on, less those the game cannot use
 
@@ -212,6 +213,10 @@ func (ab *AlphaBeta[M, S]) prepare(s S) {
 	}
 	if tech.Has(Delta) {
 		ab.delta = x
+	}
+	ab.vals = nil
+	if v, ok := ab.eval.(Valuer); ok && (ab.see != nil || ab.delta != nil) {
+		ab.vals = v.ExchangeValues()
 	}
 	ab.tech = tech
 }
@@ -569,7 +574,7 @@ func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
 			// Captures and promotions, most valuable victim first, come
 			// before killers and quiet moves unless they lose material.
 			sc = orderCapture + int32(q.CaptureOrder(m))
-			if ab.see != nil && !ab.see.SEEAtLeast(m, 0) {
+			if ab.see != nil && !ab.see.SEEAtLeast(m, 0, ab.vals) {
 				sc = orderBadCapture + int32(q.CaptureOrder(m))
 			}
 		case !ab.opts.NoKillers && (m == ps.killers[0] || m == ps.killers[1]):
@@ -662,10 +667,10 @@ func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) in
 	for i := range ps.moves {
 		m := ab.pickNext(ps, i)
 		if !inCheck {
-			if ab.delta != nil && standPat+ab.delta.CaptureValue(m)+deltaMargin <= alpha {
+			if ab.delta != nil && standPat+ab.delta.CaptureValue(m, ab.vals)+deltaMargin <= alpha {
 				continue
 			}
-			if ab.see != nil && !ab.see.SEEAtLeast(m, 0) {
+			if ab.see != nil && !ab.see.SEEAtLeast(m, 0, ab.vals) {
 				continue
 			}
 		}

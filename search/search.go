@@ -68,17 +68,31 @@ type NullMover interface {
 
 // Exchanger is implemented by games with a static exchange evaluation
 // (chess, xiangqi): it orders losing captures last and prunes them in
-// quiescence, and gives delta pruning the value a capture wins.
+// quiescence, and gives delta pruning the value a capture wins. values
+// are the piece values to count, as the game's own ExchangeValues makes
+// them, or nil for the game's usual ones; the search passes those of its
+// Evaluator when it is a Valuer.
 type Exchanger[M comparable] interface {
 	// SEEAtLeast reports whether the exchange that move m starts on its
 	// target square wins at least threshold centipawns for the side to
 	// move, each side recapturing with its least valuable piece and free to
 	// stop (pins ignored, as usual).
-	SEEAtLeast(m M, threshold int) bool
+	SEEAtLeast(m M, threshold int, values []int) bool
 	// CaptureValue returns the material m wins at once, in centipawns: the
 	// captured piece's value plus, for a promotion, what the new piece adds
 	// over a pawn; 0 for a quiet move.
-	CaptureValue(m M) int
+	CaptureValue(m M, values []int) int
+}
+
+// Valuer is implemented by evaluators that count the pieces otherwise than
+// the game's usual values (nets with evolved piece values): static
+// exchange evaluation and delta pruning then use their values, so that the
+// search does not prune as losing an exchange the evaluation would call
+// even, nor hide from selection what the evolved values change.
+type Valuer interface {
+	// ExchangeValues returns the piece values as the game's Exchanger
+	// takes them; it is called once per search.
+	ExchangeValues() []int
 }
 
 // Scores are ints from the point of view of the side to move.

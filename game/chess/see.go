@@ -21,7 +21,29 @@ const (
 
 // seeValue is a piece type's value in the exchange; NoPieceType is an
 // empty square.
-var seeValue = [...]int{Pawn: seePawn, Knight: seeKnight, Bishop: seeBishop, Rook: seeRook, Queen: seeQueen, King: seeKing, NoPieceType: 0}
+var seeValue = exchangeValues{Pawn: seePawn, Knight: seeKnight, Bishop: seeBishop, Rook: seeRook, Queen: seeQueen, King: seeKing, NoPieceType: 0}
+
+// exchangeValues are the values of an exchange by piece type.
+type exchangeValues [NoPieceType + 1]int
+
+// ExchangeValues returns the piece values, in centipawns, that an
+// evaluator which counts the pieces otherwise than 1, 3, 3, 5, 9 hands to
+// SEEAtLeast and CaptureValue, so that the exchanges search prunes are the
+// ones its own evaluation would call losing.
+func ExchangeValues(pawn, knight, bishop, rook, queen int) []int {
+	v := exchangeValues{Pawn: pawn, Knight: knight, Bishop: bishop, Rook: rook, Queen: queen, King: seeKing}
+	return v[:]
+}
+
+// valuesOf returns the exchange values values gives (as ExchangeValues
+// makes them), or the usual ones if values is nil. It panics if values is
+// too short.
+func valuesOf(values []int) *exchangeValues {
+	if values == nil {
+		return &seeValue
+	}
+	return (*exchangeValues)(values)
+}
 
 // maxExchange bounds the captures of one exchange: every piece on the
 // board captures at most once.
@@ -32,7 +54,12 @@ const maxExchange = 32
 // queen 900): the value of the captured piece, a pawn for en passant, plus
 // for a promotion what the new piece is worth more than the pawn; 0 for a
 // quiet move and for castling.
-func (g *Game) CaptureValue(m Move) int { return g.history.Top().Pos.captureValue(m) }
+//
+// values, if not nil, are the piece values to count instead (see
+// ExchangeValues); so for SEEAtLeast.
+func (g *Game) CaptureValue(m Move, values []int) int {
+	return g.history.Top().Pos.captureValue(m, valuesOf(values))
+}
 
 // SEEAtLeast reports whether the exchange that m starts on its target
 // square wins at least threshold centipawns for the side to move (values
@@ -40,23 +67,23 @@ func (g *Game) CaptureValue(m Move) int { return g.history.Top().Pos.captureValu
 // and free to stop. A quiet move risks the moving piece: SEEAtLeast(m, 0)
 // is false when it hangs. A pawn that recaptures on the last rank becomes
 // a queen; castling counts as 0. It does not allocate.
-func (g *Game) SEEAtLeast(m Move, threshold int) bool {
-	return g.history.Top().Pos.seeAtLeast(m, threshold)
+func (g *Game) SEEAtLeast(m Move, threshold int, values []int) bool {
+	return g.history.Top().Pos.seeAtLeast(m, threshold, valuesOf(values))
 }
 
 // captureValue is CaptureValue in p.
-func (p *Position) captureValue(m Move) int {
+func (p *Position) captureValue(m Move, val *exchangeValues) int {
 	v := 0
 	switch {
 	case m.IsCastle():
 		return 0
 	case m.IsEnPassant():
-		v = seePawn
+		v = val[Pawn]
 	case p.Occupied().Has(m.To()):
-		v = seeValue[p.typeAt(bit(m.To()))]
+		v = val[p.typeAt(bit(m.To()))]
 	}
 	if pr := m.Promotion(); pr != NoPieceType {
-		v += seeValue[pr] - seePawn
+		v += val[pr] - val[Pawn]
 	}
 	return v
 }
@@ -66,39 +93,39 @@ func (p *Position) captureValue(m Move) int {
 // may decline to recapture; and never less than that minus the piece that
 // then stands on the square (a queen more if a pawn recaptures there and
 // promotes), as the side to move may stop after the first recapture.
-func (p *Position) seeAtLeast(m Move, threshold int) bool {
-	v := p.captureValue(m)
+func (p *Position) seeAtLeast(m Move, threshold int, val *exchangeValues) bool {
+	v := p.captureValue(m, val)
 	if v < threshold {
 		return false
 	}
-	risk := seeValue[m.Piece()]
+	risk := val[m.Piece()]
 	if pr := m.Promotion(); pr != NoPieceType {
-		risk = seeValue[pr]
+		risk = val[pr]
 	}
 	if bit(m.To())&(rank1|rank8) != 0 {
-		risk += seeQueen - seePawn
+		risk += val[Queen] - val[Pawn]
 	}
 	if v-risk >= threshold {
 		return true
 	}
-	return p.see(m) >= threshold
+	return p.see(m, val) >= threshold
 }
 
 // see returns the value of the exchange that m starts: gain[d] is what the
 // side making the d-th capture has won if the exchange stops after it;
 // walking back, each side either stops or captures on, whichever is
 // better for it.
-func (p *Position) see(m Move) int {
+func (p *Position) see(m Move, val *exchangeValues) int {
 	if m.IsCastle() {
 		return 0
 	}
 	from, to := m.From(), m.To()
 	toBB := bit(to)
 	var gain [maxExchange]int
-	gain[0] = p.captureValue(m)
-	onSquare := seeValue[m.Piece()] // the value of the piece on to
+	gain[0] = p.captureValue(m, val)
+	onSquare := val[m.Piece()] // the value of the piece on to
 	if pr := m.Promotion(); pr != NoPieceType {
-		onSquare = seeValue[pr]
+		onSquare = val[pr]
 	}
 	occ := p.Occupied()&^bit(from) | toBB
 	if m.IsEnPassant() {
@@ -134,10 +161,10 @@ func (p *Position) see(m Move) int {
 		}
 		d++
 		captured := onSquare
-		onSquare = seeValue[pt]
+		onSquare = val[pt]
 		if pt == Pawn && promotes {
-			captured += seeQueen - seePawn
-			onSquare = seeQueen
+			captured += val[Queen] - val[Pawn]
+			onSquare = val[Queen]
 		}
 		gain[d] = captured - gain[d-1]
 		side ^= 1

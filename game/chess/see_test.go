@@ -111,12 +111,12 @@ var seePromotionSuite = []struct {
 func checkSEE(t *testing.T, fen string, m Move, want int, what string) {
 	t.Helper()
 	g := NewGame(mustFEN(t, fen), DefaultRules())
-	if !g.SEEAtLeast(m, want) || g.SEEAtLeast(m, want+1) {
+	if !g.SEEAtLeast(m, want, nil) || g.SEEAtLeast(m, want+1, nil) {
 		t.Errorf("%s %s: SEEAtLeast(%d) = %v, SEEAtLeast(%d) = %v; want true, false (exact value %d)",
-			fen, what, want, g.SEEAtLeast(m, want), want+1, g.SEEAtLeast(m, want+1), want)
+			fen, what, want, g.SEEAtLeast(m, want, nil), want+1, g.SEEAtLeast(m, want+1, nil), want)
 	}
 	p := g.Position()
-	if got := p.see(m); got != want {
+	if got := p.see(m, &seeValue); got != want {
 		t.Errorf("%s %s: see = %d, want %d", fen, what, got, want)
 	}
 }
@@ -214,7 +214,7 @@ func TestCaptureValue(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.fen, err)
 		}
-		if got := g.CaptureValue(m); got != tc.want {
+		if got := g.CaptureValue(m, nil); got != tc.want {
 			t.Errorf("%s %s: CaptureValue = %d, want %d", tc.fen, tc.move, got, tc.want)
 		}
 	}
@@ -227,7 +227,7 @@ func TestSEEDoesNotAllocate(t *testing.T) {
 	moves := g.LegalMoves(nil)
 	allocs := testing.AllocsPerRun(100, func() {
 		for _, m := range moves {
-			g.SEEAtLeast(m, 0)
+			g.SEEAtLeast(m, 0, nil)
 		}
 	})
 	if allocs != 0 {
@@ -249,7 +249,7 @@ func BenchmarkSEE(b *testing.B) {
 		for _, m := range p.LegalMoves(nil) {
 			if p.isNoisy(m) {
 				all = append(all, pm{p, m})
-				if v := p.captureValue(m); v-seeValue[m.Piece()] < 0 {
+				if v := p.captureValue(m, &seeValue); v-seeValue[m.Piece()] < 0 {
 					full = append(full, pm{p, m})
 				}
 			}
@@ -264,12 +264,40 @@ func BenchmarkSEE(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				for i := range bc.set {
-					if bc.set[i].p.seeAtLeast(bc.set[i].m, 0) {
+					if bc.set[i].p.seeAtLeast(bc.set[i].m, 0, &seeValue) {
 						n++
 					}
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(bc.set)), "ns/see")
 		})
+	}
+}
+
+// TestSEEWithOtherValues: an evaluator's own piece values decide the
+// exchange. Nxe5 takes a pawn that d6 defends: at 1, 3, 3, 5, 9 it loses
+// two pawns' worth; to an evaluator that counts a knight as half a pawn
+// the same exchange wins half a pawn.
+func TestSEEWithOtherValues(t *testing.T) {
+	pos, err := ParseFEN("4k3/8/3p4/4p3/8/5N2/8/4K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGame(pos, DefaultRules())
+	m, err := g.ParseMove("f3e5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheap := ExchangeValues(100, 50, 300, 500, 900)
+	for _, c := range []struct {
+		values    []int
+		see, gain int
+	}{{nil, -200, 100}, {cheap, 50, 100}, {ExchangeValues(80, 300, 300, 500, 900), -220, 80}} {
+		if !g.SEEAtLeast(m, c.see, c.values) || g.SEEAtLeast(m, c.see+1, c.values) {
+			t.Errorf("values %v: SEE of Nxe5 is not %d", c.values, c.see)
+		}
+		if got := g.CaptureValue(m, c.values); got != c.gain {
+			t.Errorf("values %v: CaptureValue(Nxe5) = %d, want %d", c.values, got, c.gain)
+		}
 	}
 }

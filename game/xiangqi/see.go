@@ -30,8 +30,32 @@ const (
 
 // seeValue is a piece type's value in the exchange; NoPieceType is an
 // empty point.
-var seeValue = [...]int{General: seeGeneral, Advisor: seeAdvisor, Elephant: seeElephant, Horse: seeHorse,
+var seeValue = exchangeValues{General: seeGeneral, Advisor: seeAdvisor, Elephant: seeElephant, Horse: seeHorse,
 	Chariot: seeChariot, Cannon: seeCannon, Soldier: seeSoldier, NoPieceType: 0}
+
+// exchangeValues are the values of an exchange by piece type.
+type exchangeValues [NoPieceType + 1]int
+
+// ExchangeValues returns the piece values, in centipawns, that an
+// evaluator which counts the pieces otherwise than the usual ones hands to
+// SEEAtLeast and CaptureValue, so that the exchanges search prunes are the
+// ones its own evaluation would call losing. (The exchange still brings in
+// attackers in the usual order, soldier first and chariot last.)
+func ExchangeValues(advisor, elephant, horse, chariot, cannon, soldier int) []int {
+	v := exchangeValues{General: seeGeneral, Advisor: advisor, Elephant: elephant, Horse: horse,
+		Chariot: chariot, Cannon: cannon, Soldier: soldier}
+	return v[:]
+}
+
+// valuesOf returns the exchange values values gives (as ExchangeValues
+// makes them), or the usual ones if values is nil. It panics if values is
+// too short.
+func valuesOf(values []int) *exchangeValues {
+	if values == nil {
+		return &seeValue
+	}
+	return (*exchangeValues)(values)
+}
 
 // maxExchange bounds the captures of one exchange: every piece on the
 // board captures at most once.
@@ -39,43 +63,45 @@ const maxExchange = 32
 
 // CaptureValue returns the material m wins at once, in centipawns
 // (chariot 900, cannon 450, horse 400, advisor and elephant 200, soldier
-// 100): the captured piece's value, 0 for a quiet move.
-func (g *Game) CaptureValue(m Move) int { return seeValue[m.Captured()] }
+// 100): the captured piece's value, 0 for a quiet move. values, if not
+// nil, are the piece values to count instead (see ExchangeValues); so for
+// SEEAtLeast.
+func (g *Game) CaptureValue(m Move, values []int) int { return valuesOf(values)[m.Captured()] }
 
 // SEEAtLeast reports whether the exchange that m starts on its target
 // point wins at least threshold centipawns for the side to move (values as
 // CaptureValue), each side recapturing with its least valuable piece and
 // free to stop. A quiet move risks the moving piece: SEEAtLeast(m, 0) is
 // false when it hangs. It does not allocate.
-func (g *Game) SEEAtLeast(m Move, threshold int) bool {
-	return g.history.Top().Pos.seeAtLeast(m, threshold)
+func (g *Game) SEEAtLeast(m Move, threshold int, values []int) bool {
+	return g.history.Top().Pos.seeAtLeast(m, threshold, valuesOf(values))
 }
 
 // seeAtLeast is SEEAtLeast in p. It settles most captures from bounds
 // alone: the exchange never wins more than m captures, as the other side
 // may decline to recapture; and never less than that minus the moving
 // piece, as the side to move may stop after the first recapture.
-func (p *Position) seeAtLeast(m Move, threshold int) bool {
-	v := seeValue[m.Captured()]
+func (p *Position) seeAtLeast(m Move, threshold int, val *exchangeValues) bool {
+	v := val[m.Captured()]
 	if v < threshold {
 		return false
 	}
-	if v-seeValue[m.Piece()] >= threshold {
+	if v-val[m.Piece()] >= threshold {
 		return true
 	}
-	return p.see(m) >= threshold
+	return p.see(m, val) >= threshold
 }
 
 // see returns the value of the exchange that m starts: gain[d] is what the
 // side making the d-th capture has won if the exchange stops after it;
 // walking back, each side either stops or captures on, whichever is
 // better for it.
-func (p *Position) see(m Move) int {
+func (p *Position) see(m Move, val *exchangeValues) int {
 	from, to := m.From(), m.To()
 	b := p.board // the scratch board the exchange is played on
 	var gain [maxExchange]int
-	gain[0] = seeValue[m.Captured()]
-	onPoint := seeValue[m.Piece()] // the value of the piece on to
+	gain[0] = val[m.Captured()]
+	onPoint := val[m.Piece()] // the value of the piece on to
 	b[to], b[from] = b[from], 0
 	side := p.side ^ 1
 	d := 0
@@ -91,7 +117,7 @@ func (p *Position) see(m Move) int {
 		}
 		d++
 		gain[d] = onPoint - gain[d-1]
-		onPoint = seeValue[pt]
+		onPoint = val[pt]
 		side ^= 1
 	}
 	for ; d > 0; d-- {

@@ -12,11 +12,11 @@ import (
 func checkSEE(t *testing.T, p Position, m Move, want int, what string) {
 	t.Helper()
 	g := NewGame(p, DefaultRules())
-	if !g.SEEAtLeast(m, want) || g.SEEAtLeast(m, want+1) {
+	if !g.SEEAtLeast(m, want, nil) || g.SEEAtLeast(m, want+1, nil) {
 		t.Errorf("%s %s (%s): SEEAtLeast(%d) = %v, SEEAtLeast(%d) = %v; want true, false",
-			p.FEN(), m, what, want, g.SEEAtLeast(m, want), want+1, g.SEEAtLeast(m, want+1))
+			p.FEN(), m, what, want, g.SEEAtLeast(m, want, nil), want+1, g.SEEAtLeast(m, want+1, nil))
 	}
-	if got := p.see(m); got != want {
+	if got := p.see(m, &seeValue); got != want {
 		t.Errorf("%s %s (%s): see = %d, want %d", p.FEN(), m, what, got, want)
 	}
 }
@@ -177,7 +177,7 @@ func TestSEEMatchesReference(t *testing.T) {
 					}
 					clo, chi := refExchange(&q, m.To(), p.side^1, seeValue[m.Piece()])
 					lo, hi := seeValue[m.Captured()]-chi, seeValue[m.Captured()]-clo
-					got := p.see(m)
+					got := p.see(m, &seeValue)
 					if got < lo || got > hi {
 						t.Fatalf("%s %s: see = %d, reference %d..%d", p.FEN(), m, got, lo, hi)
 					}
@@ -218,7 +218,7 @@ func TestCaptureValue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := g.CaptureValue(m); got != tc.want {
+		if got := g.CaptureValue(m, nil); got != tc.want {
 			t.Errorf("CaptureValue(%s) = %d, want %d", tc.move, got, tc.want)
 		}
 	}
@@ -255,9 +255,9 @@ func TestSEEDoesNotAllocate(t *testing.T) {
 	g := NewGame(ps[0], DefaultRules())
 	allocs := testing.AllocsPerRun(10, func() {
 		for i := range ps[:100] {
-			ps[i].seeAtLeast(ms[i], 0)
+			ps[i].seeAtLeast(ms[i], 0, &seeValue)
 		}
-		g.SEEAtLeast(ms[0], 0)
+		g.SEEAtLeast(ms[0], 0, nil)
 	})
 	if allocs != 0 {
 		t.Errorf("SEEAtLeast: %v allocations, want 0", allocs)
@@ -286,7 +286,7 @@ func BenchmarkSEE(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				for i := range bc.ps {
-					if bc.ps[i].seeAtLeast(bc.ms[i], 0) {
+					if bc.ps[i].seeAtLeast(bc.ms[i], 0, &seeValue) {
 						n++
 					}
 				}
