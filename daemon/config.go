@@ -218,6 +218,14 @@ func ParseConfig(c Config, r io.Reader, name string) (Config, error) {
 		defined[k.String()] = true
 	}
 	c.defined = defined
+	// A node budget is alpha-beta's: a file that chooses MCTS-EPT for a
+	// game and says nothing of nodes drops the default budget rather than
+	// being refused for it.
+	for game, p := range map[string]*PopulationConfig{"draughts": &c.Draughts.PopulationConfig, "chess": &c.Chess.PopulationConfig, "xiangqi": &c.Xiangqi.PopulationConfig} {
+		if defined[game+".search"] && !defined[game+".nodes"] && p.Search != "" {
+			p.Nodes = 0
+		}
+	}
 	return c, nil
 }
 
