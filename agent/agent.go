@@ -25,6 +25,9 @@ const Version = 1
 // MaxNodes bounds an agent's node budget per move.
 const MaxNodes = 1e9
 
+// MaxPlayouts bounds an agent's MCTS-EPT playouts per move.
+const MaxPlayouts = 10_000_000
+
 // ErrInvalid is wrapped by every error about a malformed agent file.
 var ErrInvalid = errors.New("agent: invalid agent file")
 
@@ -48,6 +51,11 @@ type Search struct {
 	// nodes, Depth being then the deepest iteration (the run's nodes
 	// setting); absent for runs without a budget.
 	Nodes int64 `json:"nodes,omitempty"`
+	// EPT, if positive, says the agent was evolved searching by MCTS with
+	// early playout termination, EPT playouts a move each scored by its
+	// net (a run's search = "ept:N"); Depth and Nodes then go unused.
+	// Absent for alpha-beta.
+	EPT int `json:"ept,omitempty"`
 }
 
 // Provenance says where an agent came from.
@@ -77,6 +85,8 @@ func (f *File) Validate() error {
 		return fmt.Errorf("%w: search depth %d, want 1..30", ErrInvalid, f.Search.Depth)
 	case f.Search.Nodes < 0 || f.Search.Nodes > MaxNodes:
 		return fmt.Errorf("%w: search nodes %d, want 0 (no budget) to %d", ErrInvalid, f.Search.Nodes, int64(MaxNodes))
+	case f.Search.EPT < 0 || f.Search.EPT > MaxPlayouts:
+		return fmt.Errorf("%w: search ept %d, want 0 (alpha-beta) to %d playouts", ErrInvalid, f.Search.EPT, MaxPlayouts)
 	}
 	inputs, ok := knownGames[f.Game]
 	if !ok {

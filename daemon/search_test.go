@@ -104,7 +104,8 @@ func TestBadSearchNamesTheKey(t *testing.T) {
 // search by MCTS-EPT (20 playouts, games of at most 30 moves) twice in
 // two databases, and once with alpha-beta: the two EPT runs store the
 // same games move for move (the players are seeded per game from the run
-// seed), and the alpha-beta run other games.
+// seed), and the alpha-beta run other games. The champion exported from
+// an EPT run searches as it was evolved: its agent file says ept 20.
 func TestEPTRunIsReproducible(t *testing.T) {
 	run := func(search string) map[string]string {
 		cfg := fastDraughts()
@@ -117,6 +118,10 @@ func TestEPTRunIsReproducible(t *testing.T) {
 		d := newDaemonWith(t, cfg)
 		if err := d.Run(context.Background()); err != nil {
 			t.Fatal(err)
+		}
+		f, err := d.db.ChampionAgent(context.Background(), "draughts", 0)
+		if want := map[string]int{"ept:20": 20, "": 0}[search]; err != nil || f.Search.EPT != want {
+			t.Errorf("search %q: the champion's agent file says ept %d (%v), want %d", search, f.Search.EPT, err, want)
 		}
 		return storedGames(t, d.db, "draughts", 0)
 	}

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"evolved/agent"
 	"evolved/game"
 	"evolved/nnet"
 	"evolved/player"
@@ -205,6 +206,13 @@ func (k Kind[M, S]) AgentSpec(name string, net *nnet.Net, setup Setup) (player.S
 		return spec, err
 	}
 	return player.WithNodes(spec, setup.Nodes), nil
+}
+
+// AgentFile returns the spec, named name, of the players of agent file f
+// searching as it was evolved (MCTS-EPT, or alpha-beta to its depth under
+// its node budget), or with depth positive alpha-beta to that depth.
+func (k Kind[M, S]) AgentFile(name string, f agent.File, depth int) (player.Spec[M, S], error) {
+	return player.AgentFileSpec(name, f, depth, k.Net, k.NetEPT)
 }
 
 // Defaults returns setup with its zero depth, opening plies and move limit

@@ -43,31 +43,34 @@ func ReadAgent(path, game string) (agent.File, error) {
 	return a, nil
 }
 
-// AgentNet reads the agent file at path, which must be an agent of game,
-// and returns its net, the depth it was evolved at and a name for tables
-// and records: the file's base name and the agent's generation.
-func AgentNet(path, game string) (net *nnet.Net, depth int, name string, err error) {
-	a, err := ReadAgent(path, game)
-	if err != nil {
-		return nil, 0, "", err
-	}
-	return a.Net, a.Search.Depth, AgentName(path, a), nil
-}
-
 // AgentName names the agent of file a at path for tables and records: the
 // file's base name and the agent's generation.
 func AgentName(path string, a agent.File) string {
 	return fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
 }
 
-// agentSpec returns the spec of the agent file at path, an agent of game:
-// its net searching as it was evolved to (depth, and node budget if any),
-// built by netSpec.
-func agentSpec[M comparable, S search.Game[M]](path, game string, netSpec func(string, *nnet.Net, int) (Spec[M, S], error)) (Spec[M, S], error) {
+// agentSpec returns the spec of the agent file at path, an agent of game,
+// searching as it was evolved (AgentFileSpec).
+func agentSpec[M comparable, S search.Game[M]](path, game string, net, netEPT func(string, *nnet.Net, int) (Spec[M, S], error)) (Spec[M, S], error) {
 	a, err := ReadAgent(path, game)
 	if err != nil {
 		return Spec[M, S]{}, err
 	}
-	spec, err := netSpec(AgentName(path, a), a.Net, a.Search.Depth)
-	return WithNodes(spec, a.Search.Nodes), err
+	return AgentFileSpec(AgentName(path, a), a, 0, net, netEPT)
+}
+
+// AgentFileSpec returns the spec, named name, of the players of agent file
+// f searching as it was evolved: MCTS-EPT of its playouts scored by its net
+// (built by netEPT), or alpha-beta to its depth under its node budget (by
+// net). With depth positive they search alpha-beta to that depth instead,
+// with no budget.
+func AgentFileSpec[M comparable, S search.Game[M]](name string, f agent.File, depth int, net, netEPT func(string, *nnet.Net, int) (Spec[M, S], error)) (Spec[M, S], error) {
+	switch {
+	case depth > 0:
+		return net(name, f.Net, depth)
+	case f.Search.EPT > 0:
+		return netEPT(name, f.Net, f.Search.EPT)
+	}
+	spec, err := net(name, f.Net, f.Search.Depth)
+	return WithNodes(spec, f.Search.Nodes), err
 }

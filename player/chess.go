@@ -102,7 +102,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 		return s, err
 	}
 	if isAgentFile(spec) {
-		return agentSpec(spec, "chess", ChessNet)
+		return agentSpec(spec, "chess", ChessNet, ChessNetEPT)
 	}
 	p, err := parse(spec)
 	if err != nil {

@@ -53,7 +53,7 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 		return s, err
 	}
 	if isAgentFile(spec) {
-		return agentSpec(spec, "draughts", DraughtsNet)
+		return agentSpec(spec, "draughts", DraughtsNet, DraughtsNetEPT)
 	}
 	p, err := parse(spec)
 	if err != nil {

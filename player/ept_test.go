@@ -535,3 +535,36 @@ func TestChessEPTAsTheUCIServerDrivesIt(t *testing.T) {
 		t.Errorf("a win rate of 1 is %d centipawns, want the clamp's 2763", got)
 	}
 }
+
+// TestAgentFileSearchesAsEvolved: an agent file from a run that searched
+// by MCTS-EPT (search.ept) plays MCTS-EPT of its playouts; given a depth,
+// or without the field, it plays alpha-beta.
+func TestAgentFileSearchesAsEvolved(t *testing.T) {
+	net := randomNet(t, 3)
+	f := agent.File{Game: "draughts", Net: net, Search: agent.Search{Depth: 3, EPT: 40}}
+	spec, err := AgentFileSpec("a", f, 0, DraughtsNet, DraughtsNetEPT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := mcts(t, spec); o.Playouts != 40 || o.PlayoutPlies != EPTPlies {
+		t.Errorf("an EPT agent plays MCTS with %+v, want 40 playouts cut after %d plies", o, EPTPlies)
+	}
+	for _, c := range []struct {
+		f     agent.File
+		depth int
+		want  int
+	}{{f, 5, 5}, {agent.File{Game: "draughts", Net: net, Search: agent.Search{Depth: 3}}, 0, 3}} {
+		spec, err := AgentFileSpec("a", c.f, c.depth, DraughtsNet, DraughtsNetEPT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, ok := spec.New().(search.Searcher[draughts.Move, *draughts.Game])
+		if !ok || s.Options().Depth != c.want {
+			t.Errorf("depth %d, file %+v: not alpha-beta to depth %d", c.depth, c.f.Search, c.want)
+		}
+	}
+	f.Format, f.Version, f.Search.EPT = agent.FormatName, agent.Version, -1
+	if err := f.Validate(); err == nil || !strings.Contains(err.Error(), "ept -1") {
+		t.Errorf("an agent file with ept -1: %v, want an error naming it", err)
+	}
+}

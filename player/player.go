@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"evolved/agent"
 	"evolved/search"
 )
 
@@ -39,7 +40,7 @@ var ErrSpec = errors.New("player: bad player spec")
 // search that never ends.
 const (
 	maxDepth    = 30
-	maxPlayouts = 10_000_000
+	maxPlayouts = agent.MaxPlayouts
 )
 
 // parsed is a spec split into its kind and numeric argument.

@@ -80,7 +80,7 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		return s, err
 	}
 	if isAgentFile(spec) {
-		return agentSpec(spec, "xiangqi", XiangqiNet)
+		return agentSpec(spec, "xiangqi", XiangqiNet, XiangqiNetEPT)
 	}
 	if spec == "classic" {
 		return XiangqiSpec{Name: "classic", New: func() XiangqiPlayer { return classic.New() }}, nil

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"evolved/agent"
 )
@@ -30,18 +32,29 @@ func (d *DB) ChampionAgent(ctx context.Context, game string, generation int) (ag
 
 // RunSearch returns the search settings the run of game was evolved
 // with, from its stored configuration: its depth and node budget (the
-// capture extension is always on; it matters to draughts alone).
+// capture extension is always on; it matters to draughts alone), or the
+// playouts of its MCTS-EPT (search = "ept:N").
 func (d *DB) RunSearch(ctx context.Context, game string) (agent.Search, error) {
 	run, err := d.LoadRun(ctx, game)
 	if err != nil {
 		return agent.Search{}, err
 	}
 	var defining struct {
-		Depth int   `json:"depth"`
-		Nodes int64 `json:"nodes"`
+		Depth  int    `json:"depth"`
+		Nodes  int64  `json:"nodes"`
+		Search string `json:"search"`
 	}
 	if err := json.Unmarshal([]byte(run.Config), &defining); err != nil || defining.Depth < 1 {
 		return agent.Search{}, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
 	}
-	return agent.Search{Depth: defining.Depth, Nodes: defining.Nodes, CaptureExtension: true}, nil
+	s := agent.Search{Depth: defining.Depth, Nodes: defining.Nodes, CaptureExtension: true}
+	if defining.Search != "" {
+		n, ok := strings.CutPrefix(defining.Search, "ept:")
+		playouts, err := strconv.Atoi(n)
+		if !ok || err != nil || playouts < 1 || playouts > agent.MaxPlayouts {
+			return agent.Search{}, fmt.Errorf("the stored %s run searches by %q, which this build does not know", game, defining.Search)
+		}
+		s.EPT = playouts
+	}
+	return s, nil
 }

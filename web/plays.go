@@ -152,8 +152,8 @@ func startMatch[M comparable, S play.Playable[M]](k games.Kind[M, S], ui play.UI
 	var err error
 	if champion == nil {
 		engine, err = k.Parse(spec)
-	} else if engine, err = k.Net(champion.name, champion.f.Net, champion.f.Search.Depth); err == nil {
-		engine = player.WithNodes(engine, champion.f.Search.Nodes)
+	} else {
+		engine, err = k.AgentFile(champion.name, champion.f, 0)
 	}
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -103,7 +102,7 @@ func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdin io.Re
 // champion of the database, a net player at a depth (0: the agent's own,
 // or the run's for a champion).
 func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd string, k games.Kind[M, S], agentFile, dbPath, spec string, generation, depth int) (player.Spec[M, S], error) {
-	game, parse, net := k.Name, k.Parse, k.Net
+	game, parse := k.Name, k.Parse
 	var none player.Spec[M, S]
 	switch {
 	case spec != "":
@@ -117,12 +116,9 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd strin
 		if err != nil {
 			return none, fmt.Errorf("%s: %w", cmd, err)
 		}
-		s, err := net(player.AgentName(agentFile, a), a.Net, cmp.Or(depth, a.Search.Depth))
+		s, err := k.AgentFile(player.AgentName(agentFile, a), a, depth)
 		if err != nil {
 			return s, fmt.Errorf("%s: %w", cmd, err)
-		}
-		if depth == 0 { // as evolved: with its node budget, if any
-			s = player.WithNodes(s, a.Search.Nodes)
 		}
 		return s, nil
 	}
@@ -135,15 +131,11 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd strin
 	if err != nil {
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
-	nodes := a.Search.Nodes // as evolved: the run's depth and node budget
-	if depth != 0 {
-		nodes = 0
-	}
-	s, err := net(fmt.Sprintf("champion of generation %d", a.Provenance.Generation), a.Net, cmp.Or(depth, a.Search.Depth))
+	s, err := k.AgentFile(fmt.Sprintf("champion of generation %d", a.Provenance.Generation), a, depth)
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", cmd, err)
 	}
-	return player.WithNodes(s, nodes), nil
+	return s, nil
 }
 
 // unicodeTerminal reports whether the locale promises UTF-8 output.

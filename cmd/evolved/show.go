@@ -11,6 +11,7 @@ import (
 	"evolved/agent"
 	"evolved/daemon"
 	"evolved/games"
+	"evolved/player"
 )
 
 // showCommand sets up "evolved show": what an agent is made of.
@@ -86,12 +87,16 @@ func describeAgent(w io.Writer, f agent.File) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s agent: generation %d champion of the run with seed %d (agent %d, fitness %d), evolved %s\n",
 		f.Game, p.Generation, p.RunSeed, p.AgentID, p.Fitness, p.Evolved.UTC().Format("2006-01-02 15:04:05 UTC"))
-	fmt.Fprintf(&b, "search: depth %d", f.Search.Depth)
-	if f.Search.CaptureExtension {
-		b.WriteString(", then captures")
-	}
-	if f.Search.Nodes > 0 {
-		fmt.Fprintf(&b, ", at most about %d nodes a move", f.Search.Nodes)
+	if f.Search.EPT > 0 {
+		fmt.Fprintf(&b, "search: MCTS-EPT, %d playouts a move, each cut after %d plies and scored by the net", f.Search.EPT, player.EPTPlies)
+	} else {
+		fmt.Fprintf(&b, "search: depth %d", f.Search.Depth)
+		if f.Search.CaptureExtension {
+			b.WriteString(", then captures")
+		}
+		if f.Search.Nodes > 0 {
+			fmt.Fprintf(&b, ", at most about %d nodes a move", f.Search.Nodes)
+		}
 	}
 	fmt.Fprintf(&b, "\nnet: %s, %d weights, flags %v\n", strings.Join(sizes, "-"), n.NumWeights(), n.Flags())
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -28,9 +28,13 @@ func uciCommand(fs *flag.FlagSet) action {
 		if *agentFile == "" {
 			return usagef("uci: --agent is required")
 		}
-		net, own, _, err := player.AgentNet(*agentFile, "chess")
+		a, err := player.ReadAgent(*agentFile, "chess")
 		if err != nil {
 			return fmt.Errorf("uci: %w", err)
+		}
+		net, own := a.Net, a.Search.Depth
+		if *searchFlag == "" && *depth == 0 && a.Search.EPT > 0 {
+			*searchFlag = fmt.Sprintf("ept:%d", a.Search.EPT) // as it was evolved
 		}
 		if *depth < 0 || *depth > 30 {
 			return usagef("uci: --depth must be between 1 and 30, got %d", *depth)
