@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"evolved/nnet"
@@ -27,6 +29,22 @@ const MaxNodes = 1e9
 
 // MaxPlayouts bounds an agent's MCTS-EPT playouts per move.
 const MaxPlayouts = 10_000_000
+
+// ParseSearch reads how an agent searches, as a run's search key says it:
+// "" for alpha-beta, or "ept:N" for MCTS-EPT of N playouts a move (1 to
+// MaxPlayouts, written without sign or leading zeros). It returns N, 0 for
+// alpha-beta, and ok false for anything else.
+func ParseSearch(s string) (playouts int, ok bool) {
+	if s == "" {
+		return 0, true
+	}
+	n, isEPT := strings.CutPrefix(s, "ept:")
+	playouts, err := strconv.Atoi(n)
+	if !isEPT || err != nil || playouts < 1 || playouts > MaxPlayouts || n != strconv.Itoa(playouts) {
+		return 0, false
+	}
+	return playouts, true
+}
 
 // ErrInvalid is wrapped by every error about a malformed agent file.
 var ErrInvalid = errors.New("agent: invalid agent file")

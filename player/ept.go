@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"evolved/agent"
 	"evolved/game/chess"
 	"evolved/game/xiangqi"
 	"evolved/nnet"
@@ -35,12 +36,8 @@ var ErrSearch = errors.New("player: bad search")
 // "ept:N" for MCTS-EPT of N playouts a move, each cut after EPTPlies plies
 // and scored by the agent's own net. It returns N, 0 for alpha-beta.
 func ParseSearch(s string) (playouts int, err error) {
-	if s == "" {
-		return 0, nil
-	}
-	n, ok := strings.CutPrefix(s, "ept:")
-	playouts, err = strconv.Atoi(n)
-	if !ok || err != nil || playouts < 1 || playouts > maxPlayouts || n != strconv.Itoa(playouts) {
+	playouts, ok := agent.ParseSearch(s)
+	if !ok {
 		return 0, fmt.Errorf("%w %q: want \"\" (alpha-beta) or ept:N (MCTS-EPT of N playouts a move scored by the agent's net, N from 1 to %d)",
 			ErrSearch, s, maxPlayouts)
 	}

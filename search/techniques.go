@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"math/bits"
 	"strings"
 )
 
@@ -140,6 +139,3 @@ func ParseTechniques(s string, base Technique) (Technique, error) {
 	}
 	return set, nil
 }
-
-// count returns the number of techniques in t.
-func (t Technique) count() int { return bits.OnesCount32(uint32(t &^ None)) }

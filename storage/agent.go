@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"evolved/agent"
 )
@@ -48,13 +46,10 @@ func (d *DB) RunSearch(ctx context.Context, game string) (agent.Search, error) {
 		return agent.Search{}, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
 	}
 	s := agent.Search{Depth: defining.Depth, Nodes: defining.Nodes, CaptureExtension: true}
-	if defining.Search != "" {
-		n, ok := strings.CutPrefix(defining.Search, "ept:")
-		playouts, err := strconv.Atoi(n)
-		if !ok || err != nil || playouts < 1 || playouts > agent.MaxPlayouts {
-			return agent.Search{}, fmt.Errorf("the stored %s run searches by %q, which this build does not know", game, defining.Search)
-		}
-		s.EPT = playouts
+	playouts, ok := agent.ParseSearch(defining.Search)
+	if !ok {
+		return agent.Search{}, fmt.Errorf("the stored %s run searches by %q, which this build does not know", game, defining.Search)
 	}
+	s.EPT = playouts
 	return s, nil
 }
