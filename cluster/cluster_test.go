@@ -258,7 +258,8 @@ func (s *syncBuffer) String() string {
 }
 
 // TestGenerationsThroughWorkersAreLocalOnes steps a small draughts
-// population through four generations with a hall of fame, once locally
+// population through four generations with a hall of fame and a race,
+// once locally
 // and once with the tournaments played by two workers: every generation's
 // state (agents, nets, fitness) and report come out the same.
 func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
@@ -272,10 +273,10 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	setup := games.Setup{Depth: 1, MaxMoves: 40}
 	local := games.Draughts().Species(setup)
 	remote := games.Draughts().Species(setup)
-	remote.Tournament = func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, seed uint64, generation int,
+	remote.Tournament = func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, seed uint64, generation int,
 		progress func(done, total int)) ([]tournament.GameResult[draughts.Move], error) {
 		return Play(ctx, c, Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: remote.Arena,
-			Nets: nets, Schedule: schedule, RunSeed: seed, Generation: generation, Progress: progress})
+			Nets: nets, Schedule: schedule, First: first, RunSeed: seed, Generation: generation, Progress: progress})
 	}
 	cfg := population.DefaultConfig()
 	cfg.Hidden = []int{8}
@@ -283,6 +284,7 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	cfg.Tournament.Workers = 2
 	cfg.HallOfFame, cfg.HallGames = 2, 2
 	cfg.LadderGames, cfg.BaselineEvery = 2, 0
+	cfg.RacingGames = 40
 	stLocal, err := population.New("draughts", local.Inputs, cfg, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -290,6 +292,7 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	stRemote := stLocal
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	raced := 0
 	for range 4 {
 		nextLocal, repLocal, err := population.Step(ctx, local, cfg, stLocal, nil)
 		if err != nil {
@@ -301,10 +304,14 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 		}
 		a, _ := json.Marshal(nextLocal)
 		b, _ := json.Marshal(nextRemote)
-		if !bytes.Equal(a, b) || !slices.Equal(repLocal.Results.Points, repRemote.Results.Points) {
+		if !bytes.Equal(a, b) || !slices.Equal(repLocal.Results.Points, repRemote.Results.Points) || repLocal.Selection != repRemote.Selection {
 			t.Fatalf("generation %d: the state after the workers' tournament differs from the local one", stLocal.Generation)
 		}
+		raced += repLocal.Selection.RaceGames
 		stLocal, stRemote = nextLocal, nextRemote
+	}
+	if raced == 0 {
+		t.Error("no generation raced: the race's games through the workers were not tested")
 	}
 }
 

@@ -77,7 +77,11 @@ type Generation[M MoveCode, S search.Game[M]] struct {
 	Replay int
 	// Nets holds the net of each slot of the schedule.
 	Nets       []*nnet.Net
-	Schedule   []tournament.Pairing
+	Schedule []tournament.Pairing
+	// First is the index in the generation of Schedule's first game: a
+	// generation's games may be played in several calls (a race after its
+	// tournament), each continuing the numbering.
+	First      int
 	RunSeed    uint64
 	Generation int
 	// Progress, if set, is called after each counted game.
@@ -112,9 +116,9 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			return nil, fmt.Errorf("cluster: game %d pairs slots %d and %d of %d nets", k+1, pr.First, pr.Second, len(g.Nets))
 		}
 		j := Job{Version: ProtocolVersion, Game: g.Game, Setup: setup, RunSeed: g.RunSeed, Generation: g.Generation,
-			Index: k, First: pr.First, Second: pr.Second, OpeningIndex: pr.OpeningIndex,
+			Index: g.First + k, First: pr.First, Second: pr.Second, OpeningIndex: pr.OpeningIndex,
 			Genomes: [2]string{hashes[pr.First], hashes[pr.Second]}, Reply: reply}
-		j.ID = jobID(g.Game, g.RunSeed, g.Generation, k) + "/" + j.digest()
+		j.ID = jobID(g.Game, g.RunSeed, g.Generation, g.First+k) + "/" + j.digest()
 		jobs[k], index[j.ID] = j, k
 	}
 	// Read the results before publishing, from the start of the subject.
@@ -239,11 +243,11 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 // check the games, and to replay about one in replay of them; 0 replays
 // none); alive, if set, is called every few seconds while it waits.
 func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup games.Setup, sp population.Species[M, S], replay int, alive func()) func(ctx context.Context,
-	nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[M], error) {
-	return func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int,
+	nets []*nnet.Net, schedule []tournament.Pairing, first int, runSeed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[M], error) {
+	return func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, runSeed uint64, generation int,
 		progress func(done, total int)) ([]tournament.GameResult[M], error) {
 		return Play(ctx, c, Generation[M, S]{Game: game, Setup: setup, Arena: sp.Arena, Player: sp.Player, Replay: replay,
-			Nets: nets, Schedule: schedule, RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
+			Nets: nets, Schedule: schedule, First: first, RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
 	}
 }
 

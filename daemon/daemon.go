@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -50,6 +51,15 @@ import (
 // maxSlots bounds the shared game budget; the budget's size is changed at
 // run time by holding back the units above the configured worker count.
 const maxSlots = 1024
+
+// reliabilityWindow is how many generations' elites the logged
+// selection_r correlates (population.Reliability), and
+// reliabilityMinPairs the pairs it needs before it is logged: ten
+// generations of an elite of 5.
+const (
+	reliabilityWindow   = 100
+	reliabilityMinPairs = 50
+)
 
 // Daemon is a running evolved daemon. Create it with New, run it with Run.
 type Daemon struct {
@@ -431,6 +441,11 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		defer d.line.Remove(game)
 	}
 	since, played := time.Now(), 0 // this session's generations, for the overall rate
+	elite := pcfg.Elite
+	if pcfg.Optimizer == population.ES || pcfg.Optimizer == population.SPSA {
+		elite = 0 // no agent outlives its generation
+	}
+	reliability := population.NewReliability(reliabilityWindow * elite)
 	for {
 		target := d.config().Generations
 		if target > 0 && st.Generation >= target {
@@ -444,7 +459,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		pcfg.Tournament.Slots = d.slots
 		games := pcfg.FitnessGames(st.Generation, len(st.Agents))
 		var rep *progress.Reporter
-		total := games + pcfg.MeasurementGames(st.Generation)
+		total := games + pcfg.RacingGames + pcfg.MeasurementGames(st.Generation) // the race is a budget: the line may jump
 		if d.line != nil {
 			rep = progress.NewOnLine(d.line, game, fmt.Sprintf("%s generation %d", game, st.Generation), total, "games")
 			rep.UpdateNote(0, overallRate(played, time.Since(since), st.Generation, target))
@@ -453,6 +468,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		started := time.Now()
 		next, report, err := population.Step(ctx, species, pcfg, st, func(done, total int) {
 			d.beat()
+			live.progressed(done)
 			if rep != nil {
 				rep.Update(done)
 			}
@@ -497,6 +513,16 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 			"champion_elo", fmt.Sprintf("%+.0f±%.0f", elo.Elo, elo.HalfWidth),
 			"mean", round2(mean), "ladder", round2(report.Ladder.Mean), "improved", report.Ladder.Improved,
 			"games", len(report.Results.Games), "draws", draws(record), "seconds", round2(secs), "games_per_s", round2(rate)}
+		if pcfg.Optimizer != population.SPSA { // which ranks nothing
+			attrs = append(attrs, "sure", round2(report.Selection.Sure))
+		}
+		if pcfg.RacingGames > 0 {
+			attrs = append(attrs, "raced", report.Selection.RaceGames, "undecided", report.Selection.Undecided)
+		}
+		reliability.Observe(st.Generation, report.Agents, report.Scores, report.Ranking, elite)
+		if r, n := reliability.Correlation(); n >= reliabilityMinPairs && !math.IsNaN(r) {
+			attrs = append(attrs, "selection_r", round2(r))
+		}
 		for _, b := range report.Baselines {
 			attrs = append(attrs, "vs_"+b.Opponent, fmt.Sprintf("%.0f%%", 100*b.Score))
 		}
@@ -528,8 +554,16 @@ type liveGames struct {
 	mu    sync.Mutex
 	rep   *progress.Reporter
 	games int  // the tournament's games
+	done  int  // the fitness games done (the tournament's and the race's), by Step's progress
 	n     int  // games started this generation
 	here  bool // whether the tournament's games start here (not on workers)
+}
+
+// progressed records Step's count of the fitness games done.
+func (l *liveGames) progressed(done int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.done = max(l.done, done)
 }
 
 // reset starts a generation whose tournament plays games, here or on
@@ -537,7 +571,7 @@ type liveGames struct {
 func (l *liveGames) reset(rep *progress.Reporter, games int, here bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.rep, l.games, l.n, l.here = rep, games, 0, here
+	l.rep, l.games, l.done, l.n, l.here = rep, games, 0, 0, here
 }
 
 // started records that a game started. Once the tournament's games are all
@@ -552,7 +586,7 @@ func (l *liveGames) started() {
 	case l.here && l.n > l.games+1:
 		l.rep.Update(l.n - 1)
 	case !l.here && l.n > 1: // only the ladder and baselines start here
-		l.rep.Update(l.games + l.n - 1)
+		l.rep.Update(max(l.games, l.done) + l.n - 1)
 	}
 }
 

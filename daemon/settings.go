@@ -383,6 +383,7 @@ var settingsOrder = [...]string{
 	"population", "elite", "hidden", "piece_diff", "self_adaptive", "ladder_champions", "ladder_games",
 	"baseline_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
 	"table_mutation_scale", "value_mutation_scale", "table_scale_step", "fitness_memory", "fitness_caution",
+	"racing_games", "racing_confidence", "spsa_games", "spsa_rate",
 }
 
 // compareKeys orders a game section's keys by settingsOrder.

@@ -351,6 +351,10 @@ const mainDraughtsSection = `[draughts]
   table_scale_step = 0.0
   fitness_memory = true
   fitness_caution = 0.0
+  racing_games = 0
+  racing_confidence = 0.0
+  spsa_games = 0
+  spsa_rate = 0.0
   evolve_king = false
 
 `

@@ -144,17 +144,7 @@ func (n *Net) MutatedBySteps(rng *rand.Rand, steps Steps) *Net {
 		return netScale
 	}
 	if c.flags&SelfAdaptive == 0 {
-		netStep := float64(MutationStep(len(c.w)) * netScale)
-		tableStep := float64(MutationStep(len(c.w)) * tableScale)
-		for i := range c.w {
-			step := ownStep(i)
-			switch {
-			case step != 0:
-			case i >= tables:
-				step = tableStep
-			default:
-				step = netStep
-			}
+		for i, step := range c.stepWidths(steps) {
 			m := float64(rng.Float64()*2) - 1
 			c.w[i] = round32(c.w[i] + float64(m*step))
 		}
@@ -173,6 +163,65 @@ func (n *Net) MutatedBySteps(rng *rand.Rand, steps Steps) *Net {
 	}
 	c.scaleTables(rng, steps.TableScale)
 	return c
+}
+
+// stepWidths returns the half-width of each weight's uniform step under
+// steps, in storage order, as MutatedBySteps takes it without
+// SelfAdaptive: a positional term's Tables of its units, a piece value's
+// Values of its classic value (with Steps.Values), the other table
+// weights MutationStep(K)*Tables, the net's MutationStep(K)*Net.
+func (n *Net) stepWidths(steps Steps) []float64 {
+	terms := len(n.w) - len(n.pieceValues()) - len(n.terms()) // the first term
+	termsEnd := terms + len(n.terms())
+	tables := terms - len(n.pst()) // the first table weight
+	netStep := float64(MutationStep(len(n.w)) * steps.Net)
+	tableStep := float64(MutationStep(len(n.w)) * steps.Tables)
+	var values []float64
+	if steps.Values != 0 && len(n.pieceValues()) > 0 {
+		values = defaultPieceValues(n.sizes[0])
+	}
+	out := make([]float64, len(n.w))
+	for i := range out {
+		switch {
+		case i >= terms && i < termsEnd:
+			out[i] = steps.Tables
+		case values != nil && i >= termsEnd:
+			out[i] = float64(values[i-termsEnd] * steps.Values)
+		case i >= tables:
+			out[i] = tableStep
+		default:
+			out[i] = netStep
+		}
+	}
+	return out
+}
+
+// SignPerturbed returns the mirrored pair of an SPSA step around n: every
+// weight w_i gets w_i ± d_i*s_i, plus for the first net and minus for the
+// second, each rounded to float32; d_i is +1 or -1, one bit of
+// rng.Uint64() per weight (bit j%64 of the (j/64)-th draw for weight j, in
+// storage order), and s_i is the half-width of weight i's uniform
+// mutation under steps (as MutatedBySteps without SelfAdaptive:
+// positional terms by Tables of their units, piece values by Values of
+// theirs, tables and net by MutationStep(K) times their scale). Sigmas
+// and K are copied from n unchanged (Steps.TableScale is not used); n is
+// not modified. Every weight moves by its whole step at once, so the two
+// nets differ in every part of the genome by twice a mutation's largest
+// step, and their games measure the direction d.
+func (n *Net) SignPerturbed(rng *rand.Rand, steps Steps) (plus, minus *Net) {
+	plus, minus = n.Clone(), n.Clone()
+	var bits uint64
+	for i, s := range n.stepWidths(steps) {
+		if i%64 == 0 {
+			bits = rng.Uint64()
+		}
+		if bits>>(i%64)&1 == 1 {
+			s = -s
+		}
+		plus.w[i] = round32(n.w[i] + s)
+		minus.w[i] = round32(n.w[i] - s)
+	}
+	return plus, minus
 }
 
 // scaleTables multiplies each piece type's table of EvolvePST by

@@ -159,3 +159,58 @@ func TestMutatedByStepsTableScale(t *testing.T) {
 		}
 	}
 }
+
+// TestSignPerturbed checks SPSA's pairs against the mutation's steps
+// written out by part: every weight of plus is the net's plus its step
+// with a sign, minus the same with the other sign (each rounded to
+// float32); the steps are a term's Tables of its unit, a piece value's
+// Values of its classic value, a table value MutationStep(K)*Tables and a
+// net weight MutationStep(K)*Net; about half the signs are +; the same
+// generator gives the same pair.
+func TestSignPerturbed(t *testing.T) {
+	steps := Steps{Net: 0.1, Tables: 0.2, Values: 0.05}
+	for _, tc := range []struct {
+		name   string
+		random func([]int, Flags, *rand.Rand) (*Net, error)
+	}{{"chess", RandomChess}, {"xiangqi", RandomXiangqi}} {
+		n, err := tc.random([]int{8, 4}, EvolvePieceValues|EvolvePST|EvolveTerms, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		classic := defaultPieceValues(n.sizes[0])
+		values := len(n.w) - len(classic) // the first piece value
+		terms := values - len(n.terms())  // the first term
+		tables := terms - len(n.pst())    // the first table value
+		k := MutationStep(len(n.w))
+		plus, minus := n.SignPerturbed(rand.New(rand.NewPCG(5, 6)), steps)
+		again, _ := n.SignPerturbed(rand.New(rand.NewPCG(5, 6)), steps)
+		positive := 0
+		for i, w := range n.w {
+			var s float64
+			switch {
+			case i >= values:
+				s = classic[i-values] * steps.Values
+			case i >= terms:
+				s = steps.Tables
+			case i >= tables:
+				s = k * steps.Tables
+			default:
+				s = k * steps.Net
+			}
+			up, down := float64(float32(w+s)), float64(float32(w-s))
+			switch {
+			case plus.w[i] == up && minus.w[i] == down:
+				positive++
+			case plus.w[i] == down && minus.w[i] == up:
+			default:
+				t.Fatalf("%s: weight %d: plus %v, minus %v, want %v ± %v", tc.name, i, plus.w[i], minus.w[i], w, s)
+			}
+			if again.w[i] != plus.w[i] {
+				t.Fatalf("%s: weight %d differs with the same generator", tc.name, i)
+			}
+		}
+		if f := float64(positive) / float64(len(n.w)); f < 0.45 || f > 0.55 {
+			t.Errorf("%s: %d of %d signs +, want about half", tc.name, positive, len(n.w))
+		}
+	}
+}

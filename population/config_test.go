@@ -16,7 +16,6 @@ import (
 // bad setting, its value and why, and wraps ErrConfig.
 func TestConfigErrorsNameTheKey(t *testing.T) {
 	for want, mutate := range map[string]func(*Config){
-		`population: preset = "cma": want "blondie24" or "es"`:                 func(c *Config) { c.Optimizer = "cma" },
 		"population: population = 1: want at least 2":                          func(c *Config) { c.Size = 1 },
 		"population: population = 16: elite 5 + 4 x 2 crossover pairs + 2 mut": func(c *Config) { c.Size = 16 },
 		`population: population = 14: want an odd number of at least 3 with preset "es"`: func(c *Config) {
@@ -42,10 +41,25 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		`population: table_scale_step = 0.1: not with preset "es"`: func(c *Config) {
 			c.Optimizer, c.Flags, c.TableScaleStep = ES, c.Flags|nnet.EvolvePST, 0.1
 		},
-		"population: fitness_caution = 1: needs fitness_memory = true":                      func(c *Config) { c.FitnessCaution = 1 },
-		`population: fitness_memory = true: not with preset "es"`:                           func(c *Config) { c.Optimizer, c.FitnessMemory = ES, true },
-		"population: hall_of_fame = 21: want 0 (none) to 20 champions":                      func(c *Config) { c.HallOfFame = 21 },
-		"population: hall_games = 3: want an even number from 2 to 1000":                    func(c *Config) { c.HallOfFame, c.HallGames = 1, 3 },
+		"population: fitness_caution = 1: needs fitness_memory = true":             func(c *Config) { c.FitnessCaution = 1 },
+		`population: fitness_memory = true: not with preset "es"`:                  func(c *Config) { c.Optimizer, c.FitnessMemory = ES, true },
+		"population: hall_of_fame = 21: want 0 (none) to 20 champions":             func(c *Config) { c.HallOfFame = 21 },
+		"population: hall_games = 3: want an even number from 2 to 1000":           func(c *Config) { c.HallOfFame, c.HallGames = 1, 3 },
+		"population: racing_games = 2101: want 0 (no race) to 2100":                func(c *Config) { c.RacingGames = 2101 },
+		`population: racing_games = 10: not with preset "es"`:                      func(c *Config) { c.Optimizer, c.RacingGames = ES, 10 },
+		"population: racing_confidence = 1: want 0 (0.9) or a probability below 1": func(c *Config) { c.RacingGames, c.RacingConfidence = 10, 1 },
+		"population: racing_confidence = 0.5: needs racing_games > 0":              func(c *Config) { c.RacingConfidence = 0.5 },
+		`population: preset = "cma": want "blondie24", "es" or "spsa"`:             func(c *Config) { c.Optimizer = "cma" },
+		`population: hall_of_fame = 2: not with preset "spsa"`:                     func(c *Config) { c.Optimizer, c.FitnessMemory, c.HallOfFame = SPSA, false, 2 },
+		`population: fitness_memory = true: not with preset "spsa"`:                func(c *Config) { c.Optimizer, c.FitnessMemory = SPSA, true },
+		"population: spsa_games = 3: want 0 (30) or an even number up to 1000":     func(c *Config) { c.Optimizer, c.SPSAGames = SPSA, 3 },
+		"population: spsa_rate = -1: want 0 (1) to 100":                            func(c *Config) { c.Optimizer, c.SPSARate = SPSA, -1 },
+		`population: spsa_games = 20: needs preset = "spsa"`:                       func(c *Config) { c.SPSAGames = 20 },
+		`population: spsa_rate = 2: needs preset = "spsa"`:                         func(c *Config) { c.SPSARate = 2 },
+		`population: rounds = 2: not with preset "spsa"`:                           func(c *Config) { c.Optimizer, c.Tournament.Rounds = SPSA, 2 },
+		`population: table_scale_step = 0.1: not with preset "spsa"`: func(c *Config) {
+			c.Optimizer, c.Flags, c.TableScaleStep = SPSA, c.Flags|nnet.EvolvePST, 0.1
+		},
 		`population: format = "swiss": tournament: unknown format (want roundrobin or blon`: func(c *Config) { c.Tournament.Format = "swiss" },
 		"population: rounds = 11: want 1 to 10":                                             func(c *Config) { c.Tournament.Rounds = 11 },
 		"population: rounds = 2: the blondie format plays no rounds": func(c *Config) {

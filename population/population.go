@@ -42,9 +42,11 @@ type Species[M comparable, S search.Game[M]] struct {
 	// Tournament, if set, plays a generation's tournament in place of
 	// tournament.Run on this machine (on remote workers: package
 	// cluster). nets holds each slot's net (the agents, then the hall of
-	// fame's champions); it must return the games tournament.Run would
-	// play, in schedule order, and may call progress after each.
-	Tournament func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, runSeed uint64, generation int,
+	// fame's champions); it must return the games tournament.RunFrom would
+	// play, in schedule order, and may call progress after each. first is
+	// the index in the generation of the schedule's first game (0 for the
+	// tournament; a race continues the numbering).
+	Tournament func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, runSeed uint64, generation int,
 		progress func(done, total int)) ([]tournament.GameResult[M], error)
 }
 
@@ -60,17 +62,30 @@ const (
 	// around it, and the next mean moves towards the better half of the
 	// samples (see breedES). The champion is the mean.
 	ES Optimizer = "es"
+	// SPSA is simultaneous perturbation stochastic approximation, the
+	// tuner Fishtest runs for Stockfish, over the whole genome: slot 0
+	// holds the mean, the other slots mirrored pairs mean ± s*d (d a
+	// random sign for every weight, s its mutation step), each pair plays
+	// only itself, SPSAGames games from shared openings, and the mean
+	// steps along each pair's direction by the pair's result (see
+	// breedSPSA). Differences too small for a ranking to see still move
+	// the mean on average. The champion is the mean.
+	SPSA Optimizer = "spsa"
 )
+
+// mirrored reports whether the optimizer keeps a mean in slot 0 and
+// mirrored pairs around it, with no elite (ES and SPSA).
+func (o Optimizer) mirrored() bool { return o == ES || o == SPSA }
 
 // ParseOptimizer reads an optimizer name; "" is Blondie24.
 func ParseOptimizer(s string) (Optimizer, error) {
 	switch o := Optimizer(s); o {
 	case "", Blondie24:
 		return Blondie24, nil
-	case ES:
+	case ES, SPSA:
 		return o, nil
 	}
-	return "", fmt.Errorf("%w: unknown optimizer %q (want %s or %s)", ErrConfig, s, Blondie24, ES)
+	return "", fmt.Errorf("%w: unknown optimizer %q (want %s, %s or %s)", ErrConfig, s, Blondie24, ES, SPSA)
 }
 
 // Config is the genetic algorithm's configuration. Together with the run
@@ -154,6 +169,22 @@ type Config struct {
 	// spread of points per game over the square root of the agent's
 	// games. 0 ranks by the mean.
 	FitnessCaution float64 `toml:"fitness_caution" json:"fitness_caution,omitempty"`
+	// RacingGames, if positive, is a budget of games a generation spends
+	// after its tournament on the agents whose side of the elite boundary
+	// is still uncertain (see race): they play each other, round after
+	// round, until each is known to be in or out at RacingConfidence or
+	// the budget is spent. 0 races none, Blondie24's design.
+	RacingGames int `toml:"racing_games" json:"racing_games,omitempty"`
+	// RacingConfidence is the two-sided probability of the interval that
+	// places an agent in the race (0.9: 1.64 standard errors either side);
+	// 0 means DefaultRacingConfidence.
+	RacingConfidence float64 `toml:"racing_confidence" json:"racing_confidence,omitempty"`
+	// SPSAGames is the games each mirrored pair of preset "spsa" plays
+	// against itself a generation, pairs of games from one opening, one
+	// with each colour; 0 means DefaultSPSAGames. SPSARate multiplies the
+	// mean's step (breedSPSA); 0 means 1.
+	SPSAGames int     `toml:"spsa_games" json:"spsa_games,omitempty"`
+	SPSARate  float64 `toml:"spsa_rate" json:"spsa_rate,omitempty"`
 
 	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
 	// gives two node-swap children and both parents mutated. Default
@@ -169,6 +200,13 @@ type Config struct {
 	// names its Format and Rounds by the keys "format" and "rounds".
 	Tournament tournament.Config `toml:"-" json:"-"`
 }
+
+// DefaultSPSAGames is Config.SPSAGames when it is 0: 7 pairs of 15 agents
+// then play the 210 games of a round robin.
+const DefaultSPSAGames = 30
+
+// MaxSPSARate bounds Config.SPSARate.
+const MaxSPSARate = 100
 
 // MaxFitnessCaution bounds Config.FitnessCaution.
 const MaxFitnessCaution = 10
@@ -264,11 +302,10 @@ func configError(field string, value any, format string, args ...any) error {
 func (c Config) Validate() error {
 	opt, err := ParseOptimizer(string(c.Optimizer))
 	if err != nil {
-		return configError("preset", string(c.Optimizer), "want %q or %q", Blondie24, ES)
+		return configError("preset", string(c.Optimizer), "want %q, %q or %q", Blondie24, ES, SPSA)
 	}
-	es := opt == ES
-	for _, err := range []error{c.validateSize(es), c.validateSteps(es), c.validateFitness(es),
-		c.validateTournament(), c.validateMeasurements(), c.validateNets(), c.validateRecipe(es)} {
+	for _, err := range []error{c.validateSize(opt), c.validateSteps(opt), c.validateFitness(opt),
+		c.validateTournament(opt), c.validateMeasurements(), c.validateNets(), c.validateRecipe(opt)} {
 		if err != nil {
 			return err
 		}
@@ -276,41 +313,45 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// validateSize checks the population size; es tells the optimizer.
-func (c Config) validateSize(es bool) error {
+// validateSize checks the population size for the optimizer opt.
+func (c Config) validateSize(opt Optimizer) error {
 	switch {
 	case c.Size < 2:
 		return configError("population", c.Size, "want at least 2")
-	case es && (c.Size < 3 || c.Size%2 == 0):
-		return configError("population", c.Size, `want an odd number of at least 3 with preset "es" (the mean and mirrored pairs)`)
+	case opt.mirrored() && (c.Size < 3 || c.Size%2 == 0):
+		return configError("population", c.Size, `want an odd number of at least 3 with preset %q (the mean and mirrored pairs)`, opt)
 	}
 	return nil
 }
 
 // validateSteps checks the mutation's steps, and that the genome has the
-// parts they step; es tells the optimizer.
-func (c Config) validateSteps(es bool) error {
+// parts they step, for the optimizer opt. SPSA's pairs step by the
+// mutation's steps (nnet.Net.SignPerturbed), ES's by a normal sample.
+func (c Config) validateSteps(opt Optimizer) error {
 	for _, s := range []struct {
 		field   string
 		step    float64
 		max     float64
 		want    string
 		mutated bool       // a step of mutation, which ES (perturbing its samples) has not
+		spsa    bool       // a step SPSA's perturbation takes
 		part    nnet.Flags // the genome's part it steps, if not the net
 		needs   string     // the error without the part
 	}{
-		{"mutation_scale", c.MutationScale, 10, "want 0 (Blondie24's step, as 1) to 10", false, 0, ""},
-		{"table_mutation_scale", c.TableMutationScale, 10, "want 0 (mutation_scale's) to 10", true, 0, ""},
-		{"value_mutation_scale", c.ValueMutationScale, 1, "want 0 (table_mutation_scale's step) to 1", true,
+		{"mutation_scale", c.MutationScale, 10, "want 0 (Blondie24's step, as 1) to 10", false, true, 0, ""},
+		{"table_mutation_scale", c.TableMutationScale, 10, "want 0 (mutation_scale's) to 10", true, true, 0, ""},
+		{"value_mutation_scale", c.ValueMutationScale, 1, "want 0 (table_mutation_scale's step) to 1", true, true,
 			nnet.EvolvePieceValues, "the nets have no evolvable piece values (nnet.EvolvePieceValues)"},
-		{"table_scale_step", c.TableScaleStep, MaxTableScaleStep, fmt.Sprintf("want 0 (none) to %v", MaxTableScaleStep), true,
+		{"table_scale_step", c.TableScaleStep, MaxTableScaleStep, fmt.Sprintf("want 0 (none) to %v", MaxTableScaleStep), true, false,
 			nnet.EvolvePST, "the nets have no evolvable piece-square tables (nnet.EvolvePST)"},
 	} {
 		switch {
 		case s.step < 0 || s.step > s.max || math.IsNaN(s.step):
 			return configError(s.field, s.step, "%s", s.want)
-		case s.step != 0 && s.mutated && es:
+		case s.step != 0 && s.mutated && opt == ES:
 			return configError(s.field, s.step, `not with preset "es": its samples are perturbed, not mutated`)
+		case s.step != 0 && !s.spsa && opt == SPSA:
+			return configError(s.field, s.step, `not with preset "spsa": its pairs step every weight by its mutation's half-width`)
 		case s.step != 0 && c.Flags&s.part != s.part:
 			return configError(s.field, s.step, "%s", s.needs)
 		}
@@ -319,26 +360,47 @@ func (c Config) validateSteps(es bool) error {
 }
 
 // validateFitness checks how fitness is measured beyond the tournament:
-// the memory of past generations and the hall of fame; es tells the
-// optimizer.
-func (c Config) validateFitness(es bool) error {
+// the memory of past generations, the hall of fame, the race and SPSA's
+// games, for the optimizer opt.
+func (c Config) validateFitness(opt Optimizer) error {
 	switch {
 	case c.FitnessCaution < 0 || c.FitnessCaution > MaxFitnessCaution || math.IsNaN(c.FitnessCaution):
 		return configError("fitness_caution", c.FitnessCaution, "want 0 (rank by the mean) to %d standard errors", MaxFitnessCaution)
 	case c.FitnessCaution > 0 && !c.FitnessMemory:
 		return configError("fitness_caution", c.FitnessCaution, "needs fitness_memory = true: it weighs the games of past generations")
-	case es && c.FitnessMemory:
-		return configError("fitness_memory", c.FitnessMemory, `not with preset "es": its samples are new every generation`)
+	case opt.mirrored() && c.FitnessMemory:
+		return configError("fitness_memory", c.FitnessMemory, `not with preset %q: its samples are new every generation`, opt)
 	case c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame:
 		return configError("hall_of_fame", c.HallOfFame, "want 0 (none) to %d champions", MaxHallOfFame)
 	case c.HallOfFame > 0 && (c.HallGames < 2 || c.HallGames > MaxHallGames || c.HallGames%2 != 0):
 		return configError("hall_games", c.HallGames, "want an even number from 2 to %d (pairs, one game with each colour)", MaxHallGames)
+	case c.RacingGames < 0 || c.RacingGames > MaxRacingGames:
+		return configError("racing_games", c.RacingGames, "want 0 (no race) to %d games a generation", MaxRacingGames)
+	case c.RacingGames > 0 && opt.mirrored():
+		return configError("racing_games", c.RacingGames, `not with preset %q: the race places agents on the elite's boundary, and %q has no elite`, opt, opt)
+	case c.RacingConfidence < 0 || c.RacingConfidence >= 1 || math.IsNaN(c.RacingConfidence):
+		return configError("racing_confidence", c.RacingConfidence, "want 0 (%v) or a probability below 1", DefaultRacingConfidence)
+	case c.RacingConfidence != 0 && c.RacingGames == 0:
+		return configError("racing_confidence", c.RacingConfidence, "needs racing_games > 0: it is the race's")
+	case opt == SPSA && c.HallOfFame > 0:
+		return configError("hall_of_fame", c.HallOfFame, `not with preset "spsa": its pairs play only each other`)
+	case c.SPSAGames < 0 || c.SPSAGames > MaxHallGames || c.SPSAGames%2 != 0:
+		return configError("spsa_games", c.SPSAGames, "want 0 (%d) or an even number up to %d (pairs, one game with each colour)", DefaultSPSAGames, MaxHallGames)
+	case c.SPSARate < 0 || c.SPSARate > MaxSPSARate || math.IsNaN(c.SPSARate):
+		return configError("spsa_rate", c.SPSARate, "want 0 (1) to %d", MaxSPSARate)
+	case opt != SPSA && (c.SPSAGames != 0 || c.SPSARate != 0):
+		field, v := "spsa_games", any(c.SPSAGames)
+		if c.SPSAGames == 0 {
+			field, v = "spsa_rate", c.SPSARate
+		}
+		return configError(field, v, `needs preset = "spsa"`)
 	}
 	return nil
 }
 
-// validateTournament checks the tournament's format and rounds.
-func (c Config) validateTournament() error {
+// validateTournament checks the tournament's format and rounds; SPSA
+// plays its own schedule (spsaSchedule), so it takes neither.
+func (c Config) validateTournament(opt Optimizer) error {
 	f, rounds := c.Tournament.Format, c.Tournament.Rounds
 	if _, err := tournament.ParseFormat(string(f)); err != nil {
 		return &ConfigError{Field: "format", Value: string(f),
@@ -349,6 +411,10 @@ func (c Config) validateTournament() error {
 		return configError("rounds", rounds, "want 1 to %d", MaxRounds)
 	case rounds > 1 && f != tournament.RoundRobin:
 		return configError("rounds", rounds, "the %s format plays no rounds: want format = %q, or 1", f, tournament.RoundRobin)
+	case opt == SPSA && rounds > 1:
+		return configError("rounds", rounds, `not with preset "spsa": its pairs play spsa_games games, want 1`)
+	case opt == SPSA && f == tournament.Blondie:
+		return configError("format", string(f), `not with preset "spsa": its pairs play only each other, want %q`, tournament.RoundRobin)
 	}
 	return nil
 }
@@ -382,9 +448,9 @@ func (c Config) validateNets() error {
 }
 
 // validateRecipe checks that Blondie24's breeding refills the population
-// from its elite; ES (es true) has none.
-func (c Config) validateRecipe(es bool) error {
-	if es {
+// from its elite; ES and SPSA have none.
+func (c Config) validateRecipe(opt Optimizer) error {
+	if opt.mirrored() {
 		return nil
 	}
 	if c.Elite < 1 || c.Elite > c.Size {
@@ -493,8 +559,10 @@ func (c Config) HallGenerations(generation int) []int {
 // ranking among n agents: the tournament's and the hall of fame's.
 func (c Config) FitnessGames(generation, n int) int {
 	var games int
-	switch c.Tournament.Format {
-	case tournament.Blondie:
+	switch {
+	case c.Optimizer == SPSA:
+		games = (n - 1) / 2 * c.spsaGames()
+	case c.Tournament.Format == tournament.Blondie:
 		games = n * c.Tournament.BlondieGames
 		if c.Tournament.BlondieGames <= 0 {
 			games = n * tournament.DefaultBlondieGames

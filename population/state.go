@@ -39,8 +39,8 @@ const stateVersion = 1
 
 // New returns generation 0 of a run: cfg.Size random nets for a game whose
 // nets take inputs inputs, agent i drawn from seed.Rand(runSeed, game, 0,
-// seed.Init, i); for ES a random mean (seed.Init 0) and mirrored pairs
-// around it (pair k from seed.Init k+1). With cfg.QuietNet the nets (the
+// seed.Init, i); for ES and SPSA a random mean (seed.Init 0) and mirrored
+// pairs around it (pair k from seed.Init k+1). With cfg.QuietNet the nets (the
 // mean) are then quieted; they draw the same numbers either way.
 func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 	if err := cfg.Validate(); err != nil {
@@ -48,7 +48,7 @@ func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 	}
 	sizes := append(append([]int{inputs}, cfg.Hidden...), 1)
 	st := &State{Game: game, Seed: runSeed}
-	if cfg.Optimizer == ES {
+	if cfg.Optimizer.mirrored() {
 		// The mean from seed.Init 0, pair k around it from seed.Init k+1.
 		mean, err := nnet.Random(sizes, cfg.Flags, seed.Rand(runSeed, game, 0, seed.Init, 0))
 		if err != nil {
@@ -57,9 +57,17 @@ func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 		if cfg.QuietNet {
 			mean = mean.Quieted()
 		}
-		nets := append([]*nnet.Net{mean}, esSamples(cfg, mean, cfg.Size, func(k int, m *nnet.Net, sigma float64) (*nnet.Net, *nnet.Net) {
-			return m.Perturbed(seed.Rand(runSeed, game, 0, seed.Init, k+1), sigma)
-		})...)
+		nets := []*nnet.Net{mean}
+		if cfg.Optimizer == SPSA {
+			for k := range (cfg.Size - 1) / 2 {
+				plus, minus := mean.SignPerturbed(seed.Rand(runSeed, game, 0, seed.Init, k+1), cfg.steps())
+				nets = append(nets, plus, minus)
+			}
+		} else {
+			nets = append(nets, esSamples(cfg, mean, cfg.Size, func(k int, m *nnet.Net, sigma float64) (*nnet.Net, *nnet.Net) {
+				return m.Perturbed(seed.Rand(runSeed, game, 0, seed.Init, k+1), sigma)
+			})...)
+		}
 		for i, net := range nets {
 			st.Agents = append(st.Agents, Agent{ID: int64(i), Net: net, Origin: Random})
 		}

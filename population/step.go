@@ -25,9 +25,21 @@ type Report[M comparable] struct {
 	// Hall lists the generations of the hall of fame's champions: in
 	// Results.Games slot len(Agents)+k is the champion of generation Hall[k].
 	Hall []int
-	// Results holds the fitness games, the tournament's then the hall of
-	// fame's; its points and counts are the agents', both kinds together.
+	// Results holds the fitness games, the tournament's, then the hall of
+	// fame's, then the race's; its points and counts are the agents', every
+	// kind together.
 	Results tournament.Results[M]
+	// Scheduled is the number of games of Results.Games before the race's:
+	// the tournament's and the hall of fame's.
+	Scheduled int
+	// Scores are the agents' points per game in those scheduled games, by
+	// slot: every agent meets the same opponents there, so scores are
+	// comparable between agents and generations (the race's games are
+	// played only by some, against the strongest).
+	Scores []float64
+	// Selection says how sure the choice of the elite was, and what the
+	// race spent.
+	Selection Selection
 	// Ranking lists agent slots from best to worst: by points (with
 	// Config.FitnessMemory by points per game over every generation played),
 	// ties broken by slot (elites come first, in their previous rank order).
@@ -92,8 +104,10 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	if err != nil {
 		return nil, nil, err
 	}
-	schedule, err := tournament.Schedule(cfg.Tournament, len(st.Agents), seed.Rand(st.Seed, game, gen, seed.Schedule, 0))
-	if err != nil {
+	var schedule []tournament.Pairing
+	if cfg.Optimizer == SPSA {
+		schedule = spsaSchedule(len(st.Agents), cfg.spsaGames())
+	} else if schedule, err = tournament.Schedule(cfg.Tournament, len(st.Agents), seed.Rand(st.Seed, game, gen, seed.Schedule, 0)); err != nil {
 		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
 	}
 	// The hall of fame's champions join the tournament as slots n, n+1, ...
@@ -111,7 +125,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	var results tournament.Results[M]
 	var players []func() search.Player[M, S] // each slot's, when the tournament is played here
 	if sp.Tournament != nil {
-		games, err := sp.Tournament(ctx, nets, schedule, st.Seed, gen, progress)
+		games, err := sp.Tournament(ctx, nets, schedule, 0, st.Seed, gen, progress)
 		if err != nil {
 			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
 		}
@@ -134,14 +148,37 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	n := len(st.Agents)
 	results.Points, results.Wins, results.Draws, results.Losses = results.Points[:n], results.Wins[:n], results.Draws[:n], results.Losses[:n]
-	rep := &Report[M]{Generation: gen, Agents: st.Agents, Hall: hall, Results: results}
-	if cfg.FitnessMemory {
+	rep := &Report[M]{Generation: gen, Agents: st.Agents, Hall: hall, Results: results, Scheduled: len(results.Games)}
+	rep.Scores = make([]float64, n)
+	for i := range n {
+		rep.Scores[i] = float64(results.Points[i]) / float64(max(results.Wins[i]+results.Draws[i]+results.Losses[i], 1))
+	}
+	sigma := pooledSpread(results)
+	switch {
+	case cfg.RacingGames > 0:
+		openings := 0
+		for _, p := range schedule {
+			openings = max(openings, p.OpeningIndex+1)
+		}
+		play := raceGames(sp, cfg, st, nets, players, progress)
+		if results, rep.Ranking, rep.Selection, err = race(ctx, cfg, st.Agents, results, len(nets), sigma, openings, play); err != nil {
+			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+		}
+		rep.Results = results
+	case cfg.FitnessMemory:
 		rep.Ranking = rankByMean(st.Agents, results, cfg.FitnessCaution)
-	} else {
+	default:
 		rep.Ranking = rank(results.Points)
 	}
+	if cfg.RacingGames == 0 && cfg.Optimizer != SPSA { // SPSA ranks nothing: its mean moves by the pairs' results
+		boundary := cfg.Elite
+		if cfg.Optimizer.mirrored() {
+			boundary = n / 2
+		}
+		rep.Selection.Sure = sureOf(rep.Ranking, standings(cfg, st.Agents, results, sigma), boundary)
+	}
 	rep.ChampionSlot = rep.Ranking[0]
-	if cfg.Optimizer == ES {
+	if cfg.Optimizer.mirrored() {
 		rep.ChampionSlot = 0 // the strategy's mean
 	}
 	rep.Champion = st.Agents[rep.ChampionSlot]
@@ -162,9 +199,12 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		}
 	}
 	var next *State
-	if cfg.Optimizer == ES {
+	switch cfg.Optimizer {
+	case ES:
 		next, err = breedES(cfg, st, rep.Ranking)
-	} else {
+	case SPSA:
+		next, err = breedSPSA(cfg, st, results)
+	default:
 		next, err = breed(cfg, st, rep.Ranking, results)
 	}
 	if err != nil {

@@ -37,7 +37,26 @@ func encode(t *testing.T, st *population.State) []byte {
 }
 
 func TestResumedRunIsIdentical(t *testing.T) {
+	t.Run("blondie24", func(t *testing.T) { testResumedRunIsIdentical(t, 0) })
+	t.Run("racing", func(t *testing.T) { testResumedRunIsIdentical(t, 60) })
+	t.Run("spsa", func(t *testing.T) { testResumedRunIsIdentical(t, -1) })
+}
+
+// testResumedRunIsIdentical steps three generations straight and two,
+// then a trip through JSON, then one more, with racing games a generation
+// (-1: preset "spsa" instead, 4 games a pair).
+func testResumedRunIsIdentical(t *testing.T, racing int) {
 	ctx := context.Background()
+	spsa := racing < 0
+	racing = max(racing, 0)
+	smallConfig := func(workers int) population.Config {
+		cfg := smallConfig(workers)
+		cfg.RacingGames = racing
+		if spsa {
+			cfg.Optimizer, cfg.SPSAGames, cfg.Tournament.Format = population.SPSA, 4, tournament.RoundRobin
+		}
+		return cfg
+	}
 	cfg := smallConfig(2)
 	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 11)
 	if err != nil {
@@ -72,6 +91,19 @@ func TestResumedRunIsIdentical(t *testing.T) {
 		t.Errorf("state after 3 straight generations differs from 2 + JSON + 1 (%d vs %d bytes)", len(a), len(b))
 	}
 	want := reports[2]
+	raced := 0
+	for _, r := range reports {
+		raced += r.Selection.RaceGames
+		if len(r.Results.Games) != r.Scheduled+r.Selection.RaceGames || r.Selection.RaceGames > racing {
+			t.Errorf("generation %d: %d games, %d scheduled and %d raced (budget %d)", r.Generation, len(r.Results.Games), r.Scheduled, r.Selection.RaceGames, racing)
+		}
+	}
+	if racing > 0 && raced == 0 {
+		t.Error("no generation raced")
+	}
+	if rep.Selection != want.Selection {
+		t.Errorf("generation 2 selection %+v, want %+v", rep.Selection, want.Selection)
+	}
 	if !slices.Equal(rep.Results.Points, want.Results.Points) || !slices.Equal(rep.Ranking, want.Ranking) {
 		t.Errorf("generation 2 points %v ranking %v, want %v %v", rep.Results.Points, rep.Ranking, want.Results.Points, want.Ranking)
 	}
@@ -80,7 +112,16 @@ func TestResumedRunIsIdentical(t *testing.T) {
 			t.Fatalf("generation 2 game %d differs after resuming", k)
 		}
 	}
-	if len(rep.Ratings) != 15 || rep.Ratings[rep.Ranking[0]].Elo <= rep.Ratings[rep.Ranking[14]].Elo {
+	if spsa {
+		if rep.ChampionSlot != 0 || len(rep.Results.Games) != 7*4 {
+			t.Errorf("spsa: champion slot %d and %d games, want the mean and 7 pairs of 4", rep.ChampionSlot, len(rep.Results.Games))
+		}
+		for _, g := range rep.Results.Games {
+			if g.First == 0 || g.Second == 0 || (g.First+1)/2 != (g.Second+1)/2 {
+				t.Errorf("spsa: game %+v is not between a pair's agents", g.Pairing)
+			}
+		}
+	} else if len(rep.Ratings) != 15 || rep.Ratings[rep.Ranking[0]].Elo <= rep.Ratings[rep.Ranking[14]].Elo {
 		t.Errorf("ratings %v: the champion must rate above the last", rep.Ratings)
 	}
 	if rep.Ladder.Mean != want.Ladder.Mean || len(rep.Ladder.Opponents) != 2 {

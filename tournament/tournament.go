@@ -142,6 +142,14 @@ type Results[M comparable] struct {
 // goroutine at a time. Cancelling ctx stops the tournament within a move's
 // time and returns the context's error.
 func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S], agents []func() search.Player[M, S], schedule []Pairing, cfg Config, runSeed uint64, generation int, progress func(done, total int)) (Results[M], error) {
+	return RunFrom(ctx, arena, agents, schedule, 0, cfg, runSeed, generation, progress)
+}
+
+// RunFrom is Run for games that continue a generation's schedule: game k
+// of schedule is game first+k of the generation (GameID.Index), so that
+// games played in several calls (a race after a tournament) each have
+// their own players' seeds.
+func RunFrom[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S], agents []func() search.Player[M, S], schedule []Pairing, first int, cfg Config, runSeed uint64, generation int, progress func(done, total int)) (Results[M], error) {
 	n := len(agents)
 	games := make([]GameResult[M], len(schedule))
 	workers := cfg.Workers
@@ -189,7 +197,7 @@ func Run[M comparable, S search.Game[M]](ctx context.Context, arena Arena[M, S],
 						return err
 					}
 				}
-				rec, err := arena.PlayScheduled(gctx, GameID{RunSeed: runSeed, Generation: generation, Index: k, Pairing: pr},
+				rec, err := arena.PlayScheduled(gctx, GameID{RunSeed: runSeed, Generation: generation, Index: first + k, Pairing: pr},
 					get(pr.First), get(pr.Second), cfg.Clock)
 				if cfg.Slots != nil {
 					cfg.Slots.Release(1)
