@@ -76,7 +76,7 @@ type Generation[M MoveCode, S search.Game[M]] struct {
 	Player func(*nnet.Net) (func() search.Player[M, S], error)
 	Replay int
 	// Nets holds the net of each slot of the schedule.
-	Nets       []*nnet.Net
+	Nets     []*nnet.Net
 	Schedule []tournament.Pairing
 	// First is the index in the generation of Schedule's first game: a
 	// generation's games may be played in several calls (a race after its
