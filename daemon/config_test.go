@@ -90,6 +90,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\ntable_mutation_scale = -0.1\n":                              "chess.table_mutation_scale = -0.1",
 		"[chess]\npreset = \"es\"\ntable_mutation_scale = 0.1\n":              "chess.table_mutation_scale = 0.1: not with preset",
 		"[chess]\nevolve_terms = false\nevolve_more_terms = true\n":           "chess.evolve_more_terms = true: needs evolve_terms",
+		"[chess]\nevolve_terms = false\nevolve_tapered = true\n":              "chess.evolve_tapered = true: needs evolve_terms",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                             "xiangqi.value_mutation_scale = 1.5",
 		"[chess]\nvalue_mutation_scale = -0.01\n":                             "chess.value_mutation_scale = -0.01",
 		"[draughts]\nvalue_mutation_scale = 0.05\n":                           "draughts.value_mutation_scale = 0.05: draughts nets have no piece values",
@@ -166,13 +167,14 @@ func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 
 func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 	for _, tc := range []struct {
-		file        string
-		terms, more bool
+		file                 string
+		terms, more, tapered bool
 	}{
-		{"", true, true}, // the default
-		{"[chess]\nevolve_terms = true\n", true, true},
-		{"[chess]\nevolve_terms = false\n", false, false}, // the more terms' default follows
-		{"[chess]\nevolve_more_terms = false\n", true, false},
+		{"", true, true, false}, // the default
+		{"[chess]\nevolve_terms = true\n", true, true, false},
+		{"[chess]\nevolve_terms = false\n", false, false, false}, // the more terms' default follows
+		{"[chess]\nevolve_more_terms = false\n", true, false, false},
+		{"[chess]\nevolve_tapered = true\n", true, true, true},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -191,6 +193,9 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		}
 		if got := st.Agents[0].Net.Flags()&nnet.EvolveMoreTerms != 0; got != tc.more {
 			t.Errorf("%q: generation 0 has flags %v, want evolve-more-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.more)
+		}
+		if got := st.Agents[0].Net.Flags()&nnet.TaperedTerms != 0; got != tc.tapered {
+			t.Errorf("%q: generation 0 has flags %v, want tapered-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.tapered)
 		}
 	}
 }

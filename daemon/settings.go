@@ -86,6 +86,10 @@ type ChessConfig struct {
 	// connected pawns; nnet.EvolveMoreTerms). It needs evolve_terms, and
 	// is off without it unless set. Runs started before the key have none.
 	EvolveMoreTerms bool `toml:"evolve_more_terms" json:"evolve_more_terms,omitempty"`
+	// EvolveTapered gives every positional term a middlegame and an
+	// endgame weight, blended by the phase (nnet.TaperedTerms). It needs
+	// evolve_terms. Off by default; runs started before the key have none.
+	EvolveTapered bool `toml:"evolve_tapered" json:"evolve_tapered,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many pawns ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -239,6 +243,9 @@ func (c ChessConfig) flags() nnet.Flags {
 	if c.EvolveTerms && c.EvolveMoreTerms {
 		f |= nnet.EvolveMoreTerms
 	}
+	if c.EvolveTerms && c.EvolveTapered {
+		f |= nnet.TaperedTerms
+	}
 	return f
 }
 
@@ -297,6 +304,8 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 	switch {
 	case c.EvolveMoreTerms && !c.EvolveTerms && defined("chess.evolve_more_terms"):
 		return bad("evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
+	case c.EvolveTapered && !c.EvolveTerms:
+		return bad("evolve_tapered", true, "needs evolve_terms = true: it tapers the terms")
 	case c.ValueMutationScale != 0 && !c.EvolvePieceValues:
 		return bad("value_mutation_scale", c.ValueMutationScale, "needs evolve_piece_values = true")
 	case c.TableScaleStep != 0 && !c.EvolvePST:

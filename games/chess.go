@@ -116,7 +116,17 @@ func Chess() Kind[chess.Move, *chess.Game] {
 			var b strings.Builder
 			writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())
 			names, units, weights, k := nnet.ChessTermNames(), nnet.ChessTermUnits(), n.ChessTerms(), n.TermCount()
-			writeTerms(&b, names[:k], units[:k], weights[:k])
+			if n.Flags()&nnet.TaperedTerms == 0 {
+				writeTerms(&b, names[:k], units[:k], weights[:k])
+			} else { // a row for each phase of each term
+				endgame := n.ChessEndgameTerms()
+				var tn []string
+				var tu, tw []float64
+				for i := range k {
+					tn, tu, tw = append(tn, names[i]+" (mg)", names[i]+" (eg)"), append(tu, units[i], units[i]), append(tw, weights[i], endgame[i])
+				}
+				writeTerms(&b, tn, tu, tw)
+			}
 			_, err := io.WriteString(w, b.String())
 			return err
 		},

@@ -201,7 +201,8 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 type ChessEval struct {
 	sparseLayer
 	values [NumPieceValues]float64
-	terms  []float64 // with EvolveTerms, each feature count's value in pawns
+	terms  []float64 // with EvolveTerms, each feature count's value in pawns (with TaperedTerms, the middlegame's then the endgame's)
+	nterms int       // the number of terms
 }
 
 // NewChessEval builds the evaluator of n, which must have NumChessInputs
@@ -212,7 +213,7 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ChessEval{sparseLayer: l, values: l.net.PieceValues(), terms: chessTermValues(l.net)}, nil
+	return &ChessEval{sparseLayer: l, values: l.net.PieceValues(), terms: chessTermValues(l.net), nterms: l.net.TermCount()}, nil
 }
 
 // chessPSTEntry is the tables' channel entry of input i (see
@@ -277,7 +278,7 @@ func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf
 		v += acc[e.h1]
 	}
 	if e.terms != nil {
-		v += chessTermsValue(p, pov, e.terms)
+		v += chessTermsValue(p, pov, e.terms, e.nterms)
 	}
 	return v
 }

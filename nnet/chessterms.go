@@ -349,17 +349,31 @@ func rankMask(r int) chess.Bitboard {
 // ChessTerms returns the weights of n's positional terms in units of
 // ChessTermUnits, in storage order: zeros for the terms n does not have
 // (all without EvolveTerms or for a net of another game, those after
-// NumBasicChessTerms without EvolveMoreTerms).
+// NumBasicChessTerms without EvolveMoreTerms). With TaperedTerms they are
+// the middlegame's weights (ChessEndgameTerms has the others).
 func (n *Net) ChessTerms() [NumChessTerms]float64 {
 	var t [NumChessTerms]float64
 	if n.sizes[0] == NumChessInputs {
-		copy(t[:], n.terms())
+		copy(t[:], n.terms()[:n.TermCount()])
 	}
 	return t
 }
 
+// ChessEndgameTerms returns the endgame's weights of n's positional terms
+// with TaperedTerms, as ChessTerms returns the middlegame's; without it
+// the terms weigh the same in every phase, and it returns ChessTerms.
+func (n *Net) ChessEndgameTerms() [NumChessTerms]float64 {
+	if n.flags&TaperedTerms == 0 || n.sizes[0] != NumChessInputs {
+		return n.ChessTerms()
+	}
+	var t [NumChessTerms]float64
+	copy(t[:], n.terms()[n.TermCount():])
+	return t
+}
+
 // WithChessTerms returns a copy of n with its positional terms' weights
-// set to t (finite, in units of ChessTermUnits). n must be a chess net
+// set to t (finite, in units of ChessTermUnits), in every phase with
+// TaperedTerms. n must be a chess net
 // with EvolveTerms, and EvolveMoreTerms unless the terms after NumBasicChessTerms are 0;
 // otherwise the error wraps ErrArchitecture.
 func (n *Net) WithChessTerms(t [NumChessTerms]float64) (*Net, error) {
@@ -378,14 +392,18 @@ func (n *Net) WithChessTerms(t [NumChessTerms]float64) (*Net, error) {
 func (n *Net) withTerms(t []float64, names []string, op string) (*Net, error) {
 	c := n.Clone()
 	terms := c.terms()
+	k := n.TermCount()
 	for i, w := range t {
-		if i >= len(terms) {
+		if i >= k {
 			if w != 0 {
 				return nil, fmt.Errorf("%s: %w: %s needs %v, which flags %v lack", op, ErrArchitecture, names[i], EvolveMoreTerms, n.flags)
 			}
 			continue
 		}
 		terms[i] = round32(w)
+		if len(terms) > k { // tapered: the endgame's too
+			terms[k+i] = round32(w)
+		}
 	}
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
@@ -398,6 +416,10 @@ func (n *Net) withTerms(t []float64, names []string, op string) (*Net, error) {
 // EvolveTerms.
 func chessTermValues(n *Net) []float64 {
 	units := ChessTermUnits()
+	if n.flags&TaperedTerms != 0 {
+		k := n.TermCount()
+		return append(termValues(n.terms()[:k], units[:]), termValues(n.terms()[k:], units[:])...)
+	}
 	return termValues(n.terms(), units[:])
 }
 
@@ -424,9 +446,16 @@ func termsSum(v []float64, f []int) float64 {
 }
 
 // chessTermsValue returns the positional terms' part of p's value for pov
-// in pawns, with the per-count values v (NumBasicChessTerms or
-// NumChessTerms of them): the sum in storage order of v[i]*feature[i].
-func chessTermsValue(p *chess.Position, pov game.Player, v []float64) float64 {
-	f := chessTermFeatures(p, pov, len(v))
-	return termsSum(v, f[:])
+// in pawns, with the per-count values v of k terms (NumBasicChessTerms or
+// NumChessTerms): the sum in storage order of v[i]*feature[i]; with
+// TaperedTerms (2k values, the middlegame's then the endgame's) the two
+// sums blended by the phase, (mg*phase + eg*(24-phase))/24.
+func chessTermsValue(p *chess.Position, pov game.Player, v []float64, k int) float64 {
+	f := chessTermFeatures(p, pov, k)
+	if len(v) == k {
+		return termsSum(v, f[:])
+	}
+	phase := float64(chessPhase(p))
+	mg, eg := termsSum(v[:k], f[:]), termsSum(v[k:], f[:])
+	return (float64(mg*phase) + float64(eg*(24-phase))) / 24
 }

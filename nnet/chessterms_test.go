@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"evolved/game"
 	"evolved/game/chess"
@@ -528,5 +530,111 @@ func TestChessTermsMutation(t *testing.T) {
 		if steps := 50 * len(n.terms()); far < steps*2/3 {
 			t.Errorf("flags %v: %d of %d term steps above a tenth of the scale, want most", flags, far, steps)
 		}
+	}
+}
+
+// TestChessTaperedTerms checks TaperedTerms: twice the terms' weights,
+// the middlegame's then the endgame's, on chess nets with EvolveTerms
+// only; each count worth (mg*phase + eg*(24-phase))/24 of its unit, the
+// phase counted here from the FEN's letters (n, b 1; r 2; q 4; at most
+// 24); WithChessTerms setting both phases, which then evaluate as the
+// untapered net; and mutation stepping the endgame's weights as the
+// middlegame's.
+func TestChessTaperedTerms(t *testing.T) {
+	flags := EvolvePST | EvolvePieceValues | EvolveTerms | EvolveMoreTerms
+	untapered, _ := New(ChessSizes(4), flags)
+	n, err := New(ChessSizes(4), flags|TaperedTerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := n.NumWeights(), untapered.NumWeights()+NumChessTerms; got != want {
+		t.Fatalf("tapered: %d weights, want %d", got, want)
+	}
+	if _, err := New(ChessSizes(4), EvolvePST|TaperedTerms); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("TaperedTerms without EvolveTerms: error %v, want ErrArchitecture", err)
+	}
+	if _, err := New(XiangqiSizes(4), EvolveTerms|TaperedTerms); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("TaperedTerms on a xiangqi net: error %v, want ErrArchitecture", err)
+	}
+
+	base := chessTestNet(t, chessHidden, PieceDiff|flags|TaperedTerms, 331)
+	w := base.Weights()
+	values := len(w) - NumPieceValues
+	for i := values - 2*NumChessTerms; i < values; i++ {
+		w[i] = 0
+	}
+	zero, err := base.WithWeights(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := newRNG(332)
+	var mg, eg [NumChessTerms]float64
+	for i := range NumChessTerms {
+		mg[i], eg[i] = float64(float32(rng.Float64()*4-2)), float64(float32(rng.Float64()*4-2)) // as stored
+		w[values-2*NumChessTerms+i], w[values-NumChessTerms+i] = mg[i], eg[i]
+	}
+	tapered, err := base.WithWeights(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tapered.ChessTerms() != mg || tapered.ChessEndgameTerms() != eg {
+		t.Fatalf("ChessTerms %v and ChessEndgameTerms %v, want %v and %v", tapered.ChessTerms(), tapered.ChessEndgameTerms(), mg, eg)
+	}
+	flat, err := zero.WithChessTerms(mg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flat.ChessTerms() != mg || flat.ChessEndgameTerms() != mg {
+		t.Errorf("WithChessTerms set %v and %v, want %v in both phases", flat.ChessTerms(), flat.ChessEndgameTerms(), mg)
+	}
+	same, err := New(base.Sizes(), base.Flags()&^TaperedTerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := append(append(append([]float64{}, w[:values-2*NumChessTerms]...), mg[:]...), w[values:]...)
+	if same, err = same.WithWeights(sw); err != nil {
+		t.Fatal(err)
+	}
+	eZero, _ := NewChessEval(zero)
+	eTapered, _ := NewChessEval(tapered)
+	eFlat, _ := NewChessEval(flat)
+	eSame, _ := NewChessEval(same)
+	units := ChessTermUnits()
+	phases := map[int]bool{}
+	for _, p := range randomChessPositions(t, newRNG(333), 300) {
+		phase := 0
+		for _, c := range strings.Fields(p.FEN())[0] {
+			phase += map[rune]int{'n': 1, 'b': 1, 'r': 2, 'q': 4}[unicode.ToLower(c)]
+		}
+		phase = min(phase, 24)
+		phases[phase] = true
+		for pov := chess.White; pov <= chess.Black; pov++ {
+			f := naiveTermFeatures(p, pov)
+			want := eZero.Evaluate(p, pov)
+			for i := range NumChessTerms {
+				want += units[i] * float64(f[i]) * (mg[i]*float64(phase) + eg[i]*float64(24-phase)) / 24
+			}
+			if got := eTapered.Evaluate(p, pov); math.Abs(got-want) > 1e-9 {
+				t.Fatalf("%s pov %v (phase %d): Evaluate = %v, want %v", p.FEN(), pov, phase, got, want)
+			}
+			if a, b := eFlat.Evaluate(p, pov), eSame.Evaluate(p, pov); math.Abs(a-b) > 1e-9 {
+				t.Fatalf("%s pov %v: equal phases give %v, the untapered net %v", p.FEN(), pov, a, b)
+			}
+		}
+	}
+	if len(phases) < 5 {
+		t.Errorf("the positions have %d phases, want a spread", len(phases))
+	}
+	m := tapered.MutatedByParts(newRNG(334), 0.01, 0.3)
+	moved := 0
+	for i, e := range m.ChessEndgameTerms() {
+		if d := math.Abs(e - eg[i]); d >= 0.3 {
+			t.Fatalf("endgame term %d stepped %v, want below 0.3", i, d)
+		} else if d > 0 {
+			moved++
+		}
+	}
+	if moved < NumChessTerms*9/10 {
+		t.Errorf("%d of %d endgame terms moved under mutation", moved, NumChessTerms)
 	}
 }

@@ -105,13 +105,23 @@ const (
 	// the endgame, king attackers, connected pawns; see ChessTermNames),
 	// stored after the basic terms and treated as they are.
 	EvolveMoreTerms
+	// TaperedTerms, with EvolveTerms on a chess net, gives every positional
+	// term two weights, one for the middlegame and one for the endgame,
+	// blended by the game's phase as engines taper their evaluations: a
+	// count is worth (mg*phase + eg*(24-phase))/24 of its unit, phase as
+	// in the term of passed pawns in the endgame (24 with every piece on
+	// the board, 0 with none). The middlegame weights are stored first,
+	// then the endgame ones, both starting at 0, so a term can be worth
+	// one thing with queens on and another in the ending, which one weight
+	// cannot.
+	TaperedTerms
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms", "tapered-terms"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -311,7 +321,11 @@ func (n *Net) layout() (int, error) {
 				return 0, fmt.Errorf("%w: %v on a net of %d inputs: positional terms are for chess (%d inputs) and xiangqi (%d inputs) nets",
 					ErrArchitecture, EvolveTerms, n.sizes[0], NumChessInputs, NumXiangqiInputs)
 			}
-			count += int64(n.TermCount())
+			count += int64(n.termWeights())
+		}
+		if l == len(n.sizes)-1 && n.flags&TaperedTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
+			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the tapered terms are %v's on chess nets (%d inputs)",
+				ErrArchitecture, TaperedTerms, n.sizes[0], n.flags, EvolveTerms, NumChessInputs)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
 			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the more terms follow %v on chess nets (%d inputs)",
@@ -371,14 +385,25 @@ func (n *Net) pst() []float64 {
 	return n.w[end-pstCount(n.sizes[0]) : end]
 }
 
-// terms returns the positional terms of EvolveTerms, the termCount
-// weights before the piece values, aliasing n.w; nil without EvolveTerms.
+// terms returns the positional terms' weights of EvolveTerms, the
+// termWeights weights before the piece values (with TaperedTerms the
+// middlegame's, then the endgame's), aliasing n.w; nil without
+// EvolveTerms.
 func (n *Net) terms() []float64 {
 	if n.flags&EvolveTerms == 0 {
 		return nil
 	}
 	end := len(n.w) - len(n.pieceValues())
-	return n.w[end-n.TermCount() : end]
+	return n.w[end-n.termWeights() : end]
+}
+
+// termWeights returns the number of the terms' weights: TermCount, twice
+// that with TaperedTerms.
+func (n *Net) termWeights() int {
+	if n.flags&TaperedTerms != 0 {
+		return 2 * n.TermCount()
+	}
+	return n.TermCount()
 }
 
 // TermCount returns the number of n's positional terms: 0 without
