@@ -91,6 +91,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\npreset = \"es\"\ntable_mutation_scale = 0.1\n":              "chess.table_mutation_scale = 0.1: not with preset",
 		"[chess]\nevolve_terms = false\nevolve_more_terms = true\n":           "chess.evolve_more_terms = true: needs evolve_terms",
 		"[chess]\nevolve_terms = false\nevolve_tapered = true\n":              "chess.evolve_tapered = true: needs evolve_terms",
+		"[draughts]\ncurriculum_every = 50\n":                                 "draughts.curriculum_every = 50: raises the node budget of alpha-beta",
+		"[chess]\ncurriculum_step = 2.0\n":                                    "chess.curriculum_step = 2: needs curriculum_every",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                             "xiangqi.value_mutation_scale = 1.5",
 		"[chess]\nvalue_mutation_scale = -0.01\n":                             "chess.value_mutation_scale = -0.01",
 		"[draughts]\nvalue_mutation_scale = 0.05\n":                           "draughts.value_mutation_scale = 0.05: draughts nets have no piece values",

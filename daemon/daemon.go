@@ -431,12 +431,20 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 	// The live line counts every game of a generation: the tournament's
 	// from Step's progress, the ladder's and the baselines' as they start
 	// (Step reports no progress for them), counted through the arena.
-	species.Player = countNodes(species.Player, d.metrics.Nodes.WithLabelValues(game))
 	var live liveGames
-	species.Arena = countStarts(species.Arena, func() {
-		d.beat()
-		live.started()
-	})
+	var instrument func(sp population.Species[M, S]) population.Species[M, S]
+	instrument = func(sp population.Species[M, S]) population.Species[M, S] {
+		sp.Player = countNodes(sp.Player, d.metrics.Nodes.WithLabelValues(game))
+		sp.Arena = countStarts(sp.Arena, func() {
+			d.beat()
+			live.started()
+		})
+		if at := sp.AtNodes; at != nil { // the curriculum's budgets are counted too
+			sp.AtNodes = func(nodes int64) population.Species[M, S] { return instrument(at(nodes)) }
+		}
+		return sp
+	}
+	species = instrument(species)
 	if d.line != nil {
 		defer d.line.Remove(game)
 	}
@@ -525,6 +533,16 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		}
 		for _, b := range report.Baselines {
 			attrs = append(attrs, "vs_"+b.Opponent, fmt.Sprintf("%.0f%%", 100*b.Score))
+		}
+		if pcfg.CurriculumEvery > 0 {
+			attrs = append(attrs, "nodes", max(st.Nodes, species.Nodes))
+		}
+		if c := report.Curriculum; c != nil {
+			attrs = append(attrs, "curriculum", fmt.Sprintf("%.0f%% vs champion:%d", 100*c.Score, c.Opponent))
+			if c.Raised {
+				log.Info("no gain: the node budget rises", "generation", st.Generation, "against", c.Opponent,
+					"elo", fmt.Sprintf("%+.0f±%.0f", c.Elo, c.HalfWidth), "nodes", c.Nodes, "next_nodes", c.Next)
+			}
 		}
 		if d.coord != nil {
 			seen := d.coord.TakeWorkers()

@@ -86,12 +86,24 @@ func (r kindRun[M, S, C]) evolve(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	setup := sec.setup()
-	species := r.kind.Species(setup)
-	if d.coord != nil {
-		species.Tournament = cluster.Tournament(d.coord, r.kind.Name, setup, species, d.config().Cluster.Replay, d.beat)
+	// The species at a setup, and at the budgets the curriculum raises it
+	// to: its tournaments on the workers, whose jobs carry the setup.
+	var atSetup func(setup games.Setup) population.Species[M, S]
+	atSetup = func(setup games.Setup) population.Species[M, S] {
+		species := r.kind.Species(setup)
+		if d.coord != nil {
+			species.Tournament = cluster.Tournament(d.coord, r.kind.Name, setup, species, d.config().Cluster.Replay, d.beat)
+		}
+		if species.AtNodes != nil {
+			species.AtNodes = func(nodes int64) population.Species[M, S] {
+				at := setup
+				at.Nodes = nodes
+				return atSetup(at)
+			}
+		}
+		return species
 	}
-	return evolve(ctx, d, r.kind, species, sec, sec.population(0))
+	return evolve(ctx, d, r.kind, atSetup(sec.setup()), sec, sec.population(0))
 }
 
 // jobBaselineIndex offsets the seeds of the baseline job's matches from

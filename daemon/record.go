@@ -73,6 +73,10 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 			return g, err
 		}
 	}
+	if c := rep.Curriculum; c != nil {
+		g.Curriculum = &storage.CurriculumRecord{OpponentGeneration: c.Opponent, Wins: c.Wins, Draws: c.Draws, Losses: c.Losses,
+			Elo: c.Elo, HalfWidth: c.HalfWidth, Nodes: c.Nodes, NextNodes: c.Next}
+	}
 	return g, nil
 }
 

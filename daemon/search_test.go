@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -173,4 +174,59 @@ func storedGames(t *testing.T, db *storage.DB, game string, generation int) map[
 		out[fmt.Sprintf("%s %d", s.Kind, s.Index)] = fmt.Sprintf("%s-%s %s %s: %s", s.First, s.Second, s.Result, g.Start, g.Moves)
 	}
 	return out
+}
+
+// TestCurriculumResumes runs a draughts population under 60 nodes a move
+// with a curriculum check every 2 generations, to generation 5 in one go
+// and to 3 then 5 in two, with a restart between: both store the same
+// checks, the daemon reads the raised budget back when it resumes (the
+// fifth generation's games are the same), and each champion's agent file
+// records the budget its generation played under.
+func TestCurriculumResumes(t *testing.T) {
+	run := func(stops ...int) (*Daemon, map[string]string) {
+		cfg := fastDraughts()
+		cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
+		cfg.Draughts.Depth, cfg.Draughts.Nodes, cfg.Draughts.MaxMoves = 3, 60, 30
+		cfg.Draughts.CurriculumEvery, cfg.Draughts.CurriculumGames = 2, 4
+		cfg.Seed = 3 // a run whose checks raise the budget (seeds 2 and 5 do not, in 5 generations)
+		var d *Daemon
+		for _, stop := range stops {
+			cfg.Generations = stop
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if d != nil {
+				d.Close()
+			}
+			d = newDaemonWith(t, cfg)
+			if err := d.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d, storedGames(t, d.db, "draughts", 4)
+	}
+	straight, a := run(5)
+	resumed, b := run(3, 5)
+	for k, moves := range a {
+		if b[k] != moves {
+			t.Fatalf("generation 4 game %s: %q straight, %q resumed", k, moves, b[k])
+		}
+	}
+	ctx := context.Background()
+	raised := false
+	for g := range 5 {
+		x, err1 := straight.db.CurriculumNodes(ctx, "draughts", g)
+		y, err2 := resumed.db.CurriculumNodes(ctx, "draughts", g)
+		if err1 != nil || err2 != nil || x != y {
+			t.Fatalf("generation %d: budgets %d (%v) and %d (%v)", g, x, err1, y, err2)
+		}
+		f, err := resumed.db.ChampionAgent(ctx, "draughts", g)
+		if want := cmp.Or(x, 60); err != nil || f.Search.Nodes != want {
+			t.Errorf("generation %d: the champion's agent file searches %d nodes (%v), want %d", g, f.Search.Nodes, err, want)
+		}
+		raised = raised || x > 60
+	}
+	if !raised {
+		t.Error("no check raised the budget: the resume at a raised budget was not tested")
+	}
 }

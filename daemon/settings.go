@@ -357,6 +357,8 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 		return bad("opening_plies", p.OpeningPlies, "want 0..20")
 	case p.MaxMoves < 1 || p.MaxMoves > 10000:
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
+	case p.CurriculumEvery > 0 && (p.Nodes == 0 || p.Search != ""):
+		return bad("curriculum_every", p.CurriculumEvery, "raises the node budget of alpha-beta: it needs nodes > 0 and no search key")
 	}
 	if playouts, err := player.ParseSearch(p.Search); err != nil {
 		return &ConfigError{Key: game + ".search", Value: strconv.Quote(p.Search),
@@ -392,7 +394,7 @@ var settingsOrder = [...]string{
 	"population", "elite", "hidden", "piece_diff", "self_adaptive", "ladder_champions", "ladder_games",
 	"baseline_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
 	"table_mutation_scale", "value_mutation_scale", "table_scale_step", "fitness_memory", "fitness_caution",
-	"racing_games", "racing_confidence", "spsa_games", "spsa_rate",
+	"racing_games", "racing_confidence", "spsa_games", "spsa_rate", "curriculum_every", "curriculum_games", "curriculum_step",
 }
 
 // compareKeys orders a game section's keys by settingsOrder.

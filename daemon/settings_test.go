@@ -355,6 +355,9 @@ const mainDraughtsSection = `[draughts]
   racing_confidence = 0.0
   spsa_games = 0
   spsa_rate = 0.0
+  curriculum_every = 0
+  curriculum_games = 0
+  curriculum_step = 0.0
   evolve_king = false
 
 `

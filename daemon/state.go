@@ -16,7 +16,7 @@ import (
 // without their nets, its champions. The rows share st's nets and parent
 // lists.
 func PopulationRows(st *population.State) storage.Population {
-	p := storage.Population{Game: st.Game, Seed: st.Seed, Generation: st.Generation, NextID: st.NextID}
+	p := storage.Population{Game: st.Game, Seed: st.Seed, Generation: st.Generation, NextID: st.NextID, Nodes: st.Nodes}
 	if st.Agents != nil {
 		p.Agents = make([]storage.AgentRow, len(st.Agents))
 	}
@@ -38,7 +38,7 @@ func PopulationRows(st *population.State) storage.Population {
 // generation plays against them. The state shares p's nets and parent
 // lists.
 func PopulationState(p storage.Population, championNet func(ctx context.Context, generation int) (*nnet.Net, error)) *population.State {
-	st := &population.State{Game: p.Game, Seed: p.Seed, Generation: p.Generation, NextID: p.NextID, ChampionNet: championNet}
+	st := &population.State{Game: p.Game, Seed: p.Seed, Generation: p.Generation, NextID: p.NextID, Nodes: p.Nodes, ChampionNet: championNet}
 	if p.Agents != nil {
 		st.Agents = make([]population.Agent, len(p.Agents))
 	}

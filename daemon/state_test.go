@@ -83,8 +83,10 @@ func TestPopulationThroughTheDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := bredState(t, gen0)
+	next.Nodes = 1200 // the curriculum's check below raised it
 	played := storage.Generation{Game: "draughts", Generation: 0, ChampionID: 2, CreatedAt: time.Now(),
-		Points: []int{1, 2, 7, 0}, Wins: []int{0, 1, 3, 0}, Draws: []int{1, 0, 1, 0}, Losses: []int{3, 3, 0, 4}, Rank: []int{3, 2, 1, 4}}
+		Points: []int{1, 2, 7, 0}, Wins: []int{0, 1, 3, 0}, Draws: []int{1, 0, 1, 0}, Losses: []int{3, 3, 0, 4}, Rank: []int{3, 2, 1, 4},
+		Curriculum: &storage.CurriculumRecord{OpponentGeneration: 0, Wins: 1, Draws: 2, Losses: 3, Elo: -35, HalfWidth: 90, Nodes: 800, NextNodes: 1200}}
 	if err := db.CommitGeneration(ctx, played, PopulationRows(next), storage.KeepEverything()); err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +102,11 @@ func TestPopulationThroughTheDatabase(t *testing.T) {
 	loaded.ChampionNet = nil
 	if a, b := mustStateJSON(t, loaded), mustStateJSON(t, next); !slices.Equal(a, b) {
 		t.Errorf("generation 1 read back differs:\n%s\n%s", a, b)
+	}
+	for g, want := range []int64{0, 1200} {
+		if nodes, err := db.CurriculumNodes(ctx, "draughts", g); err != nil || nodes != want {
+			t.Errorf("CurriculumNodes(generation %d) = %d, %v; want %d", g, nodes, err, want)
+		}
 	}
 	if !reflect.DeepEqual(loaded.Agents[1].Node, next.Agents[1].Node) || loaded.Agents[0].PastGames != 4 {
 		t.Errorf("the crossover's node or the elite's past was lost: %+v %+v", loaded.Agents[1].Node, loaded.Agents[0])

@@ -172,7 +172,7 @@ type Kind[M comparable, S search.Game[M]] struct {
 // players.
 func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 	setup = k.Defaults(setup)
-	return population.Species[M, S]{
+	sp := population.Species[M, S]{
 		Arena: k.Arena(setup),
 		Player: func(net *nnet.Net) (func() search.Player[M, S], error) {
 			spec, err := k.AgentSpec("agent", net, setup)
@@ -187,6 +187,15 @@ func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 		},
 		Inputs: k.Inputs,
 	}
+	if setup.Search == "" { // alpha-beta: a budget the curriculum can raise
+		sp.Nodes = setup.Nodes
+		sp.AtNodes = func(nodes int64) population.Species[M, S] {
+			at := setup
+			at.Nodes = nodes
+			return k.Species(at)
+		}
+	}
+	return sp
 }
 
 // AgentSpec returns the spec of players searching with net as setup's

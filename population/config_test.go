@@ -60,6 +60,10 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		`population: table_scale_step = 0.1: not with preset "spsa"`: func(c *Config) {
 			c.Optimizer, c.Flags, c.TableScaleStep = SPSA, c.Flags|nnet.EvolvePST, 0.1
 		},
+		"population: curriculum_every = -1: must not be negative":                           func(c *Config) { c.CurriculumEvery = -1 },
+		"population: curriculum_games = 3: want 0 (200) or an even number":                  func(c *Config) { c.CurriculumEvery, c.CurriculumGames = 10, 3 },
+		"population: curriculum_step = 1: want 0 (1.5) or a factor above 1, up to 10":       func(c *Config) { c.CurriculumEvery, c.CurriculumStep = 10, 1 },
+		"population: curriculum_games = 100: needs curriculum_every > 0":                    func(c *Config) { c.CurriculumGames = 100 },
 		`population: format = "swiss": tournament: unknown format (want roundrobin or blon`: func(c *Config) { c.Tournament.Format = "swiss" },
 		"population: rounds = 11: want 1 to 10":                                             func(c *Config) { c.Tournament.Rounds = 11 },
 		"population: rounds = 2: the blondie format plays no rounds": func(c *Config) {

@@ -48,6 +48,12 @@ type Species[M comparable, S search.Game[M]] struct {
 	// tournament; a race continues the numbering).
 	Tournament func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, runSeed uint64, generation int,
 		progress func(done, total int)) ([]tournament.GameResult[M], error)
+	// Nodes is the node budget a move its players search under (0: none,
+	// they search to their depth). AtNodes, if set, returns the species
+	// whose players (and Tournament) search under another budget: the
+	// curriculum (Config.CurriculumEvery) needs both.
+	Nodes   int64
+	AtNodes func(nodes int64) Species[M, S]
 }
 
 // Optimizer names how a generation breeds the next.
@@ -185,6 +191,17 @@ type Config struct {
 	// mean's step (breedSPSA); 0 means 1.
 	SPSAGames int     `toml:"spsa_games" json:"spsa_games,omitempty"`
 	SPSARate  float64 `toml:"spsa_rate" json:"spsa_rate,omitempty"`
+	// CurriculumEvery, if positive, makes the run ask harder questions when
+	// it stops climbing: every this many generations the champion plays
+	// the champion of that many generations before, CurriculumGames games
+	// from paired openings at the run's budget, and when it does not score
+	// above half (no gain) the node budget of the games that follow is
+	// multiplied by CurriculumStep, up to MaxCurriculumNodes. It needs a
+	// species with a node budget (Species.Nodes, AtNodes). 0: the budget
+	// never changes.
+	CurriculumEvery int     `toml:"curriculum_every" json:"curriculum_every,omitempty"`
+	CurriculumGames int     `toml:"curriculum_games" json:"curriculum_games,omitempty"`
+	CurriculumStep  float64 `toml:"curriculum_step" json:"curriculum_step,omitempty"`
 
 	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
 	// gives two node-swap children and both parents mutated. Default
@@ -207,6 +224,16 @@ const DefaultSPSAGames = 30
 
 // MaxSPSARate bounds Config.SPSARate.
 const MaxSPSARate = 100
+
+// DefaultCurriculumGames and DefaultCurriculumStep are
+// Config.CurriculumGames and CurriculumStep when they are 0.
+const (
+	DefaultCurriculumGames = 200
+	DefaultCurriculumStep  = 1.5
+)
+
+// MaxCurriculumNodes bounds the budget the curriculum raises to.
+const MaxCurriculumNodes = 10_000_000
 
 // MaxFitnessCaution bounds Config.FitnessCaution.
 const MaxFitnessCaution = 10
@@ -388,6 +415,18 @@ func (c Config) validateFitness(opt Optimizer) error {
 		return configError("spsa_games", c.SPSAGames, "want 0 (%d) or an even number up to %d (pairs, one game with each colour)", DefaultSPSAGames, MaxHallGames)
 	case c.SPSARate < 0 || c.SPSARate > MaxSPSARate || math.IsNaN(c.SPSARate):
 		return configError("spsa_rate", c.SPSARate, "want 0 (1) to %d", MaxSPSARate)
+	case c.CurriculumEvery < 0:
+		return configError("curriculum_every", c.CurriculumEvery, "must not be negative (0: the node budget never changes)")
+	case c.CurriculumGames < 0 || c.CurriculumGames > MaxBaselineGames || c.CurriculumGames%2 != 0:
+		return configError("curriculum_games", c.CurriculumGames, "want 0 (%d) or an even number up to %d (pairs, one game with each colour)", DefaultCurriculumGames, MaxBaselineGames)
+	case c.CurriculumStep != 0 && (c.CurriculumStep <= 1 || c.CurriculumStep > 10 || math.IsNaN(c.CurriculumStep)):
+		return configError("curriculum_step", c.CurriculumStep, "want 0 (%v) or a factor above 1, up to 10", DefaultCurriculumStep)
+	case c.CurriculumEvery == 0 && (c.CurriculumGames != 0 || c.CurriculumStep != 0):
+		field, v := "curriculum_games", any(c.CurriculumGames)
+		if c.CurriculumGames == 0 {
+			field, v = "curriculum_step", c.CurriculumStep
+		}
+		return configError(field, v, "needs curriculum_every > 0")
 	case opt != SPSA && (c.SPSAGames != 0 || c.SPSARate != 0):
 		field, v := "spsa_games", any(c.SPSAGames)
 		if c.SPSAGames == 0 {
@@ -537,6 +576,9 @@ func (c Config) MeasurementGames(generation int) int {
 		}
 		n += opponents * c.BaselineGames
 	}
+	if c.curriculumDue(generation) {
+		n += c.curriculumGames()
+	}
 	return n
 }
 
@@ -587,6 +629,9 @@ func (c Config) ChampionNets(generation int) []int {
 		for g := max(0, generation-c.LadderChampions); g < generation; g++ {
 			gens = append(gens, g)
 		}
+	}
+	if c.curriculumDue(generation) {
+		gens = append(gens, generation-c.CurriculumEvery)
 	}
 	slices.Sort(gens)
 	return slices.Compact(gens)

@@ -25,6 +25,10 @@ type State struct {
 	Champions []Champion `json:"champions"`
 	// NextID is the ID the next new genome gets.
 	NextID int64 `json:"next_id"`
+	// Nodes is the node budget a move the generation's games search under
+	// when the curriculum has raised it (Config.CurriculumEvery); 0 is the
+	// species' own (Species.Nodes).
+	Nodes int64 `json:"nodes,omitempty"`
 	// ChampionNet, if set, reads the net of an earlier generation's
 	// champion from where the run is kept (the database). Step then keeps
 	// in Champions only the nets the next generation plays against

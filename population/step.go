@@ -54,7 +54,10 @@ type Report[M comparable] struct {
 	Ladder  Ladder[M]
 	// Baselines is empty in generations without baseline games.
 	Baselines []Baseline[M]
-	Elapsed   time.Duration
+	// Curriculum is the check of the curriculum, in the generations that
+	// make one (Config.CurriculumEvery); nil in the others.
+	Curriculum *CurriculumCheck
+	Elapsed    time.Duration
 }
 
 // Ladder is the champion's match against the previous champions.
@@ -100,6 +103,16 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		return nil, nil, fmt.Errorf("%w: the state holds %d agents, the config says %d", ErrConfig, len(st.Agents), cfg.Size)
 	}
 	gen, game := st.Generation, st.Game
+	nodes := sp.Nodes // the budget this generation's games search under
+	if st.Nodes > 0 && st.Nodes != sp.Nodes {
+		if sp.AtNodes == nil {
+			return nil, nil, fmt.Errorf("population: generation %d: the curriculum raised the node budget to %d, and the species cannot change its budget", gen, st.Nodes)
+		}
+		sp, nodes = sp.AtNodes(st.Nodes), st.Nodes
+	}
+	if cfg.CurriculumEvery > 0 && (nodes <= 0 || sp.AtNodes == nil) {
+		return nil, nil, fmt.Errorf("%w: curriculum_every = %d needs a node budget to raise (nodes > 0, alpha-beta)", ErrConfig, cfg.CurriculumEvery)
+	}
 	champions, err := championNets(ctx, cfg, st)
 	if err != nil {
 		return nil, nil, err
@@ -198,6 +211,11 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 			return nil, nil, err
 		}
 	}
+	if cfg.curriculumDue(gen) {
+		if rep.Curriculum, err = checkCurriculum(ctx, sp, cfg, st, nodes, champions[gen-cfg.CurriculumEvery], champ); err != nil {
+			return nil, nil, err
+		}
+	}
 	var next *State
 	switch cfg.Optimizer {
 	case ES:
@@ -211,6 +229,10 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		return nil, nil, err
 	}
 	next.ChampionNet = st.ChampionNet
+	next.Nodes = st.Nodes
+	if rep.Curriculum != nil {
+		next.Nodes = rep.Curriculum.Next
+	}
 	next.Champions = append(slices.Clip(st.Champions), Champion{
 		Generation: gen, AgentID: rep.Champion.ID, Net: rep.Champion.Net, Points: results.Points[rep.ChampionSlot],
 	})

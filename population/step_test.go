@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"slices"
 	"testing"
 
@@ -407,5 +408,72 @@ func TestEvolutionStrategy(t *testing.T) {
 	cfg.Size = 14
 	if _, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 31); err == nil {
 		t.Error("an ES population of 14 was accepted; it needs an odd size")
+	}
+}
+
+// TestCurriculum steps a draughts population searching under 60 nodes a
+// move with a check every 2 generations: generations 2 and 4 check (the
+// champion against the champion of 2 generations before, 4 games) and
+// the others do not; a check raises the budget by half exactly when the
+// champion scores at most half; the next generation then plays under the
+// raised budget (the species' AtNodes is asked for it), and a state read
+// back from JSON carries it.
+func TestCurriculum(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	cfg.CurriculumEvery, cfg.CurriculumGames = 2, 4
+	cfg.BaselineEvery = 0
+	base := games.Draughts().Species(games.Setup{Depth: 3, Nodes: 60})
+	var asked []int64
+	var at func(sp population.Species[dm, *draughts.Game]) population.Species[dm, *draughts.Game]
+	at = func(sp population.Species[dm, *draughts.Game]) population.Species[dm, *draughts.Game] {
+		inner := sp.AtNodes
+		sp.AtNodes = func(nodes int64) population.Species[dm, *draughts.Game] {
+			asked = append(asked, nodes)
+			return at(inner(nodes))
+		}
+		return sp
+	}
+	sp := at(base)
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, raised := int64(60), 0
+	for g := range 7 {
+		asked = nil
+		next, rep, err := population.Step(ctx, sp, cfg, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Nodes > 0 && st.Nodes != 60 && !slices.Equal(asked, []int64{st.Nodes}) {
+			t.Errorf("generation %d at %d nodes asked the species for %v", g, st.Nodes, asked)
+		}
+		c := rep.Curriculum
+		if (c != nil) != (g == 2 || g == 4 || g == 6) {
+			t.Fatalf("generation %d: curriculum %+v", g, c)
+		}
+		if c != nil {
+			want := nodes
+			if c.Wins <= c.Losses {
+				want = int64(math.Round(float64(nodes) * 1.5))
+				raised++
+			}
+			if c.Opponent != g-2 || c.Wins+c.Draws+c.Losses != 4 || c.Nodes != nodes || c.Next != want || c.Raised != (want != nodes) {
+				t.Errorf("generation %d: check %+v, want against %d, 4 games, %d -> %d nodes", g, c, g-2, nodes, want)
+			}
+			nodes = want
+		}
+		if next.Nodes != 0 && next.Nodes != nodes || next.Nodes == 0 && nodes != 60 {
+			t.Errorf("generation %d: the next state's budget %d, want %d", g, next.Nodes, nodes)
+		}
+		var reread population.State
+		if err := json.Unmarshal(encode(t, next), &reread); err != nil || reread.Nodes != next.Nodes {
+			t.Fatalf("the budget %d did not survive JSON: %d, %v", next.Nodes, reread.Nodes, err)
+		}
+		st = next
+	}
+	if raised == 0 {
+		t.Error("no check raised the budget: the raise was not tested")
 	}
 }

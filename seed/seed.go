@@ -25,7 +25,10 @@ const (
 	Match     Purpose = "match"     // games of a match outside evolution
 	Baseline  Purpose = "baseline"  // baseline evaluation games
 	Ladder    Purpose = "ladder"    // champion ladder games
-	Rating    Purpose = "rating"    // rating games against a calibrated ladder
+	// Curriculum seeds the games that decide whether a run's node budget
+	// rises (population.Config.CurriculumEvery).
+	Curriculum Purpose = "curriculum"
+	Rating     Purpose = "rating" // rating games against a calibrated ladder
 )
 
 // Derive returns the seed for (run, game, generation, purpose, index).

@@ -11,8 +11,9 @@ import (
 
 // ChampionAgent returns the champion of a played generation of game's run
 // (a negative generation: the latest) as an agent file: its net, the
-// search it was evolved with (the run's stored depth and node budget) and
-// its provenance. It is what `evolved export` writes and what the web
+// search it was evolved with (the run's stored depth and node budget, or
+// the budget the curriculum had raised it to by that generation) and its
+// provenance. It is what `evolved export` writes and what the web
 // site serves and plays.
 func (d *DB) ChampionAgent(ctx context.Context, game string, generation int) (agent.File, error) {
 	c, err := d.Champion(ctx, game, generation)
@@ -22,6 +23,13 @@ func (d *DB) ChampionAgent(ctx context.Context, game string, generation int) (ag
 	s, err := d.RunSearch(ctx, game)
 	if err != nil {
 		return agent.File{}, err
+	}
+	// A run whose curriculum raised its budget played this generation
+	// under the raised one.
+	if nodes, err := d.CurriculumNodes(ctx, game, c.Generation); err != nil {
+		return agent.File{}, err
+	} else if nodes > 0 {
+		s.Nodes = nodes
 	}
 	return agent.File{Game: game, Net: c.Net, Search: s,
 		Provenance: agent.Provenance{RunSeed: c.Seed, Generation: c.Generation, AgentID: c.AgentID,

@@ -44,6 +44,10 @@ type Population struct {
 	// NextID is the ID the next new genome gets: one more than the
 	// largest stored.
 	NextID int64
+	// Nodes is the node budget the curriculum left for the population's
+	// games (the last check's next_nodes); 0 before any check, when the
+	// run's own budget holds.
+	Nodes int64
 }
 
 // AgentRow is a member of a stored population with its genome.
@@ -156,8 +160,19 @@ type Generation struct {
 	LadderMean                        float64
 	Improved                          bool
 	Baselines                         []BaselineRecord
-	Seconds                           float64
-	CreatedAt                         time.Time
+	// Curriculum is the generation's check of the curriculum, or nil.
+	Curriculum *CurriculumRecord
+	Seconds    float64
+	CreatedAt  time.Time
+}
+
+// CurriculumRecord is a check of the curriculum: the champion against the
+// champion of OpponentGeneration, and the node budget before and after.
+type CurriculumRecord struct {
+	OpponentGeneration  int
+	Wins, Draws, Losses int
+	Elo, HalfWidth      float64
+	Nodes, NextNodes    int64
 }
 
 // GameRecord is one game of a generation.
@@ -264,6 +279,13 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next Population
 			return fail(err)
 		}
 	}
+	if c := g.Curriculum; c != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO curriculum (game, generation, opponent_generation, wins, draws,
+			losses, elo, elo_ci, nodes, next_nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Game, g.Generation, c.OpponentGeneration, c.Wins, c.Draws, c.Losses, c.Elo, c.HalfWidth, c.Nodes, c.NextNodes); err != nil {
+			return fail(err)
+		}
+	}
 	if err := insertPopulation(ctx, tx, next); err != nil {
 		return fail(err)
 	}
@@ -308,6 +330,9 @@ func (d *DB) LoadPopulation(ctx context.Context, game string) (Population, error
 	if st.Agents, err = d.loadAgents(ctx, game, st.Generation); err != nil {
 		return fail(err)
 	}
+	if st.Nodes, err = d.CurriculumNodes(ctx, game, st.Generation); err != nil {
+		return fail(err)
+	}
 	// The champions without their nets: Step reads the few it plays
 	// against through ChampionNet.
 	if st.Champions, err = d.Champions(ctx, game); err != nil {
@@ -322,6 +347,19 @@ func (d *DB) LoadPopulation(ctx context.Context, game string) (Population, error
 		return fail(fmt.Errorf("%d champions for %d played generations", len(st.Champions), st.Generation))
 	}
 	return st, nil
+}
+
+// CurriculumNodes returns the node budget the curriculum set for game's
+// generation: the next_nodes of the last check before it, or 0 when none
+// was made (the run's own budget).
+func (d *DB) CurriculumNodes(ctx context.Context, game string, generation int) (int64, error) {
+	var nodes int64
+	err := d.db.QueryRowContext(ctx, `SELECT coalesce((SELECT next_nodes FROM curriculum
+		WHERE game = ? AND generation < ? ORDER BY generation DESC LIMIT 1), 0)`, game, generation).Scan(&nodes)
+	if err != nil {
+		return 0, fmt.Errorf("curriculum of %s generation %d: %w", game, generation, err)
+	}
+	return nodes, nil
 }
 
 // loadAgents reads the members of generation of game's run with their

@@ -238,6 +238,34 @@ CREATE TABLE workers (
 	last_seen  TEXT NOT NULL              -- its latest result
 );
 `,
+	// 7: the curriculum (curriculum_every): each check of whether the
+	// champion still gains on the champion of curriculum_every generations
+	// before, and the node budget it leaves for the games after it.
+	`
+CREATE TABLE curriculum (
+	game                TEXT NOT NULL,
+	generation          INTEGER NOT NULL,
+	opponent_generation INTEGER NOT NULL,
+	wins                INTEGER NOT NULL,
+	draws               INTEGER NOT NULL,
+	losses              INTEGER NOT NULL,
+	elo                 REAL NOT NULL,
+	elo_ci              REAL NOT NULL,      -- half-width of the 95% interval
+	nodes               INTEGER NOT NULL,   -- the budget the generation played under
+	next_nodes          INTEGER NOT NULL,   -- the budget of the generations after it
+	PRIMARY KEY (game, generation),
+	FOREIGN KEY (game, generation) REFERENCES generations(game, generation)
+);
+
+-- The public interface for sqlite3 users: each check, with the hours of
+-- evolution up to it.
+CREATE VIEW curriculum_history AS
+	SELECT c.game, c.generation, c.opponent_generation, c.wins, c.draws, c.losses, c.elo, c.elo_ci,
+	       c.nodes, c.next_nodes, g.created_at,
+	       (SELECT SUM(x.seconds) FROM generations x
+	        WHERE x.game = c.game AND x.generation <= c.generation) / 3600.0 AS hours
+	FROM curriculum c JOIN generations g ON g.game = c.game AND g.generation = c.generation;
+`,
 }
 
 // rebuildsTables lists the migrations that rebuild a table another table
