@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -258,10 +259,11 @@ func (s *syncBuffer) String() string {
 }
 
 // TestGenerationsThroughWorkersAreLocalOnes steps a small draughts
-// population through four generations with a hall of fame and a race,
-// once locally
-// and once with the tournaments played by two workers: every generation's
-// state (agents, nets, fitness) and report come out the same.
+// population through four generations with a hall of fame, a race and a
+// curriculum, once locally and once with the tournaments played by two
+// workers: every generation's state (agents, nets, fitness, node budget)
+// and report come out the same, and a budget the curriculum raised
+// reaches the workers' jobs.
 func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	_, nc := testServer(t)
 	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
@@ -270,14 +272,28 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	startWorkers(t, nc, 2, log)
-	setup := games.Setup{Depth: 1, MaxMoves: 40}
+	setup := games.Setup{Depth: 3, Nodes: 40, MaxMoves: 40}
 	local := games.Draughts().Species(setup)
-	remote := games.Draughts().Species(setup)
-	remote.Tournament = func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, seed uint64, generation int,
-		progress func(done, total int)) ([]tournament.GameResult[draughts.Move], error) {
-		return Play(ctx, c, Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: remote.Arena,
-			Nets: nets, Schedule: schedule, First: first, RunSeed: seed, Generation: generation, Progress: progress})
+	var raisedJobs atomic.Int64 // jobs sent at a budget the curriculum raised
+	var remoteAt func(setup games.Setup) population.Species[draughts.Move, *draughts.Game]
+	remoteAt = func(setup games.Setup) population.Species[draughts.Move, *draughts.Game] {
+		remote := games.Draughts().Species(setup)
+		remote.Tournament = func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, seed uint64, generation int,
+			progress func(done, total int)) ([]tournament.GameResult[draughts.Move], error) {
+			if setup.Nodes > 40 {
+				raisedJobs.Add(int64(len(schedule)))
+			}
+			return Play(ctx, c, Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: remote.Arena,
+				Nets: nets, Schedule: schedule, First: first, RunSeed: seed, Generation: generation, Progress: progress})
+		}
+		remote.AtNodes = func(nodes int64) population.Species[draughts.Move, *draughts.Game] {
+			at := setup
+			at.Nodes = nodes
+			return remoteAt(at)
+		}
+		return remote
 	}
+	remote := remoteAt(setup)
 	cfg := population.DefaultConfig()
 	cfg.Hidden = []int{8}
 	cfg.Tournament.Format = tournament.Blondie
@@ -285,6 +301,7 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	cfg.HallOfFame, cfg.HallGames = 2, 2
 	cfg.LadderGames, cfg.BaselineEvery = 2, 0
 	cfg.RacingGames = 40
+	cfg.CurriculumEvery, cfg.CurriculumGames = 1, 2
 	stLocal, err := population.New("draughts", local.Inputs, cfg, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +329,9 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	}
 	if raced == 0 {
 		t.Error("no generation raced: the race's games through the workers were not tested")
+	}
+	if raisedJobs.Load() == 0 {
+		t.Errorf("no job was sent at a raised budget (the last state's budget %d): the curriculum through the workers was not tested", stRemote.Nodes)
 	}
 }
 
