@@ -91,6 +91,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\npreset = \"es\"\ntable_mutation_scale = 0.1\n":              "chess.table_mutation_scale = 0.1: not with preset",
 		"[chess]\nevolve_terms = false\nevolve_more_terms = true\n":           "chess.evolve_more_terms = true: needs evolve_terms",
 		"[chess]\nevolve_terms = false\nevolve_tapered = true\n":              "chess.evolve_tapered = true: needs evolve_terms",
+		"[chess]\nevolve_more_terms = false\nevolve_king_danger = true\n":     "chess.evolve_king_danger = true: needs evolve_terms and evolve_more_terms",
 		"[draughts]\ncurriculum_every = 50\n":                                 "draughts.curriculum_every = 50: raises the node budget of alpha-beta",
 		"[chess]\ncurriculum_step = 2.0\n":                                    "chess.curriculum_step = 2: needs curriculum_every",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                             "xiangqi.value_mutation_scale = 1.5",
@@ -177,6 +178,7 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		{"[chess]\nevolve_terms = false\n", false, false, false}, // the more terms' default follows
 		{"[chess]\nevolve_more_terms = false\n", true, false, false},
 		{"[chess]\nevolve_tapered = true\n", true, true, true},
+		{"[chess]\nevolve_king_danger = true\n", true, true, false},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -195,6 +197,9 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		}
 		if got := st.Agents[0].Net.Flags()&nnet.EvolveMoreTerms != 0; got != tc.more {
 			t.Errorf("%q: generation 0 has flags %v, want evolve-more-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.more)
+		}
+		if got, want := st.Agents[0].Net.Flags()&nnet.EvolveKingDanger != 0, strings.Contains(tc.file, "king_danger"); got != want {
+			t.Errorf("%q: generation 0 has flags %v, want evolve-king-danger %v", tc.file, st.Agents[0].Net.Flags(), want)
 		}
 		if got := st.Agents[0].Net.Flags()&nnet.TaperedTerms != 0; got != tc.tapered {
 			t.Errorf("%q: generation 0 has flags %v, want tapered-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.tapered)

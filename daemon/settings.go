@@ -90,6 +90,10 @@ type ChessConfig struct {
 	// endgame weight, blended by the phase (nnet.TaperedTerms). It needs
 	// evolve_terms. Off by default; runs started before the key have none.
 	EvolveTapered bool `toml:"evolve_tapered" json:"evolve_tapered,omitempty"`
+	// EvolveKingDanger adds a table of what each king attack count is
+	// worth, 0 at first, after the more terms (nnet.EvolveKingDanger). It
+	// needs evolve_more_terms. Off by default.
+	EvolveKingDanger bool `toml:"evolve_king_danger" json:"evolve_king_danger,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many pawns ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -246,6 +250,9 @@ func (c ChessConfig) flags() nnet.Flags {
 	if c.EvolveTerms && c.EvolveTapered {
 		f |= nnet.TaperedTerms
 	}
+	if c.EvolveTerms && c.EvolveMoreTerms && c.EvolveKingDanger {
+		f |= nnet.EvolveKingDanger
+	}
 	return f
 }
 
@@ -306,6 +313,8 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 		return bad("evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
 	case c.EvolveTapered && !c.EvolveTerms:
 		return bad("evolve_tapered", true, "needs evolve_terms = true: it tapers the terms")
+	case c.EvolveKingDanger && !(c.EvolveTerms && c.EvolveMoreTerms):
+		return bad("evolve_king_danger", true, "needs evolve_terms and evolve_more_terms = true: the table follows the more terms")
 	case c.ValueMutationScale != 0 && !c.EvolvePieceValues:
 		return bad("value_mutation_scale", c.ValueMutationScale, "needs evolve_piece_values = true")
 	case c.TableScaleStep != 0 && !c.EvolvePST:

@@ -54,14 +54,30 @@ import (
 //	    pieces that attack a square next to the enemy king (attacks by
 //	    several pieces together count more than their sum);
 //	connected pawns: the side's pawns defended by one of its pawns or with
-//	    one of its pawns beside them on the same rank.
+//	    one of its pawns beside them on the same rank;
+//
+// and with EvolveKingDanger, king safety as a table rather than a line:
+//
+//	king danger k, for k = 1 .. NumKingDangerTerms: 1 when the side's king
+//	    attack count (the king attack term's feature) is k, the last when
+//	    it is k or more; 0 otherwise. Their weights form a table of what
+//	    an attack of each weight is worth, which may rise steeply where a
+//	    linear term cannot (engines' king danger tables do).
 
 // NumBasicChessTerms is the number of positional terms of EvolveTerms.
 const NumBasicChessTerms = 12
 
+// NumMoreChessTerms is the number of positional terms of EvolveTerms
+// with EvolveMoreTerms: the basic terms, then nine more.
+const NumMoreChessTerms = 21
+
+// NumKingDangerTerms is the number of king danger terms of
+// EvolveKingDanger, after the more terms.
+const NumKingDangerTerms = 15
+
 // NumChessTerms is the number of positional terms of EvolveTerms with
-// EvolveMoreTerms: the basic terms, then nine more.
-const NumChessTerms = 21
+// EvolveMoreTerms and EvolveKingDanger: every chess term.
+const NumChessTerms = NumMoreChessTerms + NumKingDangerTerms
 
 // The terms, in storage order.
 const (
@@ -87,18 +103,25 @@ const (
 	termPassedEndgame
 	termKingAttackers
 	termConnectedPawns
+	// EvolveKingDanger: NumKingDangerTerms of them, for attack counts 1, 2, ...
+	termKingDanger
 )
 
 // ChessTermNames returns the names of the positional terms, in storage
 // order.
 func ChessTermNames() [NumChessTerms]string {
-	return [NumChessTerms]string{
+	names := [NumChessTerms]string{
 		"knight mobility", "bishop mobility", "rook mobility", "queen mobility",
 		"bishop pair", "passed pawns", "doubled pawns", "isolated pawns",
 		"rook on open file", "rook on half-open file", "king shelter", "king attack",
 		"pawn threats", "hanging pieces", "minor threats", "rook on seventh",
 		"outposts", "tempo", "passed pawns in endgame", "king attackers", "connected pawns",
 	}
+	for k := range NumKingDangerTerms {
+		names[termKingDanger+k] = fmt.Sprintf("king danger %d", k+1)
+	}
+	names[NumChessTerms-1] += "+"
+	return names
 }
 
 // ChessTermUnits returns the unit of each positional term in pawns per
@@ -112,12 +135,18 @@ func ChessTermNames() [NumChessTerms]string {
 // the enemy king; 0.5 a pawn threat; 0.3 a hanging piece and a minor
 // threat; 0.2 a rook on the seventh and an outpost; 0.1 the tempo; 1/36/24
 // for the endgame passers (a passer on the seventh another pawn in a pawn
-// ending); 0.02 for the king attackers; 0.1 a connected pawn.
+// ending); 0.02 for the king attackers; 0.1 a connected pawn; 0.5 each
+// king danger entry, so that the table's steps (a tenth of a unit at the
+// chess default) move it by 5 hundredths of a pawn.
 func ChessTermUnits() [NumChessTerms]float64 {
-	return [NumChessTerms]float64{
+	units := [NumChessTerms]float64{
 		0.04, 0.05, 0.03, 0.01, 0.4, 1.0 / 36, -0.15, -0.15, 0.2, 0.1, 0.05, 0.05,
 		0.5, 0.3, 0.3, 0.2, 0.2, 0.1, 1.0 / 36 / 24, 0.02, 0.1,
 	}
+	for k := range NumKingDangerTerms {
+		units[termKingDanger+k] = 0.5
+	}
+	return units
 }
 
 // ChessTermFeatures returns the positional features of p (see above) as
@@ -137,9 +166,9 @@ type attackSets struct {
 	raiders  int            // pieces attacking such a square
 }
 
-// chessTermFeatures returns the first n (NumBasicChessTerms or
-// NumChessTerms) features of p as pov's count minus the opponent's; the
-// rest are 0.
+// chessTermFeatures returns the first n (NumBasicChessTerms,
+// NumMoreChessTerms or NumChessTerms) features of p as pov's count minus
+// the opponent's; the rest are 0.
 func chessTermFeatures(p *chess.Position, pov game.Player, n int) [NumChessTerms]int {
 	us, them := pov&1, pov&1^1
 	var a [2]attackSets
@@ -260,6 +289,12 @@ func sideFeatures(p *chess.Position, us game.Player, a *[2]attackSets, n int) [N
 	f[termKingAttackers] = ours.zone * ours.raiders
 	beside := ourPawns<<1&^chess.FileMask(0) | ourPawns>>1&^chess.FileMask(7)
 	f[termConnectedPawns] = (ourPawns & (ours.pawns | beside)).Count()
+	if n <= NumMoreChessTerms {
+		return f
+	}
+	if ours.zone > 0 {
+		f[termKingDanger+min(ours.zone, NumKingDangerTerms)-1] = 1
+	}
 	return f
 }
 
@@ -396,7 +431,11 @@ func (n *Net) withTerms(t []float64, names []string, op string) (*Net, error) {
 	for i, w := range t {
 		if i >= k {
 			if w != 0 {
-				return nil, fmt.Errorf("%s: %w: %s needs %v, which flags %v lack", op, ErrArchitecture, names[i], EvolveMoreTerms, n.flags)
+				needs := EvolveMoreTerms
+				if i >= NumMoreChessTerms {
+					needs = EvolveKingDanger
+				}
+				return nil, fmt.Errorf("%s: %w: %s needs %v, which flags %v lack", op, ErrArchitecture, names[i], needs, n.flags)
 			}
 			continue
 		}

@@ -13,7 +13,9 @@ import (
 )
 
 // TestChessTermFeaturesHandCounted checks the features of positions
-// counted by hand, square by square (the comments show the counts).
+// counted by hand, square by square (the comments show the counts); the
+// king danger entries, which follow from each side's king attack, are
+// checked in TestKingDangerByHand.
 func TestChessTermFeaturesHandCounted(t *testing.T) {
 	for _, c := range []struct {
 		fen  string
@@ -82,18 +84,19 @@ func TestChessTermFeaturesHandCounted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := ChessTermFeatures(p, chess.White); got != c.want {
-			t.Errorf("%s: features %v, want %v", c.fen, got, c.want)
+		const n = NumMoreChessTerms
+		if got := ChessTermFeatures(p, chess.White); !slices.Equal(got[:n], c.want[:n]) {
+			t.Errorf("%s: features %v, want %v", c.fen, got[:n], c.want[:n])
 		}
 		neg := c.want
 		for i := range neg {
 			neg[i] = -neg[i]
 		}
-		if got := ChessTermFeatures(p, chess.Black); got != neg {
-			t.Errorf("%s: features for Black %v, want %v", c.fen, got, neg)
+		if got := ChessTermFeatures(p, chess.Black); !slices.Equal(got[:n], neg[:n]) {
+			t.Errorf("%s: features for Black %v, want %v", c.fen, got[:n], neg[:n])
 		}
-		if got := naiveTermFeatures(p, chess.White); got != c.want {
-			t.Errorf("%s: the naive count %v, want %v", c.fen, got, c.want)
+		if got := naiveTermFeatures(p, chess.White); !slices.Equal(got[:n], c.want[:n]) {
+			t.Errorf("%s: the naive count %v, want %v", c.fen, got[:n], c.want[:n])
 		}
 	}
 }
@@ -357,6 +360,9 @@ func naiveTermFeatures(p chess.Position, pov game.Player) [NumChessTerms]int {
 		}
 		out[termPassedEndgame] = out[termPassedPawns] * (24 - min(phase, 24))
 		out[termKingAttackers] *= out[termKingAttack]
+		if a := out[termKingAttack]; a > 0 { // the king danger table's entry
+			out[termKingDanger+min(a, NumKingDangerTerms)-1] = 1
+		}
 		return out
 	}
 	ours, theirs := side(pov), side(pov^1)
@@ -374,9 +380,17 @@ func abs(x int) int {
 }
 
 // TestChessTermFeaturesMatchNaive compares the bitboard features with the
-// naive count on positions of random games, from both sides.
+// naive count on positions of random games and of heavy king attacks,
+// from both sides.
 func TestChessTermFeaturesMatchNaive(t *testing.T) {
 	positions := randomChessPositions(t, newRNG(301), 2000)
+	for _, fen := range kingDangerPositions { // random games rarely attack a king this hard
+		p, err := chess.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions = append(positions, p)
+	}
 	nonzero := [NumChessTerms]int{}
 	for _, p := range positions {
 		for pov := chess.White; pov <= chess.Black; pov++ {
@@ -412,7 +426,8 @@ func TestChessTermsInEvaluation(t *testing.T) {
 	for _, c := range []struct {
 		flags Flags
 		terms int
-	}{{EvolveTerms, NumBasicChessTerms}, {EvolveTerms | EvolveMoreTerms, NumChessTerms}} {
+	}{{EvolveTerms, NumBasicChessTerms}, {EvolveTerms | EvolveMoreTerms, NumMoreChessTerms},
+		{EvolveTerms | EvolveMoreTerms | EvolveKingDanger, NumChessTerms}} {
 		withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, c.terms)...), w[len(w)-tail:]...)
 		zero, err := New(base.Sizes(), base.Flags()|c.flags)
 		if err != nil {
@@ -422,7 +437,8 @@ func TestChessTermsInEvaluation(t *testing.T) {
 			t.Fatal(err)
 		}
 		weights := [NumChessTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5, 1, 0.75,
-			2, -1, 1.25, 0.5, 3, -2, 1, 0.5, -0.75}
+			2, -1, 1.25, 0.5, 3, -2, 1, 0.5, -0.75,
+			0.5, -1, 1.5, 2, -0.5, 3, 1, -2, 0.25, 4, 1.75, -1.5, 2.5, 0.75, 5}
 		clear(weights[c.terms:])
 		with, err := zero.WithChessTerms(weights)
 		if err != nil {
@@ -469,8 +485,20 @@ func TestChessTermsLayout(t *testing.T) {
 	if got, want := basic.NumWeights(), plain.NumWeights()+NumBasicChessTerms; got != want {
 		t.Fatalf("basic terms: %d weights, want %d", got, want)
 	}
+	if got, want := n.NumWeights(), plain.NumWeights()+NumMoreChessTerms; got != want {
+		t.Fatalf("the more terms: %d weights, want %d", got, want)
+	}
+	if _, err := n.WithChessTerms([NumChessTerms]float64{termKingDanger: 1}); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("WithChessTerms of a king danger entry without EvolveKingDanger: error %v, want ErrArchitecture", err)
+	}
+	if n, err = New(ChessSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms|EvolveMoreTerms|EvolveKingDanger); err != nil {
+		t.Fatal(err)
+	}
 	if got, want := n.NumWeights(), plain.NumWeights()+NumChessTerms; got != want {
 		t.Fatalf("all terms: %d weights, want %d", got, want)
+	}
+	if _, err := New(ChessSizes(4), EvolvePST|EvolveTerms|EvolveKingDanger); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("EvolveKingDanger without EvolveMoreTerms: error %v, want ErrArchitecture", err)
 	}
 	n, _ = n.WithChessTerms([NumChessTerms]float64{0: 5, NumChessTerms - 1: 7})
 	w := n.Weights()
@@ -541,7 +569,7 @@ func TestChessTermsMutation(t *testing.T) {
 // untapered net; and mutation stepping the endgame's weights as the
 // middlegame's.
 func TestChessTaperedTerms(t *testing.T) {
-	flags := EvolvePST | EvolvePieceValues | EvolveTerms | EvolveMoreTerms
+	flags := EvolvePST | EvolvePieceValues | EvolveTerms | EvolveMoreTerms | EvolveKingDanger
 	untapered, _ := New(ChessSizes(4), flags)
 	n, err := New(ChessSizes(4), flags|TaperedTerms)
 	if err != nil {
@@ -636,5 +664,52 @@ func TestChessTaperedTerms(t *testing.T) {
 	}
 	if moved < NumChessTerms*9/10 {
 		t.Errorf("%d of %d endgame terms moved under mutation", moved, NumChessTerms)
+	}
+}
+
+// kingDangerPositions are positions of heavy attacks on Black's king on
+// e8, whose counts TestKingDangerByHand explains: 10 to 16 attacks.
+var kingDangerPositions = []string{
+	"4k3/8/2NQ1Q2/8/8/8/8/7K b - - 0 1",     // 10: Qd6 4, Qf6 4, Nc6 2
+	"4k3/R7/3Q1Q2/8/8/8/8/7K b - - 0 1",     // 11: the queens and Ra7 3
+	"4k3/8/2NQ1QN1/8/8/8/8/7K b - - 0 1",    // 12: the queens and both knights
+	"4k3/R7/2NQ1Q2/8/8/8/8/7K b - - 0 1",    // 13
+	"4k3/R7/2NQ1Q2/4Q3/8/8/8/7K b - - 0 1",  // 14: Qe5 1 (e7)
+	"4k3/R7/2NQ1QN1/8/8/8/8/7K b - - 0 1",   // 15
+	"4k3/R7/2NQ1QN1/4Q3/8/8/8/7K b - - 0 1", // 16
+}
+
+// TestKingDangerByHand checks the king danger entries on positions whose
+// king attacks were counted by hand (the squares next to Black's king on
+// e8 are d8, f8, d7, e7 and f7; each white piece counts the ones it
+// attacks): White's entry for its count, the last for 15 or more, and
+// none for Black, which attacks nothing.
+//
+//   - Qd1 and Rh1: the queen sees d7 and d8 up the open d-file; the rook
+//     on h1 nothing near e8: 2.
+//   - Qd1 and Rf1: the rook adds f7 and f8: 4.
+//   - Qd6 (d7, d8, e7, f8), Qf6 (f7, f8, e7, d8), Ra7 (d7, e7, f7 along
+//     the 7th), Nc6 (d8, e7) and Ng6 (f8, e7): 4+4+3+2+2 = 15, the last
+//     entry; with Qe5 as well (e7 up the e-file) 16, the last entry still.
+func TestKingDangerByHand(t *testing.T) {
+	for _, c := range []struct {
+		fen           string
+		attack, entry int
+	}{
+		{"4k3/8/8/8/8/8/8/3QK2R w - - 0 1", 2, 2},
+		{"4k3/8/8/8/8/8/8/3QKR2 w - - 0 1", 4, 4},
+		{kingDangerPositions[5], 15, 15},
+		{kingDangerPositions[6], 16, 15},
+	} {
+		p, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := ChessTermFeatures(p, chess.White)
+		var want [NumKingDangerTerms]int
+		want[c.entry-1] = 1
+		if got := f[termKingDanger:]; !slices.Equal(got, want[:]) || f[termKingAttack] != c.attack {
+			t.Errorf("%s: king attack %d, danger entries %v, want %d and entry %d", c.fen, f[termKingAttack], got, c.attack, c.entry)
+		}
 	}
 }

@@ -115,13 +115,18 @@ const (
 	// one thing with queens on and another in the ending, which one weight
 	// cannot.
 	TaperedTerms
+	// EvolveKingDanger, with EvolveMoreTerms, adds NumKingDangerTerms
+	// terms after the more terms: a table of what each king attack count
+	// is worth (see ChessTermNames), so king safety can grow non-linearly
+	// with the attack, 0 everywhere at first.
+	EvolveKingDanger
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms", "tapered-terms"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms", "tapered-terms", "evolve-king-danger"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -323,6 +328,10 @@ func (n *Net) layout() (int, error) {
 			}
 			count += int64(n.termWeights())
 		}
+		if l == len(n.sizes)-1 && n.flags&EvolveKingDanger != 0 && (n.flags&EvolveMoreTerms == 0 || n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
+			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the king danger table follows %v on chess nets (%d inputs)",
+				ErrArchitecture, EvolveKingDanger, n.sizes[0], n.flags, EvolveMoreTerms, NumChessInputs)
+		}
 		if l == len(n.sizes)-1 && n.flags&TaperedTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
 			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the tapered terms are %v's on chess nets (%d inputs)",
 				ErrArchitecture, TaperedTerms, n.sizes[0], n.flags, EvolveTerms, NumChessInputs)
@@ -408,15 +417,18 @@ func (n *Net) termWeights() int {
 
 // TermCount returns the number of n's positional terms: 0 without
 // EvolveTerms, NumXiangqiTerms for a xiangqi net, NumChessTerms for a
-// chess net with EvolveMoreTerms too, otherwise NumBasicChessTerms.
+// chess net with EvolveMoreTerms and EvolveKingDanger, NumMoreChessTerms
+// with EvolveMoreTerms alone, otherwise NumBasicChessTerms.
 func (n *Net) TermCount() int {
 	switch {
 	case n.flags&EvolveTerms == 0:
 		return 0
 	case n.isXiangqi():
 		return NumXiangqiTerms
-	case n.flags&EvolveMoreTerms != 0:
+	case n.flags&EvolveMoreTerms != 0 && n.flags&EvolveKingDanger != 0:
 		return NumChessTerms
+	case n.flags&EvolveMoreTerms != 0:
+		return NumMoreChessTerms
 	}
 	return NumBasicChessTerms
 }

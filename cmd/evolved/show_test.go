@@ -54,7 +54,7 @@ func TestShowTerms(t *testing.T) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}
 	}
-	if got := strings.Count(out, "\n  "); got != 1+nnet.NumChessTerms {
-		t.Errorf("show printed %d table lines, want a header and %d terms:\n%s", got, nnet.NumChessTerms, out)
+	if got := strings.Count(out, "\n  "); got != 1+nnet.NumMoreChessTerms {
+		t.Errorf("show printed %d table lines, want a header and %d terms:\n%s", got, nnet.NumMoreChessTerms, out)
 	}
 }
