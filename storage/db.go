@@ -8,6 +8,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"context"
 	"database/sql"
 	"errors"
@@ -57,9 +58,11 @@ type Options struct {
 
 // Open opens the evolved database at path, creating it (and nothing else)
 // when it does not exist and ReadOnly is false. A writer takes an exclusive
-// lock on path+".lock" for as long as the DB is open, so that a second
-// daemon is refused instead of interleaving its generations. A file that is
-// not an evolved database is refused and left untouched.
+// lock on the database file itself for as long as the DB is open, so that
+// a second daemon is refused instead of interleaving its generations,
+// whatever name it reaches the file by (a hard link or a symbolic link is
+// the same file). A file that is not an evolved database is refused
+// before anything is written to it, and left as it was.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	info, statErr := os.Stat(path)
 	exists := statErr == nil
@@ -132,31 +135,48 @@ func checkHeader(path string) error {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	defer f.Close()
-	head := make([]byte, len(sqliteMagic))
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteMagic) {
+	head := make([]byte, sqliteHeaderSize)
+	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head[:len(sqliteMagic)], sqliteMagic) {
 		return fmt.Errorf("open %s: %w: not an SQLite file (refusing to touch it)", path, ErrNotEvolved)
+	}
+	// Another program's database: its application id, or with none a
+	// schema (the schema cookie counts every change to it). Read here,
+	// before SQLite opens the file in WAL mode, which would rewrite its
+	// header. A file whose last changes are still in its write-ahead log
+	// can show an older header; prepare checks again through SQLite.
+	appID, cookie := binary.BigEndian.Uint32(head[68:72]), binary.BigEndian.Uint32(head[40:44])
+	if appID != applicationID && (appID != 0 || cookie != 0) {
+		return fmt.Errorf("open %s: %w: an SQLite database of another program (application id %#x, schema cookie %d; refusing to touch it)",
+			path, ErrNotEvolved, appID, cookie)
 	}
 	return nil
 }
 
+// sqliteHeaderSize is the size of an SQLite database file's header.
+const sqliteHeaderSize = 100
+
 // errLockHeld is lockFile's error when another process holds the lock.
 var errLockHeld = errors.New("storage: lock held")
 
-// takeLock takes the writer's lock file, failing at once if another process
-// holds it. The kernel drops the lock when the process dies, so a killed
-// daemon never leaves a stale lock behind.
+// takeLock takes the writer's lock on the database file itself (created
+// empty when missing, which SQLite then makes a database), failing at
+// once if another process holds it. The lock belongs to the file, not to
+// its name, so a hard link or a symbolic link to it is refused too. It is
+// not one of SQLite's own locks (flock, not fcntl, on Unix; a byte far
+// beyond SQLite's on Windows), so it does not disturb them, and the
+// kernel drops it when the process dies: a killed daemon never leaves a
+// stale lock behind.
 func (d *DB) takeLock() error {
-	name := d.path + ".lock"
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(d.path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: lock: %w", d.path, err)
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
 		if errors.Is(err, errLockHeld) {
-			return fmt.Errorf("open %s: %w (lock file %s)", d.path, ErrLocked, name)
+			return fmt.Errorf("open %s: %w (another process writes to this file, perhaps under another name)", d.path, ErrLocked)
 		}
-		return fmt.Errorf("open %s: lock %s: %w", d.path, name, err)
+		return fmt.Errorf("open %s: lock: %w", d.path, err)
 	}
 	d.lock = f
 	return nil

@@ -56,8 +56,38 @@ func TestOpenRefusesWhatIsNotOurs(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw.Close()
+	before, _ := os.ReadFile(other)
 	if _, err := storage.Open(ctx, other, storage.Options{}); !errors.Is(err, storage.ErrNotEvolved) {
 		t.Errorf("foreign SQLite database: err = %v, want ErrNotEvolved", err)
+	}
+	// Refused before anything was written: the same bytes, still in its
+	// rollback journal mode, and nothing left beside it.
+	if after, _ := os.ReadFile(other); !bytes.Equal(after, before) {
+		t.Errorf("the foreign database's bytes changed")
+	}
+	for _, suffix := range []string{"-wal", "-shm", ".lock"} {
+		if _, err := os.Stat(other + suffix); err == nil {
+			t.Errorf("refusing the foreign database left %s behind", filepath.Base(other+suffix))
+		}
+	}
+	raw, _ = sql.Open("sqlite", other)
+	var mode string
+	raw.QueryRow("PRAGMA journal_mode").Scan(&mode)
+	raw.Close()
+	if mode != "delete" {
+		t.Errorf("the foreign database's journal mode is now %q, want delete as it was", mode)
+	}
+	// A database with another program's application id and no tables yet.
+	stamped := filepath.Join(dir, "stamped.db")
+	raw, _ = sql.Open("sqlite", stamped)
+	raw.Exec("PRAGMA application_id = 42")
+	raw.Close()
+	before, _ = os.ReadFile(stamped)
+	if _, err := storage.Open(ctx, stamped, storage.Options{}); !errors.Is(err, storage.ErrNotEvolved) {
+		t.Errorf("another program's empty database: err = %v, want ErrNotEvolved", err)
+	}
+	if after, _ := os.ReadFile(stamped); !bytes.Equal(after, before) {
+		t.Errorf("the stamped database's bytes changed")
 	}
 
 	newer := filepath.Join(dir, "newer.db")
@@ -94,12 +124,28 @@ func TestOpenRefusesACorruptDatabase(t *testing.T) {
 	}
 }
 
+// TestSecondWriterIsRefused checks the writer's lock: a second writer is
+// refused, by the file's name, through a hard link and through a symbolic
+// link (the lock belongs to the file), and no lock file is left beside
+// it; a reader is welcome; once the first closes, the second may write.
 func TestSecondWriterIsRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "evolved.db")
-	mustOpen(t, path)
-	_, err := storage.Open(context.Background(), path, storage.Options{})
-	if !errors.Is(err, storage.ErrLocked) {
-		t.Fatalf("second writer: err = %v, want ErrLocked", err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "evolved.db")
+	first := mustOpen(t, path)
+	hard, soft := filepath.Join(dir, "hard.db"), filepath.Join(dir, "soft.db")
+	if err := os.Link(path, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(path, soft); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{path, hard, soft} {
+		if _, err := storage.Open(context.Background(), name, storage.Options{}); !errors.Is(err, storage.ErrLocked) {
+			t.Fatalf("second writer through %s: err = %v, want ErrLocked", filepath.Base(name), err)
+		}
+	}
+	if _, err := os.Stat(path + ".lock"); err == nil {
+		t.Error("a lock file was left beside the database")
 	}
 	// A reader is welcome.
 	r, err := storage.Open(context.Background(), path, storage.Options{ReadOnly: true})
@@ -107,6 +153,12 @@ func TestSecondWriterIsRefused(t *testing.T) {
 		t.Fatalf("reader next to the writer: %v", err)
 	}
 	r.Close()
+	first.Close()
+	second, err := storage.Open(context.Background(), hard, storage.Options{})
+	if err != nil {
+		t.Fatalf("a writer after the first closed: %v", err)
+	}
+	second.Close()
 }
 
 // species is a fast draughts species for storage tests.

@@ -142,9 +142,9 @@ func TestWriterBesideADaemonSuggestsDB(t *testing.T) {
 		want string
 	}{
 		{[]string{"meta", "--method", "sa", "--opponent", "random", "--turns", "2", "--iterations", "2"},
-			"in use by another evolved process (lock file evolved.db.lock); store this run in another database with --db FILE (it then plays as meta:RUN@FILE)"},
+			"in use by another evolved process (another process writes to this file, perhaps under another name); store this run in another database with --db FILE (it then plays as meta:RUN@FILE)"},
 		{[]string{"run", "--generations", "1"},
-			"in use by another evolved process (lock file evolved.db.lock); stop the daemon that holds it, or evolve in another database with --db FILE"},
+			"in use by another evolved process (another process writes to this file, perhaps under another name); stop the daemon that holds it, or evolve in another database with --db FILE"},
 	} {
 		out, err := evolvedIn(t, dir, c.args...).CombinedOutput()
 		if code := exitCodeOf(err); code != 1 || !strings.Contains(string(out), c.want) {
