@@ -318,11 +318,15 @@ func (c Config) Validate() error {
 	if len(c.Games) == 0 {
 		return bad("games", "[]", "no game to evolve")
 	}
-	for _, g := range c.Games {
+	for i, g := range c.Games {
 		if !slices.Contains(games.Names(), g) {
 			return bad("games", strconv.Quote(g), "unknown game (known: "+strings.Join(games.Names(), ", ")+")")
 		}
+		if slices.Contains(c.Games[:i], g) {
+			return bad("games", strconv.Quote(g), "listed twice: a game has one population")
+		}
 	}
+
 	if c.Seed < 0 {
 		return bad("seed", c.Seed, "must not be negative")
 	}

@@ -2,7 +2,12 @@ package daemon
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,6 +50,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[draughts]\npopulation = 16\n":                                       "draughts.population = 16",
 		"[draughts]\nbaselines = [\"alpha\"]\n":                               "draughts.baselines",
 		"games = [\"go\"]\n":                                                  "games = \"go\"",
+		"games = [\"draughts\", \"chess\", \"draughts\"]\n":                   "games = \"draughts\": listed twice",
 		"log_level = \"loud\"\n":                                              "log_level",
 		"[jobs]\nbackup = \"every tuesday\"\n":                                "jobs.backup",
 		"workers = -1\n":                                                      "workers = -1",
@@ -204,5 +210,21 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		if got := st.Agents[0].Net.Flags()&nnet.TaperedTerms != 0; got != tc.tapered {
 			t.Errorf("%q: generation 0 has flags %v, want tapered-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.tapered)
 		}
+	}
+}
+
+// TestDatabaseInAMissingDirectoryIsRefused checks that a database path
+// whose directory does not exist is a configuration error naming the
+// key, and that nothing is created.
+func TestDatabaseInAMissingDirectoryIsRefused(t *testing.T) {
+	cfg := fastDraughts()
+	missing := filepath.Join(t.TempDir(), "typo")
+	cfg.DB = filepath.Join(missing, "evolved.db")
+	_, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Notifier: nopNotifier{}})
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "db = ") || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("New with a database in a missing directory: err = %v, want an ErrConfig naming db", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Errorf("the missing directory %s was created", missing)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -158,9 +159,13 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	// A database in a directory that does not exist is a mistyped path
+	// more often than a wish: refuse it rather than start a new run at
+	// generation 0 somewhere else.
 	if dir := filepath.Dir(cfg.DB); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("daemon: directory of the database %s: %w", cfg.DB, err)
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			return nil, &ConfigError{Key: "db", Value: strconv.Quote(cfg.DB),
+				Msg: fmt.Sprintf("its directory %s does not exist (create it first if a new run belongs there)", dir)}
 		}
 	}
 	if cfg.HTTP.Listen != "" {

@@ -53,6 +53,9 @@ func parseLearned(spec string, tables LearnedTables) (ChessSpec, bool, error) {
 		if err != nil {
 			return ChessSpec{}, true, fmt.Errorf("player %s: %w", spec, err)
 		}
+		if table.Len() == 0 { // it would play at random: surely not what was meant
+			return ChessSpec{}, true, fmt.Errorf("%w %q: the pheromone file holds no position (an empty file, or the table of a run that learned nothing)", ErrSpec, spec)
+		}
 		return ChessSpec{Name: spec, New: func() ChessPlayer { return table.Player() }}, true, nil
 	}
 	rest, ok := strings.CutPrefix(spec, "meta:")

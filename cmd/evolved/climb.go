@@ -51,7 +51,7 @@ func climbCommand(fs *flag.FlagSet) action {
 	fs.Var(&s.to, "to", "the last generation `B`, always played (default: the latest)")
 	fs.StringVar(&s.against, "against", "0", "the opponent: a generation `N` of the run, whose champion each plays, or a player SPEC (as in match)")
 	fs.IntVar(&s.games, "games", 400, "play `N` games a champion; colours alternate and each pair shares an opening")
-	fs.IntVar(&s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings, the same for every champion")
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds (default: untimed, at the run's depth and node budget)")
 	fs.IntVar(&s.openingPlies, "opening-plies", 4, "`N` random plies open each game")

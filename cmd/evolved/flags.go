@@ -48,3 +48,21 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
+
+// countVar defines an int flag that refuses a negative number when it is
+// parsed (`--concurrency -3`, `--max-moves -1`), with the flag package's
+// own "invalid value" message naming the flag.
+func countVar(fs *flag.FlagSet, p *int, name string, value int, usage string) {
+	*p = value
+	fs.Func(name, usage, func(s string) error {
+		n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		switch {
+		case err != nil:
+			return errors.New("not a whole number")
+		case n < 0:
+			return errors.New("must not be negative")
+		}
+		*p = int(n)
+		return nil
+	})
+}

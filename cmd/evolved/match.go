@@ -49,7 +49,7 @@ func matchCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.a, "a", "", "player A (`SPEC`: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file,\nept:PLAYOUTS@FILE (the agent FILE's net scoring MCTS-EPT's playouts);\nfor chess and xiangqi also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits;\nfor xiangqi classic and classic+[:MS]; an alpha-beta SPEC may end in #TECHNIQUES, e.g. material:6#-lmr,-null)")
 	fs.StringVar(&s.b, "b", "", "player B (`SPEC`)")
 	fs.IntVar(&s.games, "games", 100, "play `N` games; colours alternate and each pair shares an opening")
-	fs.IntVar(&s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
 	fs.IntVar(&s.openingPlies, "opening-plies", 4, "`N` random plies open each game")
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made `N` moves (0: no limit)")

@@ -57,6 +57,7 @@ func TestMetaACOMateInTwo(t *testing.T) {
 func TestMetaErrors(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "bad.txt"), []byte("RNBQKBNRPPPPPPPP################################pppppppprnbqkbnr\n6 0 5 2 - x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "empty.txt"), nil, 0o644)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -71,6 +72,11 @@ func TestMetaErrors(t *testing.T) {
 		{[]string{"meta", "--show", "7"}, 1, "storage: no database"},
 		{[]string{"match", "--game", "chess", "--a", "pheromones:bad.txt", "--b", "random"}, 2, "line 2"},
 		{[]string{"match", "--game", "chess", "--a", "pheromones:none.txt", "--b", "random"}, 2, "no such pheromone file"},
+		{[]string{"match", "--game", "chess", "--a", "pheromones:empty.txt", "--b", "random"}, 2, "holds no position"},
+		{[]string{"match", "--game", "chess", "--a", "random", "--b", "random", "--concurrency", "-3"}, 2, "must not be negative"},
+		{[]string{"play", "--game", "chess", "--player", "random", "--max-moves", "-1"}, 2, "must not be negative"},
+		{[]string{"run", "--game", "draughts,draughts", "--generations", "1"}, 2, "listed twice"},
+		{[]string{"run", "--db", "typo/evolved.db", "--generations", "1"}, 2, "its directory typo does not exist"},
 		{[]string{"match", "--game", "chess", "--a", "meta:x", "--b", "random"}, 2, "want meta:RUN"},
 	} {
 		out, err := evolvedIn(t, dir, c.args...).CombinedOutput()

@@ -28,7 +28,8 @@ func playCommand(fs *flag.FlagSet) action {
 	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols or Chinese glyphs")
 	fen := fs.String("fen", "", "start from this position, a `FEN` of the game")
 	record := fs.String("load", "", "replay the first game of this record `FILE` (PDN for draughts, PGN for chess and xiangqi) and play on")
-	maxMoves := fs.Int("max-moves", 0, "draw when each side has made `N` moves (0: no limit)")
+	maxMoves := new(int)
+	countVar(fs, maxMoves, "max-moves", 0, "draw when each side has made `N` moves (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE --game G | --player SPEC) [--depth D] [--as black|white]")
 		fmt.Fprintln(fs.Output(), "\nPlays a game against an engine in the terminal; type help at the prompt for the")

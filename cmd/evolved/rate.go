@@ -42,7 +42,7 @@ func rateCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.spec, "player", "", "rate the built-in player `SPEC` (as in match)")
 	fs.IntVar(&s.depth, "depth", 0, "the agent's search depth `D` in untimed games (0: the agent's own, or the run's)")
 	fs.IntVar(&s.games, "games", 0, "play at most `N` games (default: 200 for draughts, 100 for chess and xiangqi)")
-	fs.IntVar(&s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds (default: the ladder's: 10+0.1 for chess and xiangqi, untimed for draughts)")
 	fs.StringVar(&s.ladder, "ladder", "", "rate on the ladder `FILE` instead of the built-in one of the game")

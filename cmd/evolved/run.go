@@ -83,6 +83,9 @@ func runCommand(fs *flag.FlagSet) action {
 		if errors.Is(err, storage.ErrLocked) {
 			return fmt.Errorf("run: %w; stop the daemon that holds it, or evolve in another database with --db FILE", err)
 		}
+		if errors.Is(err, daemon.ErrConfig) { // found once the daemon looks around (the database's directory)
+			return &usageError{msg: "run: " + err.Error()}
+		}
 		if err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
