@@ -8,9 +8,9 @@ package storage
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
