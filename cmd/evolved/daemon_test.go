@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -834,5 +835,19 @@ func TestREADMEExplainsTheGenerationLine(t *testing.T) {
 		if !regexp.MustCompile("(?m)^\\| [^|]*`" + regexp.QuoteMeta(key) + "`[^|]*\\| ").Match(readme) {
 			t.Errorf("README's generation table does not explain %q", key)
 		}
+	}
+}
+
+// TestRunStoppedWhileOpeningExitsCleanly runs the daemon with its context
+// already cancelled, as a SIGTERM a few milliseconds after start leaves
+// it while the database opens: a clean stop (nil, exit 0), not "context
+// canceled" and exit 1.
+func TestRunStoppedWhileOpeningExitsCleanly(t *testing.T) {
+	t.Chdir(t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stderr bytes.Buffer
+	if err := run(ctx, []string{"run", "--generations", "1"}, strings.NewReader(""), io.Discard, &stderr); err != nil {
+		t.Errorf("run stopped while opening: %v (exit %d), want a clean stop\n%s", err, exitCode(err, io.Discard), stderr.String())
 	}
 }

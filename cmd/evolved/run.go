@@ -80,6 +80,12 @@ func runCommand(fs *flag.FlagSet) action {
 		d, err := daemon.New(ctx, cfg, daemon.Options{
 			ConfigPath: *configPath, Overrides: overrides, Logger: logger, Level: level, Line: line, Version: moduleVersion(),
 		})
+		if err != nil && ctx.Err() != nil {
+			// Stopped while opening (a SIGTERM in the first milliseconds):
+			// nothing was evolved and nothing is lost, so it is a clean stop.
+			logger.Info("stopped before the first generation")
+			return nil
+		}
 		if errors.Is(err, storage.ErrLocked) {
 			return fmt.Errorf("run: %w; stop the daemon that holds it, or evolve in another database with --db FILE", err)
 		}
