@@ -49,7 +49,8 @@ type Server struct {
 	searcher Searcher
 	depth    int
 	chess960 bool
-	game     *chess.Game
+	game     *chess.Game // nil after a refused position command (refused says why)
+	refused  string
 
 	cancel       context.CancelFunc // stops the running search; nil when idle
 	done         chan struct{}      // closed when the running search has printed bestmove
@@ -153,9 +154,16 @@ func (s *Server) setOption(args []string) {
 	}
 }
 
-// position handles "position startpos|fen F [moves ...]". A bad position or
-// move leaves the previous position in place.
+// position handles "position startpos|fen F [moves ...]". A bad position
+// or move leaves no position at all, and the next go answers bestmove
+// 0000 saying why: searching the previous position, or the moves before
+// the bad one, would answer a position the GUI did not send.
 func (s *Server) position(args []string) {
+	s.game, s.refused = nil, ""
+	refuse := func(format string, args ...any) {
+		s.refused = fmt.Sprintf(format, args...)
+		s.say("info string %s", s.refused)
+	}
 	var start chess.Position
 	rest := args
 	switch {
@@ -171,25 +179,25 @@ func (s *Server) position(args []string) {
 		}
 		var err error
 		if start, err = chess.ParseFEN(strings.Join(args[1:end], " ")); err != nil {
-			s.say("info string bad position: %v", err)
+			refuse("bad position: %v", err)
 			return
 		}
 		rest = args[end:]
 	default:
-		s.say("info string position needs startpos or fen")
+		refuse("position needs startpos or fen")
 		return
 	}
 	g := chess.NewGame(start, chess.Rules{Chess960: s.chess960})
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
-			s.say("info string expected moves, got %q", rest[0])
+			refuse("expected moves, got %q", rest[0])
 			return
 		}
-		for _, text := range rest[1:] {
+		for i, text := range rest[1:] {
 			p := g.Position()
 			m, err := p.ParseUCI(text, s.chess960)
 			if err != nil {
-				s.say("info string bad move %s: %v", text, err)
+				refuse("bad move %d, %s: %v; no position until the next position command", i+1, text, err)
 				return
 			}
 			g.Make(m)
@@ -240,6 +248,11 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 		}
 	}
 	g := s.game
+	if g == nil {
+		s.say("info string no position to search: %s", s.refused)
+		s.say("bestmove 0000")
+		return
+	}
 	if len(g.LegalMoves(nil)) == 0 {
 		s.say("info string the position has no legal move")
 		s.say("bestmove 0000")

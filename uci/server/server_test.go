@@ -127,16 +127,30 @@ func TestClockAndMate(t *testing.T) {
 
 func TestGarbageIsExplained(t *testing.T) {
 	g := startServer(t)
-	for _, line := range []string{"hello", "position fen not a fen", "position startpos moves e2e5", "setoption name Banana value 1", "go depth x", "setoption name Hash value 0"} {
+	for _, line := range []string{"hello", "position fen not a fen", "setoption name Banana value 1", "go depth x", "setoption name Hash value 0",
+		"position startpos moves e2e4 e7e5 e1e3"} {
 		g.send(line)
 		g.expect("info string ", time.Second)
 	}
-	// The bad moves left the start position in place.
+	// A refused move leaves no position: the engine searches neither the
+	// start position nor the moves before the bad one, which the GUI no
+	// longer means, and says so.
+	g.send("go depth 1")
+	if why := g.expect("info string no position", 5*time.Second); !strings.Contains(why, "bad move 3, e1e3") {
+		t.Errorf("%q, want the refused move named", why)
+	}
+	if best := g.expect("bestmove ", 5*time.Second); best != "bestmove 0000" {
+		t.Errorf("%q after a refused position, want bestmove 0000", best)
+	}
+	// The next good position is searched.
+	g.send("position startpos moves e2e4")
 	g.send("go depth 1")
 	best := g.expect("bestmove ", 5*time.Second)
-	start := chess.Start()
-	if _, err := start.ParseUCI(strings.Fields(best)[1], false); err != nil {
-		t.Errorf("%s is not a move of the start position", best)
+	after := chess.Start()
+	e4, _ := after.ParseUCI("e2e4", false)
+	after = after.Play(e4)
+	if _, err := after.ParseUCI(strings.Fields(best)[1], false); err != nil {
+		t.Errorf("%s is not a move of the position after e2e4", best)
 	}
 	g.send("quit")
 	select {
