@@ -147,6 +147,14 @@ func newLimiter(rate, burst float64) *limiter {
 	return &limiter{rate: rate, burst: burst, buckets: map[string]*bucket{}}
 }
 
+// has reports whether client's bucket holds a token at now, taking none.
+func (l *limiter) has(client string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[client]
+	return !ok || min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate) >= 1
+}
+
 // allow takes a token of client's bucket at now, or reports false.
 func (l *limiter) allow(client string, now time.Time) bool {
 	l.mu.Lock()

@@ -11,9 +11,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -83,12 +85,21 @@ type Options struct {
 	Version string
 }
 
+// MinTokenLength is the shortest access token the site accepts: a token
+// is a password that anyone who reaches the port may guess.
+const MinTokenLength = 16
+
 // CheckListen refuses an address that is not loopback unless a token
-// guards the site: the dashboard shows every run, and play costs CPU.
+// guards the site (the dashboard shows every run, and play costs CPU),
+// and a token shorter than MinTokenLength or holding spaces.
 func CheckListen(listen, token string) error {
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
 		return fmt.Errorf("%w: listen address %q: %w", ErrConfig, listen, err)
+	}
+	if token != "" && (len(token) < MinTokenLength || strings.ContainsFunc(token, unicode.IsSpace)) {
+		return fmt.Errorf("%w: the access token must be at least %d characters without spaces (this one has %d): "+
+			"generate one, for example with `openssl rand -hex 16`", ErrConfig, MinTokenLength, len(token))
 	}
 	if token != "" || isLoopback(host) {
 		return nil
@@ -117,6 +128,7 @@ type Server struct {
 	live    *hub
 	plays   *plays
 	posts   *limiter // writes (play) per client
+	guesses *limiter // wrong access tokens per client
 	handler http.Handler
 
 	cancel context.CancelFunc
@@ -156,7 +168,8 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("web: %w", err)
 	}
 	s := &Server{opts: opts, db: db, log: opts.Logger, pages: pages, live: newHub(),
-		plays: newPlays(opts.MaxPlays, opts.PlayIdle), posts: newLimiter(opts.WriteRate, 10*opts.WriteRate)}
+		plays: newPlays(opts.MaxPlays, opts.PlayIdle), posts: newLimiter(opts.WriteRate, 10*opts.WriteRate),
+		guesses: newLimiter(guessRate, guessBurst)}
 	s.reg = prometheus.NewRegistry()
 	s.reg.MustRegister(metrics.NewDatabaseCollector(db, opts.Logger),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -317,8 +330,17 @@ func (s *Server) secure(next http.Handler) http.Handler {
 			return
 		}
 		if s.opts.Token != "" {
+			client, now := clientOf(r), time.Now()
+			if presentsToken(r) && !s.guesses.has(client, now) {
+				// Too many wrong tokens from this client: no more tries
+				// until its bucket refills, right or wrong.
+				h.Set("Retry-After", strconv.Itoa(int(1/guessRate)))
+				s.fail(w, r, http.StatusTooManyRequests, "too many wrong access tokens from %s: wait", client)
+				return
+			}
 			if given := r.URL.Query().Get("token"); given != "" && r.Method == http.MethodGet {
 				if !s.tokenOK(given) {
+					s.guesses.allow(client, now)
 					s.fail(w, r, http.StatusUnauthorized, "wrong access token")
 					return
 				}
@@ -332,6 +354,9 @@ func (s *Server) secure(next http.Handler) http.Handler {
 				return
 			}
 			if !s.authorized(r) {
+				if presentsToken(r) {
+					s.guesses.allow(client, now)
+				}
 				h.Set("WWW-Authenticate", `Bearer realm="evolved"`)
 				s.fail(w, r, http.StatusUnauthorized, "this site needs its access token: open it once with ?token=TOKEN, or send Authorization: Bearer TOKEN")
 				return
@@ -355,6 +380,24 @@ func (s *Server) secure(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// guessRate and guessBurst bound the wrong access tokens a client may
+// present: ten at once, then one every five seconds, so guessing a token
+// of MinTokenLength characters takes longer than anyone waits.
+const (
+	guessRate  = 0.2
+	guessBurst = 10
+)
+
+// presentsToken reports whether r carries an access token, right or
+// wrong: in its query, as a bearer or in the site's cookie.
+func presentsToken(r *http.Request) bool {
+	if r.URL.Query().Get("token") != "" || strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+		return true
+	}
+	_, err := r.Cookie(tokenCookie)
+	return err == nil
 }
 
 // tokenOK compares a presented token with the site's in constant time.
