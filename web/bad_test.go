@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"evolved/web"
 )
@@ -195,3 +196,31 @@ func postJSON(t *testing.T, url, body string, status int, v any) {
 }
 
 func getJSONInto(t *testing.T, url string, v any) { getJSON(t, url, v) }
+
+// TestEngineMoveSurvivesTheClientGoingAway sends a move whose request the
+// client abandons after 50 ms, while the engine (MCTS of 1,000 playouts)
+// thinks: the engine's move is still made, the next request sees it, and
+// the game goes on (before, the person's move stayed, the engine never
+// answered, and every later move got 409).
+func TestEngineMoveSurvivesTheClientGoingAway(t *testing.T) {
+	_, ts := newServer(t, web.Options{})
+	var a answer
+	postJSON(t, ts.URL+"/api/play", `{"game":"chess","opponent":"mcts:1000","side":"white"}`, http.StatusCreated, &a)
+	impatient := &http.Client{Timeout: 50 * time.Millisecond}
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/play/"+a.ID+"/move", strings.NewReader(`{"move":"e4"}`))
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := impatient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Skip("the engine answered within 50 ms: the client did not go away first")
+	}
+	var b answer
+	getJSONInto(t, ts.URL+"/api/play/"+a.ID, &b) // waits for the move in progress
+	if len(b.State.Moves) != 2 || b.State.Moves[0] != "e4" || len(b.State.Legal) == 0 {
+		t.Fatalf("after the abandoned request: moves %v, %d legal moves; want e4 and the engine's reply", b.State.Moves, len(b.State.Legal))
+	}
+	var c answer
+	postJSON(t, ts.URL+"/api/play/"+a.ID+"/move", `{"move":"d4"}`, http.StatusOK, &c)
+	if len(c.State.Moves) != 4 {
+		t.Errorf("the next move: moves %v, want 4", c.State.Moves)
+	}
+}

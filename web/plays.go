@@ -241,9 +241,13 @@ func (p *plays) expire(now time.Time) {
 }
 
 // reply lets the engine of m move, holding one of the engine tokens and
-// within engineTimeout.
+// within engineTimeout; it does nothing when the engine is not to move.
+// The move does not depend on the request that asked for it: a client
+// that goes away (a closed tab, a timed-out request) finds the engine's
+// move in place on its next request, rather than a game in which it is
+// never its turn again.
 func (p *plays) reply(ctx context.Context, m play.Match) error {
-	ctx, cancel := context.WithTimeout(ctx, engineTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), engineTimeout)
 	defer cancel()
 	select {
 	case p.engines <- struct{}{}:
@@ -354,6 +358,11 @@ func (s *Server) apiPlayGet(w http.ResponseWriter, r *http.Request) {
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
+	// An engine move that failed before (the engines were busy) is made now.
+	if err := s.plays.reply(r.Context(), sess.match); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
+		return
+	}
 	writeJSON(w, http.StatusOK, playAnswer{ID: id, State: sess.match.State()})
 }
 
@@ -376,6 +385,12 @@ func (s *Server) apiPlayMove(w http.ResponseWriter, r *http.Request) {
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
+	// An engine move that failed before is made first, so that the game
+	// never waits on the engine for good.
+	if err := s.plays.reply(r.Context(), sess.match); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
+		return
+	}
 	if err := sess.match.Play(req.Move); err != nil {
 		status := http.StatusBadRequest
 		if errors.Is(err, play.ErrGameOver) || errors.Is(err, play.ErrNotYourTurn) {
