@@ -433,6 +433,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		return err
 	}
 	log.Info("population ready", "generation", st.Generation, "seed", st.Seed)
+	redoRating(ctx, d, kind, species, st)
 	// The live line counts every game of a generation: the tournament's
 	// from Step's progress, the ladder's and the baselines' as they start
 	// (Step reports no progress for them), counted through the arena.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"evolved/games"
+	"evolved/population"
 	"evolved/progress"
 	"evolved/rating"
 	"evolved/search"
@@ -121,4 +122,40 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 		return storage.Rating{}, err
 	}
 	return row, nil
+}
+
+// redoRating starts, when the daemon resumes a run, the rating that a stop
+// or a kill interrupted: the latest rating generation (a multiple of
+// jobs.rating_every) already played, if its champion has no rating yet.
+// Older missing ratings stay missing: they were measurements, not state.
+func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], species population.Species[M, S],
+	st *population.State) {
+	every := d.config().Jobs.RatingEvery
+	if every <= 0 || st.Generation == 0 {
+		return
+	}
+	g := (st.Generation - 1) / every * every
+	log := d.log.With("game", kind.Name, "generation", g)
+	rated, err := d.db.Ratings(ctx, kind.Name)
+	if err != nil {
+		log.Warn("could not read the ratings to redo an interrupted one", "err", err)
+		return
+	}
+	for _, r := range rated {
+		if r.Generation == g {
+			return
+		}
+	}
+	c, err := d.db.Champion(ctx, kind.Name, g)
+	if err != nil {
+		log.Warn("could not read the champion whose rating was interrupted", "err", err)
+		return
+	}
+	champion, err := species.Player(c.Net)
+	if err != nil {
+		log.Warn("could not make the champion whose rating was interrupted", "err", err)
+		return
+	}
+	log.Info("redoing the rating a stop interrupted")
+	startRating(d.ratingCtx, d, kind, g, c.AgentID, st.Seed, champion)
 }

@@ -311,3 +311,31 @@ func TestFinishedRunAbandonsLongRatings(t *testing.T) {
 		t.Errorf("the log does not say the rating was abandoned:\n%s", logs.String())
 	}
 }
+
+// TestInterruptedRatingIsRedone stops a run while it rates generation 0
+// (the rating is abandoned and stores nothing), then resumes it: the
+// resumed daemon rates generation 0's champion first.
+func TestInterruptedRatingIsRedone(t *testing.T) {
+	dir := t.TempDir()
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(dir, "evolved.db")
+	cfg.Generations = 1
+	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 100000, 60
+	cfg.Jobs.RatingLadders = map[string]string{"draughts": writeLadder(t, dir, "d.toml",
+		"game = \"draughts\"\nscale = \"test-scale\"\norigin = \"random\"\n"+
+			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nplayer = \"material:1\"\nelo = 500.0\n")}
+	first, _ := runLogged(t, cfg, 300*time.Millisecond)
+	if rs, _ := first.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
+		t.Fatalf("the interrupted rating stored %+v", rs)
+	}
+	first.Close()
+	cfg.Generations, cfg.Jobs.RatingGames = 2, 8
+	d, logs := runLogged(t, cfg, 0)
+	rs, err := d.db.Ratings(context.Background(), "draughts")
+	if err != nil || len(rs) != 1 || rs[0].Generation != 0 || rs[0].Games != 8 {
+		t.Errorf("ratings after resuming: %+v (%v), want generation 0's\n%s", rs, err, logs.String())
+	}
+	if !strings.Contains(logs.String(), "redoing the rating a stop interrupted") {
+		t.Errorf("the log does not say the rating is redone:\n%s", logs.String())
+	}
+}
