@@ -543,3 +543,61 @@ func workersConsumer(t *testing.T, ctx context.Context, nc *nats.Conn) (jetstrea
 	}
 	return js, cons
 }
+
+// TestServerComesBackWithoutItsStore stops the NATS server mid-generation
+// and starts another on the same port with an empty store (a new server,
+// a lost volume): the coordinator recreates the streams and the genome
+// bucket, publishes its genomes and the games not yet counted again, the
+// workers take them, and the generation comes out as it is played locally.
+func TestServerComesBackWithoutItsStore(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := l.Addr().String()
+	l.Close()
+	s, err := StartServer(ServerOptions{Listen: listen, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	logs := new(syncBuffer)
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	connect := func(name string) *nats.Conn {
+		nc, err := Connect(context.Background(), ConnectOptions{URL: "nats://" + listen, Name: name, Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	c, err := NewCoordinator(context.Background(), connect("coordinator"), Limits{AckWait: 5 * time.Second}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, connect("workers"), 2, log)
+	g, want := testGeneration(t)
+	var restarted sync.Once
+	empty := t.TempDir()
+	g.Progress = func(done, total int) {
+		if done == 3 {
+			restarted.Do(func() {
+				s.Close()
+				time.Sleep(300 * time.Millisecond)
+				if s, err = StartServer(ServerOptions{Listen: listen, StoreDir: empty}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	got, err := Play(ctx, c, g)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, logs.String())
+	}
+	sameGames(t, got, want)
+	if n := strings.Count(logs.String(), "recreated"); n == 0 {
+		t.Errorf("the log does not say the streams were recreated:\n%s", logs.String())
+	}
+}

@@ -42,6 +42,8 @@ type Coordinator struct {
 	mu      sync.Mutex
 	stored  map[string]time.Time    // genomes put in the bucket, and when
 	workers map[string]*WorkerGames // what each worker did since TakeWorkers
+	epoch   int                     // how often the streams were recreated (recreate)
+	warned  time.Time               // the last retry warning, shared so that many retries log once a minute
 }
 
 // NewCoordinator creates (or updates) the streams, the workers' consumer
@@ -103,8 +105,9 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 		return nil, fmt.Errorf("cluster: setup: %w", err)
 	}
 	hashes := make([]string, len(g.Nets))
+	epoch := c.currentEpoch() // the streams' epoch the genomes are in
 	for i, n := range g.Nets {
-		if hashes[i], err = c.put(ctx, n); err != nil {
+		if hashes[i], err = c.put(ctx, n, g.Alive); err != nil {
 			return nil, err
 		}
 	}
@@ -122,33 +125,12 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 		jobs[k], index[j.ID] = j, k
 	}
 	// Read the results before publishing, from the start of the subject.
-	cons, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{reply}})
+	msgs, unsubscribe, err := c.results(ctx, reply)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
 	}
-	it, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
-	}
-	defer it.Stop()
-	msgs := make(chan jetstream.Msg)
-	quit := make(chan struct{}) // Play has returned: the reader must not block
-	defer close(quit)
-	go func() {
-		defer close(msgs)
-		for {
-			m, err := it.Next()
-			if err != nil {
-				return
-			}
-			select {
-			case msgs <- m:
-			case <-quit:
-				return
-			}
-		}
-	}()
-	if err := c.publishAll(ctx, jobs); err != nil {
+	defer func() { unsubscribe() }()
+	if err := c.publishAll(ctx, jobs, g.Alive); err != nil {
 		return nil, err
 	}
 	games := make([]tournament.GameResult[M], len(jobs))
@@ -168,6 +150,34 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			if g.Alive != nil {
 				g.Alive()
 			}
+			// The server came back without its store, and the streams
+			// were recreated: the genomes and the games still out are
+			// gone with the old ones, so put and publish them again.
+			if e := c.currentEpoch(); e != epoch {
+				epoch = e
+				// The results too are read again from the new stream's
+				// start: its sequence numbers start again at 1.
+				unsubscribe()
+				if msgs, unsubscribe, err = c.results(ctx, reply); err != nil {
+					return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
+				}
+				for _, n := range g.Nets {
+					if _, err := c.put(ctx, n, g.Alive); err != nil {
+						return nil, err
+					}
+				}
+				n := 0
+				for k := range jobs {
+					if !counted[k] {
+						if err := c.publish(ctx, &jobs[k], copies[k], g.Alive); err != nil {
+							return nil, err
+						}
+						n++
+					}
+				}
+				c.log.Info("cluster: published the games not yet counted again, into the recreated streams", "game", g.Game, "generation", g.Generation, "games", n)
+				continue
+			}
 			// Stragglers: workers are there (games came back) but none for
 			// an ack wait, so the jobs still out are held by workers that
 			// are slow or gone while they still say they are at work.
@@ -179,7 +189,7 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 				for k := range jobs {
 					if !counted[k] {
 						copies[k]++
-						if err := c.publish(ctx, &jobs[k], copies[k]); err != nil {
+						if err := c.publish(ctx, &jobs[k], copies[k], g.Alive); err != nil {
 							return nil, err
 						}
 						n++
@@ -195,7 +205,20 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			continue
 		case m = <-msgs:
 			if m == nil {
-				return nil, fmt.Errorf("cluster: generation %d: the results subscription ended with %d of %d games", g.Generation, done, len(jobs))
+				// The subscription ended (its stream went away): read the
+				// results again from the start, once the server answers;
+				// those counted already are skipped.
+				c.log.Warn("cluster: the results subscription ended; subscribing again", "game", g.Game, "generation", g.Generation, "done", done, "total", len(jobs))
+				unsubscribe()
+				err := c.retry(ctx, "subscribe to the results", g.Alive, func() error {
+					var err error
+					msgs, unsubscribe, err = c.results(ctx, reply)
+					return err
+				})
+				if err != nil {
+					return nil, err
+				}
+				continue
 			}
 		}
 		var r Result
@@ -221,7 +244,7 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 				return nil, fmt.Errorf("cluster: generation %d: game %d refused %d times; the last: %w", g.Generation, k+1, MaxAttempts, err)
 			}
 			jobs[k].Attempt++
-			if err := c.publish(ctx, &jobs[k], 0); err != nil {
+			if err := c.publish(ctx, &jobs[k], 0, g.Alive); err != nil {
 				return nil, err
 			}
 			continue
@@ -359,12 +382,12 @@ func (j *Job) digest() string {
 // deduplicates: the same attempt published twice (by a coordinator that
 // resumed) is queued once. copy > 0 publishes the copy-th straggler copy
 // of the attempt, under an ID of its own, which is queued beside the first.
-func (c *Coordinator) publish(ctx context.Context, job *Job, copy int) error {
+func (c *Coordinator) publish(ctx context.Context, job *Job, copy int, alive func()) error {
 	data, err := json.Marshal(job)
 	if err != nil {
 		return fmt.Errorf("cluster: job %s: %w", job.ID, err)
 	}
-	return c.retry(ctx, "publish job "+job.ID, func() error {
+	return c.retry(ctx, "publish job "+job.ID, alive, func() error {
 		_, err := c.js.Publish(ctx, jobSubject(job.Game), data, jetstream.WithMsgID(msgID(job, copy)))
 		return err
 	})
@@ -383,7 +406,7 @@ func msgID(job *Job, copy int) string {
 // publishAll publishes every job at once, without waiting for each
 // acknowledgement in turn (a generation's hundreds of round trips), then
 // publishes again, one by one and retrying, any the server did not take.
-func (c *Coordinator) publishAll(ctx context.Context, jobs []Job) error {
+func (c *Coordinator) publishAll(ctx context.Context, jobs []Job, alive func()) error {
 	futures := make([]jetstream.PubAckFuture, len(jobs))
 	for k := range jobs {
 		data, err := json.Marshal(&jobs[k])
@@ -404,7 +427,7 @@ func (c *Coordinator) publishAll(ctx context.Context, jobs []Job) error {
 			}
 		}
 		if !ok {
-			if err := c.publish(ctx, &jobs[k], 0); err != nil {
+			if err := c.publish(ctx, &jobs[k], 0, alive); err != nil {
 				return err
 			}
 		}
@@ -412,27 +435,44 @@ func (c *Coordinator) publishAll(ctx context.Context, jobs []Job) error {
 	return nil
 }
 
-// retry calls f until it succeeds or ctx is done, a second apart, logging
-// the first failure and then one every minute: the NATS server may be
-// away for a while (a restart), and the generation waits for it.
-func (c *Coordinator) retry(ctx context.Context, what string, f func() error) error {
-	var logged time.Time
+// retry calls f until it succeeds or ctx is done, a second apart, calling
+// alive (if set) each time, as waiting for the server is not being stuck;
+// the NATS server may be away for a while (a restart), and the
+// generation waits for it. A server that came back without its JetStream
+// store (a new server, a lost volume) answers that no stream is there:
+// the streams and the genome bucket are then created again (recreate).
+// The failures are logged once a minute for the whole coordinator, not
+// once a minute for each of a generation's hundreds of jobs.
+func (c *Coordinator) retry(ctx context.Context, what string, alive func(), f func() error) error {
+	var failed time.Time
 	for {
 		err := f()
 		if err == nil {
-			if !logged.IsZero() {
-				c.log.Info("cluster: "+what+": done after all", "waited", time.Since(logged).Round(time.Second))
+			if !failed.IsZero() {
+				c.log.Info("cluster: "+what+": done after all", "waited", time.Since(failed).Round(time.Second))
 			}
 			return nil
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("cluster: %s: %w", what, ctx.Err())
 		}
-		if logged.IsZero() || time.Since(logged) > time.Minute {
+		if failed.IsZero() {
+			failed = time.Now()
+		}
+		c.mu.Lock()
+		warn := time.Since(c.warned) > time.Minute
+		if warn {
+			c.warned = time.Now()
+		}
+		c.mu.Unlock()
+		if warn {
 			c.log.Warn("cluster: "+what+" failed; retrying every second", "err", err)
-			if logged.IsZero() {
-				logged = time.Now()
-			}
+		}
+		if storeLost(err) {
+			c.recreate(ctx)
+		}
+		if alive != nil {
+			alive()
 		}
 		select {
 		case <-ctx.Done():
@@ -442,9 +482,77 @@ func (c *Coordinator) retry(ctx context.Context, what string, f func() error) er
 	}
 }
 
+// results returns the results published on subject, from the start of
+// the subject, and the function that stops reading them.
+func (c *Coordinator) results(ctx context.Context, subject string) (<-chan jetstream.Msg, func(), error) {
+	cons, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		return nil, nil, err
+	}
+	it, err := cons.Messages()
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs := make(chan jetstream.Msg)
+	quit := make(chan struct{}) // the reading has stopped: the reader must not block
+	go func() {
+		defer close(msgs)
+		for {
+			m, err := it.Next()
+			if err != nil {
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return msgs, func() {
+		once.Do(func() {
+			close(quit)
+			it.Stop()
+		})
+	}, nil
+}
+
+// storeLost reports whether err says that a stream or the genome bucket
+// is not on the server: one that came back without its store.
+func storeLost(err error) bool {
+	return errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, jetstream.ErrStreamNotFound) ||
+		errors.Is(err, jetstream.ErrBucketNotFound) || errors.Is(err, nats.ErrNoResponders)
+}
+
+// recreate creates the streams, the workers' consumer and the genome
+// bucket again, as NewCoordinator did, after the server lost them. The
+// genomes must then be put again: the record of what was stored is
+// cleared, and the epoch tells Play to put its genomes and publish its
+// uncounted games again.
+func (c *Coordinator) recreate(ctx context.Context) {
+	_, store, err := ensure(ctx, c.js, c.limits)
+	if err != nil {
+		return // the server is not back yet: the next retry tries again
+	}
+	c.mu.Lock()
+	c.store = store
+	clear(c.stored)
+	c.epoch++
+	c.mu.Unlock()
+	c.log.Warn("cluster: the NATS server had lost its JetStream store (a new server, or a lost volume): recreated the streams and the genome bucket")
+}
+
+// currentEpoch returns how often the streams were recreated.
+func (c *Coordinator) currentEpoch() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.epoch
+}
+
 // put stores n in the genome bucket unless it is there and young enough
 // to outlive the generation, and returns its hash.
-func (c *Coordinator) put(ctx context.Context, n *nnet.Net) (string, error) {
+func (c *Coordinator) put(ctx context.Context, n *nnet.Net, alive func()) (string, error) {
 	h, data, err := GenomeHash(n)
 	if err != nil {
 		return "", err
@@ -456,8 +564,11 @@ func (c *Coordinator) put(ctx context.Context, n *nnet.Net) (string, error) {
 	if ok && time.Since(when) < fresh {
 		return h, nil
 	}
-	err = c.retry(ctx, "store genome "+h, func() error {
-		info, err := c.store.GetInfo(ctx, h)
+	err = c.retry(ctx, "store genome "+h, alive, func() error {
+		c.mu.Lock()
+		store := c.store
+		c.mu.Unlock()
+		info, err := store.GetInfo(ctx, h)
 		if err == nil && time.Since(info.ModTime) < fresh {
 			c.remember(h, info.ModTime)
 			return nil
@@ -465,7 +576,7 @@ func (c *Coordinator) put(ctx context.Context, n *nnet.Net) (string, error) {
 		if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 			return err
 		}
-		if _, err := c.store.PutBytes(ctx, h, data); err != nil {
+		if _, err := store.PutBytes(ctx, h, data); err != nil {
 			return err
 		}
 		c.remember(h, time.Now())

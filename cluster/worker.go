@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -38,10 +39,27 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
-	cons, store, err := w.attach(ctx, js)
-	if err != nil {
-		return err
+	for {
+		cons, store, err := w.attach(ctx, js)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if again, err := w.serve(ctx, js, cons, store); !again || ctx.Err() != nil {
+			return err
+		}
+		// The consumer is gone (the server came back without its store):
+		// attach again, to the one the coordinator creates anew.
+		w.Log.Warn("worker: the job queue was recreated on the server; attaching to the new one")
 	}
+}
+
+// serve plays the jobs of cons until ctx is cancelled or the consumer
+// disappears from the server or is created anew there (again true): the
+// server lost its store, and the jobs now come through another consumer.
+func (w *Worker) serve(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, store jetstream.ObjectStore) (again bool, err error) {
 	info := cons.CachedInfo()
 	beat := info.Config.AckWait / 3
 	if beat <= 0 {
@@ -53,7 +71,17 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	// counts against its ack wait, which is long beside a game.
 	it, err := cons.Messages(jetstream.PullMaxMessages(2 * n))
 	if err != nil {
-		return fmt.Errorf("worker: %w", err)
+		return false, fmt.Errorf("worker: %w", err)
+	}
+	var gone atomic.Bool // the consumer was replaced
+	// replaced reports whether the consumer is no longer the one attached
+	// to: gone, or created again since.
+	replaced := func() bool {
+		now, err := js.Consumer(ctx, JobsStream, WorkersConsumer)
+		if err != nil {
+			return errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrStreamNotFound)
+		}
+		return !now.CachedInfo().Created.Equal(info.Created)
 	}
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
@@ -68,6 +96,11 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 					return
 				}
 				if err != nil { // the server away, say: the iterator carries on when it is back
+					if replaced() { // unless it came back without the queue
+						gone.Store(true)
+						it.Stop()
+						return
+					}
 					w.Log.Warn("worker: waiting for jobs", "err", err)
 					select {
 					case <-ctx.Done():
@@ -82,7 +115,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	}
 	wg.Wait()
 	it.Stop()
-	return nil
+	return gone.Load(), nil
 }
 
 // attach waits for the streams a coordinator creates and returns the
