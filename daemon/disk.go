@@ -3,8 +3,6 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"syscall"
 	"time"
 
 	"evolved/storage"
@@ -16,12 +14,11 @@ const diskCheckInterval = 10 * time.Second
 // freeDisk returns the bytes an unprivileged process may still write on
 // the file system that holds the database.
 func (d *Daemon) freeDisk() (int64, error) {
-	var fs syscall.Statfs_t
-	dir := filepath.Dir(d.db.Path())
-	if err := syscall.Statfs(dir, &fs); err != nil {
-		return 0, fmt.Errorf("daemon: free space of %s: %w", dir, err)
+	free, err := storage.FreeSpace(d.db.Path())
+	if err != nil {
+		return 0, fmt.Errorf("daemon: %w", err)
 	}
-	return int64(fs.Bavail) * int64(fs.Bsize), nil
+	return free, nil
 }
 
 // waitForDisk returns once the database's file system has more than

@@ -81,6 +81,11 @@ func statusCommand(fs *flag.FlagSet) action {
 			// GrowthPerHour is null until the generations span a minute.
 			GrowthPerHour *float64 `json:"growth_bytes_per_hour"`
 			GrowthSeconds float64  `json:"growth_span_seconds"`
+			// DiskFree is what may still be written on the database's
+			// file system; FullInHours, at the growth measured, when it
+			// will be full (null without growth).
+			DiskFree    int64    `json:"disk_free_bytes"`
+			FullInHours *float64 `json:"full_in_hours"`
 		}
 		workers, err := db.Workers(ctx)
 		if err != nil {
@@ -99,6 +104,12 @@ func statusCommand(fs *flag.FlagSet) action {
 		if measured {
 			out.Database.GrowthPerHour = &growth.BytesPerHour
 			out.Database.GrowthSeconds = growth.Span.Seconds()
+		}
+		if out.Database.DiskFree, err = storage.FreeSpace(*dbPath); err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		if hours, ok := fullIn(out.Database.DiskFree, growth.BytesPerHour); measured && ok {
+			out.Database.FullInHours = &hours
 		}
 		for _, p := range pops {
 			r := row{PopulationStatus: p, Target: goal, ETASeconds: -1}
@@ -175,8 +186,43 @@ func statusCommand(fs *flag.FlagSet) action {
 		} else {
 			fmt.Fprintln(stdout, "; growth not measured yet (it needs a minute of generations)")
 		}
+		fmt.Fprintf(stdout, "disk: %s free", storage.FormatBytes(out.Database.DiskFree))
+		if h := out.Database.FullInHours; h != nil {
+			full := time.Now().Add(time.Duration(*h * float64(time.Hour)))
+			fmt.Fprintf(stdout, ", full in %s at this growth (%s)", daysAndHours(*h), full.Local().Format("2006-01-02 15:04"))
+			if *h < fillWarningHours {
+				fmt.Fprintf(stdout, "\nwarning: the disk fills within a week at this growth; keep fewer game records or genomes ([jobs] prune_keep, genome_keep), back up less often, or free space (docs/daemon.md, retention)")
+			}
+		}
+		fmt.Fprintln(stdout)
 		return nil
 	}
+}
+
+// fillWarningHours is how soon a disk may fill before status warns: a
+// week, long enough to notice and act.
+const fillWarningHours = 7 * 24
+
+// fullIn returns in how many hours free bytes are filled at a growth of
+// perHour bytes an hour; false when the database does not grow.
+func fullIn(free int64, perHour float64) (float64, bool) {
+	if perHour <= 0 {
+		return 0, false
+	}
+	return float64(free) / perHour, true
+}
+
+// daysAndHours writes a number of hours as "3 days 4 hours", or "5 hours"
+// under a day.
+func daysAndHours(h float64) string {
+	days, hours := int(h/24), int(h)%24
+	switch {
+	case days == 0:
+		return fmt.Sprintf("%d hours", hours)
+	case days == 1:
+		return fmt.Sprintf("1 day %d hours", hours)
+	}
+	return fmt.Sprintf("%d days %d hours", days, hours)
 }
 
 // championsCommand implements `evolved champions`.
