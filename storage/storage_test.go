@@ -444,3 +444,37 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 		t.Errorf("the old run after the upgrade: %+v, %v", run, err)
 	}
 }
+
+// TestReadOnlyFileIsRefusedUntouched opens a database whose file the
+// writer may not write: refused before SQLite opens it, so that no
+// write-ahead index of the file's mode is left to block the database once
+// its mode is repaired. Root ignores file modes, so the test needs another
+// user.
+func TestReadOnlyFileIsRefusedUntouched(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes to read-only files: run as another user to test this")
+	}
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	mustOpen(t, path).Close()
+	os.Remove(path + "-shm")
+	os.Remove(path + "-wal")
+	if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.Open(context.Background(), path, storage.Options{}); err == nil {
+		t.Fatal("a writer opened a read-only file")
+	}
+	for _, suffix := range []string{"-shm", "-wal"} {
+		if _, err := os.Stat(path + suffix); err == nil {
+			t.Errorf("the refused open left %s behind", filepath.Base(path+suffix))
+		}
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		t.Fatalf("after the mode is repaired: %v", err)
+	}
+	db.Close()
+}
