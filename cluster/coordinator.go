@@ -125,11 +125,24 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 		jobs[k], index[j.ID] = j, k
 	}
 	// Read the results before publishing, from the start of the subject.
-	msgs, unsubscribe, err := c.results(ctx, reply)
-	if err != nil {
+	var msgs <-chan jetstream.Msg
+	var unsubscribe func()
+	if err := c.retry(ctx, "subscribe to the results", g.Alive, func() error {
+		var err error
+		msgs, unsubscribe, err = c.results(ctx, reply)
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
 	}
 	defer func() { unsubscribe() }()
+	if e := c.currentEpoch(); e != epoch { // the streams were lost and made again: put the genomes there
+		epoch = e
+		for _, n := range g.Nets {
+			if _, err := c.put(ctx, n, g.Alive); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := c.publishAll(ctx, jobs, g.Alive); err != nil {
 		return nil, err
 	}

@@ -163,9 +163,11 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 	// more often than a wish: refuse it rather than start a new run at
 	// generation 0 somewhere else.
 	if dir := filepath.Dir(cfg.DB); dir != "." {
-		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		if info, err := os.Stat(dir); err != nil {
 			return nil, &ConfigError{Key: "db", Value: strconv.Quote(cfg.DB),
 				Msg: fmt.Sprintf("its directory %s does not exist (create it first if a new run belongs there)", dir)}
+		} else if !info.IsDir() {
+			return nil, &ConfigError{Key: "db", Value: strconv.Quote(cfg.DB), Msg: fmt.Sprintf("%s is not a directory", dir)}
 		}
 	}
 	if cfg.HTTP.Listen != "" {

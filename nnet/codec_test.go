@@ -16,8 +16,9 @@ import (
 func codecNets(t testing.TB) []*Net {
 	var nets []*Net
 	for flags := Flags(0); flags <= knownFlags; flags++ {
-		if flags&EvolveMoreTerms != 0 && flags&EvolveTerms == 0 {
-			continue // the more terms come after the basic ones
+		if flags&(EvolveMoreTerms|TaperedTerms) != 0 && flags&EvolveTerms == 0 ||
+			flags&EvolveKingDanger != 0 && flags&EvolveMoreTerms == 0 {
+			continue // the more terms and the king danger table follow the basic terms, which tapering needs
 		}
 		sizes := draughtsSizes
 		if flags&(EvolvePST|EvolveTerms) != 0 {
@@ -306,7 +307,7 @@ func FuzzReadNet(f *testing.F) {
 		f.Add(b)
 		f.Add(b[:len(b)/2])
 	}
-	small, _ := New([]int{1, 1}, knownFlags&^(EvolvePST|EvolveTerms|EvolveMoreTerms)) // tables and terms need a chess net: codecNets has those
+	small, _ := New([]int{1, 1}, knownFlags&^(EvolvePST|EvolveTerms|EvolveMoreTerms|TaperedTerms|EvolveKingDanger)) // tables and terms need a chess net: codecNets has those
 	b, _ := small.MarshalBinary()
 	f.Add(b)
 	f.Add([]byte(Magic))

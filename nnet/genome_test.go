@@ -225,8 +225,9 @@ func TestRandomAndNew(t *testing.T) {
 			t.Errorf("New(%v): error %v, want ErrArchitecture", sizes, err)
 		}
 	}
-	if _, err := New([]int{2, 1}, 1<<7); !errors.Is(err, ErrFlags) {
-		t.Errorf("New with flag 1<<7: error %v, want ErrFlags", err)
+	unknown := knownFlags + 1 // the lowest bit past the known ones
+	if _, err := New([]int{2, 1}, unknown); !errors.Is(err, ErrFlags) {
+		t.Errorf("New with flag %#x: error %v, want ErrFlags", uint32(unknown), err)
 	}
 }
 

@@ -77,7 +77,7 @@ func TestChessTermsAddStrength(t *testing.T) {
 		minScore float64
 	}{
 		{"basic terms vs none", nnet.EvolveTerms, 0, nnet.NumBasicChessTerms, 0.55},
-		{"more terms vs basic", nnet.EvolveTerms | nnet.EvolveMoreTerms, nnet.NumBasicChessTerms, nnet.NumChessTerms, 0.54},
+		{"more terms vs basic", nnet.EvolveTerms | nnet.EvolveMoreTerms, nnet.NumBasicChessTerms, nnet.NumMoreChessTerms, 0.54},
 	} {
 		cfg := population.DefaultConfig()
 		cfg.Flags |= nnet.EvolvePieceValues | nnet.EvolvePST | c.flags

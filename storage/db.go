@@ -139,6 +139,12 @@ func checkHeader(path string) error {
 	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head[:len(sqliteMagic)], sqliteMagic) {
 		return fmt.Errorf("open %s: %w: not an SQLite file (refusing to touch it)", path, ErrNotEvolved)
 	}
+	// A damaged header (the payload fractions every SQLite file has at
+	// bytes 21-23) is corruption, not another program's file.
+	if head[21] != 64 || head[22] != 32 || head[23] != 32 {
+		return fmt.Errorf("open %s: %w: the SQLite header is damaged (payload fractions %d, %d, %d; want 64, 32, 32)",
+			path, ErrCorrupt, head[21], head[22], head[23])
+	}
 	// Another program's database: its application id, or with none a
 	// schema (the schema cookie counts every change to it). Read here,
 	// before SQLite opens the file in WAL mode, which would rewrite its
