@@ -348,47 +348,17 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 // themselves and the generation comes out as it is played locally.
 func TestServerRestartMidGeneration(t *testing.T) {
 	dir := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	listen := l.Addr().String()
-	l.Close()
-	s, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { s.Close() }()
-	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	connect := func(name string) *nats.Conn {
-		nc, err := Connect(context.Background(), ConnectOptions{URL: "nats://" + listen, Name: name, Log: log})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		return nc
-	}
-	c, err := NewCoordinator(context.Background(), connect("coordinator"), Limits{AckWait: 5 * time.Second}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	startWorkers(t, connect("workers"), 2, log)
+	r := newRestartable(t, dir, slog.New(slog.NewTextHandler(testWriter{t}, nil)))
 	g, want := testGeneration(t)
 	var restarted sync.Once
 	g.Progress = func(done, total int) {
 		if done == 3 {
-			restarted.Do(func() {
-				s.Close()
-				time.Sleep(300 * time.Millisecond)
-				if s, err = StartServer(ServerOptions{Listen: listen, StoreDir: dir}); err != nil {
-					t.Error(err)
-				}
-			})
+			restarted.Do(func() { r.restart(dir) })
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	got, err := Play(ctx, c, g)
+	got, err := Play(ctx, r.coord, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,48 +530,20 @@ func workersConsumer(t *testing.T, ctx context.Context, nc *nats.Conn) (jetstrea
 // code runs, but whether a game is still out when the server goes depends
 // on timing; between generations it is certain.)
 func TestServerComesBackWithoutItsStore(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	listen := l.Addr().String()
-	l.Close()
-	s, err := StartServer(ServerOptions{Listen: listen, StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { s.Close() }()
 	logs := new(syncBuffer)
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	connect := func(name string) *nats.Conn {
-		nc, err := Connect(context.Background(), ConnectOptions{URL: "nats://" + listen, Name: name, Log: log})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		return nc
-	}
-	c, err := NewCoordinator(context.Background(), connect("coordinator"), Limits{AckWait: 5 * time.Second}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	startWorkers(t, connect("workers"), 2, log)
+	r := newRestartable(t, t.TempDir(), slog.New(slog.NewTextHandler(logs, nil)))
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	g, want := testGeneration(t)
-	first, err := Play(ctx, c, g) // a generation with the first server, so that genomes are known stored
+	first, err := Play(ctx, r.coord, g) // a generation with the first server, so that genomes are known stored
 	if err != nil {
 		t.Fatal(err)
 	}
 	sameGames(t, first, want)
-	s.Close()
-	time.Sleep(300 * time.Millisecond)
-	if s, err = StartServer(ServerOptions{Listen: listen, StoreDir: t.TempDir()}); err != nil {
-		t.Fatal(err)
-	}
+	r.restart(t.TempDir())
 	g.Generation++ // the next generation: the same nets and schedule, other seeds
 	_, want = testGenerationAt(t, g.Generation)
-	got, err := Play(ctx, c, g)
+	got, err := Play(ctx, r.coord, g)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())
 	}
@@ -609,4 +551,59 @@ func TestServerComesBackWithoutItsStore(t *testing.T) {
 	if !strings.Contains(logs.String(), "recreated the streams") {
 		t.Errorf("the log does not say the streams were recreated:\n%s", logs.String())
 	}
+}
+
+// restartable is a NATS server on a fixed local port that a test can stop
+// and start again, with a coordinator and two workers connected to it.
+type restartable struct {
+	t      *testing.T
+	listen string
+	server *Server
+	coord  *Coordinator
+}
+
+// newRestartable starts the server with its store in dir, the coordinator
+// and two workers, all logging to log; the server is closed at the test's
+// end.
+func newRestartable(t *testing.T, dir string, log *slog.Logger) *restartable {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &restartable{t: t, listen: l.Addr().String()}
+	l.Close()
+	r.start(dir)
+	t.Cleanup(func() { r.server.Close() })
+	connect := func(name string) *nats.Conn {
+		nc, err := Connect(context.Background(), ConnectOptions{URL: "nats://" + r.listen, Name: name, Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	if r.coord, err = NewCoordinator(context.Background(), connect("coordinator"), Limits{AckWait: 5 * time.Second}, log); err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, connect("workers"), 2, log)
+	return r
+}
+
+// start starts the server on the port with its store in dir.
+func (r *restartable) start(dir string) {
+	s, err := StartServer(ServerOptions{Listen: r.listen, StoreDir: dir})
+	if err != nil {
+		r.t.Error(err)
+		return
+	}
+	r.server = s
+}
+
+// restart stops the server, waits 300 ms and starts it again with its
+// store in dir.
+func (r *restartable) restart(dir string) {
+	r.server.Close()
+	time.Sleep(300 * time.Millisecond)
+	r.start(dir)
 }

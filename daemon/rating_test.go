@@ -150,9 +150,7 @@ func TestDaemonRatesChampions(t *testing.T) {
 	cfg.DB = filepath.Join(dir, "evolved.db")
 	cfg.Generations = 4
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 8, 5
-	cfg.Jobs.RatingLadders = map[string]string{"draughts": writeLadder(t, dir, "d.toml",
-		"game = \"draughts\"\nscale = \"test-scale\"\norigin = \"random\"\n"+
-			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nplayer = \"material:1\"\nelo = 500.0\n")}
+	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
 	d, logs := runLogged(t, cfg, 0)
 	// Run waits for the rating of generation 2, due as the target is
 	// reached, rather than cutting it.
@@ -321,9 +319,7 @@ func TestInterruptedRatingIsRedone(t *testing.T) {
 	cfg.DB = filepath.Join(dir, "evolved.db")
 	cfg.Generations = 1
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 100000, 60
-	cfg.Jobs.RatingLadders = map[string]string{"draughts": writeLadder(t, dir, "d.toml",
-		"game = \"draughts\"\nscale = \"test-scale\"\norigin = \"random\"\n"+
-			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nplayer = \"material:1\"\nelo = 500.0\n")}
+	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
 	first, _ := runLogged(t, cfg, 300*time.Millisecond)
 	if rs, _ := first.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
 		t.Fatalf("the interrupted rating stored %+v", rs)
@@ -338,4 +334,13 @@ func TestInterruptedRatingIsRedone(t *testing.T) {
 	if !strings.Contains(logs.String(), "redoing the rating a stop interrupted") {
 		t.Errorf("the log does not say the rating is redone:\n%s", logs.String())
 	}
+}
+
+// smallDraughtsLadder writes a ladder of two draughts anchors, random at 0
+// and material:1 at 500, on the scale "test-scale", into dir.
+func smallDraughtsLadder(t *testing.T, dir string) string {
+	t.Helper()
+	return writeLadder(t, dir, "d.toml",
+		"game = \"draughts\"\nscale = \"test-scale\"\norigin = \"random\"\n"+
+			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nplayer = \"material:1\"\nelo = 500.0\n")
 }
