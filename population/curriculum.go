@@ -1,6 +1,7 @@
 package population
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -43,20 +44,10 @@ func (c Config) curriculumDue(generation int) bool {
 }
 
 // curriculumGames returns the games of a check.
-func (c Config) curriculumGames() int {
-	if c.CurriculumGames == 0 {
-		return DefaultCurriculumGames
-	}
-	return c.CurriculumGames
-}
+func (c Config) curriculumGames() int { return cmp.Or(c.CurriculumGames, DefaultCurriculumGames) }
 
 // curriculumStep returns the factor of a raise.
-func (c Config) curriculumStep() float64 {
-	if c.CurriculumStep == 0 {
-		return DefaultCurriculumStep
-	}
-	return c.CurriculumStep
-}
+func (c Config) curriculumStep() float64 { return cmp.Or(c.CurriculumStep, DefaultCurriculumStep) }
 
 // raisedNodes returns nodes times the step, rounded, at least one more
 // and at most MaxCurriculumNodes.

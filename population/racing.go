@@ -1,6 +1,7 @@
 package population
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -60,22 +61,11 @@ func standings[M comparable](cfg Config, agents []Agent, r tournament.Results[M]
 // byStanding sorts slots by statistic, best first, ties by slot.
 func byStanding(slots []int, s []standing) {
 	slices.SortStableFunc(slots, func(a, b int) int {
-		if c := cmpFloat(s[b].stat, s[a].stat); c != 0 {
+		if c := cmp.Compare(s[b].stat, s[a].stat); c != 0 {
 			return c
 		}
 		return a - b
 	})
-}
-
-// cmpFloat compares two finite floats.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // sureOf returns Selection.Sure for a ranking: the probability that the
@@ -120,7 +110,7 @@ type racer[M comparable] func(ctx context.Context, schedule []tournament.Pairing
 func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tournament.Results[M], slots int, sigma float64,
 	openings int, play racer[M]) (tournament.Results[M], []int, Selection, error) {
 	n := len(agents)
-	z := math.Sqrt2 * math.Erfinv(cmpOr(cfg.RacingConfidence, DefaultRacingConfidence))
+	z := math.Sqrt2 * math.Erfinv(cmp.Or(cfg.RacingConfidence, DefaultRacingConfidence))
 	var in, out []int
 	open := make([]int, n)
 	for i := range open {
@@ -163,7 +153,7 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 		slices.SortStableFunc(runners, func(a, b int) int {
 			da := math.Abs(s[a].stat-boundary) / max(s[a].se, math.SmallestNonzeroFloat64)
 			db := math.Abs(s[b].stat-boundary) / max(s[b].se, math.SmallestNonzeroFloat64)
-			if c := cmpFloat(da, db); c != 0 {
+			if c := cmp.Compare(da, db); c != 0 {
 				return c
 			}
 			return a - b
@@ -199,14 +189,6 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 	ranking := append(in, out...)
 	sel.Sure = sureOf(ranking, s, cfg.Elite)
 	return r, ranking, sel, nil
-}
-
-// cmpOr returns v, or def when v is 0.
-func cmpOr(v, def float64) float64 {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // raceGames returns the racer of a generation: its games through the

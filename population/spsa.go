@@ -1,6 +1,7 @@
 package population
 
 import (
+	"cmp"
 	"fmt"
 
 	"evolved/nnet"
@@ -30,20 +31,10 @@ import (
 // the baselines measure.
 
 // spsaGames returns the games each pair plays.
-func (c Config) spsaGames() int {
-	if c.SPSAGames == 0 {
-		return DefaultSPSAGames
-	}
-	return c.SPSAGames
-}
+func (c Config) spsaGames() int { return cmp.Or(c.SPSAGames, DefaultSPSAGames) }
 
 // spsaRate returns the mean's step multiplier.
-func (c Config) spsaRate() float64 {
-	if c.SPSARate == 0 {
-		return 1
-	}
-	return c.SPSARate
-}
+func (c Config) spsaRate() float64 { return cmp.Or(c.SPSARate, 1) }
 
 // spsaSchedule returns the games of SPSA's generation of n agents: pair k
 // (slots 2k+1 and 2k+2) plays games games, pair j of them from opening
