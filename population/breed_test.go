@@ -308,3 +308,21 @@ func TestQuietNetStartsQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestLadderMeanIsExact checks the ladder's mean from counts: 9 wins and 9
+// losses over five opponents of 6 games each balance to exactly 0, not
+// improved (the sum of fractions left 6.9e-18, which counted as
+// improved); one more win makes it 1/30 and improved.
+func TestLadderMeanIsExact(t *testing.T) {
+	balanced := []LadderMatch{{Wins: 3, Draws: 3}, {Losses: 2, Draws: 4}, {Wins: 1, Losses: 4, Draws: 1}, {Wins: 5, Losses: 1}, {Losses: 2, Draws: 4}}
+	if mean, improved := ladderMean(balanced); mean != 0 || improved {
+		t.Errorf("balanced ladder: mean %v, improved %v; want 0, false", mean, improved)
+	}
+	balanced[1] = LadderMatch{Wins: 1, Losses: 2, Draws: 3}
+	if mean, improved := ladderMean(balanced); mean != 1.0/30 || !improved {
+		t.Errorf("one more win: mean %v, improved %v; want 1/30, true", mean, improved)
+	}
+	if mean, improved := ladderMean(nil); mean != 0 || improved {
+		t.Errorf("no opponent: mean %v, improved %v", mean, improved)
+	}
+}

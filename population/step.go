@@ -376,10 +376,26 @@ func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S
 		m.Mean = float64(res.Wins-res.Losses) / float64(cfg.LadderGames)
 		l.Opponents = append(l.Opponents, m)
 		l.Matches = append(l.Matches, res)
-		l.Mean += m.Mean / float64(len(st.Champions)-first)
 	}
-	l.Improved = len(l.Opponents) > 0 && l.Mean > 0
+	l.Mean, l.Improved = ladderMean(l.Opponents)
 	return l, nil
+}
+
+// ladderMean returns the mean of the per-opponent means of (wins - losses)
+// / games and whether it is above 0, from the counts: every opponent
+// plays as many games, so it is the net count over all games, exactly 0
+// when wins and losses balance (summing the fractions left 6.9e-18 for 9
+// wins and 9 losses, which counted as improved).
+func ladderMean(opponents []LadderMatch) (float64, bool) {
+	net, games := 0, 0
+	for _, m := range opponents {
+		net += m.Wins - m.Losses
+		games += m.Wins + m.Draws + m.Losses
+	}
+	if games == 0 {
+		return 0, false
+	}
+	return float64(net) / float64(games), net > 0
 }
 
 // baselines plays the champion against the fixed baselines and against the
