@@ -22,6 +22,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"evolved/game/chess"
+	"evolved/storage"
 )
 
 // binary is the evolved binary built once for the integration tests.
@@ -855,5 +856,34 @@ func TestRunStoppedWhileOpeningExitsCleanly(t *testing.T) {
 	var stderr bytes.Buffer
 	if err := run(ctx, []string{"run", "--generations", "1"}, strings.NewReader(""), io.Discard, &stderr); err != nil {
 		t.Errorf("run stopped while opening: %v (exit %d), want a clean stop\n%s", err, exitCode(err, io.Discard), stderr.String())
+	}
+}
+
+// TestExportBestSaysWhatIsNewer exports the best rated champion of a run
+// whose only rating is generation 0's: the report names the latest
+// champion and how to export it, rather than exporting generation 0
+// silently.
+func TestExportBestSaysWhatIsNewer(t *testing.T) {
+	dir, config := setup(t)
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "3").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	db, err := storage.Open(context.Background(), filepath.Join(dir, "evolved.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.Champion(context.Background(), "draughts", 0)
+	if err == nil {
+		err = db.AddRating(context.Background(), storage.Rating{Game: "draughts", Generation: 0, AgentID: c.AgentID, Scale: "test", TC: "untimed",
+			Elo: 500, CI: 50, Games: 10, Wins: 5, Draws: 0, Losses: 5, CreatedAt: time.Now()})
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := evolvedIn(t, dir, "export", "--best", "-o", "best.json").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "generation 0 champion") ||
+		!strings.Contains(string(out), "the latest champion is generation 2, not rated yet or rated lower (--generation 2 exports it)") {
+		t.Errorf("export --best: %v\n%s", err, out)
 	}
 }

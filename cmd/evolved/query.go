@@ -313,6 +313,17 @@ func exportCommand(fs *flag.FlagSet) action {
 			}
 			generation = r.Generation
 			rated = fmt.Sprintf(", rated %.0f ± %.0f on %s (the best of %d ratings)", r.Elo, r.CI, r.Scale, len(ratings))
+			// In a young run the best rated may be generation 0, the only
+			// one rated: say what else there is rather than export it
+			// silently.
+			latest, err := db.Champion(ctx, game, -1)
+			if err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			if latest.Generation > generation {
+				rated += fmt.Sprintf("; the latest champion is generation %d, not rated yet or rated lower (--generation %d exports it)",
+					latest.Generation, latest.Generation)
+			}
 		}
 		f, err := db.ChampionAgent(ctx, game, generation)
 		if err != nil {
