@@ -630,9 +630,18 @@ rating_every = 0
 		t.Fatalf("export: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "champion.json"), agent, 0o644)
-	out, err = evolved(dir, "match", "--game", "chess", "--a", "champion.json", "--b", "random", "--games", "4", "--pgn", "games.pgn").CombinedOutput()
+	// Without --game, match and play take the game from the agent file or
+	// the database's only run (they assumed draughts).
+	out, err = evolved(dir, "match", "--a", "champion.json", "--b", "random", "--games", "4", "--pgn", "games.pgn").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "result games=4") {
 		t.Fatalf("match with the exported chess agent: %v\n%s", err, out)
+	}
+	for _, source := range [][]string{{"--agent", "champion.json"}, {"--db", "evolved.db"}} {
+		cmd := evolved(dir, append([]string{"play", "--as", "black", "--max-moves", "1"}, source...)...)
+		cmd.Stdin = strings.NewReader("e5\n")
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "White to move, last move e5") {
+			t.Errorf("play %v without --game: %v\n%s", source, err, out)
+		}
 	}
 	if pgn, err := os.ReadFile(filepath.Join(dir, "games.pgn")); err != nil || !strings.Contains(string(pgn), "1. ") {
 		t.Errorf("games.pgn: %v", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -45,7 +46,7 @@ type matchSettings struct {
 // matchCommand implements `evolved match`.
 func matchCommand(fs *flag.FlagSet) action {
 	var s matchSettings
-	fs.StringVar(&s.game, "game", "draughts", "the game `G`: draughts, chess or xiangqi")
+	fs.StringVar(&s.game, "game", "", "the game `G`: draughts, chess or xiangqi (default: the game of the agent files among A and B, else draughts)")
 	fs.StringVar(&s.a, "a", "", "player A (`SPEC`: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file,\nept:PLAYOUTS@FILE (the agent FILE's net scoring MCTS-EPT's playouts);\nfor chess and xiangqi also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits;\nfor xiangqi classic and classic+[:MS]; an alpha-beta SPEC may end in #TECHNIQUES, e.g. material:6#-lmr,-null)")
 	fs.StringVar(&s.b, "b", "", "player B (`SPEC`)")
 	fs.IntVar(&s.games, "games", 100, "play `N` games; colours alternate and each pair shares an opening")
@@ -116,6 +117,11 @@ func matchCommand(fs *flag.FlagSet) action {
 		if s.movetime < 0 || s.movetime > 0 && s.tc != "" {
 			return usagef("match: --movetime must be positive and does not go with --tc, got %v", s.movetime)
 		}
+		game, err := matchGameOf(s.game, s.a, s.b)
+		if err != nil {
+			return err
+		}
+		s.game = game
 		if s.chess960 && strings.ToLower(s.game) != games.ChessName {
 			return usagef("match: --chess960 is for chess, not %s", s.game)
 		}
@@ -303,4 +309,32 @@ func parseTC(tc string) (tournament.Clock, error) {
 		return tournament.Clock{}, fmt.Errorf("--tc %q: want BASE+INC in seconds, as in 10+0.1", tc)
 	}
 	return tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}, nil
+}
+
+// matchGameOf returns the game of a match: given if set, else the game of
+// the agent files among the players' specs (a file, or the FILE of
+// ept:N@FILE), which must agree, else draughts.
+func matchGameOf(given string, specs ...string) (string, error) {
+	if given != "" {
+		return strings.ToLower(given), nil
+	}
+	game, from := "", ""
+	for _, spec := range specs {
+		path := spec
+		if _, file, ok := strings.Cut(spec, "@"); ok && strings.HasPrefix(spec, "ept:") {
+			path = file
+		}
+		if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+			continue // a built-in player, or a spec the players' parser explains
+		}
+		a, err := readAgentFile(path)
+		if err != nil {
+			continue // not an agent file: the players' parser says what it is
+		}
+		if game != "" && a.Game != game {
+			return "", usagef("match: %s is a %s agent and %s a %s one; give --game to say which game they play", from, game, path, a.Game)
+		}
+		game, from = a.Game, path
+	}
+	return cmp.Or(game, games.DraughtsName), nil
 }

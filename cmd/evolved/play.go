@@ -18,8 +18,8 @@ import (
 // playCommand implements `evolved play`.
 func playCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "play this exported agent `FILE`")
-	dbPath := fs.String("db", "", "play the latest champion of this database `FILE` (with --game)")
-	gameName := fs.String("game", "draughts", "the `GAME`: draughts, chess or xiangqi")
+	dbPath := fs.String("db", "", "play the latest champion of this database `FILE`")
+	gameName := fs.String("game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game; draughts for --player)")
 	var generation optionalInt
 	fs.Var(&generation, "generation", "with --db: play generation `N`'s champion (default: the latest)")
 	spec := fs.String("player", "", "play a built-in player `SPEC` instead (random, material:D, mcts:N, ept:N, ept:N@FILE; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
@@ -31,7 +31,7 @@ func playCommand(fs *flag.FlagSet) action {
 	maxMoves := new(int)
 	countVar(fs, maxMoves, "max-moves", 0, "draw when each side has made `N` moves (0: no limit)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE --game G | --player SPEC) [--depth D] [--as black|white]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE [--game G] | --player SPEC [--game G]) [--depth D] [--as black|white|red]")
 		fmt.Fprintln(fs.Output(), "\nPlays a game against an engine in the terminal; type help at the prompt for the")
 		fmt.Fprintln(fs.Output(), "commands. Reads moves from standard input, so it can also be driven by a script.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
@@ -41,9 +41,9 @@ func playCommand(fs *flag.FlagSet) action {
 		if generation.set && generation.n < 0 {
 			return usagef("play: --generation must be 0 or more, got %d", generation.n)
 		}
-		g := strings.ToLower(*gameName)
-		if _, err := games.Lookup(g); err != nil {
-			return usagef("play: unknown game %q (known: %s)", *gameName, strings.Join(games.Names(), ", "))
+		g, err := gameFrom(ctx, "play", *gameName, *agentFile, *dbPath, games.DraughtsName)
+		if err != nil {
+			return err
 		}
 		sources := 0
 		for _, set := range []bool{*agentFile != "", *dbPath != "", *spec != ""} {

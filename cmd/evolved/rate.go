@@ -131,29 +131,39 @@ func rateCommand(fs *flag.FlagSet) action {
 // rateGameOf returns the game to rate: --game, else the agent file's game,
 // else the database's only run; a built-in player needs --game.
 func rateGameOf(ctx context.Context, s rateSettings) (string, error) {
-	game := strings.ToLower(s.game)
+	return gameFrom(ctx, "rate", s.game, s.agent, s.db, "")
+}
+
+// gameFrom returns the game a command plays: given (--game) if set, else
+// the agent file's game, else the database's only run's, else fallback;
+// with no fallback, a usage error saying --game is needed. The error
+// names cmd, and an unknown game.
+func gameFrom(ctx context.Context, cmd, given, agentFile, dbPath, fallback string) (string, error) {
+	game := strings.ToLower(given)
 	switch {
 	case game != "":
-	case s.agent != "":
-		a, err := readAgentFile(s.agent)
+	case agentFile != "":
+		a, err := readAgentFile(agentFile)
 		if err != nil {
-			return "", fmt.Errorf("rate: %w", err)
+			return "", fmt.Errorf("%s: %w", cmd, err)
 		}
 		game = a.Game
-	case s.db != "":
-		db, err := openReader(ctx, s.db)
+	case dbPath != "":
+		db, err := openReader(ctx, dbPath)
 		if err != nil {
-			return "", fmt.Errorf("rate: %w", err)
+			return "", fmt.Errorf("%s: %w", cmd, err)
 		}
 		defer db.Close()
-		if game, err = gameOf(ctx, db, "rate", ""); err != nil {
+		if game, err = gameOf(ctx, db, cmd, ""); err != nil {
 			return "", err
 		}
+	case fallback != "":
+		game = fallback
 	default:
-		return "", usagef("rate: --player needs --game")
+		return "", usagef("%s: --player needs --game", cmd)
 	}
-	if game != "draughts" && game != "chess" && game != "xiangqi" {
-		return "", usagef("rate: unknown game %q (known: draughts, chess, xiangqi)", game)
+	if _, err := games.Lookup(game); err != nil {
+		return "", usagef("%s: unknown game %q (known: %s)", cmd, game, strings.Join(games.Names(), ", "))
 	}
 	return game, nil
 }
