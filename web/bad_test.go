@@ -1,12 +1,16 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"evolved/storage"
 	"evolved/web"
 )
 
@@ -222,5 +226,51 @@ func TestEngineMoveSurvivesTheClientGoingAway(t *testing.T) {
 	postJSON(t, ts.URL+"/api/play/"+a.ID+"/move", `{"move":"d4"}`, http.StatusOK, &c)
 	if len(c.State.Moves) != 4 {
 		t.Errorf("the next move: moves %v, want 4", c.State.Moves)
+	}
+}
+
+// TestOpponentsListGenerationZeroOnce rates generation 0's chess champion
+// above the fixture's rated generation 1: /api/play/opponents lists it once,
+// as the best rated, not again as generation 0's champion.
+func TestOpponentsListGenerationZeroOnce(t *testing.T) {
+	data, err := os.ReadFile(fixtureDB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := storage.Open(ctx, path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.Champion(ctx, "chess", 0)
+	if err == nil {
+		r := testRating
+		r.Generation, r.AgentID, r.Elo, r.CreatedAt = 0, c.AgentID, 2000, time.Now()
+		err = db.AddRating(ctx, r)
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ts := newServer(t, web.Options{DB: path})
+	var got struct {
+		Opponents []struct{ ID, Name string }
+	}
+	getJSONInto(t, ts.URL+"/api/play/opponents?game=chess", &got)
+	zero := 0
+	for _, o := range got.Opponents {
+		if o.ID == "champion:0" {
+			zero++
+			if !strings.Contains(o.Name, "best rated") {
+				t.Errorf("champion:0 listed as %q, want the best rated", o.Name)
+			}
+		}
+	}
+	if zero != 1 {
+		t.Errorf("champion:0 listed %d times, want once: %+v", zero, got.Opponents)
 	}
 }

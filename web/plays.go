@@ -82,7 +82,7 @@ func (s *Server) apiOpponents(w http.ResponseWriter, r *http.Request) {
 		if best >= 0 && best != n-1 {
 			list = append(list, opponent{fmt.Sprintf("champion:%d", best), fmt.Sprintf("the best rated champion (generation %d)", best)})
 		}
-		if n > 1 {
+		if n > 1 && best != 0 { // generation 0 is listed once, as the best rated when it is
 			list = append(list, opponent{"champion:0", "generation 0's champion"})
 		}
 	}
