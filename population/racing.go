@@ -172,6 +172,9 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 		if err != nil {
 			return r, nil, sel, fmt.Errorf("race round %d: %w", sel.RaceRounds+1, err)
 		}
+		if len(games) != len(schedule) { // the budget must shrink every round, or the race would not end
+			return r, nil, sel, fmt.Errorf("race round %d: %d games played of %d", sel.RaceRounds+1, len(games), len(schedule))
+		}
 		r = tournament.Tally(slots, append(slices.Clip(r.Games), games...), cfg.Tournament.Scoring)
 		r.Points, r.Wins, r.Draws, r.Losses = r.Points[:n], r.Wins[:n], r.Draws[:n], r.Losses[:n]
 		sel.RaceGames += len(games)
