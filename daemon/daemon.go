@@ -458,7 +458,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 	}
 	since, played := time.Now(), 0 // this session's generations, for the overall rate
 	elite := pcfg.Elite
-	if pcfg.Optimizer == population.ES || pcfg.Optimizer == population.SPSA {
+	if pcfg.Optimizer.Mirrored() {
 		elite = 0 // no agent outlives its generation
 	}
 	reliability := population.NewReliability(reliabilityWindow * elite)

@@ -79,9 +79,10 @@ const (
 	SPSA Optimizer = "spsa"
 )
 
-// mirrored reports whether the optimizer keeps a mean in slot 0 and
-// mirrored pairs around it, with no elite (ES and SPSA).
-func (o Optimizer) mirrored() bool { return o == ES || o == SPSA }
+// Mirrored reports whether the optimizer keeps a mean in slot 0 and
+// mirrored pairs around it, with no elite: no agent outlives its
+// generation (ES and SPSA).
+func (o Optimizer) Mirrored() bool { return o == ES || o == SPSA }
 
 // ParseOptimizer reads an optimizer name; "" is Blondie24.
 func ParseOptimizer(s string) (Optimizer, error) {
@@ -345,7 +346,7 @@ func (c Config) validateSize(opt Optimizer) error {
 	switch {
 	case c.Size < 2:
 		return configError("population", c.Size, "want at least 2")
-	case opt.mirrored() && (c.Size < 3 || c.Size%2 == 0):
+	case opt.Mirrored() && (c.Size < 3 || c.Size%2 == 0):
 		return configError("population", c.Size, `want an odd number of at least 3 with preset %q (the mean and mirrored pairs)`, opt)
 	}
 	return nil
@@ -395,7 +396,7 @@ func (c Config) validateFitness(opt Optimizer) error {
 		return configError("fitness_caution", c.FitnessCaution, "want 0 (rank by the mean) to %d standard errors", MaxFitnessCaution)
 	case c.FitnessCaution > 0 && !c.FitnessMemory:
 		return configError("fitness_caution", c.FitnessCaution, "needs fitness_memory = true: it weighs the games of past generations")
-	case opt.mirrored() && c.FitnessMemory:
+	case opt.Mirrored() && c.FitnessMemory:
 		return configError("fitness_memory", c.FitnessMemory, `not with preset %q: its samples are new every generation`, opt)
 	case c.HallOfFame < 0 || c.HallOfFame > MaxHallOfFame:
 		return configError("hall_of_fame", c.HallOfFame, "want 0 (none) to %d champions", MaxHallOfFame)
@@ -403,7 +404,7 @@ func (c Config) validateFitness(opt Optimizer) error {
 		return configError("hall_games", c.HallGames, "want an even number from 2 to %d (pairs, one game with each colour)", MaxHallGames)
 	case c.RacingGames < 0 || c.RacingGames > MaxRacingGames:
 		return configError("racing_games", c.RacingGames, "want 0 (no race) to %d games a generation", MaxRacingGames)
-	case c.RacingGames > 0 && opt.mirrored():
+	case c.RacingGames > 0 && opt.Mirrored():
 		return configError("racing_games", c.RacingGames, `not with preset %q: the race places agents on the elite's boundary, and %q has no elite`, opt, opt)
 	case c.RacingConfidence < 0 || c.RacingConfidence >= 1 || math.IsNaN(c.RacingConfidence):
 		return configError("racing_confidence", c.RacingConfidence, "want 0 (%v) or a probability below 1", DefaultRacingConfidence)
@@ -489,7 +490,7 @@ func (c Config) validateNets() error {
 // validateRecipe checks that Blondie24's breeding refills the population
 // from its elite; ES and SPSA have none.
 func (c Config) validateRecipe(opt Optimizer) error {
-	if opt.mirrored() {
+	if opt.Mirrored() {
 		return nil
 	}
 	if c.Elite < 1 || c.Elite > c.Size {

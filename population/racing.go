@@ -207,9 +207,8 @@ func raceGames[M comparable, S search.Game[M]](sp Species[M, S], cfg Config, st 
 	return func(ctx context.Context, schedule []tournament.Pairing, first int) ([]tournament.GameResult[M], error) {
 		var each func(done, total int)
 		if progress != nil {
-			each = func(done, _ int) {
-				progress(first+done, cfg.FitnessGames(st.Generation, len(st.Agents))+cfg.RacingGames)
-			}
+			total := cfg.FitnessGames(st.Generation, len(st.Agents)) + cfg.RacingGames
+			each = func(done, _ int) { progress(first+done, total) }
 		}
 		if sp.Tournament != nil {
 			return sp.Tournament(ctx, nets, schedule, first, st.Seed, st.Generation, each)

@@ -52,7 +52,7 @@ func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 	}
 	sizes := append(append([]int{inputs}, cfg.Hidden...), 1)
 	st := &State{Game: game, Seed: runSeed}
-	if cfg.Optimizer.mirrored() {
+	if cfg.Optimizer.Mirrored() {
 		// The mean from seed.Init 0, pair k around it from seed.Init k+1.
 		mean, err := nnet.Random(sizes, cfg.Flags, seed.Rand(runSeed, game, 0, seed.Init, 0))
 		if err != nil {

@@ -169,10 +169,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	sigma := pooledSpread(results)
 	switch {
 	case cfg.RacingGames > 0:
-		openings := 0
-		for _, p := range schedule {
-			openings = max(openings, p.OpeningIndex+1)
-		}
+		openings := nextOpening(schedule) // the hall of fame's included: schedule holds its games
 		play := raceGames(sp, cfg, st, nets, players, progress)
 		if results, rep.Ranking, rep.Selection, err = race(ctx, cfg, st.Agents, results, len(nets), sigma, openings, play); err != nil {
 			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
@@ -185,13 +182,13 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	if cfg.RacingGames == 0 && cfg.Optimizer != SPSA { // SPSA ranks nothing: its mean moves by the pairs' results
 		boundary := cfg.Elite
-		if cfg.Optimizer.mirrored() {
+		if cfg.Optimizer.Mirrored() {
 			boundary = n / 2
 		}
 		rep.Selection.Sure = sureOf(rep.Ranking, standings(cfg, st.Agents, results, sigma), boundary)
 	}
 	rep.ChampionSlot = rep.Ranking[0]
-	if cfg.Optimizer.mirrored() {
+	if cfg.Optimizer.Mirrored() {
 		rep.ChampionSlot = 0 // the strategy's mean
 	}
 	rep.Champion = st.Agents[rep.ChampionSlot]
@@ -498,10 +495,7 @@ func pairs[M comparable](r tournament.Results[M], n int) []elo.Game {
 // agents that play alike then play the same games, and their points differ
 // only where their play does.
 func hallSchedule(schedule []tournament.Pairing, n, hall, games int) []tournament.Pairing {
-	first := 0
-	for _, p := range schedule {
-		first = max(first, p.OpeningIndex+1)
-	}
+	first := nextOpening(schedule)
 	out := make([]tournament.Pairing, 0, n*hall*games)
 	for i := range n {
 		for k := range hall {
@@ -513,4 +507,14 @@ func hallSchedule(schedule []tournament.Pairing, n, hall, games int) []tournamen
 		}
 	}
 	return out
+}
+
+// nextOpening returns the first opening index that schedule does not use:
+// where games added after it (the hall of fame's, the race's) begin.
+func nextOpening(schedule []tournament.Pairing) int {
+	next := 0
+	for _, p := range schedule {
+		next = max(next, p.OpeningIndex+1)
+	}
+	return next
 }
