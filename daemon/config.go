@@ -68,11 +68,14 @@ type JobsConfig struct {
 	Prune string `toml:"prune"`
 	// PruneKeep is how many of the latest generations keep their game
 	// records; GenomeKeep how many generations before the current
-	// population keep their members' genomes (champions keep theirs
-	// forever). See storage.Retention.
-	PruneKeep  int    `toml:"prune_keep"`
-	GenomeKeep int    `toml:"genome_keep"`
-	Baseline   string `toml:"baseline"`
+	// population keep their members' genomes whole; KeyframeEvery how
+	// many breeding operations at most separate an older genome from kept
+	// weights it is rebuilt from (0: keep every champion whole and
+	// rebuild nothing). See storage.Retention.
+	PruneKeep     int    `toml:"prune_keep"`
+	GenomeKeep    int    `toml:"genome_keep"`
+	KeyframeEvery int    `toml:"keyframe_every"`
+	Baseline      string `toml:"baseline"`
 	// MinFreeMB is the free space, in MiB, below which the daemon pauses
 	// before its next generation and skips backups; 0 turns the check off.
 	MinFreeMB int `toml:"min_free_mb"`
@@ -147,7 +150,7 @@ type ClusterConfig struct {
 
 // Retention returns the storage retention the jobs configuration sets.
 func (j JobsConfig) Retention() storage.Retention {
-	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep}
+	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep, Keyframes: j.KeyframeEvery}
 }
 
 // DefaultConfig returns the built-in configuration: Blondie24's draughts
@@ -164,7 +167,7 @@ func DefaultConfig() Config {
 		Xiangqi:   defaultXiangqi(),
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
-			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, MinFreeMB: 1024,
+			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, KeyframeEvery: storage.DefaultKeyframes, MinFreeMB: 1024,
 			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60,
 		},
 		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30, Replay: 16},
@@ -379,6 +382,9 @@ func (j JobsConfig) validate() error {
 	}
 	if j.GenomeKeep < 0 {
 		return bad("genome_keep", j.GenomeKeep, "must not be negative")
+	}
+	if j.KeyframeEvery < 0 {
+		return bad("keyframe_every", j.KeyframeEvery, "must not be negative (0 keeps every champion whole)")
 	}
 	if j.MinFreeMB < 0 {
 		return bad("min_free_mb", j.MinFreeMB, "must not be negative (0 turns the check off)")

@@ -739,7 +739,8 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 		if err != nil {
 			return nil, fmt.Errorf("daemon: new %s run: %w", game, err)
 		}
-		if err := d.db.CreateRun(ctx, storage.Run{Game: game, Seed: seed, Config: want, CreatedAt: time.Now()}, PopulationRows(st)); err != nil {
+		run := storage.Run{Game: game, Seed: seed, Config: want, CreatedAt: time.Now(), Steps: pcfg.Steps()}
+		if err := d.db.CreateRun(ctx, run, PopulationRows(st)); err != nil {
 			return nil, err
 		}
 		d.log.Info("new run", "game", game, "seed", seed)
@@ -750,6 +751,11 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	}
 	if s := uint64(d.config().Seed); s != run.Seed {
 		d.log.Warn("the configured seed applies to new runs only; this run keeps its own", "game", game, "run_seed", run.Seed, "configured_seed", s)
+	}
+	// A run started before lineage storage learns its steps now; the
+	// genomes it breeds from here on can then be rebuilt.
+	if err := d.db.RecordSteps(ctx, game, pcfg.Steps()); err != nil {
+		return nil, err
 	}
 	p, err := d.db.LoadPopulation(ctx, game)
 	if err != nil {

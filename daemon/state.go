@@ -22,7 +22,7 @@ func PopulationRows(st *population.State) storage.Population {
 	}
 	for i, a := range st.Agents {
 		p.Agents[i] = storage.AgentRow{ID: a.ID, Origin: string(a.Origin), Parents: a.Parents, Node: a.Node, Net: a.Net,
-			PastPoints: a.PastPoints, PastGames: a.PastGames}
+			Recipe: a.Recipe, PastPoints: a.PastPoints, PastGames: a.PastGames}
 	}
 	if st.Champions != nil {
 		p.Champions = make([]storage.ChampionRow, len(st.Champions))
@@ -44,7 +44,7 @@ func PopulationState(p storage.Population, championNet func(ctx context.Context,
 	}
 	for i, a := range p.Agents {
 		st.Agents[i] = population.Agent{ID: a.ID, Net: a.Net, Origin: population.Origin(a.Origin), Parents: a.Parents,
-			Node: a.Node, PastPoints: a.PastPoints, PastGames: a.PastGames}
+			Node: a.Node, Recipe: a.Recipe, PastPoints: a.PastPoints, PastGames: a.PastGames}
 	}
 	if p.Champions != nil {
 		st.Champions = make([]population.Champion, len(p.Champions))

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 
+	"evolved/lineage"
 	"evolved/nnet"
 	"evolved/search"
 	"evolved/tournament"
@@ -544,6 +545,11 @@ type Agent struct {
 	Parents []int64 `json:"parents,omitempty"`
 	// Node is the swapped node of a crossover child.
 	Node *nnet.Node `json:"node,omitempty"`
+	// Recipe, for a genome the GA bred this generation, is how it was
+	// made from Parents, exactly enough to make it again (storage keeps
+	// most genomes as their recipe); nil for an elite, a random genome
+	// and the samples of ES and SPSA, whose genomes are kept whole.
+	Recipe *lineage.Recipe `json:"recipe,omitempty"`
 	// PastPoints and PastGames are the fitness points and games of the
 	// generations the agent played before this one (as an elite keeps
 	// its ID); Config.FitnessMemory ranks by them too.
@@ -646,8 +652,9 @@ func (c Config) mutationScale() float64 {
 	return c.MutationScale
 }
 
-// steps returns the mutation's steps by part of the genome.
-func (c Config) steps() nnet.Steps {
+// Steps returns the mutation's steps by part of the genome: what breeding
+// a genome by a lineage.Recipe takes besides the run's seed.
+func (c Config) Steps() nnet.Steps {
 	return nnet.Steps{Net: c.mutationScale(), Tables: c.tableMutationScale(), Values: c.ValueMutationScale, TableScale: c.TableScaleStep}
 }
 

@@ -78,7 +78,7 @@ func breedSPSA[M comparable](cfg Config, st *State, results tournament.Results[M
 	next.Agents = append(next.Agents, Agent{ID: meanID, Net: mean, Origin: Mutation, Parents: []int64{st.Agents[0].ID}})
 	next.NextID++
 	for k := range pairs {
-		plus, minus := mean.SignPerturbed(seed.Rand(st.Seed, game, gen, seed.Mutation, k), cfg.steps())
+		plus, minus := mean.SignPerturbed(seed.Rand(st.Seed, game, gen, seed.Mutation, k), cfg.Steps())
 		for _, net := range []*nnet.Net{plus, minus} {
 			next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: Mutation, Parents: []int64{meanID}})
 			next.NextID++

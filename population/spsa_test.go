@@ -49,7 +49,7 @@ func TestBreedSPSAByHand(t *testing.T) {
 		t.Errorf("new mean %d %s %v, want 40, mutation of 30", a.ID, a.Origin, a.Parents)
 	}
 	for k := range 2 {
-		p, m := next.Agents[0].Net.SignPerturbed(seed.Rand(3, "draughts", 7, seed.Mutation, k), cfg.steps())
+		p, m := next.Agents[0].Net.SignPerturbed(seed.Rand(3, "draughts", 7, seed.Mutation, k), cfg.Steps())
 		for j, want := range []*nnet.Net{p, m} {
 			a := next.Agents[1+2*k+j]
 			if !slices.Equal(a.Net.Weights(), want.Weights()) || a.ID != int64(41+2*k+j) || !slices.Equal(a.Parents, []int64{40}) {

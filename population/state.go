@@ -64,7 +64,7 @@ func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 		nets := []*nnet.Net{mean}
 		if cfg.Optimizer == SPSA {
 			for k := range (cfg.Size - 1) / 2 {
-				plus, minus := mean.SignPerturbed(seed.Rand(runSeed, game, 0, seed.Init, k+1), cfg.steps())
+				plus, minus := mean.SignPerturbed(seed.Rand(runSeed, game, 0, seed.Init, k+1), cfg.Steps())
 				nets = append(nets, plus, minus)
 			}
 		} else {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"evolved/elo"
+	"evolved/lineage"
 	"evolved/nnet"
 	"evolved/search"
 	"evolved/seed"
@@ -442,8 +443,8 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M]) (*State, error) {
 	next := &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}
 	byRank := func(r int) Agent { return st.Agents[ranking[r-1]] }
-	add := func(net *nnet.Net, origin Origin, node *nnet.Node, parents ...int64) {
-		next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: origin, Parents: parents, Node: node})
+	add := func(net *nnet.Net, origin Origin, node *nnet.Node, recipe *lineage.Recipe, parents ...int64) {
+		next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: origin, Parents: parents, Node: node, Recipe: recipe})
 		next.NextID++
 	}
 	for r := 1; r <= cfg.Elite; r++ {
@@ -453,25 +454,52 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 			PastPoints: a.PastPoints + results.Points[slot],
 			PastGames:  a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]})
 	}
-	gen, game := st.Generation, st.Game
+	gen, game, steps := st.Generation, st.Game, cfg.Steps()
+	// Every child is made through its lineage.Recipe, the one
+	// implementation storage also rebuilds dropped genomes with.
+	child := func(r lineage.Recipe, parents ...Agent) (*nnet.Net, nnet.Node, error) {
+		nets := make([]*nnet.Net, len(parents))
+		for i, p := range parents {
+			nets[i] = p.Net
+		}
+		return r.Make(st.Seed, game, gen, steps, nets...)
+	}
 	mutations := 0
-	mutate := func(a Agent) {
-		add(a.Net.MutatedBySteps(seed.Rand(st.Seed, game, gen, seed.Mutation, mutations), cfg.steps()), Mutation, nil, a.ID)
+	mutate := func(a Agent) error {
+		r := lineage.Recipe{Op: lineage.Mutation, Index: mutations}
+		net, _, err := child(r, a)
+		if err != nil {
+			return fmt.Errorf("population: generation %d: mutation %d: %w", gen, mutations, err)
+		}
+		add(net, Mutation, nil, &r, a.ID)
 		mutations++
+		return nil
 	}
 	for i, pair := range cfg.Crossovers {
 		dom, sub := byRank(pair[0]), byRank(pair[1])
-		c1, c2, node, err := nnet.Crossover(dom.Net, sub.Net, seed.Rand(st.Seed, game, gen, seed.Crossover, i))
+		r1 := lineage.Recipe{Op: lineage.CrossoverFirst, Index: i}
+		r2 := lineage.Recipe{Op: lineage.CrossoverSecond, Index: i}
+		c1, node, err := child(r1, dom, sub)
 		if err != nil {
 			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
 		}
-		add(c1, Crossover, &node, dom.ID, sub.ID)
-		add(c2, Crossover, &node, sub.ID, dom.ID)
-		mutate(dom)
-		mutate(sub)
+		c2, _, err := child(r2, sub, dom)
+		if err != nil {
+			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
+		}
+		add(c1, Crossover, &node, &r1, dom.ID, sub.ID)
+		add(c2, Crossover, &node, &r2, sub.ID, dom.ID)
+		if err := mutate(dom); err != nil {
+			return nil, err
+		}
+		if err := mutate(sub); err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range cfg.Mutants {
-		mutate(byRank(r))
+		if err := mutate(byRank(r)); err != nil {
+			return nil, err
+		}
 	}
 	return next, nil
 }

@@ -152,20 +152,17 @@ func (d *DB) Champion(ctx context.Context, game string, generation int) (Champio
 		return ChampionGenome{}, err
 	}
 	c := ChampionGenome{Game: game, Seed: run.Seed}
-	q := `SELECT gen.generation, gen.champion_id, gen.best_fitness, gen.improved, gen.ladder_mean, gen.created_at, g.genome
-		FROM generations gen JOIN genomes g ON g.game = gen.game AND g.agent_id = gen.champion_id
-		WHERE gen.game = ? AND gen.generation = ?`
+	q := `SELECT gen.generation, gen.champion_id, gen.best_fitness, gen.improved, gen.ladder_mean, gen.created_at
+		FROM generations gen WHERE gen.game = ? AND gen.generation = ?`
 	args := []any{game, generation}
 	if generation < 0 {
-		q = `SELECT gen.generation, gen.champion_id, gen.best_fitness, gen.improved, gen.ladder_mean, gen.created_at, g.genome
-			FROM generations gen JOIN genomes g ON g.game = gen.game AND g.agent_id = gen.champion_id
-			WHERE gen.game = ? ORDER BY gen.generation DESC LIMIT 1`
+		q = `SELECT gen.generation, gen.champion_id, gen.best_fitness, gen.improved, gen.ladder_mean, gen.created_at
+			FROM generations gen WHERE gen.game = ? ORDER BY gen.generation DESC LIMIT 1`
 		args = args[:1]
 	}
 	var created string
-	var blob []byte
 	err = d.db.QueryRowContext(ctx, q, args...).Scan(&c.Generation, &c.AgentID, &c.Fitness, &c.Improved,
-		&c.LadderMean, &created, &blob)
+		&c.LadderMean, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		if generation < 0 {
 			return c, fmt.Errorf("champion of %s: %w: no generation has been played yet", game, ErrNoGeneration)
@@ -176,7 +173,7 @@ func (d *DB) Champion(ctx context.Context, game string, generation int) (Champio
 		return c, fmt.Errorf("champion of %s generation %d: %w", game, generation, err)
 	}
 	c.CreatedAt, _ = time.Parse(timeFormat, created)
-	if c.Net, err = decodeNet(blob); err != nil {
+	if c.Net, err = loadGenome(ctx, d.db, game, c.AgentID); err != nil {
 		return c, fmt.Errorf("champion of %s generation %d: %w", game, c.Generation, err)
 	}
 	return c, nil
@@ -185,20 +182,10 @@ func (d *DB) Champion(ctx context.Context, game string, generation int) (Champio
 // ErrNoAgent means the database holds no agent with the id asked for.
 var ErrNoAgent = errors.New("storage: no such agent")
 
-// Genome returns the genome of agent id of game's run: ErrNoAgent if the
-// run never had it, ErrPruned if retention dropped it.
+// Genome returns the genome of agent id of game's run, rebuilt from its
+// lineage if retention dropped its weights: ErrNoAgent if the run never
+// had it, ErrPruned if retention dropped it for good, ErrLineage if it
+// cannot be rebuilt.
 func (d *DB) Genome(ctx context.Context, game string, id int64) (*nnet.Net, error) {
-	var blob []byte
-	err := d.db.QueryRowContext(ctx, "SELECT genome FROM genomes WHERE game = ? AND agent_id = ?", game, id).Scan(&blob)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("genome of %s agent %d: %w", game, id, ErrNoAgent)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("genome of %s agent %d: %w", game, id, err)
-	}
-	n, err := decodeNet(blob)
-	if err != nil {
-		return nil, fmt.Errorf("genome of %s agent %d: %w", game, id, err)
-	}
-	return n, nil
+	return loadGenome(ctx, d.db, game, id)
 }

@@ -10,21 +10,31 @@ import (
 )
 
 // Retention says how much of its past a run keeps. What it drops is what
-// grows without bound and nothing reads back: old game records and the
-// genomes of agents that were never champions. The generations, members,
-// ladder and baseline results, every genome row (its lineage: born,
-// origin, parents) and the genome of the current population and of every
-// generation's champion are kept forever, so every champion exports, and
-// every run resumes, exactly as before.
+// grows without bound: old game records, and the weights of genomes that
+// can be rebuilt from their lineage (see lineage.go) or that nothing
+// reads back. The generations, members, ladder and baseline results, every
+// genome row (born, origin, parents) with its lineage, the weights of the
+// current population and of the keyframes are kept forever, so every
+// champion exports, and every run resumes, exactly as before.
 type Retention struct {
 	// Games is how many of the latest played generations keep their game
 	// records; older generations' games are deleted. Negative keeps all.
 	Games int
 	// Genomes is how many generations before the current population keep
 	// their members' genomes; an older genome is dropped unless its agent
-	// is a champion or still a member. Negative keeps all.
+	// is still a member, a keyframe, or (bred before lineage storage, or
+	// with Keyframes 0) a champion. Negative keeps all.
 	Genomes int
+	// Keyframes bounds the work of rebuilding a genome: a genome bred
+	// Keyframes operations away from the nearest kept ancestor keeps its
+	// weights if it has children, so no dropped genome is more than
+	// Keyframes operations from kept weights. 0 keeps every champion's
+	// weights and rebuilds nothing, as before lineage storage.
+	Keyframes int
 }
+
+// DefaultKeyframes is Retention.Keyframes of the daemon's default.
+const DefaultKeyframes = 100
 
 // KeepEverything returns the Retention that drops nothing.
 func KeepEverything() Retention { return Retention{Games: -1, Genomes: -1} }
@@ -102,16 +112,27 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		// The population waiting to play is generation latest+1; the
 		// members of the generations after cutoff keep their genomes.
 		cutoff := latest - keep.Genomes
+		// Genomes bred before lineage storage (no lineage row) keep
+		// the old rule, and their weights while a genome bred since
+		// names them as a parent.
 		res, err := tx.ExecContext(ctx, `UPDATE genomes SET genome = NULL
 			WHERE game = ?1 AND genome IS NOT NULL
 			  AND agent_id IN (SELECT agent_id FROM members WHERE game = ?1 AND generation `+cmp+` ?2)
 			  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.game = ?1 AND m.agent_id = genomes.agent_id AND m.generation > ?2)
-			  AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.game = ?1 AND g.champion_id = genomes.agent_id)`,
+			  AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.game = ?1 AND g.champion_id = genomes.agent_id)
+			  AND NOT EXISTS (SELECT 1 FROM lineage l WHERE l.game = ?1 AND l.agent_id = genomes.agent_id)
+			  AND NOT EXISTS (SELECT 1 FROM lineage c WHERE c.game = ?1 AND c.parent1 = genomes.agent_id AND c.op IS NOT NULL)
+			  AND NOT EXISTS (SELECT 1 FROM lineage c WHERE c.game = ?1 AND c.parent2 = genomes.agent_id AND c.op IS NOT NULL AND c.parent2 IS NOT NULL)`,
 			game, cutoff)
 		if err != nil {
 			return p, fmt.Errorf("genomes: %w", err)
 		}
 		p.Genomes, _ = res.RowsAffected()
+		n, err := decideLineage(ctx, tx, game, cutoff, keep.Keyframes)
+		if err != nil {
+			return p, err
+		}
+		p.Genomes += n
 	}
 	return p, nil
 }

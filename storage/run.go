@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"evolved/lineage"
 	"evolved/nnet"
 )
 
@@ -21,6 +22,9 @@ type Run struct {
 	Seed      uint64
 	Config    string // JSON: the settings that define the run, which it keeps on resume
 	CreatedAt time.Time
+	// Steps are the mutation's steps, which rebuilding a genome from its
+	// lineage needs (RecordSteps).
+	Steps nnet.Steps
 }
 
 // Population is a generation's population as the database keeps it:
@@ -63,6 +67,11 @@ type AgentRow struct {
 	Parents []int64
 	Node    *nnet.Node
 	Net     *nnet.Net
+	// Recipe is how the GA bred a new genome from Parents (nil for an
+	// elite, a random genome and ES or SPSA samples): the writers keep it
+	// as the genome's lineage, which rebuilds the genome once retention
+	// has dropped its weights. LoadPopulation reads it back.
+	Recipe *lineage.Recipe
 	// PastPoints and PastGames are the points and games of the
 	// generations the agent played before this one (an elite keeps its
 	// ID), which LoadPopulation reads; the writers ignore them.
@@ -84,8 +93,12 @@ func (d *DB) CreateRun(ctx context.Context, run Run, st Population) error {
 		return fmt.Errorf("create run %s: %w", run.Game, err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "INSERT INTO runs (game, seed, config, created_at) VALUES (?, ?, ?, ?)",
-		run.Game, int64(run.Seed), run.Config, run.CreatedAt.UTC().Format(timeFormat)); err != nil {
+	steps, err := json.Marshal(run.Steps)
+	if err != nil {
+		return fmt.Errorf("create run %s: %w", run.Game, err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO runs (game, seed, config, created_at, steps) VALUES (?, ?, ?, ?, ?)",
+		run.Game, int64(run.Seed), run.Config, run.CreatedAt.UTC().Format(timeFormat), string(steps)); err != nil {
 		return fmt.Errorf("create run %s: %w", run.Game, err)
 	}
 	if err := insertPopulation(ctx, tx, st); err != nil {
@@ -135,6 +148,9 @@ func insertPopulation(ctx context.Context, tx *sql.Tx, st Population) error {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO genomes (game, agent_id, born, origin, parents, node, genome)
 				VALUES (?, ?, ?, ?, ?, ?, ?)`, st.Game, a.ID, st.Generation, a.Origin, string(parents), node, blob); err != nil {
 				return fmt.Errorf("agent %d: %w", a.ID, err)
+			}
+			if err := insertLineage(ctx, tx, st.Game, a); err != nil {
+				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO members (game, generation, slot, agent_id, origin)
@@ -365,8 +381,9 @@ func (d *DB) CurriculumNodes(ctx context.Context, game string, generation int) (
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.parents, g.node, g.genome
+	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.parents, g.node, l.op, l.op_index, g.genome
 		FROM members m JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
+		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
 	if err != nil {
 		return nil, err
@@ -377,9 +394,10 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 		var slot int
 		var a AgentRow
 		var parents string
-		var node sql.NullString
+		var node, op sql.NullString
+		var index sql.NullInt64
 		var blob []byte
-		if err := rows.Scan(&slot, &a.ID, &a.Origin, &parents, &node, &blob); err != nil {
+		if err := rows.Scan(&slot, &a.ID, &a.Origin, &parents, &node, &op, &index, &blob); err != nil {
 			return nil, err
 		}
 		if slot != len(agents) {
@@ -393,6 +411,9 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 			}
 			if len(a.Parents) == 0 {
 				a.Parents = nil
+			}
+			if op.Valid {
+				a.Recipe = &lineage.Recipe{Op: lineage.Op(op.String), Index: int(index.Int64)}
 			}
 			if node.Valid {
 				n, err := parseNode(node.String)

@@ -266,6 +266,32 @@ CREATE VIEW curriculum_history AS
 	        WHERE x.game = c.game AND x.generation <= c.generation) / 3600.0 AS hours
 	FROM curriculum c JOIN generations g ON g.game = c.game AND g.generation = c.generation;
 `,
+	// 8: genomes by lineage. Each genome the GA breeds gets a lineage row:
+	// the operation that made it (lineage.Recipe), its parents in the
+	// operation's order and a checksum, so that retention may drop its
+	// weights and rebuild them bit for bit from the nearest kept ancestors.
+	// depth records what retention decided. runs.steps holds the mutation's
+	// steps, which the rebuild needs beside the seed.
+	`
+ALTER TABLE runs ADD COLUMN steps TEXT; -- JSON: the mutation's steps (nnet.Steps); NULL until the daemon records them
+
+CREATE TABLE lineage (
+	game     TEXT NOT NULL,
+	agent_id INTEGER NOT NULL,
+	op       TEXT CHECK (op IN ('mutation', 'crossover-first', 'crossover-second')), -- NULL: not bred by the GA from parents (random, ES, SPSA)
+	op_index INTEGER,                    -- the operation's index in its generation, which names its random stream
+	parent1  INTEGER,                    -- the parents in the operation's order, as genomes.parents lists them
+	parent2  INTEGER,
+	sum      BLOB NOT NULL,              -- the first 8 bytes of the SHA-256 of the genome's binary form
+	depth    INTEGER,                    -- NULL: not decided yet, weights kept; 0: a keyframe, weights kept for good;
+	                                     -- n > 0: weights dropped, rebuilt through at most n operations; -1: dropped for good
+	PRIMARY KEY (game, agent_id),
+	FOREIGN KEY (game, agent_id) REFERENCES genomes(game, agent_id)
+) WITHOUT ROWID;
+CREATE INDEX lineage_by_parent1 ON lineage (game, parent1) WHERE op IS NOT NULL;
+CREATE INDEX lineage_by_parent2 ON lineage (game, parent2) WHERE op IS NOT NULL AND parent2 IS NOT NULL;
+CREATE INDEX lineage_undecided ON lineage (game, agent_id) WHERE depth IS NULL;
+`,
 }
 
 // rebuildsTables lists the migrations that rebuild a table another table

@@ -63,6 +63,7 @@ backup = ""
 prune = ""
 prune_keep = 8
 genome_keep = 3
+keyframe_every = 4
 rating_every = 2
 rating_games = 4
 `
@@ -97,7 +98,8 @@ func fingerprint(t *testing.T, path string) string {
 	defer db.Close()
 	h := sha256.New()
 	for _, q := range []string{
-		"SELECT game, seed, config FROM runs ORDER BY game",
+		"SELECT game, seed, config, steps FROM runs ORDER BY game",
+		"SELECT * FROM lineage ORDER BY game, agent_id",
 		"SELECT game, agent_id, born, origin, parents, coalesce(node, ''), hex(genome) FROM genomes ORDER BY game, agent_id",
 		"SELECT game, generation, slot, agent_id, origin, coalesce(points, ''), coalesce(rank, '') FROM members ORDER BY 1, 2, 3",
 		"SELECT game, generation, games, draws, mean_fitness, best_fitness, champion_id, ladder_mean, improved FROM generations ORDER BY 1, 2",

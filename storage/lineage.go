@@ -1,0 +1,525 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"evolved/lineage"
+	"evolved/nnet"
+)
+
+// This file keeps genomes by lineage. Every genome the GA breeds is
+// stored whole while it is a member of a recent generation; when it leaves
+// the genome window, retention decides (decideLineage) whether to keep its
+// weights as a keyframe or to drop them and keep only the lineage row that
+// rebuilds them: the operation, its parents and a checksum. Reading a
+// genome (Champion, Genome) rebuilds it from the nearest kept ancestors.
+
+var (
+	// ErrLineage means a genome could not be rebuilt from its lineage: the
+	// rebuilt weights do not match the checksum kept when it was bred, or
+	// a record it needs is missing or damaged. Check reports every such
+	// genome with what it affects.
+	ErrLineage = errors.New("storage: genome cannot be rebuilt from its lineage")
+)
+
+// Depth values of a lineage row (the depth column).
+const (
+	depthKeyframe = 0  // weights kept for good
+	depthDropped  = -1 // weights dropped, and nothing rebuilds them
+)
+
+// insertLineage writes the lineage row of a new genome: its recipe (nil
+// for a genome the GA did not breed from parents) and checksum.
+func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow) error {
+	sum, err := lineage.Sum(a.Net)
+	if err != nil {
+		return err
+	}
+	var op, index, p1, p2 any
+	if r := a.Recipe; r != nil {
+		if n := r.Parents(); n == 0 || len(a.Parents) != n {
+			return fmt.Errorf("agent %d: %w: %q with parents %v", a.ID, lineage.ErrRecipe, r.Op, a.Parents)
+		}
+		op, index, p1 = string(r.Op), r.Index, a.Parents[0]
+		if len(a.Parents) > 1 {
+			p2 = a.Parents[1]
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (game, agent_id, op, op_index, parent1, parent2, sum)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, game, a.ID, op, index, p1, p2, sum); err != nil {
+		return fmt.Errorf("agent %d lineage: %w", a.ID, err)
+	}
+	return nil
+}
+
+// RecordSteps stores the mutation steps of game's run, which rebuilding
+// its genomes needs. A run created before lineage storage gets them on its
+// first resume; a run that has them keeps them, and other steps are an
+// error (they would rebuild different genomes).
+func (d *DB) RecordSteps(ctx context.Context, game string, steps nnet.Steps) error {
+	b, err := json.Marshal(steps)
+	if err != nil {
+		return fmt.Errorf("record steps of %s: %w", game, err)
+	}
+	var have sql.NullString
+	if err := d.db.QueryRowContext(ctx, "SELECT steps FROM runs WHERE game = ?", game).Scan(&have); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("record steps of %s: %w", game, ErrNoRun)
+		}
+		return fmt.Errorf("record steps of %s: %w", game, err)
+	}
+	if have.Valid {
+		if have.String != string(b) {
+			return fmt.Errorf("record steps of %s: the run's genomes were bred with mutation steps %s, this configuration gives %s", game, have.String, b)
+		}
+		return nil
+	}
+	if _, err := d.db.ExecContext(ctx, "UPDATE runs SET steps = ? WHERE game = ?", string(b), game); err != nil {
+		return fmt.Errorf("record steps of %s: %w", game, err)
+	}
+	return nil
+}
+
+// querier is what reading a genome needs: the database or a transaction.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// lineageRow is what rebuilding needs to know of one genome.
+type lineageRow struct {
+	id      int64
+	born    int
+	node    sql.NullString
+	op      sql.NullString
+	index   int
+	parents []int64
+	sum     []byte
+	depth   sql.NullInt64
+	tracked bool // it has a lineage row (genomes bred before lineage storage have none)
+}
+
+// rebuilt reports whether the genome's weights were dropped and are made
+// again from its parents.
+func (r lineageRow) rebuilt() bool { return r.tracked && r.depth.Valid && r.depth.Int64 > 0 }
+
+// readLineage reads genome id's lineage row.
+func readLineage(ctx context.Context, q querier, game string, id int64) (lineageRow, error) {
+	r := lineageRow{id: id}
+	var index, p1, p2 sql.NullInt64
+	var tracked int
+	err := q.QueryRowContext(ctx, `SELECT g.born, g.node, l.op, l.op_index, l.parent1, l.parent2, l.sum, l.depth, l.agent_id IS NOT NULL
+		FROM genomes g LEFT JOIN lineage l ON l.game = g.game AND l.agent_id = g.agent_id
+		WHERE g.game = ? AND g.agent_id = ?`, game, id).
+		Scan(&r.born, &r.node, &r.op, &index, &p1, &p2, &r.sum, &r.depth, &tracked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("genome of %s agent %d: %w", game, id, ErrNoAgent)
+	}
+	if err != nil {
+		return r, fmt.Errorf("genome of %s agent %d: %w", game, id, err)
+	}
+	r.tracked = tracked == 1
+	r.index = int(index.Int64)
+	for _, p := range []sql.NullInt64{p1, p2} {
+		if p.Valid {
+			r.parents = append(r.parents, p.Int64)
+		}
+	}
+	return r, nil
+}
+
+// loadGenome returns the genome of agent id of game's run: its kept
+// weights, or the weights rebuilt from its lineage, checked against the
+// checksum kept when it was bred. A genome dropped for good is ErrPruned;
+// one that cannot be rebuilt is ErrLineage, naming the record at fault.
+func loadGenome(ctx context.Context, q querier, game string, id int64) (*nnet.Net, error) {
+	target, err := readLineage(ctx, q, game, id)
+	if err != nil {
+		return nil, err
+	}
+	if !target.rebuilt() {
+		return keptGenome(ctx, q, game, target)
+	}
+	// The genomes the rebuild passes through: from the target back to
+	// the nearest kept ancestors.
+	rows := map[int64]lineageRow{id: target}
+	uses := map[int64]int{} // how many genomes still to rebuild take each as a parent
+	stack := []int64{id}
+	for len(stack) > 0 {
+		r := rows[stack[len(stack)-1]]
+		stack = stack[:len(stack)-1]
+		if !r.rebuilt() {
+			continue
+		}
+		if !r.op.Valid || (lineage.Recipe{Op: lineage.Op(r.op.String)}).Parents() != len(r.parents) {
+			return nil, fmt.Errorf("genome of %s agent %d: %w: its record says it was dropped at depth %d but holds no recipe (%q, parents %v)",
+				game, r.id, ErrLineage, r.depth.Int64, r.op.String, r.parents)
+		}
+		for _, p := range r.parents {
+			if p >= r.id {
+				return nil, fmt.Errorf("genome of %s agent %d: %w: parent %d is not older", game, r.id, ErrLineage, p)
+			}
+			uses[p]++
+			if _, ok := rows[p]; ok {
+				continue
+			}
+			pr, err := readLineage(ctx, q, game, p)
+			if err != nil {
+				return nil, fmt.Errorf("genome of %s agent %d: parent: %w", game, r.id, err)
+			}
+			rows[p] = pr
+			stack = append(stack, p)
+		}
+	}
+	steps, err := runSteps(ctx, q, game)
+	if err != nil {
+		return nil, err
+	}
+	var seed int64
+	if err := q.QueryRowContext(ctx, "SELECT seed FROM runs WHERE game = ?", game).Scan(&seed); err != nil {
+		return nil, fmt.Errorf("genome of %s agent %d: run: %w", game, id, err)
+	}
+	// Parents are older, and older genomes have smaller ids: in id order
+	// every parent is made before its children. A net is let go once the
+	// last genome that takes it is made.
+	order := slices.Sorted(func(yield func(int64) bool) {
+		for k := range rows {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	nets := make(map[int64]*nnet.Net, len(order))
+	for _, k := range order {
+		r := rows[k]
+		if !r.rebuilt() {
+			n, err := keptGenome(ctx, q, game, r)
+			if err != nil {
+				return nil, fmt.Errorf("genome of %s agent %d: ancestor: %w", game, id, err)
+			}
+			nets[k] = n
+			continue
+		}
+		parents := make([]*nnet.Net, len(r.parents))
+		for i, p := range r.parents {
+			parents[i] = nets[p]
+		}
+		n, node, err := lineage.Recipe{Op: lineage.Op(r.op.String), Index: r.index}.Make(uint64(seed), game, r.born-1, steps, parents...)
+		if err != nil {
+			return nil, fmt.Errorf("genome of %s agent %d: %w: %w", game, r.id, ErrLineage, err)
+		}
+		sum, err := lineage.Sum(n)
+		if err != nil {
+			return nil, fmt.Errorf("genome of %s agent %d: %w", game, r.id, err)
+		}
+		if !bytes.Equal(sum, r.sum) {
+			return nil, fmt.Errorf("genome of %s agent %d: %w: the weights rebuilt by %s %d from %v do not match the checksum kept when it was bred (a changed breeding code, or a damaged record)",
+				game, r.id, ErrLineage, r.op.String, r.index, r.parents)
+		}
+		if r.node.Valid && r.node.String != node.String() {
+			return nil, fmt.Errorf("genome of %s agent %d: %w: rebuilt with %s swapped, its record says %s", game, r.id, ErrLineage, node, r.node.String)
+		}
+		nets[k] = n
+		for _, p := range r.parents {
+			if uses[p]--; uses[p] == 0 {
+				delete(nets, p)
+			}
+		}
+	}
+	return nets[id], nil
+}
+
+// keptGenome reads the kept weights of r, a genome whose weights were
+// not dropped to be rebuilt.
+func keptGenome(ctx context.Context, q querier, game string, r lineageRow) (*nnet.Net, error) {
+	var blob []byte
+	if err := q.QueryRowContext(ctx, "SELECT genome FROM genomes WHERE game = ? AND agent_id = ?", game, r.id).Scan(&blob); err != nil {
+		return nil, fmt.Errorf("genome of %s agent %d: %w", game, r.id, err)
+	}
+	if blob == nil && r.tracked && (!r.depth.Valid || r.depth.Int64 == depthKeyframe) {
+		return nil, fmt.Errorf("genome of %s agent %d: %w: its weights are kept for good (a keyframe) but missing", game, r.id, ErrLineage)
+	}
+	n, err := decodeNet(blob)
+	if err != nil {
+		if errors.Is(err, ErrPruned) {
+			return nil, fmt.Errorf("genome of %s agent %d: %w", game, r.id, err)
+		}
+		return nil, fmt.Errorf("genome of %s agent %d: %w: its kept weights are damaged: %w", game, r.id, ErrLineage, err)
+	}
+	return n, nil
+}
+
+// runSteps reads the mutation steps of game's run.
+func runSteps(ctx context.Context, q querier, game string) (nnet.Steps, error) {
+	var steps nnet.Steps
+	var b sql.NullString
+	if err := q.QueryRowContext(ctx, "SELECT steps FROM runs WHERE game = ?", game).Scan(&b); err != nil {
+		return steps, fmt.Errorf("steps of %s: %w", game, err)
+	}
+	if !b.Valid {
+		return steps, fmt.Errorf("steps of %s: %w: the run's mutation steps were never recorded", game, ErrLineage)
+	}
+	if err := json.Unmarshal([]byte(b.String), &steps); err != nil {
+		return steps, fmt.Errorf("steps of %s: %w: %w", game, ErrLineage, err)
+	}
+	return steps, nil
+}
+
+// decideLineage decides, for each genome of game's run that has left the
+// genome window (no member of a generation after cutoff) and whose parents
+// are decided, whether its weights stay: a genome bred by a recipe is
+// dropped and rebuilt from its parents unless it is keyframes operations
+// away from the nearest kept ancestor and has children; a genome without
+// a recipe stays if it is a champion or has children. With keyframes 0
+// every champion is kept whole and the other genomes are dropped for
+// good, as before lineage storage. It returns how many genomes it dropped.
+func decideLineage(ctx context.Context, tx *sql.Tx, game string, cutoff, keyframes int) (int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT l.agent_id, l.op, l.parent1, l.parent2 FROM lineage l
+		WHERE l.game = ?1 AND l.depth IS NULL
+		  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.game = ?1 AND m.agent_id = l.agent_id AND m.generation > ?2)
+		ORDER BY l.agent_id`, game, cutoff)
+	if err != nil {
+		return 0, fmt.Errorf("lineage: %w", err)
+	}
+	type candidate struct {
+		id      int64
+		op      sql.NullString
+		parents []int64
+	}
+	var cands []candidate
+	for rows.Next() {
+		var c candidate
+		var p1, p2 sql.NullInt64
+		if err := rows.Scan(&c.id, &c.op, &p1, &p2); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("lineage: %w", err)
+		}
+		for _, p := range []sql.NullInt64{p1, p2} {
+			if p.Valid {
+				c.parents = append(c.parents, p.Int64)
+			}
+		}
+		cands = append(cands, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("lineage: %w", err)
+	}
+	decided := map[int64]int64{} // depths decided in this call
+	depthOf := func(id int64) (int64, bool, error) {
+		if d, ok := decided[id]; ok {
+			return d, true, nil
+		}
+		var d sql.NullInt64
+		err := tx.QueryRowContext(ctx, "SELECT depth FROM lineage WHERE game = ? AND agent_id = ?", game, id).Scan(&d)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			// Bred before lineage storage: retention keeps the
+			// weights of such a parent (see prune).
+			return depthKeyframe, true, nil
+		case err != nil:
+			return 0, false, err
+		}
+		return d.Int64, d.Valid, nil
+	}
+	var dropped int64
+	for _, c := range cands {
+		var champion, children bool
+		if err := tx.QueryRowContext(ctx, `SELECT
+			EXISTS (SELECT 1 FROM generations WHERE game = ?1 AND champion_id = ?2),
+			EXISTS (SELECT 1 FROM lineage WHERE game = ?1 AND parent1 = ?2 AND op IS NOT NULL)
+			OR EXISTS (SELECT 1 FROM lineage WHERE game = ?1 AND parent2 = ?2 AND op IS NOT NULL AND parent2 IS NOT NULL)`,
+			game, c.id).Scan(&champion, &children); err != nil {
+			return 0, fmt.Errorf("lineage of agent %d: %w", c.id, err)
+		}
+		depth := int64(depthDropped)
+		switch {
+		case keyframes == 0:
+			// As before lineage storage: the champions whole,
+			// nothing rebuilt.
+			if champion {
+				depth = depthKeyframe
+			}
+		case !c.op.Valid:
+			// Nothing rebuilds it: kept while anything needs it.
+			if champion || children {
+				depth = depthKeyframe
+			}
+		default:
+			most, ready := int64(0), true
+			for _, p := range c.parents {
+				d, ok, err := depthOf(p)
+				if err != nil {
+					return 0, fmt.Errorf("lineage of agent %d: parent %d: %w", c.id, p, err)
+				}
+				if !ok {
+					ready = false // a parent still in the window: decide later
+					break
+				}
+				if d == depthDropped {
+					return 0, fmt.Errorf("lineage of agent %d: %w: parent %d was dropped for good", c.id, ErrLineage, p)
+				}
+				most = max(most, d)
+			}
+			if !ready {
+				continue
+			}
+			depth = most + 1
+			if depth >= int64(keyframes) && children {
+				depth = depthKeyframe
+			}
+		}
+		decided[c.id] = depth
+		if _, err := tx.ExecContext(ctx, "UPDATE lineage SET depth = ? WHERE game = ? AND agent_id = ?", depth, game, c.id); err != nil {
+			return 0, fmt.Errorf("lineage of agent %d: %w", c.id, err)
+		}
+		if depth != depthKeyframe {
+			if _, err := tx.ExecContext(ctx, "UPDATE genomes SET genome = NULL WHERE game = ? AND agent_id = ?", game, c.id); err != nil {
+				return 0, fmt.Errorf("genome of agent %d: %w", c.id, err)
+			}
+			dropped++
+		}
+	}
+	return dropped, nil
+}
+
+// LineageProblem is a genome whose weights are needed but missing or
+// damaged, and what it takes down with it.
+type LineageProblem struct {
+	Game    string
+	AgentID int64
+	Born    int
+	// What is wrong: "missing" or the decoding error.
+	What string
+	// Rebuilt counts the dropped genomes that are rebuilt through it, and
+	// Champions lists the generations whose champion is it or one of them.
+	Rebuilt   int
+	Champions []int
+}
+
+// String says what is wrong and what it affects, in a sentence.
+func (p LineageProblem) String() string {
+	s := fmt.Sprintf("%s agent %d (born in generation %d): kept weights %s; %d dropped genomes are rebuilt through it",
+		p.Game, p.AgentID, p.Born, p.What, p.Rebuilt)
+	switch len(p.Champions) {
+	case 0:
+	case 1:
+		s += fmt.Sprintf("; the champion of generation %s is one of them or it", spans(p.Champions))
+	default:
+		s += fmt.Sprintf("; the champions of %d generations (%s) are among them or it", len(p.Champions), spans(p.Champions))
+	}
+	return s
+}
+
+// spans writes sorted generations as ranges: "3-7, 12, 40-41".
+func spans(gens []int) string {
+	var b strings.Builder
+	for i := 0; i < len(gens); {
+		j := i
+		for j+1 < len(gens) && gens[j+1] == gens[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if j > i {
+			fmt.Fprintf(&b, "%d-%d", gens[i], gens[j])
+		} else {
+			fmt.Fprintf(&b, "%d", gens[i])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// CheckLineage finds every genome whose weights are kept (a keyframe, an
+// undecided genome, a genome bred before lineage storage) but missing or
+// damaged, and for each what it affects: the dropped genomes rebuilt
+// through it and the champions among them. It reads every kept genome, so
+// it takes about as long as reading the database.
+func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT g.game, g.agent_id, g.born, g.genome IS NULL
+		FROM genomes g LEFT JOIN lineage l ON l.game = g.game AND l.agent_id = g.agent_id
+		WHERE (l.agent_id IS NULL AND g.genome IS NOT NULL) OR l.depth IS NULL OR l.depth = 0
+		ORDER BY g.game, g.agent_id`)
+	if err != nil {
+		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+	}
+	// Genomes bred before lineage storage have no lineage row and keep
+	// their weights or have lost them for good; those with a lineage row
+	// keep them while it says NULL or 0.
+	type kept struct {
+		game    string
+		id      int64
+		born    int
+		missing bool
+	}
+	var all []kept
+	for rows.Next() {
+		var k kept
+		if err := rows.Scan(&k.game, &k.id, &k.born, &k.missing); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		}
+		all = append(all, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+	}
+	var problems []LineageProblem
+	for _, k := range all {
+		what := "missing"
+		if !k.missing {
+			var blob []byte
+			if err := d.db.QueryRowContext(ctx, "SELECT genome FROM genomes WHERE game = ? AND agent_id = ?", k.game, k.id).Scan(&blob); err != nil {
+				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+			}
+			if _, err := decodeNet(blob); err == nil {
+				continue
+			} else {
+				what = "damaged (" + err.Error() + ")"
+			}
+		}
+		p := LineageProblem{Game: k.game, AgentID: k.id, Born: k.born, What: what}
+		if err := d.affected(ctx, &p); err != nil {
+			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		}
+		problems = append(problems, p)
+	}
+	return problems, nil
+}
+
+// affected fills in what p's genome takes down: the dropped genomes whose
+// rebuild passes through it, and the champions among them and it.
+func (d *DB) affected(ctx context.Context, p *LineageProblem) error {
+	const below = `WITH RECURSIVE hit(id) AS (
+			SELECT ?2
+			UNION
+			SELECT l.agent_id FROM lineage l JOIN hit ON l.game = ?1 AND l.op IS NOT NULL AND (l.parent1 = hit.id OR l.parent2 = hit.id)
+			WHERE l.depth > 0
+		)`
+	if err := d.db.QueryRowContext(ctx, below+" SELECT count(*) - 1 FROM hit", p.Game, p.AgentID).Scan(&p.Rebuilt); err != nil {
+		return err
+	}
+	rows, err := d.db.QueryContext(ctx, below+` SELECT generation FROM generations
+		WHERE game = ?1 AND champion_id IN (SELECT id FROM hit) ORDER BY generation`, p.Game, p.AgentID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g int
+		if err := rows.Scan(&g); err != nil {
+			return err
+		}
+		p.Champions = append(p.Champions, g)
+	}
+	return rows.Err()
+}

@@ -1,0 +1,198 @@
+package storage_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"evolved/daemon"
+	"evolved/population"
+	"evolved/storage"
+)
+
+// newLineageTwin is newTwin for runs whose genomes are rebuilt: both
+// databases know the run's mutation steps.
+func newLineageTwin(t *testing.T, keep storage.Retention) *twin {
+	t.Helper()
+	dir := t.TempDir()
+	tw := &twin{allPath: filepath.Join(dir, "all.db"), keptPath: filepath.Join(dir, "kept.db"), keep: keep}
+	tw.all, tw.kept = mustOpen(t, tw.allPath), mustOpen(t, tw.keptPath)
+	st, err := population.New("draughts", species.Inputs, testConfig(), 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw.st = st
+	run := storage.Run{Game: "draughts", Seed: 9, Config: "{}", CreatedAt: time.Now(), Steps: testConfig().Steps()}
+	for _, db := range []*storage.DB{tw.all, tw.kept} {
+		if err := db.CreateRun(context.Background(), run, daemon.PopulationRows(st)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tw
+}
+
+// TestLineageRebuildsEveryGenome plays a run twice, one database keeping
+// every genome whole (what evolved stored before lineage storage) and one
+// with keyframes every 3 operations, and checks that every champion and
+// every genome bred since reads back bit for bit, and that the second
+// database keeps only a few genomes whole.
+func TestLineageRebuildsEveryGenome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: 60 generations twice (skipped with -short)")
+	}
+	ctx := context.Background()
+	const keyframes = 3
+	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: keyframes})
+	const played = 60
+	tw.play(t, played)
+	tw.sameChampions(t, played)
+
+	ids := query(t, tw.allPath, "SELECT agent_id FROM genomes ORDER BY agent_id")
+	rebuilt := 0
+	for _, s := range ids {
+		id, _ := strconv.ParseInt(s, 10, 64)
+		want, err := tw.all.Genome(ctx, "draughts", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tw.kept.Genome(ctx, "draughts", id)
+		if errors.Is(err, storage.ErrPruned) {
+			// Dropped for good: only a genome nothing was bred
+			// from and no recipe can make (generation 0's).
+			if born := query(t, tw.allPath, "SELECT born FROM genomes WHERE agent_id = ?", id); born[0] != "0" {
+				t.Errorf("genome %d (born %s) dropped for good; a bred genome must be rebuilt", id, born[0])
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("genome %d: %v", id, err)
+		}
+		wb, _ := want.MarshalBinary()
+		gb, _ := got.MarshalBinary()
+		if !bytes.Equal(wb, gb) {
+			t.Fatalf("genome %d rebuilt differs from the one bred", id)
+		}
+		if query(t, tw.keptPath, "SELECT genome IS NULL FROM genomes WHERE agent_id = ?", id)[0] == "1" {
+			rebuilt++
+		}
+	}
+	// What the kept database holds whole: the current population and
+	// the window, generation 0's parents, and the keyframes.
+	whole, _ := strconv.Atoi(query(t, tw.keptPath, "SELECT count(*) FROM genomes WHERE genome IS NOT NULL")[0])
+	champions, _ := strconv.Atoi(query(t, tw.allPath, "SELECT count(DISTINCT champion_id) FROM generations")[0])
+	t.Logf("%d genomes, %d rebuilt from their lineage, %d kept whole, %d distinct champions", len(ids), rebuilt, whole, champions)
+	if rebuilt < len(ids)/2 {
+		t.Errorf("only %d of %d genomes are kept as their lineage", rebuilt, len(ids))
+	}
+	if got := query(t, tw.keptPath, "SELECT max(depth) FROM lineage")[0]; got != strconv.Itoa(keyframes) {
+		t.Errorf("deepest dropped genome %s operations from kept weights, want at most (and here exactly) %d", got, keyframes)
+	}
+}
+
+// TestMissingKeyframeIsReported removes the weights of one keyframe and
+// damages another's, and checks that the check names each with exactly the
+// champions whose export then fails.
+func TestMissingKeyframeIsReported(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: 40 generations twice (skipped with -short)")
+	}
+	ctx := context.Background()
+	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 2})
+	const played = 40
+	tw.play(t, played)
+	if p, err := tw.kept.CheckLineage(ctx); err != nil || len(p) != 0 {
+		t.Fatalf("intact database: problems %v, %v", p, err)
+	}
+	// The two keyframes with the most dropped genomes bred from them.
+	keys := query(t, tw.keptPath, `SELECT k.agent_id FROM lineage k WHERE k.depth = 0 AND k.op IS NOT NULL
+		ORDER BY (SELECT count(*) FROM lineage c WHERE c.depth > 0 AND (c.parent1 = k.agent_id OR c.parent2 = k.agent_id)) DESC, k.agent_id LIMIT 2`)
+	if len(keys) != 2 {
+		t.Fatalf("keyframes bred by the GA: %v, want two", keys)
+	}
+	tw.kept.Close()
+	raw, err := sql.Open("sqlite", "file:"+tw.keptPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("UPDATE genomes SET genome = NULL WHERE agent_id = ?", keys[0]); err != nil {
+		t.Fatal(err)
+	}
+	// Damage: one byte of the weights flipped, so the format's CRC fails.
+	if _, err := raw.Exec("UPDATE genomes SET genome = substr(genome, 1, 40) || X'FF' || substr(genome, 42) WHERE agent_id = ?", keys[1]); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db := mustOpen(t, tw.keptPath)
+	problems, err := db.CheckLineage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 2 {
+		t.Fatalf("problems %v, want the two keyframes", problems)
+	}
+	// The champions whose export fails, found by exporting every one.
+	var failing []int
+	for g := range played {
+		_, err := db.Champion(ctx, "draughts", g)
+		switch {
+		case errors.Is(err, storage.ErrLineage):
+			failing = append(failing, g)
+		case err != nil:
+			t.Fatalf("champion %d: %v", g, err)
+		}
+	}
+	var reported []int
+	for i, p := range problems {
+		if strconv.FormatInt(p.AgentID, 10) != keys[i] {
+			t.Errorf("problem %d names agent %d, want %s", i, p.AgentID, keys[i])
+		}
+		if p.Rebuilt == 0 {
+			t.Errorf("%v: nothing rebuilt through it", p)
+		}
+		reported = append(reported, p.Champions...)
+		t.Log(p)
+	}
+	if problems[0].What != "missing" || !bytes.Contains([]byte(problems[1].What), []byte("damaged")) {
+		t.Errorf("what: %q, %q", problems[0].What, problems[1].What)
+	}
+	slices.Sort(reported)
+	reported = slices.Compact(reported)
+	if len(failing) == 0 || !slices.Equal(reported, failing) {
+		t.Errorf("reported champions %v, the exports that fail %v", reported, failing)
+	}
+}
+
+// TestRebuildRefusesAWrongRecord changes one dropped genome's recipe and
+// checks that reading it fails instead of returning other weights.
+func TestRebuildRefusesAWrongRecord(t *testing.T) {
+	ctx := context.Background()
+	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 4})
+	tw.play(t, 6)
+	dropped := query(t, tw.keptPath, "SELECT agent_id FROM lineage WHERE depth > 0 AND op = 'mutation' ORDER BY agent_id LIMIT 1")
+	if len(dropped) != 1 {
+		t.Fatal("no dropped mutant after 6 generations")
+	}
+	id, _ := strconv.ParseInt(dropped[0], 10, 64)
+	if _, err := tw.kept.Genome(ctx, "draughts", id); err != nil {
+		t.Fatalf("genome %d before the change: %v", id, err)
+	}
+	tw.kept.Close()
+	raw, err := sql.Open("sqlite", "file:"+tw.keptPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("UPDATE lineage SET op_index = op_index + 1 WHERE agent_id = ?", id); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db := mustOpen(t, tw.keptPath)
+	if _, err := db.Genome(ctx, "draughts", id); !errors.Is(err, storage.ErrLineage) {
+		t.Fatalf("genome %d with another random stream: %v, want ErrLineage", id, err)
+	}
+}
