@@ -523,3 +523,32 @@ func (d *DB) affected(ctx context.Context, p *LineageProblem) error {
 	}
 	return rows.Err()
 }
+
+// GenomeCounts says how a database keeps its genomes.
+type GenomeCounts struct {
+	// Genomes counts every genome row; Whole those whose weights are
+	// stored, Keyframes the whole ones kept for good because genomes are
+	// rebuilt from them, Rebuilt the dropped ones rebuilt from their
+	// lineage, and Dropped those dropped for good (never champions, and
+	// nothing bred from them, or bred before lineage storage).
+	Genomes, Whole, Keyframes, Rebuilt, Dropped int64
+	// WholeBytes is the size of the stored weights.
+	WholeBytes int64
+	// Deepest is the most operations a rebuild goes through from kept
+	// weights (the largest depth).
+	Deepest int64
+}
+
+// CountGenomes counts how the database keeps its genomes, over every run.
+func (d *DB) CountGenomes(ctx context.Context) (GenomeCounts, error) {
+	var c GenomeCounts
+	err := d.db.QueryRowContext(ctx, `SELECT count(*), count(g.genome), coalesce(sum(length(g.genome)), 0),
+		coalesce(sum(l.depth = 0 AND g.genome IS NOT NULL), 0), coalesce(sum(l.depth > 0), 0),
+		coalesce(sum(g.genome IS NULL AND (l.depth IS NULL OR l.depth < 0)), 0), coalesce(max(l.depth), 0)
+		FROM genomes g LEFT JOIN lineage l ON l.game = g.game AND l.agent_id = g.agent_id`).
+		Scan(&c.Genomes, &c.Whole, &c.WholeBytes, &c.Keyframes, &c.Rebuilt, &c.Dropped, &c.Deepest)
+	if err != nil {
+		return c, fmt.Errorf("count genomes of %s: %w", d.path, err)
+	}
+	return c, nil
+}

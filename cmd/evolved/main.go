@@ -76,6 +76,7 @@ func commands() []command {
 		{name: "status", summary: "show each population's progress", setup: statusCommand},
 		{name: "champions", summary: "list a population's champions by generation", setup: championsCommand},
 		{name: "export", summary: "write a champion to an agent file", setup: exportCommand},
+		{name: "check", summary: "check a database: SQLite's integrity, and every kept genome that others are rebuilt from", setup: checkCommand},
 		{name: "show", summary: "describe an agent: its search, net, piece values and positional terms", setup: showCommand},
 		{name: "plot", summary: "draw a population's learning curves as SVG or PNG", setup: plotCommand},
 		{name: "climb", summary: "play every N-th champion against generation 0's (or a player): does the run still climb?", setup: climbCommand},
