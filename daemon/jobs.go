@@ -30,10 +30,7 @@ func (d *Daemon) startJobs(cfg JobsConfig) (*cron.Cron, error) {
 		return nil
 	}
 	keep, retention := cfg.BackupKeep, cfg.Retention()
-	dir := cfg.BackupDir
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(d.db.Path()), dir)
-	}
+	dir := cfg.BackupPath(d.db.Path())
 	if err := add("backup", cfg.Backup, func(ctx context.Context) (string, error) { return d.backup(ctx, dir, keep) }); err != nil {
 		return nil, err
 	}
@@ -80,6 +77,22 @@ func (d *Daemon) prune(ctx context.Context, keep storage.Retention) (string, err
 		p.Games, p.Genomes, storage.FormatBytes(freed), storage.FormatBytes(size.Bytes)), nil
 }
 
+// BackupPath returns the directory the backups of the database at dbPath
+// go to: BackupDir, relative to the database's directory unless absolute.
+func (j JobsConfig) BackupPath(dbPath string) string {
+	if filepath.IsAbs(j.BackupDir) {
+		return j.BackupDir
+	}
+	return filepath.Join(filepath.Dir(dbPath), j.BackupDir)
+}
+
+// BackupGlob returns the pattern of the backup copies of the database at
+// dbPath: its name, a UTC timestamp, ".db", in BackupPath.
+func (j JobsConfig) BackupGlob(dbPath string) string {
+	base := strings.TrimSuffix(filepath.Base(dbPath), filepath.Ext(dbPath))
+	return filepath.Join(j.BackupPath(dbPath), base+"-*.db")
+}
+
 // backup writes a copy of the database into dir and keeps the newest keep copies.
 func (d *Daemon) backup(ctx context.Context, dir string, keep int) (string, error) {
 	if err := d.checkBackupSpace(ctx); err != nil {
@@ -93,7 +106,7 @@ func (d *Daemon) backup(ctx context.Context, dir string, keep int) (string, erro
 	if err := d.db.Backup(ctx, name); err != nil {
 		return "", err
 	}
-	old, err := filepath.Glob(filepath.Join(dir, base+"-*.db"))
+	old, err := filepath.Glob(filepath.Join(dir, filepath.Base(d.config().Jobs.BackupGlob(d.db.Path()))))
 	if err != nil {
 		return "", fmt.Errorf("backup: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -45,11 +46,12 @@ func statusCommand(fs *flag.FlagSet) action {
 		if target.set && goal < 0 {
 			return usagef("status: --generations must be 0 or more, got %d", goal)
 		}
+		// The configuration gives the target and where the backups go.
+		cfg, err := daemon.LoadConfig(*configPath, os.LookupEnv, nil)
+		if err != nil {
+			return &usageError{msg: "status: " + err.Error()}
+		}
 		if goal < 0 {
-			cfg, err := daemon.LoadConfig(*configPath, os.LookupEnv, nil)
-			if err != nil {
-				return &usageError{msg: "status: " + err.Error()}
-			}
 			goal = cfg.Generations
 		}
 		db, err := openReader(ctx, *dbPath)
@@ -86,6 +88,10 @@ func statusCommand(fs *flag.FlagSet) action {
 			// will be full (null without growth).
 			DiskFree    int64    `json:"disk_free_bytes"`
 			FullInHours *float64 `json:"full_in_hours"`
+			// Backups are the backup job's copies on disk; the
+			// forecast counts them: with the job on, each of the
+			// backup_keep copies grows as the database does.
+			Backups backups `json:"backups"`
 		}
 		workers, err := db.Workers(ctx)
 		if err != nil {
@@ -108,7 +114,10 @@ func statusCommand(fs *flag.FlagSet) action {
 		if out.Database.DiskFree, err = storage.FreeSpace(*dbPath); err != nil {
 			return fmt.Errorf("status: %w", err)
 		}
-		if hours, ok := fullIn(out.Database.DiskFree, growth.BytesPerHour); measured && ok {
+		if out.Database.Backups, err = backupUsage(cfg.Jobs, *dbPath); err != nil {
+			return fmt.Errorf("status: %w", err)
+		}
+		if hours, ok := fullIn(out.Database.DiskFree, growth.BytesPerHour*float64(1+out.Database.Backups.Keep)); measured && ok {
 			out.Database.FullInHours = &hours
 		}
 		for _, p := range pops {
@@ -186,17 +195,56 @@ func statusCommand(fs *flag.FlagSet) action {
 		} else {
 			fmt.Fprintln(stdout, "; growth not measured yet (it needs a minute of generations)")
 		}
+		if b := out.Database.Backups; b.Keep > 0 {
+			fmt.Fprintf(stdout, "backups: %d copies in %s, %s (backup_keep = %d: they grow %d times as fast as the database)\n",
+				b.Copies, b.Dir, storage.FormatBytes(b.Bytes), b.Keep, b.Keep)
+		}
 		fmt.Fprintf(stdout, "disk: %s free", storage.FormatBytes(out.Database.DiskFree))
 		if h := out.Database.FullInHours; h != nil {
 			full := time.Now().Add(time.Duration(*h * float64(time.Hour)))
-			fmt.Fprintf(stdout, ", full in %s at this growth (%s)", daysAndHours(*h), full.Local().Format("2006-01-02 15:04"))
+			with := ""
+			if out.Database.Backups.Keep > 0 {
+				with = " with the backups"
+			}
+			fmt.Fprintf(stdout, ", full in %s at this growth%s (%s)", daysAndHours(*h), with, full.Local().Format("2006-01-02 15:04"))
 			if *h < fillWarningHours {
-				fmt.Fprintf(stdout, "\nwarning: the disk fills within a week at this growth; keep fewer game records or genomes ([jobs] prune_keep, genome_keep), back up less often, or free space (docs/daemon.md, retention)")
+				fmt.Fprintf(stdout, "\nwarning: the disk fills within a week at this growth; keep fewer game records, keyframes or backups ([jobs] prune_keep, keyframe_every, backup_keep), or free space (docs/daemon.md, retention)")
 			}
 		}
 		fmt.Fprintln(stdout)
 		return nil
 	}
+}
+
+// backups is what the backup job keeps on disk.
+type backups struct {
+	Dir    string `json:"dir"`
+	Copies int    `json:"copies"`
+	Bytes  int64  `json:"bytes"`
+	// Keep is backup_keep with the backup job on, 0 with it off.
+	Keep int `json:"keep"`
+}
+
+// backupUsage counts the backup copies of the database at dbPath that the
+// jobs configuration j writes.
+func backupUsage(j daemon.JobsConfig, dbPath string) (backups, error) {
+	b := backups{Dir: j.BackupPath(dbPath)}
+	if j.Backup != "" {
+		b.Keep = j.BackupKeep
+	}
+	copies, err := filepath.Glob(j.BackupGlob(dbPath))
+	if err != nil {
+		return b, err
+	}
+	for _, c := range copies {
+		info, err := os.Stat(c)
+		if err != nil {
+			continue // removed by the job meanwhile
+		}
+		b.Copies++
+		b.Bytes += info.Size()
+	}
+	return b, nil
 }
 
 // fillWarningHours is how soon a disk may fill before status warns: a

@@ -228,3 +228,49 @@ func TestDiskFillWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusCountsTheBackups checks that status finds the backup job's
+// copies where the job writes them, and only those.
+func TestStatusCountsTheBackups(t *testing.T) {
+	dir, config := setup(t)
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "1").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	withBackups := strings.Replace(fastConfig, "backup = \"\"", "backup = \"@daily\"\nbackup_keep = 4", 1)
+	if err := os.WriteFile(config, []byte(withBackups), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	backups := filepath.Join(dir, "backups")
+	if err := os.MkdirAll(backups, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, size := range map[string]int{"evolved-20261101T000000Z.db": 3000, "evolved-20261102T000000Z.db": 5000, "other-20261102T000000Z.db": 700, "notes.txt": 10} {
+		if err := os.WriteFile(filepath.Join(backups, name), make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := evolvedIn(t, dir, "status", "--config", config, "--json").Output()
+	if err != nil {
+		t.Fatalf("status: %v\n%s", err, out)
+	}
+	var st struct {
+		Database struct {
+			Backups struct {
+				Dir    string `json:"dir"`
+				Copies int    `json:"copies"`
+				Bytes  int64  `json:"bytes"`
+				Keep   int    `json:"keep"`
+			} `json:"backups"`
+		} `json:"database"`
+	}
+	if err := json.Unmarshal(out, &st); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if b := st.Database.Backups; b.Copies != 2 || b.Bytes != 8000 || b.Keep != 4 || b.Dir != "backups" {
+		t.Errorf("backups %+v, want the 2 copies of evolved.db (8000 bytes) in backups, keep 4", b)
+	}
+	text, err := evolvedIn(t, dir, "status", "--config", config).Output()
+	if err != nil || !strings.Contains(string(text), "backups: 2 copies in backups, 7.81 KiB (backup_keep = 4") {
+		t.Errorf("status: %v\n%s", err, text)
+	}
+}
