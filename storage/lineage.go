@@ -271,6 +271,19 @@ func runSteps(ctx context.Context, q querier, game string) (nnet.Steps, error) {
 	return steps, nil
 }
 
+// bredFrom returns an SQL expression, for game ?1, that is true when the
+// GA bred a genome from the genome whose id is the expression id. Its
+// children were all born while it was a member, so they are among the ids
+// after it up to the largest of the generation after its last one: a
+// short stretch of lineage's primary key, which spares lineage an index
+// on its parents (a row a genome, for good).
+func bredFrom(id string) string {
+	return `EXISTS (SELECT 1 FROM lineage c WHERE c.game = ?1 AND c.agent_id > ` + id + `
+		AND c.agent_id <= (SELECT max(n.agent_id) FROM members n WHERE n.game = ?1
+			AND n.generation = (SELECT max(m.generation) FROM members m WHERE m.game = ?1 AND m.agent_id = ` + id + `) + 1)
+		AND c.op IS NOT NULL AND (c.parent1 = ` + id + ` OR c.parent2 = ` + id + `))`
+}
+
 // decideLineage decides, for each genome of game's run that has left the
 // genome window (no member of a generation after cutoff) and whose parents
 // are decided, whether its weights stay: a genome bred by a recipe is
@@ -332,9 +345,7 @@ func decideLineage(ctx context.Context, tx *sql.Tx, game string, cutoff, keyfram
 	for _, c := range cands {
 		var champion, children bool
 		if err := tx.QueryRowContext(ctx, `SELECT
-			EXISTS (SELECT 1 FROM generations WHERE game = ?1 AND champion_id = ?2),
-			EXISTS (SELECT 1 FROM lineage WHERE game = ?1 AND parent1 = ?2 AND op IS NOT NULL)
-			OR EXISTS (SELECT 1 FROM lineage WHERE game = ?1 AND parent2 = ?2 AND op IS NOT NULL AND parent2 IS NOT NULL)`,
+			EXISTS (SELECT 1 FROM generations WHERE game = ?1 AND champion_id = ?2), `+bredFrom("?2"),
 			game, c.id).Scan(&champion, &children); err != nil {
 			return 0, fmt.Errorf("lineage of agent %d: %w", c.id, err)
 		}
@@ -474,6 +485,7 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
 	}
 	var problems []LineageProblem
+	var tree lineageTree // read at the first problem
 	for _, k := range all {
 		what := "missing"
 		if !k.missing {
@@ -487,43 +499,89 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 				what = "damaged (" + err.Error() + ")"
 			}
 		}
-		p := LineageProblem{Game: k.game, AgentID: k.id, Born: k.born, What: what}
-		if err := d.affected(ctx, &p); err != nil {
-			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		if tree.children == nil {
+			if tree, err = d.readTree(ctx); err != nil {
+				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+			}
 		}
+		p := LineageProblem{Game: k.game, AgentID: k.id, Born: k.born, What: what}
+		tree.affected(&p)
 		problems = append(problems, p)
 	}
 	return problems, nil
 }
 
-// affected fills in what p's genome takes down: the dropped genomes whose
-// rebuild passes through it, and the champions among them and it.
-func (d *DB) affected(ctx context.Context, p *LineageProblem) error {
-	const below = `WITH RECURSIVE hit(id) AS (
-			SELECT ?2
-			UNION
-			SELECT l.agent_id FROM lineage l JOIN hit ON l.game = ?1 AND l.op IS NOT NULL AND (l.parent1 = hit.id OR l.parent2 = hit.id)
-			WHERE l.depth > 0
-		)`
-	if err := d.db.QueryRowContext(ctx, below+" SELECT count(*) - 1 FROM hit", p.Game, p.AgentID).Scan(&p.Rebuilt); err != nil {
-		return err
-	}
-	rows, err := d.db.QueryContext(ctx, below+` SELECT generation FROM generations
-		WHERE game = ?1 AND champion_id IN (SELECT id FROM hit) ORDER BY generation`, p.Game, p.AgentID)
+// lineageTree is the dropped genomes' parent links of every run, for
+// finding what a missing keyframe takes down.
+type lineageTree struct {
+	children  map[[2]any][]int64 // (game, id) → the dropped genomes bred from it
+	champions map[[2]any][]int   // (game, id) → the generations it is the champion of
+}
+
+// readTree reads the parent links of every dropped, rebuilt genome and
+// the champions of every generation.
+func (d *DB) readTree(ctx context.Context) (lineageTree, error) {
+	t := lineageTree{children: map[[2]any][]int64{}, champions: map[[2]any][]int{}}
+	rows, err := d.db.QueryContext(ctx, "SELECT game, agent_id, parent1, parent2 FROM lineage WHERE depth > 0 AND op IS NOT NULL")
 	if err != nil {
-		return err
+		return t, err
+	}
+	for rows.Next() {
+		var game string
+		var id int64
+		var p1, p2 sql.NullInt64
+		if err := rows.Scan(&game, &id, &p1, &p2); err != nil {
+			rows.Close()
+			return t, err
+		}
+		for _, p := range []sql.NullInt64{p1, p2} {
+			if p.Valid {
+				k := [2]any{game, p.Int64}
+				t.children[k] = append(t.children[k], id)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return t, err
+	}
+	rows, err = d.db.QueryContext(ctx, "SELECT game, champion_id, generation FROM generations")
+	if err != nil {
+		return t, err
 	}
 	defer rows.Close()
 	for rows.Next() {
+		var game string
+		var id int64
 		var g int
-		if err := rows.Scan(&g); err != nil {
-			return err
+		if err := rows.Scan(&game, &id, &g); err != nil {
+			return t, err
 		}
-		p.Champions = append(p.Champions, g)
+		k := [2]any{game, id}
+		t.champions[k] = append(t.champions[k], g)
 	}
-	return rows.Err()
+	return t, rows.Err()
 }
 
+// affected fills in what p's genome takes down: the dropped genomes whose
+// rebuild passes through it, and the champions among them and it.
+func (t lineageTree) affected(p *LineageProblem) {
+	seen := map[int64]bool{p.AgentID: true}
+	queue := []int64{p.AgentID}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		p.Champions = append(p.Champions, t.champions[[2]any{p.Game, id}]...)
+		for _, c := range t.children[[2]any{p.Game, id}] {
+			if !seen[c] {
+				seen[c] = true
+				queue = append(queue, c)
+			}
+		}
+	}
+	p.Rebuilt = len(seen) - 1
+	slices.Sort(p.Champions)
+}
 // GenomeCounts says how a database keeps its genomes.
 type GenomeCounts struct {
 	// Genomes counts every genome row; Whole those whose weights are

@@ -121,8 +121,7 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 			  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.game = ?1 AND m.agent_id = genomes.agent_id AND m.generation > ?2)
 			  AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.game = ?1 AND g.champion_id = genomes.agent_id)
 			  AND NOT EXISTS (SELECT 1 FROM lineage l WHERE l.game = ?1 AND l.agent_id = genomes.agent_id)
-			  AND NOT EXISTS (SELECT 1 FROM lineage c WHERE c.game = ?1 AND c.parent1 = genomes.agent_id AND c.op IS NOT NULL)
-			  AND NOT EXISTS (SELECT 1 FROM lineage c WHERE c.game = ?1 AND c.parent2 = genomes.agent_id AND c.op IS NOT NULL AND c.parent2 IS NOT NULL)`,
+			  AND NOT `+bredFrom("genomes.agent_id"),
 			game, cutoff)
 		if err != nil {
 			return p, fmt.Errorf("genomes: %w", err)

@@ -288,8 +288,6 @@ CREATE TABLE lineage (
 	PRIMARY KEY (game, agent_id),
 	FOREIGN KEY (game, agent_id) REFERENCES genomes(game, agent_id)
 ) WITHOUT ROWID;
-CREATE INDEX lineage_by_parent1 ON lineage (game, parent1) WHERE op IS NOT NULL;
-CREATE INDEX lineage_by_parent2 ON lineage (game, parent2) WHERE op IS NOT NULL AND parent2 IS NOT NULL;
 CREATE INDEX lineage_undecided ON lineage (game, agent_id) WHERE depth IS NULL;
 `,
 }
