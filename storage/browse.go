@@ -74,7 +74,7 @@ func (d *DB) Members(ctx context.Context, game string, generation int) ([]Member
 	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.born, g.parents, coalesce(g.node, ''),
 			coalesce(m.points, 0), coalesce(m.wins, 0), coalesce(m.draws, 0), coalesce(m.losses, 0), coalesce(m.rank, 0),
 			g.genome IS NULL
-		FROM `+membersByGeneration+` m JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
+		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
 	if err != nil {
 		return nil, fail(err)

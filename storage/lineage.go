@@ -279,7 +279,7 @@ func runSteps(ctx context.Context, q querier, game string) (nnet.Steps, error) {
 // on its parents (a row a genome, for good).
 func bredFrom(id string) string {
 	return `EXISTS (SELECT 1 FROM lineage c WHERE c.game = ?1 AND c.agent_id > ` + id + `
-		AND c.agent_id <= (SELECT max(n.agent_id) FROM ` + membersByGeneration + ` n WHERE n.game = ?1
+		AND c.agent_id <= (SELECT max(n.agent_id) FROM ` + membersByGeneration("n") + ` WHERE n.game = ?1
 			AND n.generation = (SELECT max(m.generation) FROM members m WHERE m.game = ?1 AND m.agent_id = ` + id + `) + 1)
 		AND c.op IS NOT NULL AND (c.parent1 = ` + id + ` OR c.parent2 = ` + id + `))`
 }

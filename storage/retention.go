@@ -117,7 +117,7 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		// names them as a parent.
 		res, err := tx.ExecContext(ctx, `UPDATE genomes SET genome = NULL
 			WHERE game = ?1 AND genome IS NOT NULL
-			  AND agent_id IN (SELECT agent_id FROM `+membersByGeneration+` WHERE game = ?1 AND generation `+cmp+` ?2)
+			  AND agent_id IN (SELECT agent_id FROM `+membersByGeneration("members")+` WHERE game = ?1 AND generation `+cmp+` ?2)
 			  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.game = ?1 AND m.agent_id = genomes.agent_id AND m.generation > ?2)
 			  AND NOT EXISTS (SELECT 1 FROM generations g WHERE g.game = ?1 AND g.champion_id = genomes.agent_id)
 			  AND NOT EXISTS (SELECT 1 FROM lineage l WHERE l.game = ?1 AND l.agent_id = genomes.agent_id)

@@ -382,7 +382,7 @@ func (d *DB) CurriculumNodes(ctx context.Context, game string, generation int) (
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.parents, g.node, l.op, l.op_index, g.genome
-		FROM `+membersByGeneration+` m JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
+		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
 		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
 	if err != nil {
@@ -436,7 +436,7 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 	// fitness memory.
 	past, err := d.db.QueryContext(ctx, `SELECT agent_id, sum(points), sum(wins + draws + losses) FROM members
 		WHERE game = ? AND generation < ? AND points IS NOT NULL
-		AND agent_id IN (SELECT agent_id FROM `+membersByGeneration+` WHERE game = ? AND generation = ?)
+		AND agent_id IN (SELECT agent_id FROM `+membersByGeneration("members")+` WHERE game = ? AND generation = ?)
 		GROUP BY agent_id`, game, generation, game, generation)
 	if err != nil {
 		return nil, err
