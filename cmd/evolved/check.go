@@ -54,4 +54,3 @@ func checkCommand(fs *flag.FlagSet) action {
 		return fmt.Errorf("check: %w: %d genomes kept whole are missing or damaged (listed above)", storage.ErrLineage, len(problems))
 	}
 }
-
