@@ -25,7 +25,7 @@ type Member struct {
 	Points              int  `json:"points"`
 	Wins, Draws, Losses int  `json:"-"`
 	Rank                int  `json:"rank"`
-	Pruned              bool `json:"pruned"` // retention dropped its genome
+	Pruned              bool `json:"pruned"` // retention dropped its genome for good (one kept as its lineage reads back)
 }
 
 // GameSummary is one stored game of a generation, without its moves.
@@ -73,8 +73,9 @@ func (d *DB) Members(ctx context.Context, game string, generation int) ([]Member
 	fail := func(err error) error { return fmt.Errorf("members of %s generation %d: %w", game, generation, err) }
 	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.born, g.parents, coalesce(g.node, ''),
 			coalesce(m.points, 0), coalesce(m.wins, 0), coalesce(m.draws, 0), coalesce(m.losses, 0), coalesce(m.rank, 0),
-			g.genome IS NULL
+			g.genome IS NULL AND (l.depth IS NULL OR l.depth < 0)
 		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
+		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
 	if err != nil {
 		return nil, fail(err)
