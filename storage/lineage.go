@@ -293,7 +293,9 @@ func bredFrom(id string) string {
 // every champion is kept whole and the other genomes are dropped for
 // good, as before lineage storage. It returns how many genomes it dropped.
 func decideLineage(ctx context.Context, tx *sql.Tx, game string, cutoff, keyframes int) (int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT l.agent_id, l.op, l.parent1, l.parent2 FROM lineage l
+	// The partial index holds only the undecided genomes: without it the
+	// planner walks lineage's primary key, every genome of the run.
+	rows, err := tx.QueryContext(ctx, `SELECT l.agent_id, l.op, l.parent1, l.parent2 FROM lineage l INDEXED BY lineage_undecided
 		WHERE l.game = ?1 AND l.depth IS NULL
 		  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.game = ?1 AND m.agent_id = l.agent_id AND m.generation > ?2)
 		ORDER BY l.agent_id`, game, cutoff)
