@@ -47,7 +47,8 @@ type Options struct {
 	Slots *semaphore.Weighted
 	// Progress, if set, is called after every game with the games done, the
 	// total, and the estimate after the last complete round (valid false
-	// before the first).
+	// before the first), and once more after each round with its new
+	// estimate: the last call carries the rating of the Report.
 	Progress func(done, total int, last Rated, valid bool)
 }
 
@@ -185,6 +186,11 @@ func Rate[M comparable, S search.Game[M]](ctx context.Context, arena tournament.
 			return Report[M]{}, err
 		}
 		est, known, rep.Model = ratings[0], true, model
+		if opts.Progress != nil {
+			// The round's estimate at once: after the last round
+			// the live line shows the rating the report gives.
+			opts.Progress(2*played, total, est, true)
+		}
 	}
 	rep.Rating = est
 	rep.Elapsed = time.Since(start)

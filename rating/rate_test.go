@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,10 +54,23 @@ func TestRateIsIndependentOfConcurrency(t *testing.T) {
 	anchors := opponents(t, []string{"random", "material:1", "material:3", "material:5"}, []float64{0, 500, 800, 1000})
 	var reports []rating.Report[move]
 	for _, workers := range []int{1, 3} {
+		var lastDone int
+		var last rating.Rated
+		var lastValid bool
+		var mu sync.Mutex
 		rep, err := rating.Rate(context.Background(), arena(), rated(t, "material:2"), anchors,
-			rating.Options{Games: 40, RoundPairs: 4, Concurrency: workers, Seed: 2026})
+			rating.Options{Games: 40, RoundPairs: 4, Concurrency: workers, Seed: 2026,
+				Progress: func(done, _ int, r rating.Rated, valid bool) {
+					mu.Lock()
+					defer mu.Unlock()
+					lastDone, last, lastValid = done, r, valid
+				}})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// What a live line shows last is what the report says.
+		if lastDone != 40 || !lastValid || last != rep.Rating {
+			t.Errorf("%d workers: last progress %d games, %+v (valid %v); the report %+v", workers, lastDone, last, lastValid, rep.Rating)
 		}
 		rep.Elapsed = 0
 		reports = append(reports, rep)
