@@ -141,6 +141,14 @@ func build(ch Chart) (*gplot.Plot, gplot.Legend, error) {
 	p.Add(plotter.NewGrid())
 	legend := gplot.NewLegend()
 	legend.Top, legend.Left = true, true
+	// The data's extent, intervals included, to fit the axes below.
+	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	extend := func(x, y float64) {
+		if math.IsNaN(x) || math.IsNaN(y) {
+			return
+		}
+		minX, maxX, minY, maxY = math.Min(minX, x), math.Max(maxX, x), math.Min(minY, y), math.Max(maxY, y)
+	}
 	for i, s := range ch.Series {
 		if len(s.X) != len(s.Y) {
 			return nil, legend, fmt.Errorf("plot: series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y))
@@ -189,6 +197,11 @@ func build(ch Chart) (*gplot.Plot, gplot.Legend, error) {
 				continue
 			}
 			pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			extend(s.X[j], s.Y[j])
+			if s.Low != nil {
+				extend(s.X[j], s.Low[j])
+				extend(s.X[j], s.High[j])
+			}
 			if s.Low != nil && !s.Band && !math.IsNaN(s.Low[j]) && !math.IsNaN(s.High[j]) {
 				bars.XYs = append(bars.XYs, plotter.XY{X: s.X[j], Y: s.Y[j]})
 				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{s.Y[j] - s.Low[j], s.High[j] - s.Y[j]})
@@ -208,10 +221,34 @@ func build(ch Chart) (*gplot.Plot, gplot.Legend, error) {
 			p.Add(eb)
 		}
 	}
+	fitAxes(p, minX, maxX, minY, maxY)
 	if ch.YMax > ch.YMin {
 		p.Y.Min, p.Y.Max = ch.YMin, ch.YMax
 	}
 	return p, legend, nil
+}
+
+// fitAxes makes the axes hold the data's extent, intervals included (a
+// lone point's error bar used to fall off the panel), and gives a lone x
+// or y value a range around it: a unit each side, not below 0 for data
+// that are not negative (generations, hours), and a tenth of the value
+// each side on y.
+func fitAxes(p *gplot.Plot, minX, maxX, minY, maxY float64) {
+	if math.IsInf(minX, 1) {
+		return // no data
+	}
+	if minX == maxX {
+		lo, hi := minX-1, maxX+1
+		if minX >= 0 {
+			lo = math.Max(0, lo)
+		}
+		p.X.Min, p.X.Max = lo, hi
+	}
+	if minY == maxY {
+		pad := math.Max(1, math.Abs(minY)/10)
+		minY, maxY = minY-pad, maxY+pad
+	}
+	p.Y.Min, p.Y.Max = math.Min(p.Y.Min, minY), math.Max(p.Y.Max, maxY)
 }
 
 // addBand shades the area between a series' lows and highs, one polygon

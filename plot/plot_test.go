@@ -132,3 +132,31 @@ func TestBandShadesTheInterval(t *testing.T) {
 		t.Errorf("a band with a gap: %d tinted fills, want 2", strings.Count(svg, tint))
 	}
 }
+
+// TestLonePointFitsItsInterval is a rating chart with one rated champion,
+// as a young run draws it: the axes must hold the point's whole interval,
+// and the generation axis must not run below 0.
+func TestLonePointFitsItsInterval(t *testing.T) {
+	for _, band := range []bool{false, true} {
+		p, _, err := build(Chart{Title: "rating", IntegerX: true, Series: []Series{
+			{Name: "champion", X: []float64{0}, Y: []float64{221.7}, Low: []float64{155.7}, High: []float64{287.7}, Band: band},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Y.Min > 155.7 || p.Y.Max < 287.7 {
+			t.Errorf("band %v: y axis %v to %v, want the interval 155.7 to 287.7 inside", band, p.Y.Min, p.Y.Max)
+		}
+		if p.X.Min != 0 || p.X.Max != 1 {
+			t.Errorf("band %v: x axis %v to %v, want 0 to 1", band, p.X.Min, p.X.Max)
+		}
+	}
+	// A lone value at hour 3.5 of a curve with no interval.
+	p, _, err := build(Chart{Series: []Series{{Name: "hours", X: []float64{3.5}, Y: []float64{40}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Min != 2.5 || p.X.Max != 4.5 || p.Y.Min != 36 || p.Y.Max != 44 {
+		t.Errorf("lone point: axes x %v-%v y %v-%v, want 2.5-4.5 and 36-44", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+	}
+}
