@@ -1,6 +1,7 @@
 package play
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -127,6 +128,7 @@ func NewMatch[M comparable, S Playable[M]](k games.Kind[M, S], ui UI[M, S], opts
 	e := opts.Engine.New()
 	e.NewGame(opts.Seed)
 	return &browserMatch[M, S]{kind: k, ui: ui, g: g, start: opts.Start, engine: e, name: opts.Engine.Name,
+		unit:  cmp.Or(opts.Engine.Unit, ui.scoreUnit()),
 		human: opts.Human, moves: []string{}, last: []int{}}, nil
 }
 
@@ -138,6 +140,7 @@ type browserMatch[M comparable, S Playable[M]] struct {
 	start   string // the FEN the game began from ("" the standard start)
 	engine  search.Player[M, S]
 	name    string      // the engine's name
+	unit    string      // the unit of the engine's scores
 	human   game.Player // the person's side
 	moves   []string    // the moves so far, as MoveOption.Text
 	last    []int       // the cells the last move touched
@@ -213,7 +216,7 @@ func (b *browserMatch[M, S]) Reply(ctx context.Context) error {
 	if !slices.Contains(b.g.LegalMoves(nil), res.Move) {
 		return fmt.Errorf("play: engine reply: %s chose a move that is not legal here", b.name)
 	}
-	b.figures = searchFigures(res, elapsed, sideName(b.kind.Sides, b.g.ToMove()), b.ui.scoreUnit())
+	b.figures = searchFigures(res, elapsed, sideName(b.kind.Sides, b.g.ToMove()), b.unit)
 	b.play(res.Move)
 	return nil
 }

@@ -24,7 +24,7 @@ func (draughtsUI) help() string {
 }
 
 func (draughtsUI) scoreUnit() string {
-	return "the engine's units (material: 100 a man; a net: 10000 its full output; MCTS: per mille of wins)"
+	return "the engine's units"
 }
 
 func (draughtsUI) draw(g *draughts.Game, ascii bool) string { return drawDraughts(g.Position(), ascii) }

@@ -147,8 +147,13 @@ func TestMovesInCoordinatesAndOneIllegalMessage(t *testing.T) {
 	if list(i) != list(j) || !strings.Contains(list(i), "9-13, 9-14, 10-14") {
 		t.Errorf("lists %q and %q; want one list, sorted", list(i), list(j))
 	}
-	if !strings.Contains(out, "hint: ") || !strings.Contains(out, " for Black: positive is good for Black, in the engine's units (material: 100 a man") {
+	if !strings.Contains(out, "hint: ") || !strings.Contains(out, " for Black: positive is good for Black, in material units (100 a man))") {
 		t.Errorf("the hint does not say whose score it is and in what unit:\n%s", out)
+	}
+	// The unit is the engine's, and only its: MCTS scores in wins.
+	out = runSession(t, games.Draughts(), DraughtsUI(), "mcts:50", draughts.Black, draughts.DefaultRules().MaxMoves, true, "hint", "quit")
+	if !strings.Contains(out, "in per mille of wins)") || strings.Contains(out, "a man") {
+		t.Errorf("an MCTS engine's hint is not in wins alone:\n%s", out)
 	}
 }
 

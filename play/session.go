@@ -48,7 +48,8 @@ type UI[M comparable, S Playable[M]] interface {
 	title() string
 	// help describes the move notation, before the commands.
 	help() string
-	// scoreUnit names the unit of the engines' scores in this game.
+	// scoreUnit names the unit of the engines' scores in this game, for
+	// an engine whose spec names none (player.Spec.Unit).
 	scoreUnit() string
 	// draw draws the current position for a terminal.
 	draw(g S, ascii bool) string
@@ -118,6 +119,7 @@ type session[M comparable, S Playable[M]] struct {
 	restartFEN string      // the options' start, for restart
 	newEngine  func() search.Player[M, S]
 	name       string // the engine's name
+	unit       string // the unit of the engine's scores
 	seed       uint64
 	ascii      bool
 	g          S
@@ -138,7 +140,7 @@ type session[M comparable, S Playable[M]] struct {
 // position of the game or the input or output fails.
 func Terminal[M comparable, S Playable[M]](ctx context.Context, k games.Kind[M, S], ui UI[M, S], in io.Reader, out io.Writer, opts Options[M, S]) error {
 	s := &session[M, S]{kind: k, ui: ui, setup: games.Setup{MaxMoves: opts.MaxMoves}, restartFEN: opts.Start,
-		newEngine: opts.Engine.New, name: opts.Engine.Name, seed: opts.Seed, ascii: opts.ASCII,
+		newEngine: opts.Engine.New, name: opts.Engine.Name, unit: cmp.Or(opts.Engine.Unit, ui.scoreUnit()), seed: opts.Seed, ascii: opts.ASCII,
 		record: opts.Record, in: bufio.NewScanner(in), out: out, human: opts.Human}
 	if _, err := k.NewGame(opts.Start, s.setup); err != nil {
 		return fmt.Errorf("play: start: %w", err)
@@ -224,7 +226,7 @@ func (s *session[M, S]) engineMove(ctx context.Context) {
 	}
 	elapsed := time.Since(start)
 	s.last = s.ui.formatMove(s.g, res.Move)
-	s.figures = searchFigures(res, elapsed, s.side(s.g.ToMove()), s.ui.scoreUnit())
+	s.figures = searchFigures(res, elapsed, s.side(s.g.ToMove()), s.unit)
 	s.g.Make(res.Move)
 	s.display()
 }
@@ -383,7 +385,7 @@ func (s *session[M, S]) hint(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("hint: %w", err)
 	}
-	s.printf("hint: %s (%s)\n", s.ui.formatMove(s.g, res.Move), describeScore(res.Score, s.side(s.g.ToMove()), s.ui.scoreUnit()))
+	s.printf("hint: %s (%s)\n", s.ui.formatMove(s.g, res.Move), describeScore(res.Score, s.side(s.g.ToMove()), s.unit))
 	return nil
 }
 

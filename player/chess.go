@@ -127,7 +127,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 		if p.kind == "ept" {
 			opts.PlayoutPlies = EPTPlies
 		}
-		return ChessSpec{Name: spec, New: func() ChessPlayer {
+		return ChessSpec{Name: spec, Unit: UnitWins, New: func() ChessPlayer {
 			return search.NewMCTSPlayer(search.NewMCTS[chess.Move, *chess.Game](opts, ChessMaterial{}, chessWinRate))
 		}}, nil
 	}

@@ -67,7 +67,7 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 		}}, nil
 	case "material":
 		depth := p.arg
-		return DraughtsSpec{Name: spec, New: func() DraughtsPlayer {
+		return DraughtsSpec{Name: spec, Unit: "material units (100 a man)", New: func() DraughtsPlayer {
 			ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](DraughtsMaterial{},
 				search.Options{Depth: depth, CaptureExtension: true, TableBits: 14})
 			return search.Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
@@ -77,7 +77,7 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 		if p.kind == "ept" {
 			opts.PlayoutPlies = EPTPlies
 		}
-		return DraughtsSpec{Name: spec, New: func() DraughtsPlayer {
+		return DraughtsSpec{Name: spec, Unit: UnitWins, New: func() DraughtsPlayer {
 			t := search.NewMCTS[draughts.Move, *draughts.Game](opts, DraughtsMaterial{}, materialWinRate)
 			return search.NewMCTSPlayer(t)
 		}}, nil

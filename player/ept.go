@@ -123,7 +123,7 @@ func ChessNetEPT(name string, net *nnet.Net, playouts int) (ChessSpec, error) {
 	if err != nil {
 		return ChessSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return ChessSpec{Name: name, New: func() ChessPlayer {
+	return ChessSpec{Name: name, Unit: UnitWins, New: func() ChessPlayer {
 		return search.NewMCTSPlayer(search.NewMCTS[chess.Move, *chess.Game](eptOptions(playouts), chessScratch{eval}, chessWinRate))
 	}}, nil
 }
@@ -145,7 +145,7 @@ func XiangqiNetEPT(name string, net *nnet.Net, playouts int) (XiangqiSpec, error
 	if err != nil {
 		return XiangqiSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return XiangqiSpec{Name: name, New: func() XiangqiPlayer {
+	return XiangqiSpec{Name: name, Unit: UnitWins, New: func() XiangqiPlayer {
 		return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](eptOptions(playouts), xiangqiScratch{eval}, xiangqiWinRate))
 	}}, nil
 }

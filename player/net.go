@@ -48,7 +48,7 @@ func DraughtsNet(name string, net *nnet.Net, depth int) (DraughtsSpec, error) {
 	if err != nil {
 		return DraughtsSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return DraughtsSpec{Name: name, New: func() DraughtsPlayer {
+	return DraughtsSpec{Name: name, Unit: "ten-thousandths of the net's full output", New: func() DraughtsPlayer {
 		ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](&draughtsNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(1 << 14)},
 			search.Options{Depth: depth, CaptureExtension: true, TableBits: 14})
 		return search.Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
@@ -64,7 +64,7 @@ func DraughtsNetEPT(name string, net *nnet.Net, playouts int) (DraughtsSpec, err
 	if err != nil {
 		return DraughtsSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return DraughtsSpec{Name: name, New: func() DraughtsPlayer {
+	return DraughtsSpec{Name: name, Unit: UnitWins, New: func() DraughtsPlayer {
 		t := search.NewMCTS[draughts.Move, *draughts.Game](eptOptions(playouts), netFromScratch{eval}, netWinRate)
 		return search.NewMCTSPlayer(t)
 	}}, nil

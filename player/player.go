@@ -21,7 +21,15 @@ import (
 type Spec[M comparable, S search.Game[M]] struct {
 	Name string
 	New  func() search.Player[M, S]
+	// Unit names the unit of the players' scores when it is not the
+	// game's usual one (centipawns in chess and xiangqi): UnitWins for
+	// MCTS, draughts' material and net units; "" otherwise.
+	Unit string
 }
+
+// UnitWins is the unit of the scores of MCTS players: the win rate of the
+// move, per mille.
+const UnitWins = "per mille of wins"
 
 // Constructors adapts a spec parser (ParseDraughts, ParseChess,
 // ParseXiangqi) to one that returns just the constructor of players, as

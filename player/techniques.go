@@ -37,7 +37,7 @@ func withTechniques[M comparable, S search.Game[M]](spec string, parse func(stri
 		return Spec[M, S]{}, true, fmt.Errorf("%w %q: search techniques apply to alpha-beta players (material:, pst:, agent files), not to %s", ErrSpec, spec, base)
 	}
 	newPlayer := inner.New
-	return Spec[M, S]{Name: spec, New: func() search.Player[M, S] {
+	return Spec[M, S]{Name: spec, Unit: inner.Unit, New: func() search.Player[M, S] {
 		p := newPlayer()
 		p.(techniqueSetter).SetTechniques(set)
 		return p

@@ -115,7 +115,7 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		if p.kind == "ept" {
 			opts.PlayoutPlies = EPTPlies
 		}
-		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer {
+		return XiangqiSpec{Name: spec, Unit: UnitWins, New: func() XiangqiPlayer {
 			return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](opts, XiangqiMaterial{}, xiangqiWinRate))
 		}}, nil
 	}
