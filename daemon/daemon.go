@@ -462,8 +462,22 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		elite = 0 // no agent outlives its generation
 	}
 	reliability := population.NewReliability(reliabilityWindow * elite)
+	// The target goes into the database, for status and a web site in
+	// another process; a clean stop takes it out.
+	recorded := -1
+	defer func() {
+		if err := d.db.SetTarget(context.WithoutCancel(ctx), game, 0); err != nil {
+			log.Warn("could not clear the generation target", "err", err)
+		}
+	}()
 	for {
 		target := d.config().Generations
+		if target != recorded {
+			if err := d.db.SetTarget(ctx, game, target); err != nil {
+				return err
+			}
+			recorded = target
+		}
 		if target > 0 && st.Generation >= target {
 			log.Info("generation target reached", "generations", st.Generation)
 			return nil

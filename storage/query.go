@@ -26,13 +26,29 @@ type PopulationStatus struct {
 	// LastImprovement is the last generation whose champion improved on
 	// the ladder, or -1.
 	LastImprovement int       `json:"last_improvement"`
-	Started         time.Time `json:"started"`
+	// DaemonTarget is the generation target of the daemon evolving the
+	// run (SetTarget), 0 without one or once it stopped cleanly.
+	DaemonTarget int       `json:"daemon_target"`
+	Started      time.Time `json:"started"`
 	LastGeneration  time.Time `json:"last_generation,omitzero"`
+}
+
+// SetTarget records the generation target of the daemon evolving game's
+// run (0: none), for status and the web site of other processes.
+func (d *DB) SetTarget(ctx context.Context, game string, target int) error {
+	var v any
+	if target > 0 {
+		v = target
+	}
+	if _, err := d.db.ExecContext(ctx, "UPDATE runs SET target = ? WHERE game = ?", v, game); err != nil {
+		return fmt.Errorf("set target of %s: %w", game, err)
+	}
+	return nil
 }
 
 // Status returns the status of every run in the database, by game name.
 func (d *DB) Status(ctx context.Context) ([]PopulationStatus, error) {
-	rows, err := d.db.QueryContext(ctx, "SELECT game, seed, created_at FROM runs ORDER BY game")
+	rows, err := d.db.QueryContext(ctx, "SELECT game, seed, created_at, coalesce(target, 0) FROM runs ORDER BY game")
 	if err != nil {
 		return nil, fmt.Errorf("status: %w", err)
 	}
@@ -41,7 +57,7 @@ func (d *DB) Status(ctx context.Context) ([]PopulationStatus, error) {
 		var s PopulationStatus
 		var seed int64
 		var created string
-		if err := rows.Scan(&s.Game, &seed, &created); err != nil {
+		if err := rows.Scan(&s.Game, &seed, &created, &s.DaemonTarget); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("status: %w", err)
 		}

@@ -290,6 +290,11 @@ CREATE TABLE lineage (
 ) WITHOUT ROWID;
 CREATE INDEX lineage_undecided ON lineage (game, agent_id) WHERE depth IS NULL;
 `,
+	// 9: the generation target of the daemon evolving a run, so that
+	// status and the web site of another process show its ETA.
+	`
+ALTER TABLE runs ADD COLUMN target INTEGER; -- evolved run --generations of the daemon running it; NULL without one
+`,
 }
 
 // rebuildsTables lists the migrations that rebuild a table another table

@@ -153,6 +153,9 @@ func (s *Server) loadOverview(r *http.Request) (overview, error) {
 	}
 	for _, st := range status {
 		row := runRow{PopulationStatus: st, Target: targets[st.Game]}
+		if row.Target <= 0 {
+			row.Target = st.DaemonTarget // a daemon in another process
+		}
 		if eta, ok := progress.Remaining(st.Generation, row.Target, st.GensPerHour); ok && eta.Left > 0 {
 			d := eta.Duration()
 			row.ETA = fmt.Sprintf("%s (%s)", roundDuration(d), time.Now().Add(d).UTC().Format("Jan 2 15:04 UTC"))

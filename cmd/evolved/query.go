@@ -122,7 +122,10 @@ func statusCommand(fs *flag.FlagSet) action {
 		}
 		for _, p := range pops {
 			r := row{PopulationStatus: p, Target: goal, ETASeconds: -1}
-			if eta, ok := progress.Remaining(p.Generation, goal, p.GensPerHour); ok {
+			if r.Target <= 0 {
+				r.Target = p.DaemonTarget // the running daemon's own
+			}
+			if eta, ok := progress.Remaining(p.Generation, r.Target, p.GensPerHour); ok {
 				r.ETASeconds = eta.Hours * 3600
 			}
 			latest, ok, err := db.LatestRating(ctx, p.Game)

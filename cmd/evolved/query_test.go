@@ -274,3 +274,41 @@ func TestStatusCountsTheBackups(t *testing.T) {
 		t.Errorf("status: %v\n%s", err, text)
 	}
 }
+
+// TestStatusShowsTheRunningDaemonsETA starts a daemon with a generation
+// target given on its command line only: status, in another process that
+// knows nothing of it, shows the target and an ETA; once the daemon has
+// stopped cleanly, neither.
+func TestStatusShowsTheRunningDaemonsETA(t *testing.T) {
+	dir, config := setup(t)
+	out, stop := evolvedIn(t, dir, "run", "--config", config, "--generations", "100000").Start()
+	db := filepath.Join(dir, "evolved.db")
+	if !waitFor(time.Minute, func() bool { return generations(t, db) >= 3 }) {
+		stop()
+		t.Fatalf("no 3 generations in a minute:\n%s", out.String())
+	}
+	type row struct {
+		Target     int     `json:"target"`
+		ETASeconds float64 `json:"eta_seconds"`
+	}
+	statusRow := func() row {
+		b, err := evolvedIn(t, dir, "status", "--json").Output()
+		if err != nil {
+			t.Fatalf("status: %v\n%s", err, b)
+		}
+		var st struct{ Populations []row }
+		if err := json.Unmarshal(b, &st); err != nil || len(st.Populations) != 1 {
+			t.Fatalf("status: %v\n%s", err, b)
+		}
+		return st.Populations[0]
+	}
+	if r := statusRow(); r.Target != 100000 || r.ETASeconds <= 0 {
+		t.Errorf("status beside a daemon run with --generations 100000: target %d, ETA %v s", r.Target, r.ETASeconds)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("stop: %v\n%s", err, out.String())
+	}
+	if r := statusRow(); r.Target != 0 || r.ETASeconds != -1 {
+		t.Errorf("status after the daemon stopped: target %d, ETA %v s; want none", r.Target, r.ETASeconds)
+	}
+}
