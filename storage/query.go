@@ -25,12 +25,12 @@ type PopulationStatus struct {
 	GensPerHour float64 `json:"gens_per_hour"`
 	// LastImprovement is the last generation whose champion improved on
 	// the ladder, or -1.
-	LastImprovement int       `json:"last_improvement"`
+	LastImprovement int `json:"last_improvement"`
 	// DaemonTarget is the generation target of the daemon evolving the
 	// run (SetTarget), 0 without one or once it stopped cleanly.
-	DaemonTarget int       `json:"daemon_target"`
-	Started      time.Time `json:"started"`
-	LastGeneration  time.Time `json:"last_generation,omitzero"`
+	DaemonTarget   int       `json:"daemon_target"`
+	Started        time.Time `json:"started"`
+	LastGeneration time.Time `json:"last_generation,omitzero"`
 }
 
 // SetTarget records the generation target of the daemon evolving game's
