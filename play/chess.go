@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"evolved/game"
 	"evolved/game/chess"
 )
 
@@ -49,10 +50,86 @@ func (chessUI) parseMove(g *chess.Game, text string) (chess.Move, error, bool) {
 	}
 	switch reason := chessReason(err, p.FEN()); {
 	case reason == "no legal move matches", reason == "not a legal move", strings.HasPrefix(reason, "castling "):
+		if why := whyIllegal(&p, text); why != "" {
+			return chess.NoMove, fmt.Errorf("%s is not a legal move here: %s", text, why), false
+		}
 		return chess.NoMove, fmt.Errorf("%s is not a legal move here", text), false
 	default:
 		return chess.NoMove, fmt.Errorf("%s is not a legal move here: %s", text, reason), false
 	}
+}
+
+// pieceNames names the piece types for a person.
+var pieceNames = [...]string{chess.Pawn: "pawn", chess.Knight: "knight", chess.Bishop: "bishop", chess.Rook: "rook", chess.Queen: "queen", chess.King: "king"}
+
+// whyIllegal says why a move written in SAN cannot be played in p, as far
+// as the text tells: a castling, by its right, the squares between, check
+// or the squares the king crosses; a piece or pawn move, by what it would
+// take of the side's pieces; "" when the text says too little.
+func whyIllegal(p *chess.Position, text string) string {
+	side := p.Side()
+	colour := "White"
+	if side != game.First {
+		colour = "Black"
+	}
+	san := strings.TrimRight(strings.ReplaceAll(text, "0", "O"), "+#!?")
+	if san == "O-O" || san == "O-O-O" {
+		return whyNoCastling(p, colour, san == "O-O")
+	}
+	if len(san) < 2 {
+		return ""
+	}
+	pt := chess.Pawn
+	if i := strings.IndexByte("NBRQK", san[0]); i >= 0 {
+		pt = [...]chess.PieceType{chess.Knight, chess.Bishop, chess.Rook, chess.Queen, chess.King}[i]
+	}
+	core, _, _ := strings.Cut(san, "=") // a promotion's piece
+	to := core[len(core)-2:]
+	if to[0] < 'a' || to[0] > 'h' || to[1] < '1' || to[1] > '8' {
+		return ""
+	}
+	name := pieceNames[pt]
+	if p.Pieces(side, pt) == 0 {
+		return fmt.Sprintf("%s has no %s", colour, name)
+	}
+	if strings.Contains(core, "x") {
+		return fmt.Sprintf("no %s %s can capture on %s", strings.ToLower(colour), name, to)
+	}
+	return fmt.Sprintf("no %s %s can move to %s", strings.ToLower(colour), name, to)
+}
+
+// whyNoCastling says why the side to move of p cannot castle on one side
+// in classical chess; "" in Chess960, where the squares differ.
+func whyNoCastling(p *chess.Position, colour string, kingside bool) string {
+	if !p.ClassicalCastling() {
+		return ""
+	}
+	side, wing := p.Side(), "queenside"
+	home := chess.A1
+	between := []chess.Square{chess.B1, chess.C1, chess.D1}
+	if kingside {
+		wing, home, between = "kingside", chess.H1, []chess.Square{chess.F1, chess.G1}
+	}
+	shift := chess.Square(0)
+	if side != game.First {
+		shift = 56 // the eighth rank
+	}
+	if !p.CastlingRooks().Has(home + shift) {
+		return fmt.Sprintf("%s may no longer castle %s: its king or that rook has moved", colour, wing)
+	}
+	var blocked []string
+	for _, s := range between {
+		if pt, _ := p.PieceAt(s + shift); pt != chess.NoPieceType {
+			blocked = append(blocked, fmt.Sprintf("a %s on %s", pieceNames[pt], s+shift))
+		}
+	}
+	if len(blocked) > 0 {
+		return "the squares between the king and the rook must be empty, and there is " + strings.Join(blocked, " and ")
+	}
+	if p.InCheck() {
+		return "a king in check may not castle"
+	}
+	return "the king may not pass through or land on an attacked square"
 }
 
 // chessReason returns what err says of a move without the parser's
@@ -69,7 +146,9 @@ func chessReason(err error, fen string) string {
 // looksLikeMove: a piece letter or a file first (Nf3, e4, exd5, e2e4), or
 // castling.
 func (chessUI) looksLikeMove(text string) bool {
-	return len(text) >= 2 && strings.ContainsRune("KQRBNabcdefgh", rune(text[0])) ||
+	// Every SAN and UCI move but castling names a rank; "clear" or
+	// "back" name none and are taken for commands.
+	return len(text) >= 2 && strings.ContainsRune("KQRBNabcdefgh", rune(text[0])) && strings.ContainsAny(text, "12345678") ||
 		strings.HasPrefix(text, "O-") || strings.HasPrefix(text, "0-")
 }
 

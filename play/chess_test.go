@@ -100,3 +100,39 @@ func TestChessIllegalMoves(t *testing.T) {
 		t.Errorf("parseMove(b8) = %v, want %s", err, want)
 	}
 }
+
+// TestIllegalMovesSayWhy checks the reason given for moves that read as
+// SAN but cannot be played, each worked out by hand from its position.
+func TestIllegalMovesSayWhy(t *testing.T) {
+	const start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	for _, c := range []struct{ fen, move, want string }{
+		{start, "O-O", "O-O is not a legal move here: the squares between the king and the rook must be empty, and there is a bishop on f1 and a knight on g1"},
+		{start, "0-0-0", "0-0-0 is not a legal move here: the squares between the king and the rook must be empty, and there is a knight on b1 and a bishop on c1 and a queen on d1"},
+		{start, "Ke3", "Ke3 is not a legal move here: no white king can move to e3"},
+		{start, "Qxf7", "Qxf7 is not a legal move here: no white queen can capture on f7"},
+		{start, "e5", "e5 is not a legal move here: no white pawn can move to e5"},
+		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "O-O-O", "O-O-O is not a legal move here: the squares between the king and the rook must be empty, and there is a knight on b8 and a bishop on c8 and a queen on d8"},
+		// The h1 rook has moved and come back: no right.
+		{"r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O", "O-O is not a legal move here: White may no longer castle kingside: its king or that rook has moved"},
+		// The rook on e2 checks the king.
+		{"4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "O-O", "O-O is not a legal move here: a king in check may not castle"},
+		// The rook on f2 covers f1, which the king crosses.
+		{"4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", "O-O", "O-O is not a legal move here: the king may not pass through or land on an attacked square"},
+		{"8/8/8/8/8/8/8/K6k w - - 0 1", "Qa2", "Qa2 is not a legal move here: White has no queen"},
+	} {
+		p, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err, _ = chessUI{}.parseMove(chess.NewGame(p, chess.DefaultRules()), c.move)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s in %s: %v\nwant %s", c.move, c.fen, err, c.want)
+		}
+	}
+	// Words without a rank are commands, not moves.
+	for text, want := range map[string]bool{"clear": false, "back": false, "e4": true, "Nf3": true, "O-O": true, "e2e4": true} {
+		if got := (chessUI{}).looksLikeMove(text); got != want {
+			t.Errorf("looksLikeMove(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
