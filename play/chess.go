@@ -76,6 +76,17 @@ func whyIllegal(p *chess.Position, text string) string {
 	if san == "O-O" || san == "O-O-O" {
 		return whyNoCastling(p, colour, san == "O-O")
 	}
+	if looksLikeUCI(text) {
+		from, to := square(text[0:2]), text[2:4]
+		pt, owner := p.PieceAt(from)
+		switch {
+		case pt == chess.NoPieceType:
+			return fmt.Sprintf("there is no piece on %s", from)
+		case owner != side:
+			return fmt.Sprintf("the %s on %s is not %s's", pieceNames[pt], from, colour)
+		}
+		return fmt.Sprintf("the %s on %s cannot move to %s", pieceNames[pt], from, to)
+	}
 	if len(san) < 2 {
 		return ""
 	}
@@ -97,6 +108,9 @@ func whyIllegal(p *chess.Position, text string) string {
 	}
 	return fmt.Sprintf("no %s %s can move to %s", strings.ToLower(colour), name, to)
 }
+
+// square reads a square written as two characters known to be a1..h8.
+func square(s string) chess.Square { return chess.Square(int(s[1]-'1')*8 + int(s[0]-'a')) }
 
 // whyNoCastling says why the side to move of p cannot castle on one side
 // in classical chess; "" in Chess960, where the squares differ.
@@ -146,9 +160,10 @@ func chessReason(err error, fen string) string {
 // looksLikeMove: a piece letter or a file first (Nf3, e4, exd5, e2e4), or
 // castling.
 func (chessUI) looksLikeMove(text string) bool {
-	// Every SAN and UCI move but castling names a rank; "clear" or
+	// Every SAN and UCI move but castling names a rank (a mistyped one a
+	// digit); "clear" or
 	// "back" name none and are taken for commands.
-	return len(text) >= 2 && strings.ContainsRune("KQRBNabcdefgh", rune(text[0])) && strings.ContainsAny(text, "12345678") ||
+	return len(text) >= 2 && strings.ContainsRune("KQRBNabcdefgh", rune(text[0])) && strings.ContainsAny(text, "0123456789") ||
 		strings.HasPrefix(text, "O-") || strings.HasPrefix(text, "0-")
 }
 

@@ -82,9 +82,9 @@ func TestChessSessionFromARecord(t *testing.T) {
 func TestChessIllegalMoves(t *testing.T) {
 	out := runChess(t, chess.White, "Qh5", "e2e5", "O-O", "Nf9", "quit")
 	for _, want := range []string{
-		"Qh5 is not a legal move here\nlegal moves: Na3, Nc3, Nf3, Nh3, a3, a4,",
-		"e2e5 is not a legal move here\nlegal moves: Na3,",
-		"O-O is not a legal move here\nlegal moves: Na3,",
+		"Qh5 is not a legal move here: no white queen can move to h5\nlegal moves: Na3, Nc3, Nf3, Nh3, a3, a4,",
+		"e2e5 is not a legal move here: the pawn on e2 cannot move to e5\nlegal moves: Na3,",
+		"O-O is not a legal move here: the squares between the king and the rook must be empty, and there is a bishop on f1 and a knight on g1\nlegal moves: Na3,",
 		`chess: parse move "Nf9"`,
 	} {
 		if !strings.Contains(out, want) {
@@ -119,6 +119,9 @@ func TestIllegalMovesSayWhy(t *testing.T) {
 		// The rook on f2 covers f1, which the king crosses.
 		{"4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", "O-O", "O-O is not a legal move here: the king may not pass through or land on an attacked square"},
 		{"8/8/8/8/8/8/8/K6k w - - 0 1", "Qa2", "Qa2 is not a legal move here: White has no queen"},
+		{start, "g1e2", "g1e2 is not a legal move here: the knight on g1 cannot move to e2"},
+		{start, "e4e5", "e4e5 is not a legal move here: there is no piece on e4"},
+		{start, "e7e5", "e7e5 is not a legal move here: the pawn on e7 is not White's"},
 	} {
 		p, err := chess.ParseFEN(c.fen)
 		if err != nil {
