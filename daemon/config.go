@@ -87,6 +87,11 @@ type JobsConfig struct {
 	RatingEvery   int `toml:"rating_every"`
 	RatingGames   int `toml:"rating_games"`
 	RatingMinutes int `toml:"rating_minutes"`
+	// RatingShare bounds the share of the machine's game budget that
+	// ratings take over time: after a rating, the next due one waits
+	// until the rating's cost is that share of the time since it began
+	// (ratingGap); 1 rates every due generation the budget allows.
+	RatingShare float64 `toml:"rating_share"`
 	// RatingLadders replaces a game's built-in ladder with a ladder file
 	// (game = "path"); RatingEngine gives the path of the ladders' engine
 	// when it is neither on $PATH nor in /usr/games.
@@ -168,7 +173,7 @@ func DefaultConfig() Config {
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
 			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, KeyframeEvery: storage.DefaultKeyframes, MinFreeMB: 1024,
-			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60,
+			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60, RatingShare: 0.1,
 		},
 		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30, Replay: 16},
 	}
@@ -398,6 +403,9 @@ func (j JobsConfig) validate() error {
 		}
 		if j.RatingMinutes < 1 {
 			return bad("rating_minutes", j.RatingMinutes, "want at least 1")
+		}
+		if !(j.RatingShare > 0 && j.RatingShare <= 1) {
+			return bad("rating_share", j.RatingShare, "want a share of the machine above 0 and at most 1")
 		}
 	}
 	for game, path := range j.RatingLadders {

@@ -81,8 +81,8 @@ type Daemon struct {
 
 	// ratingCtx is the context of background ratings: Run's caller's, so
 	// that ratings in flight when the evolution reaches its target are
-	// finished, not cut; ratings counts them and busy maps a game to the
-	// *atomic.Bool that says one of its ratings is running.
+	// finished, not cut; ratings counts them and busy maps a game to its
+	// *ratingState.
 	ratingCtx   context.Context
 	ratings     sync.WaitGroup
 	busy        sync.Map
@@ -126,10 +126,17 @@ func (d *Daemon) finishRatings(stop context.CancelFunc) {
 	stop()
 }
 
-// rating returns the flag that says a rating of game is running.
-func (d *Daemon) rating(game string) *atomic.Bool {
-	v, _ := d.busy.LoadOrStore(game, new(atomic.Bool))
-	return v.(*atomic.Bool)
+// ratingState is where a game's ratings stand: one running, and the time
+// before which the next may not start (jobs.rating_share).
+type ratingState struct {
+	running   atomic.Bool
+	notBefore atomic.Int64 // Unix nanoseconds
+}
+
+// rating returns where game's ratings stand.
+func (d *Daemon) rating(game string) *ratingState {
+	v, _ := d.busy.LoadOrStore(game, new(ratingState))
+	return v.(*ratingState)
 }
 
 // Options are New's inputs besides the configuration.

@@ -35,21 +35,30 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 	champion func() search.Player[M, S]) {
 	game := kind.Name
 	log := d.log.With("game", game, "generation", generation)
-	busy := d.rating(game)
-	if !busy.CompareAndSwap(false, true) {
+	state := d.rating(game)
+	if next := time.Unix(0, state.notBefore.Load()); time.Now().Before(next) {
+		log.Info("rating deferred: ratings keep to jobs.rating_share of the machine", "share", d.config().Jobs.RatingShare,
+			"next_after", next.Format(time.DateTime))
+		return
+	}
+	if !state.running.CompareAndSwap(false, true) {
 		log.Info("rating skipped: the previous rating is still running (raise jobs.rating_every or lower jobs.rating_games)")
 		return
 	}
 	jobs := d.config().Jobs
+	workers := d.workers()
+	used := max(1, workers/2)
 	d.ratings.Add(1)
 	go func() {
 		defer d.ratings.Done()
-		defer busy.Store(false)
+		defer state.running.Store(false)
 		ctx, cancel := context.WithTimeout(ctx, time.Duration(jobs.RatingMinutes)*time.Minute)
 		defer cancel()
 		start := time.Now()
-		r, err := rateChampion(ctx, d, kind, generation, agentID, runSeed, champion, jobs)
-		secs := round2(time.Since(start).Seconds())
+		r, err := rateChampion(ctx, d, kind, generation, agentID, runSeed, champion, jobs, used)
+		took := time.Since(start)
+		state.notBefore.Store(time.Now().Add(ratingGap(took, used, workers, jobs.RatingShare)).UnixNano())
+		secs := round2(took.Seconds())
 		switch {
 		case err != nil && ctx.Err() == context.DeadlineExceeded:
 			log.Error("rating abandoned: over its time budget (jobs.rating_minutes)", "minutes", jobs.RatingMinutes)
@@ -64,9 +73,21 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 	}()
 }
 
-// rateChampion plays the rating and stores it.
+// ratingGap returns how long the next rating waits after one that took
+// took, playing used of the workers' games at once, so that ratings take
+// at most share of the machine: a rating occupies used/workers of it for
+// took, and over took plus the gap that is share.
+func ratingGap(took time.Duration, used, workers int, share float64) time.Duration {
+	cost := float64(used) / float64(max(workers, used))
+	if cost <= share {
+		return 0
+	}
+	return time.Duration(float64(took) * (cost/share - 1))
+}
+
+// rateChampion plays the rating, concurrency games at once, and stores it.
 func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], generation int, agentID int64, runSeed uint64,
-	champion func() search.Player[M, S], jobs JobsConfig) (storage.Rating, error) {
+	champion func() search.Player[M, S], jobs JobsConfig, concurrency int) (storage.Rating, error) {
 	game := kind.Name
 	ladder, err := d.ladder(game)
 	if err != nil {
@@ -96,7 +117,7 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	}
 	ratingSeed := seed.Derive(runSeed, game, generation, seed.Rating, 0)
 	res, err := rating.Rate(ctx, kind.Arena(games.Setup{MaxMoves: ladder.MoveLimit(), OpeningPlies: ladder.Plies()}), champion, anchors, rating.Options{
-		Games: jobs.RatingGames, Concurrency: max(1, d.workers()/2), Seed: ratingSeed, Clock: clock, Slots: d.slots,
+		Games: jobs.RatingGames, Concurrency: concurrency, Seed: ratingSeed, Clock: clock, Slots: d.slots,
 		Progress: func(done, _ int, last rating.Rated, valid bool) {
 			d.beat()
 			if rep != nil && valid {

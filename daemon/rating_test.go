@@ -150,6 +150,7 @@ func TestDaemonRatesChampions(t *testing.T) {
 	cfg.DB = filepath.Join(dir, "evolved.db")
 	cfg.Generations = 4
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 8, 5
+	cfg.Jobs.RatingShare = 1 // every due generation
 	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
 	d, logs := runLogged(t, cfg, 0)
 	// Run waits for the rating of generation 2, due as the target is
@@ -245,7 +246,7 @@ func TestRatingWithAnEngineLadder(t *testing.T) {
 	} {
 		t.Setenv(fakeEngineEnv, tc.mode)
 		before, _ := d.db.Ratings(ctx, "chess")
-		r, err := rateChampion(ctx, d, games.Chess(), len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, jobs)
+		r, err := rateChampion(ctx, d, games.Chess(), len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, jobs, max(1, d.workers()/2))
 		after, _ := d.db.Ratings(ctx, "chess")
 		if tc.wantErr == "" {
 			if err != nil {
@@ -343,4 +344,54 @@ func smallDraughtsLadder(t *testing.T, dir string) string {
 	return writeLadder(t, dir, "d.toml",
 		"game = \"draughts\"\nscale = \"test-scale\"\norigin = \"random\"\n"+
 			"[[anchor]]\nplayer = \"random\"\nelo = 0.0\n[[anchor]]\nplayer = \"material:1\"\nelo = 500.0\n")
+}
+
+// TestRatingGap checks the wait after a rating against figures worked out
+// by hand: a rating on half the workers costs half the machine, so at a
+// 10% share it is followed by four times its length.
+func TestRatingGap(t *testing.T) {
+	for _, c := range []struct {
+		took          time.Duration
+		used, workers int
+		share         float64
+		want          time.Duration
+	}{
+		{time.Hour, 1, 2, 0.1, 4 * time.Hour},
+		{time.Hour, 4, 8, 0.1, 4 * time.Hour},
+		{10 * time.Minute, 1, 1, 0.1, 90 * time.Minute},
+		{30 * time.Minute, 1, 4, 0.1, 45 * time.Minute},
+		{time.Hour, 1, 2, 0.5, 0},
+		{time.Hour, 1, 2, 1, 0},
+	} {
+		if got := ratingGap(c.took, c.used, c.workers, c.share); got != c.want {
+			t.Errorf("ratingGap(%v, %d of %d, share %v) = %v, want %v", c.took, c.used, c.workers, c.share, got, c.want)
+		}
+	}
+}
+
+// TestRatingsKeepToTheirShare runs with ratings due every second
+// generation but a share so small that the wait after the first rating
+// outlasts the run: generation 0 is rated, and every later due rating is
+// deferred (or skipped while the first still runs), none played.
+func TestRatingsKeepToTheirShare(t *testing.T) {
+	dir := t.TempDir()
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(dir, "evolved.db")
+	cfg.Generations = 40
+	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 8, 5
+	cfg.Jobs.RatingShare = 0.0001
+	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
+	d, logs := runLogged(t, cfg, 0)
+	rs, err := d.db.Ratings(context.Background(), "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Generation != 0 {
+		t.Fatalf("ratings %+v, want generation 0's alone\n%s", rs, logs.String())
+	}
+	deferred := strings.Count(logs.String(), "rating deferred")
+	skipped := strings.Count(logs.String(), "rating skipped")
+	if deferred == 0 || deferred+skipped != 19 {
+		t.Errorf("%d due ratings deferred and %d skipped after generation 0's, want 19 in all and some deferred\n%s", deferred, skipped, logs.String())
+	}
 }
