@@ -72,10 +72,14 @@ type JobsConfig struct {
 	// many breeding operations at most separate an older genome from kept
 	// weights it is rebuilt from (0: keep every champion whole and
 	// rebuild nothing). See storage.Retention.
-	PruneKeep     int    `toml:"prune_keep"`
-	GenomeKeep    int    `toml:"genome_keep"`
-	KeyframeEvery int    `toml:"keyframe_every"`
-	Baseline      string `toml:"baseline"`
+	PruneKeep     int `toml:"prune_keep"`
+	GenomeKeep    int `toml:"genome_keep"`
+	KeyframeEvery int `toml:"keyframe_every"`
+	// MembersKeep is how many generations before the current population
+	// keep their populations, ladder results and the rows of genomes
+	// that matter to nothing later (storage.Retention.Members).
+	MembersKeep int    `toml:"members_keep"`
+	Baseline    string `toml:"baseline"`
 	// MinFreeMB is the free space, in MiB, below which the daemon pauses
 	// before its next generation and skips backups; 0 turns the check off.
 	MinFreeMB int `toml:"min_free_mb"`
@@ -155,7 +159,7 @@ type ClusterConfig struct {
 
 // Retention returns the storage retention the jobs configuration sets.
 func (j JobsConfig) Retention() storage.Retention {
-	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep, Keyframes: j.KeyframeEvery}
+	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep, Keyframes: j.KeyframeEvery, Members: j.MembersKeep}
 }
 
 // DefaultConfig returns the built-in configuration: Blondie24's draughts
@@ -172,7 +176,7 @@ func DefaultConfig() Config {
 		Xiangqi:   defaultXiangqi(),
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
-			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, KeyframeEvery: storage.DefaultKeyframes, MinFreeMB: 1024,
+			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, KeyframeEvery: storage.DefaultKeyframes, MembersKeep: 1000, MinFreeMB: 1024,
 			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60, RatingShare: 0.1,
 		},
 		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30, Replay: 16},
@@ -387,6 +391,9 @@ func (j JobsConfig) validate() error {
 	}
 	if j.GenomeKeep < 0 {
 		return bad("genome_keep", j.GenomeKeep, "must not be negative")
+	}
+	if j.MembersKeep < j.GenomeKeep {
+		return bad("members_keep", j.MembersKeep, fmt.Sprintf("want at least genome_keep (%d): a population outlives its genomes", j.GenomeKeep))
 	}
 	if j.KeyframeEvery < 0 {
 		return bad("keyframe_every", j.KeyframeEvery, "must not be negative (0 keeps every champion whole)")

@@ -73,8 +73,8 @@ func (d *Daemon) prune(ctx context.Context, keep storage.Retention) (string, err
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("deleted %d game records and %d genomes, gave back %s; database %s",
-		p.Games, p.Genomes, storage.FormatBytes(freed), storage.FormatBytes(size.Bytes)), nil
+	return fmt.Sprintf("deleted %d game records, %d genomes' weights and %d old members' rows, gave back %s; database %s",
+		p.Games, p.Genomes, p.Members, storage.FormatBytes(freed), storage.FormatBytes(size.Bytes)), nil
 }
 
 // BackupPath returns the directory the backups of the database at dbPath

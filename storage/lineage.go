@@ -277,11 +277,15 @@ func runSteps(ctx context.Context, q querier, game string) (nnet.Steps, error) {
 // after it up to the largest of the generation after its last one: a
 // short stretch of lineage's primary key, which spares lineage an index
 // on its parents (a row a genome, for good).
+//
+// The subqueries' aliases (bred_*) are their own, so that id may name a
+// column of the enclosing query without being captured by them.
 func bredFrom(id string) string {
-	return `EXISTS (SELECT 1 FROM lineage c WHERE c.game = ?1 AND c.agent_id > ` + id + `
-		AND c.agent_id <= (SELECT max(n.agent_id) FROM ` + membersByGeneration("n") + ` WHERE n.game = ?1
-			AND n.generation = (SELECT max(m.generation) FROM members m WHERE m.game = ?1 AND m.agent_id = ` + id + `) + 1)
-		AND c.op IS NOT NULL AND (c.parent1 = ` + id + ` OR c.parent2 = ` + id + `))`
+	return `EXISTS (SELECT 1 FROM lineage bred_child WHERE bred_child.game = ?1 AND bred_child.agent_id > ` + id + `
+		AND bred_child.agent_id <= (SELECT max(bred_next.agent_id) FROM ` + membersByGeneration("bred_next") + ` WHERE bred_next.game = ?1
+			AND bred_next.generation = (SELECT max(bred_own.generation) FROM members bred_own
+				WHERE bred_own.game = ?1 AND bred_own.agent_id = ` + id + `) + 1)
+		AND bred_child.op IS NOT NULL AND (bred_child.parent1 = ` + id + ` OR bred_child.parent2 = ` + id + `))`
 }
 
 // decideLineage decides, for each genome of game's run that has left the

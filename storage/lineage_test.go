@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -48,7 +49,7 @@ func TestLineageRebuildsEveryGenome(t *testing.T) {
 	}
 	ctx := context.Background()
 	const keyframes = 3
-	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: keyframes})
+	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: keyframes, Members: -1})
 	const played = 60
 	tw.play(t, played)
 	tw.sameChampions(t, played)
@@ -103,7 +104,7 @@ func TestMissingKeyframeIsReported(t *testing.T) {
 		t.Skip("long: 40 generations twice (skipped with -short)")
 	}
 	ctx := context.Background()
-	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 2})
+	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1})
 	const played = 40
 	tw.play(t, played)
 	if p, err := tw.kept.CheckLineage(ctx); err != nil || len(p) != 0 {
@@ -172,7 +173,7 @@ func TestMissingKeyframeIsReported(t *testing.T) {
 // checks that reading it fails instead of returning other weights.
 func TestRebuildRefusesAWrongRecord(t *testing.T) {
 	ctx := context.Background()
-	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 4})
+	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 4, Members: -1})
 	tw.play(t, 6)
 	dropped := query(t, tw.keptPath, "SELECT agent_id FROM lineage WHERE depth > 0 AND op = 'mutation' ORDER BY agent_id LIMIT 1")
 	if len(dropped) != 1 {
@@ -195,4 +196,104 @@ func TestRebuildRefusesAWrongRecord(t *testing.T) {
 	if _, err := db.Genome(ctx, "draughts", id); !errors.Is(err, storage.ErrLineage) {
 		t.Fatalf("genome %d with another random stream: %v, want ErrLineage", id, err)
 	}
+}
+
+// TestMembersWindowKeepsWhatMatters plays a run with every retention
+// window small and checks, against a database that keeps everything, that
+// the old populations and ladder results are gone, that the genome rows
+// deleted with them are exactly those worked out from the full database
+// (decided, never a champion, nothing bred from them), that every champion
+// still reads back bit for bit, and that the population read back for a
+// resume, whose fitness memory reaches back past the window, is the one in
+// memory.
+func TestMembersWindowKeepsWhatMatters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: 50 generations twice (skipped with -short)")
+	}
+	ctx := context.Background()
+	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 3, Members: 1}
+	tw := newLineageTwin(t, keep)
+	const played = 50
+	tw.play(t, played)
+	tw.sameChampions(t, played)
+
+	// Members and ladder results: only the last generations, unless an
+	// undecided genome holds the cut back (then from its birth).
+	first := query(t, tw.keptPath, "SELECT min(generation) FROM members")[0]
+	undecided := query(t, tw.keptPath, `SELECT coalesce(min((SELECT max(m.generation) FROM members m WHERE m.agent_id = l.agent_id)), 1000000)
+		FROM lineage l WHERE l.depth IS NULL`)[0]
+	want := min(played-1-keep.Members+1, atoi(t, undecided))
+	if atoi(t, first) != want {
+		t.Errorf("members kept from generation %s, want %d (undecided genomes born from %s)", first, want, undecided)
+	}
+	if got := query(t, tw.keptPath, "SELECT count(*) FROM ladder WHERE generation < ?", want)[0]; got != "0" {
+		t.Errorf("%s ladder results kept before generation %d", got, want)
+	}
+
+	// The genome rows deleted: computed from the full database by another
+	// route, parents read from the genomes' own JSON lists.
+	champion := map[string]bool{}
+	for _, id := range query(t, tw.allPath, "SELECT champion_id FROM generations") {
+		champion[id] = true
+	}
+	bred := map[string]bool{}
+	for _, p := range query(t, tw.allPath, "SELECT DISTINCT p.value FROM genomes g, json_each(g.parents) p WHERE g.origin != 'random' AND g.born > 0") {
+		bred[p] = true
+	}
+	last := map[string]int{}
+	for _, r := range query(t, tw.allPath, "SELECT agent_id || ' ' || max(generation) FROM members GROUP BY agent_id") {
+		var id string
+		var g int
+		fmt.Sscan(r, &id, &g)
+		last[id] = g
+	}
+	decided := map[string]bool{}
+	for _, id := range query(t, tw.keptPath, "SELECT agent_id FROM lineage WHERE depth IS NOT NULL") {
+		decided[id] = true
+	}
+	var wantGone, gone []string
+	kept := map[string]bool{}
+	for _, id := range query(t, tw.keptPath, "SELECT agent_id FROM genomes") {
+		kept[id] = true
+	}
+	for _, id := range query(t, tw.allPath, "SELECT agent_id FROM genomes WHERE born > 0 ORDER BY agent_id") {
+		// Decided genomes are still listed in the kept database's
+		// lineage unless deleted; a deleted one was decided.
+		if !champion[id] && !bred[id] && last[id] < want && (decided[id] || !kept[id]) {
+			wantGone = append(wantGone, id)
+		}
+		if !kept[id] {
+			gone = append(gone, id)
+		}
+	}
+	if len(gone) == 0 || !slices.Equal(gone, wantGone) {
+		t.Errorf("genome rows deleted %v\nwant %v", gone, wantGone)
+	}
+
+	// A resume reads the population in memory, fitness memory included,
+	// which for an elite older than the window reaches past it.
+	old := query(t, tw.allPath, "SELECT count(*) FROM members WHERE generation = ? AND agent_id IN (SELECT agent_id FROM members WHERE generation < ?)", played, want)[0]
+	if old == "0" {
+		t.Fatalf("no member of the current population is older than the window: the check below would prove nothing")
+	}
+	p, err := tw.kept.LoadPopulation(ctx, "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range p.Agents {
+		m := tw.st.Agents[i]
+		if a.ID != m.ID || a.PastPoints != m.PastPoints || a.PastGames != m.PastGames {
+			t.Errorf("slot %d read back as agent %d with %d points in %d games; in memory agent %d, %d in %d",
+				i, a.ID, a.PastPoints, a.PastGames, m.ID, m.PastPoints, m.PastGames)
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -31,18 +31,29 @@ type Retention struct {
 	// Keyframes operations from kept weights. 0 keeps every champion's
 	// weights and rebuilds nothing, as before lineage storage.
 	Keyframes int
+	// Members is how many generations before the current population keep
+	// their populations (members), their ladder results, and the rows of
+	// their genomes that matter to nothing later: never champions, with
+	// no genome bred from them. Older ones are deleted; a generation's
+	// summary (generations), its champion and every genome something was
+	// bred from stay. It never reaches a genome whose keeping is not yet
+	// decided. Negative keeps all.
+	Members int
 }
 
 // DefaultKeyframes is Retention.Keyframes of the daemon's default.
 const DefaultKeyframes = 100
 
 // KeepEverything returns the Retention that drops nothing.
-func KeepEverything() Retention { return Retention{Games: -1, Genomes: -1} }
+func KeepEverything() Retention { return Retention{Games: -1, Genomes: -1, Members: -1} }
 
 // Pruned counts what a prune dropped.
 type Pruned struct {
 	Games   int64 `json:"games"`
 	Genomes int64 `json:"genomes"`
+	// Members counts the deleted members, with the genome rows deleted
+	// with them (Retention.Members).
+	Members int64 `json:"members"`
 }
 
 // Prune applies keep to every run in the database and returns what it
@@ -84,6 +95,7 @@ func (d *DB) Prune(ctx context.Context, keep Retention) (Pruned, error) {
 		}
 		total.Games += p.Games
 		total.Genomes += p.Genomes
+		total.Members += p.Members
 	}
 	if err := tx.Commit(); err != nil {
 		return Pruned{}, fmt.Errorf("prune %s: %w", d.path, err)
@@ -133,7 +145,80 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		}
 		p.Genomes += n
 	}
+	if keep.Members >= 0 && keep.Genomes >= 0 {
+		n, err := pruneMembers(ctx, tx, game, latest-max(keep.Members, keep.Genomes))
+		if err != nil {
+			return p, err
+		}
+		p.Members += n
+	}
 	return p, nil
+}
+
+// pruneMembers deletes the members and ladder results of game's
+// generations up to cut, and the genome and lineage rows of the agents
+// that leave with them and matter to nothing later: decided, never a
+// champion, nothing bred from them, no member of a later generation. The
+// cut stops before the last generation of every genome not yet decided
+// (one that left the population while a parent stayed), whose decision
+// reads its members of that generation and those of the one after; the
+// current population's elites lose their older rows, and carry their
+// past in their current ones (past_points, past_games). Every call deletes everything up to the cut, so a cut held back
+// for a while catches up at once; the rows below it are gone already, so
+// the ranges it deletes are short.
+func pruneMembers(ctx context.Context, tx *sql.Tx, game string, cut int) (int64, error) {
+	var undecided sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT min((SELECT max(m.generation) FROM members m WHERE m.game = l.game AND m.agent_id = l.agent_id))
+		FROM lineage l INDEXED BY lineage_undecided WHERE l.game = ? AND l.depth IS NULL`, game).Scan(&undecided); err != nil {
+		return 0, fmt.Errorf("members: %w", err)
+	}
+	if undecided.Valid {
+		cut = min(cut, int(undecided.Int64)-1)
+	}
+	if cut < 0 {
+		return 0, nil
+	}
+	// The agents leaving, and among them those whose rows go too,
+	// found before their members (which bredFrom reads) are deleted.
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT leaving.agent_id FROM `+membersByGeneration("leaving")+`
+		JOIN lineage l ON l.game = leaving.game AND l.agent_id = leaving.agent_id
+		WHERE leaving.game = ?1 AND leaving.generation <= ?2 AND l.depth IS NOT NULL
+		  AND NOT EXISTS (SELECT 1 FROM members later WHERE later.game = ?1 AND later.agent_id = leaving.agent_id AND later.generation > ?2)
+		  AND NOT EXISTS (SELECT 1 FROM generations c WHERE c.game = ?1 AND c.champion_id = leaving.agent_id)
+		  AND NOT `+bredFrom("leaving.agent_id"), game, cut)
+	if err != nil {
+		return 0, fmt.Errorf("members: %w", err)
+	}
+	var gone []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("members: %w", err)
+		}
+		gone = append(gone, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("members: %w", err)
+	}
+	res, err := tx.ExecContext(ctx, "DELETE FROM members INDEXED BY sqlite_autoindex_members_1 WHERE game = ? AND generation <= ?", game, cut)
+	if err != nil {
+		return 0, fmt.Errorf("members: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM ladder WHERE game = ? AND generation <= ?", game, cut); err != nil {
+		return 0, fmt.Errorf("ladder: %w", err)
+	}
+	for _, id := range gone {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM lineage WHERE game = ? AND agent_id = ?", game, id); err != nil {
+			return 0, fmt.Errorf("lineage of agent %d: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM genomes WHERE game = ? AND agent_id = ?", game, id); err != nil {
+			return 0, fmt.Errorf("genome of agent %d: %w", id, err)
+		}
+	}
+	return n + int64(len(gone)), nil
 }
 
 // Vacuum returns the database's free pages to the file system (SQLite's

@@ -107,7 +107,7 @@ func query(t *testing.T, path, q string, args ...any) []string {
 
 func TestRetentionKeepsWhatIsNeeded(t *testing.T) {
 	ctx := context.Background()
-	keep := storage.Retention{Games: 2, Genomes: 1}
+	keep := storage.Retention{Games: 2, Genomes: 1, Members: -1}
 	tw := newTwin(t, keep)
 	tw.play(t, 8) // generations 0..7 played; the population of 8 waits
 	const latest = 7
@@ -214,7 +214,7 @@ func TestDatabaseSizeStaysBounded(t *testing.T) {
 		t.Skip("long: 300 generations (skipped with -short)")
 	}
 	ctx := context.Background()
-	tw := newTwin(t, storage.Retention{Games: 20, Genomes: 5})
+	tw := newTwin(t, storage.Retention{Games: 20, Genomes: 5, Members: -1})
 	used := func(db *storage.DB) int64 {
 		s, err := db.Size(ctx)
 		if err != nil {

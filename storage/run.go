@@ -74,7 +74,8 @@ type AgentRow struct {
 	Recipe *lineage.Recipe
 	// PastPoints and PastGames are the points and games of the
 	// generations the agent played before this one (an elite keeps its
-	// ID), which LoadPopulation reads; the writers ignore them.
+	// ID): the writers store them with the member, LoadPopulation reads
+	// them back.
 	PastPoints, PastGames int
 }
 
@@ -153,8 +154,8 @@ func insertPopulation(ctx context.Context, tx *sql.Tx, st Population) error {
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO members (game, generation, slot, agent_id, origin)
-			VALUES (?, ?, ?, ?, ?)`, st.Game, st.Generation, slot, a.ID, a.Origin); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO members (game, generation, slot, agent_id, origin, past_points, past_games)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, st.Game, st.Generation, slot, a.ID, a.Origin, a.PastPoints, a.PastGames); err != nil {
 			return fmt.Errorf("member %d of generation %d: %w", slot, st.Generation, err)
 		}
 	}
@@ -381,7 +382,7 @@ func (d *DB) CurriculumNodes(ctx context.Context, game string, generation int) (
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, g.parents, g.node, l.op, l.op_index, g.genome
+	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, g.genome
 		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
 		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
@@ -390,15 +391,21 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 	}
 	defer rows.Close()
 	var agents []AgentRow
+	summed := true // every member carries its past (written since migration 10)
 	for rows.Next() {
 		var slot int
 		var a AgentRow
 		var parents string
 		var node, op sql.NullString
-		var index sql.NullInt64
+		var index, pastPoints, pastGames sql.NullInt64
 		var blob []byte
-		if err := rows.Scan(&slot, &a.ID, &a.Origin, &parents, &node, &op, &index, &blob); err != nil {
+		if err := rows.Scan(&slot, &a.ID, &a.Origin, &pastPoints, &pastGames, &parents, &node, &op, &index, &blob); err != nil {
 			return nil, err
+		}
+		if pastPoints.Valid && pastGames.Valid {
+			a.PastPoints, a.PastGames = int(pastPoints.Int64), int(pastGames.Int64)
+		} else {
+			summed = false
 		}
 		if slot != len(agents) {
 			return nil, fmt.Errorf("generation %d: slot %d missing", generation, len(agents))
@@ -431,9 +438,12 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	// Each agent's past: the points and games of the generations it
-	// played before this one (an elite keeps its id), for the GA's
-	// fitness memory.
+	if summed {
+		return agents, nil
+	}
+	// A population written before migration 10: each agent's past is
+	// the sum of the generations it played before this one (an elite
+	// keeps its id), for the GA's fitness memory.
 	past, err := d.db.QueryContext(ctx, `SELECT agent_id, sum(points), sum(wins + draws + losses) FROM members
 		WHERE game = ? AND generation < ? AND points IS NOT NULL
 		AND agent_id IN (SELECT agent_id FROM `+membersByGeneration("members")+` WHERE game = ? AND generation = ?)

@@ -295,6 +295,15 @@ CREATE INDEX lineage_undecided ON lineage (game, agent_id) WHERE depth IS NULL;
 	`
 ALTER TABLE runs ADD COLUMN target INTEGER; -- evolved run --generations of the daemon running it; NULL without one
 `,
+	// 10: each member carries the points and games of the generations it
+	// played before (an elite keeps its id), so that the populations of
+	// older generations may go (Retention.Members) while the GA's fitness
+	// memory still reads them. NULL in rows written before: summed from
+	// the rows of the generations before, as then.
+	`
+ALTER TABLE members ADD COLUMN past_points INTEGER;
+ALTER TABLE members ADD COLUMN past_games INTEGER;
+`,
 }
 
 // rebuildsTables lists the migrations that rebuild a table another table

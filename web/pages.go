@@ -317,6 +317,9 @@ type generationView struct {
 	Games       []storage.GameSummary `json:"games"`
 	Prev, Next  int                   `json:"-"` // -1: none
 	PrunedGames bool                  `json:"pruned_games"`
+	// PrunedMembers says the generation's population is no longer
+	// stored ([jobs] members_keep); its summary and champion are.
+	PrunedMembers bool `json:"pruned_members"`
 }
 
 // loadGeneration reads a generation's champion, agents and games.
@@ -351,6 +354,7 @@ func (s *Server) loadGeneration(r *http.Request) (generationView, error) {
 		v.Next = -1
 	}
 	v.PrunedGames = len(v.Games) == 0
+	v.PrunedMembers = len(v.Members) == 0
 	return v, nil
 }
 

@@ -64,6 +64,7 @@ prune = ""
 prune_keep = 8
 genome_keep = 3
 keyframe_every = 4
+members_keep = 5
 rating_every = 2
 rating_games = 4
 `
