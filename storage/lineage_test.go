@@ -45,12 +45,12 @@ func newLineageTwin(t *testing.T, keep storage.Retention) *twin {
 // database keeps only a few genomes whole.
 func TestLineageRebuildsEveryGenome(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long: 60 generations twice (skipped with -short)")
+		t.Skip("long: 200 generations twice (skipped with -short)")
 	}
 	ctx := context.Background()
 	const keyframes = 3
 	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: keyframes, Members: -1})
-	const played = 60
+	const played = 200
 	tw.play(t, played)
 	tw.sameChampions(t, played)
 
