@@ -469,6 +469,12 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		elite = 0 // no agent outlives its generation
 	}
 	reliability := population.NewReliability(reliabilityWindow * elite)
+	// last reports whether generation is the last the run plays: a
+	// rating started then would hold up the exit (or be abandoned).
+	last := func(generation int) bool {
+		target := d.config().Generations
+		return target > 0 && generation+1 >= target
+	}
 	// The target goes into the database, for status and a web site in
 	// another process; a clean stop takes it out.
 	recorded := -1
@@ -581,7 +587,9 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 			}
 		}
 		log.Info("generation committed", attrs...)
-		if every := d.config().Jobs.RatingEvery; every > 0 && st.Generation%every == 0 {
+		if every := d.config().Jobs.RatingEvery; every > 0 && st.Generation%every == 0 && last(st.Generation) {
+			log.Info("rating skipped: the run stops after this generation (rate its champion with evolved rate)", "generation", st.Generation)
+		} else if every > 0 && st.Generation%every == 0 {
 			champion, err := species.Player(report.Champion.Net)
 			if err != nil {
 				return fmt.Errorf("daemon: %s generation %d: champion: %w", game, st.Generation, err)

@@ -298,10 +298,12 @@ func TestFinishedRunAbandonsLongRatings(t *testing.T) {
 	dir := t.TempDir()
 	cfg := fastDraughts()
 	cfg.DB = filepath.Join(dir, "evolved.db")
-	cfg.Generations = 1
+	cfg.Generations = 2
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 1, 100000, 60
-	// Without the grace, Run would wait for hours of rating games: the
-	// test's own timeout is the check that it does not.
+	cfg.Jobs.RatingShare = 1
+	// Generation 0's rating outlasts the run. Without the grace, Run
+	// would wait for hours of rating games: the test's own timeout is the
+	// check that it does not.
 	d, logs := runLogged(t, cfg, 300*time.Millisecond)
 	if rs, _ := d.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
 		t.Errorf("an abandoned rating stored %+v", rs)
@@ -318,15 +320,18 @@ func TestInterruptedRatingIsRedone(t *testing.T) {
 	dir := t.TempDir()
 	cfg := fastDraughts()
 	cfg.DB = filepath.Join(dir, "evolved.db")
-	cfg.Generations = 1
+	cfg.Generations = 2
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 100000, 60
 	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
-	first, _ := runLogged(t, cfg, 300*time.Millisecond)
+	first, firstLogs := runLogged(t, cfg, 300*time.Millisecond)
 	if rs, _ := first.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
 		t.Fatalf("the interrupted rating stored %+v", rs)
 	}
+	if !strings.Contains(firstLogs.String(), "rating abandoned: stopping") {
+		t.Fatalf("generation 0's rating was not interrupted:\n%s", firstLogs.String())
+	}
 	first.Close()
-	cfg.Generations, cfg.Jobs.RatingGames = 2, 8
+	cfg.Generations, cfg.Jobs.RatingGames = 3, 8
 	d, logs := runLogged(t, cfg, 0)
 	rs, err := d.db.Ratings(context.Background(), "draughts")
 	if err != nil || len(rs) != 1 || rs[0].Generation != 0 || rs[0].Games != 8 {
@@ -393,5 +398,25 @@ func TestRatingsKeepToTheirShare(t *testing.T) {
 	skipped := strings.Count(logs.String(), "rating skipped")
 	if deferred == 0 || deferred+skipped != 19 {
 		t.Errorf("%d due ratings deferred and %d skipped after generation 0's, want 19 in all and some deferred\n%s", deferred, skipped, logs.String())
+	}
+}
+
+// TestLastGenerationIsNotRated: a rating due at the generation the run
+// stops after would hold up the exit (a chess rating takes half an hour)
+// or be abandoned; it is skipped and the log says how to rate it.
+func TestLastGenerationIsNotRated(t *testing.T) {
+	dir := t.TempDir()
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(dir, "evolved.db")
+	cfg.Generations = 3
+	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes, cfg.Jobs.RatingShare = 2, 8, 5, 1
+	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
+	d, logs := runLogged(t, cfg, 0)
+	rs, err := d.db.Ratings(context.Background(), "draughts")
+	if err != nil || len(rs) != 1 || rs[0].Generation != 0 {
+		t.Fatalf("ratings %+v (%v), want generation 0's alone\n%s", rs, err, logs.String())
+	}
+	if !strings.Contains(logs.String(), "rating skipped: the run stops after this generation") {
+		t.Errorf("the log does not say generation 2's rating was skipped:\n%s", logs.String())
 	}
 }
