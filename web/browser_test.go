@@ -133,7 +133,18 @@ func TestBrowserPagesLoadCleanly(t *testing.T) {
 		check             func(t *testing.T)
 	}{
 		{"overview", "/", `#runs table tbody tr:nth-child(3)`, nil},
-		{"population", "/games/chess", `.charts[data-drawn="3"] [data-chart="rating"] circle`, nil},
+		{"population", "/games/chess", `.charts[data-drawn="3"] [data-chart="rating"] circle`, func(t *testing.T) {
+			// Every chart names its y axis; baseline scores carry
+			// their intervals.
+			titles := value(t, b, "population: y titles", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".charts text.ytitle")).map(e => e.textContent)`))
+			if len(titles) != 4 || titles[2] != "score (%), 95% interval" {
+				t.Errorf("y axis titles %q, want one per chart", titles)
+			}
+			whiskers := value(t, b, "population: baseline intervals", chromedp.Evaluate[int](`document.querySelectorAll('[data-chart="baselines"] line.whisker').length`))
+			if whiskers == 0 {
+				t.Errorf("the baseline scores have no intervals")
+			}
+		}},
 		{"generation", "/games/xiangqi/generations/2", `#games tbody tr`, nil},
 		{"replay-draughts", "/games/draughts/generations/2/games/tournament/0", `#moves li`, nil},
 		{"replay-chess", "/games/chess/generations/2/games/baseline/0", `#moves li`, func(t *testing.T) {

@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 560, H = 270, M = { left: 52, right: 14, top: 26, bottom: 34 };
+  const W = 560, H = 270, M = { left: 62, right: 14, top: 26, bottom: 34 };
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(NS, name);
@@ -34,7 +34,13 @@
     return Math.abs(v) >= 1000 || Number.isInteger(v) ? String(Math.round(v)) : v.toPrecision(3).replace(/\.?0+$/, "");
   }
 
-  // draw renders series ({name, cls, points: [[x, y, ci?]], line, dots}) into box.
+  // low and high return the ends of a point's interval: [x, y, halfWidth]
+  // or [x, y, low, high]; the point itself without one.
+  function low(p) { return p.length > 3 ? p[2] : p[1] - (p[2] || 0); }
+  function high(p) { return p.length > 3 ? p[3] : p[1] + (p[2] || 0); }
+
+  // draw renders series ({name, cls, points: [[x, y, ci?] or [x, y, low,
+  // high]], line, dots}) into box, with opts.yLabel along the y axis.
   function draw(box, series, opts) {
     box.textContent = "";
     const all = [];
@@ -48,8 +54,8 @@
     }
     let x0 = Math.min.apply(null, all.map(function (p) { return p[0]; }));
     let x1 = Math.max.apply(null, all.map(function (p) { return p[0]; }));
-    let y0 = opts.yMin !== undefined ? opts.yMin : Math.min.apply(null, all.map(function (p) { return p[1] - (p[2] || 0); }));
-    let y1 = opts.yMax !== undefined ? opts.yMax : Math.max.apply(null, all.map(function (p) { return p[1] + (p[2] || 0); }));
+    let y0 = opts.yMin !== undefined ? opts.yMin : Math.min.apply(null, all.map(low));
+    let y1 = opts.yMax !== undefined ? opts.yMax : Math.max.apply(null, all.map(high));
     if (x1 === x0) { x0 -= 1; x1 += 1; }
     if (y1 === y0) { y0 -= 1; y1 += 1; }
     if (opts.yMin === undefined) {
@@ -69,6 +75,10 @@
     });
     el("line", { x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }, axis);
     el("text", { x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" }, axis).textContent = "generation";
+    if (opts.yLabel) {
+      const cy = (M.top + H - M.bottom) / 2;
+      el("text", { x: 12, y: cy, "text-anchor": "middle", transform: "rotate(-90 12 " + cy + ")", class: "ytitle" }, axis).textContent = opts.yLabel;
+    }
     if (opts.zero && y0 < 0 && y1 > 0) {
       el("line", { x1: M.left, x2: W - M.right, y1: sy(0), y2: sy(0) }, axis);
     }
@@ -80,8 +90,8 @@
       }
       if (s.dots || s.points.length === 1) {
         s.points.forEach(function (p) {
-          if (p[2]) {
-            el("line", { x1: sx(p[0]), x2: sx(p[0]), y1: sy(p[1] - p[2]), y2: sy(p[1] + p[2]), class: "whisker " + s.cls }, g);
+          if (low(p) !== high(p)) {
+            el("line", { x1: sx(p[0]), x2: sx(p[0]), y1: sy(low(p)), y2: sy(high(p)), class: "whisker " + s.cls }, g);
           }
           el("circle", { cx: sx(p[0]), cy: sy(p[1]), r: 2.6, class: "dot " + s.cls }, g);
         });
@@ -97,6 +107,11 @@
     });
   }
 
+  // expected returns the expected score of an Elo difference d.
+  function expected(d) {
+    return 1 / (1 + Math.pow(10, -d / 400));
+  }
+
   function pts(xs, ys) {
     return xs.map(function (x, i) { return [x, ys[i]]; });
   }
@@ -108,18 +123,26 @@
       draw(boxes.fitness, [
         { name: "champion", cls: "s1", points: pts(data.generations, data.best) },
         { name: "mean", cls: "s2", points: pts(data.generations, data.mean) },
-      ], { title: "fitness by generation", empty: "no generation played yet" });
+      ], { title: "fitness by generation", yLabel: "points in the tournament", empty: "no generation played yet" });
     }
     if (boxes.ladder) {
       draw(boxes.ladder, [{ name: "ladder", cls: "s1", points: pts(data.generations, data.ladder) }],
-        { title: "ladder by generation", empty: "no generation played yet", zero: true });
+        { title: "ladder by generation", yLabel: "mean vs earlier champions (−1 to 1)", empty: "no generation played yet", zero: true });
     }
     if (boxes.baselines) {
       const names = Object.keys(data.baselines).sort();
       draw(boxes.baselines, names.map(function (n, i) {
         return { name: n, cls: "s" + (i % 5 + 1), dots: true,
-          points: data.baselines[n].map(function (p) { return [p.generation, 100 * p.score]; }) };
-      }), { title: "baseline scores (%)", empty: "no baseline games yet", yMin: 0, yMax: 100 });
+          points: data.baselines[n].map(function (p) {
+            // The score's 95% interval, from the Elo difference's; a
+            // score of 0 or 1 has no finite Elo (the API gives 0), and
+            // then no interval is drawn.
+            if (Math.abs(expected(p.elo) - p.score) > 0.005) {
+              return [p.generation, 100 * p.score];
+            }
+            return [p.generation, 100 * p.score, 100 * expected(p.elo - p.ci), 100 * expected(p.elo + p.ci)];
+          }) };
+      }), { title: "baseline scores (%)", yLabel: "score (%), 95% interval", empty: "no baseline games yet", yMin: 0, yMax: 100 });
     }
     if (boxes.rating) {
       const scales = {};
@@ -129,7 +152,7 @@
       });
       draw(boxes.rating, Object.keys(scales).sort().map(function (k, i) {
         return { name: k, cls: "s" + (i % 5 + 1), dots: true, points: scales[k] };
-      }), { title: "ratings", empty: "not rated yet (jobs.rating_every, or evolved rate)" });
+      }), { title: "ratings", yLabel: "Elo, 95% interval", empty: "not rated yet (jobs.rating_every, or evolved rate)" });
     }
     section.dataset.drawn = String(data.generations.length);
   }
