@@ -162,8 +162,23 @@ func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, 
 		log.Warn("could not read the ratings to redo an interrupted one", "err", err)
 		return
 	}
+	// The share of the machine holds across restarts: the wait after the
+	// latest stored rating is taken up where it was (a due rating inside
+	// it was deferred, not interrupted, and stays undone).
+	var latest storage.Rating
 	for _, r := range rated {
 		if r.Generation == g {
+			return
+		}
+		if r.CreatedAt.After(latest.CreatedAt) {
+			latest = r
+		}
+	}
+	if !latest.CreatedAt.IsZero() {
+		workers := d.workers()
+		wait := ratingGap(time.Duration(latest.Seconds*float64(time.Second)), max(1, workers/2), workers, d.config().Jobs.RatingShare)
+		if next := latest.CreatedAt.Add(wait); time.Now().Before(next) {
+			d.rating(kind.Name).notBefore.Store(next.UnixNano())
 			return
 		}
 	}

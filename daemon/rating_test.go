@@ -399,6 +399,17 @@ func TestRatingsKeepToTheirShare(t *testing.T) {
 	if deferred == 0 || deferred+skipped != 19 {
 		t.Errorf("%d due ratings deferred and %d skipped after generation 0's, want 19 in all and some deferred\n%s", deferred, skipped, logs.String())
 	}
+	// A restart inside the wait neither redoes the deferred rating of
+	// generation 38 nor rates the next due one.
+	d.Close()
+	cfg.Generations = 43
+	d, logs = runLogged(t, cfg, 0)
+	if rs, _ := d.db.Ratings(context.Background(), "draughts"); len(rs) != 1 {
+		t.Errorf("after a restart inside the wait: ratings %+v, want generation 0's alone\n%s", rs, logs.String())
+	}
+	if strings.Contains(logs.String(), "redoing") || !strings.Contains(logs.String(), "rating deferred") {
+		t.Errorf("after a restart inside the wait the log should defer generation 40's rating and redo none:\n%s", logs.String())
+	}
 }
 
 // TestLastGenerationIsNotRated: a rating due at the generation the run
