@@ -463,7 +463,7 @@ func spans(gens []int) string {
 func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT g.game, g.agent_id, g.born, g.genome IS NULL
 		FROM genomes g LEFT JOIN lineage l ON l.game = g.game AND l.agent_id = g.agent_id
-		WHERE (l.agent_id IS NULL AND g.genome IS NOT NULL) OR l.depth IS NULL OR l.depth = 0
+		WHERE (l.agent_id IS NULL AND g.genome IS NOT NULL) OR (l.agent_id IS NOT NULL AND (l.depth IS NULL OR l.depth = 0))
 		ORDER BY g.game, g.agent_id`)
 	if err != nil {
 		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
