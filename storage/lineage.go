@@ -288,12 +288,61 @@ func bredFrom(id string) string {
 		AND bred_child.op IS NOT NULL AND (bred_child.parent1 = ` + id + ` OR bred_child.parent2 = ` + id + `))`
 }
 
+// lineageValue returns how many operations at most rebuild genome id, as
+// a parent of a genome being decided: 0 for kept weights (a keyframe, a
+// genome without a recipe that has children, one bred before lineage
+// storage, which retention then keeps), its depth once dropped. A genome
+// not yet decided (an elite still in the population) counts what it would
+// be decided at now, 1 + its parents' values; at keyframes or more it is
+// decided now, as the keyframe it would become: it has a child. Values
+// only ever fall (a decision counts its parents' values at the time, which
+// are at most those counted before), so a depth taken from them bounds
+// the rebuild for good, and no genome waits with its weights kept while
+// an elite lives on.
+func lineageValue(ctx context.Context, tx *sql.Tx, game string, id int64, keyframes int) (int64, error) {
+	var depth sql.NullInt64
+	var op sql.NullString
+	var p1, p2 sql.NullInt64
+	err := tx.QueryRowContext(ctx, "SELECT depth, op, parent1, parent2 FROM lineage WHERE game = ? AND agent_id = ?", game, id).Scan(&depth, &op, &p1, &p2)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return depthKeyframe, nil
+	case err != nil:
+		return 0, err
+	case depth.Valid && depth.Int64 == depthDropped:
+		return 0, fmt.Errorf("%w: genome %d was dropped for good", ErrLineage, id)
+	case depth.Valid:
+		return depth.Int64, nil
+	case !op.Valid:
+		return depthKeyframe, nil // kept while it has children, which it has
+	}
+	most := int64(0)
+	for _, p := range []sql.NullInt64{p1, p2} {
+		if !p.Valid {
+			continue
+		}
+		v, err := lineageValue(ctx, tx, game, p.Int64, keyframes)
+		if err != nil {
+			return 0, err
+		}
+		most = max(most, v)
+	}
+	if most+1 < int64(keyframes) {
+		return most + 1, nil
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE lineage SET depth = ? WHERE game = ? AND agent_id = ?", depthKeyframe, game, id); err != nil {
+		return 0, err
+	}
+	return depthKeyframe, nil
+}
+
 // decideLineage decides, for each genome of game's run that has left the
-// genome window (no member of a generation after cutoff) and whose parents
-// are decided, whether its weights stay: a genome bred by a recipe is
-// dropped and rebuilt from its parents unless it is keyframes operations
-// away from the nearest kept ancestor and has children; a genome without
-// a recipe stays if it is a champion or has children. With keyframes 0
+// genome window (no member of a generation after cutoff), whether its
+// weights stay: a genome bred by a recipe is dropped and rebuilt from its
+// parents unless it is keyframes operations or more from kept weights and
+// has children; a genome without a recipe stays if it is a champion or has
+// children. A parent not yet decided (an elite still in the window)
+// counts its value now (lineageValue). With keyframes 0
 // every champion is kept whole and the other genomes are dropped for
 // good, as before lineage storage. It returns how many genomes it dropped.
 func decideLineage(ctx context.Context, tx *sql.Tx, game string, cutoff, keyframes int) (int64, error) {
@@ -330,23 +379,6 @@ func decideLineage(ctx context.Context, tx *sql.Tx, game string, cutoff, keyfram
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("lineage: %w", err)
 	}
-	decided := map[int64]int64{} // depths decided in this call
-	depthOf := func(id int64) (int64, bool, error) {
-		if d, ok := decided[id]; ok {
-			return d, true, nil
-		}
-		var d sql.NullInt64
-		err := tx.QueryRowContext(ctx, "SELECT depth FROM lineage WHERE game = ? AND agent_id = ?", game, id).Scan(&d)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			// Bred before lineage storage: retention keeps the
-			// weights of such a parent (see prune).
-			return depthKeyframe, true, nil
-		case err != nil:
-			return 0, false, err
-		}
-		return d.Int64, d.Valid, nil
-	}
 	var dropped int64
 	for _, c := range cands {
 		var champion, children bool
@@ -369,30 +401,19 @@ func decideLineage(ctx context.Context, tx *sql.Tx, game string, cutoff, keyfram
 				depth = depthKeyframe
 			}
 		default:
-			most, ready := int64(0), true
+			most := int64(0)
 			for _, p := range c.parents {
-				d, ok, err := depthOf(p)
+				v, err := lineageValue(ctx, tx, game, p, keyframes)
 				if err != nil {
 					return 0, fmt.Errorf("lineage of agent %d: parent %d: %w", c.id, p, err)
 				}
-				if !ok {
-					ready = false // a parent still in the window: decide later
-					break
-				}
-				if d == depthDropped {
-					return 0, fmt.Errorf("lineage of agent %d: %w: parent %d was dropped for good", c.id, ErrLineage, p)
-				}
-				most = max(most, d)
-			}
-			if !ready {
-				continue
+				most = max(most, v)
 			}
 			depth = most + 1
 			if depth >= int64(keyframes) && children {
 				depth = depthKeyframe
 			}
 		}
-		decided[c.id] = depth
 		if _, err := tx.ExecContext(ctx, "UPDATE lineage SET depth = ? WHERE game = ? AND agent_id = ?", depth, game, c.id); err != nil {
 			return 0, fmt.Errorf("lineage of agent %d: %w", c.id, err)
 		}
