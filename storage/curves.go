@@ -78,3 +78,40 @@ func (d *DB) LoadCurves(ctx context.Context, game string) (Curves, error) {
 	}
 	return c, nil
 }
+
+// FitnessSample is one generation's champion fitness, for sparklines.
+type FitnessSample struct {
+	Generation int
+	Best       float64
+}
+
+// SampleFitness returns the champion's fitness at about points
+// generations of game's run, spread evenly from the first to the latest:
+// a few primary-key look-ups, however long the run.
+func (d *DB) SampleFitness(ctx context.Context, game string, points int) ([]FitnessSample, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, "SELECT coalesce(max(generation) + 1, 0) FROM generations WHERE game = ?", game).Scan(&n); err != nil {
+		return nil, fmt.Errorf("sample fitness of %s: %w", game, err)
+	}
+	if n == 0 || points < 1 {
+		return nil, nil
+	}
+	var out []FitnessSample
+	last := -1
+	for i := range points {
+		g := 0
+		if points > 1 {
+			g = i * (n - 1) / (points - 1)
+		}
+		if g == last {
+			continue
+		}
+		last = g
+		s := FitnessSample{Generation: g}
+		if err := d.db.QueryRowContext(ctx, "SELECT best_fitness FROM generations WHERE game = ? AND generation = ?", game, g).Scan(&s.Best); err != nil {
+			return nil, fmt.Errorf("sample fitness of %s generation %d: %w", game, g, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

@@ -271,3 +271,29 @@ func TestLoadCurvesReadsBaselinesWithIntervals(t *testing.T) {
 		t.Errorf("curves' baselines %v, want %v (random in 0, 2, 4; champions in 2, 4)", got, want)
 	}
 }
+
+// TestSampleFitness checks the generations a sparkline samples, spread
+// from the first to the latest, and their champions' fitness.
+func TestSampleFitness(t *testing.T) {
+	ctx := context.Background()
+	tw := newTwin(t, storage.KeepEverything())
+	tw.play(t, 10)
+	got, err := tw.all.SampleFitness(ctx, "draughts", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gens []int
+	for _, s := range got {
+		gens = append(gens, s.Generation)
+		if want := query(t, tw.allPath, "SELECT best_fitness FROM generations WHERE generation = ?", s.Generation)[0]; fmt.Sprint(s.Best) != want {
+			t.Errorf("generation %d: fitness %v, want %s", s.Generation, s.Best, want)
+		}
+	}
+	if !slices.Equal(gens, []int{0, 3, 6, 9}) {
+		t.Errorf("sampled generations %v, want [0 3 6 9]", gens)
+	}
+	// More points than generations: each generation once.
+	if got, _ := tw.all.SampleFitness(ctx, "draughts", 50); len(got) != 10 {
+		t.Errorf("50 points of 10 generations: %d samples", len(got))
+	}
+}

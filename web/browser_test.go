@@ -132,7 +132,13 @@ func TestBrowserPagesLoadCleanly(t *testing.T) {
 		name, path, ready string
 		check             func(t *testing.T)
 	}{
-		{"overview", "/", `#runs table tbody tr:nth-child(3)`, nil},
+		{"overview", "/", `#runs table tbody tr:nth-child(3)`, func(t *testing.T) {
+			// A fitness sparkline for each run, a rating one for chess.
+			fitness := value(t, b, "overview: sparklines", chromedp.Evaluate[int](`document.querySelectorAll("#runs svg.spark path").length`))
+			if fitness != 4 {
+				t.Errorf("%d sparklines on the overview, want 4 (three runs' fitness, chess's ratings)", fitness)
+			}
+		}},
 		{"population", "/games/chess", `.charts[data-drawn="3"] [data-chart="rating"] circle`, func(t *testing.T) {
 			// Every chart names its y axis; baseline scores carry
 			// their intervals.

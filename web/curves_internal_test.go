@@ -25,3 +25,24 @@ func TestBucketMeans(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkPath checks sparkline paths worked out by hand: x from 0 to
+// xMax over 120 units, y over the values' range in 1..23 (high values up),
+// a flat or lone series in the middle.
+func TestSparkPath(t *testing.T) {
+	for _, c := range []struct {
+		xs, ys []float64
+		xMax   float64
+		want   string
+	}{
+		{[]float64{0, 5, 10}, []float64{2, 6, 4}, 10, "M0.0 23.0L60.0 1.0L120.0 12.0"},
+		{[]float64{0, 10}, []float64{3, 3}, 10, "M0.0 12.0L120.0 12.0"},
+		{[]float64{4}, []float64{1500}, 8, "M60.0 12.0h2"},
+		{[]float64{0}, []float64{7}, 0, "M60.0 12.0h2"},
+		{nil, nil, 10, ""},
+	} {
+		if got := sparkPath(c.xs, c.ys, c.xMax); got != c.want {
+			t.Errorf("sparkPath(%v, %v, %v) = %q, want %q", c.xs, c.ys, c.xMax, got, c.want)
+		}
+	}
+}

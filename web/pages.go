@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"evolved/progress"
@@ -99,6 +101,51 @@ type runRow struct {
 	ETA    string `json:"eta,omitempty"`
 	// Rating is the latest rating, if any.
 	Rating *ratingView `json:"rating,omitempty"`
+	// FitnessSpark and RatingSpark are the overview's sparklines: SVG
+	// path data of the champion's fitness and of the ratings by
+	// generation, in a sparkW by sparkH box ("" without data).
+	FitnessSpark string `json:"-"`
+	RatingSpark  string `json:"-"`
+}
+
+// The sparklines' box, in SVG units, and the fitness points sampled.
+const (
+	sparkW, sparkH = 120.0, 24.0
+	sparkPoints    = 60
+)
+
+// sparkPath returns SVG path data drawing ys against xs in the sparkline
+// box, x from 0 to xMax and y over the values' own range; a lone point is
+// a short dash. "" without points.
+func sparkPath(xs, ys []float64, xMax float64) string {
+	if len(ys) == 0 {
+		return ""
+	}
+	lo, hi := slices.Min(ys), slices.Max(ys)
+	x := func(v float64) float64 {
+		if xMax <= 0 {
+			return sparkW / 2
+		}
+		return v / xMax * sparkW
+	}
+	y := func(v float64) float64 {
+		if hi == lo {
+			return sparkH / 2
+		}
+		return 1 + (hi-v)/(hi-lo)*(sparkH-2)
+	}
+	var b strings.Builder
+	for i := range ys {
+		cmd := "L"
+		if i == 0 {
+			cmd = "M"
+		}
+		fmt.Fprintf(&b, "%s%.1f %.1f", cmd, x(xs[i]), y(ys[i]))
+	}
+	if len(ys) == 1 {
+		fmt.Fprintf(&b, "h2")
+	}
+	return b.String()
 }
 
 // ratingView is a rating as pages and the API show it.
@@ -165,6 +212,9 @@ func (s *Server) loadOverview(r *http.Request) (overview, error) {
 		} else if ok {
 			row.Rating = viewRating(rt)
 		}
+		if err := s.sparks(ctx, &row); err != nil {
+			return o, err
+		}
 		o.Runs = append(o.Runs, row)
 	}
 	runs, err := s.db.MetaRuns(ctx)
@@ -188,6 +238,31 @@ func (s *Server) loadOverview(r *http.Request) (overview, error) {
 		}
 	}
 	return o, nil
+}
+
+// sparks draws row's sparklines: the champion's fitness at sparkPoints
+// generations, and every rating, by generation.
+func (s *Server) sparks(ctx context.Context, row *runRow) error {
+	xMax := float64(max(row.Generation-1, 0))
+	samples, err := s.db.SampleFitness(ctx, row.Game, sparkPoints)
+	if err != nil {
+		return err
+	}
+	var xs, ys []float64
+	for _, p := range samples {
+		xs, ys = append(xs, float64(p.Generation)), append(ys, p.Best)
+	}
+	row.FitnessSpark = sparkPath(xs, ys, xMax)
+	ratings, err := s.db.Ratings(ctx, row.Game)
+	if err != nil {
+		return err
+	}
+	xs, ys = nil, nil
+	for _, r := range ratings {
+		xs, ys = append(xs, float64(r.Generation)), append(ys, r.Elo)
+	}
+	row.RatingSpark = sparkPath(xs, ys, xMax)
+	return nil
 }
 
 // roundDuration writes d to the minute, or to the hour past two days.
