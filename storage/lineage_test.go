@@ -360,3 +360,21 @@ func TestOldDatabaseGoesOnWithLineage(t *testing.T) {
 		t.Errorf("check: %v %v", problems, err)
 	}
 }
+
+// TestMembersWindowCatchesUpInChunks: a database that kept every
+// population deletes the old ones a chunk of generations at a time.
+func TestMembersWindowCatchesUpInChunks(t *testing.T) {
+	ctx := context.Background()
+	tw := newLineageTwin(t, storage.KeepEverything())
+	tw.play(t, 30)
+	keep := storage.Retention{Games: -1, Genomes: 1, Keyframes: 3, Members: 2, MembersChunk: 8}
+	for i, want := range []string{"8", "16", "24", "28", "28"} {
+		if _, err := tw.kept.Prune(ctx, keep); err != nil {
+			t.Fatal(err)
+		}
+		if got := query(t, tw.keptPath, "SELECT min(generation) FROM members")[0]; got != want {
+			t.Errorf("after prune %d the first population kept is generation %s, want %s", i+1, got, want)
+		}
+	}
+	tw.sameChampions(t, 30)
+}

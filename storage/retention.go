@@ -39,7 +39,15 @@ type Retention struct {
 	// bred from stay. It never reaches a genome whose keeping is not yet
 	// decided. Negative keeps all.
 	Members int
+	// MembersChunk bounds how many generations' populations one commit
+	// (or one Prune) deletes, so that a database without a members window
+	// before catches up a little at a time, not in one transaction that
+	// rewrites a large part of the file; 0 is DefaultMembersChunk.
+	MembersChunk int
 }
+
+// DefaultMembersChunk is Retention.MembersChunk's default.
+const DefaultMembersChunk = 200
 
 // DefaultKeyframes is Retention.Keyframes of the daemon's default.
 const DefaultKeyframes = 100
@@ -146,7 +154,11 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		p.Genomes += n
 	}
 	if keep.Members >= 0 && keep.Genomes >= 0 {
-		n, err := pruneMembers(ctx, tx, game, latest-max(keep.Members, keep.Genomes))
+		chunk := keep.MembersChunk
+		if chunk <= 0 {
+			chunk = DefaultMembersChunk
+		}
+		n, err := pruneMembers(ctx, tx, game, latest-max(keep.Members, keep.Genomes), chunk)
 		if err != nil {
 			return p, err
 		}
@@ -166,7 +178,7 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 // past in their current ones (past_points, past_games). Every call deletes everything up to the cut, so a cut held back
 // for a while catches up at once; the rows below it are gone already, so
 // the ranges it deletes are short.
-func pruneMembers(ctx context.Context, tx *sql.Tx, game string, cut int) (int64, error) {
+func pruneMembers(ctx context.Context, tx *sql.Tx, game string, cut, chunk int) (int64, error) {
 	var undecided sql.NullInt64
 	if err := tx.QueryRowContext(ctx, `SELECT min((SELECT max(m.generation) FROM members m WHERE m.game = l.game AND m.agent_id = l.agent_id))
 		FROM lineage l INDEXED BY lineage_undecided WHERE l.game = ? AND l.depth IS NULL`, game).Scan(&undecided); err != nil {
@@ -175,6 +187,18 @@ func pruneMembers(ctx context.Context, tx *sql.Tx, game string, cut int) (int64,
 	if undecided.Valid {
 		cut = min(cut, int(undecided.Int64)-1)
 	}
+	// A database that had no members window (written before it, or with
+	// a larger one) catches up chunk generations a commit, so that
+	// no single transaction rewrites a large part of the file (and its
+	// write-ahead log) at once.
+	var first sql.NullInt64
+	if err := tx.QueryRowContext(ctx, "SELECT min(generation) FROM "+membersByGeneration("members")+" WHERE game = ?", game).Scan(&first); err != nil {
+		return 0, fmt.Errorf("members: %w", err)
+	}
+	if !first.Valid {
+		return 0, nil
+	}
+	cut = min(cut, int(first.Int64)+chunk-1)
 	if cut < 0 {
 		return 0, nil
 	}
