@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// plainDefault matches a default value written by hand with a colon, a
+// number or a single word: "(default: 1)", "(default: auto)".
+var plainDefault = regexp.MustCompile(`\(default: ("?[\w.+-]+"?)\)`)
+
 // flagLine matches a flag's first line in -h: "  -name" or "  -name ARG".
 var flagLine = regexp.MustCompile(`^  -(\S+)(?: (.*))?$`)
 
@@ -37,6 +41,11 @@ func TestFlagHelp(t *testing.T) {
 		for _, line := range strings.Split(out, "\n") {
 			if strings.Count(line, "(default") > 1 {
 				t.Errorf("evolved %v -h prints two defaults: %q", args, line)
+			}
+			// One way to write a default value: Go's "(default 10)" or
+			// (default "auto"); "(default: ...)" is for defaults in words.
+			if plainDefault.MatchString(line) {
+				t.Errorf("evolved %v -h writes a value default with a colon; write it as the flag package does: %q", args, line)
 			}
 			m := flagLine.FindStringSubmatch(line)
 			if m == nil || m[2] == "" {

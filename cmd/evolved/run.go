@@ -28,12 +28,12 @@ func runCommand(fs *flag.FlagSet) action {
 	def := daemon.DefaultConfig()
 	fs.String("db", "", "the database `FILE` (default: "+def.DB+", or $EVOLVED_DB)")
 	fs.String("game", "", "the populations to evolve, a comma-separated `LIST` of "+strings.Join(daemon.KnownGames(), ", ")+
-		" (default: "+strings.Join(def.Games, ",")+")")
-	fs.String("generations", "", fmt.Sprintf("stop once each population has played `N` generations (0: run forever; default: %d)", def.Generations))
-	fs.String("seed", "", fmt.Sprintf("seed `S` of new runs (an existing run keeps its own; default: %d)", def.Seed))
-	fs.String("workers", "", fmt.Sprintf("play `W` games at once across all populations (0: the number of CPUs; default: %d)", def.Workers))
-	fs.String("log-format", "", "log `FORMAT`: auto, text or json (default: "+def.LogFormat+")")
-	fs.String("log-level", "", "log `LEVEL`: debug, info, warn or error (default: "+def.LogLevel+")")
+		fmt.Sprintf(" (default %q)", strings.Join(def.Games, ",")))
+	fs.String("generations", "", fmt.Sprintf("stop once each population has played `N` generations, 0 to run forever (default %d)", def.Generations))
+	fs.String("seed", "", fmt.Sprintf("seed `S` of new runs; an existing run keeps its own (default %d)", def.Seed))
+	fs.String("workers", "", fmt.Sprintf("play `W` games at once across all populations, 0 for the number of CPUs (default %d)", def.Workers))
+	fs.String("log-format", "", fmt.Sprintf("log `FORMAT`: auto, text or json (default %q)", def.LogFormat))
+	fs.String("log-level", "", fmt.Sprintf("log `LEVEL`: debug, info, warn or error (default %q)", def.LogLevel))
 	fs.String("nats", "", "play the tournaments on workers (evolved worker) through the NATS server at `URL`, or through one started\n"+
 		"beside the database with \"embedded\" (default: here; credentials from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+")")
 	fs.String("http", "", "serve the web site (pages, live updates, /metrics) on `HOST:PORT` while evolving, as evolved serve does\n"+
