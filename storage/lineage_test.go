@@ -91,6 +91,16 @@ func TestLineageRebuildsEveryGenome(t *testing.T) {
 	if rebuilt < len(ids)/2 {
 		t.Errorf("only %d of %d genomes are kept as their lineage", rebuilt, len(ids))
 	}
+	// A dropped genome's row is small and shares its pages with others:
+	// the leaf pages hold the rows at least half full. A whole draughts
+	// genome's row keeps 489 bytes of its weights in the row (SQLite's
+	// smallest local part), a dropped one about 90; rows whose weights
+	// were dropped by an update kept their pages as they were, about three
+	// times as many as this bound.
+	leaves := atoi(t, query(t, tw.keptPath, "SELECT count(*) FROM dbstat WHERE name = 'genomes' AND pagetype = 'leaf'")[0])
+	if limit := 2*(whole*520+rebuilt*90)/4096 + 4; leaves > limit {
+		t.Errorf("%d leaf pages hold %d whole and %d dropped genome rows, want at most %d", leaves, whole, rebuilt, limit)
+	}
 	if got := query(t, tw.keptPath, "SELECT max(depth) FROM lineage")[0]; got != strconv.Itoa(keyframes) {
 		t.Errorf("deepest dropped genome %s operations from kept weights, want at most (and here exactly) %d", got, keyframes)
 	}

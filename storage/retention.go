@@ -50,7 +50,7 @@ type Retention struct {
 const DefaultMembersChunk = 200
 
 // DefaultKeyframes is Retention.Keyframes of the daemon's default.
-const DefaultKeyframes = 100
+const DefaultKeyframes = 200
 
 // KeepEverything returns the Retention that drops nothing.
 func KeepEverything() Retention { return Retention{Games: -1, Genomes: -1, Members: -1} }
@@ -135,7 +135,7 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		// Genomes bred before lineage storage (no lineage row) keep
 		// the old rule, and their weights while a genome bred since
 		// names them as a parent.
-		res, err := tx.ExecContext(ctx, `UPDATE genomes SET genome = NULL
+		rows, err := tx.QueryContext(ctx, `SELECT agent_id FROM genomes
 			WHERE game = ?1 AND genome IS NOT NULL
 			  AND agent_id IN (SELECT agent_id FROM `+membersByGeneration("members")+` WHERE game = ?1 AND generation `+cmp+` ?2)
 			  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.game = ?1 AND m.agent_id = genomes.agent_id AND m.generation > ?2)
@@ -146,7 +146,25 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		if err != nil {
 			return p, fmt.Errorf("genomes: %w", err)
 		}
-		p.Genomes, _ = res.RowsAffected()
+		var old []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return p, fmt.Errorf("genomes: %w", err)
+			}
+			old = append(old, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return p, fmt.Errorf("genomes: %w", err)
+		}
+		for _, id := range old {
+			if err := dropWeights(ctx, tx, game, id); err != nil {
+				return p, err
+			}
+		}
+		p.Genomes = int64(len(old))
 		n, err := decideLineage(ctx, tx, game, cutoff, keep.Keyframes)
 		if err != nil {
 			return p, err
