@@ -67,6 +67,7 @@ keyframe_every = 4
 members_keep = 5
 rating_every = 2
 rating_games = 4
+rating_share = 1
 `
 
 // setup writes the config into a fresh directory and returns both paths.
