@@ -6,37 +6,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
-	"time"
 
-	"evolved/daemon"
-	"evolved/population"
 	"evolved/storage"
 )
-
-// newLineageTwin is newTwin for runs whose genomes are rebuilt: both
-// databases know the run's mutation steps.
-func newLineageTwin(t *testing.T, keep storage.Retention) *twin {
-	t.Helper()
-	dir := t.TempDir()
-	tw := &twin{allPath: filepath.Join(dir, "all.db"), keptPath: filepath.Join(dir, "kept.db"), keep: keep}
-	tw.all, tw.kept = mustOpen(t, tw.allPath), mustOpen(t, tw.keptPath)
-	st, err := population.New("draughts", species.Inputs, testConfig(), 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw.st = st
-	run := storage.Run{Game: "draughts", Seed: 9, Config: "{}", CreatedAt: time.Now(), Steps: testConfig().Steps()}
-	for _, db := range []*storage.DB{tw.all, tw.kept} {
-		if err := db.CreateRun(context.Background(), run, daemon.PopulationRows(st)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tw
-}
 
 // TestLineageRebuildsEveryGenome plays a run twice, one database keeping
 // every genome whole (what evolved stored before lineage storage) and one
@@ -49,7 +24,7 @@ func TestLineageRebuildsEveryGenome(t *testing.T) {
 	}
 	ctx := context.Background()
 	const keyframes = 3
-	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: keyframes, Members: -1})
+	tw := newTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: keyframes, Members: -1})
 	const played = 200
 	tw.play(t, played)
 	tw.sameChampions(t, played)
@@ -114,7 +89,7 @@ func TestMissingKeyframeIsReported(t *testing.T) {
 		t.Skip("long: 40 generations twice (skipped with -short)")
 	}
 	ctx := context.Background()
-	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1})
+	tw := newTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1})
 	const played = 40
 	tw.play(t, played)
 	if p, err := tw.kept.CheckLineage(ctx); err != nil || len(p) != 0 {
@@ -183,7 +158,7 @@ func TestMissingKeyframeIsReported(t *testing.T) {
 // checks that reading it fails instead of returning other weights.
 func TestRebuildRefusesAWrongRecord(t *testing.T) {
 	ctx := context.Background()
-	tw := newLineageTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 4, Members: -1})
+	tw := newTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 4, Members: -1})
 	tw.play(t, 6)
 	dropped := query(t, tw.keptPath, "SELECT agent_id FROM lineage WHERE depth > 0 AND op = 'mutation' ORDER BY agent_id LIMIT 1")
 	if len(dropped) != 1 {
@@ -222,7 +197,7 @@ func TestMembersWindowKeepsWhatMatters(t *testing.T) {
 	}
 	ctx := context.Background()
 	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 3, Members: 1}
-	tw := newLineageTwin(t, keep)
+	tw := newTwin(t, keep)
 	const played = 50
 	tw.play(t, played)
 	tw.sameChampions(t, played)
@@ -319,7 +294,7 @@ func TestOldDatabaseGoesOnWithLineage(t *testing.T) {
 		t.Skip("long: 50 generations twice (skipped with -short)")
 	}
 	ctx := context.Background()
-	tw := newLineageTwin(t, storage.KeepEverything())
+	tw := newTwin(t, storage.KeepEverything())
 	tw.play(t, 10)
 	tw.kept.Close()
 	raw, err := sql.Open("sqlite", "file:"+tw.keptPath)
@@ -375,7 +350,7 @@ func TestOldDatabaseGoesOnWithLineage(t *testing.T) {
 // population deletes the old ones a chunk of generations at a time.
 func TestMembersWindowCatchesUpInChunks(t *testing.T) {
 	ctx := context.Background()
-	tw := newLineageTwin(t, storage.KeepEverything())
+	tw := newTwin(t, storage.KeepEverything())
 	tw.play(t, 30)
 	keep := storage.Retention{Games: -1, Genomes: 1, Keyframes: 3, Members: 2, MembersChunk: 8}
 	for i, want := range []string{"8", "16", "24", "28", "28"} {

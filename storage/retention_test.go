@@ -30,7 +30,7 @@ func newTwin(t *testing.T, keep storage.Retention) *twin {
 	tw := &twin{allPath: filepath.Join(dir, "all.db"), keptPath: filepath.Join(dir, "kept.db"), keep: keep}
 	tw.all, tw.kept = mustOpen(t, tw.allPath), mustOpen(t, tw.keptPath)
 	tw.st = newRun(t, tw.all, 9)
-	if err := tw.kept.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: 9, Config: "{}"}, daemon.PopulationRows(tw.st)); err != nil {
+	if err := tw.kept.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: 9, Config: "{}", Steps: testConfig().Steps()}, daemon.PopulationRows(tw.st)); err != nil {
 		t.Fatal(err)
 	}
 	return tw

@@ -177,7 +177,7 @@ func newRun(t testing.TB, db *storage.DB, seed uint64) *population.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: seed, Config: "{}", CreatedAt: time.Now()}, daemon.PopulationRows(st)); err != nil {
+	if err := db.CreateRun(context.Background(), storage.Run{Game: "draughts", Seed: seed, Config: "{}", CreatedAt: time.Now(), Steps: testConfig().Steps()}, daemon.PopulationRows(st)); err != nil {
 		t.Fatal(err)
 	}
 	return st
