@@ -587,14 +587,16 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 			}
 		}
 		log.Info("generation committed", attrs...)
-		if every := d.config().Jobs.RatingEvery; every > 0 && st.Generation%every == 0 && last(st.Generation) {
-			log.Info("rating skipped: the run stops after this generation (rate its champion with evolved rate)", "generation", st.Generation)
-		} else if every > 0 && st.Generation%every == 0 {
-			champion, err := species.Player(report.Champion.Net)
-			if err != nil {
-				return fmt.Errorf("daemon: %s generation %d: champion: %w", game, st.Generation, err)
+		if every := d.config().Jobs.RatingEvery; every > 0 && st.Generation%every == 0 {
+			if last(st.Generation) {
+				log.Info("rating skipped: the run stops after this generation (rate its champion with evolved rate)", "generation", st.Generation)
+			} else {
+				champion, err := species.Player(report.Champion.Net)
+				if err != nil {
+					return fmt.Errorf("daemon: %s generation %d: champion: %w", game, st.Generation, err)
+				}
+				startRating(d.ratingCtx, d, kind, st.Generation, report.Champion.ID, st.Seed, champion)
 			}
-			startRating(d.ratingCtx, d, kind, st.Generation, report.Champion.ID, st.Seed, champion)
 		}
 		d.status.Store(game, fmt.Sprintf("%s generation %d, %.1f games/s", game, st.Generation, rate))
 		d.notifier.Notify("STATUS=" + d.statusLine())

@@ -47,7 +47,7 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 	}
 	jobs := d.config().Jobs
 	workers := d.workers()
-	used := max(1, workers/2)
+	used := ratingWorkers(workers)
 	d.ratings.Add(1)
 	go func() {
 		defer d.ratings.Done()
@@ -72,6 +72,10 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 		}
 	}()
 }
+
+// ratingWorkers is how many games a rating plays at once with workers
+// workers: half, at least one, so that the evolution keeps the rest.
+func ratingWorkers(workers int) int { return max(1, workers/2) }
 
 // ratingGap returns how long the next rating waits after one that took
 // took, playing used of the workers' games at once, so that ratings take
@@ -176,7 +180,7 @@ func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, 
 	}
 	if !latest.CreatedAt.IsZero() {
 		workers := d.workers()
-		wait := ratingGap(time.Duration(latest.Seconds*float64(time.Second)), max(1, workers/2), workers, d.config().Jobs.RatingShare)
+		wait := ratingGap(time.Duration(latest.Seconds*float64(time.Second)), ratingWorkers(workers), workers, d.config().Jobs.RatingShare)
 		if next := latest.CreatedAt.Add(wait); time.Now().Before(next) {
 			d.rating(kind.Name).notBefore.Store(next.UnixNano())
 			return

@@ -246,7 +246,7 @@ func TestRatingWithAnEngineLadder(t *testing.T) {
 	} {
 		t.Setenv(fakeEngineEnv, tc.mode)
 		before, _ := d.db.Ratings(ctx, "chess")
-		r, err := rateChampion(ctx, d, games.Chess(), len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, jobs, max(1, d.workers()/2))
+		r, err := rateChampion(ctx, d, games.Chess(), len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, jobs, ratingWorkers(d.workers()))
 		after, _ := d.db.Ratings(ctx, "chess")
 		if tc.wantErr == "" {
 			if err != nil {

@@ -10,12 +10,14 @@ import (
 )
 
 // Retention says how much of its past a run keeps. What it drops is what
-// grows without bound: old game records, and the weights of genomes that
-// can be rebuilt from their lineage (see lineage.go) or that nothing
-// reads back. The generations, members, ladder and baseline results, every
-// genome row (born, origin, parents) with its lineage, the weights of the
-// current population and of the keyframes are kept forever, so every
-// champion exports, and every run resumes, exactly as before.
+// grows without bound: old game records, the weights of genomes that can
+// be rebuilt from their lineage (see lineage.go) or that nothing reads
+// back, and old populations with the rows of genomes that matter to
+// nothing later. Every generation's summary and baseline results, the
+// champions' and their ancestors' genome rows with their lineage, and the
+// weights of the current population and of the keyframes are kept
+// forever, so every champion exports, and every run resumes, exactly as
+// before.
 type Retention struct {
 	// Games is how many of the latest played generations keep their game
 	// records; older generations' games are deleted. Negative keeps all.
