@@ -347,3 +347,31 @@ func TestChess960Wilson(t *testing.T) {
 		}
 	}
 }
+
+// TestChess960ImprovedTrace checks the observer against the result: it
+// sees every evaluation, numbered from 1, the running best never rising,
+// and the last evaluation's best is the result's fitness; Trace and Run
+// give the same result from the same seed.
+func TestChess960ImprovedTrace(t *testing.T) {
+	c := DefaultImproved()
+	var seen []Evaluation
+	res, err := c.Trace(Rand(7, ImprovedGA, 0), 500, func(e Evaluation) { seen = append(seen, e) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := c.Run(Rand(7, ImprovedGA, 0), 500)
+	if err != nil || plain != res {
+		t.Fatalf("Run = %+v, %v; Trace = %+v", plain, err, res)
+	}
+	if len(seen) != res.Evaluations {
+		t.Fatalf("observer saw %d evaluations, result counts %d", len(seen), res.Evaluations)
+	}
+	for i, e := range seen {
+		if e.N != i+1 || e.Fitness != e.Arrangement.Fitness() || (i > 0 && e.Best > seen[i-1].Best) || e.Best > e.Fitness {
+			t.Fatalf("evaluation %d: %+v (before: %+v)", i, e, seen[max(i-1, 0)])
+		}
+	}
+	if last := seen[len(seen)-1]; last.Best != res.Fitness || res.FoundAt > 0 && seen[res.FoundAt-1].Fitness != 0 {
+		t.Errorf("last evaluation %+v, result %+v", last, res)
+	}
+}

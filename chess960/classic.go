@@ -81,9 +81,18 @@ type Result struct {
 // counter counts fitness evaluations against a budget and remembers the
 // best arrangement seen.
 type counter struct {
-	budget int  // 0 for none
-	stop   bool // the search ends at the optimum
-	res    Result
+	budget  int  // 0 for none
+	stop    bool // the search ends at the optimum
+	res     Result
+	observe func(Evaluation) // sees every evaluation; nil for none
+}
+
+// Evaluation is one fitness evaluation of a search, for observers.
+type Evaluation struct {
+	N           int         // the evaluation's number, from 1
+	Arrangement Arrangement // what was evaluated
+	Fitness     int         // its fitness
+	Best        int         // the best fitness evaluated so far, this one's included
 }
 
 // exhausted reports whether the search must end: the budget is spent, or
@@ -101,6 +110,9 @@ func (c *counter) eval(a Arrangement) int {
 	}
 	if f == 0 && c.res.FoundAt == 0 {
 		c.res.FoundAt = c.res.Evaluations
+	}
+	if c.observe != nil {
+		c.observe(Evaluation{N: c.res.Evaluations, Arrangement: a, Fitness: f, Best: c.res.Fitness})
 	}
 	return f
 }

@@ -52,13 +52,20 @@ func (c Improved) Validate() error {
 // the lower bound) or all 960 arrangements are known, and returns the best
 // arrangement it evaluated.
 func (c Improved) Run(r *rand.Rand, budget int) (Result, error) {
+	return c.Trace(r, budget, nil)
+}
+
+// Trace is Run with an observer, which sees every fitness evaluation in
+// order (a steady-state GA has no generations to show); nil observes
+// nothing.
+func (c Improved) Trace(r *rand.Rand, budget int, observe func(Evaluation)) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
 	if budget <= 0 {
 		return Result{}, fmt.Errorf("%w: budget %d, want at least 1", ErrConfig, budget)
 	}
-	ev := counter{budget: budget, stop: true}
+	ev := counter{budget: budget, stop: true, observe: observe}
 	var seen [960]bool
 	known := 0
 	evalNew := func(a Arrangement) int {

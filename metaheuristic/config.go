@@ -40,8 +40,8 @@ func ParseMethod(s string) (Method, error) {
 type Opponent func() search.Player[chess.Move, *chess.Game]
 
 // Start is where every game of a run starts: a FEN ("" for the standard
-// start position) and UCI moves played from it before the learner's first
-// move. The learner plays the side to move after those moves. The moves are
+// start position) and moves played from it before the learner's first
+// move, each in UCI or, failing that, SAN. The learner plays the side to move after those moves. The moves are
 // part of every game's history, so that an engine opponent sees them and
 // repetitions count them. Castling in the moves is written as UCI writes it
 // for the position: the king's two-square move in classical chess,
@@ -197,7 +197,11 @@ func (st Start) parse() (chess.Position, []chess.Move, error) {
 	for i, text := range st.Moves {
 		m, err := p.ParseUCI(text, !pos.ClassicalCastling())
 		if err != nil {
-			return pos, nil, &ConfigError{Field: fmt.Sprintf("Start.Moves[%d]", i), Value: fmt.Sprintf("%q", text), Err: err}
+			var sanErr error
+			if m, sanErr = p.ParseSAN(text); sanErr != nil {
+				return pos, nil, &ConfigError{Field: fmt.Sprintf("Start.Moves[%d]", i), Value: fmt.Sprintf("%q", text),
+					Err: fmt.Errorf("not a move here in UCI (%w) or SAN (%w)", err, sanErr)}
+			}
 		}
 		moves = append(moves, m)
 		p = p.Play(m)
@@ -214,6 +218,22 @@ func (st Start) Position() (chess.Position, error) {
 		pos = pos.Play(m)
 	}
 	return pos, err
+}
+
+// UCI returns the moves in UCI, however they were written (castling as
+// UCI writes it for the position), or a *ConfigError naming the first that
+// is not a legal move.
+func (st Start) UCI() ([]string, error) {
+	pos, moves, err := st.parse()
+	if err != nil {
+		return nil, err
+	}
+	out, chess960 := make([]string, 0, len(moves)), !pos.ClassicalCastling()
+	for _, m := range moves {
+		out = append(out, pos.FormatUCI(m, chess960))
+		pos = pos.Play(m)
+	}
+	return out, nil
 }
 
 // IterationStats describes one iteration: the games it played and how long
@@ -237,6 +257,10 @@ type IterationStats struct {
 	// Elapsed is the iteration's wall-clock time; the one field that
 	// differs between two runs of one configuration.
 	Elapsed time.Duration
+	// NewBest is the run's best game when this iteration found a better
+	// one (the first iteration always does), nil otherwise: what a live
+	// view shows as the current best line. It belongs to the caller.
+	NewBest *GameRecord
 }
 
 // GameRecord is a game played by the learner.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -341,6 +342,9 @@ func (t *tracker) observe(iteration int, games []played, temperature float64, be
 		if t.res.Best.Moves == nil || p.cost > t.bestCost {
 			t.res.Best = t.e.record(p)
 			t.bestCost = p.cost
+			best := t.res.Best
+			best.Moves = slices.Clone(best.Moves)
+			st.NewBest = &best
 		}
 	}
 	if len(games) > 0 {

@@ -27,6 +27,26 @@ type MetaRun struct {
 	BestCost   float64
 	BestPGN    string
 	Learned    string // the pheromone file format
+	// State is where the run stands: MetaQueued, MetaRunning,
+	// MetaFinished, MetaStopped or MetaFailed. Runs stored before states
+	// were kept read as MetaFinished when Finished is set, else as
+	// MetaStopped. Failure says why a stopped or failed run ended.
+	State   string
+	Failure string
+}
+
+// The states of a chess-lab run.
+const (
+	MetaQueued   = "queued"   // waiting for the lab's one run at a time
+	MetaRunning  = "running"  // iterating (or killed while it did: see MarkInterruptedMetaRuns)
+	MetaFinished = "finished" // every iteration done
+	MetaStopped  = "stopped"  // stopped on request, what it learnt kept
+	MetaFailed   = "failed"   // ended by an error, what it learnt kept
+)
+
+// Over reports whether the run has ended, one way or another.
+func (r MetaRun) Over() bool {
+	return r.State == MetaFinished || r.State == MetaStopped || r.State == MetaFailed
 }
 
 // MetaIteration is one iteration's figures.
@@ -39,10 +59,15 @@ type MetaIteration struct {
 	Seconds   float64 // since the run started
 }
 
-// CreateMetaRun stores a new run's settings and returns its id.
+// CreateMetaRun stores a new run's settings and returns its id. The run
+// is MetaRunning unless r.State says otherwise (MetaQueued).
 func (d *DB) CreateMetaRun(ctx context.Context, r MetaRun) (int64, error) {
-	res, err := d.db.ExecContext(ctx, `INSERT INTO meta_runs (method, opponent, start, params, seed, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, r.Method, r.Opponent, r.Start, r.Params, int64(r.Seed), r.Created.UTC().Format(timeFormat))
+	state := r.State
+	if state == "" {
+		state = MetaRunning
+	}
+	res, err := d.db.ExecContext(ctx, `INSERT INTO meta_runs (method, opponent, start, params, seed, created_at, state)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Method, r.Opponent, r.Start, r.Params, int64(r.Seed), r.Created.UTC().Format(timeFormat), state)
 	if err != nil {
 		return 0, fmt.Errorf("create meta run: %w", err)
 	}
@@ -54,7 +79,8 @@ func (d *DB) CreateMetaRun(ctx context.Context, r MetaRun) (int64, error) {
 }
 
 // AddMetaIterations appends iterations to a run in one transaction, with
-// the best line and learned table so far (learned may be empty), so that a
+// the best line and learned table so far (learned may be empty; with no
+// iteration, bestPGN and learned both empty change nothing), so that a
 // stopped run keeps what it had found. Writers batch iterations: one
 // transaction per iteration would make a 10,000-iteration run wait on
 // 10,000 disk syncs.
@@ -71,7 +97,7 @@ func (d *DB) AddMetaIterations(ctx context.Context, runID int64, its []MetaItera
 			return fail(err)
 		}
 	}
-	if len(its) > 0 {
+	if len(its) > 0 || bestPGN != "" || learned != "" {
 		res, err := tx.ExecContext(ctx, `UPDATE meta_runs SET iterations = iterations + ?, best_cost = ?, best_pgn = ?,
 			learned = CASE WHEN ? = '' THEN learned ELSE ? END WHERE id = ?`,
 			len(its), bestCost, bestPGN, learned, learned, runID)
@@ -90,7 +116,7 @@ func (d *DB) AddMetaIterations(ctx context.Context, runID int64, its []MetaItera
 
 // FinishMetaRun marks a run finished after seconds of work.
 func (d *DB) FinishMetaRun(ctx context.Context, runID int64, seconds float64, finished time.Time) error {
-	res, err := d.db.ExecContext(ctx, `UPDATE meta_runs SET finished_at = ?, seconds = ? WHERE id = ?`,
+	res, err := d.db.ExecContext(ctx, `UPDATE meta_runs SET finished_at = ?, seconds = ?, state = 'finished', failure = NULL WHERE id = ?`,
 		finished.UTC().Format(timeFormat), seconds, runID)
 	if err != nil {
 		return fmt.Errorf("finish meta run %d: %w", runID, err)
@@ -101,22 +127,69 @@ func (d *DB) FinishMetaRun(ctx context.Context, runID int64, seconds float64, fi
 	return nil
 }
 
+// SetMetaRunState records that a run is now state (MetaRunning, or
+// MetaStopped or MetaFailed with why, after seconds of work; seconds < 0
+// leaves them as they are). A finished run is not changed: FinishMetaRun
+// is its last word.
+func (d *DB) SetMetaRunState(ctx context.Context, runID int64, state, why string, seconds float64) error {
+	switch state {
+	case MetaQueued, MetaRunning, MetaStopped, MetaFailed:
+	default:
+		return fmt.Errorf("set meta run %d state: %q is not a state it can be set to", runID, state)
+	}
+	res, err := d.db.ExecContext(ctx, `UPDATE meta_runs SET state = ?, failure = NULLIF(?, ''),
+		seconds = CASE WHEN ? < 0 THEN seconds ELSE ? END
+		WHERE id = ? AND state IS NOT 'finished'`, state, why, seconds, seconds, runID)
+	if err != nil {
+		return fmt.Errorf("set meta run %d state: %w", runID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("set meta run %d state: %w (or it is finished)", runID, ErrNoMetaRun)
+	}
+	return nil
+}
+
+// MarkInterruptedMetaRuns records every queued or running run as stopped,
+// with why: the writer calls it on opening, when no run of the database
+// can still be going (it holds the database's only writer lock), so that a
+// run whose process was killed does not read as running for ever. It
+// returns the number of runs marked.
+func (d *DB) MarkInterruptedMetaRuns(ctx context.Context, why string) (int, error) {
+	res, err := d.db.ExecContext(ctx, `UPDATE meta_runs SET state = 'stopped', failure = ? WHERE state IN ('queued', 'running')`, why)
+	if err != nil {
+		return 0, fmt.Errorf("mark interrupted meta runs: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("mark interrupted meta runs: %w", err)
+	}
+	return int(n), nil
+}
+
 // metaColumns are the columns scanMetaRun reads, in order.
 const metaColumns = `id, method, opponent, start, params, seed, created_at, finished_at, seconds, iterations,
-	best_cost, best_pgn, learned`
+	best_cost, best_pgn, learned, state, failure`
 
 // scanMetaRun reads a row of metaColumns.
 func scanMetaRun(row interface{ Scan(...any) error }) (MetaRun, error) {
 	var r MetaRun
 	var seed int64
 	var created string
-	var finished, pgn, learned sql.NullString
+	var finished, pgn, learned, state, failure sql.NullString
 	var seconds, best sql.NullFloat64
 	if err := row.Scan(&r.ID, &r.Method, &r.Opponent, &r.Start, &r.Params, &seed, &created, &finished, &seconds,
-		&r.Iterations, &best, &pgn, &learned); err != nil {
+		&r.Iterations, &best, &pgn, &learned, &state, &failure); err != nil {
 		return r, err
 	}
 	r.Seed, r.Seconds, r.BestCost, r.BestPGN, r.Learned = uint64(seed), seconds.Float64, best.Float64, pgn.String, learned.String
+	r.State, r.Failure = state.String, failure.String
+	switch {
+	case r.State != "":
+	case finished.Valid:
+		r.State = MetaFinished
+	default:
+		r.State = MetaStopped
+	}
 	var err error
 	if r.Created, err = time.Parse(timeFormat, created); err != nil {
 		return r, fmt.Errorf("run %d: created_at %q: %w", r.ID, created, err)

@@ -53,3 +53,61 @@ func TestMetaRuns(t *testing.T) {
 		t.Errorf("AddMetaIterations to no run succeeded")
 	}
 }
+
+// TestMetaRunStates follows a lab run's states: queued, running, stopped
+// with its reason, and a finished run that no later state changes; a
+// writer that opens the database marks what a killed process left queued
+// or running as stopped.
+func TestMetaRunStates(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, filepath.Join(t.TempDir(), "meta.db"))
+	create := func(state string) int64 {
+		t.Helper()
+		id, err := db.CreateMetaRun(ctx, storage.MetaRun{Method: "aco", Opponent: "random", Start: "8/8/8/8/8/8/8/8 w - - 0 1",
+			Params: "{}", Created: time.Now(), State: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	state := func(id int64) (string, string) {
+		t.Helper()
+		r, _, err := db.LoadMetaRun(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.State, r.Failure
+	}
+	queued, running, done := create(storage.MetaQueued), create(""), create("")
+	if s, _ := state(queued); s != storage.MetaQueued {
+		t.Errorf("queued run reads %q", s)
+	}
+	if s, _ := state(running); s != storage.MetaRunning {
+		t.Errorf("a run created without a state reads %q, want running", s)
+	}
+	if err := db.SetMetaRunState(ctx, running, storage.MetaStopped, "stopped from the web page", 3); err != nil {
+		t.Fatal(err)
+	}
+	if s, why := state(running); s != storage.MetaStopped || why != "stopped from the web page" {
+		t.Errorf("stopped run reads %q %q", s, why)
+	}
+	if err := db.FinishMetaRun(ctx, done, 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetMetaRunState(ctx, done, storage.MetaFailed, "late", -1); err == nil {
+		t.Errorf("a finished run's state was changed")
+	}
+	if err := db.SetMetaRunState(ctx, done, storage.MetaFinished, "", -1); err == nil {
+		t.Errorf("SetMetaRunState took finished")
+	}
+	n, err := db.MarkInterruptedMetaRuns(ctx, "the server stopped")
+	if err != nil || n != 1 {
+		t.Fatalf("MarkInterruptedMetaRuns = %d, %v; want the one queued run", n, err)
+	}
+	if s, why := state(queued); s != storage.MetaStopped || why != "the server stopped" {
+		t.Errorf("interrupted queued run reads %q %q", s, why)
+	}
+	if s, _ := state(done); s != storage.MetaFinished {
+		t.Errorf("finished run reads %q", s)
+	}
+}

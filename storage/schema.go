@@ -304,6 +304,14 @@ ALTER TABLE runs ADD COLUMN target INTEGER; -- evolved run --generations of the 
 ALTER TABLE members ADD COLUMN past_points INTEGER;
 ALTER TABLE members ADD COLUMN past_games INTEGER;
 `,
+	// 11: a chess-lab run's state, so that a run stopped, failed or still
+	// queued (the web site's lab queues runs) says so. NULL in rows
+	// written before: finished when finished_at is set, else stopped (or
+	// running).
+	`
+ALTER TABLE meta_runs ADD COLUMN state TEXT CHECK (state IN ('queued', 'running', 'finished', 'stopped', 'failed'));
+ALTER TABLE meta_runs ADD COLUMN failure TEXT; -- why a failed or stopped run ended
+`,
 }
 
 // rebuildsTables lists the migrations that rebuild a table another table

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,76 +14,46 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"evolved/game/chess"
+	"evolved/lab"
 	"evolved/metaheuristic"
 	"evolved/plot"
 	"evolved/progress"
 	"evolved/storage"
 )
 
-// metaSettings are the flags of `evolved meta`.
+// metaSettings are the flags of `evolved meta`: a lab run's settings and
+// what the command does with them.
 type metaSettings struct {
-	method, opponent  string
-	from, fen         string
-	turns, iterations int
-	ants, population  int
-	keep              float64
-	dissipation, tol  float64
-	t0, drop          float64
-	weights           string
-	seed              uint64
-	db, out           string
-	workers           int
-	memo              bool
-	list              bool
-	show              int64
-	plotFile          string
-	set               map[string]bool // the flags given
-	storeEvery        time.Duration   // how often iterations are written while running
-}
-
-// metaParams is what a stored run records of its settings.
-type metaParams struct {
-	Method      string   `json:"method"`
-	Opponent    string   `json:"opponent"`
-	FEN         string   `json:"fen,omitempty"`
-	From        []string `json:"from,omitempty"`
-	Turns       int      `json:"turns"`
-	Iterations  int      `json:"iterations"`
-	Ants        int      `json:"ants,omitempty"`
-	Dissipation float64  `json:"dissipation,omitempty"`
-	Tolerance   float64  `json:"tolerance,omitempty"`
-	Population  int      `json:"population,omitempty"`
-	Keep        float64  `json:"keep,omitempty"`
-	T0          float64  `json:"t0,omitempty"`
-	Drop        float64  `json:"drop,omitempty"`
-	Weights     string   `json:"weights"`
-	Seed        uint64   `json:"seed"`
-	Memo        bool     `json:"memo_opponent"`
+	lab.Settings
+	db, out  string
+	list     bool
+	show     int64
+	plotFile string
+	set      map[string]bool // the flags given
 }
 
 // metaCommand implements `evolved meta`.
 func metaCommand(fs *flag.FlagSet) action {
-	s := metaSettings{storeEvery: 2 * time.Second}
-	fs.StringVar(&s.method, "method", "", "the `METHOD`: aco (ant colony), ga (genetic search over games) or sa (simulated annealing)")
-	fs.StringVar(&s.opponent, "opponent", "", "the opponent (`SPEC` as in match: material:2, uci:/usr/games/stockfish:Skill Level=0:depth=1, ...)")
-	fs.StringVar(&s.from, "from", "", "`MOVES` played from the start before the learner's first move, in UCI (\"e2e4 e7e5\")")
-	fs.StringVar(&s.fen, "fen", "", "the start position `F` (default: the standard one); --from moves follow it")
-	fs.IntVar(&s.turns, "turns", metaheuristic.DefaultTurns, "at most `T` learner moves per game")
-	fs.IntVar(&s.iterations, "iterations", metaheuristic.DefaultIterations, "run `N` iterations")
-	fs.IntVar(&s.ants, "ants", metaheuristic.DefaultAnts, "aco: `N` games (ants) per iteration")
-	fs.Float64Var(&s.dissipation, "dissipation", metaheuristic.DefaultDissipation, "aco: `SHARE` of its value a visited position's moves lose per iteration")
-	fs.Float64Var(&s.tol, "tolerance", 0, "aco: the tolerance variant, `FACTOR` in (0,1] on every move's weight but the best's (0: off)")
-	fs.IntVar(&s.population, "population", metaheuristic.DefaultPopulation, "ga: `N` individuals")
-	fs.Float64Var(&s.keep, "keep", metaheuristic.DefaultKeep, "ga: `SHARE` of the population kept each iteration")
-	fs.Float64Var(&s.t0, "t0", metaheuristic.DefaultT0, "sa: start temperature `T0`")
-	fs.Float64Var(&s.drop, "drop", 0, "sa: temperature drop `D` per iteration (0: t0/iterations*0.9)")
-	fs.StringVar(&s.weights, "weights", "", "piece `WEIGHTS` of the cost, e.g. p=1,n=5,b=5,r=7,q=10,k=1000 (the default)")
-	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of every random choice of the run")
+	s := metaSettings{Settings: lab.DefaultSettings()}
+	fs.StringVar(&s.Method, "method", "", "the `METHOD`: aco (ant colony), ga (genetic search over games) or sa (simulated annealing)")
+	fs.StringVar(&s.Opponent, "opponent", "", "the opponent (`SPEC` as in match: material:2, uci:/usr/games/stockfish:Skill Level=0:depth=1, ...)")
+	fs.StringVar(&s.From, "from", "", "`MOVES` played from the start before the learner's first move, in UCI or SAN, move numbers allowed (\"e2e4 e7e5\", \"1. e4 e5 2. Nf3\")")
+	fs.StringVar(&s.FEN, "fen", "", "the start position `F` (default: the standard one); --from moves follow it")
+	fs.IntVar(&s.Turns, "turns", s.Turns, "at most `T` learner moves per game")
+	fs.IntVar(&s.Iterations, "iterations", s.Iterations, "run `N` iterations")
+	fs.IntVar(&s.Ants, "ants", s.Ants, "aco: `N` games (ants) per iteration")
+	fs.Float64Var(&s.Dissipation, "dissipation", s.Dissipation, "aco: `SHARE` of its value a visited position's moves lose per iteration")
+	fs.Float64Var(&s.Tolerance, "tolerance", 0, "aco: the tolerance variant, `FACTOR` in (0,1] on every move's weight but the best's (0: off)")
+	fs.IntVar(&s.Population, "population", s.Population, "ga: `N` individuals")
+	fs.Float64Var(&s.Keep, "keep", s.Keep, "ga: `SHARE` of the population kept each iteration")
+	fs.Float64Var(&s.T0, "t0", s.T0, "sa: start temperature `T0`")
+	fs.Float64Var(&s.Drop, "drop", 0, "sa: temperature drop `D` per iteration (0: t0/iterations*0.9)")
+	fs.StringVar(&s.Weights, "weights", "", "piece `WEIGHTS` of the cost, e.g. p=1,n=5,b=5,r=7,q=10,k=1000 (the default)")
+	fs.Uint64Var(&s.Seed, "seed", 1, "seed `S` of every random choice of the run")
 	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE` the run is stored in")
 	fs.StringVar(&s.out, "o", "", "also write the learned table to pheromone `FILE`")
-	fs.IntVar(&s.workers, "workers", 0, "play `W` games at once (default: the number of CPUs; results do not depend on it)")
-	fs.BoolVar(&s.memo, "memo", false, "ask the opponent once per position and reuse its answer (fewer engine calls; a randomised engine then answers consistently)")
+	fs.IntVar(&s.Workers, "workers", 0, "play `W` games at once (default: the number of CPUs; results do not depend on it)")
+	fs.BoolVar(&s.Memo, "memo", false, "ask the opponent once per position and reuse its answer (fewer engine calls; a randomised engine then answers consistently)")
 	fs.BoolVar(&s.list, "list", false, "list the stored runs")
 	fs.Int64Var(&s.show, "show", 0, "show stored run `RUN`: settings, result, best line")
 	fs.StringVar(&s.plotFile, "plot", "", "with --show: draw the run's best and mean cost per iteration to `FILE`.svg or FILE.png")
@@ -114,85 +83,12 @@ func metaCommand(fs *flag.FlagSet) action {
 	}
 }
 
-// metaConfigs checks the settings and builds the method's configuration.
-func metaConfigs(ctx context.Context, s metaSettings) (metaheuristic.Method, any, metaParams, error) {
-	method, err := metaheuristic.ParseMethod(s.method)
-	if err != nil {
-		return "", nil, metaParams{}, usagef("meta: --method: %v", err)
-	}
-	if s.opponent == "" {
-		return "", nil, metaParams{}, usagef("meta: --opponent is required")
-	}
-	own := map[metaheuristic.Method][]string{
-		metaheuristic.ACO: {"ants", "dissipation", "tolerance"},
-		metaheuristic.GA:  {"population", "keep"},
-		metaheuristic.SA:  {"t0", "drop"},
-	}
-	for m, names := range own {
-		for _, name := range names {
-			if m != method && s.set[name] {
-				return "", nil, metaParams{}, usagef("meta: --%s is for --method %s, not %s", name, m, method)
-			}
-		}
-	}
-	opp, err := chessParser(ctx)(s.opponent)
-	if err != nil {
-		return "", nil, metaParams{}, &usageError{msg: "meta: --opponent: " + err.Error()}
-	}
-	var weights metaheuristic.Weights
-	if s.weights != "" {
-		if weights, err = metaheuristic.ParseWeights(s.weights); err != nil {
-			return "", nil, metaParams{}, &usageError{msg: "meta: --weights: " + err.Error()}
-		}
-	}
-	base := metaheuristic.DefaultConfig()
-	base.Start = metaheuristic.Start{FEN: s.fen, Moves: strings.Fields(s.from)}
-	base.Opponent = metaheuristic.Opponent(opp.New)
-	base.Turns, base.Iterations, base.Seed, base.Workers, base.MemoOpponent = s.turns, s.iterations, s.seed, s.workers, s.memo
-	if s.weights != "" {
-		base.Weights = weights
-	}
-	weightsUsed := base.Weights
-	if weightsUsed == (metaheuristic.Weights{}) {
-		weightsUsed = metaheuristic.DefaultWeights()
-	}
-	params := metaParams{Method: string(method), Opponent: s.opponent, FEN: s.fen, From: base.Start.Moves, Turns: s.turns,
-		Iterations: s.iterations, Weights: weightsUsed.String(), Seed: s.seed, Memo: s.memo}
-	var cfg any
-	switch method {
-	case metaheuristic.ACO:
-		c := metaheuristic.DefaultACOConfig()
-		c.Config, c.Ants, c.Dissipation, c.Tolerance = base, s.ants, s.dissipation, s.tol
-		err, cfg = c.Validate(), c
-		params.Ants, params.Dissipation, params.Tolerance = s.ants, s.dissipation, s.tol
-	case metaheuristic.GA:
-		c := metaheuristic.DefaultGAConfig()
-		c.Config, c.Population, c.Keep = base, s.population, s.keep
-		err, cfg = c.Validate(), c
-		params.Population, params.Keep = s.population, s.keep
-	case metaheuristic.SA:
-		c := metaheuristic.DefaultSAConfig()
-		c.Config, c.T0, c.Drop = base, s.t0, s.drop
-		err, cfg = c.Validate(), c
-		params.T0, params.Drop = s.t0, c.Temperature(0)-c.Temperature(1)
-	}
-	if err != nil {
-		return "", nil, metaParams{}, &usageError{msg: "meta: " + err.Error()}
-	}
-	return method, cfg, params, nil
-}
-
 // metaRun runs a method, storing the run as it goes.
 func metaRun(ctx context.Context, s metaSettings, stdout, stderr io.Writer) error {
-	method, cfg, params, err := metaConfigs(ctx, s)
+	plan, err := lab.NewPlan(s.Settings, s.set, lab.Parser(chessParser(ctx)), lab.Limits{})
 	if err != nil {
-		return err
+		return usagef("meta: --%v", err)
 	}
-	startPos, err := metaheuristic.Start{FEN: params.FEN, Moves: params.From}.Position()
-	if err != nil {
-		return &usageError{msg: "meta: " + err.Error()}
-	}
-	start := startPos.FEN()
 	db, err := storage.Open(ctx, s.db, storage.Options{})
 	if errors.Is(err, storage.ErrLocked) {
 		// The usual writer is a daemon evolving in the same database;
@@ -203,86 +99,39 @@ func metaRun(ctx context.Context, s metaSettings, stdout, stderr io.Writer) erro
 		return fmt.Errorf("meta: %w", err)
 	}
 	defer db.Close()
-	paramsJSON, err := json.Marshal(params)
-	if err != nil {
+	// This process holds the only writer lock: a run still marked queued
+	// or running was ended by a kill.
+	if _, err := db.MarkInterruptedMetaRuns(ctx, "its process ended before the run did"); err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
 	began := time.Now()
-	id, err := db.CreateMetaRun(ctx, storage.MetaRun{Method: string(method), Opponent: s.opponent, Start: start,
-		Params: string(paramsJSON), Seed: s.seed, Created: began})
+	id, err := plan.Create(ctx, db, storage.MetaRunning, began)
 	if err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
 	fmt.Fprintf(stdout, "meta run %d: %s against %s from %s, %d iterations of at most %d turns, seed %d\n",
-		id, method, s.opponent, start, s.iterations, s.turns, s.seed)
+		id, plan.Method, s.Opponent, plan.Start, s.Iterations, s.Turns, s.Seed)
 
-	rep := progress.New(stderr, "meta "+string(method), s.iterations, "iterations", progress.IsTerminal(stderr))
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var pending []storage.MetaIteration
-	var storeErr error
-	lastStore, games, best := began, 0, 0.0
-	onIteration := func(it metaheuristic.IterationStats) {
-		games += it.Games
-		best = it.BestSoFar
-		elapsed := time.Since(began)
-		pending = append(pending, storage.MetaIteration{Iteration: it.Iteration + 1, BestCost: it.BestSoFar,
-			MeanCost: it.MeanCost, Wins: it.Wins, Games: it.Games, Seconds: elapsed.Seconds()})
-		rep.UpdateNote(it.Iteration+1, fmt.Sprintf("best cost %s, %.0f games/s", formatCost(best), float64(games)/max(elapsed.Seconds(), 1e-9)))
-		if time.Since(lastStore) >= s.storeEvery && storeErr == nil {
-			storeErr = db.AddMetaIterations(ctx, id, pending, best, "", "")
-			pending, lastStore = pending[:0], time.Now()
-			if storeErr != nil {
-				cancel()
-			}
-		}
-	}
-	var res metaheuristic.Result
-	var runErr error
-	switch c := cfg.(type) {
-	case metaheuristic.ACOConfig:
-		c.OnIteration = onIteration
-		res, runErr = metaheuristic.RunACO(runCtx, c)
-	case metaheuristic.GAConfig:
-		c.OnIteration = onIteration
-		res, runErr = metaheuristic.RunGA(runCtx, c)
-	case metaheuristic.SAConfig:
-		c.OnIteration = onIteration
-		res, runErr = metaheuristic.RunSA(runCtx, c)
-	}
+	rep := progress.New(stderr, "meta "+string(plan.Method), s.Iterations, "iterations", progress.IsTerminal(stderr))
+	res, err := plan.Run(ctx, db, id, func(p lab.Progress) {
+		rep.UpdateNote(p.Iteration, fmt.Sprintf("best cost %s, %.0f games/s", formatCost(p.BestCost), p.GamesPerSecond))
+	})
 	rep.Finish()
-	if storeErr != nil {
-		return fmt.Errorf("meta: %w", storeErr)
-	}
-	// Whatever happened, keep what was learnt: the iterations, the best
-	// line and the table.
-	var table bytes.Buffer
-	if res.Table != nil {
-		if err := res.Table.Write(&table); err != nil {
-			return fmt.Errorf("meta: write the learned table: %w", err)
+	if errors.Is(err, lab.ErrStopped) {
+		fmt.Fprintf(stdout, "meta run %d stopped after %d iterations; what it learnt is stored\n", id, len(res.Iterations))
+		if ctx.Err() != nil {
+			return nil // interrupted by a signal: the run is stored as stopped
 		}
 	}
-	pgn, err := metaBestPGN(res, id, s.opponent)
 	if err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
-	if err := db.AddMetaIterations(context.WithoutCancel(ctx), id, pending, best, pgn, table.String()); err != nil {
-		return fmt.Errorf("meta: %w", err)
-	}
 	elapsed := time.Since(began)
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) {
-			fmt.Fprintf(stdout, "meta run %d stopped after %d iterations; what it learnt is stored\n", id, len(res.Iterations))
-			if ctx.Err() != nil {
-				return nil // interrupted by a signal: the run is stored as stopped
-			}
-		}
-		return fmt.Errorf("meta run %d: %w", id, runErr)
-	}
-	if err := db.FinishMetaRun(ctx, id, elapsed.Seconds(), time.Now()); err != nil {
-		return fmt.Errorf("meta: %w", err)
-	}
 	if s.out != "" {
+		var table bytes.Buffer
+		if err := res.Table.Write(&table); err != nil {
+			return fmt.Errorf("meta: write the learned table: %w", err)
+		}
 		if err := os.WriteFile(s.out, table.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("meta: %w", err)
 		}
@@ -310,27 +159,6 @@ func metaSpec(id int64, db string) string {
 	return fmt.Sprintf("meta:%d@%s", id, db)
 }
 
-// metaBestPGN writes the run's best game as PGN, or "" when there is none.
-func metaBestPGN(res metaheuristic.Result, id int64, opponent string) (string, error) {
-	if len(res.Best.Moves) == 0 {
-		return "", nil
-	}
-	g := res.Best.PGN()
-	learner := fmt.Sprintf("meta:%d (%s)", id, res.Method)
-	white, black := learner, opponent
-	if res.Best.Learner == chess.Black {
-		white, black = black, white
-	}
-	g.SetTag("Event", fmt.Sprintf("evolved meta run %d, best game (cost %s)", id, formatCost(res.Best.Cost)))
-	g.SetTag("White", white)
-	g.SetTag("Black", black)
-	var b bytes.Buffer
-	if err := chess.WritePGN(&b, g); err != nil {
-		return "", fmt.Errorf("write the best line: %w", err)
-	}
-	return b.String(), nil
-}
-
 // formatCost writes a cost without needless decimals.
 func formatCost(c float64) string { return strconv.FormatFloat(c, 'f', -1, 64) }
 
@@ -351,9 +179,9 @@ func metaList(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%4s  %-6s %-40s %10s %10s %9s  %s\n", "run", "method", "opponent", "iterations", "best cost", "seconds", "state")
 	for _, r := range runs {
-		state := "finished"
-		if r.Finished.IsZero() {
-			state = "stopped (or running)"
+		state := r.State
+		if r.Failure != "" {
+			state += ": " + r.Failure
 		}
 		fmt.Fprintf(stdout, "%4d  %-6s %-40s %10d %10s %9.1f  %s\n", r.ID, r.Method, r.Opponent, r.Iterations, formatCost(r.BestCost), r.Seconds, state)
 	}
@@ -373,8 +201,11 @@ func metaShow(ctx context.Context, s metaSettings, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "run %d: %s against %s\nstart: %s\nsettings: %s\n", r.ID, r.Method, r.Opponent, r.Start, r.Params)
 	state := fmt.Sprintf("finished %s after %.1f s", r.Finished.Format(time.RFC3339), r.Seconds)
-	if r.Finished.IsZero() {
-		state = "not finished (stopped, or still running)"
+	if r.State != storage.MetaFinished {
+		state = r.State
+		if r.Failure != "" {
+			state += " (" + r.Failure + ")"
+		}
 	}
 	wins, games := 0, 0
 	for _, it := range its {

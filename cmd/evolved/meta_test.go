@@ -65,10 +65,12 @@ func TestMetaErrors(t *testing.T) {
 	}{
 		{[]string{"meta", "--method", "x", "--opponent", "random"}, 2, "--method"},
 		{[]string{"meta", "--method", "sa"}, 2, "--opponent is required"},
-		{[]string{"meta", "--method", "sa", "--opponent", "random", "--ants", "3"}, 2, "--ants is for --method aco, not sa"},
+		{[]string{"meta", "--method", "sa", "--opponent", "random", "--ants", "3"}, 2, "--ants is for method aco, not sa"},
 		{[]string{"meta", "--method", "aco", "--opponent", "random", "--weights", "z=3"}, 2, "--weights"},
 		{[]string{"meta", "--method", "aco", "--opponent", "random", "--from", "e2e5"}, 2, "e2e5"},
-		{[]string{"meta", "--method", "aco", "--opponent", "random", "--turns", "0"}, 2, "Turns"},
+		{[]string{"meta", "--method", "aco", "--opponent", "random", "--from", "1. e4 e5 2. Ke3"}, 2, `--from "Ke3": not a move here`},
+		{[]string{"meta", "--method", "aco", "--opponent", "random", "--from", "1. e4 {open"}, 2, "--from"},
+		{[]string{"meta", "--method", "aco", "--opponent", "random", "--turns", "0"}, 2, "--turns 0: want at least 1"},
 		{[]string{"meta", "--show", "7"}, 1, "storage: no database"},
 		{[]string{"match", "--game", "chess", "--a", "pheromones:bad.txt", "--b", "random"}, 2, "line 2"},
 		{[]string{"match", "--game", "chess", "--a", "pheromones:none.txt", "--b", "random"}, 2, "no such pheromone file"},
@@ -100,7 +102,7 @@ func TestMetaInterrupted(t *testing.T) {
 		t.Fatalf("interrupted run: %v\n%s", err, out.String())
 	}
 	show, err := evolvedIn(t, dir, "meta", "--show", "1").CombinedOutput()
-	if err != nil || !strings.Contains(string(show), "not finished") || !strings.Contains(string(show), "best line:") ||
+	if err != nil || !strings.Contains(string(show), "stopped (stopped before its last iteration)") || !strings.Contains(string(show), "best line:") ||
 		!strings.Contains(string(show), "learned table:") {
 		t.Errorf("the stopped run: %v\n%s", err, show)
 	}
