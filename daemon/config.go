@@ -112,6 +112,13 @@ type HTTPConfig struct {
 	// Token is the site's access token; $EVOLVED_HTTP_TOKEN gives it when
 	// the file does not (keep it out of a file others can read).
 	Token string `toml:"token"`
+	// LabDB is where the site's lab page stores the runs it starts (the
+	// daemon's database is the site's to read only); "" (the default)
+	// puts it beside the database, evolved.db giving evolved.lab.db.
+	LabDB string `toml:"lab_db"`
+	// AllowLabOnLoopback lets a site without a token (on loopback) start
+	// lab work; otherwise the lab needs the token.
+	AllowLabOnLoopback bool `toml:"allow_lab_on_loopback"`
 }
 
 // validate checks the site's address.

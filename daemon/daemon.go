@@ -11,6 +11,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -225,7 +226,9 @@ func (d *Daemon) startSite(ctx context.Context, cfg Config, opts Options) error 
 		return fmt.Errorf("daemon: http.listen: %w", err)
 	}
 	site, err := web.New(ctx, web.Options{DB: cfg.DB, Token: token, Logger: d.log, Version: opts.Version,
-		Collectors: d.metrics.Collectors(), Targets: d.targets})
+		Collectors: d.metrics.Collectors(), Targets: d.targets,
+		LabDB: cmp.Or(cfg.HTTP.LabDB, web.DefaultLabDB(cfg.DB)), AllowLabOnLoopback: cfg.HTTP.AllowLabOnLoopback,
+		LabEngines: web.FindLabEngines()})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("daemon: %w", err)

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,7 +106,9 @@ func DecodeSettings(r io.Reader) (Settings, map[string]bool, error) {
 	if err := dec.Decode(&s); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return s, nil, &SettingError{Name: typeErr.Field, Why: fmt.Sprintf("want a %s, not a JSON %s", typeErr.Type, typeErr.Value), Err: err}
+			want := map[string]string{"int": "a whole number", "uint64": "a whole number from 0", "float64": "a number",
+				"string": "a string", "bool": "true or false"}[typeErr.Type.String()]
+			return s, nil, &SettingError{Name: typeErr.Field, Value: "(a JSON " + typeErr.Value + ")", Why: "want " + cmp.Or(want, typeErr.Type.String()), Err: err}
 		}
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 			return s, nil, &SettingError{Name: strings.Trim(name, `"`), Why: "is no setting (the settings are evolved meta's flags)"}

@@ -199,8 +199,10 @@ func (st Start) parse() (chess.Position, []chess.Move, error) {
 		if err != nil {
 			var sanErr error
 			if m, sanErr = p.ParseSAN(text); sanErr != nil {
-				return pos, nil, &ConfigError{Field: fmt.Sprintf("Start.Moves[%d]", i), Value: fmt.Sprintf("%q", text),
-					Err: fmt.Errorf("not a move here in UCI (%w) or SAN (%w)", err, sanErr)}
+				if !errors.Is(err, chess.ErrIllegalMove) {
+					err = sanErr // not UCI at all: say what SAN makes of it
+				}
+				return pos, nil, &ConfigError{Field: fmt.Sprintf("Start.Moves[%d]", i), Value: fmt.Sprintf("%q", text), Err: err}
 			}
 		}
 		moves = append(moves, m)

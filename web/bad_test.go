@@ -55,7 +55,7 @@ func TestBadRequestsAreRefusedAndChangeNothing(t *testing.T) {
 		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"/etc/passwd"}`, 400, `bad opponent "/etc/passwd"`},
 		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"champion:99"}`, 404, "no such generation"},
 		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"random","side":"red"}`, 400, `bad side "red": want one of white, black`},
-		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"` + strings.Repeat("x", 5000) + `"}`, 413, "over the limit"},
+		{"POST", "/api/play", "application/json", `{"game":"chess","opponent":"` + strings.Repeat("x", 20000) + `"}`, 413, "over the limit"},
 		{"POST", "/api/play/0123/move", "application/json", `{"move":"e4"}`, 404, `no game "0123" in play here`},
 		{"GET", "/api/play/0123", "", "", 404, "no game"},
 	} {

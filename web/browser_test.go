@@ -245,3 +245,73 @@ func TestBrowserPlaysAGameOnEachBoard(t *testing.T) {
 		b.clean(t, "play "+game)
 	}
 }
+
+// TestBrowserLab works the lab page as a person would: a run started from
+// the form, its live panel advancing, stopped, reopened from the list and
+// its learnt game stepped to its end; a Chess960 run drawn; and a site
+// without the token's permission refusing to start anything.
+func TestBrowserLab(t *testing.T) {
+	b := newTab(t)
+	labDB := filepath.Join(t.TempDir(), "lab.db")
+	_, ts := newServer(t, web.Options{LabDB: labDB, AllowLabOnLoopback: true})
+	b.run(t, "open the lab", chromedp.Navigate(ts.URL+"/lab"), chromedp.WaitReady(`body[data-lab-ready="true"]`))
+	b.screenshot(t, "lab")
+	// Simulated annealing for long enough to watch it, then stop it.
+	b.run(t, "start a run", chromedp.Click(`#tab-sa`),
+		chromedp.SetValue(`select[name="opponent-kind"]`, "material"),
+		chromedp.SetValue(`input[name="iterations"]`, "100000"),
+		chromedp.SetValue(`input[name="turns"]`, "8"),
+		chromedp.SetValue(`textarea[name="from"]`, "1. e4 e5 2. Nf3"),
+		chromedp.Click(`#start`),
+		chromedp.WaitVisible(`#run-panel[data-state="running"]`))
+	first := value(t, b, "iteration", chromedp.Evaluate[int](`Number(document.getElementById("run-panel").dataset.iteration)`))
+	value(t, b, "the panel advances", chromedp.Poll[bool](fmt.Sprintf(`Number(document.getElementById("run-panel").dataset.iteration) > %d + 2`, first)))
+	eta := value(t, b, "eta", chromedp.Text(`#run-eta`))
+	if eta == "—" || eta == "" {
+		t.Errorf("a running run shows no ETA")
+	}
+	b.screenshot(t, "lab-running")
+	b.run(t, "stop", chromedp.Click(`#stop`), chromedp.WaitVisible(`#run-panel[data-state="stopped"]`))
+	// Reopen it from the list, as a fresh visit would.
+	b.run(t, "reopen", chromedp.Navigate(ts.URL+"/lab"), chromedp.WaitReady(`#runs tr[data-run="1"][data-store="lab"] a`),
+		chromedp.Click(`#runs tr[data-run="1"][data-store="lab"] a`),
+		chromedp.WaitVisible(`#run-panel[data-state="stopped"] #moves li`))
+	total := value(t, b, "moves", chromedp.Evaluate[int](`document.querySelectorAll("#moves li").length`))
+	for range total {
+		b.run(t, "next", chromedp.Click(`#next`))
+	}
+	if ply := value(t, b, "ply", chromedp.Text(`#ply`)); ply != fmt.Sprintf("move %d of %d", total, total) || total < 3 {
+		t.Errorf("stepped to %q of a game of %d moves", ply, total)
+	}
+	if next := value(t, b, "next disabled", chromedp.Evaluate[bool](`document.getElementById("next").disabled`)); !next {
+		t.Errorf("Next is still enabled at the game's end")
+	}
+	if settings := value(t, b, "settings", chromedp.Text(`#run-settings`)); !strings.Contains(settings, "from e2e4 e7e5 g1f3") {
+		t.Errorf("the run's settings read %q", settings)
+	}
+	b.screenshot(t, "lab-stopped")
+	// Chess960: the classic GA's curve and its best arrangement.
+	b.run(t, "chess960", chromedp.Click(`#tab-chess960`), chromedp.Click(`#c960-run`),
+		chromedp.WaitVisible(`#c960-chart[data-drawn="51"] svg path.series`), chromedp.WaitVisible(`#c960-board svg`))
+	if best := value(t, b, "chess960 best", chromedp.Text(`#c960-best`)); !strings.Contains(best, "fitness") {
+		t.Errorf("chess960 result %q", best)
+	}
+	b.screenshot(t, "lab-chess960")
+	b.clean(t, "lab")
+
+	// A site whose owner did not allow the lab: the page says why and
+	// starts nothing.
+	refused := filepath.Join(t.TempDir(), "refused.db")
+	_, ts2 := newServer(t, web.Options{LabDB: refused})
+	b.run(t, "refused", chromedp.Navigate(ts2.URL+"/lab"), chromedp.WaitVisible(`#lab-notice`))
+	if notice := value(t, b, "notice", chromedp.Text(`#lab-notice`)); !strings.Contains(notice, "token") {
+		t.Errorf("notice %q", notice)
+	}
+	if disabled := value(t, b, "start disabled", chromedp.Evaluate[bool](`document.getElementById("start").disabled`)); !disabled {
+		t.Errorf("Start is enabled on a site that refuses lab work")
+	}
+	if _, err := os.Stat(refused); err == nil {
+		t.Errorf("the refusing site created its lab database")
+	}
+	b.clean(t, "lab refused")
+}

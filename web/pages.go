@@ -23,7 +23,7 @@ import (
 type pageTemplate = template.Template
 
 // pageNames are the site's pages, each templates/NAME.html.
-var pageNames = []string{"overview", "population", "generation", "replay", "play", "error"}
+var pageNames = []string{"overview", "population", "generation", "replay", "play", "lab", "error"}
 
 // templateFuncs are the helpers the templates use.
 var templateFuncs = template.FuncMap{
@@ -174,6 +174,7 @@ type metaRow struct {
 	Seconds    float64   `json:"seconds"`
 	Created    time.Time `json:"created"`
 	Finished   time.Time `json:"finished,omitzero"`
+	State      string    `json:"state"` // storage.MetaFinished, ...; MetaRunning may be a run whose process was killed
 }
 
 // overview is the overview page's data and the /api/status answer.
@@ -223,7 +224,7 @@ func (s *Server) loadOverview(r *http.Request) (overview, error) {
 	}
 	for _, m := range runs {
 		o.Meta = append(o.Meta, metaRow{ID: m.ID, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed,
-			Iterations: m.Iterations, BestCost: m.BestCost, Seconds: m.Seconds, Created: m.Created, Finished: m.Finished})
+			Iterations: m.Iterations, BestCost: m.BestCost, Seconds: m.Seconds, Created: m.Created, Finished: m.Finished, State: m.State})
 	}
 	if o.Size, err = s.db.Size(ctx); err != nil {
 		return o, err

@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,6 +85,24 @@ type Options struct {
 	WriteRate float64
 	// Version is shown in the footer.
 	Version string
+	// LabDB is the database the lab page stores the runs it starts in
+	// (DefaultLabDB(DB) gives the usual place); "" lets the page show the
+	// served database's runs only. It must not be DB, which the site only
+	// reads. It is opened on the first run started or read, and kept,
+	// with its writer lock, until Close.
+	LabDB string
+	// AllowLabOnLoopback lets a site without a token, which answers on
+	// loopback only, start lab work; otherwise starting work needs the
+	// token, so that no other local user's page or program can spend the
+	// machine unasked.
+	AllowLabOnLoopback bool
+	// LabEngines are the UCI engines (paths) the lab's runs may play
+	// against (FindLabEngines finds Stockfish); a request never names a
+	// binary of its own.
+	LabEngines []string
+	// LabQueue bounds the lab runs waiting behind the running one
+	// (DefaultLabQueue when 0).
+	LabQueue int
 }
 
 // MinTokenLength is the shortest access token the site accepts: a token
@@ -127,8 +147,9 @@ type Server struct {
 	reg     *prometheus.Registry
 	live    *hub
 	plays   *plays
-	posts   *limiter // writes (play) per client
-	guesses *limiter // wrong access tokens per client
+	lab     *labRunner // nil without Options.LabDB
+	posts   *limiter   // writes (play, lab) per client
+	guesses *limiter   // wrong access tokens per client
 	handler http.Handler
 
 	cancel context.CancelFunc
@@ -159,6 +180,12 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.LabQueue <= 0 {
+		opts.LabQueue = DefaultLabQueue
+	}
+	if opts.LabDB != "" && sameFile(opts.LabDB, opts.DB) {
+		return nil, fmt.Errorf("%w: the lab database %s is the served database, which the site only reads: give the lab a file of its own", ErrConfig, opts.LabDB)
+	}
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
@@ -178,6 +205,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 			db.Close()
 			return nil, fmt.Errorf("web: metrics: %w", err)
 		}
+	}
+	if opts.LabDB != "" {
+		s.lab = newLabRunner(ctx, opts.LabDB, opts.LabQueue, opts.Logger)
 	}
 	s.handler = s.secure(s.routes())
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -199,7 +229,22 @@ func (s *Server) Close() error {
 	s.cancel()
 	s.wg.Wait()
 	s.live.close()
-	return s.db.Close()
+	var labErr error
+	if s.lab != nil {
+		labErr = s.lab.close()
+	}
+	return errors.Join(labErr, s.db.Close())
+}
+
+// sameFile reports whether paths a and b name one file: the same path
+// once cleaned, or, when both exist, the same inode.
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // Listen opens the site's listening socket on listen, after CheckListen:
@@ -266,6 +311,13 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/play/{id}", s.apiPlayGet)
 	mux.HandleFunc("POST /api/play/{id}/move", s.apiPlayMove)
 	mux.HandleFunc("GET /api/play/{id}/record", s.apiPlayRecord)
+	mux.HandleFunc("GET /lab", s.labPage)
+	mux.HandleFunc("GET /api/lab/options", s.apiLabOptions)
+	mux.HandleFunc("GET /api/lab/runs", s.apiLabRuns)
+	mux.HandleFunc("POST /api/lab/runs", s.apiLabStart)
+	mux.HandleFunc("GET /api/lab/runs/{id}", s.apiLabRun)
+	mux.HandleFunc("POST /api/lab/runs/{id}/stop", s.apiLabStop)
+	mux.HandleFunc("POST /api/lab/chess960", s.apiChess960)
 	mux.HandleFunc("GET /events", s.events)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}))
 
@@ -307,9 +359,9 @@ func (s *Server) unrouted(mux *http.ServeMux, w http.ResponseWriter, r *http.Req
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// maxBody bounds every request body: the largest the site reads is a play
-// request of a few dozen bytes.
-const maxBody = 4 << 10
+// maxBody bounds every request body: the largest the site reads is a lab
+// run's settings, whose move history may run to a few kilobytes.
+const maxBody = 16 << 10
 
 // secure wraps next with the security headers, the access check, the Host
 // check against DNS rebinding, the body limit and the write rate limit.

@@ -68,7 +68,7 @@ func TestMetaErrors(t *testing.T) {
 		{[]string{"meta", "--method", "sa", "--opponent", "random", "--ants", "3"}, 2, "--ants is for method aco, not sa"},
 		{[]string{"meta", "--method", "aco", "--opponent", "random", "--weights", "z=3"}, 2, "--weights"},
 		{[]string{"meta", "--method", "aco", "--opponent", "random", "--from", "e2e5"}, 2, "e2e5"},
-		{[]string{"meta", "--method", "aco", "--opponent", "random", "--from", "1. e4 e5 2. Ke3"}, 2, `--from "Ke3": not a move here`},
+		{[]string{"meta", "--method", "aco", "--opponent", "random", "--from", "1. e4 e5 2. Ke3"}, 2, `--from "Ke3": chess: parse SAN move "Ke3"`},
 		{[]string{"meta", "--method", "aco", "--opponent", "random", "--from", "1. e4 {open"}, 2, "--from"},
 		{[]string{"meta", "--method", "aco", "--opponent", "random", "--turns", "0"}, 2, "--turns 0: want at least 1"},
 		{[]string{"meta", "--show", "7"}, 1, "storage: no database"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -22,12 +23,16 @@ func serveCommand(fs *flag.FlagSet) action {
 	listen := fs.String("listen", web.DefaultListen, "serve on `HOST:PORT`; beyond loopback it needs an access token")
 	tokenFile := fs.String("token-file", "", "read the access token from `FILE` (default: $"+web.TokenEnv+"; none on loopback)")
 	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")
+	labDB := fs.String("lab-db", "", "store the runs the lab page starts in `FILE` (default: beside --db, evolved.db giving evolved.lab.db)")
+	allowLab := fs.Bool("allow-lab-on-loopback", false, "let the lab page start work without an access token (the site then answers on loopback only)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved serve [--db FILE] [--listen HOST:PORT] [--token-file FILE]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved serve [--db FILE] [--listen HOST:PORT] [--token-file FILE] [--lab-db FILE] [--allow-lab-on-loopback]")
 		fmt.Fprintln(fs.Output(), "\nServes the web site of a database: every population's curves, champions,")
 		fmt.Fprintln(fs.Output(), "generations and games on replay boards, live updates as generations are")
 		fmt.Fprintln(fs.Output(), "committed, play in the browser and Prometheus metrics at /metrics, until")
 		fmt.Fprintln(fs.Output(), "SIGINT or SIGTERM. It only reads the database, so it runs beside the daemon.")
+		fmt.Fprintln(fs.Output(), "Its lab page (/lab) starts chess-lab and Chess960 runs, stored in a lab")
+		fmt.Fprintln(fs.Output(), "database of their own; starting work needs the token, or --allow-lab-on-loopback.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -49,7 +54,8 @@ func serveCommand(fs *flag.FlagSet) action {
 			return &usageError{msg: "serve: " + err.Error()}
 		}
 		log := daemon.NewLogger(stderr, *logFormat, progress.IsTerminal(stderr), new(slog.LevelVar))
-		srv, err := web.New(ctx, web.Options{DB: *dbPath, Token: token, Logger: log, Version: moduleVersion()})
+		srv, err := web.New(ctx, web.Options{DB: *dbPath, Token: token, Logger: log, Version: moduleVersion(),
+			LabDB: cmp.Or(*labDB, web.DefaultLabDB(*dbPath)), AllowLabOnLoopback: *allowLab, LabEngines: web.FindLabEngines()})
 		if err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}

@@ -40,7 +40,8 @@
   function high(p) { return p.length > 3 ? p[3] : p[1] + (p[2] || 0); }
 
   // draw renders series ({name, cls, points: [[x, y, ci?] or [x, y, low,
-  // high]], line, dots}) into box, with opts.yLabel along the y axis.
+  // high]], line, dots}) into box, with opts.yLabel along the y axis and
+  // opts.xLabel (default "generation") under the x axis.
   function draw(box, series, opts) {
     box.textContent = "";
     const all = [];
@@ -74,7 +75,7 @@
       el("text", { x: sx(v), y: H - M.bottom + 16, "text-anchor": "middle" }, axis).textContent = label(v);
     });
     el("line", { x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }, axis);
-    el("text", { x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" }, axis).textContent = "generation";
+    el("text", { x: (M.left + W - M.right) / 2, y: H - 4, "text-anchor": "middle" }, axis).textContent = opts.xLabel || "generation";
     if (opts.yLabel) {
       const cy = (M.top + H - M.bottom) / 2;
       el("text", { x: 12, y: cy, "text-anchor": "middle", transform: "rotate(-90 12 " + cy + ")", class: "ytitle" }, axis).textContent = opts.yLabel;
@@ -169,6 +170,9 @@
       section.dataset.error = String(err.message || err);
     }
   }
+
+  // The lab page draws its own curves with the same charts.
+  window.EvolvedCharts = { draw: draw };
 
   function all() {
     document.querySelectorAll(".charts[data-src]").forEach(load);

@@ -1,0 +1,767 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"evolved/game/chess"
+	"evolved/lab"
+	"evolved/metaheuristic"
+	"evolved/play"
+	"evolved/player"
+	"evolved/storage"
+)
+
+// Bounds of the lab page's work: it shares the machine with the evolution
+// and with the site's visitors.
+const (
+	// DefaultLabQueue bounds the runs waiting behind the one that runs.
+	DefaultLabQueue = 4
+	// labStopWait is how long a stop request waits for the run to store
+	// what it learnt before answering "stopping".
+	labStopWait = 10 * time.Second
+	// labCurvePoints bounds the points of a run's cost curve in a response.
+	labCurvePoints = 500
+)
+
+// labLimits are the settings a run started from the site may ask for.
+func labLimits() lab.Limits {
+	return lab.Limits{MaxIterations: 100_000, MaxTurns: 200, MaxGames: 1000,
+		MaxWorkers: max(1, runtime.NumCPU()/2), MaxHistory: 400}
+}
+
+// DefaultLabDB returns where the lab page stores its runs for a site over
+// db: beside it, "evolved.db" giving "evolved.lab.db". The served
+// database stays read-only, and may have a daemon as its writer.
+func DefaultLabDB(db string) string {
+	return strings.TrimSuffix(db, filepath.Ext(db)) + ".lab.db"
+}
+
+// errLabForbidden refuses lab work on a site without a token whose owner
+// has not allowed it on loopback.
+var errLabForbidden = errors.New("starting lab work needs the site's access token ([http] token or $" + TokenEnv +
+	"); on loopback without one, allow it with `evolved serve --allow-lab-on-loopback` ([http] allow_lab_on_loopback)")
+
+// labJob is a run the site queued or runs.
+type labJob struct {
+	id   int64
+	plan lab.Plan
+
+	mu       sync.Mutex
+	state    string // storage.MetaQueued or MetaRunning while the site holds it
+	progress lab.Progress
+	its      []storage.MetaIteration // every iteration so far, for the live curve (the database lags by up to lab.DefaultStoreEvery)
+	stop     context.CancelCauseFunc // set once it runs
+	done     chan struct{}           // closed when it has ended and is stored
+}
+
+// snapshot returns the job's state and progress.
+func (j *labJob) snapshot() (string, lab.Progress) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.state, j.progress
+}
+
+// curve returns the job's cost curve so far.
+func (j *labJob) curve() labCurve {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return curveOf(j.its)
+}
+
+// labRunner runs the lab page's runs one at a time, in the order they were
+// started, storing them in the lab database, which it opens on first use
+// and keeps (with its writer lock) until Close.
+type labRunner struct {
+	path     string
+	queueMax int
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	db      *storage.DB // the writer; nil until opened
+	reader  *storage.DB // read-only, while another process holds the writer
+	queue   []*labJob
+	jobs    map[int64]*labJob // queued and running
+	closed  bool
+	wake    chan struct{}
+	stopAll context.CancelCauseFunc
+	wg      sync.WaitGroup
+}
+
+// newLabRunner returns the runner of path and starts its loop.
+func newLabRunner(ctx context.Context, path string, queueMax int, log *slog.Logger) *labRunner {
+	l := &labRunner{path: path, queueMax: queueMax, log: log, jobs: map[int64]*labJob{}, wake: make(chan struct{}, 1)}
+	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	l.stopAll = cancel
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		l.loop(runCtx)
+	}()
+	return l
+}
+
+// errShutdown is the reason recorded for runs the server's shutdown ends.
+var errShutdown = errors.New("the web server shut down")
+
+// close stops the running run and every queued one, waits until they are
+// stored, and closes the database.
+func (l *labRunner) close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	l.stopAll(errShutdown)
+	l.wg.Wait()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var errs []error
+	for _, db := range []*storage.DB{l.db, l.reader} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// writer returns the lab database for writing, opening (and creating) it
+// on first use. Another process holding it is ErrLocked.
+func (l *labRunner) writer(ctx context.Context) (*storage.DB, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.db != nil {
+		return l.db, nil
+	}
+	db, err := storage.Open(ctx, l.path, storage.Options{})
+	if err != nil {
+		return nil, err
+	}
+	// The site holds the only writer lock now: a run still queued or
+	// running there was ended by a kill.
+	if _, err := db.MarkInterruptedMetaRuns(ctx, "the process that ran it ended first"); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if l.reader != nil {
+		l.reader.Close()
+		l.reader = nil
+	}
+	l.db = db
+	return db, nil
+}
+
+// read returns the lab database for reading: the writer when the site has
+// it, else the file opened for reading (nil when there is none yet).
+func (l *labRunner) read(ctx context.Context) (*storage.DB, error) {
+	l.mu.Lock()
+	if l.db != nil || l.reader != nil {
+		defer l.mu.Unlock()
+		return cmpDB(l.db, l.reader), nil
+	}
+	l.mu.Unlock()
+	if _, err := os.Stat(l.path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	db, err := l.writer(ctx)
+	if !errors.Is(err, storage.ErrLocked) {
+		return db, err
+	}
+	ro, err := storage.Open(ctx, l.path, storage.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.reader != nil || l.db != nil {
+		ro.Close()
+		return cmpDB(l.db, l.reader), nil
+	}
+	l.reader = ro
+	return ro, nil
+}
+
+// cmpDB returns the first of dbs that is not nil.
+func cmpDB(dbs ...*storage.DB) *storage.DB {
+	for _, db := range dbs {
+		if db != nil {
+			return db
+		}
+	}
+	return nil
+}
+
+// errQueueFull refuses a run when DefaultLabQueue runs wait already.
+var errQueueFull = errors.New("the lab's queue is full")
+
+// start stores plan as a queued run and queues it; it returns the job.
+func (l *labRunner) start(ctx context.Context, plan lab.Plan) (*labJob, error) {
+	db, err := l.writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, errShutdown
+	}
+	if len(l.queue) >= l.queueMax {
+		return nil, fmt.Errorf("%w: %d runs wait already; stop one or wait", errQueueFull, len(l.queue))
+	}
+	id, err := plan.Create(ctx, db, storage.MetaQueued, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	j := &labJob{id: id, plan: plan, state: storage.MetaQueued, done: make(chan struct{}),
+		progress: lab.Progress{Iterations: plan.Params.Iterations}}
+	l.queue = append(l.queue, j)
+	l.jobs[id] = j
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+	return j, nil
+}
+
+// job returns the queued or running job id, or nil.
+func (l *labRunner) job(id int64) *labJob {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.jobs[id]
+}
+
+// errStopRequested is the reason recorded for a run stopped from the page.
+var errStopRequested = errors.New("stopped from the lab page")
+
+// stop stops job id: a queued one at once, a running one once it has
+// stored what it learnt (waiting up to labStopWait). It reports whether
+// the run has ended.
+func (l *labRunner) stop(ctx context.Context, id int64) (bool, error) {
+	l.mu.Lock()
+	j := l.jobs[id]
+	if j == nil {
+		l.mu.Unlock()
+		return true, nil
+	}
+	for i, q := range l.queue {
+		if q == j {
+			l.queue = append(l.queue[:i], l.queue[i+1:]...)
+			delete(l.jobs, id)
+			db := l.db
+			l.mu.Unlock()
+			err := db.SetMetaRunState(ctx, id, storage.MetaStopped, "stopped from the lab page before it started", 0)
+			close(j.done)
+			return true, err
+		}
+	}
+	l.mu.Unlock()
+	j.mu.Lock()
+	if j.stop != nil {
+		j.stop(errStopRequested)
+	}
+	j.mu.Unlock()
+	select {
+	case <-j.done:
+		return true, nil
+	case <-time.After(labStopWait):
+		return false, nil
+	case <-ctx.Done():
+		return false, nil
+	}
+}
+
+// loop runs the queued runs one at a time until ctx ends, then records
+// the runs still queued as stopped.
+func (l *labRunner) loop(ctx context.Context) {
+	for {
+		if ctx.Err() != nil {
+			l.stopQueued(ctx)
+			return
+		}
+		l.mu.Lock()
+		var j *labJob
+		if len(l.queue) > 0 {
+			j = l.queue[0]
+			l.queue = l.queue[1:]
+		}
+		db := l.db
+		l.mu.Unlock()
+		if j != nil {
+			l.run(ctx, db, j)
+			continue
+		}
+		select {
+		case <-l.wake:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// stopQueued records the runs still queued as stopped by the shutdown.
+func (l *labRunner) stopQueued(ctx context.Context) {
+	l.mu.Lock()
+	queued := l.queue
+	l.queue = nil
+	db := l.db
+	for _, j := range queued {
+		delete(l.jobs, j.id)
+	}
+	l.mu.Unlock()
+	for _, j := range queued {
+		// The database is still open: close waits for this loop.
+		if err := db.SetMetaRunState(context.WithoutCancel(ctx), j.id, storage.MetaStopped, errShutdown.Error()+" before it started", 0); err != nil {
+			l.log.Warn("lab: record a queued run as stopped", "run", j.id, "err", err)
+		}
+		close(j.done)
+	}
+}
+
+// run runs one job to its end.
+func (l *labRunner) run(ctx context.Context, db *storage.DB, j *labJob) {
+	jobCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	j.mu.Lock()
+	j.state, j.stop = storage.MetaRunning, stop
+	j.mu.Unlock()
+	_, err := j.plan.Run(jobCtx, db, j.id, func(p lab.Progress) {
+		j.mu.Lock()
+		j.progress = p
+		j.its = append(j.its, storage.MetaIteration{Iteration: p.Iteration, BestCost: p.BestCost, MeanCost: p.MeanCost})
+		j.mu.Unlock()
+	})
+	if err != nil && !errors.Is(err, lab.ErrStopped) {
+		l.log.Warn("lab run failed", "run", j.id, "err", err)
+	}
+	// Plan.Run has stored the run's end, whatever it was: the database
+	// answers from now on.
+	l.mu.Lock()
+	delete(l.jobs, j.id)
+	l.mu.Unlock()
+	close(j.done)
+}
+
+// labEngine is a UCI engine the lab's runs may play against.
+type labEngine struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// FindLabEngines returns the UCI engines found on this machine that the
+// lab page offers as opponents: Stockfish, where Debian or PATH puts it.
+func FindLabEngines() []string {
+	var out []string
+	for _, p := range []string{"/usr/games/stockfish", "/usr/bin/stockfish", "/usr/local/bin/stockfish"} {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return append(out, p)
+		}
+	}
+	return out
+}
+
+// labUCIOptions are the options a lab run may set on an engine, with their
+// ranges: nothing that names a file (Stockfish's Debug Log File writes
+// anywhere) and nothing that takes the machine.
+var labUCIOptions = map[string][2]int{
+	"skill level": {0, 20}, "uci_limitstrength": {0, 1}, "uci_elo": {500, 3200}, "threads": {1, 1}, "hash": {1, 64},
+	"depth": {1, 30}, "nodes": {1, 10_000_000}, "movetime": {1, 10_000},
+}
+
+// labOpponent reads an opponent a run started from the site may play:
+// random, material:D, pst:D, mcts:N, or one of the engines the server
+// offers with options of labUCIOptions. Nothing names a file.
+func (s *Server) labOpponent(spec string) (player.ChessSpec, error) {
+	bad := func(format string, args ...any) (player.ChessSpec, error) {
+		return player.ChessSpec{}, fmt.Errorf(format, args...)
+	}
+	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
+		parts := strings.Split(rest, ":")
+		known := false
+		for _, e := range s.opts.LabEngines {
+			known = known || e == parts[0]
+		}
+		if !known {
+			return bad("the lab's engines are %s", orNone(s.opts.LabEngines))
+		}
+		for _, kv := range parts[1:] {
+			name, value, _ := strings.Cut(kv, "=")
+			r, ok := labUCIOptions[strings.ToLower(name)]
+			n, err := strconv.Atoi(value)
+			if !ok {
+				return bad("engine option %q is not one the lab sets (Skill Level, UCI_LimitStrength, UCI_Elo, Threads, Hash, depth, nodes, movetime)", name)
+			}
+			if err != nil || n < r[0] || n > r[1] {
+				return bad("engine option %s=%s: want %d to %d", name, value, r[0], r[1])
+			}
+		}
+		return player.ParseChess(spec)
+	}
+	kind, arg, _ := strings.Cut(spec, ":")
+	n, err := strconv.Atoi(arg)
+	switch {
+	case spec == "random":
+	case (kind == "material" || kind == "pst") && err == nil && n >= 1 && n <= 8:
+	case kind == "mcts" && err == nil && n >= 1 && n <= 100_000:
+	default:
+		return bad("the lab plays random, material:D or pst:D (D 1 to 8), mcts:N (N up to 100000), or an engine: uci:PATH with PATH one of %s",
+			orNone(s.opts.LabEngines))
+	}
+	return player.ParseChess(spec)
+}
+
+// orNone lists names, or says there are none.
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "(none on this server)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// labAllowed reports whether r may start lab work: the secure wrapper has
+// already checked the token when the site has one.
+func (s *Server) labAllowed() bool {
+	return s.opts.Token != "" || s.opts.AllowLabOnLoopback
+}
+
+// apiLabOptions tells the lab page what it may offer: the defaults, the
+// limits, the engines and whether this site lets it start work.
+func (s *Server) apiLabOptions(w http.ResponseWriter, r *http.Request) {
+	var engines []labEngine
+	for _, p := range s.opts.LabEngines {
+		engines = append(engines, labEngine{Name: filepath.Base(p), Path: p})
+	}
+	reason := ""
+	if !s.labAllowed() {
+		reason = errLabForbidden.Error()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"defaults": lab.DefaultSettings(), "limits": labLimits(),
+		"engines": engines, "can_start": s.labAllowed(), "why_not": reason, "lab_db": s.opts.LabDB})
+}
+
+// labRunRow is one run in the lab page's list.
+type labRunRow struct {
+	ID         int64     `json:"id"`
+	Store      string    `json:"store"` // "lab": the lab database; "main": the served one
+	Method     string    `json:"method"`
+	Opponent   string    `json:"opponent"`
+	Seed       uint64    `json:"seed"`
+	State      string    `json:"state"`
+	Iterations int       `json:"iterations"`
+	BestCost   float64   `json:"best_cost"`
+	Seconds    float64   `json:"seconds"`
+	Created    time.Time `json:"created"`
+	Params     string    `json:"params"`
+}
+
+// apiLabRuns lists the lab database's runs, newest first, then the
+// served database's (runs of `evolved meta` stored there).
+func (s *Server) apiLabRuns(w http.ResponseWriter, r *http.Request) {
+	rows := []labRunRow{}
+	add := func(db *storage.DB, store string) error {
+		if db == nil {
+			return nil
+		}
+		runs, err := db.MetaRuns(r.Context())
+		if err != nil {
+			return err
+		}
+		for i := len(runs) - 1; i >= 0; i-- {
+			m := runs[i]
+			row := labRunRow{ID: m.ID, Store: store, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed, State: m.State,
+				Iterations: m.Iterations, BestCost: finite(m.BestCost), Seconds: m.Seconds, Created: m.Created, Params: m.Params}
+			if store == "lab" && s.lab != nil {
+				if j := s.lab.job(m.ID); j != nil {
+					state, p := j.snapshot()
+					row.State, row.Iterations, row.BestCost, row.Seconds = state, p.Iteration, finite(p.BestCost), p.Seconds
+				}
+			}
+			rows = append(rows, row)
+		}
+		return nil
+	}
+	if s.lab != nil {
+		db, err := s.lab.read(r.Context())
+		if err == nil {
+			err = add(db, "lab")
+		}
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+	}
+	if err := add(s.db, "main"); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"runs": rows, "lab_db": s.opts.LabDB})
+}
+
+// apiLabStart starts a run from a body whose keys are `evolved meta`'s
+// flags: 201 with the run, its Location the run's URL.
+func (s *Server) apiLabStart(w http.ResponseWriter, r *http.Request) {
+	if s.lab == nil {
+		s.fail(w, r, http.StatusNotFound, "this site has no lab database to store runs in")
+		return
+	}
+	if !s.labAllowed() {
+		s.fail(w, r, http.StatusForbidden, "%v", errLabForbidden)
+		return
+	}
+	settings, given, err := lab.DecodeSettings(r.Body)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		s.fail(w, r, http.StatusRequestEntityTooLarge, "request body over the limit of %d bytes", tooLarge.Limit)
+		return
+	case err != nil:
+		s.fail(w, r, http.StatusBadRequest, "%v", err)
+		return
+	}
+	plan, err := lab.NewPlan(settings, given, s.labOpponent, labLimits())
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "%v", err)
+		return
+	}
+	j, err := s.lab.start(r.Context(), plan)
+	switch {
+	case errors.Is(err, storage.ErrLocked):
+		s.fail(w, r, http.StatusConflict, "the lab database %s is in use by another process (an evolved meta run?): %v", s.opts.LabDB, err)
+		return
+	case errors.Is(err, errQueueFull):
+		w.Header().Set("Retry-After", "30")
+		s.fail(w, r, http.StatusServiceUnavailable, "%v", err)
+		return
+	case errors.Is(err, errShutdown):
+		s.fail(w, r, http.StatusServiceUnavailable, "%v", err)
+		return
+	case err != nil:
+		s.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Location", fmt.Sprintf("/api/lab/runs/%d", j.id))
+	view, err := s.labRunView(r.Context(), "lab", j.id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, view)
+}
+
+// labStore reads the ?store= of a run's URL: lab (the default) or main.
+func labStore(r *http.Request) (string, error) {
+	switch st := r.URL.Query().Get("store"); st {
+	case "", "lab":
+		return "lab", nil
+	case "main":
+		return "main", nil
+	default:
+		return "", &badParam{"store", st, "lab (the lab database, the default) or main (the served database)"}
+	}
+}
+
+// labID reads a run's {id}.
+func labID(r *http.Request) (int64, error) {
+	text := r.PathValue("id")
+	id, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || id < 1 {
+		return 0, &badParam{"run", text, "a run number, 1 or more"}
+	}
+	return id, nil
+}
+
+// apiLabRun answers one run: its settings, state, progress (live while it
+// runs), cost curve and best game.
+func (s *Server) apiLabRun(w http.ResponseWriter, r *http.Request) {
+	id, err := labID(r)
+	if err == nil {
+		var store string
+		if store, err = labStore(r); err == nil {
+			var view labRunView
+			if view, err = s.labRunView(r.Context(), store, id); err == nil {
+				writeJSON(w, http.StatusOK, view)
+				return
+			}
+		}
+	}
+	if errors.Is(err, storage.ErrNoMetaRun) || errors.Is(err, errNoLabDB) {
+		s.fail(w, r, http.StatusNotFound, "%v", err)
+		return
+	}
+	s.failErr(w, r, err)
+}
+
+// apiLabStop stops a run of the lab database: 200 once it is stored as
+// stopped, 202 while it still stores what it learnt, 409 when it had
+// ended already.
+func (s *Server) apiLabStop(w http.ResponseWriter, r *http.Request) {
+	id, err := labID(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if s.lab == nil {
+		s.fail(w, r, http.StatusNotFound, "this site has no lab database")
+		return
+	}
+	if !s.labAllowed() {
+		s.fail(w, r, http.StatusForbidden, "%v", errLabForbidden)
+		return
+	}
+	if s.lab.job(id) == nil {
+		view, err := s.labRunView(r.Context(), "lab", id)
+		if err != nil {
+			s.fail(w, r, http.StatusNotFound, "%v", err)
+			return
+		}
+		s.fail(w, r, http.StatusConflict, "run %d is not running: it is %s", id, view.State)
+		return
+	}
+	ended, err := s.lab.stop(r.Context(), id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	view, err := s.labRunView(r.Context(), "lab", id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if !ended {
+		status = http.StatusAccepted
+	}
+	writeJSON(w, status, view)
+}
+
+// errNoLabDB means the lab database does not exist yet.
+var errNoLabDB = errors.New("no lab run has been stored yet")
+
+// labRunView is a run as the lab page shows it.
+type labRunView struct {
+	labRunRow
+	Start    string         `json:"start"` // FEN the learner starts from
+	Failure  string         `json:"failure,omitempty"`
+	Finished *time.Time     `json:"finished,omitempty"`
+	Progress lab.Progress   `json:"progress"`
+	Curve    labCurve       `json:"curve"`
+	Line     string         `json:"line"`   // the best game's moves, SAN with numbers
+	Replay   *play.Replay   `json:"replay"` // its positions, for the board
+	Spec     string         `json:"spec"`   // how to play the learnt table: meta:RUN@FILE
+	Settings map[string]any `json:"settings"`
+}
+
+// labCurve is a run's cost per iteration, in at most labCurvePoints bins.
+type labCurve struct {
+	Iteration []int     `json:"iteration"`
+	Best      []float64 `json:"best"`
+	Mean      []float64 `json:"mean"`
+}
+
+// labRunView reads run id of store, with the live progress of a run the
+// site holds.
+func (s *Server) labRunView(ctx context.Context, store string, id int64) (labRunView, error) {
+	var db *storage.DB
+	path := s.opts.DB
+	if store == "main" {
+		db = s.db
+	} else if s.lab != nil {
+		var err error
+		if db, err = s.lab.read(ctx); err != nil {
+			return labRunView{}, err
+		}
+		path = s.opts.LabDB
+	}
+	if db == nil {
+		return labRunView{}, fmt.Errorf("run %d: %w", id, errNoLabDB)
+	}
+	m, its, err := db.LoadMetaRun(ctx, id)
+	if err != nil {
+		return labRunView{}, err
+	}
+	v := labRunView{labRunRow: labRunRow{ID: m.ID, Store: store, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed,
+		State: m.State, Iterations: m.Iterations, BestCost: finite(m.BestCost), Seconds: m.Seconds, Created: m.Created, Params: m.Params},
+		Start: m.Start, Failure: m.Failure, Spec: fmt.Sprintf("meta:%d@%s", m.ID, path)}
+	if !m.Finished.IsZero() {
+		v.Finished = &m.Finished
+	}
+	if err := jsonObject(m.Params, &v.Settings); err != nil {
+		return v, fmt.Errorf("run %d's settings: %w", id, err)
+	}
+	for _, it := range its {
+		v.Progress.Games += it.Games
+		v.Progress.Wins += it.Wins
+	}
+	v.Progress.Iteration, v.Progress.BestCost, v.Progress.Seconds = m.Iterations, finite(m.BestCost), m.Seconds
+	if n, ok := v.Settings["iterations"].(float64); ok {
+		v.Progress.Iterations = int(n)
+	}
+	if len(its) > 0 {
+		v.Progress.MeanCost = its[len(its)-1].MeanCost
+		if last := its[len(its)-1].Seconds; last > 0 {
+			v.Progress.GamesPerSecond = float64(v.Progress.Games) / last
+		}
+	}
+	v.Curve = curveOf(its)
+	var best *metaheuristic.GameRecord
+	if store == "lab" && s.lab != nil {
+		if j := s.lab.job(id); j != nil {
+			state, p := j.snapshot()
+			v.State, v.Progress, best, v.Curve = state, p, p.Best, j.curve()
+			v.Progress.BestCost, v.Progress.MeanCost = finite(p.BestCost), finite(p.MeanCost)
+			v.Iterations, v.BestCost, v.Seconds = p.Iteration, finite(p.BestCost), p.Seconds
+		}
+	}
+	var start chess.Position
+	var moves []chess.Move
+	switch {
+	case best != nil:
+		start, moves = best.Start, best.Moves
+	case m.BestPGN != "":
+		g, err := chess.ParsePGN(m.BestPGN)
+		if err != nil {
+			return v, fmt.Errorf("run %d's best line: %w", id, err)
+		}
+		start, moves = g.Start, g.Moves
+	default:
+		return v, nil
+	}
+	if v.Line, err = chess.MoveText(start, moves); err != nil {
+		return v, fmt.Errorf("run %d's best line: %w", id, err)
+	}
+	rep, err := play.ReplayGame("chess", start.FEN(), v.Line)
+	if err != nil {
+		return v, fmt.Errorf("run %d's best line: %w", id, err)
+	}
+	v.Replay = &rep
+	return v, nil
+}
+
+// curveOf bins a run's iterations into at most labCurvePoints points: each
+// bin's mean of the iteration means, and the best so far at its end.
+func curveOf(its []storage.MetaIteration) labCurve {
+	c := labCurve{Iteration: []int{}, Best: []float64{}, Mean: []float64{}}
+	bin := max(1, (len(its)+labCurvePoints-1)/labCurvePoints)
+	for i := 0; i < len(its); i += bin {
+		j := min(i+bin, len(its))
+		sum := 0.0
+		for _, it := range its[i:j] {
+			sum += it.MeanCost
+		}
+		c.Iteration = append(c.Iteration, its[j-1].Iteration)
+		c.Best = append(c.Best, finite(its[j-1].BestCost))
+		c.Mean = append(c.Mean, finite(sum/float64(j-i)))
+	}
+	return c
+}
+
+// labPage serves the lab page; the script does the rest.
+func (s *Server) labPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "lab", s.page("Lab"))
+}

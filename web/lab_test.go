@@ -1,0 +1,283 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"evolved/storage"
+	"evolved/web"
+)
+
+// labRun is the part of a lab run's JSON the tests read.
+type labRun struct {
+	ID       int64  `json:"id"`
+	Store    string `json:"store"`
+	State    string `json:"state"`
+	Failure  string `json:"failure"`
+	Spec     string `json:"spec"`
+	Line     string `json:"line"`
+	Progress struct {
+		Iteration, Iterations, Games int
+	} `json:"progress"`
+	Curve struct {
+		Iteration []int `json:"iteration"`
+	} `json:"curve"`
+	Replay *struct {
+		Boards []json.RawMessage `json:"boards"`
+		Moves  []string          `json:"moves"`
+	} `json:"replay"`
+	Settings map[string]any `json:"settings"`
+}
+
+// labServer serves the fixture with a lab database in a fresh directory.
+func labServer(t *testing.T, opts web.Options) (*web.Server, string, string) {
+	t.Helper()
+	if opts.LabDB == "" {
+		opts.LabDB = filepath.Join(t.TempDir(), "lab.db")
+	}
+	s, ts := newServer(t, opts)
+	return s, ts.URL, opts.LabDB
+}
+
+// startLab posts a run's settings and returns the run, wanting status.
+func startLab(t *testing.T, base, body string, status int) labRun {
+	t.Helper()
+	code, text, header := post(t, nil, base+"/api/lab/runs", "application/json", body)
+	if code != status {
+		t.Fatalf("POST /api/lab/runs %s: %d %s, want %d", body, code, text, status)
+	}
+	var r labRun
+	if code == http.StatusCreated {
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
+			t.Fatal(err)
+		}
+		if want := "/api/lab/runs/" + jsonNumber(r.ID); header.Get("Location") != want {
+			t.Errorf("Location %q, want %q", header.Get("Location"), want)
+		}
+	}
+	return r
+}
+
+func jsonNumber(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// waitLab polls run id until done says so (a minute at most: the machine
+// may be loaded).
+func waitLab(t *testing.T, base string, id int64, done func(labRun) bool) labRun {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var r labRun
+		getJSON(t, base+"/api/lab/runs/"+jsonNumber(id), &r)
+		if done(r) {
+			return r
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %d: still %+v after a minute", id, r)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestLabRunsToItsEnd starts a run through the API and follows it to its
+// end: stored as evolved meta stores it, its best game on a board, listed
+// beside the served database's run.
+func TestLabRunsToItsEnd(t *testing.T) {
+	s, base, labDB := labServer(t, web.Options{AllowLabOnLoopback: true})
+	r := startLab(t, base, `{"method":"aco","opponent":"material:1","iterations":3,"ants":4,"turns":5,"from":"1. e4 e5","seed":7}`, http.StatusCreated)
+	if r.ID != 1 || (r.State != storage.MetaQueued && r.State != storage.MetaRunning) {
+		t.Fatalf("new run %+v", r)
+	}
+	r = waitLab(t, base, r.ID, func(r labRun) bool { return r.State == storage.MetaFinished })
+	if r.Progress.Iteration != 3 || r.Progress.Games != 12 || len(r.Curve.Iteration) != 3 || r.Line == "" || r.Replay == nil ||
+		len(r.Replay.Boards) != len(r.Replay.Moves)+1 || r.Spec != "meta:1@"+labDB || r.Settings["ants"] != 4.0 {
+		t.Fatalf("finished run %+v", r)
+	}
+	// The history was stored in UCI, as evolved meta stores it.
+	if from, _ := json.Marshal(r.Settings["from"]); string(from) != `["e2e4","e7e5"]` {
+		t.Errorf("stored history %s", from)
+	}
+	var list struct{ Runs []labRun }
+	getJSON(t, base+"/api/lab/runs", &list)
+	if len(list.Runs) != 2 || list.Runs[0].Store != "lab" || list.Runs[1].Store != "main" {
+		t.Fatalf("runs %+v, want the lab's run then the fixture's", list.Runs)
+	}
+	var main labRun
+	getJSON(t, base+"/api/lab/runs/1?store=main", &main)
+	if main.Store != "main" || main.ID != 1 {
+		t.Errorf("the served database's run: %+v", main)
+	}
+	for path, want := range map[string]int{"/api/lab/runs/9": 404, "/api/lab/runs/x": 400, "/api/lab/runs/1?store=disk": 400} {
+		if code, body, _ := get(t, nil, base+path); code != want {
+			t.Errorf("GET %s: %d %s, want %d", path, code, body, want)
+		}
+	}
+	if code, body, _ := post(t, nil, base+"/api/lab/runs/1/stop", "", ""); code != http.StatusConflict || !strings.Contains(body, "finished") {
+		t.Errorf("stopping a finished run: %d %s", code, body)
+	}
+	s.Close()
+	db, err := storage.Open(context.Background(), labDB, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m, its, err := db.LoadMetaRun(context.Background(), 1)
+	if err != nil || m.State != storage.MetaFinished || len(its) != 3 || m.Learned == "" || m.BestPGN == "" {
+		t.Errorf("stored run %+v, %d iterations, %v", m, len(its), err)
+	}
+}
+
+// TestLabStopsAndQueues runs one run at a time: a second waits, queued;
+// a queued run stops at once, a running one once it has stored what it
+// learnt; a run the server's shutdown ends is stored as stopped, and so is
+// one still queued.
+func TestLabStopsAndQueues(t *testing.T) {
+	s, base, labDB := labServer(t, web.Options{AllowLabOnLoopback: true, LabQueue: 2})
+	long := `{"method":"sa","opponent":"material:1","iterations":100000,"turns":10}`
+	a := startLab(t, base, long, http.StatusCreated)
+	b := startLab(t, base, long, http.StatusCreated)
+	c := startLab(t, base, long, http.StatusCreated)
+	startLab(t, base, long, http.StatusServiceUnavailable) // the queue holds two
+	waitLab(t, base, a.ID, func(r labRun) bool { return r.State == storage.MetaRunning && r.Progress.Iteration > 0 })
+	if r := waitLab(t, base, b.ID, func(labRun) bool { return true }); r.State != storage.MetaQueued {
+		t.Fatalf("second run %+v, want queued", r)
+	}
+	code, body, _ := post(t, nil, base+"/api/lab/runs/2/stop", "", "")
+	if code != http.StatusOK || !strings.Contains(body, `"state":"stopped"`) || !strings.Contains(body, "before it started") {
+		t.Fatalf("stopping the queued run: %d %s", code, body)
+	}
+	code, body, _ = post(t, nil, base+"/api/lab/runs/1/stop", "", "")
+	if code != http.StatusOK || !strings.Contains(body, `"state":"stopped"`) || !strings.Contains(body, "stopped from the lab page") {
+		t.Fatalf("stopping the running run: %d %s", code, body)
+	}
+	r := waitLab(t, base, a.ID, func(labRun) bool { return true })
+	if r.Replay == nil || r.Progress.Iteration == 0 {
+		t.Errorf("the stopped run kept nothing: %+v", r)
+	}
+	waitLab(t, base, c.ID, func(r labRun) bool { return r.State == storage.MetaRunning })
+	d := startLab(t, base, long, http.StatusCreated)
+	s.Close() // c runs, d waits
+	db, err := storage.Open(context.Background(), labDB, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for id, why := range map[int64]string{c.ID: "the web server shut down", d.ID: "the web server shut down before it started"} {
+		m, _, err := db.LoadMetaRun(context.Background(), id)
+		if err != nil || m.State != storage.MetaStopped || m.Failure != why {
+			t.Errorf("run %d after the shutdown: %+v, %v; want stopped, %q", id, m, err, why)
+		}
+	}
+}
+
+// TestLabRefusesBadRuns checks that every refused request names what is
+// wrong and starts nothing: no lab database is even created.
+func TestLabRefusesBadRuns(t *testing.T) {
+	_, base, labDB := labServer(t, web.Options{AllowLabOnLoopback: true})
+	for body, want := range map[string]string{
+		`{"method":"aco","opponent":"material:1","iterations":0}`:                      "iterations 0: want 1 to 100000",
+		`{"method":"aco","opponent":"material:1","iterations":100001}`:                 "iterations 100001",
+		`{"method":"aco","opponent":"material:1","antz":3}`:                            "antz is no setting",
+		`{"method":"aco","opponent":"material:1","turns":"ten"}`:                       "turns (a JSON string): want a whole number",
+		`{"method":"sa","opponent":"material:1","ants":3}`:                             "ants is for method aco, not sa",
+		`{"method":"aco","opponent":"uci:/bin/sh"}`:                                    "the lab's engines are",
+		`{"method":"aco","opponent":"uci:/usr/games/stockfish:Debug Log File=/tmp/x"}`: "Debug Log File",
+		`{"method":"aco","opponent":"agent:/etc/passwd"}`:                              "the lab plays random",
+		`{"method":"aco","opponent":"material:1","from":"1. e4 e5 2. Ke3"}`:            "no legal move matches",
+		`{"method":"aco","opponent":"material:1","fen":"8/8 w"}`:                       "fen",
+		`{"method":"aco","opponent":"material:1","workers":64}`:                        "workers 64",
+		`not json`: "not a JSON object",
+	} {
+		code, text, _ := post(t, nil, base+"/api/lab/runs", "application/json", body)
+		if code != http.StatusBadRequest || !strings.Contains(text, want) {
+			t.Errorf("POST %s: %d %s, want 400 naming %q", body, code, text, want)
+		}
+	}
+	for body, want := range map[string]string{
+		`{"method":"classic","population":1}`:   "population 1: want 2 to 100",
+		`{"method":"improved","budget":100000}`: "budget 100000",
+		`{"method":"steady"}`:                   "steady",
+		`{"method":"classic","mutation":2}`:     "mutation rate 2",
+	} {
+		code, text, _ := post(t, nil, base+"/api/lab/chess960", "application/json", body)
+		if code != http.StatusBadRequest || !strings.Contains(text, want) {
+			t.Errorf("POST chess960 %s: %d %s, want 400 naming %q", body, code, text, want)
+		}
+	}
+	if _, err := os.Stat(labDB); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("refused requests created the lab database: %v", err)
+	}
+}
+
+// TestLabNeedsTheToken checks the guards: without a token the lab starts
+// nothing unless allowed on loopback; with one, a request without it or
+// from another site's page is refused; nothing is started or created.
+func TestLabNeedsTheToken(t *testing.T) {
+	run := `{"method":"aco","opponent":"material:1","iterations":1}`
+	_, base, labDB := labServer(t, web.Options{})
+	if code, text, _ := post(t, nil, base+"/api/lab/runs", "application/json", run); code != http.StatusForbidden || !strings.Contains(text, "allow-lab-on-loopback") {
+		t.Errorf("no token, not allowed: %d %s", code, text)
+	}
+	if code, _, _ := post(t, nil, base+"/api/lab/chess960", "application/json", `{}`); code != http.StatusForbidden {
+		t.Errorf("chess960 without a token: %d", code)
+	}
+	var opts struct {
+		CanStart bool   `json:"can_start"`
+		WhyNot   string `json:"why_not"`
+	}
+	getJSON(t, base+"/api/lab/options", &opts)
+	if opts.CanStart || !strings.Contains(opts.WhyNot, "token") {
+		t.Errorf("options without a token: %+v", opts)
+	}
+	const token = "0123456789abcdef0123"
+	_, base2, labDB2 := labServer(t, web.Options{Token: token})
+	send := func(header ...string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, base2+"/api/lab/runs", strings.NewReader(run))
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		code, text, _ := do(t, nil, req)
+		return code, text
+	}
+	if code, _ := send(); code != http.StatusUnauthorized {
+		t.Errorf("without the token: %d", code)
+	}
+	if code, text := send("Authorization", "Bearer "+token, "Origin", "http://evil.example"); code != http.StatusForbidden || !strings.Contains(text, "cross-site") {
+		t.Errorf("from another origin: %d %s", code, text)
+	}
+	if code, text := send("Authorization", "Bearer "+token, "Sec-Fetch-Site", "cross-site"); code != http.StatusForbidden {
+		t.Errorf("cross-site fetch: %d %s", code, text)
+	}
+	for _, path := range []string{labDB, labDB2} {
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a refused request created %s: %v", path, err)
+		}
+	}
+	if code, text := send("Authorization", "Bearer "+token); code != http.StatusCreated {
+		t.Errorf("with the token: %d %s", code, text)
+	}
+}
+
+// TestLabDatabaseIsNotTheServedOne refuses a lab database that is the
+// served database under another name.
+func TestLabDatabaseIsNotTheServedOne(t *testing.T) {
+	path := copyFixture(t)
+	link := filepath.Join(t.TempDir(), "alias.db")
+	if err := os.Link(path, link); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	for _, lab := range []string{path, link} {
+		if _, err := web.New(context.Background(), web.Options{DB: path, LabDB: lab}); !errors.Is(err, web.ErrConfig) {
+			t.Errorf("lab database %s over %s: %v, want ErrConfig", lab, path, err)
+		}
+	}
+	if got := web.DefaultLabDB("/var/lib/evolved/evolved.db"); got != "/var/lib/evolved/evolved.lab.db" {
+		t.Errorf("DefaultLabDB = %s", got)
+	}
+}
