@@ -105,9 +105,12 @@ func (b *browserTab) clean(t *testing.T, page string) {
 	b.errors = nil
 }
 
-// screenshot saves the tab's page as name.png among the artifacts.
-func (b *browserTab) screenshot(t *testing.T, name string) {
+// screenshot saves the tab's page as name.png among the artifacts: the
+// whole page, or only the element sel when one is given (the pictures
+// docs/ shows).
+func (b *browserTab) screenshot(t *testing.T, name string, element ...string) {
 	t.Helper()
+	sel := strings.Join(element, "")
 	dir := os.Getenv(ArtifactsEnv)
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "evolved-screenshots")
@@ -115,7 +118,12 @@ func (b *browserTab) screenshot(t *testing.T, name string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	png := value(t, b, "screenshot "+name, chromedp.FullScreenshot(100))
+	var png []byte
+	if sel == "" {
+		png = value(t, b, "screenshot "+name, chromedp.FullScreenshot(100))
+	} else {
+		png = value(t, b, "screenshot "+name, chromedp.Screenshot(sel))
+	}
 	path := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)
@@ -271,6 +279,7 @@ func TestBrowserLab(t *testing.T) {
 		t.Errorf("a running run shows no ETA")
 	}
 	b.screenshot(t, "lab-running")
+	b.screenshot(t, "lab-form", "#meta-tab")
 	b.run(t, "stop", chromedp.Click(`#stop`), chromedp.WaitVisible(`#run-panel[data-state="stopped"]`))
 	// Reopen it from the list, as a fresh visit would.
 	b.run(t, "reopen", chromedp.Navigate(ts.URL+"/lab"), chromedp.WaitReady(`#runs tr[data-run="1"][data-store="lab"] a`),
@@ -290,6 +299,7 @@ func TestBrowserLab(t *testing.T) {
 		t.Errorf("the run's settings read %q", settings)
 	}
 	b.screenshot(t, "lab-stopped")
+	b.screenshot(t, "lab-run", "#run-panel")
 	// Chess960: the classic GA's curve and its best arrangement.
 	b.run(t, "chess960", chromedp.Click(`#tab-chess960`), chromedp.Click(`#c960-run`),
 		chromedp.WaitVisible(`#c960-chart[data-drawn="51"] svg path.series`), chromedp.WaitVisible(`#c960-board svg`))
@@ -297,6 +307,7 @@ func TestBrowserLab(t *testing.T) {
 		t.Errorf("chess960 result %q", best)
 	}
 	b.screenshot(t, "lab-chess960")
+	b.screenshot(t, "lab-chess960-tab", "#chess960-tab")
 	b.clean(t, "lab")
 
 	// A site whose owner did not allow the lab: the page says why and
