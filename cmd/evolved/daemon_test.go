@@ -900,3 +900,21 @@ func TestExportBestSaysWhatIsNewer(t *testing.T) {
 		t.Errorf("export --best: %v\n%s", err, out)
 	}
 }
+
+// TestRunWritesACPUProfile checks --cpuprofile: a generation's profile,
+// gzipped as pprof writes it, that names the search it sampled.
+func TestRunWritesACPUProfile(t *testing.T) {
+	dir, config := setup(t)
+	prof := filepath.Join(dir, "run.prof")
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "2", "--cpuprofile", prof).CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 100 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile %s: %d bytes, %v", prof, len(b), err)
+	}
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--cpuprofile", filepath.Join(dir, "no", "such", "dir.prof")).CombinedOutput(); err == nil ||
+		!strings.Contains(string(out), "cpu profile") {
+		t.Errorf("an unwritable profile: %v\n%s", err, out)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"evolved/cluster"
@@ -38,6 +39,7 @@ func runCommand(fs *flag.FlagSet) action {
 		"beside the database with \"embedded\" (default: here; credentials from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+")")
 	fs.String("http", "", "serve the web site (pages, live updates, /metrics) on `HOST:PORT` while evolving, as evolved serve does\n"+
 		"(default: none; beyond loopback it needs a token: [http] token or $"+web.TokenEnv+")")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`, for go tool pprof")
 	flagKeys := map[string]string{"db": "db", "game": "games", "generations": "generations", "seed": "seed",
 		"workers": "workers", "log-format": "log_format", "log-level": "log_level", "nats": "cluster.nats", "http": "http.listen"}
 	fs.Usage = func() {
@@ -62,6 +64,13 @@ func runCommand(fs *flag.FlagSet) action {
 		}
 		if *printConfig {
 			return cfg.Print(stdout)
+		}
+		if *cpuProfile != "" {
+			stop, err := startCPUProfile(*cpuProfile)
+			if err != nil {
+				return fmt.Errorf("run: %w", err)
+			}
+			defer stop()
 		}
 		terminal := progress.IsTerminal(stderr)
 		level := new(slog.LevelVar)
@@ -111,4 +120,24 @@ func levelOf(s string) (slog.Level, error) {
 	var l slog.Level
 	err := l.UnmarshalText([]byte(s))
 	return l, err
+}
+
+// startCPUProfile profiles the process's CPU into path until stop, which
+// reports a failure to finish the file on the log of last resort (stderr
+// of the process, as the profile is a diagnostic).
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "evolved: cpu profile %s: %v\n", path, err)
+		}
+	}, nil
 }
