@@ -179,19 +179,22 @@ func TestLabStopsAndQueues(t *testing.T) {
 // TestLabRefusesBadRuns checks that every refused request names what is
 // wrong and starts nothing: no lab database is even created.
 func TestLabRefusesBadRuns(t *testing.T) {
-	_, base, labDB := labServer(t, web.Options{AllowLabOnLoopback: true})
+	// The engine's path need not exist: the options are refused before
+	// anything starts it.
+	_, base, labDB := labServer(t, web.Options{AllowLabOnLoopback: true, LabEngines: []string{"/opt/engines/stockfish"}})
 	for body, want := range map[string]string{
-		`{"method":"aco","opponent":"material:1","iterations":0}`:                      "iterations 0: want 1 to 100000",
-		`{"method":"aco","opponent":"material:1","iterations":100001}`:                 "iterations 100001",
-		`{"method":"aco","opponent":"material:1","antz":3}`:                            "antz is no setting",
-		`{"method":"aco","opponent":"material:1","turns":"ten"}`:                       "turns (a JSON string): want a whole number",
-		`{"method":"sa","opponent":"material:1","ants":3}`:                             "ants is for method aco, not sa",
-		`{"method":"aco","opponent":"uci:/bin/sh"}`:                                    "the lab's engines are",
-		`{"method":"aco","opponent":"uci:/usr/games/stockfish:Debug Log File=/tmp/x"}`: "Debug Log File",
-		`{"method":"aco","opponent":"agent:/etc/passwd"}`:                              "the lab plays random",
-		`{"method":"aco","opponent":"material:1","from":"1. e4 e5 2. Ke3"}`:            "no legal move matches",
-		`{"method":"aco","opponent":"material:1","fen":"8/8 w"}`:                       "fen",
-		`{"method":"aco","opponent":"material:1","workers":64}`:                        "workers 64",
+		`{"method":"aco","opponent":"material:1","iterations":0}`:                        "iterations 0: want 1 to 100000",
+		`{"method":"aco","opponent":"material:1","iterations":100001}`:                   "iterations 100001",
+		`{"method":"aco","opponent":"material:1","antz":3}`:                              "antz is no setting",
+		`{"method":"aco","opponent":"material:1","turns":"ten"}`:                         "turns (a JSON string): want a whole number",
+		`{"method":"sa","opponent":"material:1","ants":3}`:                               "ants is for method aco, not sa",
+		`{"method":"aco","opponent":"uci:/bin/sh"}`:                                      "the lab's engines are /opt/engines/stockfish",
+		`{"method":"aco","opponent":"uci:/opt/engines/stockfish:Debug Log File=/tmp/x"}`: "option \\\"Debug Log File\\\" is not one the lab sets",
+		`{"method":"aco","opponent":"uci:/opt/engines/stockfish:Skill Level=25"}`:        "Skill Level=25: want 0 to 20",
+		`{"method":"aco","opponent":"agent:/etc/passwd"}`:                                "the lab plays random",
+		`{"method":"aco","opponent":"material:1","from":"1. e4 e5 2. Ke3"}`:              "no legal move matches",
+		`{"method":"aco","opponent":"material:1","fen":"8/8 w"}`:                         "fen",
+		`{"method":"aco","opponent":"material:1","workers":64}`:                          "workers 64",
 		`not json`: "not a JSON object",
 	} {
 		code, text, _ := post(t, nil, base+"/api/lab/runs", "application/json", body)
