@@ -298,6 +298,12 @@ func TestBrowserLab(t *testing.T) {
 	if settings := value(t, b, "settings", chromedp.Text(`#run-settings`)); !strings.Contains(settings, "from e2e4 e7e5 g1f3") {
 		t.Errorf("the run's settings read %q", settings)
 	}
+	// Its settings fill the form again, to run it again or vary it.
+	b.run(t, "reuse", chromedp.Click(`#reuse`))
+	form := value(t, b, "reused form", chromedp.Evaluate[[]string](`["opponent", "iterations", "turns", "from", "t0"].map(n => document.getElementById("meta-form").elements.namedItem(n).value).concat([document.body.dataset.tab])`))
+	if want := []string{"material:1", "100000", "8", "e2e4 e7e5 g1f3", "0.8", "sa"}; strings.Join(form, "|") != strings.Join(want, "|") {
+		t.Errorf("the form after Use these settings: %q, want %q", form, want)
+	}
 	b.screenshot(t, "lab-stopped")
 	b.screenshot(t, "lab-run", "#run-panel")
 	// Chess960: the classic GA's curve and its best arrangement.

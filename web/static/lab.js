@@ -168,6 +168,7 @@
   }
 
   function render(run) {
+    lastRun = run;
     const panel = $("run-panel");
     panel.hidden = false;
     panel.dataset.run = String(run.id);
@@ -241,6 +242,43 @@
       poll();
     }
   });
+
+  // reuse fills the form with a stored run's settings (as the run stored
+  // them: the history in UCI, the weights spelt out) and shows its tab.
+  function reuse(run) {
+    const st = run.settings || {};
+    selectTab(run.method);
+    const set = (name, v) => { if (v !== undefined && field(name)) field(name).value = v; };
+    for (const k of ["turns", "iterations", "seed", "ants", "dissipation", "tolerance", "population", "keep", "t0"]) set(k, st[k]);
+    set("drop", 0); // the stored drop is the one the run used; 0 recomputes it from t0 and iterations
+    set("fen", st.fen || "");
+    set("from", Array.isArray(st.from) ? st.from.join(" ") : "");
+    field("memo").checked = !!st.memo_opponent;
+    for (const pair of String(st.weights || "").split(",")) {
+      const [piece, value] = pair.split("=");
+      set("w-" + piece, value);
+    }
+    const spec = String(st.opponent || run.opponent);
+    const kind = field("opponent-kind");
+    let m;
+    if ((m = /^(material|pst):(\d+)$/.exec(spec))) { kind.value = m[1]; set("opp-depth", m[2]); }
+    else if ((m = /^mcts:(\d+)$/.exec(spec))) { kind.value = "mcts"; set("opp-playouts", m[1]); }
+    else if (spec === "random") kind.value = "random";
+    else if (spec.startsWith("uci:")) {
+      const parts = spec.slice(4).split(":");
+      kind.value = `engine:${parts[0]}`;
+      for (const kv of parts.slice(1)) {
+        const [k, v] = kv.split("=");
+        if (k === "Skill Level") set("opp-skill", v);
+        if (["depth", "movetime", "nodes"].includes(k)) { set("opp-limit", k); set("opp-limit-value", v); }
+      }
+    }
+    showOpponentFields();
+    if (opponentSpec() !== spec) $("form-error").textContent = `The form cannot set the opponent ${spec}; it shows ${opponentSpec()}.`;
+    form.scrollIntoView({ block: "start" });
+  }
+  let lastRun = null;
+  $("reuse").addEventListener("click", () => { if (lastRun) reuse(lastRun); });
 
   // --- the runs -----------------------------------------------------------
   async function loadRuns() {
