@@ -430,6 +430,22 @@ func (s *Server) labAllowed() bool {
 	return s.opts.Token != "" || s.opts.AllowLabOnLoopback
 }
 
+// mayStartLab answers a request that would start or stop lab work when
+// it may not: 404 when it needs the lab database and the site has none,
+// 403 when the site does not allow lab work. It reports whether the
+// request may go on.
+func (s *Server) mayStartLab(w http.ResponseWriter, r *http.Request, needsDB bool) bool {
+	switch {
+	case needsDB && s.lab == nil:
+		s.fail(w, r, http.StatusNotFound, "this site has no lab database to store runs in")
+		return false
+	case !s.labAllowed():
+		s.fail(w, r, http.StatusForbidden, "%v", errLabForbidden)
+		return false
+	}
+	return true
+}
+
 // apiLabOptions tells the lab page what it may offer: the defaults, the
 // limits, the engines and whether this site lets it start work.
 func (s *Server) apiLabOptions(w http.ResponseWriter, r *http.Request) {
@@ -506,12 +522,7 @@ func (s *Server) apiLabRuns(w http.ResponseWriter, r *http.Request) {
 // apiLabStart starts a run from a body whose keys are `evolved meta`'s
 // flags: 201 with the run, its Location the run's URL.
 func (s *Server) apiLabStart(w http.ResponseWriter, r *http.Request) {
-	if s.lab == nil {
-		s.fail(w, r, http.StatusNotFound, "this site has no lab database to store runs in")
-		return
-	}
-	if !s.labAllowed() {
-		s.fail(w, r, http.StatusForbidden, "%v", errLabForbidden)
+	if !s.mayStartLab(w, r, true) {
 		return
 	}
 	settings, given, err := lab.DecodeSettings(r.Body)
@@ -606,12 +617,7 @@ func (s *Server) apiLabStop(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	if s.lab == nil {
-		s.fail(w, r, http.StatusNotFound, "this site has no lab database")
-		return
-	}
-	if !s.labAllowed() {
-		s.fail(w, r, http.StatusForbidden, "%v", errLabForbidden)
+	if !s.mayStartLab(w, r, true) {
 		return
 	}
 	if s.lab.job(id) == nil {

@@ -71,8 +71,7 @@ type chess960Response struct {
 // curve and best arrangement. The search takes milliseconds, so the
 // request waits for it.
 func (s *Server) apiChess960(w http.ResponseWriter, r *http.Request) {
-	if !s.labAllowed() {
-		s.fail(w, r, http.StatusForbidden, "%v", errLabForbidden)
+	if !s.mayStartLab(w, r, false) {
 		return
 	}
 	c, imp := chess960.DefaultClassic(), chess960.DefaultImproved()
