@@ -156,3 +156,32 @@ func TestRunStoresItsEnd(t *testing.T) {
 		t.Fatalf("stopped run stored as %+v, %d iterations, %v", r, len(its), err)
 	}
 }
+
+// TestRunStoppedBeforeItStarts runs a plan whose context has already
+// ended: it is stored as stopped, with the cause, not left queued.
+func TestRunStoppedBeforeItStarts(t *testing.T) {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, filepath.Join(t.TempDir(), "lab.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := lab.DefaultSettings()
+	s.Method, s.Opponent, s.Iterations = "sa", "random", 10
+	plan, err := lab.NewPlan(s, nil, player.ParseChess, lab.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := plan.Create(ctx, db, storage.MetaQueued, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, stop := context.WithCancelCause(ctx)
+	stop(errors.New("stopped from the lab page"))
+	if _, err := plan.Run(stopped, db, id, nil); !errors.Is(err, lab.ErrStopped) {
+		t.Fatalf("Run = %v, want ErrStopped", err)
+	}
+	if r, _, err := db.LoadMetaRun(ctx, id); err != nil || r.State != storage.MetaStopped || r.Failure != "stopped from the lab page" {
+		t.Errorf("stored as %+v, %v", r, err)
+	}
+}

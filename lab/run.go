@@ -154,7 +154,7 @@ var ErrStopped = errors.New("lab: run stopped")
 // case.
 func (p Plan) Run(ctx context.Context, db *storage.DB, id int64, onProgress func(Progress)) (metaheuristic.Result, error) {
 	keep := context.WithoutCancel(ctx) // what was learnt is stored however the run ends
-	if err := db.SetMetaRunState(ctx, id, storage.MetaRunning, "", -1); err != nil {
+	if err := db.SetMetaRunState(keep, id, storage.MetaRunning, "", -1); err != nil {
 		return metaheuristic.Result{}, fmt.Errorf("lab: start run %d: %w", id, err)
 	}
 	every := p.StoreEvery

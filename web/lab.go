@@ -62,6 +62,7 @@ type labJob struct {
 	progress lab.Progress
 	its      []storage.MetaIteration // every iteration so far, for the live curve (the database lags by up to lab.DefaultStoreEvery)
 	stop     context.CancelCauseFunc // set once it runs
+	stopped  error                   // a stop asked for between leaving the queue and running
 	done     chan struct{}           // closed when it has ended and is stored
 }
 
@@ -266,6 +267,8 @@ func (l *labRunner) stop(ctx context.Context, id int64) (bool, error) {
 	j.mu.Lock()
 	if j.stop != nil {
 		j.stop(errStopRequested)
+	} else {
+		j.stopped = errStopRequested // the loop has taken it and is about to run it
 	}
 	j.mu.Unlock()
 	select {
@@ -330,6 +333,9 @@ func (l *labRunner) run(ctx context.Context, db *storage.DB, j *labJob) {
 	defer stop(nil)
 	j.mu.Lock()
 	j.state, j.stop = storage.MetaRunning, stop
+	if j.stopped != nil {
+		stop(j.stopped)
+	}
 	j.mu.Unlock()
 	_, err := j.plan.Run(jobCtx, db, j.id, func(p lab.Progress) {
 		j.mu.Lock()
