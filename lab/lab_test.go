@@ -107,21 +107,10 @@ func TestNewPlanNamesTheSetting(t *testing.T) {
 // is stopped: both are stored with their state, iterations and best line.
 func TestRunStoresItsEnd(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, filepath.Join(t.TempDir(), "lab.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openLab(t)
 	s := lab.DefaultSettings()
 	s.Method, s.Opponent, s.Iterations, s.Ants, s.Turns = "aco", "material:1", 3, 4, 5
-	plan, err := lab.NewPlan(s, nil, player.ParseChess, lab.Limits{MaxWorkers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := plan.Create(ctx, db, storage.MetaQueued, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, id := queued(t, db, s, lab.Limits{MaxWorkers: 1})
 	var seen []lab.Progress
 	res, err := plan.Run(ctx, db, id, func(p lab.Progress) { seen = append(seen, p) })
 	if err != nil || len(seen) != 3 || seen[2].Iteration != 3 || seen[2].Games != 12 || seen[0].Best == nil || seen[2].ETASeconds != 0 {
@@ -133,14 +122,7 @@ func TestRunStoresItsEnd(t *testing.T) {
 	}
 
 	s.Iterations = 1_000_000
-	plan, err = lab.NewPlan(s, nil, player.ParseChess, lab.Limits{MaxWorkers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err = plan.Create(ctx, db, storage.MetaQueued, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, id = queued(t, db, s, lab.Limits{MaxWorkers: 1})
 	stopCtx, stop := context.WithCancelCause(ctx)
 	why := errors.New("stopped from the lab page")
 	_, err = plan.Run(stopCtx, db, id, func(p lab.Progress) {
@@ -161,21 +143,10 @@ func TestRunStoresItsEnd(t *testing.T) {
 // ended: it is stored as stopped, with the cause, not left queued.
 func TestRunStoppedBeforeItStarts(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, filepath.Join(t.TempDir(), "lab.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openLab(t)
 	s := lab.DefaultSettings()
 	s.Method, s.Opponent, s.Iterations = "sa", "random", 10
-	plan, err := lab.NewPlan(s, nil, player.ParseChess, lab.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := plan.Create(ctx, db, storage.MetaQueued, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, id := queued(t, db, s, lab.Limits{})
 	stopped, stop := context.WithCancelCause(ctx)
 	stop(errors.New("stopped from the lab page"))
 	if _, err := plan.Run(stopped, db, id, nil); !errors.Is(err, lab.ErrStopped) {
@@ -184,4 +155,29 @@ func TestRunStoppedBeforeItStarts(t *testing.T) {
 	if r, _, err := db.LoadMetaRun(ctx, id); err != nil || r.State != storage.MetaStopped || r.Failure != "stopped from the lab page" {
 		t.Errorf("stored as %+v, %v", r, err)
 	}
+}
+
+// openLab opens a fresh lab database for a test.
+func openLab(t *testing.T) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), filepath.Join(t.TempDir(), "lab.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// queued plans s within lim and stores it as a queued run of db.
+func queued(t *testing.T, db *storage.DB, s lab.Settings, lim lab.Limits) (lab.Plan, int64) {
+	t.Helper()
+	plan, err := lab.NewPlan(s, nil, player.ParseChess, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := plan.Create(context.Background(), db, storage.MetaQueued, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan, id
 }

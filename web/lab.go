@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -166,7 +167,7 @@ func (l *labRunner) read(ctx context.Context) (*storage.DB, error) {
 	l.mu.Lock()
 	if l.db != nil || l.reader != nil {
 		defer l.mu.Unlock()
-		return cmpDB(l.db, l.reader), nil
+		return cmp.Or(l.db, l.reader), nil
 	}
 	l.mu.Unlock()
 	if _, err := os.Stat(l.path); errors.Is(err, os.ErrNotExist) {
@@ -184,20 +185,10 @@ func (l *labRunner) read(ctx context.Context) (*storage.DB, error) {
 	defer l.mu.Unlock()
 	if l.reader != nil || l.db != nil {
 		ro.Close()
-		return cmpDB(l.db, l.reader), nil
+		return cmp.Or(l.db, l.reader), nil
 	}
 	l.reader = ro
 	return ro, nil
-}
-
-// cmpDB returns the first of dbs that is not nil.
-func cmpDB(dbs ...*storage.DB) *storage.DB {
-	for _, db := range dbs {
-		if db != nil {
-			return db
-		}
-	}
-	return nil
 }
 
 // errQueueFull refuses a run when DefaultLabQueue runs wait already.
