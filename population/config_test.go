@@ -30,6 +30,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"population: ladder_champions = -1: must not be negative":                       func(c *Config) { c.LadderChampions = -1 },
 		"population: ladder_games = 5: want an even number":                             func(c *Config) { c.LadderGames = 5 },
 		"population: baseline_every = -1: must not be negative":                         func(c *Config) { c.BaselineEvery = -1 },
+		"population: baseline_later_every = -1: must not be negative":                   func(c *Config) { c.BaselineLaterEvery = -1 },
+		"population: baseline_later_every = 25: want a multiple of baseline_every (10)": func(c *Config) { c.BaselineLaterEvery = 25 },
 		"population: baseline_games = 10001: want 0..10000":                             func(c *Config) { c.BaselineGames = 10001 },
 		"population: mutation_scale = NaN: want 0 (Blondie24's step, as 1) to 10":       func(c *Config) { c.MutationScale = math.NaN() },
 		"population: table_mutation_scale = 11: want 0 (mutation_scale's) to 10":        func(c *Config) { c.TableMutationScale = 11 },
@@ -77,6 +79,47 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		if !errors.Is(err, ErrConfig) || !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("Validate() = %v, want a *ConfigError wrapping ErrConfig starting %q", err, want)
 		}
+	}
+}
+
+// TestBaselineSchedule checks the generations that play the baselines,
+// listed by hand: every 10 to generation 100, then every 100, at the
+// defaults; every baseline_every throughout with baseline_later_every 0,
+// as runs started before the key keep; none with baseline_every 0.
+func TestBaselineSchedule(t *testing.T) {
+	due := func(c Config) []int {
+		var gens []int
+		for g := range 501 {
+			if c.BaselineDue(g) {
+				gens = append(gens, g)
+			}
+		}
+		return gens
+	}
+	c := DefaultConfig()
+	if got, want := due(c), []int{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 200, 300, 400, 500}; !slices.Equal(got, want) {
+		t.Errorf("defaults: baselines at %v, want %v", got, want)
+	}
+	c.BaselineEvery, c.BaselineLaterEvery = 50, 200
+	if got, want := due(c), []int{0, 50, 100, 150, 200, 400}; !slices.Equal(got, want) {
+		t.Errorf("50 then 200: baselines at %v, want %v", got, want)
+	}
+	c.BaselineEvery, c.BaselineLaterEvery = 100, 0
+	if got, want := due(c), []int{0, 100, 200, 300, 400, 500}; !slices.Equal(got, want) {
+		t.Errorf("100 throughout: baselines at %v, want %v", got, want)
+	}
+	c.BaselineEvery, c.BaselineLaterEvery = 0, 100
+	if got := due(c); got != nil {
+		t.Errorf("baseline_every 0: baselines at %v, want none", got)
+	}
+	// The games Step plays follow the schedule: generation 110 plays the
+	// ladder only, 200 the baselines too.
+	c = DefaultConfig()
+	if got, want := c.MeasurementGames(110), 5*6; got != want {
+		t.Errorf("measurement games at generation 110: %d, want %d", got, want)
+	}
+	if got, want := c.MeasurementGames(200), 5*6+4*20; got != want {
+		t.Errorf("measurement games at generation 200: %d, want %d", got, want)
 	}
 }
 

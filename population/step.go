@@ -204,7 +204,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
 		return nil, nil, err
 	}
-	if cfg.BaselineEvery > 0 && gen%cfg.BaselineEvery == 0 {
+	if cfg.BaselineDue(gen) {
 		if rep.Baselines, err = baselines(ctx, sp, cfg, st, champions, champ); err != nil {
 			return nil, nil, err
 		}
