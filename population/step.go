@@ -58,7 +58,11 @@ type Report[M comparable] struct {
 	// Curriculum is the check of the curriculum, in the generations that
 	// make one (Config.CurriculumEvery); nil in the others.
 	Curriculum *CurriculumCheck
-	Elapsed    time.Duration
+	// Elapsed is the generation's time; Fitness the part of it spent on
+	// the games that decide the ranking (the tournament's, the hall of
+	// fame's and the race's), the rest going to the ladder, the
+	// baselines, the curriculum and breeding.
+	Elapsed, Fitness time.Duration
 }
 
 // Ladder is the champion's match against the previous champions.
@@ -181,6 +185,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	default:
 		rep.Ranking = rank(results.Points)
 	}
+	rep.Fitness = time.Since(start)
 	if cfg.RacingGames == 0 && cfg.Optimizer != SPSA { // SPSA ranks nothing: its mean moves by the pairs' results
 		boundary := cfg.Elite
 		if cfg.Optimizer.Mirrored() {

@@ -132,6 +132,11 @@ func testResumedRunIsIdentical(t *testing.T, racing int) {
 	if len(rep.Baselines) != 3 || rep.Baselines[2].Opponent != "champion:1" {
 		t.Errorf("baselines %+v, want random, material:1, champion:1", rep.Baselines)
 	}
+	// The fitness games' time is part of the generation's, which also
+	// played the ladder and the baselines.
+	if rep.Fitness <= 0 || rep.Fitness >= rep.Elapsed {
+		t.Errorf("fitness games took %v of the generation's %v, want a part of it", rep.Fitness, rep.Elapsed)
+	}
 }
 
 func TestLadderScoring(t *testing.T) {
