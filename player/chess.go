@@ -138,8 +138,18 @@ func ParseChess(spec string) (ChessSpec, error) {
 // accumulator over a shared nnet.ChessEval, in centipawns.
 type chessNetEval struct {
 	acc    *nnet.ChessAccumulator
+	cache  *nnet.EvalCache
 	values []int // the net's piece values for the search's exchanges
 }
+
+// evalCacheEntries is the size of a net player's evaluation cache: 64 KiB.
+// Iterative deepening evaluates the same positions again at every
+// iteration (a node's static evaluation for pruning, then its stand-pat in
+// the quiescence search of the next iteration), and a value depends only
+// on the position, so the cache changes the speed of a search, never its
+// result. In draughts 4K entries played a generation 4% faster than 16K,
+// a smaller part of the caches, which every agent's player holds.
+const evalCacheEntries = 1 << 12
 
 // ExchangeValues returns the net's piece values in centipawns, for the
 // search's static exchange evaluation and delta pruning.
@@ -157,9 +167,16 @@ func (c *chessNetEval) Reset(g *chess.Game) { c.acc.Reset(g.Position()) }
 func (c *chessNetEval) Push(g *chess.Game)  { c.acc.Push(g.Position()) }
 func (c *chessNetEval) Pop()                { c.acc.Pop() }
 
-// Evaluate returns the net's value (pawns) in centipawns, within search's bounds.
+// Evaluate returns the net's value (pawns) in centipawns, within search's
+// bounds, from the cache when it holds the position.
 func (c *chessNetEval) Evaluate(g *chess.Game) int {
-	v := math.Round(c.acc.Evaluate(g.ToMove()) * 100)
+	side := g.ToMove()
+	v, ok := c.cache.Probe(g.Hash(), side)
+	if !ok {
+		v = c.acc.Evaluate(side)
+		c.cache.Store(g.Hash(), side, v)
+	}
+	v = math.Round(v * 100)
 	return int(max(-search.MaxEval, min(search.MaxEval, v)))
 }
 
@@ -172,7 +189,7 @@ func ChessNet(name string, net *nnet.Net, depth int) (ChessSpec, error) {
 	}
 	values := chessExchangeValues(net)
 	return ChessSpec{Name: name, New: func() ChessPlayer {
-		ab := search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator(), values: values},
+		ab := search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: values},
 			search.Options{Depth: depth, Quiescence: true, TableBits: 14})
 		return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
 	}}, nil
@@ -185,6 +202,6 @@ func ChessNetSearch(net *nnet.Net, depth, tableBits int) (*search.AlphaBeta[ches
 	if err != nil {
 		return nil, fmt.Errorf("player: %w", err)
 	}
-	return search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator(), values: chessExchangeValues(net)},
+	return search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: chessExchangeValues(net)},
 		search.Options{Depth: depth, Quiescence: true, TableBits: tableBits}), nil
 }

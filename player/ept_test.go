@@ -361,7 +361,7 @@ func TestEPTLeafValueIsTheSearchValue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		leaf, ab := chessScratch{e}, &chessNetEval{acc: e.NewAccumulator()}
+		leaf, ab := chessScratch{e}, &chessNetEval{acc: e.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries)}
 		for range 4 {
 			g := chess.NewGame(chess.Start(), chess.DefaultRules())
 			for ply := 0; ply < 150 && !g.Outcome().Over(); ply++ {
@@ -383,7 +383,7 @@ func TestEPTLeafValueIsTheSearchValue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		leaf, ab := xiangqiScratch{e}, &xiangqiNetEval{acc: e.NewAccumulator()}
+		leaf, ab := xiangqiScratch{e}, &xiangqiNetEval{acc: e.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries)}
 		for range 4 {
 			g := xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules())
 			for ply := 0; ply < 150 && !g.Outcome().Over(); ply++ {

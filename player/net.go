@@ -49,7 +49,7 @@ func DraughtsNet(name string, net *nnet.Net, depth int) (DraughtsSpec, error) {
 		return DraughtsSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
 	return DraughtsSpec{Name: name, Unit: "ten-thousandths of the net's full output", New: func() DraughtsPlayer {
-		ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](&draughtsNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(1 << 14)},
+		ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](&draughtsNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries)},
 			search.Options{Depth: depth, CaptureExtension: true, TableBits: 14})
 		return search.Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
 	}}, nil

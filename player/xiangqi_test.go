@@ -74,7 +74,7 @@ func TestXiangqiNetEvalIncremental(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &xiangqiNetEval{acc: eval.NewAccumulator()}
+	x := &xiangqiNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries)}
 	var _ search.Incremental[*xiangqi.Game] = x
 	for range 5 {
 		g := xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules())

@@ -13,7 +13,8 @@ import (
 // incremental accumulator over a shared nnet.XiangqiEval, in centipawns.
 type xiangqiNetEval struct {
 	acc    *nnet.XiangqiAccumulator
-	values []int // the net's piece values for the search's exchanges
+	cache  *nnet.EvalCache // see evalCacheEntries
+	values []int           // the net's piece values for the search's exchanges
 }
 
 // ExchangeValues returns the net's piece values in centipawns, for the
@@ -34,9 +35,15 @@ func (x *xiangqiNetEval) Push(g *xiangqi.Game)  { x.acc.PushMove(g.LastMove()) }
 func (x *xiangqiNetEval) Pop()                  { x.acc.Pop() }
 
 // Evaluate returns the net's value (in units of 100) in centipawns, within
-// search's bounds.
+// search's bounds, from the cache when it holds the position.
 func (x *xiangqiNetEval) Evaluate(g *xiangqi.Game) int {
-	v := math.Round(x.acc.Evaluate(g.ToMove()) * 100)
+	side := g.ToMove()
+	v, ok := x.cache.Probe(g.Hash(), side)
+	if !ok {
+		v = x.acc.Evaluate(side)
+		x.cache.Store(g.Hash(), side, v)
+	}
+	v = math.Round(v * 100)
 	return int(max(-search.MaxEval, min(search.MaxEval, v)))
 }
 
@@ -56,7 +63,7 @@ func XiangqiNet(name string, net *nnet.Net, depth int) (XiangqiSpec, error) {
 	}
 	values := xiangqiExchangeValues(net)
 	return XiangqiSpec{Name: name, New: func() XiangqiPlayer {
-		ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator(), values: values}, xiangqiNetOptions(depth))
+		ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: values}, xiangqiNetOptions(depth))
 		return search.Searcher[xiangqi.Move, *xiangqi.Game]{AlphaBeta: ab}
 	}}, nil
 }
