@@ -2,6 +2,7 @@ package xiangqi
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -87,4 +88,48 @@ func BenchmarkGameMake(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(moves))/b.Elapsed().Seconds(), "makes/s")
+}
+
+// BenchmarkLegalCaptures measures the quiescence search's move generation
+// over the positions of random games: LegalCaptures, and LegalMoves with
+// the captures filtered out of it (what it replaced).
+func BenchmarkLegalCaptures(b *testing.B) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var positions []Position
+	for range 20 {
+		p := Start()
+		for range 100 {
+			positions = append(positions, p)
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			p = p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	buf := make([]Move, 0, MaxMoves)
+	b.Run("captures", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			buf = positions[i%len(positions)].LegalCaptures(buf)
+			i++
+		}
+	})
+	b.Run("filtered", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			all := positions[i%len(positions)].LegalMoves(buf)
+			n := 0
+			for _, m := range all {
+				if m.IsCapture() {
+					all[n] = m
+					n++
+				}
+			}
+			buf = all[:n]
+			i++
+		}
+	})
 }

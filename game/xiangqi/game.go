@@ -222,15 +222,7 @@ func (g *Game) InCheck() bool { return g.history.Top().Info.check }
 // NoisyMoves appends to buf[:0] the legal captures, which quiescence
 // search walks at the leaves.
 func (g *Game) NoisyMoves(buf []Move) []Move {
-	all := g.history.Top().Pos.LegalMoves(buf[:0])
-	n := 0
-	for _, m := range all {
-		if m.IsCapture() {
-			all[n] = m
-			n++
-		}
-	}
-	return all[:n]
+	return g.history.Top().Pos.LegalCaptures(buf[:0])
 }
 
 // orderValue is a piece's value for move ordering, in soldiers x 10.

@@ -122,7 +122,16 @@ func (g *generator) add(buf []Move, from, to Square, pt PieceType) []Move {
 // LegalMoves appends the legal moves of p to buf[:0] and returns the
 // extended slice. It allocates only if buf is too small; a buffer with
 // capacity MaxMoves is always enough.
-func (p *Position) LegalMoves(buf []Move) []Move {
+func (p *Position) LegalMoves(buf []Move) []Move { return p.generate(buf, false) }
+
+// LegalCaptures appends the legal captures of p to buf[:0] and returns the
+// extended slice: the captures of LegalMoves, in the same order, without
+// generating and testing the quiet moves (the quiescence search's moves).
+func (p *Position) LegalCaptures(buf []Move) []Move { return p.generate(buf, true) }
+
+// generate is LegalMoves, or LegalCaptures with captures set: a quiet
+// move is then skipped before its legality test.
+func (p *Position) generate(buf []Move, captures bool) []Move {
 	us := p.side & 1
 	buf = buf[:0]
 	g := generator{board: p.board, us: us, king: p.kings[us]}
@@ -142,7 +151,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 					l = &tab.advisor[from]
 				}
 				for i := range int(l.n) {
-					if to := l.sq[i]; g.board[to] == 0 || g.board[to]&8 != ourBit {
+					if to := l.sq[i]; g.board[to] == 0 && !captures || g.board[to] != 0 && g.board[to]&8 != ourBit {
 						buf = g.add(buf, from, to, pt)
 					}
 				}
@@ -153,7 +162,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 				}
 				for i := range int(l.n) {
 					to := l.to[i]
-					if g.board[l.leg[i]] == 0 && (g.board[to] == 0 || g.board[to]&8 != ourBit) {
+					if g.board[l.leg[i]] == 0 && (g.board[to] == 0 && !captures || g.board[to] != 0 && g.board[to]&8 != ourBit) {
 						buf = g.add(buf, from, to, pt)
 					}
 				}
@@ -168,7 +177,9 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 							}
 							break
 						}
-						buf = g.add(buf, from, to, pt)
+						if !captures {
+							buf = g.add(buf, from, to, pt)
+						}
 					}
 				}
 			case Cannon:
@@ -181,7 +192,9 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 						if g.board[to] != 0 {
 							break
 						}
-						buf = g.add(buf, from, to, pt)
+						if !captures {
+							buf = g.add(buf, from, to, pt)
+						}
 					}
 					for i++; i < n; i++ {
 						to := ray[i]
@@ -196,7 +209,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 			case Soldier:
 				l := &tab.soldier[us][from]
 				for i := range int(l.n) {
-					if to := l.sq[i]; g.board[to] == 0 || g.board[to]&8 != ourBit {
+					if to := l.sq[i]; g.board[to] == 0 && !captures || g.board[to] != 0 && g.board[to]&8 != ourBit {
 						buf = g.add(buf, from, to, pt)
 					}
 				}
