@@ -86,6 +86,34 @@ func BenchmarkLegalMoves(b *testing.B) {
 	}
 }
 
+// BenchmarkLegalNoisyMoves measures the quiescence search's move
+// generation in Kiwipete: LegalNoisyMoves, and LegalMoves with the noisy
+// moves filtered out of it (what it replaced).
+func BenchmarkLegalNoisyMoves(b *testing.B) {
+	p := mustFEN(b, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	buf := make([]Move, 0, MaxMoves)
+	b.Run("noisy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = p.LegalNoisyMoves(buf)
+		}
+	})
+	b.Run("filtered", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			all := p.LegalMoves(buf)
+			n := 0
+			for _, m := range all {
+				if p.isNoisy(m) {
+					all[n] = m
+					n++
+				}
+			}
+			buf = all[:n]
+		}
+	})
+}
+
 // BenchmarkPlay measures Play over Kiwipete's 48 moves.
 func BenchmarkPlay(b *testing.B) {
 	p := mustFEN(b, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")

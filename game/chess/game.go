@@ -210,16 +210,7 @@ func (g *Game) InCheck() bool { return g.history.Top().Pos.InCheck() }
 // captures (en passant included) and promotions. Quiescence search walks
 // these at the leaves.
 func (g *Game) NoisyMoves(buf []Move) []Move {
-	p := &g.history.Top().Pos
-	all := p.LegalMoves(buf[:0])
-	n := 0
-	for _, m := range all {
-		if p.isNoisy(m) {
-			all[n] = m
-			n++
-		}
-	}
-	return all[:n]
+	return g.history.Top().Pos.LegalNoisyMoves(buf[:0])
 }
 
 // isNoisy reports whether m captures or promotes.

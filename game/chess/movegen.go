@@ -18,7 +18,18 @@ const MaxMoves = 256
 // LegalMoves appends the legal moves of p to buf[:0] and returns the
 // extended slice. It allocates only if buf is too small; a buffer with
 // capacity MaxMoves is always enough.
-func (p *Position) LegalMoves(buf []Move) []Move {
+func (p *Position) LegalMoves(buf []Move) []Move { return p.generate(buf, false) }
+
+// LegalNoisyMoves appends the legal captures and promotions of p (en
+// passant included, castling not) to buf[:0] and returns the extended
+// slice: those moves of LegalMoves, in the same order, without generating
+// the quiet ones (the quiescence search's moves).
+func (p *Position) LegalNoisyMoves(buf []Move) []Move { return p.generate(buf, true) }
+
+// generate is LegalMoves, or LegalNoisyMoves with noisy set: the pieces'
+// targets are then the enemy's pieces, and the pawns' pushes only the
+// promotions.
+func (p *Position) generate(buf []Move, noisy bool) []Move {
 	buf = buf[:0]
 	us := p.side & 1
 	them := us ^ 1
@@ -26,9 +37,13 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	occ := ours | theirs
 	k := lsb(p.pieces[King] & ours)
 	checkers := p.attackersTo(k, occ) & theirs
+	reach := ^ours // the squares a piece may move to
+	if noisy {
+		reach = theirs
+	}
 
 	kingOcc := occ ^ bit(k)
-	for t := tab.king[k] &^ ours; t != 0; t &= t - 1 {
+	for t := tab.king[k] & reach; t != 0; t &= t - 1 {
 		if to := lsb(t); !p.attackedBy(to, kingOcc, them) {
 			buf = append(buf, newMove(k, to, King, kindNormal))
 		}
@@ -41,14 +56,15 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		target = tab.between[k][lsb(checkers)] | checkers
 	}
 	pinned := p.pinned(k, us, occ)
+	pieceTarget := target & reach // the pieces' (the pawns' pushes may promote)
 
 	for b := p.pieces[Knight] & ours &^ pinned; b != 0; b &= b - 1 {
 		from := lsb(b)
-		buf = appendTargets(buf, from, tab.knight[from]&target, Knight)
+		buf = appendTargets(buf, from, tab.knight[from]&pieceTarget, Knight)
 	}
 	for b := p.pieces[Bishop] & ours; b != 0; b &= b - 1 {
 		from := lsb(b)
-		att := bishopAttacks(from, occ) & target
+		att := bishopAttacks(from, occ) & pieceTarget
 		if pinned&bit(from) != 0 {
 			att &= tab.line[k][from]
 		}
@@ -56,7 +72,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	}
 	for b := p.pieces[Rook] & ours; b != 0; b &= b - 1 {
 		from := lsb(b)
-		att := rookAttacks(from, occ) & target
+		att := rookAttacks(from, occ) & pieceTarget
 		if pinned&bit(from) != 0 {
 			att &= tab.line[k][from]
 		}
@@ -64,7 +80,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 	}
 	for b := p.pieces[Queen] & ours; b != 0; b &= b - 1 {
 		from := lsb(b)
-		att := (bishopAttacks(from, occ) | rookAttacks(from, occ)) & target
+		att := (bishopAttacks(from, occ) | rookAttacks(from, occ)) & pieceTarget
 		if pinned&bit(from) != 0 {
 			att &= tab.line[k][from]
 		}
@@ -91,8 +107,10 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 		promoRank, dPush, dE, dW = rank1, -8, -7, -9
 	}
 	push1 &= target
-	buf = appendPawnMoves(buf, push1&^promoRank, dPush, kindNormal)
-	buf = appendPawnMoves(buf, push2, 2*dPush, kindDouble)
+	if !noisy {
+		buf = appendPawnMoves(buf, push1&^promoRank, dPush, kindNormal)
+		buf = appendPawnMoves(buf, push2, 2*dPush, kindDouble)
+	}
 	buf = appendPawnMoves(buf, capE&^promoRank, dE, kindNormal)
 	buf = appendPawnMoves(buf, capW&^promoRank, dW, kindNormal)
 	if (push1|capE|capW)&promoRank != 0 {
@@ -110,7 +128,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 			if line&empty&bit(to) != 0 {
 				if bit(to)&promoRank != 0 {
 					buf = appendPromotion(buf, from, to)
-				} else {
+				} else if !noisy {
 					buf = append(buf, newMove(from, to, Pawn, kindNormal))
 					if to2 := Square(int(to) + dPush); bit(from)&(rank2|rank7) != 0 && empty&bit(to2) != 0 {
 						buf = append(buf, newMove(from, to2, Pawn, kindDouble))
@@ -134,7 +152,7 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 			}
 		}
 	}
-	if checkers == 0 {
+	if checkers == 0 && !noisy {
 		for r := p.castling & ours; r != 0; r &= r - 1 {
 			if rs := lsb(r); p.canCastle(k, rs, occ) {
 				buf = append(buf, newMove(k, rs, King, kindCastle))

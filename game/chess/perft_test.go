@@ -101,3 +101,44 @@ func TestPerft(t *testing.T) {
 		})
 	}
 }
+
+// TestLegalNoisyMoves checks that LegalNoisyMoves gives exactly the
+// captures and promotions of LegalMoves (which perft checks), in the same
+// order, at every node of the perft positions' trees to depth 3 (2 for
+// Kiwipete's and position 4's), Chess960 ones included: pins, en passant,
+// promotions and castling, in check and not.
+func TestLegalNoisyMoves(t *testing.T) {
+	var all, noisy [MaxMoves]Move
+	nodes := 0
+	var walk func(p Position, depth int)
+	walk = func(p Position, depth int) {
+		var want []Move
+		for _, m := range p.LegalMoves(all[:0]) {
+			if p.isNoisy(m) {
+				want = append(want, m)
+			}
+		}
+		if got := p.LegalNoisyMoves(noisy[:0]); !slices.Equal(got, want) {
+			t.Fatalf("%s: noisy moves %v, want %v", p.FEN(), got, want)
+		}
+		nodes++
+		if depth == 0 {
+			return
+		}
+		for _, m := range p.LegalMoves(nil) {
+			walk(p.Play(m), depth-1)
+		}
+	}
+	for _, cases := range [][]perftCase{perftCases, trickyCases, perft960Cases} {
+		for _, tc := range cases {
+			depth := 3
+			if tc.nodes[0] > 40 && tc.nodes[1] > 1500 {
+				depth = 2
+			}
+			walk(mustFEN(t, tc.fen), depth)
+		}
+	}
+	if nodes < 100000 {
+		t.Errorf("only %d positions checked", nodes)
+	}
+}
