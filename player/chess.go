@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"evolved/game"
 	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/search"
@@ -142,6 +143,21 @@ type chessNetEval struct {
 	values []int // the net's piece values for the search's exchanges
 }
 
+// povEvaluator evaluates the current position of a search for a point of
+// view: the games' accumulators.
+type povEvaluator interface{ Evaluate(pov game.Player) float64 }
+
+// cachedValue returns the value for pov of the position with hash: the
+// one cache holds, or acc's, which it then stores.
+func cachedValue[E povEvaluator](cache *nnet.EvalCache, hash uint64, pov game.Player, acc E) float64 {
+	v, ok := cache.Probe(hash, pov)
+	if !ok {
+		v = acc.Evaluate(pov)
+		cache.Store(hash, pov, v)
+	}
+	return v
+}
+
 // evalCacheEntries is the size of a net player's evaluation cache: 64 KiB.
 // Iterative deepening evaluates the same positions again at every
 // iteration (a node's static evaluation for pruning, then its stand-pat in
@@ -170,13 +186,7 @@ func (c *chessNetEval) Pop()                { c.acc.Pop() }
 // Evaluate returns the net's value (pawns) in centipawns, within search's
 // bounds, from the cache when it holds the position.
 func (c *chessNetEval) Evaluate(g *chess.Game) int {
-	side := g.ToMove()
-	v, ok := c.cache.Probe(g.Hash(), side)
-	if !ok {
-		v = c.acc.Evaluate(side)
-		c.cache.Store(g.Hash(), side, v)
-	}
-	v = math.Round(v * 100)
+	v := math.Round(cachedValue(c.cache, g.Hash(), g.ToMove(), c.acc) * 100)
 	return int(max(-search.MaxEval, min(search.MaxEval, v)))
 }
 

@@ -28,13 +28,7 @@ func (d *draughtsNetEval) Pop()                   { d.acc.Pop() }
 
 // Evaluate returns the net's value of the current position for the side to move.
 func (d *draughtsNetEval) Evaluate(g *draughts.Game) int {
-	side := g.ToMove()
-	v, ok := d.cache.Probe(g.Hash(), side)
-	if !ok {
-		v = d.acc.Evaluate(side)
-		d.cache.Store(g.Hash(), side, v)
-	}
-	return int(math.Round(v * NetScale))
+	return int(math.Round(cachedValue(d.cache, g.Hash(), g.ToMove(), d.acc) * NetScale))
 }
 
 // netWinRate maps a net score to a win rate for MCTS-EPT: (v+1)/2.

@@ -37,13 +37,7 @@ func (x *xiangqiNetEval) Pop()                  { x.acc.Pop() }
 // Evaluate returns the net's value (in units of 100) in centipawns, within
 // search's bounds, from the cache when it holds the position.
 func (x *xiangqiNetEval) Evaluate(g *xiangqi.Game) int {
-	side := g.ToMove()
-	v, ok := x.cache.Probe(g.Hash(), side)
-	if !ok {
-		v = x.acc.Evaluate(side)
-		x.cache.Store(g.Hash(), side, v)
-	}
-	v = math.Round(v * 100)
+	v := math.Round(cachedValue(x.cache, g.Hash(), g.ToMove(), x.acc) * 100)
 	return int(max(-search.MaxEval, min(search.MaxEval, v)))
 }
 
