@@ -52,7 +52,7 @@ type Retention struct {
 const DefaultMembersChunk = 200
 
 // DefaultKeyframes is Retention.Keyframes of the daemon's default.
-const DefaultKeyframes = 200
+const DefaultKeyframes = 400
 
 // KeepEverything returns the Retention that drops nothing.
 func KeepEverything() Retention { return Retention{Games: -1, Genomes: -1, Members: -1} }
