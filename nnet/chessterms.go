@@ -176,11 +176,10 @@ func chessTermFeatures(p *chess.Position, pov game.Player, n int) [NumChessTerms
 	a[1].pawns = chess.PawnAttacksOf(1, p.Pieces(1, chess.Pawn))
 	pieceAttacks(p, 0, &a[0], a[1].pawns)
 	pieceAttacks(p, 1, &a[1], a[0].pawns)
-	ours, theirs := sideFeatures(p, us, &a, n), sideFeatures(p, them, &a, n)
-	for i := range ours {
-		ours[i] -= theirs[i]
-	}
-	return ours
+	var f [NumChessTerms]int
+	sideFeatures(p, us, &a, n, &f, 1)
+	sideFeatures(p, them, &a, n, &f, -1)
+	return f
 }
 
 // pieceAttacks fills in a, whose pawns are set, with what c's other pieces
@@ -219,35 +218,36 @@ func pieceAttacks(p *chess.Position, c game.Player, a *attackSets, theirPawns ch
 	a.all |= a.pawns | chess.KingAttacks(p.King(c))
 }
 
-// sideFeatures counts the first n positional features of side us in p,
-// given both sides' attacks a.
-func sideFeatures(p *chess.Position, us game.Player, a *[2]attackSets, n int) [NumChessTerms]int {
-	var f [NumChessTerms]int
+// sideFeatures adds sign (1 or -1) times the first n positional features
+// of side us in p, given both sides' attacks a, to f. Adding each side's
+// counts in place, rather than returning them for the caller to subtract,
+// spares two copies of the array and a pass over it.
+func sideFeatures(p *chess.Position, us game.Player, a *[2]attackSets, n int, f *[NumChessTerms]int, sign int) {
 	them := us ^ 1
 	ours := &a[us]
 	ourPawns, theirPawns := p.Pieces(us, chess.Pawn), p.Pieces(them, chess.Pawn)
-	f[termKnightMobility] = ours.mobility[0]
-	f[termBishopMobility] = ours.mobility[1]
-	f[termRookMobility] = ours.mobility[2]
-	f[termQueenMobility] = ours.mobility[3]
-	f[termKingAttack] = ours.zone
+	f[termKnightMobility] += sign * ours.mobility[0]
+	f[termBishopMobility] += sign * ours.mobility[1]
+	f[termRookMobility] += sign * ours.mobility[2]
+	f[termQueenMobility] += sign * ours.mobility[3]
+	f[termKingAttack] += sign * ours.zone
 	rooks := p.Pieces(us, chess.Rook)
 	for b := rooks; b != 0; b &= b - 1 {
 		if file := chess.FileMask(b.First().File()); file&ourPawns == 0 {
 			if file&theirPawns == 0 {
-				f[termRookOpenFile]++
+				f[termRookOpenFile] += sign
 			} else {
-				f[termRookHalfOpenFile]++
+				f[termRookHalfOpenFile] += sign
 			}
 		}
 	}
 	if p.Pieces(us, chess.Bishop).Count() >= 2 {
-		f[termBishopPair] = 1
+		f[termBishopPair] += sign
 	}
 	files := fileSet(ourPawns)
-	f[termDoubledPawns] = ourPawns.Count() - bits.OnesCount8(files)
+	f[termDoubledPawns] += sign * (ourPawns.Count() - bits.OnesCount8(files))
 	isolated := files &^ (files<<1 | files>>1)
-	f[termIsolatedPawns] = (ourPawns & fillFiles(isolated)).Count()
+	f[termIsolatedPawns] += sign * (ourPawns & fillFiles(isolated)).Count()
 	// A pawn is held when an enemy pawn stands ahead of it on its file or
 	// the files beside: behind every enemy pawn, from our side's view, on
 	// those three files.
@@ -258,9 +258,11 @@ func sideFeatures(p *chess.Position, us game.Player, a *[2]attackSets, n int) [N
 		held = northFill(theirPawns << 8)
 	}
 	held |= held<<1&^chess.FileMask(0) | held>>1&^chess.FileMask(7)
+	passed := 0
 	for b := ourPawns &^ held; b != 0; b &= b - 1 {
-		f[termPassedPawns] += square(relativeRank(us, b.First()))
+		passed += square(relativeRank(us, b.First()))
 	}
+	f[termPassedPawns] += sign * passed
 	k := p.King(us)
 	shelter := besideFiles(k.File()) | chess.FileMask(k.File())
 	if us == chess.White {
@@ -268,34 +270,33 @@ func sideFeatures(p *chess.Position, us game.Player, a *[2]attackSets, n int) [N
 	} else {
 		shelter &= rankMask(k.Rank()-1) | rankMask(k.Rank()-2)
 	}
-	f[termKingShelter] = (shelter & ourPawns).Count()
+	f[termKingShelter] += sign * (shelter & ourPawns).Count()
 	if n <= NumBasicChessTerms {
-		return f
+		return
 	}
 
 	targets := p.Color(them) &^ theirPawns &^ p.Pieces(them, chess.King)
-	f[termPawnThreats] = (ours.pawns & targets).Count()
-	f[termHanging] = (ours.all &^ a[them].all & targets).Count()
+	f[termPawnThreats] += sign * (ours.pawns & targets).Count()
+	f[termHanging] += sign * (ours.all &^ a[them].all & targets).Count()
 	queens := p.Pieces(them, chess.Queen)
-	f[termMinorThreats] = (ours.minors & (p.Pieces(them, chess.Rook) | queens)).Count() + (ours.rooks & queens).Count()
-	f[termRookSeventh] = (rooks & relativeRankMask(us, 6)).Count()
+	f[termMinorThreats] += sign * ((ours.minors & (p.Pieces(them, chess.Rook) | queens)).Count() + (ours.rooks & queens).Count())
+	f[termRookSeventh] += sign * (rooks & relativeRankMask(us, 6)).Count()
 	minors := p.Pieces(us, chess.Knight) | p.Pieces(us, chess.Bishop)
 	outposts := relativeRankMask(us, 3) | relativeRankMask(us, 4) | relativeRankMask(us, 5)
-	f[termOutposts] = (minors & outposts & ours.pawns &^ aheadOf(them, a[them].pawns)).Count()
+	f[termOutposts] += sign * (minors & outposts & ours.pawns &^ aheadOf(them, a[them].pawns)).Count()
 	if p.Side() == us {
-		f[termTempo] = 1
+		f[termTempo] += sign
 	}
-	f[termPassedEndgame] = f[termPassedPawns] * (24 - chessPhase(p))
-	f[termKingAttackers] = ours.zone * ours.raiders
+	f[termPassedEndgame] += sign * passed * (24 - chessPhase(p))
+	f[termKingAttackers] += sign * ours.zone * ours.raiders
 	beside := ourPawns<<1&^chess.FileMask(0) | ourPawns>>1&^chess.FileMask(7)
-	f[termConnectedPawns] = (ourPawns & (ours.pawns | beside)).Count()
+	f[termConnectedPawns] += sign * (ourPawns & (ours.pawns | beside)).Count()
 	if n <= NumMoreChessTerms {
-		return f
+		return
 	}
 	if ours.zone > 0 {
-		f[termKingDanger+min(ours.zone, NumKingDangerTerms)-1] = 1
+		f[termKingDanger+min(ours.zone, NumKingDangerTerms)-1] += sign
 	}
-	return f
 }
 
 // chessPhase returns how much of the pieces is left on p's board: 1 a

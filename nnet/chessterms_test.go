@@ -713,3 +713,23 @@ func TestKingDangerByHand(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkChessTermFeatures counts every positional feature (king danger
+// included) of the positions of random games, from the side to move's
+// point of view.
+func BenchmarkChessTermFeatures(b *testing.B) {
+	var positions []chess.Position
+	for _, g := range randomChessGames(b, 32, 20) {
+		positions = append(positions, g...)
+	}
+	b.ReportAllocs()
+	i := 0
+	var sink int
+	for b.Loop() {
+		p := &positions[i%len(positions)]
+		f := chessTermFeatures(p, p.Side(), NumChessTerms)
+		sink += f[termHanging]
+		i++
+	}
+	_ = sink
+}
