@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"evolved/game"
 	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/search"
@@ -142,30 +141,6 @@ type chessNetEval struct {
 	cache  *nnet.EvalCache
 	values []int // the net's piece values for the search's exchanges
 }
-
-// povEvaluator evaluates the current position of a search for a point of
-// view: the games' accumulators.
-type povEvaluator interface{ Evaluate(pov game.Player) float64 }
-
-// cachedValue returns the value for pov of the position with hash: the
-// one cache holds, or acc's, which it then stores.
-func cachedValue[E povEvaluator](cache *nnet.EvalCache, hash uint64, pov game.Player, acc E) float64 {
-	v, ok := cache.Probe(hash, pov)
-	if !ok {
-		v = acc.Evaluate(pov)
-		cache.Store(hash, pov, v)
-	}
-	return v
-}
-
-// evalCacheEntries is the size of a net player's evaluation cache: 64 KiB.
-// Iterative deepening evaluates the same positions again at every
-// iteration (a node's static evaluation for pruning, then its stand-pat in
-// the quiescence search of the next iteration), and a value depends only
-// on the position, so the cache changes the speed of a search, never its
-// result. In draughts 4K entries played a generation 4% faster than 16K,
-// a smaller part of the caches, which every agent's player holds.
-const evalCacheEntries = 1 << 12
 
 // ExchangeValues returns the net's piece values in centipawns, for the
 // search's static exchange evaluation and delta pruning.

@@ -213,12 +213,6 @@ func (g *Game) NoisyMoves(buf []Move) []Move {
 	return g.history.Top().Pos.LegalNoisyMoves(buf[:0])
 }
 
-// isNoisy reports whether m captures or promotes.
-func (p *Position) isNoisy(m Move) bool {
-	return m.IsEnPassant() || m.Promotion() != NoPieceType ||
-		!m.IsCastle() && p.Occupied().Has(m.To())
-}
-
 // orderValue is a piece's value for move ordering, in pawns x 10.
 var orderValue = [...]int{Pawn: 10, Knight: 30, Bishop: 32, Rook: 50, Queen: 90, King: 200, NoPieceType: 0}
 

@@ -142,3 +142,10 @@ func TestLegalNoisyMoves(t *testing.T) {
 		t.Errorf("only %d positions checked", nodes)
 	}
 }
+
+// isNoisy reports whether m captures or promotes: the definition
+// LegalNoisyMoves is checked against.
+func (p *Position) isNoisy(m Move) bool {
+	return m.IsEnPassant() || m.Promotion() != NoPieceType ||
+		!m.IsCastle() && p.Occupied().Has(m.To())
+}
