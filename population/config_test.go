@@ -112,6 +112,11 @@ func TestBaselineSchedule(t *testing.T) {
 	if got := due(c); got != nil {
 		t.Errorf("baseline_every 0: baselines at %v, want none", got)
 	}
+	c.BaselineEvery, c.BaselineGames = 10, 0
+	if got := due(c); got != nil {
+		t.Errorf("baseline_games 0: baselines at %v, want none", got)
+	}
+	c.BaselineGames = 20
 	// The games Step plays follow the schedule: generation 110 plays the
 	// ladder only, 200 the baselines too.
 	c = DefaultConfig()

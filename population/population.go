@@ -585,7 +585,7 @@ func (c Config) MeasurementGames(generation int) int {
 	if c.LadderGames > 0 {
 		n += min(generation, max(c.LadderChampions, 0)) * c.LadderGames
 	}
-	if c.BaselineDue(generation) && c.BaselineGames > 0 {
+	if c.BaselineDue(generation) {
 		opponents := len(c.Baselines)
 		if generation >= 2 {
 			opponents++ // the champion of generation/2
@@ -599,15 +599,16 @@ func (c Config) MeasurementGames(generation int) int {
 }
 
 // BaselineDue reports whether the champion of generation plays the
-// baselines: every BaselineEvery generations, generation 0 included, and
-// from generation BaselineLaterEvery on (when it is positive) only every
+// baselines: never without BaselineGames; every BaselineEvery
+// generations, generation 0 included, and from generation
+// BaselineLaterEvery on (when it is positive) only every
 // BaselineLaterEvery. The defaults, 10 and 100, give generations 0, 10,
 // ..., 90, 100, 200, 300, ...: a default draughts run, which plays its
 // tournament in about a second and its baselines in 2.6, spends 19% of its
 // time on them at every 10th generation and 2.3% at every 100th. They
 // decide nothing the run selects, so the schedule changes no genome.
 func (c Config) BaselineDue(generation int) bool {
-	if c.BaselineEvery <= 0 || generation%c.BaselineEvery != 0 {
+	if c.BaselineGames <= 0 || c.BaselineEvery <= 0 || generation%c.BaselineEvery != 0 {
 		return false
 	}
 	return c.BaselineLaterEvery <= 0 || generation < c.BaselineLaterEvery || generation%c.BaselineLaterEvery == 0
@@ -652,7 +653,7 @@ func (c Config) FitnessGames(generation, n int) int {
 // many generations ago.
 func (c Config) ChampionNets(generation int) []int {
 	gens := c.HallGenerations(generation)
-	if half := generation / 2; c.BaselineGames > 0 && c.BaselineDue(generation) &&
+	if half := generation / 2; c.BaselineDue(generation) &&
 		generation >= 2 && (c.LadderGames == 0 || half < generation-c.LadderChampions) {
 		gens = append(gens, half)
 	}
