@@ -78,11 +78,13 @@ type Search struct {
 
 // Provenance says where an agent came from.
 type Provenance struct {
-	RunSeed    uint64    `json:"run_seed"`
-	Generation int       `json:"generation"`
-	AgentID    int64     `json:"agent_id"`
-	Fitness    int       `json:"fitness"`
-	LadderMean float64   `json:"ladder_mean"`
+	RunSeed    uint64 `json:"run_seed"`
+	Generation int    `json:"generation"`
+	AgentID    int64  `json:"agent_id"`
+	Fitness    int    `json:"fitness"`
+	// LadderMean is the champion's ladder mean, absent for a generation
+	// that did not play the ladder; Improved is whether it was above 0.
+	LadderMean *float64  `json:"ladder_mean,omitempty"`
 	Improved   bool      `json:"improved"`
 	Evolved    time.Time `json:"evolved"` // when its generation was committed
 }

@@ -557,9 +557,12 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		elo := report.Ratings[report.ChampionSlot]
 		attrs := []any{"generation", st.Generation, "champion", report.Champion.ID, "best", best,
 			"champion_elo", fmt.Sprintf("%+.0f±%.0f", elo.Elo, elo.HalfWidth),
-			"mean", round2(mean), "ladder", round2(report.Ladder.Mean), "improved", report.Ladder.Improved,
-			"games", len(report.Results.Games), "draws", draws(record), "seconds", round2(secs), "games_per_s", round2(rate),
-			"fitness_share", round2(report.Fitness.Seconds() / secs)}
+			"mean", round2(mean)}
+		if report.Ladder.Played {
+			attrs = append(attrs, "ladder", round2(report.Ladder.Mean), "improved", report.Ladder.Improved)
+		}
+		attrs = append(attrs, "games", len(report.Results.Games), "draws", draws(record), "seconds", round2(secs), "games_per_s", round2(rate),
+			"fitness_share", round2(report.Fitness.Seconds()/secs))
 		if pcfg.Optimizer != population.SPSA { // which ranks nothing
 			attrs = append(attrs, "sure", round2(report.Selection.Sure))
 		}

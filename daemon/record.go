@@ -18,7 +18,7 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 	g := storage.Generation{
 		Game: gameName, Generation: rep.Generation, ChampionID: rep.Champion.ID,
 		Points: rep.Results.Points, Wins: rep.Results.Wins, Draws: rep.Results.Draws, Losses: rep.Results.Losses,
-		Rank: make([]int, n), LadderMean: rep.Ladder.Mean, Improved: rep.Ladder.Improved,
+		Rank: make([]int, n), LadderPlayed: rep.Ladder.Played, LadderMean: rep.Ladder.Mean, Improved: rep.Ladder.Improved,
 		Seconds: rep.Elapsed.Seconds(), CreatedAt: time.Now(),
 	}
 	for r, slot := range rep.Ranking {

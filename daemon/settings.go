@@ -401,7 +401,7 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 var settingsOrder = [...]string{
 	"preset", "depth", "nodes", "search", "opening_plies", "max_moves", "format", "quiet_net", "rounds",
 	"population", "elite", "hidden", "piece_diff", "self_adaptive", "ladder_champions", "ladder_games",
-	"baseline_every", "baseline_later_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
+	"ladder_later_every", "baseline_every", "baseline_later_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
 	"table_mutation_scale", "value_mutation_scale", "table_scale_step", "fitness_memory", "fitness_caution",
 	"racing_games", "racing_confidence", "spsa_games", "spsa_rate", "curriculum_every", "curriculum_games", "curriculum_step",
 }

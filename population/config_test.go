@@ -29,6 +29,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"population: hidden = [40 5000]: a layer of 5000 nodes, want 1 to 4096":         func(c *Config) { c.Hidden = []int{40, 5000} },
 		"population: ladder_champions = -1: must not be negative":                       func(c *Config) { c.LadderChampions = -1 },
 		"population: ladder_games = 5: want an even number":                             func(c *Config) { c.LadderGames = 5 },
+		"population: ladder_later_every = -1: must not be negative":                     func(c *Config) { c.LadderLaterEvery = -1 },
 		"population: baseline_every = -1: must not be negative":                         func(c *Config) { c.BaselineEvery = -1 },
 		"population: baseline_later_every = -1: must not be negative":                   func(c *Config) { c.BaselineLaterEvery = -1 },
 		"population: baseline_later_every = 25: want a multiple of baseline_every (10)": func(c *Config) { c.BaselineLaterEvery = 25 },
@@ -125,6 +126,59 @@ func TestBaselineSchedule(t *testing.T) {
 	}
 	if got, want := c.MeasurementGames(200), 5*6+4*20; got != want {
 		t.Errorf("measurement games at generation 200: %d, want %d", got, want)
+	}
+}
+
+// TestLadderSchedule checks the generations that play the ladder, listed
+// by hand, and that the games and champions Step needs follow them.
+func TestLadderSchedule(t *testing.T) {
+	due := func(c Config, to int) []int {
+		var gens []int
+		for g := range to + 1 {
+			if c.LadderDue(g) {
+				gens = append(gens, g)
+			}
+		}
+		return gens
+	}
+	c := DefaultConfig()
+	want := []int{}
+	for g := range 100 {
+		want = append(want, g)
+	}
+	want = append(want, 100, 110, 120, 130)
+	if got := due(c, 135); !slices.Equal(got, want) {
+		t.Errorf("defaults: ladder at %v, want %v", got, want)
+	}
+	c.LadderLaterEvery = 3
+	if got, want := due(c, 40), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 33, 36, 39}; !slices.Equal(got, want) {
+		t.Errorf("every 3rd from 30: ladder at %v, want %v", got, want)
+	}
+	c.LadderLaterEvery = 0 // runs started before the key
+	if got := due(c, 500); len(got) != 501 {
+		t.Errorf("ladder_later_every 0: ladder at %d of 501 generations, want all", len(got))
+	}
+	c.LadderLaterEvery, c.LadderGames = 10, 0
+	if got := due(c, 500); got != nil {
+		t.Errorf("ladder_games 0: ladder at %v, want none", got)
+	}
+	c = DefaultConfig()
+	c.BaselineEvery, c.BaselineLaterEvery = 3, 0
+	for _, tc := range []struct {
+		gen, games int
+		nets       []int
+	}{
+		{99, 5*6 + 4*20, []int{49, 94, 95, 96, 97, 98}}, // the ladder and the baselines
+		{110, 5 * 6, []int{105, 106, 107, 108, 109}},    // the ladder alone
+		{111, 4 * 20, []int{55}},                        // the baselines alone: no ladder's champions
+		{112, 0, nil},
+	} {
+		if got := c.MeasurementGames(tc.gen); got != tc.games {
+			t.Errorf("measurement games at generation %d: %d, want %d", tc.gen, got, tc.games)
+		}
+		if got := c.ChampionNets(tc.gen); !slices.Equal(got, tc.nets) {
+			t.Errorf("champions needed at generation %d: %v, want %v", tc.gen, got, tc.nets)
+		}
 	}
 }
 

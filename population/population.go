@@ -126,6 +126,11 @@ type Config struct {
 	// colour; default 6.
 	LadderChampions int `toml:"ladder_champions" json:"ladder_champions"`
 	LadderGames     int `toml:"ladder_games" json:"ladder_games"`
+	// LadderLaterEvery, if positive, thins the ladder in a long run: it
+	// is played at every generation below 10*LadderLaterEvery, then only
+	// every LadderLaterEvery generations; 0 plays it at every generation
+	// (LadderDue).
+	LadderLaterEvery int `toml:"ladder_later_every" json:"ladder_later_every,omitempty"`
 	// BaselineEvery plays the baselines every this many generations (and at
 	// generation 0); 0 never. BaselineLaterEvery, if positive, spaces them
 	// further from generation BaselineLaterEvery on: every that many
@@ -276,7 +281,7 @@ func DefaultConfig() Config {
 		Optimizer: Blondie24, Size: 15, Elite: 5,
 		Hidden: []int{40, 10}, Flags: nnet.PieceDiff,
 		Tournament:      tournament.Config{Format: tournament.RoundRobin, Scoring: tournament.DefaultScoring},
-		LadderChampions: 5, LadderGames: 6,
+		LadderChampions: 5, LadderGames: 6, LadderLaterEvery: 10,
 		BaselineEvery: 10, BaselineLaterEvery: 100, Baselines: []string{"random", "material:4", "mcts:1000"}, BaselineGames: 20,
 		HallGames: 2, MutationScale: 1,
 	}
@@ -472,6 +477,8 @@ func (c Config) validateMeasurements() error {
 		return configError("ladder_champions", c.LadderChampions, "must not be negative")
 	case c.LadderGames < 0 || c.LadderGames%2 != 0:
 		return configError("ladder_games", c.LadderGames, "want an even number (half with each colour), 0 or more")
+	case c.LadderLaterEvery < 0:
+		return configError("ladder_later_every", c.LadderLaterEvery, "must not be negative (0 plays the ladder at every generation)")
 	case c.BaselineEvery < 0:
 		return configError("baseline_every", c.BaselineEvery, "must not be negative (0 never plays the baselines)")
 	case c.BaselineLaterEvery < 0:
@@ -577,12 +584,12 @@ type Champion struct {
 }
 
 // MeasurementGames returns the number of games Step plays after the
-// tournament of generation: the ladder against the last LadderChampions
-// champions and, every BaselineEvery generations, the baselines and the
-// champion of half as many generations ago.
+// tournament of generation: when it is due, the ladder against the last
+// LadderChampions champions and, every BaselineEvery generations, the
+// baselines and the champion of half as many generations ago.
 func (c Config) MeasurementGames(generation int) int {
 	n := 0
-	if c.LadderGames > 0 {
+	if c.LadderDue(generation) {
 		n += min(generation, max(c.LadderChampions, 0)) * c.LadderGames
 	}
 	if c.BaselineDue(generation) {
@@ -612,6 +619,24 @@ func (c Config) BaselineDue(generation int) bool {
 		return false
 	}
 	return c.BaselineLaterEvery <= 0 || generation < c.BaselineLaterEvery || generation%c.BaselineLaterEvery == 0
+}
+
+// LadderDue reports whether generation plays the ladder: with LadderGames
+// positive, at every generation below 10*LadderLaterEvery, then every
+// LadderLaterEvery-th (every generation when LadderLaterEvery is 0, as in
+// runs started before the key). At the default 10 that is generations 0
+// to 99, then 100, 110, 120, ...: in a default draughts or chess run the
+// ladder's 30 games beside the tournament's 210 took about an eighth of
+// every generation (a generation's games are most of its time), and it
+// decides nothing the run selects, so the schedule changes no genome.
+// The first hundred generations, where a run climbs and a newcomer
+// watches its log, keep it at every one.
+func (c Config) LadderDue(generation int) bool {
+	if c.LadderGames <= 0 {
+		return false
+	}
+	e := c.LadderLaterEvery
+	return e <= 0 || generation < 10*e || generation%e == 0
 }
 
 // HallGenerations returns the generations whose champions every agent of
@@ -649,15 +674,15 @@ func (c Config) FitnessGames(generation, n int) int {
 
 // ChampionNets returns the generations whose champions Step plays against
 // when it plays generation: the hall of fame's, the last LadderChampions
-// for the ladder and, in a baseline generation, the champion of half as
-// many generations ago.
+// for the ladder when it is due and, in a baseline generation, the
+// champion of half as many generations ago.
 func (c Config) ChampionNets(generation int) []int {
 	gens := c.HallGenerations(generation)
 	if half := generation / 2; c.BaselineDue(generation) &&
-		generation >= 2 && (c.LadderGames == 0 || half < generation-c.LadderChampions) {
+		generation >= 2 && (!c.LadderDue(generation) || half < generation-c.LadderChampions) {
 		gens = append(gens, half)
 	}
-	if c.LadderGames > 0 {
+	if c.LadderDue(generation) {
 		for g := max(0, generation-c.LadderChampions); g < generation; g++ {
 			gens = append(gens, g)
 		}

@@ -67,6 +67,9 @@ type Report[M comparable] struct {
 
 // Ladder is the champion's match against the previous champions.
 type Ladder[M comparable] struct {
+	// Played reports whether the generation played the ladder
+	// (Config.LadderDue); the other fields are zero when it did not.
+	Played    bool
 	Opponents []LadderMatch
 	// Mean is the mean of the per-opponent means; Improved is Mean > 0.
 	// Without previous champions both are zero.
@@ -206,8 +209,10 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		return nil, nil, fmt.Errorf("population: generation %d: champion %d: %w", gen, rep.Champion.ID, err)
 	}
 
-	if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
-		return nil, nil, err
+	if cfg.LadderDue(gen) {
+		if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
+			return nil, nil, err
+		}
 	}
 	if cfg.BaselineDue(gen) {
 		if rep.Baselines, err = baselines(ctx, sp, cfg, st, champions, champ); err != nil {
@@ -356,12 +361,10 @@ func pooledSpread[M comparable](r tournament.Results[M]) float64 {
 	return math.Sqrt(v)
 }
 
-// ladder plays the champion against the last cfg.LadderChampions champions.
+// ladder plays the champion against the last cfg.LadderChampions champions,
+// in a generation where the ladder is due (Config.LadderDue).
 func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, nets map[int]*nnet.Net, champ func() search.Player[M, S]) (Ladder[M], error) {
-	var l Ladder[M]
-	if cfg.LadderGames == 0 {
-		return l, nil
-	}
+	l := Ladder[M]{Played: true}
 	first := max(0, len(st.Champions)-cfg.LadderChampions)
 	for k, old := range st.Champions[first:] {
 		opp, err := sp.Player(nets[old.Generation])

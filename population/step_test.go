@@ -482,3 +482,50 @@ func TestCurriculum(t *testing.T) {
 		t.Error("no check raised the budget: the raise was not tested")
 	}
 }
+
+// TestThinnedLadderChangesNoGenome steps a run 23 generations with the
+// ladder at every generation and again with ladder_later_every = 2 (every
+// generation to 19, then every second): the states are the same bytes,
+// and the second run's reports play the ladder exactly where LadderDue
+// says, with its games, and nothing where it does not.
+func TestThinnedLadderChangesNoGenome(t *testing.T) {
+	ctx := context.Background()
+	run := func(later int) (*population.State, []*population.Report[dm]) {
+		cfg := smallConfig(2)
+		cfg.LadderLaterEvery = later
+		st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reps []*population.Report[dm]
+		for range 23 {
+			var rep *population.Report[dm]
+			if st, rep, err = population.Step(ctx, fast, cfg, st, nil); err != nil {
+				t.Fatal(err)
+			}
+			reps = append(reps, rep)
+		}
+		return st, reps
+	}
+	every, _ := run(0)
+	thinned, reps := run(2)
+	if a, b := encode(t, every), encode(t, thinned); !bytes.Equal(a, b) {
+		t.Fatalf("the thinned ladder changed the run: states of %d and %d bytes differ", len(a), len(b))
+	}
+	for _, rep := range reps {
+		g := rep.Generation
+		want := g < 20 || g%2 == 0
+		ladderGames := 0
+		for _, m := range rep.Ladder.Matches {
+			ladderGames += len(m.Records)
+		}
+		switch {
+		case rep.Ladder.Played != want:
+			t.Errorf("generation %d: ladder played %v, want %v", g, rep.Ladder.Played, want)
+		case want && g > 0 && (len(rep.Ladder.Opponents) != min(g, 5) || ladderGames != min(g, 5)*6):
+			t.Errorf("generation %d: ladder of %d opponents and %d games, want %d and %d", g, len(rep.Ladder.Opponents), ladderGames, min(g, 5), min(g, 5)*6)
+		case !want && (len(rep.Ladder.Opponents) != 0 || ladderGames != 0 || rep.Ladder.Mean != 0 || rep.Ladder.Improved):
+			t.Errorf("generation %d: no ladder due, yet %+v", g, rep.Ladder)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -11,7 +12,10 @@ type Curves struct {
 	// Per played generation, in order.
 	Generations []int
 	Best, Mean  []float64
-	LadderMean  []float64
+	// LadderGenerations are the generations that played the ladder
+	// (population.Config.LadderDue), in order; LadderMean their means.
+	LadderGenerations []int
+	LadderMean        []float64
 	// Baselines holds, per opponent, the champion's score fraction at each
 	// generation that played it. Old champions ("champion:N") are gathered
 	// under "champion of generation/2".
@@ -44,13 +48,17 @@ func (d *DB) LoadCurves(ctx context.Context, game string) (Curves, error) {
 	}
 	for rows.Next() {
 		var g int
-		var best, mean, ladder float64
+		var best, mean float64
+		var ladder sql.NullFloat64
 		if err := rows.Scan(&g, &best, &mean, &ladder); err != nil {
 			rows.Close()
 			return c, fmt.Errorf("curves %s: %w", game, err)
 		}
 		c.Generations = append(c.Generations, g)
-		c.Best, c.Mean, c.LadderMean = append(c.Best, best), append(c.Mean, mean), append(c.LadderMean, ladder)
+		c.Best, c.Mean = append(c.Best, best), append(c.Mean, mean)
+		if ladder.Valid {
+			c.LadderGenerations, c.LadderMean = append(c.LadderGenerations, g), append(c.LadderMean, ladder.Float64)
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

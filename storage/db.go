@@ -283,6 +283,11 @@ func (d *DB) migrate(ctx context.Context, v int) error {
 			return fail(err)
 		}
 	}
+	if editsSchema[v+1] {
+		if err := bumpSchemaVersion(ctx, tx); err != nil {
+			return fail(err)
+		}
+	}
 	if rebuild {
 		var table string
 		var parent sql.NullString
@@ -297,6 +302,27 @@ func (d *DB) migrate(ctx context.Context, v int) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fail(err)
+	}
+	return nil
+}
+
+// bumpSchemaVersion increments the schema version (the schema cookie)
+// after a migration edited sqlite_schema, so that every connection reads
+// the schema again, and checks that the database is still sound.
+func bumpSchemaVersion(ctx context.Context, tx *sql.Tx) error {
+	var version int
+	if err := tx.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&version); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA schema_version = %d", version+1)); err != nil {
+		return err
+	}
+	var result string
+	if err := tx.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
+		return err
+	}
+	if result != "ok" {
+		return fmt.Errorf("%w: after editing the schema: %s", ErrCorrupt, result)
 	}
 	return nil
 }

@@ -101,11 +101,14 @@ func (d *DB) Status(ctx context.Context) ([]PopulationStatus, error) {
 
 // ChampionRow is one generation's champion.
 type ChampionRow struct {
-	Generation int       `json:"generation"`
-	AgentID    int64     `json:"agent_id"`
-	Fitness    int       `json:"fitness"`
+	Generation int   `json:"generation"`
+	AgentID    int64 `json:"agent_id"`
+	Fitness    int   `json:"fitness"`
+	// Improved reports whether the ladder's mean was above 0; LadderMean
+	// is that mean, nil (and Improved false) in a generation that did
+	// not play the ladder (population.Config.LadderDue).
 	Improved   bool      `json:"improved"`
-	LadderMean float64   `json:"ladder_mean"`
+	LadderMean *float64  `json:"ladder_mean"`
 	CreatedAt  time.Time `json:"created_at"`
 	// Seconds is the wall time the generation took, from its start to its
 	// commit; their sum is the run's time of evolution.
@@ -137,9 +140,11 @@ func (d *DB) ChampionRange(ctx context.Context, game string, from, to int) ([]Ch
 	for rows.Next() {
 		var c ChampionRow
 		var created string
-		if err := rows.Scan(&c.Generation, &c.AgentID, &c.Fitness, &c.Improved, &c.LadderMean, &created, &c.Seconds); err != nil {
+		var l ladderCells
+		if err := rows.Scan(&c.Generation, &c.AgentID, &c.Fitness, &l.improved, &l.mean, &created, &c.Seconds); err != nil {
 			return nil, fmt.Errorf("champions %s: %w", game, err)
 		}
+		l.into(&c)
 		c.CreatedAt, _ = time.Parse(timeFormat, created)
 		out = append(out, c)
 	}
@@ -147,6 +152,22 @@ func (d *DB) ChampionRange(ctx context.Context, game string, from, to int) ([]Ch
 		return nil, fmt.Errorf("champions %s: %w", game, err)
 	}
 	return out, nil
+}
+
+// ladderCells are a generation's ladder_mean and improved as read, NULL
+// in a generation that did not play the ladder.
+type ladderCells struct {
+	mean     sql.NullFloat64
+	improved sql.NullBool
+}
+
+// into sets c's ladder fields from the cells.
+func (l ladderCells) into(c *ChampionRow) {
+	c.LadderMean, c.Improved = nil, l.improved.Valid && l.improved.Bool
+	if l.mean.Valid {
+		m := l.mean.Float64
+		c.LadderMean = &m
+	}
 }
 
 // ErrNoGeneration means the generation asked for has not been played.
@@ -177,8 +198,10 @@ func (d *DB) Champion(ctx context.Context, game string, generation int) (Champio
 		args = args[:1]
 	}
 	var created string
-	err = d.db.QueryRowContext(ctx, q, args...).Scan(&c.Generation, &c.AgentID, &c.Fitness, &c.Improved,
-		&c.LadderMean, &created)
+	var l ladderCells
+	err = d.db.QueryRowContext(ctx, q, args...).Scan(&c.Generation, &c.AgentID, &c.Fitness, &l.improved,
+		&l.mean, &created)
+	l.into(&c.ChampionRow)
 	if errors.Is(err, sql.ErrNoRows) {
 		if generation < 0 {
 			return c, fmt.Errorf("champion of %s: %w: no generation has been played yet", game, ErrNoGeneration)

@@ -174,9 +174,13 @@ type Generation struct {
 	ChampionID                        int64
 	Games                             []GameRecord
 	Ladder                            []LadderRecord
-	LadderMean                        float64
-	Improved                          bool
-	Baselines                         []BaselineRecord
+	// LadderPlayed reports whether the generation played the ladder
+	// (population.Config.LadderDue); without it ladder_mean and improved
+	// are stored NULL.
+	LadderPlayed bool
+	LadderMean   float64
+	Improved     bool
+	Baselines    []BaselineRecord
 	// Curriculum is the generation's check of the curriculum, or nil.
 	Curriculum *CurriculumRecord
 	Seconds    float64
@@ -266,9 +270,13 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next Population
 	if len(g.Points) > 0 {
 		mean = float64(total) / float64(len(g.Points))
 	}
+	var ladderMean, improved any // NULL in a generation without the ladder
+	if g.LadderPlayed {
+		ladderMean, improved = g.LadderMean, g.Improved
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO generations (game, generation, games, draws, mean_fitness,
 		best_fitness, champion_id, ladder_mean, improved, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.Game, g.Generation, games, draws, mean, best, g.ChampionID, g.LadderMean, g.Improved, g.Seconds,
+		g.Game, g.Generation, games, draws, mean, best, g.ChampionID, ladderMean, improved, g.Seconds,
 		g.CreatedAt.UTC().Format(timeFormat)); err != nil {
 		return fail(err)
 	}

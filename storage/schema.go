@@ -312,7 +312,26 @@ ALTER TABLE members ADD COLUMN past_games INTEGER;
 ALTER TABLE meta_runs ADD COLUMN state TEXT CHECK (state IN ('queued', 'running', 'finished', 'stopped', 'failed'));
 ALTER TABLE meta_runs ADD COLUMN failure TEXT; -- why a failed or stopped run ended
 `,
+	// 12: a long run plays the ladder only every few generations
+	// (population.Config.LadderDue): ladder_mean and improved are NULL in
+	// a generation that did not. SQLite cannot drop NOT NULL in place;
+	// editing the table's definition is the procedure its ALTER TABLE
+	// documentation gives for removing NOT NULL constraints (the rows on
+	// disk do not change), and migrate increments the schema version
+	// after it (editsSchema) so that every connection reads the new one.
+	`
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema
+	SET sql = replace(replace(sql, 'ladder_mean  REAL NOT NULL', 'ladder_mean  REAL'), 'improved     INTEGER NOT NULL', 'improved     INTEGER')
+	WHERE type = 'table' AND name = 'generations';
+PRAGMA writable_schema = OFF;
+`,
 }
+
+// editsSchema lists the migrations that edit sqlite_schema directly:
+// migrate increments the schema version after them, as SQLite requires,
+// and checks the database's integrity before it commits.
+var editsSchema = map[int]bool{12: true}
 
 // rebuildsTables lists the migrations that rebuild a table another table
 // refers to: migrate runs them with foreign key enforcement off and checks

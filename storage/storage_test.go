@@ -187,7 +187,7 @@ func newRun(t testing.TB, db *storage.DB, seed uint64) *population.State {
 func record(rep *population.Report[draughts.Move]) storage.Generation {
 	g := storage.Generation{Game: "draughts", Generation: rep.Generation, ChampionID: rep.Champion.ID,
 		Points: rep.Results.Points, Wins: rep.Results.Wins, Draws: rep.Results.Draws, Losses: rep.Results.Losses,
-		Rank: make([]int, len(rep.Ranking)), LadderMean: rep.Ladder.Mean, Improved: rep.Ladder.Improved,
+		Rank: make([]int, len(rep.Ranking)), LadderPlayed: rep.Ladder.Played, LadderMean: rep.Ladder.Mean, Improved: rep.Ladder.Improved,
 		Seconds: rep.Elapsed.Seconds(), CreatedAt: time.Now()}
 	for r, slot := range rep.Ranking {
 		g.Rank[slot] = r + 1
@@ -388,7 +388,8 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 	for _, stmt := range []string{storage.MigrationForTest(0), "PRAGMA user_version = 1", "PRAGMA application_id = 1163284300",
 		`INSERT INTO runs VALUES ('draughts', 1, '{}', '2026-01-01T00:00:00.000Z')`,
 		`INSERT INTO genomes VALUES ('draughts', 7, 0, 'random', '[]', NULL, X'45564E4E')`,
-		`INSERT INTO members VALUES ('draughts', 0, 0, 7, 'random', NULL, NULL, NULL, NULL, NULL)`} {
+		`INSERT INTO members VALUES ('draughts', 0, 0, 7, 'random', NULL, NULL, NULL, NULL, NULL)`,
+		`INSERT INTO generations VALUES ('draughts', 0, 28, 10, 1.5, 9, 7, 0.25, 1, 2.5, '2026-01-01T00:00:00.000Z')`} {
 		if _, err := raw.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
@@ -416,6 +417,20 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 	raw.QueryRow(`SELECT "notnull" FROM pragma_table_info('genomes') WHERE name = 'genome'`).Scan(&notNull)
 	if notNull != 0 {
 		t.Error("genomes.genome is still NOT NULL")
+	}
+	// Migration 12 relaxed the ladder's columns in place: the old row keeps
+	// its values, and a generation without the ladder stores NULL.
+	for _, col := range []string{"ladder_mean", "improved"} {
+		notNull = -1
+		raw.QueryRow(`SELECT "notnull" FROM pragma_table_info('generations') WHERE name = ?`, col).Scan(&notNull)
+		if notNull != 0 {
+			t.Errorf("generations.%s: notnull = %d, want 0", col, notNull)
+		}
+	}
+	var ladder float64
+	var improved int
+	if err := raw.QueryRow("SELECT ladder_mean, improved FROM generations WHERE generation = 0").Scan(&ladder, &improved); err != nil || ladder != 0.25 || improved != 1 {
+		t.Errorf("generation 0 after the upgrade: ladder_mean %v, improved %v, %v; want 0.25 and 1", ladder, improved, err)
 	}
 	var fkTable string
 	raw.QueryRow(`SELECT "table" FROM pragma_foreign_key_list('members')`).Scan(&fkTable)

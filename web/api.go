@@ -31,13 +31,16 @@ type curvesView struct {
 	Game string `json:"game"`
 	// Bucket is how many generations each point averages: 1 until a run
 	// has more generations than the curve has points.
-	Bucket      int                        `json:"bucket"`
-	Generations []int                      `json:"generations"`
-	Best        []float64                  `json:"best"`
-	Mean        []float64                  `json:"mean"`
-	Ladder      []float64                  `json:"ladder"`
-	Baselines   map[string][]baselinePoint `json:"baselines"`
-	Ratings     []ratingView               `json:"ratings"`
+	Bucket      int       `json:"bucket"`
+	Generations []int     `json:"generations"`
+	Best        []float64 `json:"best"`
+	Mean        []float64 `json:"mean"`
+	// Ladder holds the ladder's means at LadderGenerations, the
+	// generations that played it (a long run plays it every tenth).
+	LadderGenerations []int                      `json:"ladder_generations"`
+	Ladder            []float64                  `json:"ladder"`
+	Baselines         map[string][]baselinePoint `json:"baselines"`
+	Ratings           []ratingView               `json:"ratings"`
 }
 
 type baselinePoint struct {
@@ -73,9 +76,15 @@ func (s *Server) apiCurves(w http.ResponseWriter, r *http.Request) {
 	v := curvesView{Game: game, Bucket: max(k, 1), Baselines: map[string][]baselinePoint{}, Ratings: []ratingView{}}
 	v.Generations, v.Best = bucketMeans(c.Generations, c.Best, k)
 	_, v.Mean = bucketMeans(c.Generations, c.Mean, k)
-	_, v.Ladder = bucketMeans(c.Generations, c.LadderMean, k)
+	// The ladder's points are fewer where it thins out: bucket them to
+	// about as many points as the others.
+	lk := (len(c.LadderGenerations) + points - 1) / points
+	v.LadderGenerations, v.Ladder = bucketMeans(c.LadderGenerations, c.LadderMean, lk)
 	if v.Generations == nil {
-		v.Generations, v.Best, v.Mean, v.Ladder = []int{}, []float64{}, []float64{}, []float64{}
+		v.Generations, v.Best, v.Mean = []int{}, []float64{}, []float64{}
+	}
+	if v.LadderGenerations == nil {
+		v.LadderGenerations, v.Ladder = []int{}, []float64{}
 	}
 	for name, ps := range c.Baselines {
 		// Baselines are played every baseline_every generations: thin

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -110,6 +111,8 @@ func TestAPIAnswersWhatTheDatabaseHolds(t *testing.T) {
 	var curves struct {
 		Generations []int                        `json:"generations"`
 		Best        []float64                    `json:"best"`
+		LadderGens  []int                        `json:"ladder_generations"`
+		Ladder      []float64                    `json:"ladder"`
 		Baselines   map[string][]json.RawMessage `json:"baselines"`
 		Ratings     []struct{ Generation int }   `json:"ratings"`
 	}
@@ -119,6 +122,7 @@ func TestAPIAnswersWhatTheDatabaseHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Equal(curves.Generations, []int{0, 1, 2}) || !slices.Equal(curves.Best, c.Best) ||
+		!slices.Equal(curves.LadderGens, c.LadderGenerations) || !slices.Equal(curves.Ladder, c.LadderMean) || len(curves.Ladder) != 3 ||
 		len(curves.Baselines["random"]) != 2 || len(curves.Ratings) != 1 || curves.Ratings[0].Generation != 1 {
 		t.Errorf("curves = %+v, want 3 generations, best %v, 2 baseline points, the rating of generation 1", curves, c.Best)
 	}
@@ -160,7 +164,7 @@ func TestAPIAnswersWhatTheDatabaseHolds(t *testing.T) {
 		t.Fatalf("champions: %+v", champs)
 	}
 	for i, c := range champs.Champions {
-		if w := wantChamps[i]; c.Generation != w.Generation || c.AgentID != w.AgentID || c.Fitness != w.Fitness || c.LadderMean != w.LadderMean {
+		if w := wantChamps[i]; c.Generation != w.Generation || c.AgentID != w.AgentID || c.Fitness != w.Fitness || !reflect.DeepEqual(c.LadderMean, w.LadderMean) || c.LadderMean == nil {
 			t.Errorf("champion %d = %+v, want %+v", i, c, w)
 		}
 	}

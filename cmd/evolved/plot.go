@@ -73,12 +73,18 @@ func plotCommand(fs *flag.FlagSet) action {
 	}
 }
 
+// floats returns the generations as float64s, for a chart's x axis.
+func floats(gens []int) []float64 {
+	out := make([]float64, len(gens))
+	for i, g := range gens {
+		out[i] = float64(g)
+	}
+	return out
+}
+
 // learningCharts turns a run's curves into three panels.
 func learningCharts(game string, c storage.Curves) []plot.Chart {
-	gens := make([]float64, len(c.Generations))
-	for i, g := range c.Generations {
-		gens[i] = float64(g)
-	}
+	gens, ladderGens := floats(c.Generations), floats(c.LadderGenerations)
 	fitness := plot.Chart{
 		Title: game + ": tournament fitness (win +2, draw 0, loss -1)", XLabel: "generation", YLabel: "points",
 		Series:   []plot.Series{{Name: "best", X: gens, Y: c.Best}, {Name: "mean", X: gens, Y: c.Mean}},
@@ -87,7 +93,7 @@ func learningCharts(game string, c storage.Curves) []plot.Chart {
 	ladder := plot.Chart{
 		Title: "champion against the previous champions (mean of 1/0/-1 per game)", XLabel: "generation", YLabel: "ladder mean",
 		YMin: -1, YMax: 1, IntegerX: true,
-		Series: []plot.Series{{Name: "ladder", X: gens, Y: c.LadderMean}, {Name: "10-generation mean", X: gens, Y: movingMean(c.LadderMean, 10)}},
+		Series: []plot.Series{{Name: "ladder", X: ladderGens, Y: c.LadderMean}, {Name: "10-point mean", X: ladderGens, Y: movingMean(c.LadderMean, 10)}},
 	}
 	baselines := plot.Chart{Title: "champion's score against the baselines, with 95% intervals", XLabel: "generation",
 		YLabel: "score (%)", YMin: 0, YMax: 100, IntegerX: true}

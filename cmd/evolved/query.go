@@ -312,7 +312,11 @@ func championsCommand(fs *flag.FlagSet) action {
 		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "GENERATION\tAGENT\tFITNESS\tLADDER\tIMPROVED\tCOMMITTED")
 		for _, c := range champs {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%+.2f\t%v\t%s\n", c.Generation, c.AgentID, c.Fitness, c.LadderMean, c.Improved,
+			ladder, improved := "-", "-" // a generation without the ladder
+			if c.LadderMean != nil {
+				ladder, improved = fmt.Sprintf("%+.2f", *c.LadderMean), fmt.Sprint(c.Improved)
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\n", c.Generation, c.AgentID, c.Fitness, ladder, improved,
 				c.CreatedAt.Local().Format(time.DateTime))
 		}
 		return tw.Flush()

@@ -127,7 +127,7 @@
       ], { title: "fitness by generation", yLabel: "points in the tournament", empty: "no generation played yet" });
     }
     if (boxes.ladder) {
-      draw(boxes.ladder, [{ name: "ladder", cls: "s1", points: pts(data.generations, data.ladder) }],
+      draw(boxes.ladder, [{ name: "ladder", cls: "s1", points: pts(data.ladder_generations, data.ladder) }],
         { title: "ladder by generation", yLabel: "mean vs earlier champions (−1 to 1)", empty: "no generation played yet", zero: true });
     }
     if (boxes.baselines) {
