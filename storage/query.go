@@ -201,7 +201,6 @@ func (d *DB) Champion(ctx context.Context, game string, generation int) (Champio
 	var l ladderCells
 	err = d.db.QueryRowContext(ctx, q, args...).Scan(&c.Generation, &c.AgentID, &c.Fitness, &l.improved,
 		&l.mean, &created)
-	l.into(&c.ChampionRow)
 	if errors.Is(err, sql.ErrNoRows) {
 		if generation < 0 {
 			return c, fmt.Errorf("champion of %s: %w: no generation has been played yet", game, ErrNoGeneration)
@@ -211,6 +210,7 @@ func (d *DB) Champion(ctx context.Context, game string, generation int) (Champio
 	if err != nil {
 		return c, fmt.Errorf("champion of %s generation %d: %w", game, generation, err)
 	}
+	l.into(&c.ChampionRow)
 	c.CreatedAt, _ = time.Parse(timeFormat, created)
 	if c.Net, err = loadGenome(ctx, d.db, game, c.AgentID); err != nil {
 		return c, fmt.Errorf("champion of %s generation %d: %w", game, c.Generation, err)

@@ -72,13 +72,13 @@ func (s *Server) apiCurves(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	k := (len(c.Generations) + points - 1) / points
+	k := perPoint(len(c.Generations), points)
 	v := curvesView{Game: game, Bucket: max(k, 1), Baselines: map[string][]baselinePoint{}, Ratings: []ratingView{}}
 	v.Generations, v.Best = bucketMeans(c.Generations, c.Best, k)
 	_, v.Mean = bucketMeans(c.Generations, c.Mean, k)
 	// The ladder's points are fewer where it thins out: bucket them to
 	// about as many points as the others.
-	lk := (len(c.LadderGenerations) + points - 1) / points
+	lk := perPoint(len(c.LadderGenerations), points)
 	v.LadderGenerations, v.Ladder = bucketMeans(c.LadderGenerations, c.LadderMean, lk)
 	if v.Generations == nil {
 		v.Generations, v.Best, v.Mean = []int{}, []float64{}, []float64{}
@@ -89,7 +89,7 @@ func (s *Server) apiCurves(w http.ResponseWriter, r *http.Request) {
 	for name, ps := range c.Baselines {
 		// Baselines are played every baseline_every generations: thin
 		// them to about as many points as the other curves.
-		step := max(1, (len(ps)+points-1)/points)
+		step := max(1, perPoint(len(ps), points))
 		for i := len(ps) - 1; i >= 0; i -= step { // the latest always
 			p := ps[i]
 			// A score of 0 or 1 has an infinite Elo difference.
@@ -159,6 +159,10 @@ func queryInt(r *http.Request, name string, def, lo, hi int) (int, error) {
 // of weeks plays hundreds of thousands of generations, more than a chart
 // has pixels, so longer curves are averaged over buckets of generations.
 const maxCurvePoints = 2000
+
+// perPoint returns how many of n values each of at most points points
+// holds: n/points rounded up (0 for none).
+func perPoint(n, points int) int { return (n + points - 1) / points }
 
 // bucketMeans averages ys over consecutive runs of k points, each labelled with
 // the last x of its run; k <= 1 returns them as they are.
