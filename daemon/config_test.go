@@ -102,6 +102,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\ncurriculum_step = 2.0\n":                                    "chess.curriculum_step = 2: needs curriculum_every",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                             "xiangqi.value_mutation_scale = 1.5",
 		"[chess]\nvalue_mutation_scale = -0.01\n":                             "chess.value_mutation_scale = -0.01",
+		"[draughts]\nmutation_floor = 0.1\n":                                  "draughts.mutation_floor = 0.1: needs mutation_half_life",
+		"[draughts]\nmutation_half_life = 100\n":                              "draughts.mutation_floor = 0: want a fraction",
 		"[draughts]\nvalue_mutation_scale = 0.05\n":                           "draughts.value_mutation_scale = 0.05: draughts nets have no piece values",
 		"[chess]\nevolve_piece_values = false\nvalue_mutation_scale = 0.05\n": "chess.value_mutation_scale = 0.05: needs evolve_piece_values",
 		"[xiangqi]\npreset = \"es\"\nvalue_mutation_scale = 0.05\n":           "xiangqi.value_mutation_scale = 0.05: not with preset",

@@ -566,6 +566,10 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		if pcfg.Optimizer != population.SPSA { // which ranks nothing
 			attrs = append(attrs, "sure", round2(report.Selection.Sure))
 		}
+		if pcfg.MutationHalfLife > 0 { // the step that breeds the next generation
+			step, _ := strconv.ParseFloat(strconv.FormatFloat(pcfg.Steps().At(st.Generation).Net, 'g', 3, 64), 64) // three significant digits
+			attrs = append(attrs, "mutation_scale", step)
+		}
 		if pcfg.RacingGames > 0 {
 			attrs = append(attrs, "raced", report.Selection.RaceGames, "undecided", report.Selection.Undecided)
 		}

@@ -22,8 +22,8 @@ import (
 type Op string
 
 const (
-	// Mutation is parents[0] mutated by the run's steps
-	// (nnet.Net.MutatedBySteps), the random numbers from
+	// Mutation is parents[0] mutated by the run's steps at the generation
+	// (nnet.Net.MutatedBySteps, nnet.Steps.At), the random numbers from
 	// seed.Rand(run, game, generation, seed.Mutation, index).
 	Mutation Op = "mutation"
 	// CrossoverFirst is the first child of the node-swap crossover of
@@ -72,7 +72,7 @@ func (r Recipe) Make(run uint64, game string, generation int, steps nnet.Steps, 
 	}
 	switch r.Op {
 	case Mutation:
-		return parents[0].MutatedBySteps(seed.Rand(run, game, generation, seed.Mutation, r.Index), steps), nnet.Node{}, nil
+		return parents[0].MutatedBySteps(seed.Rand(run, game, generation, seed.Mutation, r.Index), steps.At(generation)), nnet.Node{}, nil
 	case CrossoverFirst:
 		c1, _, node, err := nnet.Crossover(parents[0], parents[1], seed.Rand(run, game, generation, seed.Crossover, r.Index))
 		return c1, node, err

@@ -98,6 +98,31 @@ type Steps struct {
 	// thousandths of a pawn, independently, so they cannot find how much
 	// position is worth against material; one factor per table can.
 	TableScale float64
+	// HalfLife, if not 0, makes every step above shrink as the run goes
+	// (At): halved every HalfLife generations, down to Floor of itself.
+	HalfLife int `json:",omitempty"`
+	// Floor is the fraction of the steps that HalfLife's decay stops at,
+	// in (0, 1].
+	Floor float64 `json:",omitempty"`
+}
+
+// At returns the steps that breed the children of generation: s itself
+// without HalfLife, else every step times a factor that halves every
+// HalfLife generations and never falls below Floor. Within a half-life
+// the factor falls linearly, 2^-k (1 - r/(2 HalfLife)) at generation
+// k HalfLife + r, so that it is continuous and every CPU computes the same
+// bits (no exponential, no fused multiply-add). The result has no
+// HalfLife: its steps are the generation's.
+func (s Steps) At(generation int) Steps {
+	if s.HalfLife <= 0 {
+		return s
+	}
+	k, r := generation/s.HalfLife, generation%s.HalfLife
+	f := s.Floor
+	if k < 1074 { // beyond it 2^-k rounds to 0, below any Floor
+		f = max(math.Ldexp(1-float64(r)/float64(2*s.HalfLife), -k), s.Floor)
+	}
+	return Steps{Net: float64(s.Net * f), Tables: float64(s.Tables * f), Values: float64(s.Values * f), TableScale: float64(s.TableScale * f)}
 }
 
 // MutatedBySteps is MutatedByParts with the piece values' own step

@@ -45,6 +45,16 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 			c.Optimizer, c.Flags, c.TableScaleStep = ES, c.Flags|nnet.EvolvePST, 0.1
 		},
 		"population: fitness_caution = 1: needs fitness_memory = true":             func(c *Config) { c.FitnessCaution = 1 },
+		"population: mutation_half_life = -1: want 0 (steps that never shrink) to": func(c *Config) { c.MutationHalfLife = -1 },
+		`population: mutation_half_life = 100: not with preset "es"`: func(c *Config) {
+			c.Optimizer, c.FitnessMemory, c.MutationHalfLife, c.MutationFloor = ES, false, 100, 0.5
+		},
+		`population: mutation_half_life = 100: not with preset "spsa"`: func(c *Config) {
+			c.Optimizer, c.FitnessMemory, c.MutationHalfLife, c.MutationFloor = SPSA, false, 100, 0.5
+		},
+		"population: mutation_floor = 0: want a fraction of the steps above 0":     func(c *Config) { c.MutationHalfLife = 100 },
+		"population: mutation_floor = 1.5: want a fraction":                        func(c *Config) { c.MutationHalfLife, c.MutationFloor = 100, 1.5 },
+		"population: mutation_floor = 0.1: needs mutation_half_life":               func(c *Config) { c.MutationFloor = 0.1 },
 		`population: fitness_memory = true: not with preset "es"`:                  func(c *Config) { c.Optimizer, c.FitnessMemory = ES, true },
 		"population: hall_of_fame = 21: want 0 (none) to 20 champions":             func(c *Config) { c.HallOfFame = 21 },
 		"population: hall_games = 3: want an even number from 2 to 1000":           func(c *Config) { c.HallOfFame, c.HallGames = 1, 3 },

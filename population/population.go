@@ -171,6 +171,14 @@ type Config struct {
 	// in [-1, 1) (nnet.Steps.TableScale), so that how much position is
 	// worth against material can evolve. It needs nnet.EvolvePST.
 	TableScaleStep float64 `toml:"table_scale_step" json:"table_scale_step,omitempty"`
+	// MutationHalfLife, if not 0, makes every mutation step shrink as the
+	// run goes: halved every MutationHalfLife generations (nnet.Steps.At),
+	// so that a run can start with large steps and refine with small ones.
+	// 0 keeps the steps the same for good. Not with preset "es" or "spsa".
+	MutationHalfLife int `toml:"mutation_half_life" json:"mutation_half_life,omitempty"`
+	// MutationFloor is the fraction of the steps MutationHalfLife's decay
+	// stops at, in (0, 1]; it needs MutationHalfLife.
+	MutationFloor float64 `toml:"mutation_floor" json:"mutation_floor,omitempty"`
 	// FitnessMemory ranks agents by their points per game over every
 	// generation they have played (Agent.PastPoints, PastGames and this
 	// generation's), not by this generation's points alone: an elite's
@@ -262,6 +270,10 @@ const MaxBaselineGames = 10000
 
 // MaxHidden bounds the nodes of a hidden layer (Config.Hidden).
 const MaxHidden = 4096
+
+// MaxMutationHalfLife bounds Config.MutationHalfLife: a million
+// generations, years of draughts.
+const MaxMutationHalfLife = 1_000_000
 
 // MaxTableScaleStep bounds Config.TableScaleStep: a table may grow or
 // shrink by half in one generation.
@@ -394,6 +406,16 @@ func (c Config) validateSteps(opt Optimizer) error {
 		case s.step != 0 && c.Flags&s.part != s.part:
 			return configError(s.field, s.step, "%s", s.needs)
 		}
+	}
+	switch {
+	case c.MutationHalfLife < 0 || c.MutationHalfLife > MaxMutationHalfLife:
+		return configError("mutation_half_life", c.MutationHalfLife, "want 0 (steps that never shrink) to %d generations", MaxMutationHalfLife)
+	case c.MutationHalfLife > 0 && opt != Blondie24:
+		return configError("mutation_half_life", c.MutationHalfLife, `not with preset %q: only the genetic algorithm's mutations shrink`, opt)
+	case c.MutationHalfLife > 0 && (c.MutationFloor <= 0 || c.MutationFloor > 1 || math.IsNaN(c.MutationFloor)):
+		return configError("mutation_floor", c.MutationFloor, "want a fraction of the steps above 0, up to 1, where mutation_half_life's decay stops")
+	case c.MutationHalfLife == 0 && c.MutationFloor != 0:
+		return configError("mutation_floor", c.MutationFloor, "needs mutation_half_life: without it the steps never shrink")
 	}
 	return nil
 }
@@ -705,7 +727,8 @@ func (c Config) mutationScale() float64 {
 // Steps returns the mutation's steps by part of the genome: what breeding
 // a genome by a lineage.Recipe takes besides the run's seed.
 func (c Config) Steps() nnet.Steps {
-	return nnet.Steps{Net: c.mutationScale(), Tables: c.tableMutationScale(), Values: c.ValueMutationScale, TableScale: c.TableScaleStep}
+	return nnet.Steps{Net: c.mutationScale(), Tables: c.tableMutationScale(), Values: c.ValueMutationScale, TableScale: c.TableScaleStep,
+		HalfLife: c.MutationHalfLife, Floor: c.MutationFloor}
 }
 
 // tableMutationScale returns the scale of the tables' steps.

@@ -168,6 +168,9 @@ func testConfig() population.Config {
 	cfg := population.DefaultConfig()
 	cfg.Tournament = tournament.Config{Format: tournament.Blondie, Workers: 2}
 	cfg.BaselineEvery, cfg.BaselineGames, cfg.Baselines = 2, 2, []string{"random"}
+	// Steps that shrink with the generation: a genome rebuilt from its
+	// lineage must be mutated by its own generation's steps.
+	cfg.MutationHalfLife, cfg.MutationFloor = 40, 0.2
 	return cfg
 }
 

@@ -822,13 +822,18 @@ func TestCtrlCStopsCleanly(t *testing.T) {
 }
 
 // TestREADMEExplainsTheGenerationLine checks that README's table names
-// every field of the "generation committed" log line (vs_* as vs_OPPONENT).
+// every field of the "generation committed" log line (vs_* as vs_OPPONENT),
+// with the fields of a decaying mutation step too.
 func TestREADMEExplainsTheGenerationLine(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir, config := setup(t)
+	decaying := strings.Replace(fastConfig, "[draughts]\n", "[draughts]\nmutation_half_life = 10\nmutation_floor = 0.5\n", 1)
+	if err := os.WriteFile(config, []byte(decaying), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "1").CombinedOutput()
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
@@ -843,6 +848,9 @@ func TestREADMEExplainsTheGenerationLine(t *testing.T) {
 	}
 	if fields["vs_random"] == nil {
 		t.Fatalf("generation 0 logged no baseline score:\n%s", out)
+	}
+	if fields["mutation_scale"] != 0.1 {
+		t.Errorf("generation 0 logged mutation_scale %v, want 0.1 (the default step, not decayed yet)", fields["mutation_scale"])
 	}
 	for key := range fields {
 		switch key {
