@@ -265,8 +265,13 @@ func runSteps(ctx context.Context, q querier, game string) (nnet.Steps, error) {
 	if !b.Valid {
 		return steps, fmt.Errorf("steps of %s: %w: the run's mutation steps were never recorded", game, ErrLineage)
 	}
-	if err := json.Unmarshal([]byte(b.String), &steps); err != nil {
-		return steps, fmt.Errorf("steps of %s: %w: %w", game, ErrLineage, err)
+	// A step this version does not know (a newer evolved's) would rebuild
+	// other genomes than were bred: refuse it by name, before any
+	// checksum fails.
+	dec := json.NewDecoder(strings.NewReader(b.String))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&steps); err != nil {
+		return steps, fmt.Errorf("steps of %s: %w: the run's mutation steps %s: %w (a newer version of evolved made this run?)", game, ErrLineage, b.String, err)
 	}
 	return steps, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"evolved/storage"
@@ -180,6 +181,25 @@ func TestRebuildRefusesAWrongRecord(t *testing.T) {
 	db := mustOpen(t, tw.keptPath)
 	if _, err := db.Genome(ctx, "draughts", id); !errors.Is(err, storage.ErrLineage) {
 		t.Fatalf("genome %d with another random stream: %v, want ErrLineage", id, err)
+	}
+	db.Close()
+
+	// Steps with a key this version does not know, as a newer version
+	// would store them: refused by name, not rebuilt without it.
+	raw, err = sql.Open("sqlite", "file:"+tw.keptPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE lineage SET op_index = op_index - 1 WHERE agent_id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE runs SET steps = json_set(steps, '$.Wobble', 0.5) WHERE game = 'draughts'`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db = mustOpen(t, tw.keptPath)
+	if _, err := db.Genome(ctx, "draughts", id); !errors.Is(err, storage.ErrLineage) || !strings.Contains(fmt.Sprint(err), `unknown field "Wobble"`) {
+		t.Fatalf("genome %d of a run whose steps have an unknown key: %v, want ErrLineage naming the key", id, err)
 	}
 }
 
