@@ -146,11 +146,12 @@ func defaultSection(depth int) PopulationConfig {
 // cannot pay for (docs/daemon.md, "Disk: retention and budget").
 //
 // Draughts mutates at a tenth of Blondie24's step (mutation_scale = 0.1):
-// the last champion of 840 generations then scores 62.2% and 54.1%
-// against material:4 (seeds 1 and 2, 1,000 games each) where the full
-// step's scores 54.3% and 51.5%, and beats the full step's last champion
-// in an SPRT with both seeds (H1 after 942 games, +19 ± 15; after 260,
-// +83 ± 28; docs/draughts.md, "The last champion, not the best"). At the
+// the last champion of 840 generations then scores 62.2%, 54.1% and 56.0%
+// against material:4 (seeds 1, 2 and 3, 1,000 games each) where the full
+// step's scores 54.3%, 51.5% and 49.5%, and beats the full step's last
+// champion in an SPRT with every seed (H1 after 942 games, +19 ± 15; after
+// 260, +83 ± 28; after 444, +35 ± 20; docs/draughts.md, "The last
+// champion, not the best"). At the
 // full step the population settles where what mutation breaks balances
 // what 28 games an agent can select, and its champions wander.
 func defaultDraughts() DraughtsConfig {
