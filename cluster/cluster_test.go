@@ -309,6 +309,7 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	cfg.LadderGames, cfg.BaselineEvery = 2, 0
 	cfg.RacingGames = 40
 	cfg.CurriculumEvery, cfg.CurriculumGames = 1, 2
+	cfg.ChampionGames = 4
 	stLocal, err := population.New("draughts", local.Inputs, cfg, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +317,7 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	stRemote := stLocal
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	raced := 0
+	raced, challenged := 0, 0
 	for range 4 {
 		nextLocal, repLocal, err := population.Step(ctx, local, cfg, stLocal, nil)
 		if err != nil {
@@ -331,11 +332,21 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 		if !bytes.Equal(a, b) || !slices.Equal(repLocal.Results.Points, repRemote.Results.Points) || repLocal.Selection != repRemote.Selection {
 			t.Fatalf("generation %d: the state after the workers' tournament differs from the local one", stLocal.Generation)
 		}
+		cl, cr := repLocal.Challenge, repRemote.Challenge
+		if cl.Played != cr.Played || cl.ChallengerID != cr.ChallengerID || [3]int{cl.Wins, cl.Draws, cl.Losses} != [3]int{cr.Wins, cr.Draws, cr.Losses} {
+			t.Fatalf("generation %d: title match through the workers %+v, here %+v", stLocal.Generation, cr, cl)
+		}
+		if cl.Played {
+			challenged++
+		}
 		raced += repLocal.Selection.RaceGames
 		stLocal, stRemote = nextLocal, nextRemote
 	}
 	if raced == 0 {
 		t.Error("no generation raced: the race's games through the workers were not tested")
+	}
+	if challenged == 0 {
+		t.Error("no generation played a title match: its games through the workers were not tested")
 	}
 	if raisedJobs.Load() == 0 {
 		t.Errorf("no job was sent at a raised budget (the last state's budget %d): the curriculum through the workers was not tested", stRemote.Nodes)

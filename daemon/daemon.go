@@ -505,7 +505,9 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		pcfg.Tournament.Slots = d.slots
 		games := pcfg.FitnessGames(st.Generation, len(st.Agents))
 		var rep *progress.Reporter
-		total := games + pcfg.RacingGames + pcfg.MeasurementGames(st.Generation) // the race is a budget: the line may jump
+		// The race is a budget and the title match is not played when the
+		// champion ranks first: the line may jump.
+		total := games + pcfg.RacingGames + pcfg.ChallengeGames(st.Generation) + pcfg.MeasurementGames(st.Generation)
 		if d.line != nil {
 			rep = progress.NewOnLine(d.line, game, fmt.Sprintf("%s generation %d", game, st.Generation), total, "games")
 			rep.UpdateNote(0, overallRate(played, time.Since(since), st.Generation, target))
@@ -572,6 +574,13 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		}
 		if pcfg.RacingGames > 0 {
 			attrs = append(attrs, "raced", report.Selection.RaceGames, "undecided", report.Selection.Undecided)
+		}
+		if c := report.Challenge; c.Played {
+			title := "kept"
+			if c.Replaced {
+				title = "taken"
+			}
+			attrs = append(attrs, "challenger", c.ChallengerID, "challenge", fmt.Sprintf("%d-%d-%d", c.Wins, c.Draws, c.Losses), "title", title)
 		}
 		reliability.Observe(st.Generation, report.Agents, report.Scores, report.Ranking, elite)
 		if r, n := reliability.Correlation(); n >= reliabilityMinPairs && !math.IsNaN(r) {

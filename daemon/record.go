@@ -48,6 +48,15 @@ func toRecord[M comparable](gameName string, rep *population.Report[M], format f
 			return g, err
 		}
 	}
+	if c := rep.Challenge; c.Played {
+		for _, gr := range c.Games {
+			if err := add("challenge", name(gr.First), name(gr.Second), gr.Record, true); err != nil {
+				return g, err
+			}
+		}
+		g.Challenge = &storage.ChallengeRecord{IncumbentID: c.IncumbentID, ChallengerID: c.ChallengerID,
+			Wins: c.Wins, Draws: c.Draws, Losses: c.Losses, Replaced: c.Replaced}
+	}
 	matchGames := func(kind, opponent string, m tournament.MatchResult[M]) error {
 		for i, rec := range m.Records {
 			first, second := champ, opponent

@@ -362,6 +362,7 @@ const mainDraughtsSection = `[draughts]
   fitness_caution = 0.0
   racing_games = 0
   racing_confidence = 0.0
+  champion_games = 0
   spsa_games = 0
   spsa_rate = 0.0
   curriculum_every = 0

@@ -205,6 +205,14 @@ type Config struct {
 	// places an agent in the race (0.9: 1.64 standard errors either side);
 	// 0 means DefaultRacingConfidence.
 	RacingConfidence float64 `toml:"racing_confidence" json:"racing_confidence,omitempty"`
+	// ChampionGames, if positive, makes the champion an incumbent: from
+	// generation 1 on the champion of the generation before keeps the
+	// title unless the best-ranked other agent beats it head to head in
+	// ChampionGames games from paired openings (more wins than losses),
+	// and the champion leads the ranking, the elite and the breeding (see
+	// challenge). 0 makes the best-ranked agent champion, Blondie24's
+	// design. Not with preset "es" or "spsa", whose champion is their mean.
+	ChampionGames int `toml:"champion_games" json:"champion_games,omitempty"`
 	// SPSAGames is the games each mirrored pair of preset "spsa" plays
 	// against itself a generation, pairs of games from one opening, one
 	// with each colour; 0 means DefaultSPSAGames. SPSARate multiplies the
@@ -443,6 +451,10 @@ func (c Config) validateFitness(opt Optimizer) error {
 		return configError("racing_confidence", c.RacingConfidence, "want 0 (%v) or a probability below 1", DefaultRacingConfidence)
 	case c.RacingConfidence != 0 && c.RacingGames == 0:
 		return configError("racing_confidence", c.RacingConfidence, "needs racing_games > 0: it is the race's")
+	case c.ChampionGames < 0 || c.ChampionGames > MaxBaselineGames || c.ChampionGames%2 != 0:
+		return configError("champion_games", c.ChampionGames, "want 0 (no title match) or an even number up to %d (pairs, one game with each colour)", MaxBaselineGames)
+	case c.ChampionGames > 0 && opt.Mirrored():
+		return configError("champion_games", c.ChampionGames, `not with preset %q: its champion is its mean, which no agent challenges`, opt)
 	case opt == SPSA && c.HallOfFame > 0:
 		return configError("hall_of_fame", c.HallOfFame, `not with preset "spsa": its pairs play only each other`)
 	case c.SPSAGames < 0 || c.SPSAGames > MaxHallGames || c.SPSAGames%2 != 0:

@@ -198,16 +198,18 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 // species' Tournament when it has one, else tournament.RunFrom on this
 // machine with the slots' players.
 //
-// progress, if not nil, is called after each game with the games of the
-// generation done so far (the tournament's and the race's) and, as the
-// total, the tournament's games and the whole racing budget: the race
-// usually ends before its budget does.
+// It plays the title match's games too (Config.ChampionGames). progress,
+// if not nil, is called after each game with the games of the generation
+// done so far (the tournament's, the race's and the title match's) and,
+// as the total, the tournament's games, the whole racing budget and the
+// title match's: the race usually ends before its budget does, and the
+// match is not played when the incumbent ranks first.
 func raceGames[M comparable, S search.Game[M]](sp Species[M, S], cfg Config, st *State, nets []*nnet.Net, players []func() search.Player[M, S],
 	progress func(done, total int)) racer[M] {
 	return func(ctx context.Context, schedule []tournament.Pairing, first int) ([]tournament.GameResult[M], error) {
 		var each func(done, total int)
 		if progress != nil {
-			total := cfg.FitnessGames(st.Generation, len(st.Agents)) + cfg.RacingGames
+			total := cfg.FitnessGames(st.Generation, len(st.Agents)) + cfg.RacingGames + cfg.ChallengeGames(st.Generation)
 			each = func(done, _ int) { progress(first+done, total) }
 		}
 		if sp.Tournament != nil {

@@ -43,7 +43,8 @@ type Report[M comparable] struct {
 	Selection Selection
 	// Ranking lists agent slots from best to worst: by points (with
 	// Config.FitnessMemory by points per game over every generation played),
-	// ties broken by slot (elites come first, in their previous rank order).
+	// ties broken by slot (elites come first, in their previous rank order);
+	// with a title match (Config.ChampionGames) the champion first.
 	Ranking []int
 	// ChampionSlot is the champion's slot: Ranking[0], or for ES the mean's
 	// (slot 0); Champion is Agents[ChampionSlot].
@@ -55,6 +56,9 @@ type Report[M comparable] struct {
 	Ladder  Ladder[M]
 	// Baselines is empty in generations without baseline games.
 	Baselines []Baseline[M]
+	// Challenge is the title match (Config.ChampionGames); its Played is
+	// false without one.
+	Challenge Challenge[M]
 	// Curriculum is the check of the curriculum, in the generations that
 	// make one (Config.CurriculumEvery); nil in the others.
 	Curriculum *CurriculumCheck
@@ -188,7 +192,6 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	default:
 		rep.Ranking = rank(results.Points)
 	}
-	rep.Fitness = time.Since(start)
 	if cfg.RacingGames == 0 && cfg.Optimizer != SPSA { // SPSA ranks nothing: its mean moves by the pairs' results
 		boundary := cfg.Elite
 		if cfg.Optimizer.Mirrored() {
@@ -196,6 +199,13 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 		}
 		rep.Selection.Sure = sureOf(rep.Ranking, standings(cfg, st.Agents, results, sigma), boundary)
 	}
+	if cfg.ChampionGames > 0 {
+		play := raceGames(sp, cfg, st, nets, players, progress)
+		if rep.Challenge, rep.Ranking, err = challenge(ctx, cfg, st, rep.Ranking, rep.Results.Games, play); err != nil {
+			return nil, nil, err
+		}
+	}
+	rep.Fitness = time.Since(start)
 	rep.ChampionSlot = rep.Ranking[0]
 	if cfg.Optimizer.Mirrored() {
 		rep.ChampionSlot = 0 // the strategy's mean

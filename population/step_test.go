@@ -529,3 +529,105 @@ func TestThinnedLadderChangesNoGenome(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleMatch steps a run with a title match (champion_games): the
+// champion is always a member and leads the ranking and the next elite,
+// it changes hands only through a match the challenger won (counted here
+// again from the games), and a run resumed through JSON plays the same
+// matches.
+func TestTitleMatch(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	cfg.BaselineEvery = 0
+	cfg.ChampionGames = 6
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 31)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []*population.State
+	var reports []*population.Report[dm]
+	played, taken := 0, 0
+	for gen := range 8 {
+		next, rep, err := population.Step(ctx, fast, cfg, st, nil)
+		if err != nil {
+			t.Fatalf("generation %d: %v", gen, err)
+		}
+		states, reports = append(states, st), append(reports, rep)
+		c := rep.Challenge
+		if rep.ChampionSlot != rep.Ranking[0] || next.Agents[0].ID != rep.Champion.ID || next.Agents[0].Origin != population.Elite {
+			t.Errorf("generation %d: champion %d in slot %d, ranking %v, next generation's first elite %d: the champion must lead both",
+				gen, rep.Champion.ID, rep.ChampionSlot, rep.Ranking, next.Agents[0].ID)
+		}
+		if gen == 0 {
+			if c.Played || c.IncumbentID != 0 {
+				t.Errorf("generation 0 played a title match: %+v", c)
+			}
+			st = next
+			continue
+		}
+		incumbent := st.Champions[gen-1].AgentID
+		if c.IncumbentID != incumbent {
+			t.Errorf("generation %d: incumbent %d, want generation %d's champion %d", gen, c.IncumbentID, gen-1, incumbent)
+		}
+		if !c.Played {
+			if rep.Champion.ID != incumbent {
+				t.Errorf("generation %d: no match, yet the title went from %d to %d", gen, incumbent, rep.Champion.ID)
+			}
+			st = next
+			continue
+		}
+		played++
+		var w, d, l int
+		for k, g := range c.Games {
+			challengerFirst := st.Agents[g.First].ID == c.ChallengerID
+			if st.Agents[g.First].ID+st.Agents[g.Second].ID != c.ChallengerID+incumbent || g.First == g.Second {
+				t.Fatalf("generation %d: title game %d between agents %d and %d", gen, k, st.Agents[g.First].ID, st.Agents[g.Second].ID)
+			}
+			switch s := g.Outcome.Result.FirstScore(); {
+			case s == 0.5:
+				d++
+			case (s == 1) == challengerFirst:
+				w++
+			default:
+				l++
+			}
+		}
+		if len(c.Games) != cfg.ChampionGames || [3]int{w, d, l} != [3]int{c.Wins, c.Draws, c.Losses} {
+			t.Errorf("generation %d: %d title games counted %d-%d-%d, the games give %d-%d-%d", gen, len(c.Games), c.Wins, c.Draws, c.Losses, w, d, l)
+		}
+		want := incumbent
+		if w > l {
+			want, taken = c.ChallengerID, taken+1
+		}
+		if rep.Champion.ID != want || c.Replaced != (w > l) {
+			t.Errorf("generation %d: challenger %d went %d-%d-%d against %d, champion %d (replaced %v), want %d", gen, c.ChallengerID, w, d, l, incumbent, rep.Champion.ID, c.Replaced, want)
+		}
+		st = next
+	}
+	t.Logf("%d title matches, %d taken", played, taken)
+	if played == 0 || taken == played {
+		t.Errorf("%d title matches, %d taken: the run should play some and keep the title in some", played, taken)
+	}
+	// Resumed through JSON at generation 5 with one worker: the same
+	// matches and the same state after.
+	var reread population.State
+	if err := json.Unmarshal(encode(t, states[5]), &reread); err != nil {
+		t.Fatal(err)
+	}
+	resumed, one := &reread, cfg
+	one.Tournament.Workers = 1
+	for gen := 5; gen < 8; gen++ {
+		next, rep, err := population.Step(ctx, fast, one, resumed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := rep.Challenge, reports[gen].Challenge
+		if a.Played != b.Played || a.ChallengerID != b.ChallengerID || [3]int{a.Wins, a.Draws, a.Losses} != [3]int{b.Wins, b.Draws, b.Losses} || rep.Champion.ID != reports[gen].Champion.ID {
+			t.Errorf("generation %d resumed: challenge %+v champion %d, straight %+v champion %d", gen, a, rep.Champion.ID, b, reports[gen].Champion.ID)
+		}
+		resumed = next
+	}
+	if !bytes.Equal(encode(t, resumed), encode(t, st)) {
+		t.Error("the state after 8 generations differs when resumed at 5")
+	}
+}

@@ -30,7 +30,7 @@ type Member struct {
 
 // GameSummary is one stored game of a generation, without its moves.
 type GameSummary struct {
-	Kind     string `json:"kind"` // "tournament", "ladder" or "baseline"
+	Kind     string `json:"kind"` // "tournament", "ladder", "baseline" or "challenge"
 	Index    int    `json:"idx"`
 	First    string `json:"first"`  // an agent id or a player spec
 	Second   string `json:"second"` // likewise

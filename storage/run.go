@@ -183,8 +183,20 @@ type Generation struct {
 	Baselines    []BaselineRecord
 	// Curriculum is the generation's check of the curriculum, or nil.
 	Curriculum *CurriculumRecord
-	Seconds    float64
-	CreatedAt  time.Time
+	// Challenge is the generation's title match, or nil when it played
+	// none.
+	Challenge *ChallengeRecord
+	Seconds   float64
+	CreatedAt time.Time
+}
+
+// ChallengeRecord is a title match: the champion of the generation before
+// (IncumbentID) against the generation's best-ranked other agent, the
+// counts the challenger's.
+type ChallengeRecord struct {
+	IncumbentID, ChallengerID int64
+	Wins, Draws, Losses       int
+	Replaced                  bool
 }
 
 // CurriculumRecord is a check of the curriculum: the champion against the
@@ -198,7 +210,7 @@ type CurriculumRecord struct {
 
 // GameRecord is one game of a generation.
 type GameRecord struct {
-	Kind          string // "tournament", "ladder" or "baseline"
+	Kind          string // "tournament", "ladder", "baseline" or "challenge"
 	Start         string // the start position (a FEN), "" for the standard one
 	First, Second string // agent ids or player specs
 	Opening       int
@@ -308,6 +320,13 @@ func (d *DB) CommitGeneration(ctx context.Context, g Generation, next Population
 		if _, err := tx.ExecContext(ctx, `INSERT INTO curriculum (game, generation, opponent_generation, wins, draws,
 			losses, elo, elo_ci, nodes, next_nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			g.Game, g.Generation, c.OpponentGeneration, c.Wins, c.Draws, c.Losses, c.Elo, c.HalfWidth, c.Nodes, c.NextNodes); err != nil {
+			return fail(err)
+		}
+	}
+	if c := g.Challenge; c != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO challenges (game, generation, incumbent_id, challenger_id, wins, draws,
+			losses, replaced) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Game, g.Generation, c.IncumbentID, c.ChallengerID, c.Wins, c.Draws, c.Losses, c.Replaced); err != nil {
 			return fail(err)
 		}
 	}

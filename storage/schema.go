@@ -326,12 +326,49 @@ UPDATE sqlite_schema
 	WHERE type = 'table' AND name = 'generations';
 PRAGMA writable_schema = OFF;
 `,
+	// 13: the title match (population.Config.ChampionGames): its games are
+	// stored with the others as kind 'challenge'. Widening a CHECK
+	// constraint is an edit of the table's definition, as in 12: every
+	// row on disk satisfies the wider one.
+	`
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema
+	SET sql = replace(sql, 'CHECK (kind IN (''tournament'', ''ladder'', ''baseline''))',
+		'CHECK (kind IN (''tournament'', ''ladder'', ''baseline'', ''challenge''))')
+	WHERE type = 'table' AND name = 'games';
+PRAGMA writable_schema = OFF;
+`,
+	// 14: each generation's title match: the champion of the generation
+	// before against the generation's best-ranked other agent, and
+	// whether the title changed hands.
+	`
+CREATE TABLE challenges (
+	game          TEXT NOT NULL,
+	generation    INTEGER NOT NULL,
+	incumbent_id  INTEGER NOT NULL,     -- the champion of the generation before
+	challenger_id INTEGER NOT NULL,     -- the generation's best-ranked other agent
+	wins          INTEGER NOT NULL,     -- the challenger's
+	draws         INTEGER NOT NULL,
+	losses        INTEGER NOT NULL,
+	replaced      INTEGER NOT NULL,     -- 1 when the challenger took the title
+	PRIMARY KEY (game, generation),
+	FOREIGN KEY (game, generation) REFERENCES generations(game, generation)
+);
+
+-- The public interface for sqlite3 users: every title match, with the
+-- hours of evolution up to it.
+CREATE VIEW challenge_history AS
+	SELECT c.game, c.generation, c.incumbent_id, c.challenger_id, c.wins, c.draws, c.losses, c.replaced, g.created_at,
+	       (SELECT SUM(x.seconds) FROM generations x
+	        WHERE x.game = c.game AND x.generation <= c.generation) / 3600.0 AS hours
+	FROM challenges c JOIN generations g ON g.game = c.game AND g.generation = c.generation;
+`,
 }
 
 // editsSchema lists the migrations that edit sqlite_schema directly:
 // migrate increments the schema version after them, as SQLite requires,
 // and checks the database's integrity before it commits.
-var editsSchema = map[int]bool{12: true}
+var editsSchema = map[int]bool{12: true, 13: true}
 
 // rebuildsTables lists the migrations that rebuild a table another table
 // refers to: migrate runs them with foreign key enforcement off and checks

@@ -6,9 +6,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,6 +174,9 @@ func testConfig() population.Config {
 	// Steps that shrink with the generation: a genome rebuilt from its
 	// lineage must be mutated by its own generation's steps.
 	cfg.MutationHalfLife, cfg.MutationFloor = 40, 0.2
+	// A title match: the champion leads the elite, which the genomes'
+	// retention and the lineage must carry.
+	cfg.ChampionGames = 2
 	return cfg
 }
 
@@ -202,6 +208,16 @@ func record(rep *population.Report[draughts.Move]) storage.Generation {
 		g.Games = append(g.Games, storage.GameRecord{Kind: "tournament", First: "a", Second: "b",
 			Opening: gr.Opening, Result: result, Reason: gr.Outcome.Reason.String(), Moves: text,
 			Champion: gr.First == champ || gr.Second == champ})
+	}
+	if c := rep.Challenge; c.Played {
+		for _, gr := range c.Games {
+			text, _ := draughts.MoveText(draughts.Start(), gr.Moves)
+			result := map[game.Result]string{game.FirstWins: "1-0", game.SecondWins: "0-1", game.Draw: "1/2-1/2"}[gr.Outcome.Result]
+			g.Games = append(g.Games, storage.GameRecord{Kind: "challenge", First: "a", Second: "b",
+				Opening: gr.Opening, Result: result, Reason: gr.Outcome.Reason.String(), Moves: text, Champion: true})
+		}
+		g.Challenge = &storage.ChallengeRecord{IncumbentID: c.IncumbentID, ChallengerID: c.ChallengerID,
+			Wins: c.Wins, Draws: c.Draws, Losses: c.Losses, Replaced: c.Replaced}
 	}
 	for _, l := range rep.Ladder.Opponents {
 		g.Ladder = append(g.Ladder, storage.LadderRecord{OpponentGeneration: l.Generation, Wins: l.Wins, Draws: l.Draws, Losses: l.Losses, Mean: l.Mean})
@@ -440,7 +456,13 @@ func TestOlderDatabaseUpgradesItself(t *testing.T) {
 	if fkTable != "genomes" {
 		t.Errorf("members refers to %q, want genomes", fkTable)
 	}
-	for _, q := range []string{"SELECT * FROM baseline_history", "SELECT db_bytes FROM generation_summary"} {
+	// Migration 13 widened the games' kinds in place, 14 added the title matches.
+	var games string
+	raw.QueryRow("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'games'").Scan(&games)
+	if !strings.Contains(games, "CHECK (kind IN ('tournament', 'ladder', 'baseline', 'challenge'))") {
+		t.Errorf("the games table after the upgrade:\n%s\nwant the kind 'challenge' allowed", games)
+	}
+	for _, q := range []string{"SELECT * FROM baseline_history", "SELECT db_bytes FROM generation_summary", "SELECT * FROM challenge_history"} {
 		if _, err := raw.Exec(q); err != nil {
 			t.Errorf("%s: %v", q, err)
 		}
@@ -495,4 +517,45 @@ func TestReadOnlyFileIsRefusedUntouched(t *testing.T) {
 		t.Fatalf("after the mode is repaired: %v", err)
 	}
 	db.Close()
+}
+
+// TestTitleMatchesAreStored commits generations of a run with a title
+// match: each match is a row of challenge_history with its games of kind
+// 'challenge', and every champion is a member of its generation, ranked
+// first, as the champions' queries assume.
+func TestTitleMatchesAreStored(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "evolved.db")
+	db := mustOpen(t, path)
+	st := newRun(t, db, 5)
+	var want []string
+	for range 6 {
+		next, rep, err := population.Step(ctx, species, testConfig(), st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := rep.Challenge; c.Played {
+			want = append(want, fmt.Sprintf("%d %d %d %d-%d-%d %v", rep.Generation, c.IncumbentID, c.ChallengerID, c.Wins, c.Draws, c.Losses, c.Replaced))
+		}
+		if err := db.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), storage.KeepEverything()); err != nil {
+			t.Fatal(err)
+		}
+		st = next
+	}
+	db.Close()
+	if len(want) == 0 {
+		t.Fatal("no generation played a title match")
+	}
+	got := query(t, path, `SELECT generation || ' ' || incumbent_id || ' ' || challenger_id || ' ' || wins || '-' || draws || '-' || losses || ' ' ||
+		CASE replaced WHEN 1 THEN 'true' ELSE 'false' END FROM challenge_history WHERE game = 'draughts' ORDER BY generation`)
+	if !slices.Equal(got, want) {
+		t.Errorf("challenge_history:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := query(t, path, "SELECT count(*) FROM games WHERE kind = 'challenge'"); n[0] != strconv.Itoa(len(want)*testConfig().ChampionGames) {
+		t.Errorf("%s challenge games stored, want %d", n[0], len(want)*testConfig().ChampionGames)
+	}
+	if bad := query(t, path, `SELECT g.generation FROM generations g WHERE NOT EXISTS (SELECT 1 FROM members m
+		WHERE m.game = g.game AND m.generation = g.generation AND m.agent_id = g.champion_id AND m.rank = 1)`); len(bad) > 0 {
+		t.Errorf("generations %v: the champion is not the member ranked first", bad)
+	}
 }

@@ -20,7 +20,7 @@ import (
 var knownGames = []string{"draughts", "chess", "xiangqi"}
 
 // gameKinds are the kinds of stored games.
-var gameKinds = []string{"tournament", "ladder", "baseline"}
+var gameKinds = []string{"tournament", "ladder", "baseline", "challenge"}
 
 // writeJSON writes v as JSON with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {

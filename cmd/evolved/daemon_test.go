@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -550,7 +551,7 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 
 func TestPlotLearningCurves(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "4").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "8").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	for _, name := range []string{"curves.svg", "curves.png"} {
@@ -830,27 +831,33 @@ func TestREADMEExplainsTheGenerationLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, config := setup(t)
-	decaying := strings.Replace(fastConfig, "[draughts]\n", "[draughts]\nmutation_half_life = 10\nmutation_floor = 0.5\n", 1)
-	if err := os.WriteFile(config, []byte(decaying), 0o644); err != nil {
+	// A decaying step and a title match, so that their fields are logged too.
+	more := strings.Replace(fastConfig, "[draughts]\n", "[draughts]\nmutation_half_life = 10\nmutation_floor = 0.5\nchampion_games = 2\n", 1)
+	if err := os.WriteFile(config, []byte(more), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "1").CombinedOutput()
+	out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "8").CombinedOutput()
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	var fields map[string]any
+	fields := map[string]any{} // every generation's, together
 	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, `"msg":"generation committed"`) {
-			if err := json.Unmarshal([]byte(line), &fields); err != nil {
-				t.Fatal(err)
-			}
+		if !strings.Contains(line, `"msg":"generation committed"`) {
+			continue
 		}
+		var one map[string]any
+		if err := json.Unmarshal([]byte(line), &one); err != nil {
+			t.Fatal(err)
+		}
+		if one["generation"] == 0.0 && one["mutation_scale"] != 0.1 {
+			t.Errorf("generation 0 logged mutation_scale %v, want 0.1 (the default step, not decayed yet)", one["mutation_scale"])
+		}
+		maps.Copy(fields, one)
 	}
-	if fields["vs_random"] == nil {
-		t.Fatalf("generation 0 logged no baseline score:\n%s", out)
-	}
-	if fields["mutation_scale"] != 0.1 {
-		t.Errorf("generation 0 logged mutation_scale %v, want 0.1 (the default step, not decayed yet)", fields["mutation_scale"])
+	for _, key := range []string{"vs_random", "title"} {
+		if fields[key] == nil {
+			t.Fatalf("no generation logged %s:\n%s", key, out)
+		}
 	}
 	for key := range fields {
 		switch key {
