@@ -194,9 +194,27 @@ type Generation struct {
 // (IncumbentID) against the generation's best-ranked other agent, the
 // counts the challenger's.
 type ChallengeRecord struct {
-	IncumbentID, ChallengerID int64
-	Wins, Draws, Losses       int
-	Replaced                  bool
+	IncumbentID  int64 `json:"incumbent_id"`
+	ChallengerID int64 `json:"challenger_id"`
+	Wins         int   `json:"wins"`
+	Draws        int   `json:"draws"`
+	Losses       int   `json:"losses"`
+	Replaced     bool  `json:"replaced"`
+}
+
+// Challenge returns game's title match of generation, or nil when that
+// generation played none.
+func (d *DB) Challenge(ctx context.Context, game string, generation int) (*ChallengeRecord, error) {
+	var c ChallengeRecord
+	err := d.db.QueryRowContext(ctx, `SELECT incumbent_id, challenger_id, wins, draws, losses, replaced FROM challenges
+		WHERE game = ? AND generation = ?`, game, generation).Scan(&c.IncumbentID, &c.ChallengerID, &c.Wins, &c.Draws, &c.Losses, &c.Replaced)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("title match of %s generation %d: %w", game, generation, err)
+	}
+	return &c, nil
 }
 
 // CurriculumRecord is a check of the curriculum: the champion against the

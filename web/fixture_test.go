@@ -46,6 +46,7 @@ func smallConfig(path string, generations int) daemon.Config {
 		p.BaselineEvery, p.Baselines, p.BaselineGames = 2, []string{"random"}, 2
 		p.MaxMoves = 40
 	}
+	cfg.Draughts.ChampionGames = 2 // a title match, for the generation page
 	cfg.Jobs.Backup, cfg.Jobs.Prune, cfg.Jobs.RatingEvery = "", "", 0
 	return cfg
 }

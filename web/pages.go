@@ -385,14 +385,16 @@ func (s *Server) populationPage(w http.ResponseWriter, r *http.Request) {
 
 // generationView is a generation page's data and its API answer.
 type generationView struct {
-	Page        `json:"-"`
-	Generation  int                   `json:"generation"`
-	Played      int                   `json:"played"`
-	Champion    storage.ChampionRow   `json:"champion"`
-	Members     []storage.Member      `json:"members"`
-	Games       []storage.GameSummary `json:"games"`
-	Prev, Next  int                   `json:"-"` // -1: none
-	PrunedGames bool                  `json:"pruned_games"`
+	Page       `json:"-"`
+	Generation int                 `json:"generation"`
+	Played     int                 `json:"played"`
+	Champion   storage.ChampionRow `json:"champion"`
+	// Challenge is the generation's title match (champion_games), or nil.
+	Challenge   *storage.ChallengeRecord `json:"challenge,omitempty"`
+	Members     []storage.Member         `json:"members"`
+	Games       []storage.GameSummary    `json:"games"`
+	Prev, Next  int                      `json:"-"` // -1: none
+	PrunedGames bool                     `json:"pruned_games"`
 	// PrunedMembers says the generation's population is no longer
 	// stored ([jobs] members_keep); its summary and champion are.
 	PrunedMembers bool `json:"pruned_members"`
@@ -414,6 +416,9 @@ func (s *Server) loadGeneration(r *http.Request) (generationView, error) {
 		return v, err
 	}
 	if v.Games, err = s.db.GameList(ctx, game, gen); err != nil {
+		return v, err
+	}
+	if v.Challenge, err = s.db.Challenge(ctx, game, gen); err != nil {
 		return v, err
 	}
 	if v.Played, err = s.db.Generations(ctx, game); err != nil {

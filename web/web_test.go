@@ -151,6 +151,36 @@ func TestAPIAnswersWhatTheDatabaseHolds(t *testing.T) {
 		}
 	}
 
+	// The fixture's draughts run plays title matches: the generation that
+	// played one shows it, in the API and on its page; generation 0 never does.
+	matched := 0
+	for g := range 3 {
+		var v struct {
+			Challenge *storage.ChallengeRecord `json:"challenge"`
+		}
+		getJSON(t, fmt.Sprintf("%s/api/games/draughts/generations/%d", ts.URL, g), &v)
+		want, err := db.Challenge(ctx, "draughts", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (v.Challenge == nil) != (want == nil) || (want != nil && *v.Challenge != *want) || (g == 0 && want != nil) {
+			t.Errorf("generation %d: title match %+v, the database has %+v", g, v.Challenge, want)
+		}
+		_, page, _ := get(t, nil, fmt.Sprintf("%s/games/draughts/generations/%d", ts.URL, g))
+		if shown := strings.Contains(page, `id="title-match"`); shown != (want != nil) {
+			t.Errorf("generation %d: the page shows a title match: %v, the database has %+v", g, shown, want)
+		}
+		if want != nil {
+			matched++
+			if !strings.Contains(page, fmt.Sprintf("agent %d against the champion of the generation before, agent %d", want.ChallengerID, want.IncumbentID)) {
+				t.Errorf("generation %d's page does not name the match's agents %+v", g, want)
+			}
+		}
+	}
+	if matched == 0 {
+		t.Error("the fixture's draughts run played no title match: the page's was not tested")
+	}
+
 	var champs struct {
 		Game      string                `json:"game"`
 		Champions []storage.ChampionRow `json:"champions"`
