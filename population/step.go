@@ -64,7 +64,7 @@ type Report[M comparable] struct {
 	Curriculum *CurriculumCheck
 	// Elapsed is the generation's time; Fitness the part of it spent on
 	// the games that decide the ranking (the tournament's, the hall of
-	// fame's and the race's), the rest going to the ladder, the
+	// fame's, the race's and the title match's), the rest going to the ladder, the
 	// baselines, the curriculum and breeding.
 	Elapsed, Fitness time.Duration
 }
