@@ -551,7 +551,7 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 
 func TestPlotLearningCurves(t *testing.T) {
 	dir, config := setup(t)
-	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "8").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "4").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	for _, name := range []string{"curves.svg", "curves.png"} {
