@@ -194,3 +194,18 @@ func (d *DB) Progress(ctx context.Context) (map[string]Progress, error) {
 	}
 	return out, nil
 }
+
+// Challenge returns game's title match of generation, or nil when that
+// generation played none.
+func (d *DB) Challenge(ctx context.Context, game string, generation int) (*ChallengeRecord, error) {
+	var c ChallengeRecord
+	err := d.db.QueryRowContext(ctx, `SELECT incumbent_id, challenger_id, wins, draws, losses, replaced FROM challenges
+		WHERE game = ? AND generation = ?`, game, generation).Scan(&c.IncumbentID, &c.ChallengerID, &c.Wins, &c.Draws, &c.Losses, &c.Replaced)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("title match of %s generation %d: %w", game, generation, err)
+	}
+	return &c, nil
+}

@@ -202,21 +202,6 @@ type ChallengeRecord struct {
 	Replaced     bool  `json:"replaced"`
 }
 
-// Challenge returns game's title match of generation, or nil when that
-// generation played none.
-func (d *DB) Challenge(ctx context.Context, game string, generation int) (*ChallengeRecord, error) {
-	var c ChallengeRecord
-	err := d.db.QueryRowContext(ctx, `SELECT incumbent_id, challenger_id, wins, draws, losses, replaced FROM challenges
-		WHERE game = ? AND generation = ?`, game, generation).Scan(&c.IncumbentID, &c.ChallengerID, &c.Wins, &c.Draws, &c.Losses, &c.Replaced)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil, nil
-	case err != nil:
-		return nil, fmt.Errorf("title match of %s generation %d: %w", game, generation, err)
-	}
-	return &c, nil
-}
-
 // CurriculumRecord is a check of the curriculum: the champion against the
 // champion of OpponentGeneration, and the node budget before and after.
 type CurriculumRecord struct {
