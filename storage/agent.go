@@ -36,6 +36,38 @@ func (d *DB) ChampionAgent(ctx context.Context, game string, generation int) (ag
 			Fitness: c.Fitness, LadderMean: c.LadderMean, Improved: c.Improved, Evolved: c.CreatedAt}}, nil
 }
 
+// AgentByID returns any genome of game's run, by agent id, as an agent
+// file: a member of any generation, not only a champion, rebuilt from its
+// lineage if retention dropped its weights (ErrNoAgent if the run never
+// had it, ErrPruned if retention dropped it for good). Its provenance
+// names the generation it was born in, whose search it carries (the run's,
+// or the budget the curriculum had raised it to by then); the fitness and
+// ladder fields, a champion's, stay zero.
+func (d *DB) AgentByID(ctx context.Context, game string, id int64) (agent.File, error) {
+	net, err := d.Genome(ctx, game, id)
+	if err != nil {
+		return agent.File{}, err
+	}
+	var born int
+	if err := d.db.QueryRowContext(ctx, "SELECT born FROM genomes WHERE game = ? AND agent_id = ?", game, id).Scan(&born); err != nil {
+		return agent.File{}, fmt.Errorf("agent %d of %s: %w", id, game, err)
+	}
+	run, err := d.LoadRun(ctx, game)
+	if err != nil {
+		return agent.File{}, err
+	}
+	s, err := d.RunSearch(ctx, game)
+	if err != nil {
+		return agent.File{}, err
+	}
+	if nodes, err := d.CurriculumNodes(ctx, game, born); err != nil {
+		return agent.File{}, err
+	} else if nodes > 0 {
+		s.Nodes = nodes
+	}
+	return agent.File{Game: game, Net: net, Search: s, Provenance: agent.Provenance{RunSeed: run.Seed, Generation: born, AgentID: id}}, nil
+}
+
 // RunSearch returns the search settings the run of game was evolved
 // with, from its stored configuration: its depth and node budget (the
 // capture extension is always on; it matters to draughts alone), or the

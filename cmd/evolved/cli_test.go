@@ -45,6 +45,8 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"champions"}, 1, "no database"},
 		{[]string{"status", "--generations", "-2"}, 2, "--generations must be 0 or more"},
 		{[]string{"export", "--game", "draughts", "--generation", "x"}, 2, `invalid value "x" for flag -generation: not a whole number`},
+		{[]string{"export", "--agent", "3", "--best"}, 2, "--agent names the agent itself"},
+		{[]string{"export", "--agent", "-1"}, 2, "--agent must be 0 or more"},
 		{[]string{"run", "--print-config", "--workers", "3"}, 0, "workers = 3"},
 		{[]string{"serve", "--listen", "0.0.0.0:8080"}, 2, "is not loopback: set an access token"},
 		{[]string{"serve", "--listen", "8080"}, 2, `listen address "8080"`},

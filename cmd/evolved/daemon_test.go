@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,6 +23,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"evolved/agent"
 	"evolved/game/chess"
 	"evolved/storage"
 )
@@ -468,6 +470,51 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	out, err = evolvedIn(t, dir, "export", "--game", "draughts", "--generation", "7").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "no such generation") {
 		t.Errorf("export --generation 7: %v, %s; want a failure naming the generation", err, out)
+	}
+	// Any agent by its id: the champion exported by id is the champion's
+	// net, a member that was never champion exports and plays, and an id
+	// the run never had is named.
+	db, err := storage.Open(context.Background(), filepath.Join(dir, "evolved.db"), storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	champ, err := db.Champion(context.Background(), "draughts", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	members, err := db.Members(context.Background(), "draughts", 2)
+	db.Close()
+	if err != nil || len(members) == 0 {
+		t.Fatalf("members of generation 2: %v", err)
+	}
+	other := members[len(members)-1]
+	out, err = evolvedIn(t, dir, "export", "--agent", strconv.FormatInt(champ.AgentID, 10), "-o", "byid.json").CombinedOutput()
+	if err != nil {
+		t.Fatalf("export --agent %d: %v\n%s", champ.AgentID, err, out)
+	}
+	byGen, _ := evolvedIn(t, dir, "export", "--generation", "1").Output()
+	byID, _ := os.ReadFile(filepath.Join(dir, "byid.json"))
+	var a, b agent.File
+	if err := json.Unmarshal(byGen, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(byID, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !a.Net.Equal(b.Net) || a.Search != b.Search || b.Provenance.AgentID != champ.AgentID {
+		t.Errorf("agent %d exported by id differs from generation 1's champion: %+v against %+v", champ.AgentID, b.Provenance, a.Provenance)
+	}
+	out, err = evolvedIn(t, dir, "export", "--agent", strconv.FormatInt(other.AgentID, 10), "-o", "other.json").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), fmt.Sprintf("draughts agent %d, born in generation %d", other.AgentID, other.Born)) {
+		t.Fatalf("export --agent %d: %v\n%s", other.AgentID, err, out)
+	}
+	out, err = evolvedIn(t, dir, "match", "--game", "draughts", "--a", "other.json", "--b", "byid.json", "--games", "2").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "result games=2") {
+		t.Errorf("match with an agent exported by id: %v\n%s", err, out)
+	}
+	out, err = evolvedIn(t, dir, "export", "--agent", "999999").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "agent 999999: storage: no such agent") {
+		t.Errorf("export --agent 999999: %v, %s; want a failure naming the agent", err, out)
 	}
 }
 

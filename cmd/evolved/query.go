@@ -330,12 +330,16 @@ func exportCommand(fs *flag.FlagSet) action {
 	var generationFlag optionalInt
 	fs.Var(&generationFlag, "generation", "export generation `N`'s champion (default: the latest)")
 	best := fs.Bool("best", false, "export the best rated champion: the highest rating less its interval, on the latest rating's scale")
+	var agentFlag optionalInt
+	fs.Var(&agentFlag, "agent", "export agent `ID`, any member of any generation, champion or not")
 	out := fs.String("o", "", "write the agent to `FILE` (default: standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N | --best] [-o FILE]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N | --best | --agent ID] [-o FILE]")
 		fmt.Fprintln(fs.Output(), "\nWrites a champion as an agent file, which match, play and uci read. Champions")
 		fmt.Fprintln(fs.Output(), "rise and fall from generation to generation; with ratings in the database")
 		fmt.Fprintln(fs.Output(), "(jobs.rating_every), --best exports the one rated highest with confidence.")
+		fmt.Fprintln(fs.Output(), "--agent exports any agent by its id (sqlite3 DB \"select agent_id from members")
+		fmt.Fprintln(fs.Output(), "where generation = N\" lists a generation's), to measure agents that were not champions.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -346,6 +350,12 @@ func exportCommand(fs *flag.FlagSet) action {
 		}
 		if generationFlag.set && *best {
 			return usagef("export: --generation and --best choose the champion both; give one")
+		}
+		if agentFlag.set && (generationFlag.set || *best) {
+			return usagef("export: --agent names the agent itself; give it without --generation or --best")
+		}
+		if agentFlag.set && agentFlag.get(0) < 0 {
+			return usagef("export: --agent must be 0 or more, got %d", agentFlag.get(0))
 		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
@@ -380,7 +390,12 @@ func exportCommand(fs *flag.FlagSet) action {
 					latest.Generation, latest.Generation)
 			}
 		}
-		f, err := db.ChampionAgent(ctx, game, generation)
+		var f agent.File
+		if agentFlag.set {
+			f, err = db.AgentByID(ctx, game, int64(agentFlag.get(0)))
+		} else {
+			f, err = db.ChampionAgent(ctx, game, generation)
+		}
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
@@ -402,8 +417,11 @@ func exportCommand(fs *flag.FlagSet) action {
 		}
 		// The report goes to standard error so that an agent written to
 		// standard output stays a clean file.
-		fmt.Fprintf(stderr, "export: wrote %s: %s generation %d champion, agent %d, %d bytes%s\n",
-			dest, game, c.Generation, c.AgentID, buf.Len(), rated)
+		what := fmt.Sprintf("generation %d champion, agent %d", c.Generation, c.AgentID)
+		if agentFlag.set {
+			what = fmt.Sprintf("agent %d, born in generation %d", c.AgentID, c.Generation)
+		}
+		fmt.Fprintf(stderr, "export: wrote %s: %s %s, %d bytes%s\n", dest, game, what, buf.Len(), rated)
 		return nil
 	}
 }
