@@ -83,16 +83,9 @@ func challenge[M comparable](ctx context.Context, cfg Config, st *State, ranking
 		return c, nil, fmt.Errorf("population: generation %d: title match: %d games played of %d", st.Generation, len(games), len(schedule))
 	}
 	c.Games = games
-	for _, g := range games {
-		switch s := g.Outcome.Result.FirstScore(); {
-		case s == 0.5:
-			c.Draws++
-		case (s == 1) == (g.First == challenger):
-			c.Wins++
-		default:
-			c.Losses++
-		}
-	}
+	// The agents' slots, so that Tally counts from each one's side.
+	t := tournament.Tally(len(st.Agents), games, cfg.Tournament.Scoring)
+	c.Wins, c.Draws, c.Losses = t.Wins[challenger], t.Draws[challenger], t.Losses[challenger]
 	c.Replaced = c.Wins > c.Losses
 	if c.Replaced {
 		return c, ranking, nil
