@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -448,7 +449,7 @@ func TestWorkerRefusesAnotherVersion(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if !strings.Contains(logs.String(), "speaks version 2, this build 1") || !strings.Contains(logs.String(), "upgrade") {
+	if want := fmt.Sprintf("speaks version %d, this build %d", ProtocolVersion+1, ProtocolVersion); !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "upgrade") {
 		t.Errorf("the refusal does not say which versions, nor to upgrade:\n%s", logs.String())
 	}
 	info, err := js.Stream(context.Background(), JobsStream)

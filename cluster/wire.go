@@ -14,8 +14,12 @@ import (
 )
 
 // ProtocolVersion is the version of the jobs and results this build
-// speaks; a job or result of any other version is refused.
-const ProtocolVersion = 1
+// speaks; a job or result of any other version is refused. It counts the
+// games as well as the messages: version 2 came when the evaluators moved
+// to int32 columns and a float32 head (package nnet), which changed the
+// games nets play, so that a worker of an older build is refused by name
+// instead of failing its replays.
+const ProtocolVersion = 2
 
 // The JetStream names both sides use.
 const (

@@ -34,13 +34,13 @@ const defaultPlies = 128
 type DraughtsAccumulator struct {
 	stack[draughts.Position]
 	e   *DraughtsEval
-	buf []float64 // scratch for DraughtsEval.output
+	buf []float32 // scratch for DraughtsEval.output
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *DraughtsEval) NewAccumulator() *DraughtsAccumulator {
-	return &DraughtsAccumulator{stack: newStack[draughts.Position](e.h1), e: e, buf: make([]float64, 2*e.width)}
+	return &DraughtsAccumulator{stack: newStack[draughts.Position](e.h1), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -78,7 +78,7 @@ func (a *DraughtsAccumulator) Evaluate(pov game.Player) float64 {
 }
 
 // refresh sums p from scratch for pov (for update).
-func (a *DraughtsAccumulator) refresh(dst []float64, p *draughts.Position, pov game.Player) {
+func (a *DraughtsAccumulator) refresh(dst []int32, p *draughts.Position, pov game.Player) {
 	a.e.refresh(dst, p, pov)
 }
 

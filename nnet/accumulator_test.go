@@ -39,7 +39,7 @@ func walk(rng *rand.Rand, acc *DraughtsAccumulator, games, steps, maxDepth int, 
 // TestAccumulatorMatchesFromScratch walks random games and, after every
 // push and every pop, compares the incremental value for both points of view
 // (in random order) with the from-scratch one, which must be identical, and
-// with the plain reference (91 inputs, Net.Forward), to 1e-9.
+// with the plain reference (91 inputs, Net.Forward), to evalTolerance.
 func TestAccumulatorMatchesFromScratch(t *testing.T) {
 	for _, flags := range []Flags{0, allExtras} {
 		e := testEval(t, flags, 21)
@@ -56,7 +56,7 @@ func TestAccumulatorMatchesFromScratch(t *testing.T) {
 				if got != want {
 					t.Fatalf("flags %v, ply %d, pov %v: incremental %v, from scratch %v", flags, acc.Ply(), pov, got, want)
 				}
-				if ref := reference(e.Net(), p, pov); math.Abs(got-ref) > 1e-9 {
+				if ref := reference(e.Net(), p, pov); math.Abs(got-ref) > evalTolerance {
 					t.Fatalf("flags %v, ply %d, pov %v: incremental %v, reference %v", flags, acc.Ply(), pov, got, ref)
 				}
 				checks++

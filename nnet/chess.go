@@ -188,16 +188,16 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 //
 // The first layer's pre-activation is the sum of the weight columns of the
 // active inputs (at most 32 of the 768) plus the biases. As in DraughtsEval,
-// the columns are stored rounded to multiples of a unit u = 2^-shift, shift
-// chosen per net so that the sum of |column[h]| over all 768 inputs is
-// below 2^52*u for every node h. Every value an accumulator holds,
-// intermediate ones included, is a sum of a subset of the columns, hence
-// an integer multiple of u below 2^53*u in magnitude: every addition and
-// subtraction is exact in float64, the order does not matter, and an
-// accumulator updated along any path holds exactly the sums a from-scratch
-// evaluation computes. Each column is rounded by at most u/2, about 1e-16
-// of the largest possible sum; the tests check whole evaluations against
-// the plain computation (ChessInputs and Net.Forward) to 1e-9.
+// the columns are stored as int32 multiples of a unit per node h, the
+// columnUnit of the sum over the squares of the largest |column[h]| of the
+// twelve inputs of the square, which bounds every sum an accumulator holds
+// (a sum over the active inputs, at most one per square): every
+// addition and subtraction is exact int32 arithmetic, the order does not
+// matter, and an accumulator updated along any path holds exactly the sums
+// a from-scratch evaluation computes. The rest of the net runs in float32
+// (see head). Each column is off by at most 2^-30 of its node's bound; the
+// tests check whole evaluations against the plain float64 computation
+// (ChessInputs and Net.Forward).
 type ChessEval struct {
 	sparseLayer
 	values [NumPieceValues]float64
@@ -209,7 +209,7 @@ type ChessEval struct {
 // inputs and one output; otherwise the error wraps ErrArchitecture. The
 // evaluator keeps its own copy of n.
 func NewChessEval(n *Net) (*ChessEval, error) {
-	l, err := newSparseLayer(n, "chess", NumChessInputs, chessPSTEntry)
+	l, err := newSparseLayer(n, "chess", NumChessInputs, 64, chessPSTEntry)
 	if err != nil {
 		return nil, err
 	}
@@ -241,19 +241,20 @@ func (e *ChessEval) PieceValues() [NumPieceValues]float64 { return e.values }
 // scratch. It does not allocate for nets whose layers after the inputs
 // have at most 64 nodes.
 func (e *ChessEval) Evaluate(p chess.Position, pov game.Player) float64 {
-	var arr [3 * 64]float64
-	buf := arr[:]
-	if 2*e.width+e.stride > len(buf) {
-		buf = make([]float64, 2*e.width+e.stride)
+	var arr [2 * 64]float32
+	var sums [65]int32
+	buf, acc := arr[:], sums[:]
+	if 2*e.width > len(buf) || e.stride > len(acc) {
+		buf, acc = make([]float32, 2*e.width), make([]int32, e.stride)
 	}
-	acc := buf[2*e.width : 2*e.width+e.stride]
+	acc = acc[:e.stride]
 	e.refresh(acc, &p, pov)
 	return e.value(acc, &p, pov, buf)
 }
 
 // refresh sets acc to the first-layer sums (biases excluded) of p from
 // pov's point of view, with the tables' channel if any.
-func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
+func (e *ChessEval) refresh(acc []int32, p *chess.Position, pov game.Player) {
 	clear(acc)
 	stride, flip := e.stride, chessFlip(pov)
 	for side, c := range [2]game.Player{pov & 1, pov&1 ^ 1} {
@@ -261,7 +262,7 @@ func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
 			base := side*384 + int(pt)*64
 			for b := uint64(p.Pieces(c, pt)); b != 0; b &= b - 1 {
 				off := (base + (bits.TrailingZeros64(b) ^ flip)) * stride
-				add(acc, acc, e.cols[off:off+stride])
+				addCols(acc, acc, e.cols[off:off+stride])
 			}
 		}
 	}
@@ -271,11 +272,11 @@ func (e *ChessEval) refresh(acc []float64, p *chess.Position, pov game.Player) {
 // (and the tables' channel, acc[h1], with EvolvePST): material +
 // ChessNetWeight*output [+ pst] [+ terms], using the first 2*e.width
 // floats of buf as scratch.
-func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf []float64) float64 {
+func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf []float32) float64 {
 	m := chessMaterial(p, pov, &e.values)
 	v := m + float64(ChessNetWeight*e.output(acc, m, buf))
 	if e.stride > e.h1 {
-		v += acc[e.h1]
+		v += float64(float64(acc[e.h1]) * e.balanceUnit)
 	}
 	if e.terms != nil {
 		v += chessTermsValue(p, pov, e.terms, e.nterms)
@@ -305,13 +306,13 @@ func (e *ChessEval) value(acc []float64, p *chess.Position, pov game.Player, buf
 type ChessAccumulator struct {
 	stack[chess.Position]
 	e   *ChessEval
-	buf []float64 // scratch for ChessEval.output
+	buf []float32 // scratch for ChessEval.output
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *ChessEval) NewAccumulator() *ChessAccumulator {
-	return &ChessAccumulator{stack: newStack[chess.Position](e.stride), e: e, buf: make([]float64, 2*e.width)}
+	return &ChessAccumulator{stack: newStack[chess.Position](e.stride), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -350,7 +351,7 @@ func (a *ChessAccumulator) Evaluate(pov game.Player) float64 {
 }
 
 // refresh sums p from scratch for pov (for update).
-func (a *ChessAccumulator) refresh(dst []float64, p *chess.Position, pov game.Player) {
+func (a *ChessAccumulator) refresh(dst []int32, p *chess.Position, pov game.Player) {
 	a.e.refresh(dst, p, pov)
 }
 

@@ -138,30 +138,22 @@ func pieceDiff(p *draughts.Position, pov game.Player, king float64) float64 {
 // of 0, ±1 and ±K, M*x is a signed sum of the columns M[.][s] (men) and
 // K*M[.][s] (kings) over the occupied squares.
 //
-// Those columns are stored rounded to multiples of a unit u = 2^-shift,
-// shift chosen per net so that 8*(1+K)*sum over s of |M[h][s]| < 2^53*u for
-// every h. Every value an accumulator holds, intermediate ones included
-// (at most five columns per square are ever in play at once), is then an
-// integer multiple of u below 2^53*u in magnitude, so every addition and
-// subtraction of columns is exact in float64 and the order does not
-// matter: an accumulator updated along any sequence of moves holds exactly
-// the sums a from-scratch evaluation computes, and both give the same
-// bits. The price is a rounding of each column by at most u/2, less than
-// 2e-15 of the largest possible pre-activation, against the plain float
-// computation (DraughtsInputs and Net.Forward); the tests check whole
-// evaluations against it to 1e-9.
+// Those columns are stored as int32 multiples of a unit per node h, the
+// columnUnit of max(1, K) times the sum over s of |M[h][s]|, which bounds
+// |M*x| for every position. The sums an accumulator holds are then exact
+// int32 arithmetic, whatever the order of the additions and subtractions
+// (wrapping on the way included): an accumulator updated along any
+// sequence of moves holds exactly the sums a from-scratch evaluation
+// computes, and both give the same bits. The rest of the net runs in
+// float32 (see head). Against the plain float64 computation
+// (DraughtsInputs and Net.Forward) a column is off by at most 2^-30 of its
+// node's bound and an output by about 1e-6; the tests check whole
+// evaluations against it.
 type DraughtsEval struct {
 	net *Net
 	head
-	cols []float64 // cols[(kind*32+s)*h1+h], kind 0 = man, 1 = king, multiples of u
+	cols []int32 // cols[(kind*32+s)*h1+h], kind 0 = man, 1 = king, multiples of unit[h]
 	king float64
-}
-
-// evalLayer is a dense layer after the first: rows of incoming weights and biases.
-type evalLayer struct {
-	in, out int
-	w       []float64 // out rows of in weights
-	b       []float64
 }
 
 // NewDraughtsEval builds the evaluator of n, which must have
@@ -178,11 +170,8 @@ func NewDraughtsEval(n *Net) (*DraughtsEval, error) {
 	}
 	n = n.Clone()
 	h1 := n.sizes[1]
-	e := &DraughtsEval{net: n, head: newHead(n), cols: make([]float64, 2*32*h1), king: n.king}
-
-	// M[h][s], summed over the regions in input order.
-	m := make([]float64, h1*32)
-	bound := 0.0 // 8*(1+K)*sum |M[h][s]|, over h
+	e := &DraughtsEval{net: n, head: newHead(n), cols: make([]int32, 2*32*h1), king: n.king}
+	var m [32]float64 // M[h][s] for one h, summed over the regions in input order
 	for h := range h1 {
 		row := n.w[n.WeightIndex(1, h, 0):][:NumDraughtsInputs]
 		total := 0.0
@@ -190,22 +179,17 @@ func NewDraughtsEval(n *Net) (*DraughtsEval, error) {
 			sum := 0.0
 			for i, region := range draughtsRegions {
 				if region&(1<<s) != 0 {
-					sum += row[i]
+					sum += clampWeight(row[i])
 				}
 			}
-			m[h*32+s] = sum
+			m[s] = sum
 			total += math.Abs(sum)
 		}
-		bound = max(bound, 8*(1+n.king)*total)
-	}
-	_, exp := math.Frexp(bound) // bound < 2^exp
-	shift := min(max(53-exp, -900), 1000)
-	scale, unit := math.Ldexp(1, shift), math.Ldexp(1, -shift)
-	for h := range h1 {
-		for s := range 32 {
-			v := m[h*32+s]
-			e.cols[(0*32+s)*h1+h] = math.Round(v*scale) * unit
-			e.cols[(1*32+s)*h1+h] = math.Round(float64(v*n.king)*scale) * unit
+		scale, unit := columnUnit(max(1, n.king) * total)
+		e.unit[h] = unit
+		for s, v := range m {
+			e.cols[(0*32+s)*h1+h] = quantize(v, scale)
+			e.cols[(1*32+s)*h1+h] = quantize(float64(v*n.king), scale)
 		}
 	}
 	return e, nil
@@ -218,19 +202,20 @@ func (e *DraughtsEval) Net() *Net { return e.net }
 // positive when p is good for pov, computed from scratch. It does not
 // allocate for nets whose layers after the inputs have at most 64 nodes.
 func (e *DraughtsEval) Evaluate(p draughts.Position, pov game.Player) float64 {
-	var arr [3 * 64]float64
-	buf := arr[:]
-	if 3*e.width > len(buf) {
-		buf = make([]float64, 3*e.width)
+	var arr [2 * 64]float32
+	var sums [64]int32
+	buf, acc := arr[:], sums[:]
+	if 2*e.width > len(buf) {
+		buf, acc = make([]float32, 2*e.width), make([]int32, e.h1)
 	}
-	acc := buf[2*e.width : 2*e.width+e.h1]
+	acc = acc[:e.h1]
 	e.refresh(acc, &p, pov)
 	return e.output(acc, pieceDiff(&p, pov, e.king), buf)
 }
 
 // refresh sets acc to the first-layer sums (biases excluded) of p from
 // pov's point of view.
-func (e *DraughtsEval) refresh(acc []float64, p *draughts.Position, pov game.Player) {
+func (e *DraughtsEval) refresh(acc []int32, p *draughts.Position, pov game.Player) {
 	clear(acc)
 	h1 := e.h1
 	own, opp, flip := p.Black, p.White, 0
@@ -240,11 +225,11 @@ func (e *DraughtsEval) refresh(acc []float64, p *draughts.Position, pov game.Pla
 	for b := own; b != 0; b &= b - 1 {
 		s := bits.TrailingZeros32(b)
 		off := (int(p.Kings>>s&1)*32 + (s ^ flip)) * h1
-		add(acc, acc, e.cols[off:off+h1])
+		addCols(acc, acc, e.cols[off:off+h1])
 	}
 	for b := opp; b != 0; b &= b - 1 {
 		s := bits.TrailingZeros32(b)
 		off := (int(p.Kings>>s&1)*32 + (s ^ flip)) * h1
-		sub(acc, acc, e.cols[off:off+h1])
+		subCols(acc, acc, e.cols[off:off+h1])
 	}
 }

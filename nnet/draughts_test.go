@@ -112,7 +112,7 @@ func TestDraughtsFolding(t *testing.T) {
 	for _, flags := range []Flags{0, allExtras} {
 		e := testEval(t, flags, 11)
 		n := e.Net()
-		acc := make([]float64, e.h1)
+		acc := make([]int32, e.h1)
 		for _, p := range boards {
 			for pov := draughts.Black; pov <= draughts.White; pov++ {
 				in := DraughtsInputs(nil, p, pov, n.King())
@@ -123,13 +123,13 @@ func TestDraughtsFolding(t *testing.T) {
 					for i, x := range in {
 						want += row[i] * x
 					}
-					got := acc[h]
-					if math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
+					got := sumOf(&e.head, acc, h)
+					if math.Abs(got-want) > sumTolerance(&e.head, h) {
 						t.Fatalf("flags %v, %+v, pov %v: first-layer sum %d = %v, want %v", flags, p, pov, h, got, want)
 					}
 				}
 				got, want := e.Evaluate(p, pov), reference(n, p, pov)
-				if math.Abs(got-want) > 1e-9 || !(got > -1 && got < 1) {
+				if math.Abs(got-want) > evalTolerance || !(got > -1 && got < 1) {
 					t.Fatalf("flags %v, %+v, pov %v: Evaluate = %v, reference %v", flags, p, pov, got, want)
 				}
 			}
@@ -179,7 +179,7 @@ func TestNewDraughtsEvalErrors(t *testing.T) {
 			t.Fatalf("NewDraughtsEval(%v): %v", sizes, err)
 		}
 		for _, p := range randomPositions(newRNG(4), 20) {
-			if got, want := e.Evaluate(p, p.Side), reference(n, p, p.Side); math.Abs(got-want) > 1e-9 {
+			if got, want := e.Evaluate(p, p.Side), reference(n, p, p.Side); math.Abs(got-want) > evalTolerance {
 				t.Fatalf("%v: Evaluate = %v, reference %v", sizes, got, want)
 			}
 		}
@@ -202,13 +202,13 @@ func TestDraughtsEvalLargeWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc := make([]float64, e.h1)
+	acc := make([]int32, e.h1)
 	for _, p := range randomPositions(newRNG(6), 50) {
 		in := DraughtsInputs(nil, p, p.Side, n.King())
 		e.refresh(acc, &p, p.Side)
 		for h := range e.h1 {
 			want := dot(n.w[n.WeightIndex(1, h, 0):][:NumDraughtsInputs], in)
-			if got := acc[h]; math.Abs(got-want) > 1e-9*max(1, math.Abs(want)) {
+			if got := sumOf(&e.head, acc, h); math.Abs(got-want) > sumTolerance(&e.head, h) {
 				t.Fatalf("first-layer sum %d = %v, want %v", h, got, want)
 			}
 		}

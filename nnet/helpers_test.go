@@ -15,6 +15,19 @@ var draughtsSizes = []int{NumDraughtsInputs, 40, 10, 1}
 // allExtras turns on every Blondie24 extra.
 const allExtras = PieceDiff | EvolveKing | SelfAdaptive
 
+// evalTolerance is how far an evaluator's value may lie from the plain
+// float64 computation (the inputs and Net.Forward): the int32 columns are
+// rounded to their units and the layers after the first run in float32.
+const evalTolerance = 1e-6
+
+// sumOf returns node h's first-layer sum in acc (in units of e.unit[h]) as
+// a value.
+func sumOf(e *head, acc []int32, h int) float64 { return float64(acc[h]) * float64(e.unit[h]) }
+
+// sumTolerance is how far sumOf may lie from the exact sum of at most 32
+// columns, each rounded to the nearest multiple of the node's unit.
+func sumTolerance(e *head, h int) float64 { return 16 * float64(e.unit[h]) }
+
 // newRNG returns a seeded generator.
 func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x5eed)) }
 

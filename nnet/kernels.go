@@ -1,15 +1,15 @@
 package nnet
 
-// This file holds the portable arithmetic kernels. Where the processor
-// allows, affine, tanhAll and the column operations run as vector code
-// instead (kernels_amd64.go), with the same results bit for bit.
+// This file holds the portable float64 kernels of Net.Forward, the plain
+// definition of a net (the evaluators use kernels32.go). Where the
+// processor allows, affine and tanhAll run as vector code instead
+// (kernels_amd64.go), with the same results bit for bit.
 
 // affine sets out[o] = dot(row o of w, x) + b[o] for every o, where w holds
 // len(out) rows of len(x) weights. Each dot product is summed in four
 // interleaved partial sums, s_j over the elements i = j mod 4 in order (the
 // len(x) mod 4 last ones going to s_0), combined as (s0+s1)+(s2+s3): that
-// order is part of the definition, and every evaluation path goes through
-// this function. Where the processor allows, it runs as vector code whose
+// order is part of Net.Forward's definition. Where the processor allows, it runs as vector code whose
 // four lanes are exactly those four sums (kernels_amd64.s), with the same
 // bits as the portable code (TestKernelsMatch).
 func affine(out, w, b, x []float64) {
@@ -74,28 +74,4 @@ func dot(w, x []float64) float64 {
 		s0 += float64(w[i] * x[i])
 	}
 	return (s0 + s1) + (s2 + s3)
-}
-
-// addSubGeneric sets dst = src + p - m element-wise, in portable Go.
-func addSubGeneric(dst, src, p, m []float64) {
-	src, p, m = src[:len(dst)], p[:len(dst)], m[:len(dst)]
-	for i := range dst {
-		dst[i] = src[i] + p[i] - m[i]
-	}
-}
-
-// addGeneric sets dst = src + p element-wise, in portable Go.
-func addGeneric(dst, src, p []float64) {
-	src, p = src[:len(dst)], p[:len(dst)]
-	for i := range dst {
-		dst[i] = src[i] + p[i]
-	}
-}
-
-// subGeneric sets dst = src - m element-wise, in portable Go.
-func subGeneric(dst, src, m []float64) {
-	src, m = src[:len(dst)], m[:len(dst)]
-	for i := range dst {
-		dst[i] = src[i] - m[i]
-	}
 }

@@ -5,11 +5,10 @@ package nnet
 import "golang.org/x/sys/cpu"
 
 // This file and kernels_amd64.s hold AVX2 versions of the arithmetic
-// kernels: affine and tanhAll, which perform exactly the operations of the
-// portable code, lane by lane and in the same order (no fused
-// multiply-add), so that results are bit-identical whichever runs
-// (TestKernelsMatch checks it); and the accumulator's column additions,
-// which are exact anyway (see DraughtsEval). Build with -tags purego to
+// float64 kernels of Net.Forward: affine and tanhAll, which perform
+// exactly the operations of the portable code, lane by lane and in the
+// same order (no fused multiply-add), so that results are bit-identical
+// whichever runs (TestKernelsMatch checks it). Build with -tags purego to
 // leave them out.
 
 // useAVX2 reports whether the processor and the operating system support
@@ -26,48 +25,6 @@ func affineAVX2(out, w, b, x *float64, rows, n int)
 //
 //go:noescape
 func tanhAVX2(z *float64, n int)
-
-// addSubAVX2 sets dst[i] = src[i] + p[i] - m[i] for i < n.
-//
-//go:noescape
-func addSubAVX2(dst, src, p, m *float64, n int)
-
-// addAVX2 sets dst[i] = src[i] + p[i] for i < n.
-//
-//go:noescape
-func addAVX2(dst, src, p *float64, n int)
-
-// subAVX2 sets dst[i] = src[i] - m[i] for i < n.
-//
-//go:noescape
-func subAVX2(dst, src, m *float64, n int)
-
-// addSub sets dst = src + p - m element-wise; the slices have dst's length.
-func addSub(dst, src, p, m []float64) {
-	if useAVX2 && len(dst) > 0 {
-		addSubAVX2(&dst[0], &src[0], &p[0], &m[0], len(dst))
-		return
-	}
-	addSubGeneric(dst, src, p, m)
-}
-
-// add sets dst = src + p element-wise; the slices have dst's length.
-func add(dst, src, p []float64) {
-	if useAVX2 && len(dst) > 0 {
-		addAVX2(&dst[0], &src[0], &p[0], len(dst))
-		return
-	}
-	addGeneric(dst, src, p)
-}
-
-// sub sets dst = src - m element-wise; the slices have dst's length.
-func sub(dst, src, m []float64) {
-	if useAVX2 && len(dst) > 0 {
-		subAVX2(&dst[0], &src[0], &m[0], len(dst))
-		return
-	}
-	subGeneric(dst, src, m)
-}
 
 // affineVector computes affine with AVX2 and reports true, or reports
 // false if it cannot. The slices have been checked by affine.

@@ -13,12 +13,3 @@ func affineVector(out, w, b, x []float64) bool { return false }
 
 // tanhVector returns 0: tanhAll runs as portable Go.
 func tanhVector(z []float64) int { return 0 }
-
-// addSub sets dst = src + p - m element-wise; the slices have dst's length.
-func addSub(dst, src, p, m []float64) { addSubGeneric(dst, src, p, m) }
-
-// add sets dst = src + p element-wise; the slices have dst's length.
-func add(dst, src, p []float64) { addGeneric(dst, src, p) }
-
-// sub sets dst = src - m element-wise; the slices have dst's length.
-func sub(dst, src, m []float64) { subGeneric(dst, src, m) }

@@ -13,10 +13,10 @@ import (
 // it; only how they diff two positions differs.
 type stack[P any] struct {
 	h1   int
-	top  int       // the current ply; -1 before the first reset
-	pos  []P       // pos[ply]
-	done []uint8   // done[ply] has bit pov set when acc holds ply's sums for pov
-	acc  []float64 // acc[(2*ply+pov)*h1 : +h1]
+	top  int     // the current ply; -1 before the first reset
+	pos  []P     // pos[ply]
+	done []uint8 // done[ply] has bit pov set when acc holds ply's sums for pov
+	acc  []int32 // acc[(2*ply+pov)*h1 : +h1]
 }
 
 // newStack returns a stack for first layers of h1 nodes, room for
@@ -27,12 +27,12 @@ func newStack[P any](h1 int) stack[P] {
 		top:  -1,
 		pos:  make([]P, defaultPlies),
 		done: make([]uint8, defaultPlies),
-		acc:  make([]float64, 2*defaultPlies*h1),
+		acc:  make([]int32, 2*defaultPlies*h1),
 	}
 }
 
 // sums returns the first-layer sums of ply for pov.
-func (s *stack[P]) sums(ply int, pov game.Player) []float64 {
+func (s *stack[P]) sums(ply int, pov game.Player) []int32 {
 	off := (2*ply + int(pov)) * s.h1
 	return s.acc[off : off+s.h1 : off+s.h1]
 }
@@ -63,7 +63,7 @@ func (s *stack[P]) grow() {
 	copy(pos, s.pos)
 	done := make([]uint8, n)
 	copy(done, s.done)
-	acc := make([]float64, 2*n*s.h1)
+	acc := make([]int32, 2*n*s.h1)
 	copy(acc, s.acc)
 	s.pos, s.done, s.acc = pos, done, acc
 }
@@ -71,7 +71,7 @@ func (s *stack[P]) grow() {
 // stepper computes an accumulator's sums: from scratch, or from another
 // ply's (marking the target ply done).
 type stepper[P any] interface {
-	refresh(dst []float64, p *P, pov game.Player)
+	refresh(dst []int32, p *P, pov game.Player)
 	step(from, to int, pov game.Player)
 }
 
@@ -98,40 +98,39 @@ func update[P any, T stepper[P]](s *stack[P], t T, pov game.Player) {
 }
 
 // sparseColumns returns the first layer of n as columns for sparse
-// one-hot inputs (chess, xiangqi): cols[i*h1+h] is the weight from input i
-// into first-layer node h, rounded to a multiple of a unit u = 2^-shift,
-// shift chosen so that the sum of |column[h]| over all inputs is below
-// 2^52*u for every node h (see ChessEval): every subset sum of the columns,
-// which is all an accumulator ever holds, is then exact in float64.
-func sparseColumns(n *Net) []float64 {
+// one-hot inputs (chess, xiangqi), which come in planes of one input per
+// square (input plane*squares + s): cols[i*h1+h] is the weight from input
+// i into first-layer node h as an int32 multiple of unit[h], the
+// columnUnit of squareBound of node h's weights. That bounds every sum an
+// accumulator holds: a sum over the active inputs, at most one per square.
+func sparseColumns(n *Net, unit []float32, squares int) []int32 {
 	inputs, h1 := n.sizes[0], n.sizes[1]
-	cols := make([]float64, inputs*h1)
-	bound := 0.0 // the largest sum of |W1[h][i]| over i
-	for h := range h1 {
-		total := 0.0
-		for _, w := range n.w[n.WeightIndex(1, h, 0):][:inputs] {
-			total += math.Abs(w)
-		}
-		bound = max(bound, total)
-	}
-	scale, unit := exactUnit(bound)
+	cols := make([]int32, inputs*h1)
 	for h := range h1 {
 		row := n.w[n.WeightIndex(1, h, 0):][:inputs]
+		scale, u := columnUnit(squareBound(inputs, squares, func(i int) float64 { return row[i] }))
+		unit[h] = u
 		for i, w := range row {
-			cols[i*h1+h] = math.Round(w*scale) * unit
+			cols[i*h1+h] = quantize(clampWeight(w), scale)
 		}
 	}
 	return cols
 }
 
-// exactUnit returns the unit u = 2^-shift (and its inverse, the scale)
-// to which values whose absolute values sum to bound are rounded, so that
-// every sum of a subset of them is exact in float64: bound < 2^exp, the
-// rounded values sum to less than 2^(exp+1) = 2^53*u.
-func exactUnit(bound float64) (scale, unit float64) {
-	_, exp := math.Frexp(bound)
-	shift := min(max(52-exp, -900), 1000)
-	return math.Ldexp(1, shift), math.Ldexp(1, -shift)
+// squareBound returns the sum over the squares of the largest
+// |clampWeight(value(i))| of the inputs i on that square, inputs being in
+// planes of squares inputs each: the largest magnitude a sum over at most
+// one input per square can reach.
+func squareBound(inputs, squares int, value func(i int) float64) float64 {
+	bound := 0.0
+	for s := range squares {
+		m := 0.0
+		for i := s; i < inputs; i += squares {
+			m = max(m, math.Abs(clampWeight(value(i))))
+		}
+		bound += m
+	}
+	return bound
 }
 
 // sparseLayer is what the chess and xiangqi evaluators share: their copy
@@ -140,19 +139,22 @@ func exactUnit(bound float64) (scale, unit float64) {
 type sparseLayer struct {
 	net *Net
 	head
-	// cols[input*stride+h], h < h1: the first layer's columns, multiples
-	// of a unit (see sparseColumns). With EvolvePST, stride is h1+1 and
-	// cols[input*stride+h1] is what the input adds to the piece-square
-	// balance (see withBalanceChannel); without, stride is h1.
-	cols   []float64
-	stride int
+	// cols[input*stride+h], h < h1: the first layer's columns, int32
+	// multiples of the head's units (see sparseColumns). With EvolvePST,
+	// stride is h1+1 and cols[input*stride+h1] is what the input adds to
+	// the piece-square balance, in multiples of balanceUnit (see
+	// withBalanceChannel); without, stride is h1.
+	cols        []int32
+	stride      int
+	balanceUnit float64
 }
 
 // newSparseLayer checks that n has the given number of inputs and one
 // output (otherwise the error, naming the game, wraps ErrArchitecture) and
-// builds the sparse layer of a copy of n; entry(t, i) is input i's entry
+// builds the sparse layer of a copy of n, whose inputs come in planes of
+// squares inputs (see sparseColumns); entry(t, i) is input i's entry
 // in the tables' channel, t being the net's tables.
-func newSparseLayer(n *Net, game string, inputs int, entry func(t []float64, i int) float64) (sparseLayer, error) {
+func newSparseLayer(n *Net, game string, inputs, squares int, entry func(t []float64, i int) float64) (sparseLayer, error) {
 	if n.sizes[0] != inputs || n.sizes[len(n.sizes)-1] != 1 {
 		return sparseLayer{}, fmt.Errorf("new %s evaluator: %w: sizes %v, want %d inputs and 1 output",
 			game, ErrArchitecture, n.sizes, inputs)
@@ -161,54 +163,50 @@ func newSparseLayer(n *Net, game string, inputs int, entry func(t []float64, i i
 		return sparseLayer{}, fmt.Errorf("new %s evaluator: %w", game, err)
 	}
 	n = n.Clone()
-	l := sparseLayer{net: n, head: newHead(n), cols: sparseColumns(n)}
+	l := sparseLayer{net: n, head: newHead(n)}
+	l.cols = sparseColumns(n, l.unit, squares)
 	l.stride = l.h1
 	if t := n.pst(); t != nil {
-		l.cols = withBalanceChannel(l.cols, l.h1, inputs, func(i int) float64 { return entry(t, i) })
+		l.cols, l.balanceUnit = withBalanceChannel(l.cols, l.h1, inputs, squares, func(i int) float64 { return entry(t, i) })
 		l.stride++
 	}
 	return l, nil
 }
 
 // withBalanceChannel returns the columns cols (inputs of them, h1 wide)
-// widened to h1+1 by one more channel, entry(i) for input i: a balance
-// that is linear in the inputs (the piece-square tables' balance), which
-// the accumulators then sum with the first layer, exactly and
-// incrementally, as if it were one more node with no activation. The
-// entries are rounded, as sparseColumns rounds the columns, to multiples
-// of a unit that makes every sum of a subset of them exact, so the order
-// of the additions does not matter: each is off by at most half a unit,
-// about 1e-16 of the largest possible balance.
-func withBalanceChannel(cols []float64, h1, inputs int, entry func(i int) float64) []float64 {
+// widened to h1+1 by one more channel, entry(i) for input i, and that
+// channel's unit: a balance that is linear in the inputs (the
+// piece-square tables' balance), which the accumulators then sum with the
+// first layer, exactly and incrementally, as if it were one more node with
+// no activation. The entries are int32 multiples of the columnUnit of
+// their squareBound, each off by at most half a unit; the balance of a
+// position is its sum times the unit, in float64.
+func withBalanceChannel(cols []int32, h1, inputs, squares int, entry func(i int) float64) ([]int32, float64) {
 	stride := h1 + 1
-	wide := make([]float64, inputs*stride)
-	bound := 0.0
-	for i := range inputs {
-		bound += math.Abs(entry(i))
-	}
-	scale, unit := exactUnit(bound)
+	wide := make([]int32, inputs*stride)
+	scale, unit := columnUnit(squareBound(inputs, squares, entry))
 	for i := range inputs {
 		copy(wide[i*stride:i*stride+h1], cols[i*h1:i*h1+h1])
-		wide[i*stride+h1] = math.Round(entry(i)*scale) * unit
+		wide[i*stride+h1] = quantize(clampWeight(entry(i)), scale)
 	}
-	return wide
+	return wide, float64(unit)
 }
 
 // applyColumns sets dst to src plus the columns plus and minus the columns
 // minus of cols (each h1 wide). A move by either side adds and removes at
 // least one column each, and the first pair goes in one pass.
-func applyColumns(dst, src, cols []float64, h1 int, plus, minus []uint16) {
-	col := func(c uint16) []float64 { return cols[int(c)*h1 : int(c)*h1+h1] }
+func applyColumns(dst, src, cols []int32, h1 int, plus, minus []uint16) {
+	col := func(c uint16) []int32 { return cols[int(c)*h1 : int(c)*h1+h1] }
 	if len(plus) > 0 && len(minus) > 0 {
-		addSub(dst, src, col(plus[0]), col(minus[0]))
+		addSubCols(dst, src, col(plus[0]), col(minus[0]))
 		plus, minus = plus[1:], minus[1:]
 	} else {
 		copy(dst, src)
 	}
 	for _, c := range plus {
-		add(dst, dst, col(c))
+		addCols(dst, dst, col(c))
 	}
 	for _, c := range minus {
-		sub(dst, dst, col(c))
+		subCols(dst, dst, col(c))
 	}
 }

@@ -11,25 +11,18 @@ import "math"
 // differently. math.Tanh and math.Exp give no such promise: they are pure Go
 // on some architectures and assembly on others.
 
-// Tanh is the activation function of every node: a fast approximation of
-// the hyperbolic tangent, the odd rational function x*P(x^2)/Q(x^2), P of
-// degree 6 and Q of degree 3, with x clamped to [-9, 9]. The coefficients
-// are the minimax ones of Eigen's generic_fast_tanh_float
-// (Eigen/src/Core/MathFunctionsImpl.h), made for float32; evaluated in
-// float64 (Estrin's scheme, for a short dependency chain) they stay within
-// 2.6e-8 of tanh, the largest error being inside (near x = 0.32), not at the
-// clamp. Tanh is odd, monotone, and bounded by 1 - 2.4e-8, so an evaluation
-// never reaches ±1. TestTanhAccuracy checks all of this against math.Tanh
-// on a dense grid.
-//
-// It replaced a table-driven tanh accurate to one ulp that was 1.6 times as
-// slow. A layer of 40 activations takes about an eighth of the time of
-// math.Tanh with the AVX2 kernel, and 0.6 of it in portable Go
-// (BenchmarkTanh); the activations remain about a third of an evaluation's
-// time. Unlike math.Tanh, it gives the same
-// bits on every architecture (see above). The nets use it everywhere
-// (Net.Forward, DraughtsEval, DraughtsAccumulator), so "tanh" in this
-// package's documentation means Tanh.
+// Tanh is the activation function of Net.Forward, the plain float64
+// definition of a net: a fast approximation of the hyperbolic tangent, the
+// odd rational function x*P(x^2)/Q(x^2), P of degree 6 and Q of degree 3,
+// with x clamped to [-9, 9]. The coefficients are the minimax ones of
+// Eigen's generic_fast_tanh_float (Eigen/src/Core/MathFunctionsImpl.h),
+// made for float32; evaluated in float64 (Estrin's scheme, for a short
+// dependency chain) they stay within 2.6e-8 of tanh, the largest error
+// being inside (near x = 0.32), not at the clamp. Tanh is odd, monotone,
+// and bounded by 1 - 2.4e-8. TestTanhAccuracy checks all of this against
+// math.Tanh on a dense grid. Unlike math.Tanh, it gives the same bits on
+// every architecture (see above). The evaluators that play games compute
+// the same rational function in float32 (tanh32, kernels32.go).
 func Tanh(x float64) float64 {
 	v := [1]float64{x}
 	tanhGeneric(v[:])

@@ -237,12 +237,12 @@ func xiangqiCellInput(k uint8, s int, pov game.Player) int {
 //
 // The first layer's pre-activation is the sum of the weight columns of the
 // active inputs (at most 32 of the 1260) plus the biases. The columns are
-// rounded exactly as ChessEval's are, to multiples of a unit chosen per
-// net so that every sum of a subset of the columns is exact in float64:
-// the order of the additions and subtractions does not matter, and an
-// accumulator updated along any path holds exactly the sums a from-scratch
-// evaluation computes. The tests check whole evaluations against the plain
-// computation (XiangqiInputs and Net.Forward) to 1e-9.
+// int32 multiples of a unit per node, exactly as ChessEval's are, so that
+// every sum of a subset of them is exact: the order of the additions and
+// subtractions does not matter, and an accumulator updated along any path
+// holds exactly the sums a from-scratch evaluation computes. The rest of
+// the net runs in float32 (see head). The tests check whole evaluations
+// against the plain float64 computation (XiangqiInputs and Net.Forward).
 type XiangqiEval struct {
 	sparseLayer
 	values [NumXiangqiPieceValues]float64
@@ -253,7 +253,7 @@ type XiangqiEval struct {
 // NumXiangqiInputs inputs and one output; otherwise the error wraps
 // ErrArchitecture. The evaluator keeps its own copy of n.
 func NewXiangqiEval(n *Net) (*XiangqiEval, error) {
-	l, err := newSparseLayer(n, "xiangqi", NumXiangqiInputs, xiangqiPSTEntry)
+	l, err := newSparseLayer(n, "xiangqi", NumXiangqiInputs, xiangqi.Squares, xiangqiPSTEntry)
 	if err != nil {
 		return nil, err
 	}
@@ -285,12 +285,13 @@ func (e *XiangqiEval) PieceValues() [NumXiangqiPieceValues]float64 { return e.va
 // scratch. It does not allocate for nets whose layers after the inputs
 // have at most 64 nodes.
 func (e *XiangqiEval) Evaluate(p xiangqi.Position, pov game.Player) float64 {
-	var arr [3 * 64]float64
-	buf := arr[:]
-	if 2*e.width+e.stride > len(buf) {
-		buf = make([]float64, 2*e.width+e.stride)
+	var arr [2 * 64]float32
+	var sums [65]int32
+	buf, acc := arr[:], sums[:]
+	if 2*e.width > len(buf) || e.stride > len(acc) {
+		buf, acc = make([]float32, 2*e.width), make([]int32, e.stride)
 	}
-	acc := buf[2*e.width : 2*e.width+e.stride]
+	acc = acc[:e.stride]
 	b := e.scan(acc, &p, pov)
 	return e.value(acc, &b, &p, pov, buf)
 }
@@ -299,7 +300,7 @@ func (e *XiangqiEval) Evaluate(p xiangqi.Position, pov game.Player) float64 {
 // point of view, with the tables' channel if any, as refresh does from p's
 // board, and returns p's piece counts: one pass over the points, faster
 // than reading the board first when nothing else needs it.
-func (e *XiangqiEval) scan(acc []float64, p *xiangqi.Position, pov game.Player) xiangqiBalance {
+func (e *XiangqiEval) scan(acc []int32, p *xiangqi.Position, pov game.Player) xiangqiBalance {
 	clear(acc)
 	stride := e.stride
 	var b xiangqiBalance
@@ -309,7 +310,7 @@ func (e *XiangqiEval) scan(acc []float64, p *xiangqi.Position, pov game.Player) 
 			continue
 		}
 		off := xiangqiInput(pt, c, s, pov) * stride
-		add(acc, acc, e.cols[off:off+stride])
+		addCols(acc, acc, e.cols[off:off+stride])
 		b[pt&7] += int8(1 - 2*int(c&1))
 	}
 	return b
@@ -317,14 +318,14 @@ func (e *XiangqiEval) scan(acc []float64, p *xiangqi.Position, pov game.Player) 
 
 // refresh sets acc to the first-layer sums (biases excluded) of the board
 // b from pov's point of view, with the tables' channel if any.
-func (e *XiangqiEval) refresh(acc []float64, b *xiangqiBoard, pov game.Player) {
+func (e *XiangqiEval) refresh(acc []int32, b *xiangqiBoard, pov game.Player) {
 	clear(acc)
 	stride := e.stride
 	for w, x := range b.cells {
 		for x != 0 {
 			shift := bits.TrailingZeros64(x) &^ 7 // the lowest occupied point's byte
 			off := xiangqiCellInput(uint8(x>>shift), w*8+shift>>3, pov) * stride
-			add(acc, acc, e.cols[off:off+stride])
+			addCols(acc, acc, e.cols[off:off+stride])
 			x &^= 0xff << shift
 		}
 	}
@@ -334,11 +335,11 @@ func (e *XiangqiEval) refresh(acc []float64, b *xiangqiBoard, pov game.Player) {
 // (and the tables' channel, acc[h1], with EvolvePST) and the piece counts
 // b: material + XiangqiNetWeight*output [+ pst] [+ terms], using the first
 // 2*e.width floats of buf as scratch.
-func (e *XiangqiEval) value(acc []float64, b *xiangqiBalance, p *xiangqi.Position, pov game.Player, buf []float64) float64 {
+func (e *XiangqiEval) value(acc []int32, b *xiangqiBalance, p *xiangqi.Position, pov game.Player, buf []float32) float64 {
 	m := b.material(pov, &e.values)
 	v := m + float64(XiangqiNetWeight*e.output(acc, m, buf))
 	if e.stride > e.h1 {
-		v += acc[e.h1]
+		v += float64(float64(acc[e.h1]) * e.balanceUnit)
 	}
 	if e.terms != nil {
 		v += xiangqiTermsValue(p, pov, e.terms)
@@ -385,13 +386,13 @@ type xiangqiPly struct {
 type XiangqiAccumulator struct {
 	stack[xiangqiPly]
 	e   *XiangqiEval
-	buf []float64 // scratch for XiangqiEval.output
+	buf []float32 // scratch for XiangqiEval.output
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *XiangqiEval) NewAccumulator() *XiangqiAccumulator {
-	return &XiangqiAccumulator{stack: newStack[xiangqiPly](e.stride), e: e, buf: make([]float64, 2*e.width)}
+	return &XiangqiAccumulator{stack: newStack[xiangqiPly](e.stride), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -469,7 +470,7 @@ func (a *XiangqiAccumulator) board(i int) *xiangqiBoard {
 
 // refresh sums ply from scratch for pov (for update, which calls it only
 // for the current ply, and only before any Reset).
-func (a *XiangqiAccumulator) refresh(dst []float64, _ *xiangqiPly, pov game.Player) {
+func (a *XiangqiAccumulator) refresh(dst []int32, _ *xiangqiPly, pov game.Player) {
 	a.e.refresh(dst, a.board(a.top), pov)
 }
 
