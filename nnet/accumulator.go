@@ -32,7 +32,7 @@ const defaultPlies = 128
 // grows it only if a search goes deeper; Reset, Push, Pop and Evaluate do
 // not allocate otherwise.
 type DraughtsAccumulator struct {
-	stack[draughts.Position]
+	stack[draughtsBoard]
 	e   *DraughtsEval
 	buf []float32 // scratch for DraughtsEval.output
 }
@@ -40,32 +40,36 @@ type DraughtsAccumulator struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *DraughtsEval) NewAccumulator() *DraughtsAccumulator {
-	return &DraughtsAccumulator{stack: newStack[draughts.Position](e.h1), e: e, buf: make([]float32, 2*e.width)}
+	return &DraughtsAccumulator{stack: newStack[draughtsBoard](e.h1), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
 // both points of view.
 func (a *DraughtsAccumulator) Reset(p draughts.Position) {
 	a.top = 0
-	a.pos[0] = p
+	a.pos[0] = boardOf(&p)
 	for pov := draughts.Black; pov <= draughts.White; pov++ {
-		a.e.refresh(a.sums(0, pov), &p, pov)
+		a.e.refresh(a.sums(0, pov), &a.pos[0], pov)
 	}
 	a.done[0] = 3
 }
 
 // Push records p, the position after a move from the current one, as the
 // new current position. It computes nothing (see Evaluate).
-func (a *DraughtsAccumulator) Push(p draughts.Position) { a.push(p) }
+func (a *DraughtsAccumulator) Push(p draughts.Position) { a.push(boardOf(&p)) }
+
+// PushPieces is Push of the position whose Black, White and Kings
+// bitboards are given (draughts.Game.Pieces): a search's way, which copies
+// three words instead of a position.
+func (a *DraughtsAccumulator) PushPieces(black, white, kings uint32) {
+	a.push(draughtsBoard{black: black, white: white, kings: kings})
+}
 
 // Pop takes back the last Push. It panics if there is none since the last Reset.
 func (a *DraughtsAccumulator) Pop() { a.pop("DraughtsAccumulator") }
 
 // Ply returns the number of positions pushed since the last Reset and not popped.
 func (a *DraughtsAccumulator) Ply() int { return a.top }
-
-// Position returns the current position.
-func (a *DraughtsAccumulator) Position() draughts.Position { return a.pos[a.top] }
 
 // Evaluate returns the value of the current position from pov's point of
 // view, in (-1, 1), exactly as DraughtsEval.Evaluate would.
@@ -74,11 +78,11 @@ func (a *DraughtsAccumulator) Evaluate(pov game.Player) float64 {
 	if a.done[a.top]&(1<<pov) == 0 {
 		update(&a.stack, a, pov)
 	}
-	return a.e.output(a.sums(a.top, pov), pieceDiff(&a.pos[a.top], pov, a.e.king), a.buf)
+	return a.e.output(a.sums(a.top, pov), pieceDiff(a.pos[a.top], pov, a.e.king), a.buf)
 }
 
 // refresh sums p from scratch for pov (for update).
-func (a *DraughtsAccumulator) refresh(dst []int32, p *draughts.Position, pov game.Player) {
+func (a *DraughtsAccumulator) refresh(dst []int32, p *draughtsBoard, pov game.Player) {
 	a.e.refresh(dst, p, pov)
 }
 
@@ -90,12 +94,12 @@ func (a *DraughtsAccumulator) step(from, to int, pov game.Player) {
 	h1 := a.h1
 	dst, src := a.sums(to, pov), a.sums(from, pov)
 	p0, p1 := &a.pos[from], &a.pos[to]
-	own0, opp0, own1, opp1, flip := p0.Black, p0.White, p1.Black, p1.White, 0
+	own0, opp0, own1, opp1, flip := p0.black, p0.white, p1.black, p1.white, 0
 	if pov != draughts.Black {
 		// White sees square s as 31-s = s^31; the planes stay unrotated.
 		own0, opp0, own1, opp1, flip = opp0, own0, opp1, own1, 31
 	}
-	kings0, kings1 := p0.Kings, p1.Kings
+	kings0, kings1 := p0.kings, p1.kings
 	// The four planes (own men, own kings, opponent's men, opponent's
 	// kings) before and after.
 	ownMen0, ownKings0, oppMen0, oppKings0 := own0&^kings0, own0&kings0, opp0&^kings0, opp0&kings0

@@ -111,19 +111,31 @@ func DraughtsInputs(dst []float64, p draughts.Position, pov game.Player, king fl
 // view: pov's men minus the opponent's, plus king times pov's kings minus
 // the opponent's. It is the value PieceDiff feeds to the output node.
 func DraughtsPieceDiff(p draughts.Position, pov game.Player, king float64) float64 {
-	return pieceDiff(&p, pov, king)
+	return pieceDiff(boardOf(&p), pov, king)
 }
 
-// pieceDiff is DraughtsPieceDiff on a pointer, computed as
+// pieceDiff is DraughtsPieceDiff on a board, computed as
 // float64(menDiff) + float64(king*float64(kingDiff)) in every path.
-func pieceDiff(p *draughts.Position, pov game.Player, king float64) float64 {
-	own, opp := p.Black, p.White
+func pieceDiff(b draughtsBoard, pov game.Player, king float64) float64 {
+	own, opp := b.black, b.white
 	if pov != draughts.Black {
 		own, opp = opp, own
 	}
-	men := bits.OnesCount32(own&^p.Kings) - bits.OnesCount32(opp&^p.Kings)
-	kings := bits.OnesCount32(own&p.Kings) - bits.OnesCount32(opp&p.Kings)
+	men := bits.OnesCount32(own&^b.kings) - bits.OnesCount32(opp&^b.kings)
+	kings := bits.OnesCount32(own&b.kings) - bits.OnesCount32(opp&b.kings)
 	return float64(men) + float64(king*float64(kings))
+}
+
+// draughtsBoard is what an evaluation reads of a draughts position: the
+// pieces of each colour and the kings. Accumulators keep one per ply, copied
+// field by field: copying whole positions just written by a move (with the
+// side to move and the hash) cost the processor's store forwarding more
+// than the copy itself.
+type draughtsBoard struct{ black, white, kings uint32 }
+
+// boardOf returns p's board.
+func boardOf(p *draughts.Position) draughtsBoard {
+	return draughtsBoard{black: p.Black, white: p.White, kings: p.Kings}
 }
 
 // DraughtsEval evaluates draughts positions with one net. It is built once
@@ -209,27 +221,28 @@ func (e *DraughtsEval) Evaluate(p draughts.Position, pov game.Player) float64 {
 		buf, acc = make([]float32, 2*e.width), make([]int32, e.h1)
 	}
 	acc = acc[:e.h1]
-	e.refresh(acc, &p, pov)
-	return e.output(acc, pieceDiff(&p, pov, e.king), buf)
+	b := boardOf(&p)
+	e.refresh(acc, &b, pov)
+	return e.output(acc, pieceDiff(b, pov, e.king), buf)
 }
 
-// refresh sets acc to the first-layer sums (biases excluded) of p from
-// pov's point of view.
-func (e *DraughtsEval) refresh(acc []int32, p *draughts.Position, pov game.Player) {
+// refresh sets acc to the first-layer sums (biases excluded) of the board
+// p from pov's point of view.
+func (e *DraughtsEval) refresh(acc []int32, p *draughtsBoard, pov game.Player) {
 	clear(acc)
 	h1 := e.h1
-	own, opp, flip := p.Black, p.White, 0
+	own, opp, flip := p.black, p.white, 0
 	if pov != draughts.Black {
 		own, opp, flip = opp, own, 31 // White sees square s as 31-s = s^31
 	}
 	for b := own; b != 0; b &= b - 1 {
 		s := bits.TrailingZeros32(b)
-		off := (int(p.Kings>>s&1)*32 + (s ^ flip)) * h1
+		off := (int(p.kings>>s&1)*32 + (s ^ flip)) * h1
 		addCols(acc, acc, e.cols[off:off+h1])
 	}
 	for b := opp; b != 0; b &= b - 1 {
 		s := bits.TrailingZeros32(b)
-		off := (int(p.Kings>>s&1)*32 + (s ^ flip)) * h1
+		off := (int(p.kings>>s&1)*32 + (s ^ flip)) * h1
 		subCols(acc, acc, e.cols[off:off+h1])
 	}
 }

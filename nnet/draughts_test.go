@@ -116,7 +116,8 @@ func TestDraughtsFolding(t *testing.T) {
 		for _, p := range boards {
 			for pov := draughts.Black; pov <= draughts.White; pov++ {
 				in := DraughtsInputs(nil, p, pov, n.King())
-				e.refresh(acc, &p, pov)
+				b := boardOf(&p)
+				e.refresh(acc, &b, pov)
 				for h := range e.h1 {
 					row := n.w[n.WeightIndex(1, h, 0):][:NumDraughtsInputs]
 					want := 0.0
@@ -205,7 +206,8 @@ func TestDraughtsEvalLargeWeights(t *testing.T) {
 	acc := make([]int32, e.h1)
 	for _, p := range randomPositions(newRNG(6), 50) {
 		in := DraughtsInputs(nil, p, p.Side, n.King())
-		e.refresh(acc, &p, p.Side)
+		b := boardOf(&p)
+		e.refresh(acc, &b, p.Side)
 		for h := range e.h1 {
 			want := dot(n.w[n.WeightIndex(1, h, 0):][:NumDraughtsInputs], in)
 			if got := sumOf(&e.head, acc, h); math.Abs(got-want) > sumTolerance(&e.head, h) {

@@ -48,7 +48,7 @@ type draughtsNetEval struct {
 var _ search.Incremental[*draughts.Game] = (*draughtsNetEval)(nil)
 
 func (d *draughtsNetEval) Reset(g *draughts.Game) { d.acc.Reset(g.Position()) }
-func (d *draughtsNetEval) Push(g *draughts.Game)  { d.acc.Push(g.Position()) }
+func (d *draughtsNetEval) Push(g *draughts.Game)  { d.acc.PushPieces(g.Pieces()) }
 func (d *draughtsNetEval) Pop()                   { d.acc.Pop() }
 
 // Evaluate returns the net's value of the current position for the side to move.

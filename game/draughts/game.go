@@ -56,6 +56,15 @@ func (g *Game) Rules() Rules { return g.rules }
 // Position returns the current position.
 func (g *Game) Position() Position { return g.history.Top().Pos }
 
+// Pieces returns the current position's Black, White and Kings bitboards:
+// what an evaluation reads, without copying the whole position (whose
+// copy, just after a move wrote it, stalls the processor's store
+// forwarding).
+func (g *Game) Pieces() (black, white, kings uint32) {
+	p := &g.history.Top().Pos
+	return p.Black, p.White, p.Kings
+}
+
 // Start returns the position the game started from.
 func (g *Game) Start() Position { return g.history.Start().Pos }
 

@@ -287,6 +287,17 @@ func TestHashMatchesRecompute(t *testing.T) {
 	}
 }
 
+// TestPiecesAreThePosition checks Game.Pieces against the position's
+// fields along random games.
+func TestPiecesAreThePosition(t *testing.T) {
+	randomGames(t, 50, 17, func(g *Game) {
+		p := g.Position()
+		if b, w, k := g.Pieces(); b != p.Black || w != p.White || k != p.Kings {
+			t.Fatalf("after %v: Pieces %#x %#x %#x, position %#x %#x %#x", g.Moves(nil), b, w, k, p.Black, p.White, p.Kings)
+		}
+	})
+}
+
 func TestMakeUnmakeRestores(t *testing.T) {
 	randomGames(t, 100, 11, func(g *Game) {
 		before, hash, ply := g.Position(), g.Hash(), g.Ply()
