@@ -243,11 +243,7 @@ func (e *ChessEval) PieceValues() [NumPieceValues]float64 { return e.values }
 func (e *ChessEval) Evaluate(p chess.Position, pov game.Player) float64 {
 	var arr [2 * 64]float32
 	var sums [65]int32
-	buf, acc := arr[:], sums[:]
-	if 2*e.width > len(buf) || e.stride > len(acc) {
-		buf, acc = make([]float32, 2*e.width), make([]int32, e.stride)
-	}
-	acc = acc[:e.stride]
+	buf, acc := e.scratch(&arr, &sums)
 	e.refresh(acc, &p, pov)
 	return e.value(acc, &p, pov, buf)
 }

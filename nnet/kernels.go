@@ -1,32 +1,18 @@
 package nnet
 
-// This file holds the portable float64 kernels of Net.Forward, the plain
-// definition of a net (the evaluators use kernels32.go). Where the
-// processor allows, affine and tanhAll run as vector code instead
-// (kernels_amd64.go), with the same results bit for bit.
+// This file holds the float64 arithmetic of Net.Forward, the plain
+// definition of a net, in portable Go: the evaluators that play games use
+// the int32 and float32 kernels of kernels32.go, vector code where the
+// processor allows.
 
 // affine sets out[o] = dot(row o of w, x) + b[o] for every o, where w holds
 // len(out) rows of len(x) weights. Each dot product is summed in four
 // interleaved partial sums, s_j over the elements i = j mod 4 in order (the
 // len(x) mod 4 last ones going to s_0), combined as (s0+s1)+(s2+s3): that
-// order is part of Net.Forward's definition. Where the processor allows, it runs as vector code whose
-// four lanes are exactly those four sums (kernels_amd64.s), with the same
-// bits as the portable code (TestKernelsMatch).
+// order is part of Net.Forward's definition. Rows are computed two at a
+// time (eight independent sums) for instruction-level parallelism, which
+// does not change any row's order of operations.
 func affine(out, w, b, x []float64) {
-	if len(out) == 0 {
-		return
-	}
-	w, b = w[:len(out)*len(x)], b[:len(out)]
-	if affineVector(out, w, b, x) {
-		return
-	}
-	affineGeneric(out, w, b, x)
-}
-
-// affineGeneric is affine in portable Go. Rows are computed two at a time
-// (eight independent sums) for instruction-level parallelism, which does
-// not change any row's order of operations.
-func affineGeneric(out, w, b, x []float64) {
 	n := len(x)
 	w, b = w[:len(out)*n], b[:len(out)]
 	o := 0

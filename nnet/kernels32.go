@@ -24,9 +24,8 @@ const tanh32Linear float32 = 0.0004
 
 // tanh32 is the activation function of the evaluators: Tanh's rational
 // function (Eigen's generic_fast_tanh_float, the coefficients it was made
-// for) in float32, by Estrin's scheme with every product converted
-// explicitly so that no compiler fuses a multiply-add, x itself below
-// tanh32Linear, and x clamped to ±tanh32Clamp. A NaN passes unchanged.
+// for) in float32 (tanhRational), x itself below tanh32Linear, and x
+// clamped to ±tanh32Clamp. A NaN passes unchanged.
 func tanh32(x float32) float32 {
 	v := [1]float32{x}
 	tanh32Generic(v[:])
@@ -53,19 +52,7 @@ func tanh32Generic(z []float32) {
 			z[i] = x
 			continue
 		}
-		x2 := x * x
-		x4 := x2 * x2
-		x8 := x4 * x4
-		p01 := 4.89352455891786e-03 + float32(6.37261928875436e-04*x2)
-		p23 := 1.48572235717979e-05 + float32(5.12229709037114e-08*x2)
-		p45 := -8.60467152213735e-11 + float32(2.00018790482477e-13*x2)
-		p03 := p01 + float32(x4*p23)
-		p46 := p45 + float32(x4*-2.76076847742355e-16)
-		p := p03 + float32(x8*p46)
-		q01 := 4.89352518554385e-03 + float32(2.26843463243900e-03*x2)
-		q23 := 1.18534705686654e-04 + float32(1.19825839466702e-06*x2)
-		q := q01 + float32(x4*q23)
-		z[i] = float32(x*p) / q
+		z[i] = tanhRational(x)
 	}
 }
 

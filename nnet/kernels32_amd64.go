@@ -6,7 +6,7 @@ package nnet
 // float32 and int32 kernels (see kernels32.go): eight lanes to a register,
 // the same operations as the portable code in the same order (no fused
 // multiply-add), so that the results are the same bits
-// (TestKernels32Match). useAVX2 is declared in kernels_amd64.go.
+// (TestKernels32Match). useAVX2 is declared in kernels_amd64.go (and false in kernels_other.go).
 
 // tanh32MinVector is the least length tanh32Vector takes: below it the
 // portable loop is faster than a masked group of eight (1 element: 5.5

@@ -14,9 +14,9 @@
 // All randomness comes from a *rand.Rand that the caller passes in, and all
 // arithmetic is written so that results are bit-identical on every machine,
 // as the GA's checkpoints and resumed runs require: no fused multiply-add
-// (tanh.go), a fixed order of summation (kernels.go) that the vector
-// kernels follow lane by lane (kernels_amd64.s), and exact sums in the
-// accumulators (DraughtsEval, ChessEval, XiangqiEval).
+// (tanh.go), a fixed order of summation (kernels.go, kernels32.go) that the
+// vector kernels follow lane by lane (kernels32_amd64.s), and exact int32
+// sums in the accumulators (DraughtsEval, ChessEval, XiangqiEval).
 //
 // Draughts evaluation follows Chellapilla and Fogel's Blondie24: 91 inputs,
 // the sums over every 3x3 to 8x8 sub-square of the board (see DraughtsInputs),

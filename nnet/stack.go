@@ -173,6 +173,17 @@ func newSparseLayer(n *Net, game string, inputs, squares int, entry func(t []flo
 	return l, nil
 }
 
+// scratch returns the buffers of an evaluation from scratch: the head's
+// (see head.output) and the sums', slices of arr and sums when they are
+// large enough, as they are for layers of up to 64 nodes (so that
+// Evaluate does not allocate), fresh ones otherwise.
+func (l *sparseLayer) scratch(arr *[2 * 64]float32, sums *[65]int32) ([]float32, []int32) {
+	if 2*l.width > len(arr) || l.stride > len(sums) {
+		return make([]float32, 2*l.width), make([]int32, l.stride)
+	}
+	return arr[:], sums[:l.stride]
+}
+
 // withBalanceChannel returns the columns cols (inputs of them, h1 wide)
 // widened to h1+1 by one more channel, entry(i) for input i, and that
 // channel's unit: a balance that is linear in the inputs (the

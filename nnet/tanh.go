@@ -32,41 +32,41 @@ func Tanh(x float64) float64 {
 // tanhClamp is where Tanh's rational function is clamped.
 const tanhClamp = 9
 
-// tanhAll replaces every element of z by its Tanh: as vector code where
-// the processor allows (kernels_amd64.s, the same operations lane by lane,
-// so the same bits), and in portable Go otherwise and for the last
-// len(z) mod 4 elements.
-func tanhAll(z []float64) {
-	n := tanhVector(z)
-	tanhGeneric(z[n:])
-}
+// tanhAll replaces every element of z by its Tanh.
+func tanhAll(z []float64) { tanhGeneric(z) }
 
-// tanhGeneric is tanhAll in portable Go. The loop's body is inlined so
-// that the processor can overlap the independent evaluations of a layer's
-// nodes.
+// tanhGeneric is tanhAll, and Tanh on a one-element slice.
 func tanhGeneric(z []float64) {
 	for i, x := range z {
-		// Clamp; a NaN passes unchanged (and the vector code agrees).
+		// Clamp; a NaN passes unchanged.
 		if x > tanhClamp {
 			x = tanhClamp
 		} else if x < -tanhClamp {
 			x = -tanhClamp
 		}
-		// Estrin's scheme, for a short dependency chain.
-		x2 := x * x
-		x4 := x2 * x2
-		x8 := x4 * x4
-		p01 := 4.89352455891786e-03 + float64(6.37261928875436e-04*x2)
-		p23 := 1.48572235717979e-05 + float64(5.12229709037114e-08*x2)
-		p45 := -8.60467152213735e-11 + float64(2.00018790482477e-13*x2)
-		p03 := p01 + float64(x4*p23)
-		p46 := p45 + float64(x4*-2.76076847742355e-16)
-		p := p03 + float64(x8*p46)
-		q01 := 4.89352518554385e-03 + float64(2.26843463243900e-03*x2)
-		q23 := 1.18534705686654e-04 + float64(1.19825839466702e-06*x2)
-		q := q01 + float64(x4*q23)
-		z[i] = float64(x*p) / q
+		z[i] = tanhRational(x)
 	}
+}
+
+// tanhRational is the rational function of Tanh and tanh32, x*P(x^2)/Q(x^2)
+// with Eigen's coefficients, in T's precision: Estrin's scheme for a short
+// dependency chain, every product converted explicitly so that no compiler
+// fuses it into a multiply-add, the coefficients rounded from their
+// decimals to T directly. The callers clamp x.
+func tanhRational[T float32 | float64](x T) T {
+	x2 := x * x
+	x4 := x2 * x2
+	x8 := x4 * x4
+	p01 := T(4.89352455891786e-03) + T(T(6.37261928875436e-04)*x2)
+	p23 := T(1.48572235717979e-05) + T(T(5.12229709037114e-08)*x2)
+	p45 := T(-8.60467152213735e-11) + T(T(2.00018790482477e-13)*x2)
+	p03 := p01 + T(x4*p23)
+	p46 := p45 + T(x4*T(-2.76076847742355e-16))
+	p := p03 + T(x8*p46)
+	q01 := T(4.89352518554385e-03) + T(T(2.26843463243900e-03)*x2)
+	q23 := T(1.18534705686654e-04) + T(T(1.19825839466702e-06)*x2)
+	q := q01 + T(x4*q23)
+	return T(x*p) / q
 }
 
 // roundMagic is 1.5*2^52: adding it to a float64 t with |t| < 2^51 rounds t
