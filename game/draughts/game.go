@@ -23,10 +23,13 @@ const fortyMovePlies = 80
 
 // plyInfo is what a Game's history keeps per ply besides the position:
 // how many plies in a row (ending with this one) were reversible, that is
-// king moves without a capture. Only positions within that run can repeat
-// the current one.
+// king moves without a capture (only positions within that run can repeat
+// the current one), and the side to move's pieces that can capture
+// (Position.jumpers), found once per position: a search asks for them up
+// to three times a node (Tactical, then LegalMoves).
 type plyInfo struct {
 	reversible int
+	jumpers    uint32
 }
 
 // Game is a draughts game in progress: the position and the history that the
@@ -48,7 +51,7 @@ func NewGame(start Position, rules Rules) *Game {
 }
 
 // Reset restarts the game from start, keeping the history's storage.
-func (g *Game) Reset(start Position) { g.history.Reset(start, plyInfo{}) }
+func (g *Game) Reset(start Position) { g.history.Reset(start, plyInfo{jumpers: start.jumpers()}) }
 
 // Rules returns the rules the game is played under.
 func (g *Game) Rules() Rules { return g.rules }
@@ -75,7 +78,13 @@ func (g *Game) Moves(buf []Move) []Move { return g.history.Moves(buf) }
 func (g *Game) ToMove() game.Player { return g.history.Top().Pos.Side }
 
 // LegalMoves appends the legal moves of the current position to buf[:0].
-func (g *Game) LegalMoves(buf []Move) []Move { return g.history.Top().Pos.Moves(buf) }
+func (g *Game) LegalMoves(buf []Move) []Move {
+	top := g.history.Top()
+	if j := top.Info.jumpers; j != 0 {
+		return top.Pos.appendCaptures(buf[:0], j, true)
+	}
+	return top.Pos.appendQuiet(buf[:0])
+}
 
 // Make plays m, which must be legal in the current position.
 //
@@ -88,6 +97,7 @@ func (g *Game) Make(m Move) {
 	p := &next.Pos
 	p.Black, p.White, p.Kings, p.Side, p.hash = top.Pos.play(m)
 	next.Move = m
+	next.Info.jumpers = p.jumpers()
 	next.Info.reversible = 0
 	if !m.IsCapture() && top.Pos.Kings&(1<<m.From()) != 0 {
 		next.Info.reversible = top.Info.reversible + 1
@@ -122,7 +132,7 @@ func (g *Game) Repetitions() int {
 func (g *Game) Outcome() game.Outcome {
 	top := g.history.Top()
 	p := &top.Pos
-	if p.jumpers() == 0 {
+	if top.Info.jumpers == 0 {
 		var buf [64]Move
 		if len(p.appendQuiet(buf[:0])) == 0 {
 			return game.Outcome{Result: game.WinFor(p.Side.Other()), Reason: game.NoMoves}
@@ -170,7 +180,7 @@ func (g *Game) Drawn() bool {
 
 // Tactical reports whether the side to move must capture: such a position is
 // not quiet, and a search extends rather than evaluates it.
-func (g *Game) Tactical() bool { return g.history.Top().Pos.jumpers() != 0 }
+func (g *Game) Tactical() bool { return g.history.Top().Info.jumpers != 0 }
 
 // MoveKeys is the number of distinct values MoveKey returns.
 const MoveKeys = 32 * 32

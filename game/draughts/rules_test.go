@@ -298,6 +298,21 @@ func TestPiecesAreThePosition(t *testing.T) {
 	})
 }
 
+// TestJumpersKeptPerPly checks the jumpers a Game keeps for each ply
+// against those of its position, along random games and after taking
+// moves back.
+func TestJumpersKeptPerPly(t *testing.T) {
+	randomGames(t, 100, 19, func(g *Game) {
+		top := g.history.Top()
+		if got, want := top.Info.jumpers, top.Pos.jumpers(); got != want {
+			t.Fatalf("after %v: jumpers kept %#x, position's %#x", g.Moves(nil), got, want)
+		}
+		if g.Tactical() != (top.Pos.jumpers() != 0) {
+			t.Fatalf("after %v: Tactical %v", g.Moves(nil), g.Tactical())
+		}
+	})
+}
+
 func TestMakeUnmakeRestores(t *testing.T) {
 	randomGames(t, 100, 11, func(g *Game) {
 		before, hash, ply := g.Position(), g.Hash(), g.Ply()
