@@ -48,9 +48,10 @@ func newHead(n *Net) head {
 }
 
 // maxWeight32 is the magnitude to which an evaluator clamps a weight: far
-// beyond any weight evolution produces, and small enough that no sum of a
-// float32 evaluation (at most MaxWeights products of a weight by a value
-// below 2^100 in magnitude) overflows.
+// beyond any weight evolution produces, and small enough that no float32
+// sum overflows (a layer after the first sums fewer than MaxWeights = 2^24
+// products of a weight by an activation below 1, so less than 2^124; the
+// first layer's columns and units stay below 2^128 likewise).
 const maxWeight32 = 0x1p100
 
 // clampWeight returns w clamped to ±maxWeight32, as evaluators read every
@@ -80,9 +81,9 @@ const sumBits = 30
 // scale = 1/u): k is the least with bound < 2^(sumBits+k), but at least
 // -126, so that u is a normal float32. Any sum of a subset of the rounded
 // values, each off by at most u/2, then stays below 2^31*u in magnitude
-// (there are far fewer than 2^31 values), and int32 arithmetic on them is exact (wrapping
-// on the way does not matter: the result is right modulo 2^32 and in
-// range). A value is off by at most 2^-30 of bound.
+// (there are far fewer than 2^31 values), and int32 arithmetic on them is
+// exact: wrapping on the way does not matter, as the result is right
+// modulo 2^32 and in range. A value is off by at most 2^-30 of bound.
 func columnUnit(bound float64) (scale float64, unit float32) {
 	_, exp := math.Frexp(bound) // bound < 2^exp
 	k := max(exp-sumBits, -126)
