@@ -80,10 +80,7 @@ func (g *Game) ToMove() game.Player { return g.history.Top().Pos.Side }
 // LegalMoves appends the legal moves of the current position to buf[:0].
 func (g *Game) LegalMoves(buf []Move) []Move {
 	top := g.history.Top()
-	if j := top.Info.jumpers; j != 0 {
-		return top.Pos.appendCaptures(buf[:0], j, true)
-	}
-	return top.Pos.appendQuiet(buf[:0])
+	return top.Pos.movesWith(buf, top.Info.jumpers)
 }
 
 // Make plays m, which must be legal in the current position.

@@ -7,9 +7,12 @@ package draughts
 // are returned. Two routes of a king that take the same pieces and end on
 // the same square (round a ring, either way) lead to the same position and
 // are one move. Moves allocates only if buf is too small.
-func (p *Position) Moves(buf []Move) []Move {
-	if j := p.jumpers(); j != 0 {
-		return p.appendCaptures(buf[:0], j, true)
+func (p *Position) Moves(buf []Move) []Move { return p.movesWith(buf, p.jumpers()) }
+
+// movesWith is Moves given the position's jumpers (Game keeps them).
+func (p *Position) movesWith(buf []Move, jumpers uint32) []Move {
+	if jumpers != 0 {
+		return p.appendCaptures(buf[:0], jumpers, true)
 	}
 	return p.appendQuiet(buf[:0])
 }
