@@ -3,6 +3,7 @@ package nnet
 import (
 	"testing"
 
+	"evolved/cputime"
 	"evolved/game"
 	"evolved/game/draughts"
 )
@@ -29,11 +30,11 @@ func randomGames(seed uint64, count int) [][]draughts.Position {
 }
 
 // reportEvals reports evaluations per wall-clock second and, where it can
-// be measured, per CPU second of the process since cpu0 = cpuSeconds()
+// be measured, per CPU second of the process since cpu0 = cputime.Seconds()
 // (which on a busy shared machine is the better measure of the code).
 func reportEvals(b *testing.B, evals int, cpu0 float64) {
 	b.ReportMetric(float64(evals)/b.Elapsed().Seconds(), "evals/s")
-	if cpu := cpuSeconds() - cpu0; cpu0 > 0 && cpu > 0 {
+	if cpu := cputime.Seconds() - cpu0; cpu0 > 0 && cpu > 0 {
 		b.ReportMetric(float64(evals)/cpu, "evals/cpu-s")
 	}
 }
@@ -47,7 +48,7 @@ func BenchmarkEvaluateFull(b *testing.B) {
 		positions = append(positions, g...)
 	}
 	i := 0
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for b.Loop() {
 		p := &positions[i%len(positions)]
 		sinkF = e.Evaluate(*p, p.Side)
@@ -74,7 +75,7 @@ func BenchmarkEvaluateIncremental(b *testing.B) {
 			acc := e.NewAccumulator()
 			g, ply := 0, len(games[0])
 			evals := 0
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Seconds()
 			for b.Loop() {
 				if ply == len(games[g]) {
 					g = (g + 1) % len(games)

@@ -282,25 +282,35 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 
 // ChessAccumulator evaluates the positions along a search path
 // incrementally, as NNUE engines do, exactly as DraughtsAccumulator does
-// for draughts: one entry per ply holding the position and, for each point
-// of view, the first layer's sums. Push only records a position; Evaluate
+// for draughts: one entry per ply holding the position (a pointer to it)
+// and, for each point of view, the first layer's sums. Push and PushRef
+// only record a position; Evaluate
 // computes the sums of the current ply for the requested point of view,
 // lazily, from the nearest ancestor that has them, first bringing the
 // parent up to date (so that its other children start one move away). A
 // step adds the columns of the inputs that appeared and subtracts those
-// that went away, found by diffing the before and after bitboards per
-// colour and piece type (two inputs for a quiet move, three for a capture,
-// en passant or promotion, four for castling or a capturing promotion), or
-// sums from scratch when that is cheaper. The results are bit-identical to
+// that went away, found on the squares whose content changed
+// (chess.Position.Changed: two inputs for a quiet move, three for a
+// capture, en passant or promotion, four for castling or a capturing
+// promotion), or sums from scratch when that is cheaper. The results are bit-identical to
 // ChessEval.Evaluate; the material is recounted from the position each
 // time (ten popcounts), so it is identical too.
+//
+// A search that plays its moves on a chess.Game records the game's own
+// positions with PushRef (chess.Game.Current): a pointer instead of a copy
+// of 88 bytes a node, read just after Make wrote it, which stalls the
+// copy's loads (store forwarding fails on the wide moves).
 //
 // A ChessAccumulator belongs to one search (one goroutine); many may share
 // one ChessEval. It allocates its stack once, for 128 plies, and grows it
 // only if a search goes deeper; Reset, Push, Pop and Evaluate do not
 // allocate otherwise.
 type ChessAccumulator struct {
-	stack[chess.Position]
+	stack[*chess.Position]
+	// own holds the copies Reset and Push record, own[ply] for ply; pos
+	// points into it for those plies. When own grows, the pointers below
+	// the top keep the old array's entries, which nothing writes again.
+	own []chess.Position
 	e   *ChessEval
 	buf []float32 // scratch for ChessEval.output
 }
@@ -308,24 +318,38 @@ type ChessAccumulator struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *ChessEval) NewAccumulator() *ChessAccumulator {
-	return &ChessAccumulator{stack: newStack[chess.Position](e.stride), e: e, buf: make([]float32, 2*e.width)}
+	st := newStack[*chess.Position](e.stride)
+	return &ChessAccumulator{stack: st, own: make([]chess.Position, len(st.pos)), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
 // both points of view.
 func (a *ChessAccumulator) Reset(p chess.Position) {
 	a.top = 0
-	a.pos[0] = p
+	a.own[0] = p
+	a.pos[0] = &a.own[0]
 	for pov := chess.White; pov <= chess.Black; pov++ {
-		a.e.refresh(a.sums(0, pov), &a.pos[0], pov)
+		a.e.refresh(a.sums(0, pov), a.pos[0], pov)
 	}
 	a.done[0] = 3
 }
 
-// Push records p, the position after a move from the current one (or any
-// position: updates are exact between any two), as the new current
+// Push records a copy of p, the position after a move from the current one
+// (or any position: updates are exact between any two), as the new current
 // position. It computes nothing (see Evaluate).
-func (a *ChessAccumulator) Push(p chess.Position) { a.push(p) }
+func (a *ChessAccumulator) Push(p chess.Position) {
+	a.push(nil)
+	if a.top >= len(a.own) {
+		a.own = append(a.own, make([]chess.Position, len(a.pos)-len(a.own))...)
+	}
+	a.own[a.top] = p
+	a.pos[a.top] = &a.own[a.top]
+}
+
+// PushRef is Push without the copy: it records p itself, which must not
+// change until it is popped, as chess.Game.Current's positions do not
+// while their move is on the board.
+func (a *ChessAccumulator) PushRef(p *chess.Position) { a.push(p) }
 
 // Pop takes back the last Push. It panics if there is none since the last Reset.
 func (a *ChessAccumulator) Pop() { a.pop("ChessAccumulator") }
@@ -334,7 +358,7 @@ func (a *ChessAccumulator) Pop() { a.pop("ChessAccumulator") }
 func (a *ChessAccumulator) Ply() int { return a.top }
 
 // Position returns the current position.
-func (a *ChessAccumulator) Position() chess.Position { return a.pos[a.top] }
+func (a *ChessAccumulator) Position() chess.Position { return *a.pos[a.top] }
 
 // Evaluate returns the value of the current position from pov's point of
 // view in pawns, exactly as ChessEval.Evaluate would.
@@ -343,12 +367,12 @@ func (a *ChessAccumulator) Evaluate(pov game.Player) float64 {
 	if a.done[a.top]&(1<<pov) == 0 {
 		update(&a.stack, a, pov)
 	}
-	return a.e.value(a.sums(a.top, pov), &a.pos[a.top], pov, a.buf)
+	return a.e.value(a.sums(a.top, pov), a.pos[a.top], pov, a.buf)
 }
 
-// refresh sums p from scratch for pov (for update).
-func (a *ChessAccumulator) refresh(dst []int32, p *chess.Position, pov game.Player) {
-	a.e.refresh(dst, p, pov)
+// refresh sums *p from scratch for pov (for update).
+func (a *ChessAccumulator) refresh(dst []int32, p **chess.Position, pov game.Player) {
+	a.e.refresh(dst, *p, pov)
 }
 
 // step computes the sums of ply to from those of ply from for pov, and marks
@@ -358,29 +382,24 @@ func (a *ChessAccumulator) step(from, to int, pov game.Player) {
 	e := a.e
 	width, flip := a.h1, chessFlip(pov) // width: the sums', the stride of e's columns
 	dst, src := a.sums(to, pov), a.sums(from, pov)
-	p0, p1 := &a.pos[from], &a.pos[to]
-	// The inputs that appeared (plus) and went away (minus), per plane
-	// (side, piece type). Each (plane, square) change is one column in or
-	// out, so the sums are exact for any pair of positions, not only a move
-	// apart. A move changes one to three planes; the others are skipped.
+	p0, p1 := a.pos[from], a.pos[to]
+	// The inputs that appeared (plus) and went away (minus): on each square
+	// whose content changed, the piece of p0 goes out and the piece of p1
+	// comes in. Each (plane, square) change is one column in or out, so the
+	// sums are exact for any pair of positions, not only a move apart (two
+	// squares for a quiet move, three for en passant, four for castling).
 	// np <= 32 and nm <= 32: they count pieces of p1 and of p0.
 	var plusCols, minusCols [32]uint16
 	np, nm := 0, 0
-	for side, c := range [2]game.Player{pov, pov ^ 1} {
-		for pt := chess.Pawn; pt <= chess.King; pt++ {
-			b0, b1 := uint64(p0.Pieces(c, pt)), uint64(p1.Pieces(c, pt))
-			if b0 == b1 {
-				continue
-			}
-			base := side*384 + int(pt)*64
-			for b := b1 &^ b0; b != 0; b &= b - 1 {
-				plusCols[np] = uint16(base + (bits.TrailingZeros64(b) ^ flip))
-				np++
-			}
-			for b := b0 &^ b1; b != 0; b &= b - 1 {
-				minusCols[nm] = uint16(base + (bits.TrailingZeros64(b) ^ flip))
-				nm++
-			}
+	for b := uint64(p0.Changed(p1)); b != 0; b &= b - 1 {
+		s := chess.Square(bits.TrailingZeros64(b))
+		if pt, c := p0.PieceAt(s); pt != chess.NoPieceType {
+			minusCols[nm] = uint16(int(c^pov)*384 + int(pt)*64 + (int(s) ^ flip))
+			nm++
+		}
+		if pt, c := p1.PieceAt(s); pt != chess.NoPieceType {
+			plusCols[np] = uint16(int(c^pov)*384 + int(pt)*64 + (int(s) ^ flip))
+			np++
 		}
 	}
 	if np+nm >= bits.OnesCount64(uint64(p1.Occupied())) {

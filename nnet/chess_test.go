@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"evolved/cputime"
 	"evolved/game"
 	"evolved/game/chess"
 )
@@ -120,13 +121,18 @@ func (k *moveKinds) count(p *chess.Position, m chess.Move) {
 // every Reset, Push and Pop it calls check with the path's current position.
 // Uniformly random play seldom castles or captures en passant, so half the
 // time it plays one of the legal castlings, en passant captures, promotions
-// and double pawn pushes, if there are any.
+// and double pawn pushes, if there are any. It plays the moves on a
+// chess.Game too, and pushes either a copy of the position (Push) or the
+// game's own (PushRef), at random; the game's history grows past its
+// first storage in walks deeper than 128 plies, which PushRef's pointers
+// into the old storage must survive.
 func chessWalk(t testing.TB, rng *rand.Rand, acc *ChessAccumulator, games, steps, maxDepth int, check func(p chess.Position)) moveKinds {
 	var kinds moveKinds
 	buf := make([]chess.Move, 0, chess.MaxMoves)
 	special := make([]chess.Move, 0, chess.MaxMoves)
 	for g := range games {
 		path := []chess.Position{chessStart(t, rng, g)}
+		played := chess.NewGame(path[0], chess.Rules{Chess960: !path[0].ClassicalCastling()})
 		acc.Reset(path[0])
 		check(path[0])
 		for range steps {
@@ -134,6 +140,7 @@ func chessWalk(t testing.TB, rng *rand.Rand, acc *ChessAccumulator, games, steps
 			buf = top.LegalMoves(buf[:0])
 			if len(path) > 1 && (len(buf) == 0 || len(path) > maxDepth || rng.IntN(4) == 0) {
 				acc.Pop()
+				played.Unmake()
 				path = path[:len(path)-1]
 			} else if len(buf) > 0 {
 				special = special[:0]
@@ -148,7 +155,15 @@ func chessWalk(t testing.TB, rng *rand.Rand, acc *ChessAccumulator, games, steps
 				}
 				kinds.count(&top, m)
 				p := top.Play(m)
-				acc.Push(p)
+				played.Make(m)
+				if *played.Current() != p {
+					t.Fatalf("Game.Current() = %s after %v, want %s", played.Current().FEN(), m, p.FEN())
+				}
+				if rng.IntN(2) == 0 {
+					acc.Push(p)
+				} else {
+					acc.PushRef(played.Current())
+				}
 				path = append(path, p)
 			}
 			check(path[len(path)-1])
@@ -621,6 +636,30 @@ func TestChessAccumulatorLazy(t *testing.T) {
 	})
 }
 
+// TestChessAccumulatorDeepPaths walks paths deeper than a chess.Game's
+// first history storage (256 plies), so that the positions PushRef holds
+// outlive the storage they were written in, and checks the accumulator
+// against evaluations from scratch all the way.
+func TestChessAccumulatorDeepPaths(t *testing.T) {
+	e := chessTestEval(t, chessExtras, 189)
+	acc := e.NewAccumulator()
+	rng := newRNG(190)
+	deepest := 0
+	chessWalk(t, rng, acc, 3, 1500, 600, func(p chess.Position) {
+		deepest = max(deepest, acc.Ply())
+		if rng.IntN(3) != 0 {
+			return
+		}
+		pov := game.Player(rng.IntN(2))
+		if got, want := acc.Evaluate(pov), e.Evaluate(p, pov); got != want {
+			t.Fatalf("ply %d, pov %v: incremental %v, from scratch %v", acc.Ply(), pov, got, want)
+		}
+	})
+	if deepest <= 300 {
+		t.Errorf("the walks reached ply %d, want paths deeper than 300", deepest)
+	}
+}
+
 // TestChessAccumulatorUnrelated pushes unrelated positions far beyond the
 // preallocated 128 plies and pops back, so updates also take the
 // from-scratch branch and diffs of many squares.
@@ -778,7 +817,7 @@ func BenchmarkChessEvaluateFull(b *testing.B) {
 		positions = append(positions, g...)
 	}
 	i := 0
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for b.Loop() {
 		p := &positions[i%len(positions)]
 		sinkF = e.Evaluate(*p, p.Side())
@@ -809,7 +848,7 @@ func BenchmarkChessEvaluateIncremental(b *testing.B) {
 			acc := e.NewAccumulator()
 			g, ply := 0, len(games[0])
 			evals := 0
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Seconds()
 			for b.Loop() {
 				if ply == len(games[g]) {
 					g = (g + 1) % len(games)

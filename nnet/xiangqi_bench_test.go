@@ -3,6 +3,7 @@ package nnet
 import (
 	"testing"
 
+	"evolved/cputime"
 	"evolved/game/xiangqi"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkXiangqiEvaluateFull(b *testing.B) {
 		positions = append(positions, g.positions...)
 	}
 	i := 0
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for b.Loop() {
 		p := &positions[i%len(positions)]
 		sinkF = e.Evaluate(*p, p.Side())
@@ -80,7 +81,7 @@ func BenchmarkXiangqiEvaluateIncremental(b *testing.B) {
 			acc := e.NewAccumulator()
 			g, ply := 0, len(games[0].positions)
 			evals := 0
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Seconds()
 			for b.Loop() {
 				if ply == len(games[g].positions) {
 					g = (g + 1) % len(games)
@@ -137,7 +138,7 @@ func BenchmarkXiangqiEvaluateLeaves(b *testing.B) {
 			acc := e.NewAccumulator()
 			n, c := 0, len(nodes[0].children)
 			evals := 0
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Seconds()
 			for b.Loop() {
 				if c == len(nodes[n].children) {
 					n = (n + 1) % len(nodes)

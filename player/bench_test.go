@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"evolved/cputime"
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/search"
@@ -65,13 +67,42 @@ func BenchmarkNetSearch(b *testing.B) {
 		search.Options{Depth: 6, CaptureExtension: true, TableBits: 14})
 	arena := tournament.Arena[draughts.Move, *draughts.Game]{Name: "draughts", OpeningPlies: 6,
 		NewGame: func() *draughts.Game { return draughts.NewGame(draughts.Start(), draughts.DefaultRules()) }}
-	rng := rand.New(rand.NewPCG(2, 2))
-	games := make([]*draughts.Game, 16)
+	searchRate(b, ab, arena, 2)
+}
+
+// BenchmarkChessNetSearch is BenchmarkNetSearch for chess: sixteen
+// positions after random 8-ply openings, searched to depth 4 with
+// quiescence by a random net of the daemon's default chess genome
+// (768-32-8-1 with evolvable piece values, tables and all the terms).
+func BenchmarkChessNetSearch(b *testing.B) {
+	flags := nnet.PieceDiff | nnet.SelfAdaptive | nnet.EvolvePST | nnet.EvolveTerms | nnet.EvolveMoreTerms
+	net, err := nnet.RandomChess([]int{32, 8}, flags, rand.New(rand.NewPCG(1, 3)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	eval, err := nnet.NewChessEval(net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ab := search.NewAlphaBeta[chess.Move, *chess.Game](&chessNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: chessExchangeValues(net)},
+		search.Options{Depth: 4, Quiescence: true, TableBits: 14})
+	arena := tournament.Arena[chess.Move, *chess.Game]{Name: "chess", OpeningPlies: 8,
+		NewGame: func() *chess.Game { return chess.NewGame(chess.Start(), chess.Rules{FiftyMoveRule: true}) }}
+	searchRate(b, ab, arena, 3)
+}
+
+// searchRate searches sixteen positions after random openings of arena
+// (seeded by seed) with ab, a fresh table for each, and reports nodes/s
+// and ns/node.
+func searchRate[M comparable, S search.Game[M]](b *testing.B, ab *search.AlphaBeta[M, S], arena tournament.Arena[M, S], seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	games := make([]S, 16)
 	for i := range games {
 		games[i] = arena.NewGame()
 		arena.Opening(games[i], rng)
 	}
 	var nodes int64
+	cpu0 := cputime.Seconds()
 	for b.Loop() {
 		for _, g := range games {
 			ab.Reset()
@@ -80,4 +111,7 @@ func BenchmarkNetSearch(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+	if cpu := cputime.Seconds() - cpu0; cpu0 > 0 && cpu > 0 {
+		b.ReportMetric(cpu*1e9/float64(nodes), "cpu-ns/node")
+	}
 }

@@ -155,7 +155,7 @@ func chessExchangeValues(net *nnet.Net) []int {
 }
 
 func (c *chessNetEval) Reset(g *chess.Game) { c.acc.Reset(g.Position()) }
-func (c *chessNetEval) Push(g *chess.Game)  { c.acc.Push(g.Position()) }
+func (c *chessNetEval) Push(g *chess.Game)  { c.acc.PushRef(g.Current()) }
 func (c *chessNetEval) Pop()                { c.acc.Pop() }
 
 // Evaluate returns the net's value (pawns) in centipawns, within search's

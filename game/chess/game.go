@@ -58,6 +58,12 @@ func (g *Game) Rules() Rules { return g.rules }
 // Position returns the current position.
 func (g *Game) Position() Position { return g.history.Top().Pos }
 
+// Current returns the current position itself, not a copy, for reading
+// only: it does not change until its move is unmade or the game is reset,
+// so an incremental evaluator may keep the pointer along a search path
+// (nnet.ChessAccumulator.PushRef).
+func (g *Game) Current() *Position { return &g.history.Top().Pos }
+
 // Start returns the position the game started from.
 func (g *Game) Start() Position { return g.history.Start().Pos }
 

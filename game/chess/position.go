@@ -79,6 +79,16 @@ func (p *Position) Occupied() Bitboard { return p.colors[0] | p.colors[1] }
 // King returns the square of c's king.
 func (p *Position) King(c game.Player) Square { return lsb(p.pieces[King] & p.colors[c&1]) }
 
+// Changed returns the squares whose content differs between p and q: a
+// piece of another type or colour, or a piece on one and none on the other.
+func (p *Position) Changed(q *Position) Bitboard {
+	d := (p.colors[0] ^ q.colors[0]) | (p.colors[1] ^ q.colors[1])
+	for pt := range p.pieces {
+		d |= p.pieces[pt] ^ q.pieces[pt]
+	}
+	return d
+}
+
 // PieceAt returns the type and colour of the piece on s, or NoPieceType
 // (and White) for an empty square.
 func (p *Position) PieceAt(s Square) (PieceType, game.Player) {

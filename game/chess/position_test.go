@@ -2,6 +2,7 @@ package chess
 
 import (
 	"errors"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -359,6 +360,71 @@ func TestCastling960(t *testing.T) {
 			if back, err := p.ParseUCI(tc.uci, false); err != nil || back != m {
 				t.Errorf("%s: ParseUCI(%s, false) = %v, %v; want the castling move", tc.name, tc.uci, back, err)
 			}
+		}
+	}
+}
+
+// TestChanged checks Position.Changed on hand-checked moves of each kind,
+// and against a square-by-square comparison of PieceAt between unrelated
+// positions.
+func TestChanged(t *testing.T) {
+	squares := func(b Bitboard) []string {
+		var out []string
+		for ; b != 0; b &= b - 1 {
+			out = append(out, Square(bits.TrailingZeros64(uint64(b))).String())
+		}
+		return out
+	}
+	tests := []struct {
+		fen, move string
+		want      []string // in square order, a1 first
+	}{
+		{StartFEN, "e2e4", []string{"e2", "e4"}},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", []string{"e1", "f1", "g1", "h1"}},
+		{"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", []string{"a8", "c8", "d8", "e8"}},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", []string{"d5", "e5", "d6"}},
+		{"4k3/8/8/3n4/8/2N5/8/4K3 w - - 0 1", "c3d5", []string{"c3", "d5"}}, // a knight takes a knight: only colours change on d5
+		{"3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q", []string{"e7", "d8"}},
+	}
+	for _, tt := range tests {
+		p := mustFEN(t, tt.fen)
+		m, err := p.ParseUCI(tt.move, false)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.move, err)
+		}
+		q := p.Play(m)
+		if got := squares(p.Changed(&q)); !slices.Equal(got, tt.want) {
+			t.Errorf("%s after %s: Changed = %v, want %v", tt.fen, tt.move, got, tt.want)
+		}
+		if got := squares(q.Changed(&p)); !slices.Equal(got, tt.want) {
+			t.Errorf("%s after %s, the other way: Changed = %v, want %v", tt.fen, tt.move, got, tt.want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var positions []Position
+	buf := make([]Move, 0, MaxMoves)
+	p := Start()
+	for len(positions) < 200 {
+		buf = p.LegalMoves(buf[:0])
+		if len(buf) == 0 || p.HalfmoveClock() >= 100 {
+			p = Start()
+			continue
+		}
+		p = p.Play(buf[rng.IntN(len(buf))])
+		positions = append(positions, p)
+	}
+	for i := range positions {
+		a, b := &positions[i], &positions[rng.IntN(len(positions))]
+		var want Bitboard
+		for s := Square(0); s < 64; s++ {
+			ta, ca := a.PieceAt(s)
+			tb, cb := b.PieceAt(s)
+			if ta != tb || (ta != NoPieceType && ca != cb) {
+				want |= Bitboard(1) << s
+			}
+		}
+		if got := a.Changed(b); got != want {
+			t.Fatalf("Changed(%s, %s) = %v, want %v", a.FEN(), b.FEN(), squares(got), squares(want))
 		}
 	}
 }
