@@ -588,16 +588,18 @@ func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
 
 // pickNext moves the best-scored of ps.moves[i:] to position i and returns
 // it. Selection beats sorting because most nodes cut off after a few moves.
+// Ties go to the earliest move.
 func (ab *AlphaBeta[M, S]) pickNext(ps *plyState[M], i int) M {
-	best := i
-	for j := i + 1; j < len(ps.moves); j++ {
-		if ps.scores[j] > ps.scores[best] {
-			best = j
+	moves, scores := ps.moves[i:], ps.scores[i:len(ps.moves)]
+	best, top := 0, scores[0]
+	for j, sc := range scores {
+		if sc > top {
+			best, top = j, sc
 		}
 	}
-	ps.moves[i], ps.moves[best] = ps.moves[best], ps.moves[i]
-	ps.scores[i], ps.scores[best] = ps.scores[best], ps.scores[i]
-	return ps.moves[i]
+	moves[0], moves[best] = moves[best], moves[0]
+	scores[0], scores[best] = top, scores[0]
+	return moves[0]
 }
 
 // noteCutoff records a move that caused a beta cutoff in the killer and
