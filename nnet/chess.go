@@ -307,10 +307,7 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 // allocate otherwise.
 type ChessAccumulator struct {
 	stack[*chess.Position]
-	// own holds the copies Reset and Push record, own[ply] for ply; pos
-	// points into it for those plies. When own grows, the pointers below
-	// the top keep the old array's entries, which nothing writes again.
-	own []chess.Position
+	own copies[chess.Position] // what Reset and Push record
 	e   *ChessEval
 	buf []float32 // scratch for ChessEval.output
 }
@@ -318,16 +315,14 @@ type ChessAccumulator struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *ChessEval) NewAccumulator() *ChessAccumulator {
-	st := newStack[*chess.Position](e.stride)
-	return &ChessAccumulator{stack: st, own: make([]chess.Position, len(st.pos)), e: e, buf: make([]float32, 2*e.width)}
+	return &ChessAccumulator{stack: newStack[*chess.Position](e.stride), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
 // both points of view.
 func (a *ChessAccumulator) Reset(p chess.Position) {
 	a.top = 0
-	a.own[0] = p
-	a.pos[0] = &a.own[0]
+	a.pos[0] = a.own.keep(0, len(a.pos), p)
 	for pov := chess.White; pov <= chess.Black; pov++ {
 		a.e.refresh(a.sums(0, pov), a.pos[0], pov)
 	}
@@ -339,11 +334,7 @@ func (a *ChessAccumulator) Reset(p chess.Position) {
 // position. It computes nothing (see Evaluate).
 func (a *ChessAccumulator) Push(p chess.Position) {
 	a.push(nil)
-	if a.top >= len(a.own) {
-		a.own = append(a.own, make([]chess.Position, len(a.pos)-len(a.own))...)
-	}
-	a.own[a.top] = p
-	a.pos[a.top] = &a.own[a.top]
+	a.pos[a.top] = a.own.keep(a.top, len(a.pos), p)
 }
 
 // PushRef is Push without the copy: it records p itself, which must not

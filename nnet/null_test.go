@@ -64,8 +64,8 @@ func TestChessAccumulatorAcrossNullMove(t *testing.T) {
 }
 
 // TestXiangqiAccumulatorAcrossNullMove is the same for xiangqi, pushing
-// with PushMove(LastMove()), as the xiangqi net players do, which after a
-// pass is PushMove(NoMove).
+// with PushPlayed(Current(), LastMove()), as the xiangqi net players do,
+// or PushMove(LastMove()), at random; after a pass the move is NoMove.
 func TestXiangqiAccumulatorAcrossNullMove(t *testing.T) {
 	e := xiangqiTestEval(t, xiangqiExtras, 193)
 	acc, fresh := e.NewAccumulator(), e.NewAccumulator()
@@ -83,6 +83,13 @@ func TestXiangqiAccumulatorAcrossNullMove(t *testing.T) {
 			}
 		}
 	}
+	push := func(g *xiangqi.Game) {
+		if rng.IntN(2) == 0 {
+			acc.PushMove(g.LastMove())
+		} else {
+			acc.PushPlayed(g.Current(), g.LastMove())
+		}
+	}
 	var buf []xiangqi.Move
 	nulls := 0
 	for range 4 {
@@ -95,11 +102,11 @@ func TestXiangqiAccumulatorAcrossNullMove(t *testing.T) {
 			if !g.InCheck() && rng.IntN(4) == 0 {
 				acc.Evaluate(game.Player(rng.IntN(2)))
 				g.MakeNull()
-				acc.PushMove(g.LastMove())
+				push(g)
 				check(g, "after a pass")
 				if reply := g.LegalMoves(nil); len(reply) > 0 {
 					g.Make(reply[rng.IntN(len(reply))])
-					acc.PushMove(g.LastMove())
+					push(g)
 					check(g, "after a move after a pass")
 					g.Unmake()
 					acc.Pop()
@@ -110,7 +117,7 @@ func TestXiangqiAccumulatorAcrossNullMove(t *testing.T) {
 				nulls++
 			}
 			g.Make(buf[rng.IntN(len(buf))])
-			acc.PushMove(g.LastMove())
+			push(g)
 		}
 	}
 	if nulls < 50 {

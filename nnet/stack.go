@@ -38,13 +38,17 @@ func (s *stack[P]) sums(ply int, pov game.Player) []int32 {
 }
 
 // push records p as the new current position, computing nothing.
-func (s *stack[P]) push(p P) {
+func (s *stack[P]) push(p P) { *s.next() = p }
+
+// next makes the ply above the current one current, with no sums, and
+// returns its entry for the caller to fill in.
+func (s *stack[P]) next() *P {
 	s.top++
 	if s.top == len(s.pos) {
 		s.grow()
 	}
-	s.pos[s.top] = p
 	s.done[s.top] = 0
+	return &s.pos[s.top]
 }
 
 // pop takes back the last push; what names the accumulator in the panic
@@ -66,6 +70,23 @@ func (s *stack[P]) grow() {
 	acc := make([]int32, 2*n*s.h1)
 	copy(acc, s.acc)
 	s.pos, s.done, s.acc = pos, done, acc
+}
+
+// copies holds the positions an accumulator records by value, one per
+// ply, for the accumulators whose stack keeps pointers (chess, xiangqi):
+// those of the game a search plays on, or these copies.
+type copies[P any] []P
+
+// keep stores p as ply's copy, growing the storage to n plies if needed,
+// and returns where it is. When the storage grows, the pointers kept for
+// the plies below still point into the old array, whose entries nothing
+// writes again: they stay right until popped.
+func (c *copies[P]) keep(ply, n int, p P) *P {
+	if ply >= len(*c) {
+		*c = append(*c, make([]P, max(n, ply+1)-len(*c))...)
+	}
+	(*c)[ply] = p
+	return &(*c)[ply]
 }
 
 // stepper computes an accumulator's sums: from scratch, or from another

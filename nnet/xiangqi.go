@@ -343,13 +343,14 @@ func (e *XiangqiEval) value(acc []int32, b *xiangqiBalance, p *xiangqi.Position,
 	return v
 }
 
-// xiangqiPly is an entry of a XiangqiAccumulator's stack: the position,
-// the move that led to it from the ply below if it was pushed with
-// PushMove, and its board once hasBoard is set (always, once the ply has
-// sums for either point of view).
+// xiangqiPly is an entry of a XiangqiAccumulator's stack: the position
+// (the game's, or the accumulator's copy), the move that led to it from
+// the ply below if it was pushed with PushMove or PushPlayed, and its
+// board once hasBoard is set (always, once the ply has sums for either
+// point of view).
 type xiangqiPly struct {
-	pos      xiangqi.Position
-	move     xiangqi.Move // xiangqi.NoMove when pushed with Push
+	pos      *xiangqi.Position
+	move     xiangqi.Move // xiangqi.NoMove when pushed with Push, or for a pass
 	hasBoard bool
 	board    xiangqiBoard
 }
@@ -357,7 +358,8 @@ type xiangqiPly struct {
 // XiangqiAccumulator evaluates the positions along a search path
 // incrementally, as NNUE engines do, exactly as ChessAccumulator does for
 // chess: one entry per ply holding the position and, for each point of
-// view, the first layer's sums. Push and PushMove only record a position;
+// view, the first layer's sums. Push, PushMove and PushPlayed only record
+// a position;
 // Evaluate computes the sums of the current ply for the requested point of
 // view, lazily, from the nearest ancestor that has them, first bringing
 // the parent up to date (so that its other children start one move away).
@@ -373,14 +375,17 @@ type xiangqiPly struct {
 // position recorded by PushMove follows instead from its parent's and the
 // move's two points, which is about twice as fast overall (see
 // BenchmarkXiangqiEvaluateIncremental): a search that knows its moves
-// should use PushMove.
+// should use PushMove, or, when it plays them on a xiangqi.Game,
+// PushPlayed, which keeps the game's position instead of playing the move
+// again on a copy.
 //
 // A XiangqiAccumulator belongs to one search (one goroutine); many may
 // share one XiangqiEval. It allocates its stack once, for 128 plies, and
-// grows it only if a search goes deeper; Reset, Push, PushMove, Pop and
-// Evaluate do not allocate otherwise.
+// grows it only if a search goes deeper; Reset, Push, PushMove,
+// PushPlayed, Pop and Evaluate do not allocate otherwise.
 type XiangqiAccumulator struct {
 	stack[xiangqiPly]
+	own copies[xiangqi.Position] // what Reset, Push and PushMove record
 	e   *XiangqiEval
 	buf []float32 // scratch for XiangqiEval.output
 }
@@ -395,7 +400,7 @@ func (e *XiangqiEval) NewAccumulator() *XiangqiAccumulator {
 // both points of view.
 func (a *XiangqiAccumulator) Reset(p xiangqi.Position) {
 	a.top = 0
-	a.pos[0] = xiangqiPly{pos: p}
+	a.pos[0] = xiangqiPly{pos: a.own.keep(0, len(a.pos), p)}
 	b := a.board(0)
 	for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
 		a.e.refresh(a.sums(0, pov), b, pov)
@@ -406,7 +411,10 @@ func (a *XiangqiAccumulator) Reset(p xiangqi.Position) {
 // Push records p, the position after a move from the current one (or any
 // position: updates are exact between any two), as the new current
 // position. It computes nothing (see Evaluate).
-func (a *XiangqiAccumulator) Push(p xiangqi.Position) { a.push(xiangqiPly{pos: p}) }
+func (a *XiangqiAccumulator) Push(p xiangqi.Position) {
+	ply := a.next()
+	ply.pos, ply.move, ply.hasBoard = a.own.keep(a.top, len(a.pos), p), xiangqi.NoMove, false
+}
 
 // PushMove records the position after m, which must be legal in the
 // current position (as for xiangqi.Position.Play), as the new current
@@ -415,14 +423,25 @@ func (a *XiangqiAccumulator) Push(p xiangqi.Position) { a.push(xiangqiPly{pos: p
 // Push(Position().PlayNull()). It plays m but computes nothing else (see
 // Evaluate).
 func (a *XiangqiAccumulator) PushMove(m xiangqi.Move) {
+	var p xiangqi.Position
 	if m == xiangqi.NoMove {
-		a.push(xiangqiPly{pos: a.pos[a.top].pos.PlayNull()})
-		return
+		p = a.pos[a.top].pos.PlayNull()
+	} else {
+		p = a.pos[a.top].pos.Play(m)
 	}
-	a.push(xiangqiPly{pos: a.pos[a.top].pos.Play(m), move: m})
+	a.PushPlayed(a.own.keep(a.top+1, len(a.pos), p), m)
 }
 
-// Pop takes back the last Push or PushMove. It panics if there is none
+// PushPlayed is PushMove(m) for a search that has played m itself: p is
+// the position after m, which it records without a copy, so p must not
+// change until it is popped, as xiangqi.Game.Current's positions do not
+// while their move is on the board.
+func (a *XiangqiAccumulator) PushPlayed(p *xiangqi.Position, m xiangqi.Move) {
+	ply := a.next()
+	ply.pos, ply.move, ply.hasBoard = p, m, false
+}
+
+// Pop takes back the last Push, PushMove or PushPlayed. It panics if there is none
 // since the last Reset.
 func (a *XiangqiAccumulator) Pop() { a.pop("XiangqiAccumulator") }
 
@@ -430,7 +449,7 @@ func (a *XiangqiAccumulator) Pop() { a.pop("XiangqiAccumulator") }
 func (a *XiangqiAccumulator) Ply() int { return a.top }
 
 // Position returns the current position.
-func (a *XiangqiAccumulator) Position() xiangqi.Position { return a.pos[a.top].pos }
+func (a *XiangqiAccumulator) Position() xiangqi.Position { return *a.pos[a.top].pos }
 
 // Evaluate returns the value of the current position from pov's point of
 // view in pawns, exactly as XiangqiEval.Evaluate would.
@@ -439,7 +458,7 @@ func (a *XiangqiAccumulator) Evaluate(pov game.Player) float64 {
 	if a.done[a.top]&(1<<pov) == 0 {
 		update(&a.stack, a, pov)
 	}
-	return a.e.value(a.sums(a.top, pov), &a.pos[a.top].board.balance, &a.pos[a.top].pos, pov, a.buf)
+	return a.e.value(a.sums(a.top, pov), &a.pos[a.top].board.balance, a.pos[a.top].pos, pov, a.buf)
 }
 
 // board returns the board of ply i, first reading it from the position,
@@ -451,7 +470,7 @@ func (a *XiangqiAccumulator) board(i int) *xiangqiBoard {
 		j--
 	}
 	if ply := &a.pos[j]; !ply.hasBoard {
-		ply.board.read(&ply.pos)
+		ply.board.read(ply.pos)
 		ply.hasBoard = true
 	}
 	for j < i {

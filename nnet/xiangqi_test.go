@@ -167,8 +167,9 @@ func randomXiangqiPositions(rng *rand.Rand, count int) []xiangqi.Position {
 	return out
 }
 
-// xiangqiWalk plays random legal moves from the start position, pushing
-// each position on acc (with Push or PushMove, at random) and popping at
+// xiangqiWalk plays random legal moves from the start position, on a
+// xiangqi.Game too, pushing each position on acc (with Push, PushMove or
+// PushPlayed of the game's position, at random) and popping at
 // random (and at the end of a game or beyond maxDepth), for steps steps
 // per game. After every Reset, push and Pop it calls check with the path's
 // current position. It returns the number of moves and of captures played.
@@ -176,6 +177,7 @@ func xiangqiWalk(rng *rand.Rand, acc *XiangqiAccumulator, games, steps, maxDepth
 	buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
 	for range games {
 		path := []xiangqi.Position{xiangqi.Start()}
+		played := xiangqi.NewGame(path[0], xiangqi.DefaultRules())
 		acc.Reset(path[0])
 		check(path[0])
 		for range steps {
@@ -183,6 +185,7 @@ func xiangqiWalk(rng *rand.Rand, acc *XiangqiAccumulator, games, steps, maxDepth
 			buf = top.LegalMoves(buf[:0])
 			if len(path) > 1 && (len(buf) == 0 || len(path) > maxDepth || rng.IntN(4) == 0) {
 				acc.Pop()
+				played.Unmake()
 				path = path[:len(path)-1]
 			} else if len(buf) > 0 {
 				m := pickXiangqiMove(rng, buf)
@@ -191,10 +194,14 @@ func xiangqiWalk(rng *rand.Rand, acc *XiangqiAccumulator, games, steps, maxDepth
 					captures++
 				}
 				p := top.Play(m)
-				if rng.IntN(2) == 0 {
+				played.Make(m)
+				switch rng.IntN(3) {
+				case 0:
 					acc.Push(p)
-				} else {
+				case 1:
 					acc.PushMove(m)
+				default:
+					acc.PushPlayed(played.Current(), m)
 				}
 				path = append(path, p)
 			}

@@ -8,6 +8,7 @@ import (
 	"evolved/cputime"
 	"evolved/game/chess"
 	"evolved/game/draughts"
+	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/search"
 	"evolved/tournament"
@@ -89,6 +90,27 @@ func BenchmarkChessNetSearch(b *testing.B) {
 	arena := tournament.Arena[chess.Move, *chess.Game]{Name: "chess", OpeningPlies: 8,
 		NewGame: func() *chess.Game { return chess.NewGame(chess.Start(), chess.Rules{FiftyMoveRule: true}) }}
 	searchRate(b, ab, arena, 3)
+}
+
+// BenchmarkXiangqiNetSearch is BenchmarkNetSearch for xiangqi: sixteen
+// positions after random 8-ply openings, searched to depth 4 with the
+// players' options by a random net of the daemon's default xiangqi genome
+// (1260-32-8-1 with evolvable piece values, tables and terms).
+func BenchmarkXiangqiNetSearch(b *testing.B) {
+	flags := nnet.PieceDiff | nnet.SelfAdaptive | nnet.EvolvePST | nnet.EvolveTerms
+	net, err := nnet.RandomXiangqi([]int{32, 8}, flags, rand.New(rand.NewPCG(1, 3)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	eval, err := nnet.NewXiangqiEval(net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: xiangqiExchangeValues(net)},
+		xiangqiNetOptions(4))
+	arena := tournament.Arena[xiangqi.Move, *xiangqi.Game]{Name: "xiangqi", OpeningPlies: 8,
+		NewGame: func() *xiangqi.Game { return xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()) }}
+	searchRate(b, ab, arena, 4)
 }
 
 // searchRate searches sixteen positions after random openings of arena

@@ -31,7 +31,7 @@ func xiangqiExchangeValues(net *nnet.Net) []int {
 }
 
 func (x *xiangqiNetEval) Reset(g *xiangqi.Game) { x.acc.Reset(g.Position()) }
-func (x *xiangqiNetEval) Push(g *xiangqi.Game)  { x.acc.PushMove(g.LastMove()) }
+func (x *xiangqiNetEval) Push(g *xiangqi.Game)  { x.acc.PushPlayed(g.Current(), g.LastMove()) }
 func (x *xiangqiNetEval) Pop()                  { x.acc.Pop() }
 
 // Evaluate returns the net's value (in units of 100) in centipawns, within

@@ -71,6 +71,12 @@ func (g *Game) Moves(buf []Move) []Move { return g.history.Moves(buf) }
 // to update from the move rather than from the whole board.
 func (g *Game) LastMove() Move { return g.history.Top().Move }
 
+// Current returns the current position itself, not a copy, for reading
+// only: it does not change until its move is unmade or the game is reset,
+// so an incremental evaluator may keep the pointer along a search path
+// (nnet.XiangqiAccumulator.PushPlayed).
+func (g *Game) Current() *Position { return &g.history.Top().Pos }
+
 // ToMove returns the player to move.
 func (g *Game) ToMove() game.Player { return g.history.Top().Pos.side }
 
