@@ -461,6 +461,66 @@ func TestWorkerRefusesAnotherVersion(t *testing.T) {
 	}
 }
 
+// TestUnstoredResultGoesBack gives a worker a job whose result cannot be
+// stored (its reply subject is in no stream): the worker publishes without
+// waiting, hears of the failure afterwards, says so and hands the job back
+// instead of acknowledging it, and never counts it as played.
+func TestUnstoredResultGoesBack(t *testing.T) {
+	_, nc := testServer(t)
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	ctx := context.Background()
+	c, err := NewCoordinator(ctx, nc, Limits{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := testGeneration(t)
+	var hashes [2]string
+	for i := range hashes {
+		if hashes[i], err = c.put(ctx, g.Nets[i], nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setup, _ := json.Marshal(g.Setup)
+	job := Job{Version: ProtocolVersion, Game: "draughts", Setup: setup, RunSeed: g.RunSeed, Generation: g.Generation,
+		First: 0, Second: 1, Genomes: hashes, Reply: "evolved.nowhere"}
+	job.ID = jobID(job.Game, job.RunSeed, job.Generation, 0) + "/" + job.digest()
+	data, _ := json.Marshal(job)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, jobSubject("draughts"), data); err != nil {
+		t.Fatal(err)
+	}
+	var played atomic.Int64
+	wctx, cancel := context.WithCancel(ctx)
+	w := &Worker{Name: "w1", Log: log, Wait: 50 * time.Millisecond, Played: func(*Job) { played.Add(1) }}
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx, nc) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(logs.String(), "could not publish a result") < 2 { // played, refused, handed back, played again
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker did not report the lost result twice:\n%s", logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("worker: %v", err)
+	}
+	if n := played.Load(); n != 0 {
+		t.Errorf("the worker counted %d jobs played, want 0: none of its results was stored", n)
+	}
+	info, err := js.Stream(ctx, JobsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := info.CachedInfo().State.Msgs; n != 1 {
+		t.Errorf("the jobs stream holds %d jobs, want the one whose result was lost", n)
+	}
+}
+
 // TestSlowWorkerDoesNotStallTheGeneration has a worker take a job and
 // then only say it is at work, for ever: once no game has come back for
 // an ack wait, the coordinator publishes the straggling job again, an

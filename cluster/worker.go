@@ -35,7 +35,9 @@ type Worker struct {
 // in progress have been handed back (a game cut short is never reported:
 // JetStream gives its job to another worker).
 func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
-	js, err := jetstream.New(nc)
+	// A result the server has not confirmed within publishTimeout counts
+	// as lost: its job goes back to the queue.
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(publishTimeout))
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
@@ -86,6 +88,22 @@ func (w *Worker) serve(ctx context.Context, js jetstream.JetStream, cons jetstre
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
 	cache := newNetCache(store, 64)
+	// Results are published without waiting for the server's word, so
+	// that the next game starts at once; one goroutine takes the words in
+	// order and acknowledges each job once its result is stored.
+	// A stopping worker waits settleWait in all for the words still due.
+	published := make(chan publishedResult, 4*n)
+	acked := make(chan struct{})
+	settling, giveUp := context.WithCancel(context.WithoutCancel(ctx))
+	defer giveUp()
+	stopSettling := context.AfterFunc(ctx, func() { time.AfterFunc(settleWait, giveUp) })
+	defer stopSettling()
+	go func() {
+		defer close(acked)
+		for p := range published {
+			w.settle(ctx, settling.Done(), p)
+		}
+	}()
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
@@ -109,14 +127,57 @@ func (w *Worker) serve(ctx context.Context, js jetstream.JetStream, cons jetstre
 					}
 					continue
 				}
-				w.handle(ctx, js, m, cache, players, beat)
+				w.handle(ctx, js, m, cache, players, beat, published)
 			}
 		})
 	}
 	wg.Wait()
+	close(published)
+	<-acked
 	it.Stop()
 	return gone.Load(), nil
 }
+
+// publishedResult is a job whose result is on its way to the server.
+type publishedResult struct {
+	job    Job
+	msg    jetstream.Msg
+	stored jetstream.PubAckFuture
+}
+
+// settle waits for the server's word on p's result and then acknowledges
+// the job, or, if the result was not stored, hands the job back to be
+// played again. A stopping worker gives up when giveUp closes; the job then
+// comes back after its ack wait, and a result stored meanwhile makes the
+// new one a duplicate, which JetStream drops.
+func (w *Worker) settle(ctx context.Context, giveUp <-chan struct{}, p publishedResult) {
+	select {
+	case <-p.stored.Ok():
+		// A lost acknowledgement only replays the job, whose result
+		// JetStream then drops as a duplicate.
+		if err := p.msg.Ack(); err != nil {
+			w.Log.Warn("worker: acknowledging a job", "job", p.job.ID, "err", err)
+			return
+		}
+		if w.Played != nil {
+			w.Played(&p.job)
+		}
+	case err := <-p.stored.Err():
+		if ctx.Err() == nil { // stopping cuts a publish short: no news
+			w.Log.Warn("worker: could not publish a result; the job will be played again", "job", p.job.ID, "err", err)
+		}
+		p.msg.Nak()
+	case <-giveUp:
+	}
+}
+
+// settleWait is how long a stopping worker waits for the server's word on
+// the results it has published; publishTimeout how long a running one
+// waits for each (what a synchronous publish waited by default).
+const (
+	settleWait     = 3 * time.Second
+	publishTimeout = 5 * time.Second
+)
 
 // attach waits for the streams a coordinator creates and returns the
 // workers' consumer and the genome bucket.
@@ -148,7 +209,8 @@ func (w *Worker) attach(ctx context.Context, js jetstream.JetStream) (jetstream.
 
 // handle plays one job message and publishes its result, then
 // acknowledges it.
-func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, players *playerCache, beat time.Duration) {
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, players *playerCache, beat time.Duration,
+	published chan<- publishedResult) {
 	var job Job
 	if err := json.Unmarshal(m.Data(), &job); err != nil {
 		w.Log.Error("worker: dropped a malformed job", "err", err)
@@ -197,25 +259,18 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 	}
 	res.Worker = w.Name
 	data, err := json.Marshal(res)
+	var stored jetstream.PubAckFuture
 	if err == nil {
-		_, err = js.Publish(ctx, job.Reply, data, jetstream.WithMsgID(msgID(&job, 0))) // one result per attempt
+		stored, err = js.PublishAsync(job.Reply, data, jetstream.WithMsgID(msgID(&job, 0))) // one result per attempt
 	}
 	if err != nil {
-		if ctx.Err() == nil { // stopping cuts a publish short: no news
+		if ctx.Err() == nil {
 			w.Log.Warn("worker: could not publish a result; the job will be played again", "job", job.ID, "err", err)
 		}
 		m.Nak()
 		return
 	}
-	// A lost acknowledgement only replays the job, whose result JetStream
-	// then drops as a duplicate: no need to wait for the server's word.
-	if err := m.Ack(); err != nil {
-		w.Log.Warn("worker: acknowledging a job", "job", job.ID, "err", err)
-		return
-	}
-	if w.Played != nil {
-		w.Played(&job)
-	}
+	published <- publishedResult{job: job, msg: m, stored: stored}
 }
 
 // nets fetches the nets of the job's two players.
