@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,11 +155,62 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 	last, quiet := time.Now(), time.Minute // the last counted game; how long before saying so
 	var straggled time.Time                // when stragglers were last published again
 	copies := make([]int, len(jobs))       // copies of each job published for stragglers
+	// accept counts the game of job k that r states (rec), or refuses it
+	// for err, publishing the job again; the error it returns ends the
+	// generation.
+	accept := func(k int, r *Result, rec tournament.Record[M], err error) error {
+		c.saw(r.Worker, err == nil)
+		if err != nil {
+			c.log.Warn("refused a result", "game", g.Game, "generation", g.Generation, "index", k, "worker", r.Worker, "attempt", r.Attempt, "err", err)
+			if r.Attempt != jobs[k].Attempt {
+				return nil // refused already: its job is out again
+			}
+			if jobs[k].Attempt+1 >= MaxAttempts {
+				return fmt.Errorf("cluster: generation %d: game %d refused %d times; the last: %w", g.Generation, k+1, MaxAttempts, err)
+			}
+			jobs[k].Attempt++
+			return c.publish(ctx, &jobs[k], 0, g.Alive)
+		}
+		games[k] = tournament.GameResult[M]{Pairing: g.Schedule[k], Record: rec}
+		counted[k] = true
+		done++
+		last, quiet = time.Now(), time.Minute
+		if g.Progress != nil {
+			g.Progress(done, len(jobs))
+		}
+		return nil
+	}
+	// The sampled games are replayed beside the loop, as many at once as
+	// the machine has CPUs, so that the results of many workers never wait
+	// for one replay at a time; a game's verdict comes back on replayed.
+	type verdict struct {
+		k   int
+		r   Result
+		rec tournament.Record[M]
+		err error
+	}
+	replayed := make(chan verdict, len(jobs)) // room for every game: a replay never waits to report
+	replaying := make([]bool, len(jobs))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	replayCtx, stopReplays := context.WithCancel(ctx)
+	var replays sync.WaitGroup
+	defer func() { stopReplays(); replays.Wait() }()
 	for done < len(jobs) {
 		var m jetstream.Msg
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("cluster: generation %d: %w", g.Generation, ctx.Err())
+		case v := <-replayed:
+			replaying[v.k] = false
+			if ctx.Err() != nil { // the replay was cut short, not refused
+				return nil, fmt.Errorf("cluster: generation %d: %w", g.Generation, ctx.Err())
+			}
+			if !counted[v.k] {
+				if err := accept(v.k, &v.r, v.rec, v.err); err != nil {
+					return nil, err
+				}
+			}
+			continue
 		case <-tick.C:
 			if g.Alive != nil {
 				g.Alive()
@@ -240,34 +292,22 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			continue
 		}
 		k, ok := index[r.ID]
-		if !ok || counted[k] {
-			continue // another run's, or a game already counted (a redelivered job)
+		if !ok || counted[k] || replaying[k] {
+			continue // another run's, or a game already counted (a redelivered job) or being replayed
 		}
 		rec, err := checkResult(g.Arena, &jobs[k], &r)
 		if err == nil && g.Replay > 0 && g.Player != nil && sampled(jobs[k].ID, g.Replay) {
-			err = replay(ctx, g, &jobs[k], rec)
-		}
-		c.saw(r.Worker, err == nil)
-		if err != nil {
-			c.log.Warn("refused a result", "game", g.Game, "generation", g.Generation, "index", k, "worker", r.Worker, "attempt", r.Attempt, "err", err)
-			if r.Attempt != jobs[k].Attempt {
-				continue // refused already: its job is out again
-			}
-			if jobs[k].Attempt+1 >= MaxAttempts {
-				return nil, fmt.Errorf("cluster: generation %d: game %d refused %d times; the last: %w", g.Generation, k+1, MaxAttempts, err)
-			}
-			jobs[k].Attempt++
-			if err := c.publish(ctx, &jobs[k], 0, g.Alive); err != nil {
-				return nil, err
-			}
+			replaying[k] = true
+			job := jobs[k] // the loop may publish it again meanwhile; the replay reads its own copy
+			replays.Go(func() {
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				replayed <- verdict{k: k, r: r, rec: rec, err: replay(replayCtx, g, &job, rec)}
+			})
 			continue
 		}
-		games[k] = tournament.GameResult[M]{Pairing: g.Schedule[k], Record: rec}
-		counted[k] = true
-		done++
-		last, quiet = time.Now(), time.Minute
-		if g.Progress != nil {
-			g.Progress(done, len(jobs))
+		if err := accept(k, &r, rec, err); err != nil {
+			return nil, err
 		}
 	}
 	return games, nil
