@@ -229,4 +229,26 @@ func TestCurriculumResumes(t *testing.T) {
 	if !raised {
 		t.Error("no check raised the budget: the resume at a raised budget was not tested")
 	}
+	// The summary status shows, against the budgets generation by
+	// generation: checks at generations 2 and 4, a raise wherever the
+	// budget grows from one generation to the next.
+	want := storage.CurriculumSummary{Checks: 2, LastRaise: -1, FirstNodes: 60}
+	budget := func(g int) int64 {
+		n, err := resumed.db.CurriculumNodes(ctx, "draughts", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmp.Or(n, 60)
+	}
+	for g := range 5 {
+		if budget(g+1) > budget(g) {
+			want.Raises++
+			want.LastRaise = g
+		}
+	}
+	want.Nodes = budget(5)
+	got, ok, err := resumed.db.Curriculum(ctx, "draughts")
+	if err != nil || !ok || got != want {
+		t.Errorf("Curriculum() = %+v, %v, %v; want %+v", got, ok, err, want)
+	}
 }

@@ -87,8 +87,15 @@ func TestPopulationThroughTheDatabase(t *testing.T) {
 	played := storage.Generation{Game: "draughts", Generation: 0, ChampionID: 2, CreatedAt: time.Now(),
 		Points: []int{1, 2, 7, 0}, Wins: []int{0, 1, 3, 0}, Draws: []int{1, 0, 1, 0}, Losses: []int{3, 3, 0, 4}, Rank: []int{3, 2, 1, 4},
 		Curriculum: &storage.CurriculumRecord{OpponentGeneration: 0, Wins: 1, Draws: 2, Losses: 3, Elo: -35, HalfWidth: 90, Nodes: 800, NextNodes: 1200}}
+	if _, ok, err := db.Curriculum(ctx, "draughts"); ok || err != nil {
+		t.Errorf("Curriculum() before any check: ok %v, %v; want false", ok, err)
+	}
 	if err := db.CommitGeneration(ctx, played, PopulationRows(next), storage.KeepEverything()); err != nil {
 		t.Fatal(err)
+	}
+	want := storage.CurriculumSummary{Checks: 1, Raises: 1, LastRaise: 0, FirstNodes: 800, Nodes: 1200}
+	if got, ok, err := db.Curriculum(ctx, "draughts"); !ok || err != nil || got != want {
+		t.Errorf("Curriculum() = %+v, %v, %v; want %+v", got, ok, err, want)
 	}
 	p, err := db.LoadPopulation(ctx, "draughts")
 	if err != nil {

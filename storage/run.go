@@ -409,6 +409,34 @@ func (d *DB) CurriculumNodes(ctx context.Context, game string, generation int) (
 	return nodes, nil
 }
 
+// CurriculumSummary is where a run's curriculum stands: its checks so
+// far, how many raised the node budget, the last that did, and the budget
+// of its first check and of the generations from now on.
+type CurriculumSummary struct {
+	Checks int `json:"checks"`
+	Raises int `json:"raises"`
+	// LastRaise is the generation of the last check that raised the
+	// budget, or -1.
+	LastRaise  int   `json:"last_raise"`
+	FirstNodes int64 `json:"first_nodes"`
+	Nodes      int64 `json:"nodes"`
+}
+
+// Curriculum returns the summary of game's curriculum checks, and false
+// when the run has made none.
+func (d *DB) Curriculum(ctx context.Context, game string) (CurriculumSummary, bool, error) {
+	var c CurriculumSummary
+	err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(next_nodes > nodes), 0),
+		coalesce(max(CASE WHEN next_nodes > nodes THEN generation END), -1),
+		coalesce((SELECT nodes FROM curriculum WHERE game = ?1 ORDER BY generation LIMIT 1), 0),
+		coalesce((SELECT next_nodes FROM curriculum WHERE game = ?1 ORDER BY generation DESC LIMIT 1), 0)
+		FROM curriculum WHERE game = ?1`, game).Scan(&c.Checks, &c.Raises, &c.LastRaise, &c.FirstNodes, &c.Nodes)
+	if err != nil {
+		return CurriculumSummary{}, false, fmt.Errorf("curriculum of %s: %w", game, err)
+	}
+	return c, c.Checks > 0, nil
+}
+
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {

@@ -69,6 +69,9 @@ func statusCommand(fs *flag.FlagSet) action {
 			ETASeconds float64 `json:"eta_seconds"` // -1: no target or no rate yet
 			// Rating is the latest rated champion's rating; null before one.
 			Rating *latestRating `json:"rating"`
+			// Curriculum is where the curriculum stands; null for a run
+			// without one, or before its first check.
+			Curriculum *storage.CurriculumSummary `json:"curriculum"`
 		}
 		size, err := db.Size(ctx)
 		if err != nil {
@@ -136,6 +139,13 @@ func statusCommand(fs *flag.FlagSet) action {
 				r.Rating = &latestRating{Generation: latest.Generation, Elo: round1(latest.Elo), CI: round1(latest.CI),
 					Games: latest.Games, Scale: latest.Scale, TC: latest.TC}
 			}
+			c, ok, err := db.Curriculum(ctx, p.Game)
+			if err != nil {
+				return fmt.Errorf("status: %w", err)
+			}
+			if ok {
+				r.Curriculum = &c
+			}
 			out.Populations = append(out.Populations, r)
 		}
 		if *asJSON {
@@ -176,6 +186,13 @@ func statusCommand(fs *flag.FlagSet) action {
 			if r.Rating != nil {
 				fmt.Fprintf(stdout, "%s rating: Elo on %s, tc %s, %d games, 95%% interval (evolved rate, rating_history)\n",
 					r.Game, r.Rating.Scale, r.Rating.TC, r.Rating.Games)
+			}
+			if c := r.Curriculum; c != nil {
+				fmt.Fprintf(stdout, "%s curriculum: %d checks, %d raised the node budget", r.Game, c.Checks, c.Raises)
+				if c.LastRaise >= 0 {
+					fmt.Fprintf(stdout, " (the last at generation %d)", c.LastRaise)
+				}
+				fmt.Fprintf(stdout, "; the node budget is %d, from %d (sqlite3 DB 'select * from curriculum_history')\n", c.Nodes, c.FirstNodes)
 			}
 		}
 		if len(workers) > 0 {
