@@ -284,17 +284,17 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 // incrementally, as NNUE engines do, exactly as DraughtsAccumulator does
 // for draughts: one entry per ply holding the position (a pointer to it)
 // and, for each point of view, the first layer's sums. Push and PushRef
-// only record a position; Evaluate
-// computes the sums of the current ply for the requested point of view,
-// lazily, from the nearest ancestor that has them, first bringing the
-// parent up to date (so that its other children start one move away). A
-// step adds the columns of the inputs that appeared and subtracts those
-// that went away, found on the squares whose content changed
-// (chess.Position.Changed: two inputs for a quiet move, three for a
-// capture, en passant or promotion, four for castling or a capturing
-// promotion), or sums from scratch when that is cheaper. The results are bit-identical to
-// ChessEval.Evaluate; the material is recounted from the position each
-// time (ten popcounts), so it is identical too.
+// only record a position; Evaluate computes the sums of the current ply
+// for the requested point of view, lazily, from the nearest ancestor that
+// has them, first bringing the parent up to date (so that its other
+// children start one move away). A step adds the columns of the inputs
+// that appeared and subtracts those that went away, found on the squares
+// whose content changed (chess.Position.Changed: two inputs for a quiet
+// move, three for a capture, en passant or promotion, four for castling
+// or a capturing promotion), or sums from scratch when that is cheaper.
+// The results are bit-identical to ChessEval.Evaluate; the material is
+// recounted from the position each time (ten popcounts), so it is
+// identical too.
 //
 // A search that plays its moves on a chess.Game records the game's own
 // positions with PushRef (chess.Game.Current): a pointer instead of a copy
@@ -303,8 +303,8 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 //
 // A ChessAccumulator belongs to one search (one goroutine); many may share
 // one ChessEval. It allocates its stack once, for 128 plies, and grows it
-// only if a search goes deeper; Reset, Push, Pop and Evaluate do not
-// allocate otherwise.
+// only if a search goes deeper; Reset, Push, PushRef, Pop and Evaluate
+// do not allocate otherwise.
 type ChessAccumulator struct {
 	stack[*chess.Position]
 	own copies[chess.Position] // what Reset and Push record
@@ -342,7 +342,8 @@ func (a *ChessAccumulator) Push(p chess.Position) {
 // while their move is on the board.
 func (a *ChessAccumulator) PushRef(p *chess.Position) { a.push(p) }
 
-// Pop takes back the last Push. It panics if there is none since the last Reset.
+// Pop takes back the last Push or PushRef. It panics if there is none
+// since the last Reset.
 func (a *ChessAccumulator) Pop() { a.pop("ChessAccumulator") }
 
 // Ply returns the number of positions pushed since the last Reset and not popped.

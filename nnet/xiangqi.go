@@ -359,11 +359,10 @@ type xiangqiPly struct {
 // incrementally, as NNUE engines do, exactly as ChessAccumulator does for
 // chess: one entry per ply holding the position and, for each point of
 // view, the first layer's sums. Push, PushMove and PushPlayed only record
-// a position;
-// Evaluate computes the sums of the current ply for the requested point of
-// view, lazily, from the nearest ancestor that has them, first bringing
-// the parent up to date (so that its other children start one move away).
-// A step compares the two positions' boards (see xiangqiBoard), eight
+// a position; Evaluate computes the sums of the current ply for the
+// requested point of view, lazily, from the nearest ancestor that has
+// them, first bringing the parent up to date (so that its other children
+// start one move away). A step compares the two positions' boards (see xiangqiBoard), eight
 // points at a time, and adds the columns of the inputs that appeared and
 // subtracts those that went away (two for a quiet move, three for a
 // capture), or sums from scratch when that is cheaper. The results are
@@ -441,8 +440,8 @@ func (a *XiangqiAccumulator) PushPlayed(p *xiangqi.Position, m xiangqi.Move) {
 	ply.pos, ply.move, ply.hasBoard = p, m, false
 }
 
-// Pop takes back the last Push, PushMove or PushPlayed. It panics if there is none
-// since the last Reset.
+// Pop takes back the last Push, PushMove or PushPlayed. It panics if there
+// is none since the last Reset.
 func (a *XiangqiAccumulator) Pop() { a.pop("XiangqiAccumulator") }
 
 // Ply returns the number of positions pushed since the last Reset and not popped.
