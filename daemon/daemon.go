@@ -722,7 +722,11 @@ func (d *Daemon) statusLine() string {
 // it existed, and a changed default never alters a run in progress. A key
 // the configuration file sets to another value than the run's is refused,
 // with the keys named: continuing a run with other settings would make a
-// run that no seed reproduces.
+// run that no seed reproduces. The exceptions are changingKeys, the
+// curriculum's: set to other values, they hold from the run's next
+// generation on, recorded with it (storage.DB.ChangeRunSettings), so that a
+// run which has stopped climbing can be asked harder questions without
+// starting over, and its history still says how each generation was played.
 func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C, error) {
 	run, err := d.db.LoadRun(ctx, game)
 	if errors.Is(err, storage.ErrNoRun) {
@@ -748,22 +752,91 @@ func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C,
 	if err != nil {
 		return want, err
 	}
-	var set, kept []string
-	for _, k := range diffKeys(have, wanted) {
-		if d.config().Defined(game + "." + k) {
-			set = append(set, k)
-		} else {
+	// The curriculum's keys change together: one of them set to another
+	// value brings the others' configured values (or defaults) with it,
+	// so that curriculum_every = 0 alone turns the curriculum off.
+	diff := diffKeys(have, wanted)
+	changeCurriculum := slices.ContainsFunc(diff, func(k string) bool {
+		return slices.Contains(changingKeys, k) && d.config().Defined(game+"."+k)
+	})
+	var set, changing, kept []string
+	for _, k := range diff {
+		switch {
+		case slices.Contains(changingKeys, k) && changeCurriculum:
+			changing = append(changing, k)
+		case !d.config().Defined(game + "." + k):
 			kept = append(kept, k)
+		default:
+			set = append(set, k)
 		}
 	}
 	if len(set) > 0 {
-		return want, fmt.Errorf("%w: %s in %s was started with %s; the configuration sets %s to other values. Restore those settings, or use another database",
-			ErrRunMismatch, game, d.db.Path(), have, strings.Join(qualify(game, set), ", "))
+		return want, fmt.Errorf("%w: %s in %s was started with %s; the configuration sets %s to other values. Restore those settings, or use another database (of a run's settings only %s may change as it goes on)",
+			ErrRunMismatch, game, d.db.Path(), have, strings.Join(qualify(game, set), ", "), strings.Join(qualify(game, changingKeys), ", "))
 	}
 	if len(kept) > 0 {
 		d.log.Info("the run keeps the settings it was started with", "game", game, "keys", strings.Join(qualify(game, kept), ","))
 	}
+	if len(changing) > 0 {
+		return changeSettings(ctx, d, game, stored, have, wanted, changing)
+	}
 	return stored, nil
+}
+
+// changingKeys are the keys of a game section that may change in a run:
+// the curriculum's, which decide only from when on the node budget rises.
+// Each is a number the stored settings omit when it is 0. They change
+// together (runSettings).
+var changingKeys = []string{"curriculum_every", "curriculum_games", "curriculum_step"}
+
+// changeSettings gives the run's stored settings (have, read into stored)
+// the values wanted has for keys, checks the result as a configuration
+// would be checked, and records it as the run's settings from its next
+// generation on.
+func changeSettings[C any](ctx context.Context, d *Daemon, game string, stored C, have, wanted string, keys []string) (C, error) {
+	var from, to map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(have), &from); err != nil {
+		return stored, fmt.Errorf("daemon: %s run: stored settings: %w", game, err)
+	}
+	if err := json.Unmarshal([]byte(wanted), &to); err != nil {
+		return stored, fmt.Errorf("daemon: %s run: configured settings: %w", game, err)
+	}
+	merged := maps.Clone(from)
+	var changes []storage.SettingChange
+	var said []string
+	for _, k := range keys {
+		if v, ok := to[k]; ok {
+			merged[k] = v
+		} else {
+			delete(merged, k)
+		}
+		old, now := cmp.Or(string(from[k]), "0"), cmp.Or(string(to[k]), "0")
+		changes = append(changes, storage.SettingChange{Key: k, Old: old, New: now})
+		said = append(said, fmt.Sprintf("%s.%s %s -> %s", game, k, old, now))
+	}
+	b, err := json.Marshal(merged)
+	if err != nil {
+		return stored, fmt.Errorf("daemon: %s run: %w", game, err)
+	}
+	var next C
+	if err := json.Unmarshal(b, &next); err != nil {
+		return stored, fmt.Errorf("daemon: %s run: changed settings: %w", game, err)
+	}
+	if v, ok := any(next).(interface{ validate() error }); ok {
+		if err := v.validate(); err != nil {
+			return stored, fmt.Errorf("daemon: %s in %s: the run's settings with the configured %s: %w", game, d.db.Path(), strings.Join(qualify(game, keys), ", "), err)
+		}
+	}
+	config, err := definingJSON(next)
+	if err != nil {
+		return stored, err
+	}
+	generation, err := d.db.ChangeRunSettings(ctx, game, config, changes, time.Now())
+	if err != nil {
+		return stored, err
+	}
+	d.log.Info("the run's settings change", "game", game, "from_generation", generation, "changes", strings.Join(said, ", "))
+	return next, nil
 }
 
 // qualify returns game.key for every key.

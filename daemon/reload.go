@@ -67,7 +67,7 @@ func (d *Daemon) reload(ctx context.Context, jobs *cron.Cron) *cron.Cron {
 		"xiangqi": !sameJSON(old.Xiangqi, next.Xiangqi),
 	} {
 		if differs {
-			d.log.Warn("reload: ignored; it needs a restart (and for seed and game sections, a new database)", "key", key)
+			d.log.Warn("reload: ignored; it needs a restart (and for seed and game sections a new database, but for the curriculum's keys, which a restart applies from the next generation)", "key", key)
 		}
 	}
 	// Keep the settings that cannot change, take the rest.

@@ -10,8 +10,10 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"evolved/player"
 	"evolved/storage"
@@ -250,5 +252,136 @@ func TestCurriculumResumes(t *testing.T) {
 	got, ok, err := resumed.db.Curriculum(ctx, "draughts")
 	if err != nil || !ok || got != want {
 		t.Errorf("Curriculum() = %+v, %v, %v; want %+v", got, ok, err, want)
+	}
+}
+
+// TestCurriculumJoinsARun turns the curriculum on in a run that was
+// started without it, as a user does whose run has stopped climbing: the
+// change holds from the run's next generation, is recorded once, survives
+// a resume (the run then plays the same games as one that went straight
+// on), and can be turned off again. Other keys stay refused, and a change
+// the run's settings cannot take leaves the database as it was.
+func TestCurriculumJoinsARun(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	// The node budget is set in code, as a default is: a file that does
+	// not set it leaves the run's own.
+	conf := func(db string, generations int, nodes int64, section string) Config {
+		t.Helper()
+		base := fastDraughts()
+		base.DB, base.Seed, base.Generations = filepath.Join(dir, db), 3, generations
+		base.Draughts.Nodes = nodes
+		cfg, err := ParseConfig(base, strings.NewReader("[draughts]\ndepth = 3\nmax_moves = 30\n"+section), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	run := func(cfg Config) *Daemon {
+		t.Helper()
+		d := newDaemonWith(t, cfg)
+		if err := d.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	const curriculum = "curriculum_every = 2\ncurriculum_games = 4\n"
+	run(conf("a.db", 3, 60, "")).Close()
+	straight := run(conf("a.db", 7, 60, curriculum))
+	run(conf("b.db", 3, 60, "")).Close()
+	run(conf("b.db", 5, 60, curriculum)).Close()
+	resumed := run(conf("b.db", 7, 60, curriculum))
+
+	for _, g := range []int{4, 6} {
+		a, b := storedGames(t, straight.db, "draughts", g), storedGames(t, resumed.db, "draughts", g)
+		if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("generation %d: %d games straight, %d resumed, or they differ", g, len(a), len(b))
+		}
+	}
+	wantChanges := []storage.SettingChange{
+		{Generation: 3, Key: "curriculum_every", Old: "0", New: "2"},
+		{Generation: 3, Key: "curriculum_games", Old: "0", New: "4"},
+	}
+	changes := func(d *Daemon) []storage.SettingChange {
+		t.Helper()
+		got, err := d.db.SettingChanges(ctx, "draughts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if got[i].ChangedAt.IsZero() {
+				t.Errorf("change %+v has no time", got[i])
+			}
+			got[i].ChangedAt = time.Time{}
+		}
+		return got
+	}
+	for name, d := range map[string]*Daemon{"straight": straight, "resumed": resumed} {
+		if got := changes(d); !slices.Equal(got, wantChanges) {
+			t.Errorf("%s: setting changes %+v, want %+v", name, got, wantChanges)
+		}
+		// Checks at generations 4 and 6 only: none before the change.
+		sum, ok, err := d.db.Curriculum(ctx, "draughts")
+		if err != nil || !ok || sum.Checks != 2 || sum.FirstNodes != 60 {
+			t.Errorf("%s: curriculum %+v, %v, %v; want 2 checks from 60 nodes", name, sum, ok, err)
+		}
+		stored, err := d.db.LoadRun(ctx, "draughts")
+		if err != nil || !strings.Contains(stored.Config, `"curriculum_every":2,"curriculum_games":4`) {
+			t.Errorf("%s: the run's settings %s (%v) do not hold the curriculum", name, stored.Config, err)
+		}
+	}
+
+	// Another key is refused still, naming the keys that may change, and
+	// changes nothing.
+	settings := func(cfg Config) error {
+		d := newDaemonWith(t, cfg)
+		defer d.Close()
+		_, err := runSettings(ctx, d, "draughts", cfg.Draughts)
+		return err
+	}
+	resumed.Close()
+	err := settings(conf("b.db", 8, 60, curriculum+"mutation_scale = 0.5\n"))
+	if !errors.Is(err, ErrRunMismatch) || !strings.Contains(err.Error(), "draughts.mutation_scale") || !strings.Contains(err.Error(), "draughts.curriculum_every") {
+		t.Errorf("a run configured with another mutation_scale: %v, want ErrRunMismatch naming it and the keys that may change", err)
+	}
+	// A curriculum over a run without a node budget is no change the run
+	// can take, even where the configuration's own budget would allow it
+	// (a budget the file does not set is the run's).
+	run(conf("c.db", 1, 0, "")).Close()
+	err = settings(conf("c.db", 2, 60, "curriculum_every = 2\n"))
+	if err == nil || !strings.Contains(err.Error(), "nodes > 0") || !strings.Contains(err.Error(), "draughts.curriculum_every") {
+		t.Errorf("a curriculum over a run without a node budget: %v, want an error naming curriculum_every and nodes", err)
+	}
+	c := newDaemonWith(t, conf("c.db", 2, 0, ""))
+	if stored, err := c.db.LoadRun(ctx, "draughts"); err != nil || strings.Contains(stored.Config, "curriculum") {
+		t.Errorf("the refused change was stored: %s (%v)", stored.Config, err)
+	}
+	if got, err := c.db.SettingChanges(ctx, "draughts"); err != nil || len(got) != 0 {
+		t.Errorf("the refused change was recorded: %+v (%v)", got, err)
+	}
+	// curriculum_every = 0 alone turns the curriculum off, its games with it.
+	if err := settings(conf("b.db", 8, 60, "curriculum_every = 0\n")); err != nil {
+		t.Fatal(err)
+	}
+	db, err := storage.Open(ctx, filepath.Join(dir, "b.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := db.SettingChanges(ctx, "draughts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantChanges = append(wantChanges,
+		storage.SettingChange{Generation: 7, Key: "curriculum_every", Old: "2", New: "0"},
+		storage.SettingChange{Generation: 7, Key: "curriculum_games", Old: "4", New: "0"})
+	for i := range got {
+		got[i].ChangedAt = time.Time{}
+	}
+	if !slices.Equal(got, wantChanges) {
+		t.Errorf("after turning the curriculum off: %+v, want %+v", got, wantChanges)
 	}
 }

@@ -363,6 +363,20 @@ CREATE VIEW challenge_history AS
 	        WHERE x.game = c.game AND x.generation <= c.generation) / 3600.0 AS hours
 	FROM challenges c JOIN generations g ON g.game = c.game AND g.generation = c.generation;
 `,
+	// 15: the settings a run may change as it goes on (the curriculum's
+	// keys): each change, the generation it holds from, and the values
+	// before and after, as JSON. runs.config holds the values in force.
+	`
+CREATE TABLE setting_changes (
+	game       TEXT NOT NULL,
+	generation INTEGER NOT NULL,          -- the first generation played under the new value
+	key        TEXT NOT NULL,             -- the game section's key, e.g. curriculum_every
+	old        TEXT NOT NULL,             -- JSON
+	new        TEXT NOT NULL,             -- JSON
+	changed_at TEXT NOT NULL,
+	PRIMARY KEY (game, generation, key)
+);
+`,
 }
 
 // editsSchema lists the migrations that edit sqlite_schema directly:

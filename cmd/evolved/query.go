@@ -72,6 +72,9 @@ func statusCommand(fs *flag.FlagSet) action {
 			// Curriculum is where the curriculum stands; null for a run
 			// without one, or before its first check.
 			Curriculum *storage.CurriculumSummary `json:"curriculum"`
+			// SettingChanges are the changes of the run's settings
+			// since it started (the curriculum's keys), oldest first.
+			SettingChanges []storage.SettingChange `json:"setting_changes"`
 		}
 		size, err := db.Size(ctx)
 		if err != nil {
@@ -146,6 +149,12 @@ func statusCommand(fs *flag.FlagSet) action {
 			if ok {
 				r.Curriculum = &c
 			}
+			if r.SettingChanges, err = db.SettingChanges(ctx, p.Game); err != nil {
+				return fmt.Errorf("status: %w", err)
+			}
+			if r.SettingChanges == nil {
+				r.SettingChanges = []storage.SettingChange{}
+			}
 			out.Populations = append(out.Populations, r)
 		}
 		if *asJSON {
@@ -193,6 +202,10 @@ func statusCommand(fs *flag.FlagSet) action {
 					fmt.Fprintf(stdout, " (the last at generation %d)", c.LastRaise)
 				}
 				fmt.Fprintf(stdout, "; the node budget is %d, from %d (sqlite3 DB 'select * from curriculum_history')\n", c.Nodes, c.FirstNodes)
+			}
+			for _, c := range r.SettingChanges {
+				fmt.Fprintf(stdout, "%s settings: %s %s -> %s from generation %d (changed %s)\n", r.Game, c.Key, c.Old, c.New,
+					c.Generation, c.ChangedAt.Local().Format(time.DateTime))
 			}
 		}
 		if len(workers) > 0 {

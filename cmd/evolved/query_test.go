@@ -312,3 +312,52 @@ func TestStatusShowsTheRunningDaemonsETA(t *testing.T) {
 		t.Errorf("status after the daemon stopped: target %d, ETA %v s; want none", r.Target, r.ETASeconds)
 	}
 }
+
+// TestCurriculumJoinsARunShown turns the curriculum on in a draughts run
+// started without it, through the configuration file, and checks that
+// status names the change, in text and in JSON.
+func TestCurriculumJoinsARunShown(t *testing.T) {
+	dir, config := setup(t)
+	write := func(section string) {
+		t.Helper()
+		text := strings.Replace(fastConfig, "[draughts]\n", "[draughts]\nnodes = 40\n"+section, 1)
+		if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("")
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	write("curriculum_every = 2\ncurriculum_games = 2\n")
+	out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "3").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"from_generation":2`) || !strings.Contains(string(out), "draughts.curriculum_every 0 -> 2") {
+		t.Fatalf("run with the curriculum: %v\n%s\nwant the change logged from generation 2", err, out)
+	}
+	text, err := evolvedIn(t, dir, "status").Output()
+	if err != nil || !strings.Contains(string(text), "draughts settings: curriculum_every 0 -> 2 from generation 2 (changed ") ||
+		!strings.Contains(string(text), "draughts settings: curriculum_games 0 -> 2 from generation 2") ||
+		!strings.Contains(string(text), "draughts curriculum: 1 checks") {
+		t.Errorf("status: %v\n%s\nwant the change and the check at generation 2", err, text)
+	}
+	js, err := evolvedIn(t, dir, "status", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status struct {
+		Populations []struct {
+			SettingChanges []struct {
+				Generation int    `json:"generation"`
+				Key        string `json:"key"`
+				Old, New   string
+			} `json:"setting_changes"`
+		} `json:"populations"`
+	}
+	if err := json.Unmarshal(js, &status); err != nil || len(status.Populations) != 1 {
+		t.Fatalf("status --json: %v\n%s", err, js)
+	}
+	got := fmt.Sprint(status.Populations[0].SettingChanges)
+	if want := "[{2 curriculum_every 0 2} {2 curriculum_games 0 2}]"; got != want {
+		t.Errorf("status --json setting_changes: %s, want %s", got, want)
+	}
+}
