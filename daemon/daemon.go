@@ -822,10 +822,16 @@ func changeSettings[C any](ctx context.Context, d *Daemon, game string, stored C
 	if err := json.Unmarshal(b, &next); err != nil {
 		return stored, fmt.Errorf("daemon: %s run: changed settings: %w", game, err)
 	}
-	if v, ok := any(next).(interface{ validate() error }); ok {
-		if err := v.validate(); err != nil {
-			return stored, fmt.Errorf("daemon: %s in %s: the run's settings with the configured %s: %w", game, d.db.Path(), strings.Join(qualify(game, keys), ", "), err)
-		}
+	switch v := any(next).(type) {
+	case interface{ validate() error }:
+		err = v.validate()
+	case interface{ validate(func(string) bool) error }:
+		err = v.validate(d.config().Defined)
+	default:
+		err = fmt.Errorf("daemon: %T has no check", next)
+	}
+	if err != nil {
+		return stored, fmt.Errorf("daemon: %s in %s: the run's settings with the configured %s: %w", game, d.db.Path(), strings.Join(qualify(game, keys), ", "), err)
 	}
 	config, err := definingJSON(next)
 	if err != nil {

@@ -385,3 +385,39 @@ func TestCurriculumJoinsARun(t *testing.T) {
 		t.Errorf("after turning the curriculum off: %+v, want %+v", got, wantChanges)
 	}
 }
+
+// TestCurriculumJoinsAChessRun turns the curriculum on in stored chess
+// runs: one with the default node budget takes it, one started with
+// nodes = 0 refuses it through the chess section's own check, though the
+// configuration's budget would allow it.
+func TestCurriculumJoinsAChessRun(t *testing.T) {
+	ctx := context.Background()
+	for _, nodes := range []int64{800, 0} {
+		d := newTestDaemon(t)
+		stored := d.config().Chess
+		stored.Nodes = nodes
+		settings, err := definingJSON(stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		storeRun(t, d, "chess", settings)
+		cfg, err := ParseConfig(d.config(), strings.NewReader("[chess]\ncurriculum_every = 50\n"), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.mu.Lock()
+		d.cfg = cfg
+		d.mu.Unlock()
+		got, err := runSettings(ctx, d, "chess", cfg.Chess)
+		changes, cerr := d.db.SettingChanges(ctx, "chess")
+		if cerr != nil {
+			t.Fatal(cerr)
+		}
+		switch {
+		case nodes > 0 && (err != nil || got.CurriculumEvery != 50 || got.Nodes != nodes || len(changes) != 1 || changes[0].New != "50"):
+			t.Errorf("a chess run of %d nodes: %+v, %v, changes %+v; want the curriculum every 50", nodes, got.PopulationConfig, err, changes)
+		case nodes == 0 && (err == nil || !strings.Contains(err.Error(), "chess.curriculum_every") || !strings.Contains(err.Error(), "nodes > 0") || len(changes) != 0):
+			t.Errorf("a chess run without a node budget: %v, changes %+v; want an error naming curriculum_every and nodes, nothing recorded", err, changes)
+		}
+	}
+}
