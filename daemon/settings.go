@@ -117,6 +117,12 @@ type XiangqiConfig struct {
 	// the genome, starting at 0 (nnet.EvolveTerms on a xiangqi net). Runs
 	// started before the key have none.
 	EvolveTerms bool `toml:"evolve_terms" json:"evolve_terms,omitempty"`
+	// EvolveMoreTerms adds four more positional terms after those of
+	// evolve_terms (threats by lower-valued pieces, attackers of the
+	// enemy palace, those attackers times its missing defenders, connected
+	// soldiers; nnet.EvolveMoreTerms). It needs evolve_terms. Off by
+	// default; runs started before the key have none.
+	EvolveMoreTerms bool `toml:"evolve_more_terms" json:"evolve_more_terms,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many soldiers (100 of material:D's centipawns) ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -276,7 +282,11 @@ func (c ChessConfig) flags() nnet.Flags {
 
 // flags returns the nets' flags that the xiangqi keys set.
 func (x XiangqiConfig) flags() nnet.Flags {
-	return evolveFlags(x.EvolvePieceValues, x.EvolvePST, x.EvolveTerms)
+	f := evolveFlags(x.EvolvePieceValues, x.EvolvePST, x.EvolveTerms)
+	if x.EvolveTerms && x.EvolveMoreTerms {
+		f |= nnet.EvolveMoreTerms
+	}
+	return f
 }
 
 // evolveFlags returns the flags of evolve_piece_values, evolve_pst and
@@ -349,6 +359,8 @@ func (x XiangqiConfig) validate() error {
 		return &ConfigError{Key: "xiangqi." + key, Value: v, Msg: msg}
 	}
 	switch {
+	case x.EvolveMoreTerms && !x.EvolveTerms:
+		return bad("evolve_more_terms", true, "needs evolve_terms = true: the four more terms come after its ten")
 	case x.ValueMutationScale != 0 && !x.EvolvePieceValues:
 		return bad("value_mutation_scale", x.ValueMutationScale, "needs evolve_piece_values = true")
 	case x.TableScaleStep != 0 && !x.EvolvePST:

@@ -103,7 +103,10 @@ const (
 	// the basic ones, up to NumChessTerms (threats to pieces, hanging
 	// pieces, rooks on the seventh, outposts, the tempo, passed pawns in
 	// the endgame, king attackers, connected pawns; see ChessTermNames),
-	// stored after the basic terms and treated as they are.
+	// stored after the basic terms and treated as they are. A xiangqi net
+	// gets NumXiangqiTerms - NumBasicXiangqiTerms more (threats to pieces,
+	// attackers of the enemy palace, those attackers against missing
+	// defenders, connected soldiers; see XiangqiTermNames).
 	EvolveMoreTerms
 	// TaperedTerms, with EvolveTerms on a chess net, gives every positional
 	// term two weights, one for the middlegame and one for the endgame,
@@ -336,9 +339,9 @@ func (n *Net) layout() (int, error) {
 			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the tapered terms are %v's on chess nets (%d inputs)",
 				ErrArchitecture, TaperedTerms, n.sizes[0], n.flags, EvolveTerms, NumChessInputs)
 		}
-		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs) {
-			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the more terms follow %v on chess nets (%d inputs)",
-				ErrArchitecture, EvolveMoreTerms, n.sizes[0], n.flags, EvolveTerms, NumChessInputs)
+		if l == len(n.sizes)-1 && n.flags&EvolveMoreTerms != 0 && (n.flags&EvolveTerms == 0 || n.sizes[0] != NumChessInputs && n.sizes[0] != NumXiangqiInputs) {
+			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the more terms follow %v on chess (%d inputs) and xiangqi (%d inputs) nets",
+				ErrArchitecture, EvolveMoreTerms, n.sizes[0], n.flags, EvolveTerms, NumChessInputs, NumXiangqiInputs)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePieceValues != 0 {
 			count += int64(pieceValueCount(n.sizes[0]))
@@ -416,15 +419,18 @@ func (n *Net) termWeights() int {
 }
 
 // TermCount returns the number of n's positional terms: 0 without
-// EvolveTerms, NumXiangqiTerms for a xiangqi net, NumChessTerms for a
+// EvolveTerms, NumXiangqiTerms for a xiangqi net with EvolveMoreTerms,
+// NumBasicXiangqiTerms without, NumChessTerms for a
 // chess net with EvolveMoreTerms and EvolveKingDanger, NumMoreChessTerms
 // with EvolveMoreTerms alone, otherwise NumBasicChessTerms.
 func (n *Net) TermCount() int {
 	switch {
 	case n.flags&EvolveTerms == 0:
 		return 0
-	case n.isXiangqi():
+	case n.isXiangqi() && n.flags&EvolveMoreTerms != 0:
 		return NumXiangqiTerms
+	case n.isXiangqi():
+		return NumBasicXiangqiTerms
 	case n.flags&EvolveMoreTerms != 0 && n.flags&EvolveKingDanger != 0:
 		return NumChessTerms
 	case n.flags&EvolveMoreTerms != 0:

@@ -2,6 +2,7 @@ package nnet
 
 import (
 	"fmt"
+	"math/bits"
 
 	"evolved/game"
 	"evolved/game/xiangqi"
@@ -25,11 +26,29 @@ import (
 //	tempo: 1 for the side to move;
 //	hollow cannons: 1 when the first piece in front of the enemy general
 //	    on its file is one of the side's cannons (a cannon there mates with
-//	    any screen that lands between).
+//	    any screen that lands between);
+//
+// and with EvolveMoreTerms:
+//
+//	threats: enemy chariots the side attacks with a piece of lower value
+//	    (anything but a chariot or the general), and enemy horses and
+//	    cannons it attacks with a soldier, advisor or elephant;
+//	palace attackers: the side's chariots, horses, cannons and soldiers
+//	    that attack a point of the enemy palace;
+//	attackers against missing defenders: the palace attackers times the
+//	    enemy's missing advisors and elephants (4 less those left), so that
+//	    an attack on a general stripped of its guards can weigh more than
+//	    the sum of its parts;
+//	connected soldiers: the side's soldiers across the river with another
+//	    of its soldiers beside them on the same rank.
 
-// NumXiangqiTerms is the number of positional terms of EvolveTerms on a
-// xiangqi net.
-const NumXiangqiTerms = 10
+// NumXiangqiTerms is the number of positional terms of a xiangqi net with
+// EvolveTerms and EvolveMoreTerms, NumBasicXiangqiTerms of them with
+// EvolveTerms alone.
+const (
+	NumXiangqiTerms      = 14
+	NumBasicXiangqiTerms = 10
+)
 
 // The xiangqi terms, in storage order.
 const (
@@ -43,6 +62,11 @@ const (
 	xqTermHanging
 	xqTermTempo
 	xqTermHollowCannons
+	// EvolveMoreTerms
+	xqTermThreats
+	xqTermPalaceAttackers
+	xqTermAttackersVsDefenders
+	xqTermConnectedSoldiers
 )
 
 // XiangqiTermNames returns the names of the xiangqi positional terms, in
@@ -52,6 +76,7 @@ func XiangqiTermNames() [NumXiangqiTerms]string {
 		"horse mobility", "chariot mobility", "cannon mobility", "soldier mobility",
 		"control", "control of the enemy half", "control of the enemy palace",
 		"hanging pieces", "tempo", "hollow cannons",
+		"threats by lower-valued pieces", "palace attackers", "palace attackers times missing defenders", "connected soldiers",
 	}
 }
 
@@ -61,22 +86,38 @@ func XiangqiTermNames() [NumXiangqiTerms]string {
 // times a strength of 100): 0.02 a horse move, 0.01 a chariot or cannon
 // move, 0.025 a soldier move, 0.002 an attacked point, again on the enemy
 // half and again in the enemy palace. The others are 0.3 a hanging piece,
-// 0.1 the tempo and 0.5 a hollow cannon.
+// 0.1 the tempo and 0.5 a hollow cannon; of the more terms 0.3 a threat,
+// 0.1 a palace attacker, 0.05 an attacker per missing defender and 0.1 a
+// connected soldier.
 func XiangqiTermUnits() [NumXiangqiTerms]float64 {
-	return [NumXiangqiTerms]float64{0.02, 0.01, 0.01, 0.025, 0.002, 0.002, 0.002, 0.3, 0.1, 0.5}
+	return [NumXiangqiTerms]float64{0.02, 0.01, 0.01, 0.025, 0.002, 0.002, 0.002, 0.3, 0.1, 0.5, 0.3, 0.1, 0.05, 0.1}
 }
 
 // XiangqiTermFeatures returns the positional features of p (see above) as
 // pov's count minus the opponent's, in storage order.
 func XiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTerms]int {
-	return xiangqiTermFeatures(&p, pov)
+	return xiangqiTermFeatures(&p, pov, true)
 }
 
-// xiangqiTermFeatures is XiangqiTermFeatures on a pointer.
-func xiangqiTermFeatures(p *xiangqi.Position, pov game.Player) [NumXiangqiTerms]int {
+// xiangqiTermFeatures is XiangqiTermFeatures on a pointer; without more
+// the more terms are left 0.
+func xiangqiTermFeatures(p *xiangqi.Position, pov game.Player, more bool) [NumXiangqiTerms]int {
 	us, them := pov&1, pov&1^1
-	a := [2]xiangqi.Activity{p.Activity(xiangqi.Red), p.Activity(xiangqi.Black)}
+	if !more { // the by-type walk costs a fifth more: only where it is used
+		a := [2]xiangqi.Activity{p.Activity(xiangqi.Red), p.Activity(xiangqi.Black)}
+		ours, theirs := xiangqiSideFeatures(p, us, &a), xiangqiSideFeatures(p, them, &a)
+		for i := range ours {
+			ours[i] -= theirs[i]
+		}
+		return ours
+	}
+	var a [2]xiangqi.Activity
+	var d [2]xiangqi.PieceActivity
+	a[0], d[0] = p.ActivityByType(xiangqi.Red)
+	a[1], d[1] = p.ActivityByType(xiangqi.Black)
 	ours, theirs := xiangqiSideFeatures(p, us, &a), xiangqiSideFeatures(p, them, &a)
+	xiangqiMoreFeatures(&ours, us, &d)
+	xiangqiMoreFeatures(&theirs, them, &d)
 	for i := range ours {
 		ours[i] -= theirs[i]
 	}
@@ -84,7 +125,7 @@ func xiangqiTermFeatures(p *xiangqi.Position, pov game.Player) [NumXiangqiTerms]
 }
 
 // xiangqiSideFeatures counts the positional features of side us in p,
-// given both sides' activity a.
+// given both sides' activity a, the basic terms.
 func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Activity) [NumXiangqiTerms]int {
 	var f [NumXiangqiTerms]int
 	them := us ^ 1
@@ -125,6 +166,31 @@ func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Acti
 	return f
 }
 
+// xiangqiMoreFeatures counts the more terms' features of side us into f,
+// given both sides' activity by type d.
+func xiangqiMoreFeatures(f *[NumXiangqiTerms]int, us game.Player, d *[2]xiangqi.PieceActivity) {
+	them := us ^ 1
+	mine, enemy := &d[us], &d[them]
+	belowChariot := mine.ByType[xiangqi.Soldier].Or(mine.ByType[xiangqi.Advisor]).Or(mine.ByType[xiangqi.Elephant])
+	belowHorse := belowChariot
+	belowChariot = belowChariot.Or(mine.ByType[xiangqi.Horse]).Or(mine.ByType[xiangqi.Cannon])
+	f[xqTermThreats] = enemy.Pieces[xiangqi.Chariot].And(belowChariot).Count() +
+		enemy.Pieces[xiangqi.Horse].Or(enemy.Pieces[xiangqi.Cannon]).And(belowHorse).Count()
+	f[xqTermPalaceAttackers] = mine.PalaceAttackers
+	missing := 4 - enemy.Pieces[xiangqi.Advisor].Count() - enemy.Pieces[xiangqi.Elephant].Count()
+	f[xqTermAttackersVsDefenders] = mine.PalaceAttackers * max(missing, 0)
+	crossed := mine.Pieces[xiangqi.Soldier].And(xiangqi.Half(them))
+	for w, set := range crossed {
+		for ; set != 0; set &= set - 1 {
+			s := w*64 + bits.TrailingZeros64(set)
+			file := s % xiangqi.Files
+			if file > 0 && crossed.Has(xiangqi.Square(s-1)) || file < xiangqi.Files-1 && crossed.Has(xiangqi.Square(s+1)) {
+				f[xqTermConnectedSoldiers]++
+			}
+		}
+	}
+}
+
 // XiangqiTerms returns the weights of n's xiangqi positional terms in
 // units of XiangqiTermUnits, in storage order; zeros without EvolveTerms
 // or for a net of another game.
@@ -160,6 +226,6 @@ func xiangqiTermValues(n *Net) []float64 {
 // pov in pawns, with the per-count values v: the sum in storage order of
 // v[i]*feature[i].
 func xiangqiTermsValue(p *xiangqi.Position, pov game.Player, v []float64) float64 {
-	f := xiangqiTermFeatures(p, pov)
+	f := xiangqiTermFeatures(p, pov, len(v) > NumBasicXiangqiTerms)
 	return termsSum(v, f[:])
 }

@@ -107,6 +107,7 @@ func naiveXiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTe
 		return attacks, quiet
 	}
 	var attacked [2][xiangqi.Files][xiangqi.Ranks]bool
+	var attackedBy [2][xiangqi.NoPieceType][xiangqi.Files][xiangqi.Ranks]bool
 	var generals [2][2]int
 	for f := range xiangqi.Files {
 		for r := range xiangqi.Ranks {
@@ -114,6 +115,7 @@ func naiveXiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTe
 				a, _ := reach(f, r)
 				for _, x := range a {
 					attacked[sq.color][x[0]][x[1]] = true
+					attackedBy[sq.color][sq.pt][x[0]][x[1]] = true
 				}
 				if sq.pt == xiangqi.General {
 					generals[sq.color] = [2]int{f, r}
@@ -160,6 +162,63 @@ func naiveXiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTe
 		if p.Side() == us {
 			out[xqTermTempo] = 1
 		}
+		// The more terms, piece by piece.
+		defenders := 0
+		for f := range xiangqi.Files {
+			for r := range xiangqi.Ranks {
+				sq := board[f][r]
+				if sq == nil {
+					continue
+				}
+				if sq.color == them {
+					by := func(types ...xiangqi.PieceType) bool {
+						for _, pt := range types {
+							if attackedBy[us][pt][f][r] {
+								return true
+							}
+						}
+						return false
+					}
+					switch sq.pt {
+					case xiangqi.Advisor, xiangqi.Elephant:
+						defenders++
+					case xiangqi.Chariot:
+						if by(xiangqi.Soldier, xiangqi.Advisor, xiangqi.Elephant, xiangqi.Horse, xiangqi.Cannon) {
+							out[xqTermThreats]++
+						}
+					case xiangqi.Horse, xiangqi.Cannon:
+						if by(xiangqi.Soldier, xiangqi.Advisor, xiangqi.Elephant) {
+							out[xqTermThreats]++
+						}
+					}
+					continue
+				}
+				switch sq.pt {
+				case xiangqi.Horse, xiangqi.Chariot, xiangqi.Cannon, xiangqi.Soldier:
+					a, _ := reach(f, r)
+					for _, x := range a {
+						if inPalace(them, x[0], x[1]) {
+							out[xqTermPalaceAttackers]++
+							break
+						}
+					}
+				}
+				if sq.pt == xiangqi.Soldier && !home(us, r) {
+					for _, x := range []int{f - 1, f + 1} {
+						if n := func() *piece {
+							if on(x, r) {
+								return board[x][r]
+							}
+							return nil
+						}(); n != nil && n.color == us && n.pt == xiangqi.Soldier {
+							out[xqTermConnectedSoldiers]++
+							break
+						}
+					}
+				}
+			}
+		}
+		out[xqTermAttackersVsDefenders] = out[xqTermPalaceAttackers] * (4 - defenders)
 		g := generals[them]
 		for y := g[1] + forward(them); on(0, y); y += forward(them) {
 			if sq := board[g[0]][y]; sq != nil {
@@ -214,10 +273,12 @@ func TestXiangqiTermFeaturesHandCounted(t *testing.T) {
 		// Red's chariot d1 attacks d2..d10 (d6..d10 on Black's half, d8,
 		// d9, d10 in Black's palace), c1, b1, a1 and its general's e1: 13
 		// points, 12 moves; Ke1 adds d1, f1 and e2: 16. Black's Kf10
-		// attacks e10 and f9. Red to move.
+		// attacks e10 and f9. Red to move. The chariot attacks Black's
+		// palace, which lacks all four of its defenders: 1 palace
+		// attacker, 4 times missing defenders.
 		{"5k3/9/9/9/9/9/9/9/9/3RK4 w - - 0 1", [NumXiangqiTerms]int{
 			xqTermChariotMobility: 12, xqTermControl: 16 - 2, xqTermControlEnemyHalf: 5,
-			xqTermControlEnemyPalace: 3, xqTermTempo: 1}},
+			xqTermControlEnemyPalace: 3, xqTermTempo: 1, xqTermPalaceAttackers: 1, xqTermAttackersVsDefenders: 4}},
 	} {
 		p, err := xiangqi.ParseFEN(c.fen)
 		if err != nil {
@@ -235,6 +296,44 @@ func TestXiangqiTermFeaturesHandCounted(t *testing.T) {
 		}
 		if got := naiveXiangqiTermFeatures(p, xiangqi.Red); got != c.want {
 			t.Errorf("%s: the naive count %v, want %v", c.fen, got, c.want)
+		}
+	}
+}
+
+// TestXiangqiMoreTermsHandCounted checks the more terms on positions
+// counted by hand (the comments show the counts; the other terms are the
+// naive count's, compared in TestXiangqiTermFeaturesMatchNaive).
+func TestXiangqiMoreTermsHandCounted(t *testing.T) {
+	for _, c := range []struct {
+		fen  string
+		want [4]int // Red's threats, palace attackers, attackers times missing defenders, connected soldiers
+	}{
+		// Red's soldiers d7 and e7 have crossed the river side by side (2
+		// connected) and attack d8 and e8 in Black's palace (2 palace
+		// attackers, which lacks its 4 defenders: 8); d7 attacks the
+		// Black chariot on d8 (1 threat). The chariot attacks the soldier
+		// d7, a piece of lower value (no threat), and no point of Red's
+		// palace.
+		{"5k3/9/3r5/3PP4/9/9/9/9/9/4K4 w - - 0 1", [4]int{1, 2, 8, 2}},
+		// Black keeps an advisor (e9) and an elephant (a8): 2 defenders
+		// missing, so Red's 2 palace attackers, the soldiers d7 and f7
+		// (attacking d8 and f8), count 4. Both attack the Black horse
+		// on e7 between them: 1 threat (a piece, not an attack, counts).
+		// The horse keeps them from being side by side: 0 connected.
+		{"5k3/4a4/b8/3PnP3/9/9/9/9/9/4K4 w - - 0 1", [4]int{1, 2, 4, 0}},
+	} {
+		p, err := xiangqi.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := XiangqiTermFeatures(p, xiangqi.Red)
+		black := XiangqiTermFeatures(p, xiangqi.Black)
+		naive := naiveXiangqiTermFeatures(p, xiangqi.Red)
+		for i, w := range c.want {
+			k := NumBasicXiangqiTerms + i
+			if got[k] != w || black[k] != -w || naive[k] != w {
+				t.Errorf("%s: %s = %d (Black's view %d, naive %d), want %d", c.fen, XiangqiTermNames()[k], got[k], black[k], naive[k], w)
+			}
 		}
 	}
 }
@@ -268,54 +367,64 @@ func TestXiangqiTermFeaturesMatchNaive(t *testing.T) {
 // TestXiangqiTermsInEvaluation checks that a xiangqi net's terms add
 // weight*unit*feature to its value, from scratch and incrementally, and
 // that a net with all terms at 0 evaluates as the same net without them,
-// bit for bit.
+// bit for bit: the basic terms, and with EvolveMoreTerms all of them.
 func TestXiangqiTermsInEvaluation(t *testing.T) {
 	base := xiangqiTestNet(t, xiangqiHidden, PieceDiff|EvolvePieceValues|EvolvePST, 341)
 	w := base.Weights()
 	tail := NumXiangqiPieceValues
-	withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, NumXiangqiTerms)...), w[len(w)-tail:]...)
-	zero, err := New(base.Sizes(), base.Flags()|EvolveTerms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if zero, err = zero.WithWeights(withW); err != nil {
-		t.Fatal(err)
-	}
-	weights := [NumXiangqiTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5}
-	with, err := zero.WithXiangqiTerms(weights)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := with.XiangqiTerms(); got != weights {
-		t.Fatalf("XiangqiTerms = %v, want %v", got, weights)
-	}
-	eBase, _ := NewXiangqiEval(base)
-	eZero, _ := NewXiangqiEval(zero)
-	eWith, _ := NewXiangqiEval(with)
-	units := XiangqiTermUnits()
-	for _, g := range randomXiangqiGames(342, 20, 60) {
-		acc := eWith.NewAccumulator()
-		acc.Reset(g[0])
-		for i, p := range g {
-			if i > 0 {
-				acc.Push(p)
-			}
-			for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
-				b := eBase.Evaluate(p, pov)
-				if z := eZero.Evaluate(p, pov); z != b {
-					t.Fatalf("%s: terms at 0 give %v, without terms %v", p.FEN(), z, b)
+	for _, tc := range []struct {
+		flags Flags
+		k     int
+	}{{EvolveTerms, NumBasicXiangqiTerms}, {EvolveTerms | EvolveMoreTerms, NumXiangqiTerms}} {
+		withW := append(append(append([]float64{}, w[:len(w)-tail]...), make([]float64, tc.k)...), w[len(w)-tail:]...)
+		zero, err := New(base.Sizes(), base.Flags()|tc.flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if zero, err = zero.WithWeights(withW); err != nil {
+			t.Fatal(err)
+		}
+		all := [NumXiangqiTerms]float64{1, 0.5, -2, 3, 1, 0.25, 1, 2, -1, 1.5, 1.25, -0.5, 2, 0.75}
+		var weights [NumXiangqiTerms]float64
+		copy(weights[:tc.k], all[:])
+		if _, err := zero.WithXiangqiTerms(all); tc.k < NumXiangqiTerms && !errors.Is(err, ErrArchitecture) {
+			t.Errorf("flags %v: more terms set on a net without them: %v, want ErrArchitecture", tc.flags, err)
+		}
+		with, err := zero.WithXiangqiTerms(weights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := with.XiangqiTerms(); got != weights {
+			t.Fatalf("XiangqiTerms = %v, want %v", got, weights)
+		}
+		eBase, _ := NewXiangqiEval(base)
+		eZero, _ := NewXiangqiEval(zero)
+		eWith, _ := NewXiangqiEval(with)
+		units := XiangqiTermUnits()
+		for _, g := range randomXiangqiGames(342, 20, 60) {
+			acc := eWith.NewAccumulator()
+			acc.Reset(g[0])
+			for i, p := range g {
+				if i > 0 {
+					acc.Push(p)
 				}
-				f := naiveXiangqiTermFeatures(p, pov)
-				want := b
-				for i := range f {
-					want += weights[i] * units[i] * float64(f[i])
-				}
-				got := eWith.Evaluate(p, pov)
-				if math.Abs(got-want) > 1e-9 {
-					t.Fatalf("%s pov %v: Evaluate = %v, want %v", p.FEN(), pov, got, want)
-				}
-				if inc := acc.Evaluate(pov); inc != got {
-					t.Fatalf("%s pov %v: the accumulator gives %v, Evaluate %v", p.FEN(), pov, inc, got)
+				for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
+					b := eBase.Evaluate(p, pov)
+					if z := eZero.Evaluate(p, pov); z != b {
+						t.Fatalf("%s: terms at 0 give %v, without terms %v", p.FEN(), z, b)
+					}
+					f := naiveXiangqiTermFeatures(p, pov)
+					want := b
+					for i := range f {
+						want += weights[i] * units[i] * float64(f[i])
+					}
+					got := eWith.Evaluate(p, pov)
+					if math.Abs(got-want) > 1e-9 {
+						t.Fatalf("flags %v, %s pov %v: Evaluate = %v, want %v", tc.flags, p.FEN(), pov, got, want)
+					}
+					if inc := acc.Evaluate(pov); inc != got {
+						t.Fatalf("%s pov %v: the accumulator gives %v, Evaluate %v", p.FEN(), pov, inc, got)
+					}
 				}
 			}
 		}
@@ -327,12 +436,19 @@ func TestXiangqiTermsInEvaluation(t *testing.T) {
 // them.
 func TestXiangqiTermsLayout(t *testing.T) {
 	plain, _ := New(XiangqiSizes(4), EvolvePST|EvolvePieceValues)
-	n, err := New(XiangqiSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms)
+	basic, err := New(XiangqiSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := n.NumWeights(), plain.NumWeights()+NumXiangqiTerms; got != want {
-		t.Fatalf("%d weights, want %d", got, want)
+	if got, want := basic.NumWeights(), plain.NumWeights()+NumBasicXiangqiTerms; got != want || basic.TermCount() != NumBasicXiangqiTerms {
+		t.Fatalf("%d weights, %d terms; want %d, %d", got, basic.TermCount(), want, NumBasicXiangqiTerms)
+	}
+	n, err := New(XiangqiSizes(4), EvolvePST|EvolvePieceValues|EvolveTerms|EvolveMoreTerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := n.NumWeights(), plain.NumWeights()+NumXiangqiTerms; got != want || n.TermCount() != NumXiangqiTerms {
+		t.Fatalf("%d weights, %d terms; want %d, %d", got, n.TermCount(), want, NumXiangqiTerms)
 	}
 	n, _ = n.WithXiangqiTerms([NumXiangqiTerms]float64{0: 5, NumXiangqiTerms - 1: 7})
 	w := n.Weights()
@@ -349,8 +465,13 @@ func TestXiangqiTermsLayout(t *testing.T) {
 	if _, err := n.WithChessTerms([NumChessTerms]float64{}); !errors.Is(err, ErrArchitecture) {
 		t.Errorf("WithChessTerms on a xiangqi net: error %v, want ErrArchitecture", err)
 	}
-	if _, err := New(XiangqiSizes(4), EvolveTerms|EvolveMoreTerms); !errors.Is(err, ErrArchitecture) {
-		t.Errorf("EvolveMoreTerms on a xiangqi net: error %v, want ErrArchitecture", err)
+	if _, err := New(XiangqiSizes(4), EvolveMoreTerms); !errors.Is(err, ErrArchitecture) {
+		t.Errorf("EvolveMoreTerms without EvolveTerms on a xiangqi net: error %v, want ErrArchitecture", err)
+	}
+	for _, f := range []Flags{EvolveTerms | EvolveMoreTerms | EvolveKingDanger, EvolveTerms | TaperedTerms} {
+		if _, err := New(XiangqiSizes(4), f); !errors.Is(err, ErrArchitecture) {
+			t.Errorf("%v on a xiangqi net: error %v, want ErrArchitecture (chess only)", f, err)
+		}
 	}
 	if _, err := plain.WithXiangqiTerms([NumXiangqiTerms]float64{}); !errors.Is(err, ErrArchitecture) {
 		t.Errorf("WithXiangqiTerms without EvolveTerms: error %v, want ErrArchitecture", err)

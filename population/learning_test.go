@@ -141,7 +141,8 @@ func TestXiangqiTermsAddStrength(t *testing.T) {
 
 // xiangqiGenerationZero returns the species of depth-2 xiangqi agents and
 // the first agent of a seeded generation 0 with piece values, tables and
-// terms, without terms (all 0) and with every term at its textbook value.
+// terms, without terms (all 0) and with every term of evolve_terms (the
+// basic ten) at its textbook value.
 func xiangqiGenerationZero(t *testing.T) (species population.Species[xiangqi.Move, *xiangqi.Game], plain, withTerms *nnet.Net) {
 	t.Helper()
 	species = games.Xiangqi().Species(games.Setup{Depth: 2})
@@ -152,7 +153,7 @@ func xiangqiGenerationZero(t *testing.T) (species population.Species[xiangqi.Mov
 		t.Fatal(err)
 	}
 	var textbook [nnet.NumXiangqiTerms]float64
-	for i := range textbook {
+	for i := range nnet.NumBasicXiangqiTerms {
 		textbook[i] = 1
 	}
 	plain = st.Agents[0].Net

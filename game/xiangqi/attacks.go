@@ -61,6 +61,18 @@ type Activity struct {
 	Attacks SquareSet
 }
 
+// PieceActivity is what one side's pieces reach, type by type, as
+// Position.ActivityByType computes it beside Activity.
+type PieceActivity struct {
+	// ByType holds the squares attacked by the side's pieces of each type
+	// (their union is Activity.Attacks), and Pieces the squares of those
+	// pieces.
+	ByType, Pieces [NoPieceType]SquareSet
+	// PalaceAttackers counts the side's chariots, horses, cannons and
+	// soldiers that attack at least one point of the enemy palace.
+	PalaceAttackers int
+}
+
 // Activity is computed without a data-dependent branch per square: a
 // branch that leaves a ray at an unpredictable point costs more than all
 // the rest of the work. Sliders look up their attacks by the occupancy of
@@ -240,6 +252,21 @@ func fileSet(t *activityTables, m uint16, f uint) (lo, hi uint64) {
 // pieces once and does not allocate.
 func (p *Position) Activity(c game.Player) Activity {
 	var a Activity
+	p.activity(c, &a, nil)
+	return a
+}
+
+// ActivityByType returns Activity and, in the same walk, what c's pieces
+// reach type by type. It costs a fifth more than Activity alone.
+func (p *Position) ActivityByType(c game.Player) (Activity, PieceActivity) {
+	var a Activity
+	var d PieceActivity
+	p.activity(c, &a, &d)
+	return a, d
+}
+
+// activity fills a, and d unless it is nil, for c's pieces in p.
+func (p *Position) activity(c game.Player, a *Activity, d *PieceActivity) {
 	var lo, hi uint64 // the attacked squares
 	us := c & 1
 	own0, own1 := p.occ[us][0], p.occ[us][1]
@@ -279,8 +306,24 @@ func (p *Position) Activity(c game.Player) Activity {
 			}
 			lo, hi = lo|m0, hi|m1
 			a.Moves[pt] += quiet + bits.OnesCount64(m0&^own0) + bits.OnesCount64(m1&^own1)
+			if d != nil {
+				d.add(pt, from, m0, m1, &t.palaces[us^1])
+			}
 		}
 	}
 	a.Attacks = SquareSet{lo, hi}
-	return a
+}
+
+// add records that c's piece of type pt on from attacks the squares m0,
+// m1, pal being the enemy palace. It stays out of line, which keeps
+// Activity's loop as small as before PieceActivity existed.
+//
+//go:noinline
+func (d *PieceActivity) add(pt PieceType, from Square, m0, m1 uint64, pal *SquareSet) {
+	d.ByType[pt][0] |= m0
+	d.ByType[pt][1] |= m1
+	d.Pieces[pt][from>>6] |= 1 << (from & 63)
+	if pt >= Horse && (m0&pal[0]|m1&pal[1]) != 0 {
+		d.PalaceAttackers++
+	}
 }

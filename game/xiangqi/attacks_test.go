@@ -7,10 +7,11 @@ import (
 	"evolved/game"
 )
 
-// refActivity recomputes Activity the slow way, from PieceAt and the rules
-// of movement stated square pair by square pair, with no move tables.
-func refActivity(p *Position, c game.Player) Activity {
+// refActivity recomputes ActivityByType the slow way, from PieceAt and the
+// rules of movement stated square pair by square pair, with no move tables.
+func refActivity(p *Position, c game.Player) (Activity, PieceActivity) {
 	var a Activity
+	var d PieceActivity
 	abs := func(x int) int { return max(x, -x) }
 	between := func(from, to Square) int { // pieces strictly between two squares on a line
 		n := 0
@@ -29,11 +30,17 @@ func refActivity(p *Position, c game.Player) Activity {
 		f, r := s.File(), s.Rank()
 		return f >= 3 && f <= 5 && (c == Red && r <= 2 || c == Black && r >= 7)
 	}
+	enemyPalace := func(s Square) bool {
+		f, r := s.File(), s.Rank()
+		return f >= 3 && f <= 5 && (c == Black && r <= 2 || c == Red && r >= 7)
+	}
 	for from := range Square(Squares) {
 		pt, col := p.PieceAt(from)
 		if pt == NoPieceType || col != c {
 			continue
 		}
+		d.Pieces[pt] = d.Pieces[pt].With(from)
+		hitsPalace := false
 		for to := range Square(Squares) {
 			if to == from {
 				continue
@@ -81,13 +88,18 @@ func refActivity(p *Position, c game.Player) Activity {
 			}
 			if attacks {
 				a.Attacks = a.Attacks.With(to)
+				d.ByType[pt] = d.ByType[pt].With(to)
+				if !hitsPalace && pt >= Horse && enemyPalace(to) {
+					hitsPalace = true
+					d.PalaceAttackers++
+				}
 			}
 			if moves {
 				a.Moves[pt]++
 			}
 		}
 	}
-	return a
+	return a, d
 }
 
 // TestActivityStart checks Activity on the start position against counts
@@ -104,7 +116,7 @@ func TestActivityStart(t *testing.T) {
 		if a.Moves != want {
 			t.Errorf("Activity(%v).Moves = %v, want %v", c, a.Moves, want)
 		}
-		if ref := refActivity(&p, c); a != ref {
+		if ref, _ := refActivity(&p, c); a != ref {
 			t.Errorf("Activity(%v) = %+v, reference %+v", c, a, ref)
 		}
 	}
@@ -183,8 +195,12 @@ func TestActivityRandom(t *testing.T) {
 	for range games {
 		randomWalk(rng, Start(), 200, func(p *Position, moves []Move) {
 			for _, c := range []game.Player{Red, Black} {
-				if got, want := p.Activity(c), refActivity(p, c); got != want {
+				want, wantD := refActivity(p, c)
+				if got := p.Activity(c); got != want {
 					t.Fatalf("%s: Activity(%v) = %+v, reference %+v", p.FEN(), c, got, want)
+				}
+				if got, gotD := p.ActivityByType(c); got != want || gotD != wantD {
+					t.Fatalf("%s: ActivityByType(%v) = %+v, %+v, reference %+v, %+v", p.FEN(), c, got, gotD, want, wantD)
 				}
 			}
 			var legal [NoPieceType]int
@@ -237,11 +253,66 @@ func BenchmarkActivity(b *testing.B) {
 		})
 	}
 	b.ReportAllocs()
-	n, i := 0, 0
-	for b.Loop() {
-		p := &positions[i&255]
-		n += p.Activity(p.Side()).Moves[Cannon]
-		i++
+	b.Run("plain", func(b *testing.B) {
+		n, i := 0, 0
+		for b.Loop() {
+			p := &positions[i&255]
+			n += p.Activity(p.Side()).Moves[Cannon]
+			i++
+		}
+		_ = n
+	})
+	b.Run("by-type", func(b *testing.B) {
+		n, i := 0, 0
+		for b.Loop() {
+			p := &positions[i&255]
+			a, d := p.ActivityByType(p.Side())
+			n += a.Moves[Cannon] + d.PalaceAttackers
+			i++
+		}
+		_ = n
+	})
+}
+
+// TestActivityByTypeByHand checks ByType, Pieces and PalaceAttackers on a
+// position set by hand: a Red chariot on e5 sees up the open e file to the
+// Black palace (its general on d10), a Red horse on c7 reaches d9 and e8 in the palace,
+// a Red soldier on d6 attacks d7, c6 and e6 but no palace point, and an
+// advisor never counts.
+func TestActivityByTypeByHand(t *testing.T) {
+	p, err := ParseFEN("3k5/9/9/2N6/3P5/4R4/9/9/4A4/3K5 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
 	}
-	_ = n
+	_, a := p.ActivityByType(Red)
+	if a.PalaceAttackers != 2 {
+		t.Errorf("PalaceAttackers = %d, want 2 (the chariot, the horse)", a.PalaceAttackers)
+	}
+	sq := func(s string) Square {
+		x, err := ParseSquare(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for _, tc := range []struct {
+		pt   PieceType
+		sq   string
+		want bool
+	}{
+		{Chariot, "e6", true}, {Chariot, "e10", true}, {Chariot, "a5", true}, {Chariot, "d6", false},
+		{Horse, "d9", true}, {Horse, "e8", true}, {Horse, "e6", true}, {Horse, "d5", true}, {Horse, "c5", false},
+		{Soldier, "d7", true}, {Soldier, "c6", true}, {Soldier, "e6", true}, {Soldier, "d5", false},
+		{Advisor, "d1", true}, {Advisor, "d2", false},
+	} {
+		if got := a.ByType[tc.pt].Has(sq(tc.sq)); got != tc.want {
+			t.Errorf("ByType[%v] has %s: %v, want %v", tc.pt, tc.sq, got, tc.want)
+		}
+	}
+	if !a.Pieces[Soldier].Has(sq("d6")) || a.Pieces[Soldier].Count() != 1 || !a.Pieces[General].Has(sq("d1")) || a.Pieces[Cannon].Count() != 0 {
+		t.Errorf("Pieces = %v", a.Pieces)
+	}
+	if _, b := p.ActivityByType(Black); b.PalaceAttackers != 0 || !b.Pieces[General].Has(sq("d10")) || b.Pieces[General].Count() != 1 {
+		t.Errorf("Black's activity %+v: want no palace attackers, the general on d10", b)
+	}
 }
