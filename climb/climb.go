@@ -32,6 +32,10 @@ type Point struct {
 	Score float64 `json:"score"`
 	Elo   float64 `json:"elo"`
 	CI    float64 `json:"ci"`
+	// Nodes is the node budget the champion played under, its
+	// generation's, in a run whose curriculum has checked its climb; 0
+	// (absent) in others, whose champions play under the run's budget.
+	Nodes int64 `json:"nodes,omitempty"`
 }
 
 // NewPoint returns the point of generation's champion, hours into the

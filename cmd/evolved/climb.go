@@ -109,16 +109,37 @@ func climbCommand(fs *flag.FlagSet) action {
 		if err != nil {
 			return fmt.Errorf("climb: %w", err)
 		}
+		budget, err := curriculumBudget(ctx, db, s.game)
+		if err != nil {
+			return fmt.Errorf("climb: %w", err)
+		}
 		switch strings.ToLower(s.game) {
 		case games.DraughtsName:
-			return climbOn(ctx, s, rows, stdout, stderr, games.Draughts())
+			return climbOn(ctx, s, rows, budget, stdout, stderr, games.Draughts())
 		case games.ChessName:
-			return climbOn(ctx, s, rows, stdout, stderr, chessKind(ctx))
+			return climbOn(ctx, s, rows, budget, stdout, stderr, chessKind(ctx))
 		case games.XiangqiName:
-			return climbOn(ctx, s, rows, stdout, stderr, games.Xiangqi())
+			return climbOn(ctx, s, rows, budget, stdout, stderr, games.Xiangqi())
 		}
 		return usagef("climb: %v", games.Unknown(s.game))
 	}
+}
+
+// curriculumBudget returns the node budget each generation of game's run
+// played under when its curriculum has made a check (the budget may then
+// differ between champions), or nil.
+func curriculumBudget(ctx context.Context, db *storage.DB, game string) (func(generation int) (int64, error), error) {
+	c, ok, err := db.Curriculum(ctx, game)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return func(generation int) (int64, error) {
+		n, err := db.CurriculumNodes(ctx, game, generation)
+		if n == 0 {
+			n = c.FirstNodes // before the first check: the budget it started from
+		}
+		return n, err
+	}, nil
 }
 
 // climbUsage turns the error of a choice of generations the run cannot
@@ -139,7 +160,10 @@ func climbUsage(err error, from, to int) error {
 
 // climbOn plays the champions of the chosen generations against the
 // opponent, printing each point as it is measured, then the summary.
-func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, stdout, stderr io.Writer, k games.Kind[M, S]) error {
+// budget, if not nil, gives the node budget each champion plays under
+// (curriculumBudget), which the points then show.
+func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, budget func(int) (int64, error),
+	stdout, stderr io.Writer, k games.Kind[M, S]) error {
 	arena := k.Arena(games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies})
 	if len(rows) == 0 {
 		return fmt.Errorf("climb: %s has no played generation yet", s.game)
@@ -179,7 +203,11 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	if !s.json {
 		fmt.Fprintf(stdout, "climb %s: %d champions of %s against %s, %d games each, seed %d, %s\n",
 			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, tc)
-		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s\n", "generation", "hours", "+", "=", "-", "score", "Elo")
+		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s", "generation", "hours", "+", "=", "-", "score", "Elo")
+		if budget != nil {
+			fmt.Fprintf(stdout, " %8s", "nodes")
+		}
+		fmt.Fprintln(stdout)
 	}
 	rep := progress.New(stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(stderr))
 	for i, g := range gens {
@@ -198,10 +226,20 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 			return fmt.Errorf("climb: generation %d: %w", g, err)
 		}
 		p := climb.NewPoint(g, hours[g], res.Wins, res.Draws, res.Losses)
+		if budget != nil {
+			if p.Nodes, err = budget(g); err != nil {
+				rep.Finish()
+				return fmt.Errorf("climb: %w", err)
+			}
+		}
 		report.Points = append(report.Points, p)
 		if !s.json {
 			rep.Clear()
-			fmt.Fprintf(stdout, "%10d %7.2f %5d %5d %5d %6.1f%% %+5.0f ± %-4.0f\n", p.Generation, p.Hours, p.Wins, p.Draws, p.Losses, p.Score, p.Elo, p.CI)
+			fmt.Fprintf(stdout, "%10d %7.2f %5d %5d %5d %6.1f%% %+5.0f ± %-4.0f", p.Generation, p.Hours, p.Wins, p.Draws, p.Losses, p.Score, p.Elo, p.CI)
+			if budget != nil {
+				fmt.Fprintf(stdout, " %8d", p.Nodes)
+			}
+			fmt.Fprintln(stdout)
 		}
 	}
 	rep.Finish()

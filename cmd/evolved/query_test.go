@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -359,5 +360,41 @@ func TestCurriculumJoinsARunShown(t *testing.T) {
 	got := fmt.Sprint(status.Populations[0].SettingChanges)
 	if want := "[{2 curriculum_every 0 2} {2 curriculum_games 0 2}]"; got != want {
 		t.Errorf("status --json setting_changes: %s, want %s", got, want)
+	}
+
+	// climb shows the budget each champion played under: 40 nodes up to
+	// the check of generation 2, what it left after.
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "4").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var after int64
+	if err := db.QueryRow("SELECT next_nodes FROM curriculum WHERE generation = 2").Scan(&after); err != nil {
+		t.Fatal(err)
+	}
+	js, err = evolvedIn(t, dir, "climb", "--every", "1", "--games", "2", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var climbed struct {
+		Points []struct {
+			Generation int   `json:"generation"`
+			Nodes      int64 `json:"nodes"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal(js, &climbed); err != nil {
+		t.Fatalf("climb --json: %v\n%s", err, js)
+	}
+	want := fmt.Sprintf("[{1 40} {2 40} {3 %d}]", after)
+	if got := fmt.Sprint(climbed.Points); got != want {
+		t.Errorf("climb points %s, want %s (generation, nodes)", got, want)
+	}
+	text, err = evolvedIn(t, dir, "climb", "--every", "1", "--games", "2").Output()
+	if err != nil || !regexp.MustCompile(`score +Elo +nodes\n +1 .* 40\n`).Match(text) {
+		t.Errorf("climb: %v\n%s\nwant a nodes column", err, text)
 	}
 }
