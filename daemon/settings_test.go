@@ -194,6 +194,29 @@ func TestXiangqiRunKeepsItsValueStep(t *testing.T) {
 	}
 }
 
+// TestXiangqiRunKeepsItsTerms checks that a xiangqi run started with the
+// default before the more terms (the ten terms and the value step) resumes
+// with ten terms, though the default now has fourteen.
+func TestXiangqiRunKeepsItsTerms(t *testing.T) {
+	d := newTestDaemon(t)
+	xc := d.config().Xiangqi
+	if !xc.EvolveMoreTerms || xc.flags()&nnet.EvolveMoreTerms == 0 {
+		t.Fatalf("the xiangqi default is %+v; this test expects the more terms", xc)
+	}
+	previous := mainSettings[0].xiangqi
+	if !strings.Contains(previous, `"evolve_more_terms":true,`) {
+		t.Fatalf("the default's stored settings %s lack the more terms", previous)
+	}
+	storeRun(t, d, "xiangqi", strings.Replace(previous, `"evolve_more_terms":true,`, "", 1))
+	got, err := runSettings(context.Background(), d, "xiangqi", xc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.EvolveTerms || got.EvolveMoreTerms || got.flags()&nnet.EvolveMoreTerms != 0 {
+		t.Errorf("a run started with the previous xiangqi default resumes with %+v; want the ten terms alone", got)
+	}
+}
+
 // TestRunKeepsOneRound checks that a run started before rounds existed
 // resumes with one round, the default, whether the configuration leaves
 // the key out (TestRunRefusesSettingsTheFileChanges: or spells it, and is
@@ -248,10 +271,10 @@ var mainSettings = []struct {
 }{
 	{"", `{"preset":"blondie24","depth":4,"nodes":0,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"fitness_memory":true,"evolve_king":false}`,
 		`{"preset":"blondie24","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:2"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"evolve_terms":true,"evolve_more_terms":true,"adjudicate_material":0,"chess960":false}`,
-		`{"preset":"blondie24","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"value_mutation_scale":0.05,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"evolve_terms":true,"adjudicate_material":0}`},
+		`{"preset":"blondie24","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"value_mutation_scale":0.05,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"evolve_terms":true,"evolve_more_terms":true,"adjudicate_material":0}`},
 	{settingsFile, `{"preset":"es","depth":4,"nodes":5000,"opening_plies":4,"max_moves":100,"format":"roundrobin","quiet_net":true,"rounds":1,"population":17,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":true,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":3,"hall_games":2,"mutation_scale":0.5,"fitness_memory":false,"evolve_king":true}`,
 		`{"preset":"blondie24","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"roundrobin","quiet_net":true,"rounds":2,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","a\u003cb\u0026c"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"table_mutation_scale":0.3,"value_mutation_scale":0.02,"table_scale_step":0.1,"mutation_half_life":250,"mutation_floor":0.2,"fitness_memory":true,"fitness_caution":1.5,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":9,"chess960":true}`,
-		`{"preset":"","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"blondie","population":15,"elite":5,"hidden":[7],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0,"value_mutation_scale":0.05,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":0}`},
+		`{"preset":"","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"blondie","population":15,"elite":5,"hidden":[7],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0,"value_mutation_scale":0.05,"fitness_memory":true,"evolve_piece_values":true,"evolve_pst":true,"evolve_more_terms":true,"adjudicate_material":0}`},
 }
 
 // settingsFile sets what the second case of mainSettings stores.
