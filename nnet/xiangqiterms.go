@@ -171,9 +171,8 @@ func xiangqiSideFeatures(p *xiangqi.Position, us game.Player, a *[2]xiangqi.Acti
 func xiangqiMoreFeatures(f *[NumXiangqiTerms]int, us game.Player, d *[2]xiangqi.PieceActivity) {
 	them := us ^ 1
 	mine, enemy := &d[us], &d[them]
-	belowChariot := mine.ByType[xiangqi.Soldier].Or(mine.ByType[xiangqi.Advisor]).Or(mine.ByType[xiangqi.Elephant])
-	belowHorse := belowChariot
-	belowChariot = belowChariot.Or(mine.ByType[xiangqi.Horse]).Or(mine.ByType[xiangqi.Cannon])
+	belowHorse := mine.ByType[xiangqi.Soldier].Or(mine.ByType[xiangqi.Advisor]).Or(mine.ByType[xiangqi.Elephant])
+	belowChariot := belowHorse.Or(mine.ByType[xiangqi.Horse]).Or(mine.ByType[xiangqi.Cannon])
 	f[xqTermThreats] = enemy.Pieces[xiangqi.Chariot].And(belowChariot).Count() +
 		enemy.Pieces[xiangqi.Horse].Or(enemy.Pieces[xiangqi.Cannon]).And(belowHorse).Count()
 	f[xqTermPalaceAttackers] = mine.PalaceAttackers
