@@ -103,21 +103,20 @@ func XiangqiTermFeatures(p xiangqi.Position, pov game.Player) [NumXiangqiTerms]i
 // the more terms are left 0.
 func xiangqiTermFeatures(p *xiangqi.Position, pov game.Player, more bool) [NumXiangqiTerms]int {
 	us, them := pov&1, pov&1^1
-	if !more { // the by-type walk costs a fifth more: only where it is used
-		a := [2]xiangqi.Activity{p.Activity(xiangqi.Red), p.Activity(xiangqi.Black)}
-		ours, theirs := xiangqiSideFeatures(p, us, &a), xiangqiSideFeatures(p, them, &a)
-		for i := range ours {
-			ours[i] -= theirs[i]
-		}
-		return ours
-	}
 	var a [2]xiangqi.Activity
-	var d [2]xiangqi.PieceActivity
-	a[0], d[0] = p.ActivityByType(xiangqi.Red)
-	a[1], d[1] = p.ActivityByType(xiangqi.Black)
+	var d *[2]xiangqi.PieceActivity // the by-type walk costs two fifths more: only where it is used
+	if more {
+		d = new([2]xiangqi.PieceActivity)
+		a[0], d[0] = p.ActivityByType(xiangqi.Red)
+		a[1], d[1] = p.ActivityByType(xiangqi.Black)
+	} else {
+		a = [2]xiangqi.Activity{p.Activity(xiangqi.Red), p.Activity(xiangqi.Black)}
+	}
 	ours, theirs := xiangqiSideFeatures(p, us, &a), xiangqiSideFeatures(p, them, &a)
-	xiangqiMoreFeatures(&ours, us, &d)
-	xiangqiMoreFeatures(&theirs, them, &d)
+	if d != nil {
+		xiangqiMoreFeatures(&ours, us, d)
+		xiangqiMoreFeatures(&theirs, them, d)
+	}
 	for i := range ours {
 		ours[i] -= theirs[i]
 	}

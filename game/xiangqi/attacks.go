@@ -257,7 +257,8 @@ func (p *Position) Activity(c game.Player) Activity {
 }
 
 // ActivityByType returns Activity and, in the same walk, what c's pieces
-// reach type by type. It costs a fifth more than Activity alone.
+// reach type by type. It costs about two fifths more than Activity alone
+// (BenchmarkActivity).
 func (p *Position) ActivityByType(c game.Player) (Activity, PieceActivity) {
 	var a Activity
 	var d PieceActivity
@@ -314,7 +315,7 @@ func (p *Position) activity(c game.Player, a *Activity, d *PieceActivity) {
 	a.Attacks = SquareSet{lo, hi}
 }
 
-// add records that c's piece of type pt on from attacks the squares m0,
+// add records that the piece of type pt on from attacks the squares m0,
 // m1, pal being the enemy palace. It stays out of line, which keeps
 // Activity's loop as small as before PieceActivity existed.
 //
