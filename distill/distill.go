@@ -1,0 +1,310 @@
+// Package distill fits a chess genome's linear weights (its piece values,
+// piece-square tables and positional terms) to what a deeper search with
+// the genome says of the quiet positions of games: the search's knowledge
+// distilled into the evaluation it searches with.
+//
+// The genetic algorithm ranks agents by game results, 28 games an agent a
+// generation, and cannot see differences of a few Elo; after the first
+// hour of a run its agents are closer than that and selection picks among
+// equals. Every position of those games holds more: a search of a few
+// thousand nodes from it is a far better estimate of its value than the
+// static evaluation, and the evaluation's linear weights can be moved so
+// that it predicts that value (as Texel tuning fits them to game results,
+// and as engines train evaluations on search scores). The fit is full-batch
+// Adam on the squared error of the two values' win probabilities
+// (logistic in pawns, Scale a pawn), from the genome's own weights, with a
+// pull back to them (L2), for a fixed number of steps; the net's hidden
+// layers are held.
+//
+// Fit is deterministic: positions are taken in game order, each search
+// starts from an empty table with a node budget, and the sums run in a
+// fixed order, so the same games and genome give the same genome bit for
+// bit at any number of workers.
+package distill
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"evolved/game"
+	"evolved/game/chess"
+	"evolved/nnet"
+)
+
+// Scale is the logistic's scale a pawn: a value of v pawns is a win
+// probability 1/(1+exp(-Scale*v)). 0.25 is about what fits the results of
+// the default chess run's games to their positions' values (measured 0.20
+// to 0.25).
+const Scale = 0.25
+
+// MaxScore bounds a search's value, in pawns: mate scores would
+// otherwise dominate the squared error's gradient near 0 and 1 no more
+// than a won position does.
+const MaxScore = 20
+
+// Options are a fit's settings; the zero value of each takes its default.
+type Options struct {
+	// Steps is the number of Adam steps over all positions (default 150).
+	Steps int
+	// Rate is Adam's step size (default 0.01), in pawns for piece values
+	// and tables and in units of the term's own (nnet.ChessTermUnits)
+	// for terms.
+	Rate float64
+	// L2 pulls the weights back to the genome's (default 1e-4): the loss
+	// gains L2 times the squared change.
+	L2 float64
+	// SkipPlies leaves out each game's first plies (default 10): the
+	// random opening and the first moves out of it.
+	SkipPlies int
+	// Workers searches that many positions at once (default: one a
+	// CPU). The result does not depend on it.
+	Workers int
+	// Progress, if set, is called after each search with the number of
+	// positions searched and their total, from one goroutine at a time.
+	Progress func(done, total int)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Steps == 0 {
+		o.Steps = 150
+	}
+	if o.Rate == 0 {
+		o.Rate = 0.01
+	}
+	if o.L2 == 0 {
+		o.L2 = 1e-4
+	}
+	if o.SkipPlies == 0 {
+		o.SkipPlies = 10
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	return o
+}
+
+// Game is a played game: its start position and its moves.
+type Game struct {
+	Start chess.Position
+	Moves []chess.Move
+}
+
+// Scorer returns a search's value of p, in pawns from the side to move's
+// point of view. Each worker has its own.
+type Scorer func(ctx context.Context, p chess.Position) (float64, error)
+
+// Report says what a fit did.
+type Report struct {
+	// Games and Positions count the games read and the quiet positions
+	// taken from them.
+	Games, Positions int
+	// Before and After are the mean squared error between the
+	// evaluation's and the search's win probabilities before and after
+	// the fit.
+	Before, After float64
+	// Moved is the root mean square of the change of the evaluation over
+	// the positions, in pawns.
+	Moved float64
+}
+
+// ErrNothingToFit is returned for a genome without linear weights and
+// for games without a quiet position past SkipPlies.
+var ErrNothingToFit = errors.New("distill: nothing to fit")
+
+// sample is one position: the genome's static value, the target, and the
+// derivatives of the value by the linear weights.
+type sample struct {
+	value, target float64
+	idx           []int32
+	grad          []float64
+}
+
+// QuietPositions returns the positions of games the fit learns from, in
+// game order: from ply skip on, those whose side to move is not in check
+// and whose move in the game neither captures nor promotes (their value
+// is what the evaluation alone should see; a capture's recapture is the
+// search's business). A game's last position has no move and is left out.
+func QuietPositions(games []Game, skip int) ([]chess.Position, error) {
+	var out []chess.Position
+	buf := make([]chess.Move, 0, chess.MaxMoves)
+	for gi, g := range games {
+		p := g.Start
+		for ply, m := range g.Moves {
+			if buf = p.LegalMoves(buf[:0]); !slices.Contains(buf, m) {
+				return nil, fmt.Errorf("distill: game %d ply %d: the move from %v to %v is not legal in %s", gi, ply, m.From(), m.To(), p.FEN())
+			}
+			next := p.Play(m)
+			if ply >= skip && !p.InCheck() && m.Promotion() == chess.NoPieceType && occupied(&next) == occupied(&p) {
+				out = append(out, p)
+			}
+			p = next
+		}
+	}
+	return out, nil
+}
+
+func occupied(p *chess.Position) int {
+	return bits.OnesCount64(uint64(p.Color(game.First) | p.Color(game.Second)))
+}
+
+// Fit returns net with its linear weights fitted to the values newScorer's
+// searches give the quiet positions of games (see the package comment).
+// newScorer is called once per worker. net must be a chess net with
+// evolved piece values, tables or terms; the error wraps ErrNothingToFit
+// otherwise, and for games with no quiet position.
+func Fit(ctx context.Context, net *nnet.Net, games []Game, newScorer func() Scorer, opts Options) (*nnet.Net, Report, error) {
+	opts = opts.withDefaults()
+	rep := Report{Games: len(games)}
+	if net.Flags()&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0 {
+		return nil, rep, fmt.Errorf("%w: the genome has no evolved piece values, tables or terms (flags %v)", ErrNothingToFit, net.Flags())
+	}
+	eval, err := nnet.NewChessEval(net)
+	if err != nil {
+		return nil, rep, fmt.Errorf("distill: %w", err)
+	}
+	positions, err := QuietPositions(games, opts.SkipPlies)
+	if err != nil {
+		return nil, rep, err
+	}
+	rep.Positions = len(positions)
+	if len(positions) == 0 {
+		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, len(games))
+	}
+	scores, err := score(ctx, positions, newScorer, opts.Workers, opts.Progress)
+	if err != nil {
+		return nil, rep, err
+	}
+	samples := make([]sample, len(positions))
+	for i := range positions {
+		p := &positions[i]
+		s := &samples[i]
+		s.value = eval.Evaluate(*p, p.Side())
+		s.target = win(max(-MaxScore, min(MaxScore, scores[i])))
+		if s.idx, s.grad, err = net.ChessLinearGradient(nil, nil, p, p.Side()); err != nil {
+			return nil, rep, fmt.Errorf("distill: %w", err)
+		}
+	}
+	w := net.Weights()
+	delta := make([]float64, len(w))
+	rep.Before = loss(samples, delta)
+	adam(samples, delta, opts)
+	rep.After = loss(samples, delta)
+	var moved float64
+	for i := range samples {
+		d := shift(&samples[i], delta)
+		moved += d * d
+	}
+	rep.Moved = math.Sqrt(moved / float64(len(samples)))
+	for i, d := range delta {
+		w[i] += d
+	}
+	fitted, err := net.WithWeights(w)
+	if err != nil {
+		return nil, rep, fmt.Errorf("distill: %w", err)
+	}
+	return fitted, rep, nil
+}
+
+// score runs the searches, workers at once, each position's value stored
+// at its index, reporting each to progress.
+func score(ctx context.Context, positions []chess.Position, newScorer func() Scorer, workers int, progress func(done, total int)) ([]float64, error) {
+	out := make([]float64, len(positions))
+	var mu sync.Mutex
+	done := 0
+	g, ctx := errgroup.WithContext(ctx)
+	workers = min(workers, len(positions))
+	for wk := range workers {
+		g.Go(func() error {
+			s := newScorer()
+			for i := wk; i < len(positions); i += workers {
+				v, err := s(ctx, positions[i])
+				if err != nil {
+					return fmt.Errorf("distill: search of %s: %w", positions[i].FEN(), err)
+				}
+				out[i] = v
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done, len(positions))
+					mu.Unlock()
+				}
+			}
+			return ctx.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// win is the win probability of a value in pawns.
+func win(v float64) float64 { return 1 / (1 + math.Exp(-Scale*v)) }
+
+// shift is the change delta makes to s's value.
+func shift(s *sample, delta []float64) float64 {
+	var d float64
+	for j, ix := range s.idx {
+		d += delta[ix] * s.grad[j]
+	}
+	return d
+}
+
+// loss is the mean squared error of the win probabilities with the
+// weights moved by delta.
+func loss(samples []sample, delta []float64) float64 {
+	var sum float64
+	for i := range samples {
+		s := &samples[i]
+		e := win(s.value+shift(s, delta)) - s.target
+		sum += e * e
+	}
+	return sum / float64(len(samples))
+}
+
+// adam moves delta by opts.Steps full-batch Adam steps on the loss plus
+// opts.L2 times the squared change. Only the weights some position's
+// value depends on move.
+func adam(samples []sample, delta []float64, opts Options) {
+	n := len(delta)
+	grad, m1, m2 := make([]float64, n), make([]float64, n), make([]float64, n)
+	used := make([]bool, n)
+	for i := range samples {
+		for _, ix := range samples[i].idx {
+			used[ix] = true
+		}
+	}
+	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	scale := 1 / float64(len(samples))
+	for step := 1; step <= opts.Steps; step++ {
+		clear(grad)
+		for i := range samples {
+			s := &samples[i]
+			q := win(s.value + shift(s, delta))
+			// d/dv (q - target)^2 = 2 (q - target) q (1 - q) Scale.
+			g := 2 * (q - s.target) * q * (1 - q) * Scale
+			for j, ix := range s.idx {
+				grad[ix] += g * s.grad[j]
+			}
+		}
+		c1 := 1 - math.Pow(beta1, float64(step))
+		c2 := 1 - math.Pow(beta2, float64(step))
+		for j := range delta {
+			if !used[j] {
+				continue
+			}
+			g := grad[j]*scale + 2*opts.L2*delta[j]
+			m1[j] = beta1*m1[j] + (1-beta1)*g
+			m2[j] = beta2*m2[j] + (1-beta2)*g*g
+			delta[j] -= opts.Rate * (m1[j] / c1) / (math.Sqrt(m2[j]/c2) + eps)
+		}
+	}
+}

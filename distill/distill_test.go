@@ -1,0 +1,246 @@
+package distill
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"evolved/game/chess"
+	"evolved/nnet"
+)
+
+// randomGames plays count games of random legal moves, preferring quiet
+// ones, up to plies plies each.
+func randomGames(t *testing.T, seed uint64, count, plies int) []Game {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	buf := make([]chess.Move, 0, chess.MaxMoves)
+	var games []Game
+	for range count {
+		g := Game{Start: chess.Start()}
+		p := g.Start
+		for range plies {
+			buf = p.LegalMoves(buf[:0])
+			if len(buf) == 0 {
+				break
+			}
+			m := buf[rng.IntN(len(buf))]
+			g.Moves = append(g.Moves, m)
+			p = p.Play(m)
+		}
+		games = append(games, g)
+	}
+	return games
+}
+
+func testNet(t *testing.T, seed uint64) *nnet.Net {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 2))
+	n, err := nnet.RandomChess([]int{8}, nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms|nnet.EvolveMoreTerms, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n.Mutated(rng)
+}
+
+// teacher returns n with its linear weights moved: other piece values,
+// tables and terms, the kind of genome a fit should find its way to.
+func teacher(t *testing.T, n *nnet.Net) *nnet.Net {
+	t.Helper()
+	v := n.PieceValues()
+	v[chess.Knight] += 0.6
+	v[chess.Rook] -= 0.5
+	m, err := n.WithPieceValues(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := m.ChessTerms()
+	terms[0] += 1.5 // knight mobility
+	terms[5] -= 1   // passed pawns
+	if m, err = m.WithChessTerms(terms); err != nil {
+		t.Fatal(err)
+	}
+	pst, _ := m.PST()
+	for s := 16; s < 48; s++ {
+		pst[nnet.PSTIndex(int(chess.Pawn), s)] += 0.02 * float64(s/8)
+	}
+	w := m.Weights()
+	copy(w[len(w)-nnet.NumPieceValues-m.TermCount()-nnet.NumPSTValues:], pst[:])
+	if m, err = m.WithWeights(w); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// staticScorer scores a position by n's evaluation itself, a "search" of
+// depth 0.
+func staticScorer(t *testing.T, n *nnet.Net) func() Scorer {
+	e, err := nnet.NewChessEval(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() Scorer {
+		return func(_ context.Context, p chess.Position) (float64, error) { return e.Evaluate(p, p.Side()), nil }
+	}
+}
+
+// rmsDifference is the root mean square difference of two nets'
+// evaluations over the quiet positions of games.
+func rmsDifference(t *testing.T, a, b *nnet.Net, games []Game) float64 {
+	t.Helper()
+	ea, err := nnet.NewChessEval(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eb, err := nnet.NewChessEval(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	positions, err := QuietPositions(games, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, p := range positions {
+		d := ea.Evaluate(p, p.Side()) - eb.Evaluate(p, p.Side())
+		sum += d * d
+	}
+	return math.Sqrt(sum / float64(len(positions)))
+}
+
+// TestFitLearnsTheTeacher fits a genome to the values of a teacher that
+// differs from it only in its linear weights: on positions of other games
+// the fitted genome's evaluation must come close to the teacher's, much
+// closer than the genome was, and the net's hidden layers must not move.
+func TestFitLearnsTheTeacher(t *testing.T) {
+	student := testNet(t, 1)
+	teach := teacher(t, student)
+	train, test := randomGames(t, 1, 150, 90), randomGames(t, 2, 60, 90)
+	fitted, rep, err := Fit(context.Background(), student, train, staticScorer(t, teach), Options{Steps: 400, Rate: 0.02, L2: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := rmsDifference(t, student, teach, test), rmsDifference(t, fitted, teach, test)
+	t.Logf("%d positions; loss %.6f -> %.6f; on other games the teacher's value is %.3f pawns away before, %.3f after", rep.Positions, rep.Before, rep.After, before, after)
+	if before < 0.3 {
+		t.Fatalf("the teacher is only %.3f pawns from the student: the test would show nothing", before)
+	}
+	if after > before/5 {
+		t.Errorf("after the fit the evaluation is %.3f pawns from the teacher's (%.3f before), want at most a fifth", after, before)
+	}
+	if !(rep.After < rep.Before/5) {
+		t.Errorf("loss %.6f -> %.6f, want it divided by 5 at least", rep.Before, rep.After)
+	}
+	if rep.Moved <= 0 {
+		t.Errorf("moved %v", rep.Moved)
+	}
+	ws, wf := student.Weights(), fitted.Weights()
+	linear := nnet.NumPieceValues + nnet.NumPSTValues + student.TermCount()
+	for i := range len(ws) - linear {
+		if ws[i] != wf[i] {
+			t.Fatalf("weight %d of the hidden layers moved: %v -> %v", i, ws[i], wf[i])
+		}
+	}
+	v := fitted.PieceValues()
+	want := teach.PieceValues()
+	// The knight's value and its table are one direction, and so are the
+	// rook's; what the fit must get is the sign of the change.
+	if v[chess.Knight] <= student.PieceValues()[chess.Knight] || v[chess.Rook] >= student.PieceValues()[chess.Rook] {
+		t.Errorf("piece values %v from %v, the teacher's %v: the knight should rise and the rook fall", v, student.PieceValues(), want)
+	}
+}
+
+// TestFitIsDeterministic: the same games give the same genome bit for bit
+// at any number of workers.
+func TestFitIsDeterministic(t *testing.T) {
+	student := testNet(t, 3)
+	games := randomGames(t, 3, 40, 80)
+	scorer := staticScorer(t, teacher(t, student))
+	a, ra, err := Fit(context.Background(), student, games, scorer, Options{Steps: 30, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, rb, err := Fit(context.Background(), student, games, scorer, Options{Steps: 30, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Equal(b) || ra != rb {
+		t.Errorf("one worker and three differ: %+v, %+v", ra, rb)
+	}
+	if a.Equal(student) {
+		t.Error("the fit changed nothing")
+	}
+}
+
+// TestQuietPositionsByHand: 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ 4. Be2 Nf6.
+// From ply 0 the positions before e4, d5, Nc3, Qe5+ and Nf6 are kept;
+// those before exd5 and Qxd5 are not (captures), nor the one before Be2
+// (White is in check).
+func TestQuietPositionsByHand(t *testing.T) {
+	moves := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5", "f1e2", "g8f6"}
+	g := Game{Start: chess.Start()}
+	p := g.Start
+	var fens []string
+	for _, s := range moves {
+		m, err := p.ParseUCI(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fens = append(fens, p.FEN())
+		g.Moves = append(g.Moves, m)
+		p = p.Play(m)
+	}
+	got, err := QuietPositions([]Game{g}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fens[0], fens[1], fens[4], fens[5], fens[7]}
+	if len(got) != len(want) {
+		t.Fatalf("%d positions, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].FEN() != want[i] {
+			t.Errorf("position %d: %s, want %s", i, got[i].FEN(), want[i])
+		}
+	}
+	if got, _ := QuietPositions([]Game{g}, 5); len(got) != 2 || got[0].FEN() != fens[5] || got[1].FEN() != fens[7] {
+		t.Errorf("from ply 5: %d positions, want those before Qe5+ and Nf6", len(got))
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	ctx := context.Background()
+	games := randomGames(t, 4, 2, 30)
+	plain, err := nnet.Random(nnet.ChessSizes(4), 0, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Fit(ctx, plain, games, staticScorer(t, plain), Options{}); !errors.Is(err, ErrNothingToFit) {
+		t.Errorf("a net without linear weights: %v, want ErrNothingToFit", err)
+	}
+	n := testNet(t, 5)
+	if _, _, err := Fit(ctx, n, games, staticScorer(t, n), Options{SkipPlies: 100}); !errors.Is(err, ErrNothingToFit) {
+		t.Errorf("no position past the skipped plies: %v, want ErrNothingToFit", err)
+	}
+	bad := Game{Start: chess.Start(), Moves: []chess.Move{games[0].Moves[0], games[0].Moves[0]}}
+	if _, _, err := Fit(ctx, n, []Game{bad}, staticScorer(t, n), Options{}); err == nil || !strings.Contains(err.Error(), "ply 1") {
+		t.Errorf("an illegal move: %v, want an error naming ply 1", err)
+	}
+	failing := func() Scorer {
+		return func(context.Context, chess.Position) (float64, error) { return 0, errors.New("engine gone") }
+	}
+	if _, _, err := Fit(ctx, n, games, failing, Options{}); err == nil || !strings.Contains(err.Error(), "engine gone") {
+		t.Errorf("a failing search: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	slow := func() Scorer {
+		return func(ctx context.Context, _ chess.Position) (float64, error) { return 0, ctx.Err() }
+	}
+	if _, _, err := Fit(cancelled, n, games, slow, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled fit: %v", err)
+	}
+}
