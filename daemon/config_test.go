@@ -117,6 +117,14 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nsearch = \"foo\"\n":                                         `chess.search = "foo": want "" (alpha-beta) or "ept:N"`,
 		"[xiangqi]\nsearch = \"ept:0\"\n":                                     `xiangqi.search = "ept:0"`,
 		"[draughts]\nsearch = \"ept:50\"\nnodes = 1000\n":                     "draughts.nodes = 1000: is alpha-beta's budget",
+		"[draughts]\ndistill_every = 20\n":                                    "draughts.distill_every = 20: only chess distills",
+		"[xiangqi]\ndistill_every = 20\n":                                     "xiangqi.distill_every = 20: only chess distills",
+		"[chess]\nsearch = \"ept:50\"\nnodes = 0\ndistill_every = 20\n":       `chess.distill_every = 20: distills alpha-beta searches: not with search = "ept:50"`,
+		"[chess]\nevolve_piece_values = false\nevolve_pst = false\nevolve_terms = false\nevolve_more_terms = false\ndistill_every = 20\n": "chess.distill_every = 20: fits the evolved piece values, tables and terms",
+		"[chess]\ndistill_every = -1\n":                                          "chess.distill_every = -1: must not be negative",
+		"[chess]\ndistill_nodes = 3000\n":                                        "chess.distill_nodes = 3000: needs distill_every",
+		"[chess]\ndistill_every = 20\ndistill_nodes = 2000000\n":                 "chess.distill_nodes = 2000000: want 0 (1500) to 1000000",
+		"[chess]\npreset = \"es\"\nfitness_memory = false\ndistill_every = 20\n": `chess.distill_every = 20: not with preset "es"`,
 	}
 	for file, want := range cases {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")

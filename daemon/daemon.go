@@ -599,6 +599,11 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 					"elo", fmt.Sprintf("%+.0f±%.0f", c.Elo, c.HalfWidth), "nodes", c.Nodes, "next_nodes", c.Next)
 			}
 		}
+		if ds := report.Distill; ds != nil {
+			log.Info("champion distilled", "generation", st.Generation, "champion", ds.Parent, "agent", ds.AgentID,
+				"positions", ds.Positions, "nodes", ds.Nodes, "error_before", fmt.Sprintf("%.3g", ds.Before), "error_after", fmt.Sprintf("%.3g", ds.After),
+				"moved_pawns", round2(ds.Moved), "seconds", round2(ds.Took.Seconds()))
+		}
 		if d.coord != nil {
 			seen := d.coord.TakeWorkers()
 			attrs = append(attrs, "workers", len(seen))
@@ -723,10 +728,11 @@ func (d *Daemon) statusLine() string {
 // the configuration file sets to another value than the run's is refused,
 // with the keys named: continuing a run with other settings would make a
 // run that no seed reproduces. The exceptions are changingKeys, the
-// curriculum's: set to other values, they hold from the run's next
-// generation on, recorded with it (storage.DB.ChangeRunSettings), so that a
-// run which has stopped climbing can be asked harder questions without
-// starting over, and its history still says how each generation was played.
+// curriculum's and the distillation's: set to other values, they hold from
+// the run's next generation on, recorded with it
+// (storage.DB.ChangeRunSettings), so that a run which has stopped climbing
+// can be asked harder questions, or start distilling, without starting
+// over, and its history still says how each generation was played.
 func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C, error) {
 	run, err := d.db.LoadRun(ctx, game)
 	if errors.Is(err, storage.ErrNoRun) {
@@ -752,17 +758,24 @@ func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C,
 	if err != nil {
 		return want, err
 	}
-	// The curriculum's keys change together: one of them set to another
+	// The keys of a group change together: one of them set to another
 	// value brings the others' configured values (or defaults) with it,
 	// so that curriculum_every = 0 alone turns the curriculum off.
 	diff := diffKeys(have, wanted)
-	changeCurriculum := slices.ContainsFunc(diff, func(k string) bool {
-		return slices.Contains(changingKeys, k) && d.config().Defined(game+"."+k)
-	})
+	changes := map[string]bool{}
+	for _, group := range changingKeys {
+		if slices.ContainsFunc(diff, func(k string) bool {
+			return slices.Contains(group, k) && d.config().Defined(game+"."+k)
+		}) {
+			for _, k := range group {
+				changes[k] = true
+			}
+		}
+	}
 	var set, changing, kept []string
 	for _, k := range diff {
 		switch {
-		case slices.Contains(changingKeys, k) && changeCurriculum:
+		case changes[k]:
 			changing = append(changing, k)
 		case !d.config().Defined(game + "." + k):
 			kept = append(kept, k)
@@ -772,7 +785,7 @@ func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C,
 	}
 	if len(set) > 0 {
 		return want, fmt.Errorf("%w: %s in %s was started with %s; the configuration sets %s to other values. Restore those settings, or use another database (of a run's settings only %s may change as it goes on)",
-			ErrRunMismatch, game, d.db.Path(), have, strings.Join(qualify(game, set), ", "), strings.Join(qualify(game, changingKeys), ", "))
+			ErrRunMismatch, game, d.db.Path(), have, strings.Join(qualify(game, set), ", "), strings.Join(qualify(game, slices.Concat(changingKeys...)), ", "))
 	}
 	if len(kept) > 0 {
 		d.log.Info("the run keeps the settings it was started with", "game", game, "keys", strings.Join(qualify(game, kept), ","))
@@ -783,11 +796,16 @@ func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C,
 	return stored, nil
 }
 
-// changingKeys are the keys of a game section that may change in a run:
-// the curriculum's, which decide only from when on the node budget rises.
-// Each is a number the stored settings omit when it is 0. They change
-// together (runSettings).
-var changingKeys = []string{"curriculum_every", "curriculum_games", "curriculum_step"}
+// changingKeys are the keys of a game section that may change in a run, in
+// groups that change together (runSettings): the curriculum's, which
+// decide only from when on the node budget rises, and the
+// distillation's, which decide only how the coming generations' last
+// newcomer is made. Each is a number the stored settings omit when it is
+// 0.
+var changingKeys = [][]string{
+	{"curriculum_every", "curriculum_games", "curriculum_step"},
+	{"distill_every", "distill_nodes"},
+}
 
 // changeSettings gives the run's stored settings (have, read into stored)
 // the values wanted has for keys, checks the result as a configuration

@@ -407,6 +407,12 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
 	case p.CurriculumEvery > 0 && (p.Nodes == 0 || p.Search != ""):
 		return bad("curriculum_every", p.CurriculumEvery, "raises the node budget of alpha-beta: it needs nodes > 0 and no search key")
+	case p.DistillEvery > 0 && game != "chess":
+		return bad("distill_every", p.DistillEvery, "only chess distills (its linear weights' derivatives are written for chess nets); want 0")
+	case p.DistillEvery > 0 && p.Search != "":
+		return bad("distill_every", p.DistillEvery, fmt.Sprintf("distills alpha-beta searches: not with search = %q", p.Search))
+	case p.DistillEvery > 0 && flags&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0:
+		return bad("distill_every", p.DistillEvery, "fits the evolved piece values, tables and terms, and this run's nets have none")
 	}
 	if playouts, err := player.ParseSearch(p.Search); err != nil {
 		return &ConfigError{Key: game + ".search", Value: strconv.Quote(p.Search),
@@ -443,6 +449,7 @@ var settingsOrder = [...]string{
 	"ladder_later_every", "baseline_every", "baseline_later_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
 	"table_mutation_scale", "value_mutation_scale", "table_scale_step", "mutation_half_life", "mutation_floor", "fitness_memory", "fitness_caution",
 	"racing_games", "racing_confidence", "champion_games", "spsa_games", "spsa_rate", "curriculum_every", "curriculum_games", "curriculum_step",
+	"distill_every", "distill_nodes",
 }
 
 // compareKeys orders a game section's keys by settingsOrder.

@@ -391,6 +391,8 @@ const mainDraughtsSection = `[draughts]
   curriculum_every = 0
   curriculum_games = 0
   curriculum_step = 0.0
+  distill_every = 0
+  distill_nodes = 0
   evolve_king = false
 
 `

@@ -112,6 +112,7 @@ func Chess() Kind[chess.Move, *chess.Game] {
 		Divide: divideOf(chessPosition, chess.Divide, func(p chess.Position, m chess.Move) string {
 			return p.FormatUCI(m, !p.ClassicalCastling())
 		}),
+		Distill: chessDistill,
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())

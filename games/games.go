@@ -15,6 +15,7 @@ package games
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,7 @@ import (
 	"strings"
 
 	"evolved/agent"
+	"evolved/distill"
 	"evolved/game"
 	"evolved/nnet"
 	"evolved/player"
@@ -164,6 +166,12 @@ type Kind[M comparable, S search.Game[M]] struct {
 	// DescribeNet writes what evolved beside a net of the game: piece
 	// values, a king's value, positional terms.
 	DescribeNet func(w io.Writer, n *nnet.Net) error
+
+	// Distill, for the games that have it (chess), returns net with its
+	// linear weights fitted to what alpha-beta searches of nodes nodes
+	// with it say of the quiet positions of games, workers searches at
+	// once (package distill); nil for the others.
+	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, workers int) (*nnet.Net, distill.Report, error)
 }
 
 // Species returns the genetic algorithm's binding to the game under setup,
@@ -188,6 +196,9 @@ func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 		Inputs: k.Inputs,
 	}
 	if setup.Search == "" { // alpha-beta: a budget the curriculum can raise
+		if k.Distill != nil {
+			sp.Distill = k.Distill
+		}
 		sp.Nodes = setup.Nodes
 		sp.AtNodes = func(nodes int64) population.Species[M, S] {
 			at := setup

@@ -62,6 +62,9 @@ type Report[M comparable] struct {
 	// Curriculum is the check of the curriculum, in the generations that
 	// make one (Config.CurriculumEvery); nil in the others.
 	Curriculum *CurriculumCheck
+	// Distill is the distillation of the champion, in the generations
+	// that make one (Config.DistillEvery); nil in the others.
+	Distill *DistillReport
 	// Elapsed is the generation's time; Fitness the part of it spent on
 	// the games that decide the ranking (the tournament's, the hall of
 	// fame's, the race's and the title match's), the rest going to the ladder, the
@@ -245,6 +248,11 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if cfg.distillDue(gen) {
+		if rep.Distill, err = distillChampion(ctx, sp, cfg, rep.Champion, rep.Results.Games, next); err != nil {
+			return nil, nil, err
+		}
 	}
 	next.ChampionNet = st.ChampionNet
 	next.Nodes = st.Nodes

@@ -13,7 +13,7 @@ import (
 type Member struct {
 	Slot    int    `json:"slot"`
 	AgentID int64  `json:"agent_id"`
-	Origin  string `json:"origin"` // "random", "elite", "crossover" or "mutation"
+	Origin  string `json:"origin"` // "random", "elite", "crossover", "mutation" or "distilled"
 	// Born is the generation the agent first belonged to; Parents are the
 	// agents it was made from and Node the net node a crossover swapped
 	// ("" otherwise).

@@ -58,7 +58,7 @@ type Population struct {
 type AgentRow struct {
 	ID int64
 	// Origin is how the agent came into its generation: "random",
-	// "elite", "crossover" or "mutation". An OriginElite member's genome
+	// "elite", "crossover", "mutation" or "distilled". An OriginElite member's genome
 	// row is the one written when it was born; every other member brings
 	// a new genome row.
 	Origin string

@@ -377,12 +377,28 @@ CREATE TABLE setting_changes (
 	PRIMARY KEY (game, generation, key)
 );
 `,
+	// 16: the distilled genome (population.Config.DistillEvery): the
+	// champion with its linear weights fitted to its searches, a member
+	// of origin 'distilled'. Widening the CHECK constraints is an edit of
+	// the tables' definitions, as in 13.
+	`
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema
+	SET sql = replace(sql, 'CHECK (origin IN (''random'', ''elite'', ''crossover'', ''mutation''))',
+		'CHECK (origin IN (''random'', ''elite'', ''crossover'', ''mutation'', ''distilled''))')
+	WHERE type = 'table' AND name = 'members';
+UPDATE sqlite_schema
+	SET sql = replace(sql, 'CHECK (origin IN (''random'', ''crossover'', ''mutation''))',
+		'CHECK (origin IN (''random'', ''crossover'', ''mutation'', ''distilled''))')
+	WHERE type = 'table' AND name = 'genomes';
+PRAGMA writable_schema = OFF;
+`,
 }
 
 // editsSchema lists the migrations that edit sqlite_schema directly:
 // migrate increments the schema version after them, as SQLite requires,
 // and checks the database's integrity before it commits.
-var editsSchema = map[int]bool{12: true, 13: true}
+var editsSchema = map[int]bool{12: true, 13: true, 16: true}
 
 // rebuildsTables lists the migrations that rebuild a table another table
 // refers to: migrate runs them with foreign key enforcement off and checks

@@ -1,0 +1,66 @@
+package games
+
+import (
+	"context"
+	"fmt"
+
+	"evolved/distill"
+	"evolved/game/chess"
+	"evolved/nnet"
+	"evolved/player"
+	"evolved/tournament"
+)
+
+// distillDepth bounds the depth of a distillation's searches, which their
+// node budget ends first.
+const distillDepth = 30
+
+// distillTableBits sizes each distillation search's transposition table,
+// cleared before every position: 2^16 entries hold a search of a few
+// thousand nodes with room to spare, and clearing them costs little
+// beside it.
+const distillTableBits = 16
+
+// chessDistill fits net's linear weights to searches of nodes nodes with
+// it from the quiet positions of games (package distill), workers
+// positions at once.
+func chessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[chess.Move], nodes int64, workers int) (*nnet.Net, distill.Report, error) {
+	return ChessDistill(ctx, net, games, nodes, distill.Options{Workers: workers})
+}
+
+// ChessDistill is chess's Kind.Distill with the fit's other options
+// (steps, rate, progress): what evolved distill runs.
+func ChessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[chess.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+	in := make([]distill.Game, len(games))
+	for i, g := range games {
+		start, err := chessPosition(g.Start)
+		if err != nil {
+			return nil, distill.Report{}, fmt.Errorf("distill: game %d: %w", i, err)
+		}
+		in[i] = distill.Game{Start: start, Moves: g.Moves}
+	}
+	var scorerErr error
+	newScorer := func() distill.Scorer {
+		ab, err := player.ChessNetSearch(net, distillDepth, distillTableBits)
+		if err != nil {
+			scorerErr = err
+			return func(context.Context, chess.Position) (float64, error) { return 0, err }
+		}
+		return func(ctx context.Context, p chess.Position) (float64, error) {
+			rules := chess.DefaultRules()
+			rules.Chess960 = !p.ClassicalCastling()
+			ab.Reset()
+			ab.Limits(distillDepth, nodes, 0)
+			res := ab.Search(ctx, chess.NewGame(p, rules))
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			return float64(res.Score) / 100, nil
+		}
+	}
+	fitted, rep, err := distill.Fit(ctx, net, in, newScorer, opts)
+	if err != nil && scorerErr != nil {
+		return nil, rep, fmt.Errorf("distill: %w", scorerErr)
+	}
+	return fitted, rep, err
+}
