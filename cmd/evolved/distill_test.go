@@ -1,0 +1,80 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"evolved/agent"
+	"evolved/nnet"
+)
+
+// TestDistillCommand distills a chess agent on the games of a short match
+// and checks the file it writes: the same agent but for its piece values,
+// tables and terms, which moved. The errors name what is wrong.
+func TestDistillCommand(t *testing.T) {
+	dir := t.TempDir()
+	net, err := nnet.RandomChess([]int{8}, nnet.EvolvePST|nnet.EvolveTerms|nnet.EvolveMoreTerms, rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "a.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := agent.Write(f, agent.File{Game: "chess", Net: net, Search: agent.Search{Depth: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	writeAgentFile(t, dir, "d.json", "draughts", nnet.NumDraughtsInputs)
+	if out, err := evolvedIn(t, dir, "match", "--game", "chess", "--a", "a.json", "--b", "material:1", "--games", "8",
+		"--max-moves", "30", "--pgn", "g.pgn").CombinedOutput(); err != nil {
+		t.Fatalf("match: %v\n%s", err, out)
+	}
+	out, err := evolvedIn(t, dir, "distill", "--agent", "a.json", "--games", "g.pgn", "-o", "b.json", "--nodes", "100", "--steps", "20").Output()
+	if err != nil {
+		t.Fatalf("distill: %v", err)
+	}
+	if !strings.Contains(string(out), "distilled a.json into b.json") || !strings.Contains(string(out), "of 8 games, searches of 100 nodes") {
+		t.Errorf("output:\n%s", out)
+	}
+	b, err := readAgentFile(filepath.Join(dir, "b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa, wb := net.Weights(), b.Net.Weights()
+	linear := nnet.NumPieceValues + nnet.NumPSTValues + net.TermCount()
+	moved := 0
+	for i := range wa {
+		if wa[i] != wb[i] {
+			if i < len(wa)-linear {
+				t.Fatalf("weight %d of the net moved", i)
+			}
+			moved++
+		}
+	}
+	if moved < 20 || b.Search != (agent.Search{Depth: 2}) {
+		t.Errorf("%d linear weights moved, search %+v", moved, b.Search)
+	}
+
+	for args, want := range map[string]string{
+		"--agent d.json --games g.pgn -o c.json":           "d.json is a draughts agent; only chess agents distill",
+		"--agent a.json --games none.pgn -o c.json":        "none.pgn",
+		"--agent a.json --games a.json -o c.json":          "a.json",
+		"--agent a.json --games g.pgn":                     "give --agent FILE, --games PGN and -o FILE",
+		"--agent a.json --games g.pgn -o c.json --nodes 0": "--nodes must be 1 to",
+		"--agent a.json --games g.pgn -o c.json --steps 0": "--steps must be 1 to 100000",
+		"--agent missing.json --games g.pgn -o c.json":     "missing.json",
+	} {
+		_, err := evolvedIn(t, dir, append([]string{"distill"}, strings.Fields(args)...)...).Output()
+		e, ok := err.(*exitError)
+		if !ok || !strings.Contains(string(e.Stderr), want) {
+			t.Errorf("distill %s: %v, want an error naming %q", args, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c.json")); !os.IsNotExist(err) {
+		t.Errorf("a failed distill wrote c.json (%v)", err)
+	}
+}
