@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,9 +16,10 @@ import (
 // to generation 8 in one go, and to 5 then 8 with a restart between. Both
 // play the same games and distill the same champions, at generations 3
 // and 5 (the last of every 2; 7's would join generation 8, unplayed),
-// each fitted genome a member of the next
-// generation with origin "distilled", the champion as its parent, and the
-// champion's net but for its linear weights, stored whole and read back.
+// each fitted genome the first member of the next generation with origin
+// "distilled", the champion as its parent and the parent of children of
+// the generation, and the champion's net but for its linear weights,
+// stored whole and read back.
 func TestDistillJoinsAChessRun(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -79,8 +81,18 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 					t.Errorf("%s: generation %d: the distilled member has parents %v, born %d; want the champion of generation %d (%d)",
 						name, g, m.Parents, m.Born, g-1, champ.Provenance.AgentID)
 				}
-				if m.Slot != len(members)-1 {
-					t.Errorf("%s: generation %d: the distilled member is in slot %d, want the last (%d)", name, g, m.Slot, len(members)-1)
+				if m.Slot != 0 {
+					t.Errorf("%s: generation %d: the distilled member is in slot %d, want 0, the champion's place", name, g, m.Slot)
+				}
+				// It bred in the champion's place.
+				children := 0
+				for _, c := range members {
+					if slices.Contains(c.Parents, m.AgentID) && c.AgentID != m.AgentID {
+						children++
+					}
+				}
+				if children == 0 {
+					t.Errorf("%s: generation %d: no member of the generation descends from the distilled agent %d", name, g, m.AgentID)
 				}
 				got, err := d.db.AgentByID(ctx, "chess", m.AgentID)
 				if err != nil {
@@ -103,7 +115,7 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 				}
 			}
 		}
-		if want := []string{"generation 4 slot 14", "generation 6 slot 14"}; fmt.Sprint(distilled) != fmt.Sprint(want) {
+		if want := []string{"generation 4 slot 0", "generation 6 slot 0"}; fmt.Sprint(distilled) != fmt.Sprint(want) {
 			t.Errorf("%s: distilled members %v, want %v", name, distilled, want)
 		}
 	}

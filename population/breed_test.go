@@ -81,7 +81,7 @@ func TestBreedFollowsTheDesign(t *testing.T) {
 		results.Points = append(results.Points, i)
 		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
 	}
-	next, err := breed(cfg, st, ranking, results)
+	next, err := breed(cfg, st, ranking, results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,6 +151,67 @@ func TestBreedFollowsTheDesign(t *testing.T) {
 	// New genomes get fresh, consecutive IDs.
 	for i, a := range next.Agents[5:] {
 		if want := st.NextID + int64(i); a.ID != want {
+			t.Errorf("new agent %d: ID %d, want %d", i, a.ID, want)
+		}
+	}
+}
+
+// TestBreedWithTheChampionLearnt: a distilled champion heads the elite as
+// a new genome (the next ID, origin Distilled, the champion its parent, no
+// past), breeds as rank 1 (its children and its mutant name it as their
+// parent and are made from its net), and the other elites and the
+// population's size are as without it.
+func TestBreedWithTheChampionLearnt(t *testing.T) {
+	cfg := DefaultConfig()
+	st, err := New("draughts", nnet.NumDraughtsInputs, cfg, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Generation = 3
+	ranking := []int{7, 2, 9, 0, 14, 1, 3, 4, 5, 6, 8, 10, 11, 12, 13}
+	st.Agents[7].PastPoints, st.Agents[7].PastGames = 30, 20
+	var results tournament.Results[draughts.Move]
+	for i := range st.Agents {
+		results.Points = append(results.Points, i)
+		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
+	}
+	plain, err := breed(cfg, st, ranking, results, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learnt := st.Agents[7].Net.Mutated(seed.Rand(99, "test", 0, seed.Mutation, 0))
+	next, err := breed(cfg, st, ranking, results, learnt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	champ := st.Agents[7]
+	head := next.Agents[0]
+	if head.ID != st.NextID || head.Net != learnt || head.Origin != Distilled || !slices.Equal(head.Parents, []int64{champ.ID}) || head.PastGames != 0 || head.Recipe != nil {
+		t.Errorf("the head of the elite: %+v, want the learnt net as agent %d, distilled from %d, no past", head, st.NextID, champ.ID)
+	}
+	if len(next.Agents) != len(plain.Agents) || next.NextID != plain.NextID+1 {
+		t.Fatalf("%d agents, next ID %d; without it %d, %d", len(next.Agents), next.NextID, len(plain.Agents), plain.NextID)
+	}
+	for k := 1; k < cfg.Elite; k++ {
+		if a, b := next.Agents[k], plain.Agents[k]; a.ID != b.ID || a.Net != b.Net || a.Origin != Elite {
+			t.Errorf("elite %d: agent %d, want %d as without the distillation", k+1, a.ID, b.ID)
+		}
+	}
+	// The first crossover's dominant parent and the first mutant are rank
+	// 1's: the learnt genome's, from its net.
+	c1, _, _, err := nnet.Crossover(learnt, st.Agents[2].Net, seed.Rand(5, "draughts", 3, seed.Crossover, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := next.Agents[cfg.Elite]; !slices.Equal(a.Parents, []int64{head.ID, st.Agents[2].ID}) || !a.Net.Equal(c1) {
+		t.Errorf("the first child: parents %v, want %d and %d, from the learnt net", a.Parents, head.ID, st.Agents[2].ID)
+	}
+	m := learnt.Mutated(seed.Rand(5, "draughts", 3, seed.Mutation, 0))
+	if a := next.Agents[cfg.Elite+2]; !slices.Equal(a.Parents, []int64{head.ID}) || !a.Net.Equal(m) || a.Origin != Mutation {
+		t.Errorf("rank 1's mutant: parents %v, want %d, mutated from the learnt net", a.Parents, head.ID)
+	}
+	for i, a := range next.Agents[cfg.Elite:] {
+		if want := st.NextID + 1 + int64(i); a.ID != want {
 			t.Errorf("new agent %d: ID %d, want %d", i, a.ID, want)
 		}
 	}
@@ -246,7 +307,7 @@ func TestBreedStepsPieceValues(t *testing.T) {
 		results.Points = append(results.Points, len(st.Agents)-i)
 		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
 	}
-	next, err := breed(cfg, st, ranking, results)
+	next, err := breed(cfg, st, ranking, results, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

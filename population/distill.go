@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"evolved/distill"
+	"evolved/nnet"
 	"evolved/search"
 	"evolved/tournament"
 )
 
 // DistillReport is a generation's distillation (Config.DistillEvery).
 type DistillReport struct {
-	// Parent is the champion distilled, AgentID the fitted genome's, the
-	// next generation's last member.
+	// Parent is the champion distilled, AgentID the fitted genome's: the
+	// next generation's first member, in the champion's place.
 	Parent, AgentID int64
 	// Nodes is the budget of each search.
 	Nodes int64
@@ -39,12 +40,11 @@ func (c Config) distillNodes() int64 {
 }
 
 // distillChampion fits the champion's linear weights to its searches of
-// the positions of the generation's games and puts the fitted genome in
-// the place of next's last agent, a mutant the breeding made: it keeps
-// that agent's ID, its origin Distilled and its parent the champion.
-func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, champion Agent, games []tournament.GameResult[M], next *State) (*DistillReport, error) {
+// the positions of the generation's games and returns the fitted genome,
+// which breed puts in the champion's place.
+func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, gen int, champion Agent, games []tournament.GameResult[M]) (*nnet.Net, *DistillReport, error) {
 	if sp.Distill == nil {
-		return nil, fmt.Errorf("%w: distill_every = %d, and this game does not distill", ErrConfig, cfg.DistillEvery)
+		return nil, nil, fmt.Errorf("%w: distill_every = %d, and this game does not distill", ErrConfig, cfg.DistillEvery)
 	}
 	start := time.Now()
 	records := make([]tournament.Record[M], len(games))
@@ -54,9 +54,7 @@ func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Spe
 	nodes := cfg.distillNodes()
 	net, rep, err := sp.Distill(ctx, champion.Net, records, nodes, cfg.Tournament.Workers)
 	if err != nil {
-		return nil, fmt.Errorf("population: generation %d: distilling champion %d: %w", next.Generation-1, champion.ID, err)
+		return nil, nil, fmt.Errorf("population: generation %d: distilling champion %d: %w", gen, champion.ID, err)
 	}
-	last := &next.Agents[len(next.Agents)-1]
-	*last = Agent{ID: last.ID, Net: net, Origin: Distilled, Parents: []int64{champion.ID}}
-	return &DistillReport{Parent: champion.ID, AgentID: last.ID, Nodes: nodes, Report: rep, Took: time.Since(start)}, nil
+	return net, &DistillReport{Parent: champion.ID, Nodes: nodes, Report: rep, Took: time.Since(start)}, nil
 }

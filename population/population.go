@@ -241,10 +241,11 @@ type Config struct {
 	// the champion's linear weights (piece values, tables, terms) are
 	// fitted to what searches of DistillNodes nodes with it say of the
 	// quiet positions of the generation's games (package distill), and
-	// the fitted genome takes the place of the next generation's last
-	// mutant (origin Distilled), where selection judges it as any other
-	// newcomer. It needs a species that distills (Species.Distill) and
-	// the genetic algorithm (no preset "es" or "spsa"). 0 never distills.
+	// the fitted genome takes the champion's place before it breeds: it
+	// heads the next generation's elite (origin Distilled, the champion
+	// its parent) and the children of rank 1 are its. It needs a species
+	// that distills (Species.Distill) and the genetic algorithm (no
+	// preset "es" or "spsa"). 0 never distills.
 	DistillEvery int `toml:"distill_every" json:"distill_every,omitempty"`
 	// DistillNodes is the node budget of each of the distillation's
 	// searches; 0 means DefaultDistillNodes.
@@ -617,7 +618,8 @@ const (
 	// Mutation agents are mutated copies of one parent.
 	Mutation Origin = "mutation"
 	// Distilled agents are their parent, the champion, with its linear
-	// weights fitted to its searches (Config.DistillEvery).
+	// weights fitted to its searches (Config.DistillEvery), in its place
+	// at the head of the elite.
 	Distilled Origin = "distilled"
 )
 

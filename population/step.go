@@ -237,6 +237,12 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 			return nil, nil, err
 		}
 	}
+	var learnt *nnet.Net // the champion distilled, which breeds in its place
+	if cfg.distillDue(gen) {
+		if learnt, rep.Distill, err = distillChampion(ctx, sp, cfg, gen, rep.Champion, rep.Results.Games); err != nil {
+			return nil, nil, err
+		}
+	}
 	var next *State
 	switch cfg.Optimizer {
 	case ES:
@@ -244,15 +250,13 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	case SPSA:
 		next, err = breedSPSA(cfg, st, results)
 	default:
-		next, err = breed(cfg, st, rep.Ranking, results)
+		next, err = breed(cfg, st, rep.Ranking, results, learnt)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.distillDue(gen) {
-		if rep.Distill, err = distillChampion(ctx, sp, cfg, rep.Champion, rep.Results.Games, next); err != nil {
-			return nil, nil, err
-		}
+	if rep.Distill != nil {
+		rep.Distill.AgentID = next.Agents[0].ID
 	}
 	next.ChampionNet = st.ChampionNet
 	next.Nodes = st.Nodes
@@ -465,10 +469,13 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 
 // breed makes the next generation from the ranking: the elite unchanged in
 // rank order, then for each crossover pair its two node-swap children and
-// both parents mutated, then the mutants.
-func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M]) (*State, error) {
+// both parents mutated, then the mutants. With learnt, the champion
+// distilled (Config.DistillEvery), learnt takes the champion's place: it
+// heads the elite as a new genome (origin Distilled, the champion its
+// parent, the next ID) and breeds as rank 1, so that what the champion
+// learnt passes to its children.
+func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M], learnt *nnet.Net) (*State, error) {
 	next := &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}
-	byRank := func(r int) Agent { return st.Agents[ranking[r-1]] }
 	add := func(net *nnet.Net, origin Origin, node *nnet.Node, recipe *lineage.Recipe, parents ...int64) {
 		next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: origin, Parents: parents, Node: node, Recipe: recipe})
 		next.NextID++
@@ -476,9 +483,19 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 	for r := 1; r <= cfg.Elite; r++ {
 		slot := ranking[r-1]
 		a := st.Agents[slot]
+		if r == 1 && learnt != nil {
+			add(learnt, Distilled, nil, nil, a.ID)
+			continue
+		}
 		next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
 			PastPoints: a.PastPoints + results.Points[slot],
 			PastGames:  a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]})
+	}
+	byRank := func(r int) Agent {
+		if r == 1 && learnt != nil {
+			return next.Agents[0]
+		}
+		return st.Agents[ranking[r-1]]
 	}
 	gen, game, steps := st.Generation, st.Game, cfg.Steps()
 	// Every child is made through its lineage.Recipe, the one
