@@ -437,6 +437,27 @@ func (d *DB) Curriculum(ctx context.Context, game string) (CurriculumSummary, bo
 	return c, c.Checks > 0, nil
 }
 
+// DistillSummary is where a run's distillation stands
+// (population.Config.DistillEvery): how many champions were distilled,
+// and the generation whose champion was the last.
+type DistillSummary struct {
+	Champions int `json:"champions"`
+	Last      int `json:"last"`
+}
+
+// Distillations returns the summary of game's distillations, and false
+// when the run has made none. A distilled genome is born into the
+// generation after its champion's.
+func (d *DB) Distillations(ctx context.Context, game string) (DistillSummary, bool, error) {
+	var s DistillSummary
+	err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(born), 0) - 1 FROM genomes
+		WHERE game = ? AND origin = 'distilled'`, game).Scan(&s.Champions, &s.Last)
+	if err != nil {
+		return DistillSummary{}, false, fmt.Errorf("distillations of %s: %w", game, err)
+	}
+	return s, s.Champions > 0, nil
+}
+
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -76,5 +77,57 @@ func TestDistillCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "c.json")); !os.IsNotExist(err) {
 		t.Errorf("a failed distill wrote c.json (%v)", err)
+	}
+}
+
+// TestStatusShowsTheDistillation runs a chess population that distills
+// its champion every 2 generations and checks what status says of it:
+// the champions of generations 1 and 3 distilled, the last 3, in text and
+// in --json.
+func TestStatusShowsTheDistillation(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "evolved.toml")
+	text := `games = ["chess"]
+workers = 2
+log_format = "json"
+[chess]
+depth = 1
+nodes = 0
+max_moves = 25
+format = "blondie"
+ladder_games = 2
+baseline_every = 0
+distill_every = 2
+distill_nodes = 100
+[jobs]
+backup = ""
+prune = ""
+rating_every = 0
+`
+	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "4").CombinedOutput(); err != nil ||
+		!strings.Contains(string(out), `"msg":"champion distilled"`) {
+		t.Fatalf("run: %v\n%s\nwant a champion distilled", err, out)
+	}
+	out, err := evolvedIn(t, dir, "status").Output()
+	if err != nil || !strings.Contains(string(out), "chess distillation: 2 champions distilled, the last of generation 3") {
+		t.Errorf("status: %v\n%s", err, out)
+	}
+	js, err := evolvedIn(t, dir, "status", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status struct {
+		Populations []struct {
+			Distill *struct{ Champions, Last int } `json:"distill"`
+		} `json:"populations"`
+	}
+	if err := json.Unmarshal(js, &status); err != nil || len(status.Populations) != 1 || status.Populations[0].Distill == nil {
+		t.Fatalf("status --json: %v\n%s", err, js)
+	}
+	if d := *status.Populations[0].Distill; d.Champions != 2 || d.Last != 3 {
+		t.Errorf("status --json distill: %+v, want 2 champions, the last of generation 3", d)
 	}
 }

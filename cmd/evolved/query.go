@@ -72,6 +72,9 @@ func statusCommand(fs *flag.FlagSet) action {
 			// Curriculum is where the curriculum stands; null for a run
 			// without one, or before its first check.
 			Curriculum *storage.CurriculumSummary `json:"curriculum"`
+			// Distill is where the distillation stands; null for a run
+			// that has distilled no champion.
+			Distill *storage.DistillSummary `json:"distill"`
 			// SettingChanges are the changes of the run's settings
 			// since it started (the curriculum's keys), oldest first.
 			SettingChanges []storage.SettingChange `json:"setting_changes"`
@@ -149,6 +152,13 @@ func statusCommand(fs *flag.FlagSet) action {
 			if ok {
 				r.Curriculum = &c
 			}
+			ds, ok, err := db.Distillations(ctx, p.Game)
+			if err != nil {
+				return fmt.Errorf("status: %w", err)
+			}
+			if ok {
+				r.Distill = &ds
+			}
 			if r.SettingChanges, err = db.SettingChanges(ctx, p.Game); err != nil {
 				return fmt.Errorf("status: %w", err)
 			}
@@ -202,6 +212,10 @@ func statusCommand(fs *flag.FlagSet) action {
 					fmt.Fprintf(stdout, " (the last at generation %d)", c.LastRaise)
 				}
 				fmt.Fprintf(stdout, "; the node budget is %d, from %d (sqlite3 DB 'select * from curriculum_history')\n", c.Nodes, c.FirstNodes)
+			}
+			if ds := r.Distill; ds != nil {
+				fmt.Fprintf(stdout, "%s distillation: %d champions distilled, the last of generation %d (sqlite3 DB \"select * from members where origin = 'distilled'\")\n",
+					r.Game, ds.Champions, ds.Last)
 			}
 			for _, c := range r.SettingChanges {
 				fmt.Fprintf(stdout, "%s settings: %s %s -> %s from generation %d (changed %s)\n", r.Game, c.Key, c.Old, c.New,
