@@ -3,12 +3,14 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"evolved/nnet"
+	"evolved/storage"
 )
 
 // TestDistillJoinsAChessRun turns the distillation on in a chess run that
@@ -16,10 +18,10 @@ import (
 // to generation 8 in one go, and to 5 then 8 with a restart between. Both
 // play the same games and distill the same champions, at generations 3
 // and 5 (the last of every 2; 7's would join generation 8, unplayed),
-// each fitted genome the first member of the next generation with origin
-// "distilled", the champion as its parent and the parent of children of
-// the generation, and the champion's net but for its linear weights,
-// stored whole and read back.
+// the elite of each next generation distilled: origin "distilled", the
+// first from the champion, each the net of the elite it came from but for
+// its linear weights, all moved by the same step, stored whole and read
+// back, and the parents of the generation's children.
 func TestDistillJoinsAChessRun(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -68,42 +70,39 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var step []float64 // the change of the linear weights, the same for every elite
 			for _, m := range members {
 				if m.Origin != "distilled" {
 					continue
 				}
-				distilled = append(distilled, fmt.Sprintf("generation %d slot %d", g, m.Slot))
-				champ, err := d.db.ChampionAgent(ctx, "chess", g-1)
-				if err != nil {
-					t.Fatal(err)
+				distilled = append(distilled, fmt.Sprintf("%d/%d", g, m.Slot))
+				if len(m.Parents) != 1 || m.Born != g {
+					t.Fatalf("%s: generation %d: a distilled member with parents %v, born %d", name, g, m.Parents, m.Born)
 				}
-				if len(m.Parents) != 1 || m.Parents[0] != champ.Provenance.AgentID || m.Born != g {
-					t.Errorf("%s: generation %d: the distilled member has parents %v, born %d; want the champion of generation %d (%d)",
-						name, g, m.Parents, m.Born, g-1, champ.Provenance.AgentID)
-				}
-				if m.Slot != 0 {
-					t.Errorf("%s: generation %d: the distilled member is in slot %d, want 0, the champion's place", name, g, m.Slot)
-				}
-				// It bred in the champion's place.
-				children := 0
-				for _, c := range members {
-					if slices.Contains(c.Parents, m.AgentID) && c.AgentID != m.AgentID {
-						children++
+				if m.Slot == 0 {
+					champ, err := d.db.ChampionAgent(ctx, "chess", g-1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if m.Parents[0] != champ.Provenance.AgentID {
+						t.Errorf("%s: generation %d: the head of the elite comes from %d, want the champion of generation %d (%d)",
+							name, g, m.Parents[0], g-1, champ.Provenance.AgentID)
 					}
 				}
-				if children == 0 {
-					t.Errorf("%s: generation %d: no member of the generation descends from the distilled agent %d", name, g, m.AgentID)
+				parent, err := d.db.AgentByID(ctx, "chess", m.Parents[0])
+				if err != nil {
+					t.Fatal(err)
 				}
 				got, err := d.db.AgentByID(ctx, "chess", m.AgentID)
 				if err != nil {
 					t.Fatal(err)
 				}
-				cw, dw := champ.Net.Weights(), got.Net.Weights()
-				linear := nnet.NumPieceValues + nnet.NumPSTValues + champ.Net.TermCount()
+				pw, dw := parent.Net.Weights(), got.Net.Weights()
+				linear := nnet.NumPieceValues + nnet.NumPSTValues + parent.Net.TermCount()
 				hidden, moved := 0, 0
-				for i := range cw {
-					if cw[i] != dw[i] {
-						if i < len(cw)-linear {
+				for i := range pw {
+					if pw[i] != dw[i] {
+						if i < len(pw)-linear {
 							hidden++
 						} else {
 							moved++
@@ -113,10 +112,27 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 				if hidden != 0 || moved < 20 {
 					t.Errorf("%s: generation %d: the distilled genome differs from its parent in %d hidden weights and %d linear ones; want 0 and many", name, g, hidden, moved)
 				}
+				if step == nil {
+					step = make([]float64, len(pw))
+					for i := range pw {
+						step[i] = dw[i] - pw[i]
+					}
+				} else {
+					for i := range pw {
+						if math.Abs(dw[i]-pw[i]-step[i]) > 1e-9 {
+							t.Fatalf("%s: generation %d slot %d: weight %d moved by %v, the champion's by %v", name, g, m.Slot, i, dw[i]-pw[i], step[i])
+						}
+					}
+				}
+				// It bred: some member of the generation descends from it.
+				if !slices.ContainsFunc(members, func(c storage.Member) bool { return slices.Contains(c.Parents, m.AgentID) && c.AgentID != m.AgentID }) && m.Slot < 3 {
+					t.Errorf("%s: generation %d: no member descends from the distilled elite in slot %d", name, g, m.Slot)
+				}
 			}
 		}
-		if want := []string{"generation 4 slot 0", "generation 6 slot 0"}; fmt.Sprint(distilled) != fmt.Sprint(want) {
-			t.Errorf("%s: distilled members %v, want %v", name, distilled, want)
+		want := "[4/0 4/1 4/2 4/3 4/4 6/0 6/1 6/2 6/3 6/4]"
+		if fmt.Sprint(distilled) != want {
+			t.Errorf("%s: distilled members (generation/slot) %v, want %s", name, distilled, want)
 		}
 	}
 }

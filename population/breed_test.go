@@ -156,11 +156,13 @@ func TestBreedFollowsTheDesign(t *testing.T) {
 	}
 }
 
-// TestBreedWithTheChampionLearnt: a distilled champion heads the elite as
-// a new genome (the next ID, origin Distilled, the champion its parent, no
-// past), breeds as rank 1 (its children and its mutant name it as their
-// parent and are made from its net), and the other elites and the
-// population's size are as without it.
+// TestBreedWithTheChampionLearnt: with the champion distilled, the elite
+// are new genomes in rank order (the next IDs, origin Distilled, each
+// elite its parent, its past kept): the champion's is the fitted genome,
+// each other's its elite moved by the fit's step, hidden layers and all
+// (the step is 0 there); they breed as the elite (the first child and
+// rank 1's mutant come from the fitted genome), and the population's
+// size is as without it.
 func TestBreedWithTheChampionLearnt(t *testing.T) {
 	cfg := DefaultConfig()
 	st, err := New("draughts", nnet.NumDraughtsInputs, cfg, 5)
@@ -179,39 +181,59 @@ func TestBreedWithTheChampionLearnt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	learnt := st.Agents[7].Net.Mutated(seed.Rand(99, "test", 0, seed.Mutation, 0))
+	champ := st.Agents[7]
+	// The fit's step: 0.25 on the last three weights.
+	w := champ.Net.Weights()
+	for i := len(w) - 3; i < len(w); i++ {
+		w[i] += 0.25
+	}
+	learnt, err := champ.Net.WithWeights(w)
+	if err != nil {
+		t.Fatal(err)
+	}
 	next, err := breed(cfg, st, ranking, results, learnt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	champ := st.Agents[7]
-	head := next.Agents[0]
-	if head.ID != st.NextID || head.Net != learnt || head.Origin != Distilled || !slices.Equal(head.Parents, []int64{champ.ID}) || head.PastGames != 0 || head.Recipe != nil {
-		t.Errorf("the head of the elite: %+v, want the learnt net as agent %d, distilled from %d, no past", head, st.NextID, champ.ID)
-	}
-	if len(next.Agents) != len(plain.Agents) || next.NextID != plain.NextID+1 {
+	if len(next.Agents) != len(plain.Agents) || next.NextID != plain.NextID+int64(cfg.Elite) {
 		t.Fatalf("%d agents, next ID %d; without it %d, %d", len(next.Agents), next.NextID, len(plain.Agents), plain.NextID)
 	}
-	for k := 1; k < cfg.Elite; k++ {
-		if a, b := next.Agents[k], plain.Agents[k]; a.ID != b.ID || a.Net != b.Net || a.Origin != Elite {
-			t.Errorf("elite %d: agent %d, want %d as without the distillation", k+1, a.ID, b.ID)
+	for k := range cfg.Elite {
+		a, e := next.Agents[k], st.Agents[ranking[k]]
+		want := plain.Agents[k]
+		if a.ID != st.NextID+int64(k) || a.Origin != Distilled || !slices.Equal(a.Parents, []int64{e.ID}) || a.Recipe != nil ||
+			a.PastPoints != want.PastPoints || a.PastGames != want.PastGames {
+			t.Errorf("elite %d: %+v; want agent %d distilled from %d with the past %d/%d", k+1, a, st.NextID+int64(k), e.ID, want.PastPoints, want.PastGames)
+		}
+		ew, aw := e.Net.Weights(), a.Net.Weights()
+		for i := range ew {
+			d := 0.0
+			if i >= len(ew)-3 {
+				d = 0.25
+			}
+			if math.Abs(aw[i]-ew[i]-d) > 1e-12 {
+				t.Fatalf("elite %d weight %d: %v from %v, want a step of %v", k+1, i, aw[i], ew[i], d)
+			}
 		}
 	}
-	// The first crossover's dominant parent and the first mutant are rank
-	// 1's: the learnt genome's, from its net.
-	c1, _, _, err := nnet.Crossover(learnt, st.Agents[2].Net, seed.Rand(5, "draughts", 3, seed.Crossover, 0))
+	if next.Agents[0].Net != learnt {
+		t.Error("the champion's place does not hold the fitted genome itself")
+	}
+	// The first crossover's parents and rank 1's mutant are the new
+	// elites, from their nets.
+	c1, _, _, err := nnet.Crossover(learnt, next.Agents[1].Net, seed.Rand(5, "draughts", 3, seed.Crossover, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := next.Agents[cfg.Elite]; !slices.Equal(a.Parents, []int64{head.ID, st.Agents[2].ID}) || !a.Net.Equal(c1) {
-		t.Errorf("the first child: parents %v, want %d and %d, from the learnt net", a.Parents, head.ID, st.Agents[2].ID)
+	if a := next.Agents[cfg.Elite]; !slices.Equal(a.Parents, []int64{next.Agents[0].ID, next.Agents[1].ID}) || !a.Net.Equal(c1) {
+		t.Errorf("the first child: parents %v, want %d and %d, from their nets", a.Parents, next.Agents[0].ID, next.Agents[1].ID)
 	}
 	m := learnt.Mutated(seed.Rand(5, "draughts", 3, seed.Mutation, 0))
-	if a := next.Agents[cfg.Elite+2]; !slices.Equal(a.Parents, []int64{head.ID}) || !a.Net.Equal(m) || a.Origin != Mutation {
-		t.Errorf("rank 1's mutant: parents %v, want %d, mutated from the learnt net", a.Parents, head.ID)
+	if a := next.Agents[cfg.Elite+2]; !slices.Equal(a.Parents, []int64{next.Agents[0].ID}) || !a.Net.Equal(m) || a.Origin != Mutation {
+		t.Errorf("rank 1's mutant: parents %v, want %d, mutated from the fitted net", a.Parents, next.Agents[0].ID)
 	}
 	for i, a := range next.Agents[cfg.Elite:] {
-		if want := st.NextID + 1 + int64(i); a.ID != want {
+		if want := st.NextID + int64(cfg.Elite) + int64(i); a.ID != want {
 			t.Errorf("new agent %d: ID %d, want %d", i, a.ID, want)
 		}
 	}

@@ -14,7 +14,8 @@ import (
 // DistillReport is a generation's distillation (Config.DistillEvery).
 type DistillReport struct {
 	// Parent is the champion distilled, AgentID the fitted genome's: the
-	// next generation's first member, in the champion's place.
+	// next generation's first member, in the champion's place (the other
+	// elites follow it, moved by the same step).
 	Parent, AgentID int64
 	// Nodes is the budget of each search.
 	Nodes int64
@@ -41,7 +42,7 @@ func (c Config) distillNodes() int64 {
 
 // distillChampion fits the champion's linear weights to its searches of
 // the positions of the generation's games and returns the fitted genome,
-// which breed puts in the champion's place.
+// whose step breed gives the whole elite.
 func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, gen int, champion Agent, games []tournament.GameResult[M]) (*nnet.Net, *DistillReport, error) {
 	if sp.Distill == nil {
 		return nil, nil, fmt.Errorf("%w: distill_every = %d, and this game does not distill", ErrConfig, cfg.DistillEvery)

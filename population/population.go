@@ -241,11 +241,11 @@ type Config struct {
 	// the champion's linear weights (piece values, tables, terms) are
 	// fitted to what searches of DistillNodes nodes with it say of the
 	// quiet positions of the generation's games (package distill), and
-	// the fitted genome takes the champion's place before it breeds: it
-	// heads the next generation's elite (origin Distilled, the champion
-	// its parent) and the children of rank 1 are its. It needs a species
-	// that distills (Species.Distill) and the genetic algorithm (no
-	// preset "es" or "spsa"). 0 never distills.
+	// the whole elite takes the fit's step before it breeds: the champion
+	// becomes the fitted genome, and every other elite moves its linear
+	// weights by as much (see breed). It needs a species that distills
+	// (Species.Distill) and the genetic algorithm (no preset "es" or
+	// "spsa", no champion_games). 0 never distills.
 	DistillEvery int `toml:"distill_every" json:"distill_every,omitempty"`
 	// DistillNodes is the node budget of each of the distillation's
 	// searches; 0 means DefaultDistillNodes.
@@ -500,6 +500,8 @@ func (c Config) validateFitness(opt Optimizer) error {
 		return configError("distill_every", c.DistillEvery, "must not be negative (0: no distillation)")
 	case c.DistillEvery > 0 && opt.Mirrored():
 		return configError("distill_every", c.DistillEvery, `not with preset %q: its champion is its mean, and its samples are new every generation`, opt)
+	case c.DistillEvery > 0 && c.ChampionGames > 0:
+		return configError("distill_every", c.DistillEvery, "not with champion_games: the distillation replaces the champion whose title the match defends")
 	case c.DistillNodes < 0 || c.DistillNodes > MaxDistillNodes:
 		return configError("distill_nodes", c.DistillNodes, "want 0 (%d) to %d nodes a search", DefaultDistillNodes, MaxDistillNodes)
 	case c.DistillEvery == 0 && c.DistillNodes != 0:
@@ -617,9 +619,9 @@ const (
 	Crossover Origin = "crossover"
 	// Mutation agents are mutated copies of one parent.
 	Mutation Origin = "mutation"
-	// Distilled agents are their parent, the champion, with its linear
-	// weights fitted to its searches (Config.DistillEvery), in its place
-	// at the head of the elite.
+	// Distilled agents are their parent, an elite, with its linear
+	// weights moved by the step the champion's fit to its searches took
+	// (Config.DistillEvery).
 	Distilled Origin = "distilled"
 )
 

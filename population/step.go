@@ -470,30 +470,54 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 // breed makes the next generation from the ranking: the elite unchanged in
 // rank order, then for each crossover pair its two node-swap children and
 // both parents mutated, then the mutants. With learnt, the champion
-// distilled (Config.DistillEvery), learnt takes the champion's place: it
-// heads the elite as a new genome (origin Distilled, the champion its
-// parent, the next ID) and breeds as rank 1, so that what the champion
-// learnt passes to its children.
+// distilled (Config.DistillEvery), the whole elite takes the step the
+// champion's fit took before it breeds: the champion is replaced by
+// learnt, and every other elite by itself with the same change of its
+// linear weights (learnt's weights less the champion's; the nets' hidden
+// layers do not move). Each is a new genome (origin Distilled, the elite
+// it came from its parent, the next IDs in rank order) that keeps its
+// elite's past games, as the change is the same for all; and the children
+// are theirs, so what the fit learnt is what the population inherits.
 func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M], learnt *nnet.Net) (*State, error) {
 	next := &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}
 	add := func(net *nnet.Net, origin Origin, node *nnet.Node, recipe *lineage.Recipe, parents ...int64) {
 		next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: origin, Parents: parents, Node: node, Recipe: recipe})
 		next.NextID++
 	}
+	var step []float64 // learnt's change of the champion's weights
+	if learnt != nil {
+		step = learnt.Weights()
+		for i, w := range st.Agents[ranking[0]].Net.Weights() {
+			step[i] -= w
+		}
+	}
 	for r := 1; r <= cfg.Elite; r++ {
 		slot := ranking[r-1]
 		a := st.Agents[slot]
-		if r == 1 && learnt != nil {
-			add(learnt, Distilled, nil, nil, a.ID)
+		past := Agent{PastPoints: a.PastPoints + results.Points[slot],
+			PastGames: a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]}
+		if learnt == nil {
+			next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
+				PastPoints: past.PastPoints, PastGames: past.PastGames})
 			continue
 		}
-		next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
-			PastPoints: a.PastPoints + results.Points[slot],
-			PastGames:  a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]})
+		net := learnt
+		if r > 1 {
+			w := a.Net.Weights()
+			for i, d := range step {
+				w[i] += d
+			}
+			var err error
+			if net, err = a.Net.WithWeights(w); err != nil {
+				return nil, fmt.Errorf("population: generation %d: the distillation's step on elite %d: %w", st.Generation, a.ID, err)
+			}
+		}
+		add(net, Distilled, nil, nil, a.ID)
+		next.Agents[len(next.Agents)-1].PastPoints, next.Agents[len(next.Agents)-1].PastGames = past.PastPoints, past.PastGames
 	}
 	byRank := func(r int) Agent {
-		if r == 1 && learnt != nil {
-			return next.Agents[0]
+		if learnt != nil && r <= cfg.Elite {
+			return next.Agents[r-1]
 		}
 		return st.Agents[ranking[r-1]]
 	}
