@@ -121,7 +121,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[xiangqi]\ndistill_every = 20\n":                                     "xiangqi.distill_every = 20: only chess distills",
 		"[chess]\nsearch = \"ept:50\"\nnodes = 0\ndistill_every = 20\n":       `chess.distill_every = 20: distills alpha-beta searches: not with search = "ept:50"`,
 		"[chess]\nevolve_piece_values = false\nevolve_pst = false\nevolve_terms = false\nevolve_more_terms = false\ndistill_every = 20\n": "chess.distill_every = 20: fits the evolved piece values, tables and terms",
-		"[chess]\nchampion_games = 20\ndistill_every = 10\n": "chess.distill_every = 10: not with champion_games",
+		"[chess]\nchampion_games = 20\ndistill_every = 10\n":                                                                              "chess.distill_every = 10: not with champion_games",
 		"[chess]\ndistill_every = -1\n":                                          "chess.distill_every = -1: must not be negative",
 		"[chess]\ndistill_nodes = 3000\n":                                        "chess.distill_nodes = 3000: needs distill_every",
 		"[chess]\ndistill_every = 20\ndistill_nodes = 2000000\n":                 "chess.distill_nodes = 2000000: want 0 (1500) to 1000000",
