@@ -446,11 +446,11 @@ type DistillSummary struct {
 }
 
 // Distillations returns the summary of game's distillations, and false
-// when the run has made none. A distilled genome is born into the
-// generation after its champion's.
+// when the run has made none. A distillation's genomes (the elite moved
+// by its step) are born into the generation after its champion's.
 func (d *DB) Distillations(ctx context.Context, game string) (DistillSummary, bool, error) {
 	var s DistillSummary
-	err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(born), 0) - 1 FROM genomes
+	err := d.db.QueryRowContext(ctx, `SELECT count(DISTINCT born), coalesce(max(born), 0) - 1 FROM genomes
 		WHERE game = ? AND origin = 'distilled'`, game).Scan(&s.Champions, &s.Last)
 	if err != nil {
 		return DistillSummary{}, false, fmt.Errorf("distillations of %s: %w", game, err)
