@@ -64,23 +64,30 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-func TestBreedFollowsTheDesign(t *testing.T) {
+// breedCase returns a generation 3 of draughts ranked and scored for the
+// breeding tests: slots ranked 1st..15th 7, 2, 9, 0, 14, then the rest;
+// slot i scored i points in 10 games; slot 7 (ranked first) had played
+// before, 30 points in 20 games, which carry over with this generation's.
+func breedCase(t *testing.T) (Config, *State, []int, tournament.Results[draughts.Move]) {
+	t.Helper()
 	cfg := DefaultConfig()
 	st, err := New("draughts", nnet.NumDraughtsInputs, cfg, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.Generation = 3
-	// Slots ranked 1st..15th: 7, 2, 9, 0, 14, then the rest.
 	ranking := []int{7, 2, 9, 0, 14, 1, 3, 4, 5, 6, 8, 10, 11, 12, 13}
-	// Slot i scored i points in 10 games; slot 7 (ranked first) had
-	// played before: its past carries over with this generation's.
 	st.Agents[7].PastPoints, st.Agents[7].PastGames = 30, 20
 	var results tournament.Results[draughts.Move]
 	for i := range st.Agents {
 		results.Points = append(results.Points, i)
 		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
 	}
+	return cfg, st, ranking, results
+}
+
+func TestBreedFollowsTheDesign(t *testing.T) {
+	cfg, st, ranking, results := breedCase(t)
 	next, err := breed(cfg, st, ranking, results, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -164,19 +171,7 @@ func TestBreedFollowsTheDesign(t *testing.T) {
 // rank 1's mutant come from the fitted genome), and the population's
 // size is as without it.
 func TestBreedWithTheChampionLearnt(t *testing.T) {
-	cfg := DefaultConfig()
-	st, err := New("draughts", nnet.NumDraughtsInputs, cfg, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Generation = 3
-	ranking := []int{7, 2, 9, 0, 14, 1, 3, 4, 5, 6, 8, 10, 11, 12, 13}
-	st.Agents[7].PastPoints, st.Agents[7].PastGames = 30, 20
-	var results tournament.Results[draughts.Move]
-	for i := range st.Agents {
-		results.Points = append(results.Points, i)
-		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
-	}
+	cfg, st, ranking, results := breedCase(t)
 	plain, err := breed(cfg, st, ranking, results, nil)
 	if err != nil {
 		t.Fatal(err)
