@@ -39,11 +39,9 @@ func ChessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[
 		}
 		in[i] = distill.Game{Start: start, Moves: g.Moves}
 	}
-	var scorerErr error
 	newScorer := func() distill.Scorer {
 		ab, err := player.ChessNetSearch(net, distillDepth, distillTableBits)
 		if err != nil {
-			scorerErr = err
 			return func(context.Context, chess.Position) (float64, error) { return 0, err }
 		}
 		return func(ctx context.Context, p chess.Position) (float64, error) {
@@ -58,9 +56,5 @@ func ChessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[
 			return float64(res.Score) / 100, nil
 		}
 	}
-	fitted, rep, err := distill.Fit(ctx, net, in, newScorer, opts)
-	if err != nil && scorerErr != nil {
-		return nil, rep, fmt.Errorf("distill: %w", scorerErr)
-	}
-	return fitted, rep, err
+	return distill.Fit(ctx, net, in, newScorer, opts)
 }
