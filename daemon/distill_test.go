@@ -119,7 +119,7 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 					}
 				} else {
 					for i := range pw {
-						if math.Abs(dw[i]-pw[i]-step[i]) > 1e-9 {
+						if math.Abs(dw[i]-pw[i]-step[i]) > 2e-6 { // each sum rounded to a float32
 							t.Fatalf("%s: generation %d slot %d: weight %d moved by %v, the champion's by %v", name, g, m.Slot, i, dw[i]-pw[i], step[i])
 						}
 					}

@@ -11,8 +11,10 @@ package lineage
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 
 	"evolved/nnet"
 	"evolved/seed"
@@ -35,7 +37,19 @@ const (
 	// submissive parent, whose copy the child is, and parents[1] the
 	// dominant one.
 	CrossoverSecond Op = "crossover-second"
+	// Distill is parents[0] with the distillation's step added to its
+	// weights (Recipe.Step), each sum rounded to a float32: the change
+	// that the fit of the generation's champion to its searches made,
+	// which every elite takes (population.Config.DistillEvery).
+	Distill Op = "distill"
 )
+
+// Change is one weight's part of a distillation's step: the index in the
+// net's weights and what is added there.
+type Change struct {
+	Index int32
+	Delta float32
+}
 
 // ErrRecipe means a recipe cannot be applied: an unknown operation, or
 // the wrong number of parents.
@@ -43,17 +57,19 @@ var ErrRecipe = errors.New("lineage: bad recipe")
 
 // Recipe is how a genome was made: the operation and its index among the
 // operations of its kind in the generation that bred it (the index of the
-// random stream it drew from).
+// random stream it drew from); for Distill, which draws nothing, the step
+// it added instead.
 type Recipe struct {
 	Op    Op
 	Index int
+	Step  []Change `json:",omitempty"`
 }
 
 // Parents returns how many parents the recipe's operation takes, or 0 for
 // an unknown operation.
 func (r Recipe) Parents() int {
 	switch r.Op {
-	case Mutation:
+	case Mutation, Distill:
 		return 1
 	case CrossoverFirst, CrossoverSecond:
 		return 2
@@ -76,10 +92,53 @@ func (r Recipe) Make(run uint64, game string, generation int, steps nnet.Steps, 
 	case CrossoverFirst:
 		c1, _, node, err := nnet.Crossover(parents[0], parents[1], seed.Rand(run, game, generation, seed.Crossover, r.Index))
 		return c1, node, err
+	case Distill:
+		w := parents[0].Weights()
+		for _, c := range r.Step {
+			if c.Index < 0 || int(c.Index) >= len(w) {
+				return nil, nnet.Node{}, fmt.Errorf("%w: a distillation's step changes weight %d of a net of %d", ErrRecipe, c.Index, len(w))
+			}
+			w[c.Index] = float64(float32(w[c.Index] + float64(c.Delta)))
+		}
+		n, err := parents[0].WithWeights(w)
+		if err != nil {
+			return nil, nnet.Node{}, fmt.Errorf("lineage: distill: %w", err)
+		}
+		return n, nnet.Node{}, nil
 	default: // CrossoverSecond
 		_, c2, node, err := nnet.Crossover(parents[1], parents[0], seed.Rand(run, game, generation, seed.Crossover, r.Index))
 		return c2, node, err
 	}
+}
+
+// EncodeStep returns a distillation's step as storage keeps it: the
+// number of changes (uint32), then each change's index (uint32) and delta
+// (float32 bits), little-endian.
+func EncodeStep(step []Change) []byte {
+	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+8*len(step)), uint32(len(step)))
+	for _, c := range step {
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.Index))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(c.Delta))
+	}
+	return b
+}
+
+// DecodeStep reads what EncodeStep wrote; a blob of another length is
+// ErrRecipe.
+func DecodeStep(b []byte) ([]Change, error) {
+	if len(b) < 4 {
+		return nil, fmt.Errorf("%w: a distillation's step of %d bytes", ErrRecipe, len(b))
+	}
+	n := binary.LittleEndian.Uint32(b)
+	if uint64(len(b)) != 4+8*uint64(n) {
+		return nil, fmt.Errorf("%w: a distillation's step of %d bytes says it holds %d changes", ErrRecipe, len(b), n)
+	}
+	step := make([]Change, n)
+	for i := range step {
+		off := 4 + 8*i
+		step[i] = Change{Index: int32(binary.LittleEndian.Uint32(b[off:])), Delta: math.Float32frombits(binary.LittleEndian.Uint32(b[off+4:]))}
+	}
+	return step, nil
 }
 
 // SumSize is the length of a Sum.

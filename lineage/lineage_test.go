@@ -106,9 +106,58 @@ func TestBadRecipesAreRefused(t *testing.T) {
 		{lineage.Recipe{Op: lineage.Mutation}, []*nnet.Net{a, b}},
 		{lineage.Recipe{Op: lineage.CrossoverFirst}, []*nnet.Net{a}},
 		{lineage.Recipe{Op: "transplant"}, []*nnet.Net{a}},
+		{lineage.Recipe{Op: lineage.Distill, Step: []lineage.Change{{Index: 1 << 30, Delta: 1}}}, []*nnet.Net{a}},
+		{lineage.Recipe{Op: lineage.Distill, Step: []lineage.Change{{Index: -1, Delta: 1}}}, []*nnet.Net{a}},
+		{lineage.Recipe{Op: lineage.Distill}, []*nnet.Net{a, b}},
 	} {
 		if _, _, err := c.recipe.Make(5, "draughts", 1, nnet.Steps{}, c.parents...); !errors.Is(err, lineage.ErrRecipe) {
 			t.Errorf("%v with %d parents: %v, want ErrRecipe", c.recipe, len(c.parents), err)
+		}
+	}
+}
+
+// TestDistillAddsItsStep: a distilled genome is its parent with the step
+// added where the step says, each sum rounded to a float32, every other
+// value (weights, sigmas, king) its parent's; and the step reads back from
+// what storage keeps of it, a malformed blob refused.
+func TestDistillAddsItsStep(t *testing.T) {
+	a, _ := parents(t)
+	step := []lineage.Change{{Index: 0, Delta: 0.5}, {Index: 7, Delta: -0.125}, {Index: int32(a.NumWeights() - 1), Delta: 1e-3}}
+	r := lineage.Recipe{Op: lineage.Distill, Step: step}
+	d, node, err := r.Make(5, "draughts", 3, nnet.Steps{}, a)
+	if err != nil || node != (nnet.Node{}) {
+		t.Fatal(err, node)
+	}
+	aw, dw := a.Weights(), d.Weights()
+	for i := range aw {
+		want := aw[i]
+		for _, c := range step {
+			if int(c.Index) == i {
+				want = float64(float32(aw[i] + float64(c.Delta)))
+			}
+		}
+		if dw[i] != want {
+			t.Errorf("weight %d: %v, want %v", i, dw[i], want)
+		}
+	}
+	if d.King() != a.King() || len(d.Sigmas()) != len(a.Sigmas()) || d.Sigmas()[3] != a.Sigmas()[3] || !d.Float32Exact() {
+		t.Error("the king, the sigmas or the float32 values were not kept")
+	}
+	got, err := lineage.DecodeStep(lineage.EncodeStep(step))
+	if err != nil || len(got) != len(step) {
+		t.Fatalf("decode: %v, %v", got, err)
+	}
+	for i := range step {
+		if got[i] != step[i] {
+			t.Errorf("change %d: %+v, want %+v", i, got[i], step[i])
+		}
+	}
+	if b := lineage.EncodeStep(step); len(b) != 4+8*len(step) {
+		t.Errorf("%d bytes for %d changes", len(b), len(step))
+	}
+	for _, bad := range [][]byte{nil, {1, 0, 0}, {2, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8}} {
+		if _, err := lineage.DecodeStep(bad); !errors.Is(err, lineage.ErrRecipe) {
+			t.Errorf("decode %v: %v, want ErrRecipe", bad, err)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"evolved/game/chess"
 	"evolved/game/draughts"
+	"evolved/lineage"
 	"evolved/nnet"
 	"evolved/seed"
 	"evolved/tournament"
@@ -196,7 +197,8 @@ func TestBreedWithTheChampionLearnt(t *testing.T) {
 	for k := range cfg.Elite {
 		a, e := next.Agents[k], st.Agents[ranking[k]]
 		want := plain.Agents[k]
-		if a.ID != st.NextID+int64(k) || a.Origin != Distilled || !slices.Equal(a.Parents, []int64{e.ID}) || a.Recipe != nil ||
+		if a.ID != st.NextID+int64(k) || a.Origin != Distilled || !slices.Equal(a.Parents, []int64{e.ID}) ||
+			a.Recipe == nil || a.Recipe.Op != lineage.Distill || len(a.Recipe.Step) != 3 ||
 			a.PastPoints != want.PastPoints || a.PastGames != want.PastGames {
 			t.Errorf("elite %d: %+v; want agent %d distilled from %d with the past %d/%d", k+1, a, st.NextID+int64(k), e.ID, want.PastPoints, want.PastGames)
 		}
@@ -206,14 +208,20 @@ func TestBreedWithTheChampionLearnt(t *testing.T) {
 			if i >= len(ew)-3 {
 				d = 0.25
 			}
-			if math.Abs(aw[i]-ew[i]-d) > 1e-12 {
+			if math.Abs(aw[i]-ew[i]-d) > 1e-6 {
 				t.Fatalf("elite %d weight %d: %v from %v, want a step of %v", k+1, i, aw[i], ew[i], d)
 			}
 		}
 	}
-	if next.Agents[0].Net != learnt {
-		t.Error("the champion's place does not hold the fitted genome itself")
+	// The champion's place holds the fitted genome, each weight rounded
+	// to a float32 as every distilled genome's is.
+	for i := range w {
+		w[i] = float64(float32(w[i]))
 	}
+	if want, err := champ.Net.WithWeights(w); err != nil || !next.Agents[0].Net.Equal(want) {
+		t.Errorf("the champion's place does not hold the fitted genome (%v)", err)
+	}
+	learnt = next.Agents[0].Net
 	// The first crossover's parents and rank 1's mutant are the new
 	// elites, from their nets.
 	c1, _, _, err := nnet.Crossover(learnt, next.Agents[1].Net, seed.Rand(5, "draughts", 3, seed.Crossover, 0))

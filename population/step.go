@@ -471,55 +471,20 @@ func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M
 // rank order, then for each crossover pair its two node-swap children and
 // both parents mutated, then the mutants. With learnt, the champion
 // distilled (Config.DistillEvery), the whole elite takes the step the
-// champion's fit took before it breeds: the champion is replaced by
-// learnt, and every other elite by itself with the same change of its
-// linear weights (learnt's weights less the champion's; the nets' hidden
-// layers do not move). Each is a new genome (origin Distilled, the elite
-// it came from its parent, the next IDs in rank order) that keeps its
-// elite's past games, as the change is the same for all; and the children
-// are theirs, so what the fit learnt is what the population inherits.
+// champion's fit took before it breeds: every elite, the champion first,
+// is replaced by itself with that change of its linear weights (learnt's
+// weights less the champion's, as float32s; the nets' hidden layers do not
+// move), made by a lineage.Distill recipe that carries the step, so that
+// storage keeps the step and not the weights. Each is a new genome
+// (origin Distilled, the elite it came from its parent, the next IDs in
+// rank order) that keeps its elite's past games, as the change is the
+// same for all; and the children are theirs, so what the fit learnt is
+// what the population inherits.
 func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M], learnt *nnet.Net) (*State, error) {
 	next := &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}
 	add := func(net *nnet.Net, origin Origin, node *nnet.Node, recipe *lineage.Recipe, parents ...int64) {
 		next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: origin, Parents: parents, Node: node, Recipe: recipe})
 		next.NextID++
-	}
-	var step []float64 // learnt's change of the champion's weights
-	if learnt != nil {
-		step = learnt.Weights()
-		for i, w := range st.Agents[ranking[0]].Net.Weights() {
-			step[i] -= w
-		}
-	}
-	for r := 1; r <= cfg.Elite; r++ {
-		slot := ranking[r-1]
-		a := st.Agents[slot]
-		past := Agent{PastPoints: a.PastPoints + results.Points[slot],
-			PastGames: a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]}
-		if learnt == nil {
-			next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
-				PastPoints: past.PastPoints, PastGames: past.PastGames})
-			continue
-		}
-		net := learnt
-		if r > 1 {
-			w := a.Net.Weights()
-			for i, d := range step {
-				w[i] += d
-			}
-			var err error
-			if net, err = a.Net.WithWeights(w); err != nil {
-				return nil, fmt.Errorf("population: generation %d: the distillation's step on elite %d: %w", st.Generation, a.ID, err)
-			}
-		}
-		add(net, Distilled, nil, nil, a.ID)
-		next.Agents[len(next.Agents)-1].PastPoints, next.Agents[len(next.Agents)-1].PastGames = past.PastPoints, past.PastGames
-	}
-	byRank := func(r int) Agent {
-		if learnt != nil && r <= cfg.Elite {
-			return next.Agents[r-1]
-		}
-		return st.Agents[ranking[r-1]]
 	}
 	gen, game, steps := st.Generation, st.Game, cfg.Steps()
 	// Every child is made through its lineage.Recipe, the one
@@ -530,6 +495,39 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 			nets[i] = p.Net
 		}
 		return r.Make(st.Seed, game, gen, steps, nets...)
+	}
+	var step []lineage.Change // learnt's change of the champion's weights
+	if learnt != nil {
+		cw := st.Agents[ranking[0]].Net.Weights()
+		for i, w := range learnt.Weights() {
+			if w != cw[i] {
+				step = append(step, lineage.Change{Index: int32(i), Delta: float32(w - cw[i])})
+			}
+		}
+	}
+	for r := 1; r <= cfg.Elite; r++ {
+		slot := ranking[r-1]
+		a := st.Agents[slot]
+		pastPoints := a.PastPoints + results.Points[slot]
+		pastGames := a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]
+		if learnt == nil {
+			next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
+				PastPoints: pastPoints, PastGames: pastGames})
+			continue
+		}
+		recipe := lineage.Recipe{Op: lineage.Distill, Step: step}
+		net, _, err := child(recipe, a)
+		if err != nil {
+			return nil, fmt.Errorf("population: generation %d: the distillation's step on elite %d: %w", gen, a.ID, err)
+		}
+		add(net, Distilled, nil, &recipe, a.ID)
+		next.Agents[len(next.Agents)-1].PastPoints, next.Agents[len(next.Agents)-1].PastGames = pastPoints, pastGames
+	}
+	byRank := func(r int) Agent {
+		if learnt != nil && r <= cfg.Elite {
+			return next.Agents[r-1]
+		}
+		return st.Agents[ranking[r-1]]
 	}
 	mutations := 0
 	mutate := func(a Agent) error {

@@ -42,7 +42,7 @@ func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow) err
 	if err != nil {
 		return err
 	}
-	var op, index, p1, p2 any
+	var op, index, p1, p2, step any
 	if r := a.Recipe; r != nil {
 		if n := r.Parents(); n == 0 || len(a.Parents) != n {
 			return fmt.Errorf("agent %d: %w: %q with parents %v", a.ID, lineage.ErrRecipe, r.Op, a.Parents)
@@ -51,9 +51,12 @@ func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow) err
 		if len(a.Parents) > 1 {
 			p2 = a.Parents[1]
 		}
+		if r.Op == lineage.Distill {
+			step = lineage.EncodeStep(r.Step)
+		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (game, agent_id, op, op_index, parent1, parent2, sum)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, game, a.ID, op, index, p1, p2, sum); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (game, agent_id, op, op_index, parent1, parent2, sum, step)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, game, a.ID, op, index, p1, p2, sum, step); err != nil {
 		return fmt.Errorf("agent %d lineage: %w", a.ID, err)
 	}
 	return nil
@@ -101,8 +104,22 @@ type lineageRow struct {
 	index   int
 	parents []int64
 	sum     []byte
+	step    []byte // a distillation's step (lineage.EncodeStep); nil for the other operations
 	depth   sql.NullInt64
 	tracked bool // it has a lineage row (genomes bred before lineage storage have none)
+}
+
+// recipe returns the row's recipe, a distillation's with its step.
+func (r lineageRow) recipe() (lineage.Recipe, error) {
+	rc := lineage.Recipe{Op: lineage.Op(r.op.String), Index: r.index}
+	if rc.Op == lineage.Distill {
+		step, err := lineage.DecodeStep(r.step)
+		if err != nil {
+			return rc, err
+		}
+		rc.Step = step
+	}
+	return rc, nil
 }
 
 // rebuilt reports whether the genome's weights were dropped and are made
@@ -114,10 +131,10 @@ func readLineage(ctx context.Context, q querier, game string, id int64) (lineage
 	r := lineageRow{id: id}
 	var index, p1, p2 sql.NullInt64
 	var tracked int
-	err := q.QueryRowContext(ctx, `SELECT g.born, g.node, l.op, l.op_index, l.parent1, l.parent2, l.sum, l.depth, l.agent_id IS NOT NULL
+	err := q.QueryRowContext(ctx, `SELECT g.born, g.node, l.op, l.op_index, l.parent1, l.parent2, l.sum, l.step, l.depth, l.agent_id IS NOT NULL
 		FROM genomes g LEFT JOIN lineage l ON l.game = g.game AND l.agent_id = g.agent_id
 		WHERE g.game = ? AND g.agent_id = ?`, game, id).
-		Scan(&r.born, &r.node, &r.op, &index, &p1, &p2, &r.sum, &r.depth, &tracked)
+		Scan(&r.born, &r.node, &r.op, &index, &p1, &p2, &r.sum, &r.step, &r.depth, &tracked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("genome of %s agent %d: %w", game, id, ErrNoAgent)
 	}
@@ -210,7 +227,11 @@ func loadGenome(ctx context.Context, q querier, game string, id int64) (*nnet.Ne
 		for i, p := range r.parents {
 			parents[i] = nets[p]
 		}
-		n, node, err := lineage.Recipe{Op: lineage.Op(r.op.String), Index: r.index}.Make(uint64(seed), game, r.born-1, steps, parents...)
+		recipe, err := r.recipe()
+		if err != nil {
+			return nil, fmt.Errorf("genome of %s agent %d: %w: %w", game, r.id, ErrLineage, err)
+		}
+		n, node, err := recipe.Make(uint64(seed), game, r.born-1, steps, parents...)
 		if err != nil {
 			return nil, fmt.Errorf("genome of %s agent %d: %w: %w", game, r.id, ErrLineage, err)
 		}

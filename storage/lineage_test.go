@@ -6,12 +6,20 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"evolved/daemon"
+	"evolved/distill"
+	"evolved/game/draughts"
+	"evolved/nnet"
+	"evolved/population"
 	"evolved/storage"
+	"evolved/tournament"
 )
 
 // TestLineageRebuildsEveryGenome plays a run twice, one database keeping
@@ -382,4 +390,79 @@ func TestMembersWindowCatchesUpInChunks(t *testing.T) {
 		}
 	}
 	tw.sameChampions(t, 30)
+}
+
+// TestLineageRebuildsDistilledGenomes plays a run that distills its
+// champion every 3 generations (a stand-in fit that moves the last three
+// weights, deterministic as a distillation is) into a database keeping
+// every genome and one with keyframes every 2 operations: every genome of
+// the second, the distilled ones and those bred from them, reads back bit
+// for bit, the distilled ones kept as their step, a few dozen bytes.
+func TestLineageRebuildsDistilledGenomes(t *testing.T) {
+	ctx := context.Background()
+	cfg := testConfig()
+	cfg.ChampionGames = 0 // the distillation replaces the title's holder
+	cfg.DistillEvery = 3
+	sp := species
+	sp.Distill = func(_ context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], _ int64, _ int) (*nnet.Net, distill.Report, error) {
+		w := net.Weights()
+		for i := len(w) - 3; i < len(w); i++ {
+			w[i] += 0.01 * float64(len(games)%7+1)
+		}
+		n, err := net.WithWeights(w)
+		return n, distill.Report{Games: len(games)}, err
+	}
+	dir := t.TempDir()
+	all, kept := mustOpen(t, filepath.Join(dir, "all.db")), mustOpen(t, filepath.Join(dir, "kept.db"))
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []*storage.DB{all, kept} {
+		if err := db.CreateRun(ctx, storage.Run{Game: "draughts", Seed: 4, Config: "{}", CreatedAt: time.Now(), Steps: cfg.Steps()}, daemon.PopulationRows(st)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
+	for range 16 {
+		next, rep, err := population.Step(ctx, sp, cfg, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := all.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), storage.KeepEverything()); err != nil {
+			t.Fatal(err)
+		}
+		if err := kept.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), keep); err != nil {
+			t.Fatal(err)
+		}
+		st = next
+	}
+	keptPath := filepath.Join(dir, "kept.db")
+	distilled := query(t, keptPath, "SELECT agent_id FROM genomes WHERE origin = 'distilled' ORDER BY agent_id")
+	if len(distilled) != 25 { // generations 2, 5, 8, 11 and 14, five elites each
+		t.Fatalf("%d distilled genomes, want 25", len(distilled))
+	}
+	if got := query(t, keptPath, "SELECT count(*) FROM genomes g JOIN lineage l USING (game, agent_id) WHERE g.origin = 'distilled' AND g.genome IS NULL AND length(l.step) = 28"); got[0] == "0" {
+		t.Error("no distilled genome is kept as its step alone (4 + 3*8 bytes)")
+	}
+	for _, s := range query(t, keptPath, "SELECT agent_id FROM genomes ORDER BY agent_id") {
+		id, _ := strconv.ParseInt(s, 10, 64)
+		want, err := all.Genome(ctx, "draughts", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := kept.Genome(ctx, "draughts", id)
+		if errors.Is(err, storage.ErrPruned) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("genome %d: %v", id, err)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("genome %d rebuilt differs from the one bred", id)
+		}
+	}
+	if p, err := kept.CheckLineage(ctx); err != nil || len(p) != 0 {
+		t.Errorf("check: problems %v, %v", p, err)
+	}
 }

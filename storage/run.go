@@ -461,7 +461,7 @@ func (d *DB) Distillations(ctx context.Context, game string) (DistillSummary, bo
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, g.genome
+	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, l.step, g.genome
 		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
 		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
@@ -477,8 +477,8 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 		var parents string
 		var node, op sql.NullString
 		var index, pastPoints, pastGames sql.NullInt64
-		var blob []byte
-		if err := rows.Scan(&slot, &a.ID, &a.Origin, &pastPoints, &pastGames, &parents, &node, &op, &index, &blob); err != nil {
+		var blob, step []byte
+		if err := rows.Scan(&slot, &a.ID, &a.Origin, &pastPoints, &pastGames, &parents, &node, &op, &index, &step, &blob); err != nil {
 			return nil, err
 		}
 		if pastPoints.Valid && pastGames.Valid {
@@ -500,6 +500,11 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 			}
 			if op.Valid {
 				a.Recipe = &lineage.Recipe{Op: lineage.Op(op.String), Index: int(index.Int64)}
+				if a.Recipe.Op == lineage.Distill {
+					if a.Recipe.Step, err = lineage.DecodeStep(step); err != nil {
+						return nil, fmt.Errorf("agent %d recipe: %w", a.ID, err)
+					}
+				}
 			}
 			if node.Valid {
 				n, err := parseNode(node.String)

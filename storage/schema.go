@@ -393,12 +393,25 @@ UPDATE sqlite_schema
 	WHERE type = 'table' AND name = 'genomes';
 PRAGMA writable_schema = OFF;
 `,
+	// 17: a distilled genome is kept as its recipe (lineage.Distill): its
+	// parent and the step the distillation added, in the new column, a
+	// few kilobytes where its weights are a hundred. The op check widens
+	// in place, as in 13.
+	`
+ALTER TABLE lineage ADD COLUMN step BLOB; -- lineage.EncodeStep, for op 'distill'
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema
+	SET sql = replace(sql, 'CHECK (op IN (''mutation'', ''crossover-first'', ''crossover-second''))',
+		'CHECK (op IN (''mutation'', ''crossover-first'', ''crossover-second'', ''distill''))')
+	WHERE type = 'table' AND name = 'lineage';
+PRAGMA writable_schema = OFF;
+`,
 }
 
 // editsSchema lists the migrations that edit sqlite_schema directly:
 // migrate increments the schema version after them, as SQLite requires,
 // and checks the database's integrity before it commits.
-var editsSchema = map[int]bool{12: true, 13: true, 16: true}
+var editsSchema = map[int]bool{12: true, 13: true, 16: true, 17: true}
 
 // rebuildsTables lists the migrations that rebuild a table another table
 // refers to: migrate runs them with foreign key enforcement off and checks
