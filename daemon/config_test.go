@@ -123,7 +123,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nevolve_piece_values = false\nevolve_pst = false\nevolve_terms = false\nevolve_more_terms = false\ndistill_every = 20\n": "chess.distill_every = 20: fits the evolved piece values, tables and terms",
 		"[chess]\nchampion_games = 20\ndistill_every = 10\n":                                                                              "chess.distill_every = 10: not with champion_games",
 		"[chess]\ndistill_every = -1\n":                                          "chess.distill_every = -1: must not be negative",
-		"[chess]\ndistill_nodes = 3000\n":                                        "chess.distill_nodes = 3000: needs distill_every",
+		"[chess]\ndistill_every = 0\ndistill_nodes = 3000\n":                     "chess.distill_nodes = 3000: needs distill_every",
 		"[chess]\ndistill_every = 20\ndistill_nodes = 2000000\n":                 "chess.distill_nodes = 2000000: want 0 (1500) to 1000000",
 		"[chess]\npreset = \"es\"\nfitness_memory = false\ndistill_every = 20\n": `chess.distill_every = 20: not with preset "es"`,
 	}
@@ -237,5 +237,40 @@ func TestDatabaseInAMissingDirectoryIsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Errorf("the missing directory %s was created", missing)
+	}
+}
+
+// TestDistillDefaultStepsAside: chess distills by default, and a file
+// whose other keys rule the distillation out (MCTS-EPT, an evolution
+// strategy, the title match) runs without it instead of failing over a
+// key it does not set; the same file setting distill_every is refused.
+func TestDistillDefaultStepsAside(t *testing.T) {
+	c, err := ParseConfig(DefaultConfig(), strings.NewReader(""), "test.toml")
+	if err != nil || c.Validate() != nil || c.Chess.population(1).DistillEvery != 10 {
+		t.Fatalf("the default: %v, distill_every %d, want 10", err, c.Chess.population(1).DistillEvery)
+	}
+	for _, file := range []string{
+		"[chess]\nsearch = \"ept:50\"\nnodes = 0\n",
+		"[chess]\npreset = \"es\"\nfitness_memory = false\n",
+		"[chess]\nchampion_games = 20\n",
+	} {
+		c, err := ParseConfig(DefaultConfig(), strings.NewReader(file), "test.toml")
+		if err == nil {
+			err = c.Validate()
+		}
+		if err != nil {
+			t.Errorf("%q: %v, want a valid configuration", file, err)
+			continue
+		}
+		if got := c.Chess.population(1); got.DistillEvery != 0 || got.Validate() != nil {
+			t.Errorf("%q: the population distills every %d (%v), want 0", file, got.DistillEvery, got.Validate())
+		}
+		c, err = ParseConfig(DefaultConfig(), strings.NewReader(file+"distill_every = 10\n"), "test.toml")
+		if err == nil {
+			err = c.Validate()
+		}
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "chess.distill_every = 10") {
+			t.Errorf("%q with distill_every: %v, want the key named", file, err)
+		}
 	}
 }
