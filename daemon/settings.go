@@ -262,6 +262,23 @@ func (p PopulationConfig) population(flags nnet.Flags, workers int) population.C
 	return cfg
 }
 
+// checkDistill refuses a distill_every that the file sets for game where
+// the section's other keys rule the distillation out (see distills).
+func (p PopulationConfig) checkDistill(game string, defined func(key string) bool) error {
+	if p.DistillEvery <= 0 || p.distills() || !defined(game+".distill_every") {
+		return nil
+	}
+	why := fmt.Sprintf("distills alpha-beta searches: not with search = %q", p.Search)
+	switch {
+	case p.Search != "":
+	case p.Optimizer.Mirrored():
+		why = fmt.Sprintf("not with preset %q: its champion is its mean, and its samples are new every generation", p.Optimizer)
+	default:
+		why = "not with champion_games: the distillation replaces the champion whose title the match defends"
+	}
+	return &ConfigError{Key: game + ".distill_every", Value: p.DistillEvery, Msg: why}
+}
+
 // distills reports whether the section's distill_every can apply: chess's
 // default distills, and a run whose other keys rule it out (MCTS-EPT, the
 // evolution strategies, the title match) plays without it rather than
@@ -379,16 +396,9 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 		return bad("table_scale_step", c.TableScaleStep, "needs evolve_pst = true")
 	case c.AdjudicateMaterial < 0 || c.AdjudicateMaterial > 40:
 		return bad("adjudicate_material", c.AdjudicateMaterial, "want 0 (off) to 40 pawns")
-	case c.DistillEvery > 0 && !c.distills() && defined("chess.distill_every"):
-		why := fmt.Sprintf("distills alpha-beta searches: not with search = %q", c.Search)
-		switch {
-		case c.Search != "":
-		case c.Optimizer.Mirrored():
-			why = fmt.Sprintf("not with preset %q: its champion is its mean, and its samples are new every generation", c.Optimizer)
-		default:
-			why = "not with champion_games: the distillation replaces the champion whose title the match defends"
-		}
-		return bad("distill_every", c.DistillEvery, why)
+	}
+	if err := c.checkDistill("chess", defined); err != nil {
+		return err
 	}
 	return c.PopulationConfig.validate("chess", c.flags(), specParser(player.ParseChess))
 }
@@ -408,6 +418,9 @@ func (x XiangqiConfig) validate(defined func(key string) bool) error {
 		return bad("table_scale_step", x.TableScaleStep, "needs evolve_pst = true")
 	case x.AdjudicateMaterial < 0 || x.AdjudicateMaterial > 80:
 		return bad("adjudicate_material", x.AdjudicateMaterial, "want 0 (off) to 80 soldiers")
+	}
+	if err := x.checkDistill("xiangqi", defined); err != nil {
+		return err
 	}
 	return x.PopulationConfig.validate("xiangqi", x.flags(), specParser(player.ParseXiangqi))
 }
@@ -439,8 +452,8 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
 	case p.CurriculumEvery > 0 && (p.Nodes == 0 || p.Search != ""):
 		return bad("curriculum_every", p.CurriculumEvery, "raises the node budget of alpha-beta: it needs nodes > 0 and no search key")
-	case p.DistillEvery > 0 && game != "chess":
-		return bad("distill_every", p.DistillEvery, "only chess distills (its linear weights' derivatives are written for chess nets); want 0")
+	case p.DistillEvery > 0 && game == "draughts":
+		return bad("distill_every", p.DistillEvery, "draughts does not distill: its nets have no piece values, tables or terms; want 0")
 	case p.DistillEvery > 0 && flags&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0:
 		return bad("distill_every", p.DistillEvery, "fits the evolved piece values, tables and terms, and this run's nets have none")
 	}

@@ -1,5 +1,5 @@
-// Package distill fits a chess genome's linear weights (its piece values,
-// piece-square tables and positional terms) to what a deeper search with
+// Package distill fits a chess or xiangqi genome's linear weights (its
+// piece values, piece-square tables and positional terms) to what a deeper search with
 // the genome says of the quiet positions of games: the search's knowledge
 // distilled into the evaluation it searches with.
 //
@@ -36,6 +36,7 @@ import (
 
 	"evolved/game"
 	"evolved/game/chess"
+	"evolved/game/xiangqi"
 	"evolved/nnet"
 )
 
@@ -162,21 +163,33 @@ func occupied(p *chess.Position) int {
 // otherwise, and for games with no quiet position.
 func Fit(ctx context.Context, net *nnet.Net, games []Game, newScorer func() Scorer, opts Options) (*nnet.Net, Report, error) {
 	opts = opts.withDefaults()
-	rep := Report{Games: len(games)}
-	if net.Flags()&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0 {
-		return nil, rep, fmt.Errorf("%w: the genome has no evolved piece values, tables or terms (flags %v)", ErrNothingToFit, net.Flags())
-	}
 	eval, err := nnet.NewChessEval(net)
 	if err != nil {
-		return nil, rep, fmt.Errorf("distill: %w", err)
+		return nil, Report{Games: len(games)}, fmt.Errorf("distill: %w", err)
 	}
 	positions, err := QuietPositions(games, opts.SkipPlies)
 	if err != nil {
-		return nil, rep, err
+		return nil, Report{Games: len(games)}, err
 	}
-	rep.Positions = len(positions)
+	features := func(p *chess.Position) (float64, []int32, []float64, error) {
+		idx, grad, err := net.ChessLinearGradient(nil, nil, p, p.Side())
+		return eval.Evaluate(*p, p.Side()), idx, grad, err
+	}
+	scorer := func() func(context.Context, chess.Position) (float64, error) { return newScorer() }
+	return fit(ctx, net, len(games), positions, features, scorer, opts)
+}
+
+// fit fits net's linear weights to the searches' values of positions:
+// features gives a position's value and derivatives from its side to
+// move's point of view, newScorer each worker's search.
+func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games int, positions []P,
+	features func(p *P) (float64, []int32, []float64, error), newScorer func() func(context.Context, P) (float64, error), opts Options) (*nnet.Net, Report, error) {
+	rep := Report{Games: games, Positions: len(positions)}
+	if net.Flags()&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0 {
+		return nil, rep, fmt.Errorf("%w: the genome has no evolved piece values, tables or terms (flags %v)", ErrNothingToFit, net.Flags())
+	}
 	if len(positions) == 0 {
-		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, len(games))
+		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, games)
 	}
 	scores, err := score(ctx, positions, newScorer, opts.Workers, opts.Progress)
 	if err != nil {
@@ -184,13 +197,11 @@ func Fit(ctx context.Context, net *nnet.Net, games []Game, newScorer func() Scor
 	}
 	samples := make([]sample, len(positions))
 	for i := range positions {
-		p := &positions[i]
 		s := &samples[i]
-		s.value = eval.Evaluate(*p, p.Side())
-		s.target = win(max(-MaxScore, min(MaxScore, scores[i])))
-		if s.idx, s.grad, err = net.ChessLinearGradient(nil, nil, p, p.Side()); err != nil {
+		if s.value, s.idx, s.grad, err = features(&positions[i]); err != nil {
 			return nil, rep, fmt.Errorf("distill: %w", err)
 		}
+		s.target = win(max(-MaxScore, min(MaxScore, scores[i])))
 	}
 	w := net.Weights()
 	delta := make([]float64, len(w))
@@ -213,9 +224,59 @@ func Fit(ctx context.Context, net *nnet.Net, games []Game, newScorer func() Scor
 	return fitted, rep, nil
 }
 
+// XiangqiGame is a played xiangqi game: its start position and its moves.
+type XiangqiGame struct {
+	Start xiangqi.Position
+	Moves []xiangqi.Move
+}
+
+// XiangqiScorer is Scorer for xiangqi: a search's value of p in pawns
+// from the side to move's point of view.
+type XiangqiScorer func(ctx context.Context, p xiangqi.Position) (float64, error)
+
+// XiangqiQuietPositions is QuietPositions for xiangqi: from ply skip on,
+// the positions whose side to move is not in check and whose move in the
+// game captures nothing.
+func XiangqiQuietPositions(games []XiangqiGame, skip int) ([]xiangqi.Position, error) {
+	var out []xiangqi.Position
+	buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
+	for gi, g := range games {
+		p := g.Start
+		for ply, m := range g.Moves {
+			if buf = p.LegalMoves(buf[:0]); !slices.Contains(buf, m) {
+				return nil, fmt.Errorf("distill: game %d ply %d: the move from %v to %v is not legal in %s", gi, ply, m.From(), m.To(), p.FEN())
+			}
+			if captured, _ := p.PieceAt(m.To()); ply >= skip && !p.InCheck() && captured == xiangqi.NoPieceType {
+				out = append(out, p)
+			}
+			p = p.Play(m)
+		}
+	}
+	return out, nil
+}
+
+// FitXiangqi is Fit for a xiangqi net and xiangqi games.
+func FitXiangqi(ctx context.Context, net *nnet.Net, games []XiangqiGame, newScorer func() XiangqiScorer, opts Options) (*nnet.Net, Report, error) {
+	opts = opts.withDefaults()
+	eval, err := nnet.NewXiangqiEval(net)
+	if err != nil {
+		return nil, Report{Games: len(games)}, fmt.Errorf("distill: %w", err)
+	}
+	positions, err := XiangqiQuietPositions(games, opts.SkipPlies)
+	if err != nil {
+		return nil, Report{Games: len(games)}, err
+	}
+	features := func(p *xiangqi.Position) (float64, []int32, []float64, error) {
+		idx, grad, err := net.XiangqiLinearGradient(nil, nil, p, p.Side())
+		return eval.Evaluate(*p, p.Side()), idx, grad, err
+	}
+	scorer := func() func(context.Context, xiangqi.Position) (float64, error) { return newScorer() }
+	return fit(ctx, net, len(games), positions, features, scorer, opts)
+}
+
 // score runs the searches, workers at once, each position's value stored
 // at its index, reporting each to progress.
-func score(ctx context.Context, positions []chess.Position, newScorer func() Scorer, workers int, progress func(done, total int)) ([]float64, error) {
+func score[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), workers int, progress func(done, total int)) ([]float64, error) {
 	out := make([]float64, len(positions))
 	var mu sync.Mutex
 	done := 0

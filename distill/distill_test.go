@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"evolved/game/chess"
+	"evolved/game/xiangqi"
 	"evolved/nnet"
 )
 
@@ -242,5 +243,82 @@ func TestFitErrors(t *testing.T) {
 	}
 	if _, _, err := Fit(cancelled, n, games, slow, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled fit: %v", err)
+	}
+}
+
+// TestFitXiangqiLearnsTheTeacher is TestFitLearnsTheTeacher for xiangqi:
+// a teacher with other piece values and terms, its static values the
+// target; on other games the fitted genome's evaluation comes within a
+// fifth of the distance the genome started from.
+func TestFitXiangqiLearnsTheTeacher(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	student, err := nnet.RandomXiangqi([]int{8}, nnet.EvolvePST|nnet.EvolveTerms|nnet.EvolveMoreTerms, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	student = student.Mutated(rng)
+	v := student.XiangqiPieceValues()
+	v[4] += 1   // the cannon
+	v[5] -= 0.5 // the soldier
+	teach, err := student.WithXiangqiPieceValues(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := teach.XiangqiTerms()
+	terms[0] += 1.5
+	if teach, err = teach.WithXiangqiTerms(terms); err != nil {
+		t.Fatal(err)
+	}
+	games := func(seed uint64, count int) []XiangqiGame {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
+		var out []XiangqiGame
+		for range count {
+			g := XiangqiGame{Start: xiangqi.Start()}
+			p := g.Start
+			for range 90 {
+				if buf = p.LegalMoves(buf[:0]); len(buf) == 0 {
+					break
+				}
+				m := buf[rng.IntN(len(buf))]
+				g.Moves = append(g.Moves, m)
+				p = p.Play(m)
+			}
+			out = append(out, g)
+		}
+		return out
+	}
+	te, err := nnet.NewXiangqiEval(teach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scorer := func() XiangqiScorer {
+		return func(_ context.Context, p xiangqi.Position) (float64, error) { return te.Evaluate(p, p.Side()), nil }
+	}
+	train, test := games(1, 120), games(2, 40)
+	fitted, rep, err := FitXiangqi(context.Background(), student, train, scorer, Options{Steps: 400, Rate: 0.02, L2: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist := func(n *nnet.Net) float64 {
+		e, err := nnet.NewXiangqiEval(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions, err := XiangqiQuietPositions(test, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, p := range positions {
+			d := e.Evaluate(p, p.Side()) - te.Evaluate(p, p.Side())
+			sum += d * d
+		}
+		return math.Sqrt(sum / float64(len(positions)))
+	}
+	before, after := dist(student), dist(fitted)
+	t.Logf("%d positions; loss %.6f -> %.6f; the teacher %.3f pawns away before, %.3f after", rep.Positions, rep.Before, rep.After, before, after)
+	if before < 0.3 || after > before/5 {
+		t.Errorf("the teacher %.3f pawns away before, %.3f after; want at least 0.3 before and a fifth of it after", before, after)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"evolved/distill"
 	"evolved/game/chess"
+	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/player"
 	"evolved/tournament"
@@ -57,4 +58,39 @@ func ChessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[
 		}
 	}
 	return distill.Fit(ctx, net, in, newScorer, opts)
+}
+
+// xiangqiDistill is chess's distillation for xiangqi: net's linear weights
+// fitted to searches of nodes nodes with it, as its agents search, from
+// the quiet positions of games.
+func xiangqiDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[xiangqi.Move], nodes int64, workers int) (*nnet.Net, distill.Report, error) {
+	return XiangqiDistill(ctx, net, games, nodes, distill.Options{Workers: workers})
+}
+
+// XiangqiDistill is xiangqi's Kind.Distill with the fit's other options.
+func XiangqiDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[xiangqi.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+	in := make([]distill.XiangqiGame, len(games))
+	for i, g := range games {
+		start, err := xiangqiPosition(g.Start)
+		if err != nil {
+			return nil, distill.Report{}, fmt.Errorf("distill: game %d: %w", i, err)
+		}
+		in[i] = distill.XiangqiGame{Start: start, Moves: g.Moves}
+	}
+	newScorer := func() distill.XiangqiScorer {
+		ab, err := player.XiangqiNetSearch(net, distillDepth, distillTableBits)
+		if err != nil {
+			return func(context.Context, xiangqi.Position) (float64, error) { return 0, err }
+		}
+		return func(ctx context.Context, p xiangqi.Position) (float64, error) {
+			ab.Reset()
+			ab.Limits(distillDepth, nodes, 0)
+			res := ab.Search(ctx, xiangqi.NewGame(p, xiangqi.DefaultRules()))
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			return float64(res.Score) / 100, nil
+		}
+	}
+	return distill.FitXiangqi(ctx, net, in, newScorer, opts)
 }

@@ -167,7 +167,7 @@ type Kind[M comparable, S search.Game[M]] struct {
 	// values, a king's value, positional terms.
 	DescribeNet func(w io.Writer, n *nnet.Net) error
 
-	// Distill, for the games that have it (chess), returns net with its
+	// Distill, for the games that have it (chess, xiangqi), returns net with its
 	// linear weights fitted to what alpha-beta searches of nodes nodes
 	// with it say of the quiet positions of games, workers searches at
 	// once (package distill); nil for the others.

@@ -78,6 +78,7 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 		Divide: divideOf(xiangqiPosition, xiangqi.Divide, func(p xiangqi.Position, m xiangqi.Move) string {
 			return p.FormatUCI(m)
 		}),
+		Distill: xiangqiDistill,
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())

@@ -48,6 +48,19 @@ func xiangqiNetOptions(depth int) search.Options {
 	return search.Options{Depth: depth, Quiescence: true, MaxExtension: 4, TableBits: 15}
 }
 
+// XiangqiNetSearch returns an alpha-beta search with net as the agents
+// search (xiangqiNetOptions) with a table of 2^tableBits entries, for
+// callers that set its limits position by position (the distillation).
+func XiangqiNetSearch(net *nnet.Net, depth, tableBits int) (*search.AlphaBeta[xiangqi.Move, *xiangqi.Game], error) {
+	eval, err := nnet.NewXiangqiEval(net)
+	if err != nil {
+		return nil, fmt.Errorf("player: %w", err)
+	}
+	opts := xiangqiNetOptions(depth)
+	opts.TableBits = tableBits
+	return search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](&xiangqiNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: xiangqiExchangeValues(net)}, opts), nil
+}
+
 // XiangqiNet returns a spec whose players search with net: alpha-beta to
 // depth plies with quiescence and the check extension.
 func XiangqiNet(name string, net *nnet.Net, depth int) (XiangqiSpec, error) {
