@@ -9,15 +9,81 @@ import (
 	"evolved/game/chess"
 )
 
+// checkLinearGradient checks a net's linear gradient against its
+// evaluation, for TestChessLinearGradientByDifferences and
+// TestXiangqiLinearGradientByDifferences: every linear weight of n, and
+// three of its hidden layers', is moved by h in turn and the evaluator
+// rebuilt (evaluator), and the change of each position's value (value of
+// position i from pov) divided by h must be the sum of the gradient's
+// entries for that weight (gradient), 0 where it lists none; a hidden
+// layer's weight must not be listed.
+func checkLinearGradient(t *testing.T, n *Net, positions int, evaluator func(*Net) (func(i int, pov game.Player) float64, error),
+	gradient func(i int, pov game.Player) ([]int32, []float64, error)) {
+	t.Helper()
+	w := n.Weights()
+	linear := len(n.pieceValues()) + len(n.pst()) + len(n.terms())
+	var check []int
+	for i := len(w) - linear; i < len(w); i++ {
+		check = append(check, i)
+	}
+	check = append(check, 0, 5, 100)
+	base, err := evaluator(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const h = 0.25
+	moved := make([]func(int, game.Player) float64, len(check))
+	for k, i := range check {
+		v := n.Weights()
+		v[i] += h
+		m, err := n.WithWeights(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved[k], err = evaluator(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nonzero := 0
+	for pi := range positions {
+		for _, pov := range []game.Player{game.First, game.Second} {
+			idx, grad, err := gradient(pi, pov)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[int]float64{}
+			for j, ix := range idx {
+				want[int(ix)] += grad[j]
+			}
+			v0 := base(pi, pov)
+			for k, i := range check {
+				got := (moved[k](pi, pov) - v0) / h
+				if i < len(w)-linear {
+					if _, listed := want[i]; listed {
+						t.Errorf("%v: position %d: weight %d of the hidden layers listed", n.Flags(), pi, i)
+					}
+					continue
+				}
+				if want[i] != 0 {
+					nonzero++
+				}
+				if math.Abs(got-want[i]) > 1e-4 {
+					t.Errorf("%v: position %d pov %d: weight %d: the value moves by %.6f per unit, the gradient says %.6f",
+						n.Flags(), pi, pov, i, got, want[i])
+				}
+			}
+		}
+	}
+	if nonzero < 20 {
+		t.Errorf("%v: only %d nonzero derivatives checked", n.Flags(), nonzero)
+	}
+}
+
 // TestChessLinearGradientByDifferences checks the derivatives against the
-// evaluation itself: every weight of the net is moved by h in turn, the
-// evaluator rebuilt, and the change of the value divided by h must be the
-// sum of the gradient's entries for that weight (0 for the weights it does
-// not list, the hidden layers' among them). Each flag set is checked, the
-// tapered terms and the king danger table included, from both sides.
+// evaluation itself (checkLinearGradient) for four flag sets, the tapered
+// terms and the king danger table among them.
 func TestChessLinearGradientByDifferences(t *testing.T) {
-	rng := newRNG(41)
-	positions := randomChessPositions(t, rng, 6)
+	positions := randomChessPositions(t, newRNG(41), 6)
 	for _, flags := range []Flags{
 		EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms,
 		EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | EvolveKingDanger | TaperedTerms,
@@ -25,66 +91,16 @@ func TestChessLinearGradientByDifferences(t *testing.T) {
 		EvolveTerms,
 	} {
 		n := chessTestNet(t, []int{4}, flags, 7)
-		// The linear weights are the last ones; the hidden layer's are
-		// checked too, at a sample of indexes (their derivative is
-		// nonzero, and must not be listed).
-		w := n.Weights()
-		linear := len(n.pieceValues()) + len(n.pst()) + len(n.terms())
-		var check []int
-		for i := len(w) - linear; i < len(w); i++ {
-			check = append(check, i)
-		}
-		check = append(check, 0, 5, 100)
-		base, err := NewChessEval(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const h = 0.25
-		moved := make([]*ChessEval, len(check))
-		for k, i := range check {
-			v := n.Weights()
-			v[i] += h
-			m, err := n.WithWeights(v)
+		evaluator := func(m *Net) (func(int, game.Player) float64, error) {
+			e, err := NewChessEval(m)
 			if err != nil {
-				t.Fatal(err)
+				return nil, err
 			}
-			if moved[k], err = NewChessEval(m); err != nil {
-				t.Fatal(err)
-			}
+			return func(i int, pov game.Player) float64 { return e.Evaluate(positions[i], pov) }, nil
 		}
-		nonzero := 0
-		for pi, p := range positions {
-			for _, pov := range []game.Player{game.First, game.Second} {
-				idx, grad, err := n.ChessLinearGradient(nil, nil, &p, pov)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := map[int]float64{}
-				for j, ix := range idx {
-					want[int(ix)] += grad[j]
-				}
-				v0 := base.Evaluate(p, pov)
-				for k, i := range check {
-					got := (moved[k].Evaluate(p, pov) - v0) / h
-					if i < len(w)-linear {
-						if _, listed := want[i]; listed {
-							t.Errorf("%v: position %d: weight %d of the hidden layers listed", flags, pi, i)
-						}
-						continue
-					}
-					if want[i] != 0 {
-						nonzero++
-					}
-					if math.Abs(got-want[i]) > 1e-4 {
-						t.Errorf("%v: position %d (%s) pov %d: weight %d: the value moves by %.6f per unit, the gradient says %.6f",
-							flags, pi, p.FEN(), pov, i, got, want[i])
-					}
-				}
-			}
-		}
-		if nonzero < 20 {
-			t.Errorf("%v: only %d nonzero derivatives checked", flags, nonzero)
-		}
+		checkLinearGradient(t, n, len(positions), evaluator, func(i int, pov game.Player) ([]int32, []float64, error) {
+			return n.ChessLinearGradient(nil, nil, &positions[i], pov)
+		})
 	}
 }
 
