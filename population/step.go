@@ -237,7 +237,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 			return nil, nil, err
 		}
 	}
-	var learnt *nnet.Net // the champion distilled, which breeds in its place
+	var learnt *nnet.Net // the champion distilled, whose step the whole elite takes
 	if cfg.distillDue(gen) {
 		if learnt, rep.Distill, err = distillChampion(ctx, sp, cfg, gen, rep.Champion, rep.Results.Games); err != nil {
 			return nil, nil, err
