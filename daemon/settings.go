@@ -192,10 +192,10 @@ func defaultDraughts() DraughtsConfig {
 // elite's piece values, tables and terms take the step of a fit of the
 // champion's evaluation to its own searches of the generation's positions
 // (docs/strength.md, "Distillation"). From generation 0, a run so set
-// beat the default without it at equal hours (0.41, two runs sharing
-// with a third on two cores) by +84 +- 26 (400 games); turned on at four
-// hours in a run that had held since its first, it beat that run at equal
-// hours by +39 +- 27 a quarter of an hour later.
+// beat the default without it at equal hours (0.73) by +83 +- 17 (1,000
+// games; SPRT H1 after 350); turned on at 4.18 hours in a run that had
+// held since its first, it beat that run at equal hours (5.09) by
+// +72 +- 17 (SPRT H1 after 358) and its one-hour champion by +91 +- 17.
 func defaultChess() ChessConfig {
 	p := defaultSection(3)
 	p.Nodes = 800
