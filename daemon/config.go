@@ -367,7 +367,7 @@ func (c Config) Validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return bad("log_level", strconv.Quote(c.LogLevel), "want debug, info, warn or error")
 	}
-	for _, validate := range []func() error{c.Draughts.validate, func() error { return c.Chess.validate(c.Defined) }, func() error { return c.Xiangqi.validate(c.Defined) }} {
+	for _, validate := range []func() error{func() error { return c.Draughts.validate(c.Defined) }, func() error { return c.Chess.validate(c.Defined) }, func() error { return c.Xiangqi.validate(c.Defined) }} {
 		if err := validate(); err != nil {
 			return err
 		}

@@ -602,7 +602,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		if ds := report.Distill; ds != nil {
 			log.Info("champion distilled", "generation", st.Generation, "champion", ds.Parent, "agent", ds.AgentID,
 				"positions", ds.Positions, "nodes", ds.Nodes, "error_before", fmt.Sprintf("%.3g", ds.Before), "error_after", fmt.Sprintf("%.3g", ds.After),
-				"moved_pawns", round2(ds.Moved), "seconds", round2(ds.Took.Seconds()))
+				"moved", distillMoved(st.Game, ds.Moved), "seconds", round2(ds.Took.Seconds()))
 		}
 		if d.coord != nil {
 			seen := d.coord.TakeWorkers()
@@ -913,6 +913,16 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 }
 
 // round2 rounds to two decimals for logs.
+// distillMoved says how far a distillation moved the evaluation (its root
+// mean square change over the positions) in game's units: pawns in chess
+// and xiangqi, the net's output in draughts.
+func distillMoved(game string, moved float64) string {
+	if game == games.DraughtsName {
+		return fmt.Sprintf("%.3f of the net's output", moved)
+	}
+	return fmt.Sprintf("%.2f pawns", moved)
+}
+
 func round2(x float64) float64 { return float64(int64(x*100+0.5*sign(x))) / 100 }
 
 func sign(x float64) float64 {

@@ -374,12 +374,15 @@ func (p *PopulationConfig) canonical() {
 }
 
 // validate checks the draughts section.
-func (d DraughtsConfig) validate() error {
+func (d DraughtsConfig) validate(defined func(key string) bool) error {
 	switch {
 	case d.ValueMutationScale != 0:
 		return &ConfigError{Key: "draughts.value_mutation_scale", Value: d.ValueMutationScale, Msg: "draughts nets have no piece values (evolve_king evolves the king's)"}
 	case d.TableScaleStep != 0:
 		return &ConfigError{Key: "draughts.table_scale_step", Value: d.TableScaleStep, Msg: "draughts nets have no piece-square tables"}
+	}
+	if err := d.checkDistill("draughts", defined); err != nil {
+		return err
 	}
 	return d.PopulationConfig.validate("draughts", d.flags(), specParser(player.ParseDraughts))
 }
@@ -459,9 +462,7 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
 	case p.CurriculumEvery > 0 && (p.Nodes == 0 || p.Search != ""):
 		return bad("curriculum_every", p.CurriculumEvery, "raises the node budget of alpha-beta: it needs nodes > 0 and no search key")
-	case p.DistillEvery > 0 && game == "draughts":
-		return bad("distill_every", p.DistillEvery, "draughts does not distill: its nets have no piece values, tables or terms; want 0")
-	case p.DistillEvery > 0 && flags&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0:
+	case p.DistillEvery > 0 && game != "draughts" && flags&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0:
 		return bad("distill_every", p.DistillEvery, "fits the evolved piece values, tables and terms, and this run's nets have none")
 	}
 	if playouts, err := player.ParseSearch(p.Search); err != nil {

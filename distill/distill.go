@@ -1,25 +1,28 @@
-// Package distill fits a chess or xiangqi genome's linear weights (its
-// piece values, piece-square tables and positional terms) to what a deeper search with
+// Package distill fits a genome's evaluation to what a deeper search with
 // the genome says of the quiet positions of games: the search's knowledge
-// distilled into the evaluation it searches with.
+// distilled into the evaluation it searches with. A chess or xiangqi
+// genome's linear weights move (its piece values, piece-square tables
+// and positional terms; Fit, FitXiangqi), a draughts genome's whole net
+// (FitDraughts), which has nothing else.
 //
 // The genetic algorithm ranks agents by game results, 28 games an agent a
 // generation, and cannot see differences of a few Elo; after the first
 // hour of a run its agents are closer than that and selection picks among
 // equals. Every position of those games holds more: a search of a few
 // thousand nodes from it is a far better estimate of its value than the
-// static evaluation, and the evaluation's linear weights can be moved so
-// that it predicts that value (as Texel tuning fits them to game results,
-// and as engines train evaluations on search scores). The fit is full-batch
-// Adam on the squared error of the two values' win probabilities
-// (logistic in pawns, Scale a pawn), from the genome's own weights, with a
-// pull back to them (L2), for a fixed number of steps; the net's hidden
-// layers are held.
+// static evaluation, and the evaluation can be moved so that it predicts
+// that value (as Texel tuning fits weights to game results, and as
+// engines train evaluations on search scores). For linear weights the fit
+// is full-batch Adam on the squared error of the two values' win
+// probabilities (logistic in pawns, Scale a pawn), from the genome's own
+// weights, with a pull back to them (L2), for a fixed number of steps;
+// the net's hidden layers are held. For a whole net it is minibatch Adam
+// through the net's layers (see FitDraughts).
 //
-// Fit is deterministic: positions are taken in game order, each search
-// starts from an empty table with a node budget, and the sums run in a
-// fixed order, so the same games and genome give the same genome bit for
-// bit at any number of workers.
+// The fits are deterministic: positions are taken in game order, each
+// search starts from an empty table with a node budget, and the sums run
+// in a fixed order, so the same games and genome give the same genome bit
+// for bit at any number of workers.
 package distill
 
 import (
@@ -53,11 +56,14 @@ const MaxScore = 20
 
 // Options are a fit's settings; the zero value of each takes its default.
 type Options struct {
-	// Steps is the number of Adam steps over all positions (default 150).
+	// Steps is the number of Adam steps over all positions (default
+	// 150); for FitDraughts, the number of passes over them (default
+	// DraughtsSteps).
 	Steps int
 	// Rate is Adam's step size (default 0.01), in pawns for piece values
 	// and tables and in units of the term's own (nnet.ChessTermUnits)
-	// for terms.
+	// for terms; for FitDraughts, in the net's weights (default
+	// DraughtsRate).
 	Rate float64
 	// L2 pulls the weights back to the genome's (default 1e-4): the loss
 	// gains L2 times the squared change.

@@ -6,9 +6,11 @@ import (
 
 	"evolved/distill"
 	"evolved/game/chess"
+	"evolved/game/draughts"
 	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/player"
+	"evolved/search"
 	"evolved/tournament"
 )
 
@@ -22,75 +24,96 @@ const distillDepth = 30
 // beside it.
 const distillTableBits = 16
 
-// chessDistill fits net's linear weights to searches of nodes nodes with
-// it from the quiet positions of games (package distill), workers
-// positions at once.
-func chessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[chess.Move], nodes int64, workers int) (*nnet.Net, distill.Report, error) {
-	return ChessDistill(ctx, net, games, nodes, distill.Options{Workers: workers})
+// scorer returns a distillation's scorer: ab's value of a position, in
+// pawns (chess, xiangqi) or the net's units (draughts, unit
+// player.NetScale), from a cleared table under nodes nodes, the game made
+// by newGame.
+func scorer[M comparable, S search.Game[M], P any](ab *search.AlphaBeta[M, S], err error, nodes int64, unit float64, newGame func(P) S) func(context.Context, P) (float64, error) {
+	if err != nil {
+		return func(context.Context, P) (float64, error) { return 0, err }
+	}
+	return func(ctx context.Context, p P) (float64, error) {
+		ab.Reset()
+		ab.Limits(distillDepth, nodes, 0)
+		res := ab.Search(ctx, newGame(p))
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		return float64(res.Score) / unit, nil
+	}
 }
 
-// ChessDistill is chess's Kind.Distill with the fit's other options
-// (steps, rate, progress): what evolved distill runs.
-func ChessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[chess.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+// startsOf returns the start positions of games, read by position.
+func startsOf[M comparable, P any](games []tournament.Record[M], position func(string) (P, error)) ([]P, error) {
+	out := make([]P, len(games))
+	for i, g := range games {
+		var err error
+		if out[i], err = position(g.Start); err != nil {
+			return nil, fmt.Errorf("distill: game %d: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+// chessDistill is chess's Kind.Distill: net's linear weights fitted to
+// searches of nodes nodes with it, as its agents search, from the quiet
+// positions of games (package distill).
+func chessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[chess.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+	starts, err := startsOf(games, chessPosition)
+	if err != nil {
+		return nil, distill.Report{}, err
+	}
 	in := make([]distill.Game, len(games))
 	for i, g := range games {
-		start, err := chessPosition(g.Start)
-		if err != nil {
-			return nil, distill.Report{}, fmt.Errorf("distill: game %d: %w", i, err)
-		}
-		in[i] = distill.Game{Start: start, Moves: g.Moves}
+		in[i] = distill.Game{Start: starts[i], Moves: g.Moves}
 	}
 	newScorer := func() distill.Scorer {
 		ab, err := player.ChessNetSearch(net, distillDepth, distillTableBits)
-		if err != nil {
-			return func(context.Context, chess.Position) (float64, error) { return 0, err }
-		}
-		return func(ctx context.Context, p chess.Position) (float64, error) {
+		return scorer(ab, err, nodes, 100, func(p chess.Position) *chess.Game {
 			rules := chess.DefaultRules()
 			rules.Chess960 = !p.ClassicalCastling()
-			ab.Reset()
-			ab.Limits(distillDepth, nodes, 0)
-			res := ab.Search(ctx, chess.NewGame(p, rules))
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			return float64(res.Score) / 100, nil
-		}
+			return chess.NewGame(p, rules)
+		})
 	}
 	return distill.Fit(ctx, net, in, newScorer, opts)
 }
 
-// xiangqiDistill is chess's distillation for xiangqi: net's linear weights
-// fitted to searches of nodes nodes with it, as its agents search, from
-// the quiet positions of games.
-func xiangqiDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[xiangqi.Move], nodes int64, workers int) (*nnet.Net, distill.Report, error) {
-	return XiangqiDistill(ctx, net, games, nodes, distill.Options{Workers: workers})
-}
-
-// XiangqiDistill is xiangqi's Kind.Distill with the fit's other options.
-func XiangqiDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[xiangqi.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+// xiangqiDistill is chessDistill for xiangqi.
+func xiangqiDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[xiangqi.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+	starts, err := startsOf(games, xiangqiPosition)
+	if err != nil {
+		return nil, distill.Report{}, err
+	}
 	in := make([]distill.XiangqiGame, len(games))
 	for i, g := range games {
-		start, err := xiangqiPosition(g.Start)
-		if err != nil {
-			return nil, distill.Report{}, fmt.Errorf("distill: game %d: %w", i, err)
-		}
-		in[i] = distill.XiangqiGame{Start: start, Moves: g.Moves}
+		in[i] = distill.XiangqiGame{Start: starts[i], Moves: g.Moves}
 	}
 	newScorer := func() distill.XiangqiScorer {
 		ab, err := player.XiangqiNetSearch(net, distillDepth, distillTableBits)
-		if err != nil {
-			return func(context.Context, xiangqi.Position) (float64, error) { return 0, err }
-		}
-		return func(ctx context.Context, p xiangqi.Position) (float64, error) {
-			ab.Reset()
-			ab.Limits(distillDepth, nodes, 0)
-			res := ab.Search(ctx, xiangqi.NewGame(p, xiangqi.DefaultRules()))
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			return float64(res.Score) / 100, nil
-		}
+		return scorer(ab, err, nodes, 100, func(p xiangqi.Position) *xiangqi.Game {
+			return xiangqi.NewGame(p, xiangqi.DefaultRules())
+		})
 	}
 	return distill.FitXiangqi(ctx, net, in, newScorer, opts)
+}
+
+// draughtsDistill is draughts' Kind.Distill: the whole net fitted to
+// searches of nodes nodes with it, as its agents search, from the quiet
+// positions of games (distill.FitDraughts).
+func draughtsDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+	starts, err := startsOf(games, draughtsPosition)
+	if err != nil {
+		return nil, distill.Report{}, err
+	}
+	in := make([]distill.DraughtsGame, len(games))
+	for i, g := range games {
+		in[i] = distill.DraughtsGame{Start: starts[i], Moves: g.Moves}
+	}
+	newScorer := func() distill.DraughtsScorer {
+		ab, err := player.DraughtsNetSearch(net, distillDepth, distillTableBits)
+		return scorer(ab, err, nodes, player.NetScale, func(p draughts.Position) *draughts.Game {
+			return draughts.NewGame(p, draughts.DefaultRules())
+		})
+	}
+	return distill.FitDraughts(ctx, net, in, newScorer, opts)
 }

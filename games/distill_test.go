@@ -7,50 +7,48 @@ import (
 
 	"evolved/distill"
 	"evolved/game/chess"
-	"evolved/game/xiangqi"
 	"evolved/games"
 	"evolved/nnet"
+	"evolved/search"
 	"evolved/tournament"
 )
 
-// TestChessDistillIsTheSameAtAnyWorkers distills a chess net on random
-// games, one from a Chess960 start, with its real searches at one worker
-// and at three: each position's search starts from a cleared table, so
-// the genomes are the same bit for bit, and they differ from the net.
-func TestChessDistillIsTheSameAtAnyWorkers(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 9))
-	net, err := nnet.RandomChess([]int{8}, nnet.EvolvePST|nnet.EvolveTerms, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var records []tournament.Record[chess.Move]
-	buf := make([]chess.Move, 0, chess.MaxMoves)
-	for i := range 6 {
-		p := chess.Start()
-		var rec tournament.Record[chess.Move]
-		if i == 5 {
-			if p, err = chess.Chess960(518 + 1); err != nil {
-				t.Fatal(err)
-			}
-			rec.Start = p.FEN()
+// randomRecords plays a game of random legal moves, up to plies plies,
+// from each of starts ("" for the standard start).
+func randomRecords[M comparable, S search.Game[M]](t *testing.T, k games.Kind[M, S], starts []string, plies int, rng *rand.Rand) []tournament.Record[M] {
+	t.Helper()
+	var out []tournament.Record[M]
+	var buf []M
+	for _, start := range starts {
+		g, err := k.NewGame(start, games.Setup{MaxMoves: 1000})
+		if err != nil {
+			t.Fatal(err)
 		}
-		for range 40 {
-			buf = p.LegalMoves(buf[:0])
-			if len(buf) == 0 {
+		rec := tournament.Record[M]{Start: start}
+		for range plies {
+			if buf = g.LegalMoves(buf[:0]); len(buf) == 0 {
 				break
 			}
 			m := buf[rng.IntN(len(buf))]
 			rec.Moves = append(rec.Moves, m)
-			p = p.Play(m)
+			g.Make(m)
 		}
-		records = append(records, rec)
+		out = append(out, rec)
 	}
+	return out
+}
+
+// checkDistillWorkers distills net on records with k's real searches at
+// one worker and at three: each position's search starts from a cleared
+// table, so the genomes must be the same bit for bit, and differ from net.
+func checkDistillWorkers[M comparable, S search.Game[M]](t *testing.T, k games.Kind[M, S], net *nnet.Net, records []tournament.Record[M], steps int) {
+	t.Helper()
 	ctx := context.Background()
-	a, ra, err := games.ChessDistill(ctx, net, records, 200, distill.Options{Steps: 20, Workers: 1})
+	a, ra, err := k.Distill(ctx, net, records, 200, distill.Options{Steps: steps, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, rb, err := games.ChessDistill(ctx, net, records, 200, distill.Options{Steps: 20, Workers: 3})
+	b, rb, err := k.Distill(ctx, net, records, 200, distill.Options{Steps: steps, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,42 +60,34 @@ func TestChessDistillIsTheSameAtAnyWorkers(t *testing.T) {
 	}
 }
 
-// TestXiangqiDistillIsTheSameAtAnyWorkers is the chess test for xiangqi:
-// the agents' real searches, one worker and three, one genome.
-func TestXiangqiDistillIsTheSameAtAnyWorkers(t *testing.T) {
-	rng := rand.New(rand.NewPCG(10, 11))
-	net, err := nnet.RandomXiangqi([]int{8}, nnet.EvolvePST|nnet.EvolveTerms|nnet.EvolveMoreTerms, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var records []tournament.Record[xiangqi.Move]
-	buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
-	for range 6 {
-		p := xiangqi.Start()
-		var rec tournament.Record[xiangqi.Move]
-		for range 40 {
-			if buf = p.LegalMoves(buf[:0]); len(buf) == 0 {
-				break
-			}
-			m := buf[rng.IntN(len(buf))]
-			rec.Moves = append(rec.Moves, m)
-			p = p.Play(m)
+// TestDistillIsTheSameAtAnyWorkers runs checkDistillWorkers for each game:
+// chess on random games, one from a Chess960 start; xiangqi; draughts,
+// whose whole net moves.
+func TestDistillIsTheSameAtAnyWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	t.Run("chess", func(t *testing.T) {
+		net, err := nnet.RandomChess([]int{8}, nnet.EvolvePST|nnet.EvolveTerms, rng)
+		if err != nil {
+			t.Fatal(err)
 		}
-		records = append(records, rec)
-	}
-	ctx := context.Background()
-	a, ra, err := games.XiangqiDistill(ctx, net, records, 200, distill.Options{Steps: 20, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, rb, err := games.XiangqiDistill(ctx, net, records, 200, distill.Options{Steps: 20, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !a.Equal(b) || ra != rb {
-		t.Errorf("one worker and three distill different genomes: %+v, %+v", ra, rb)
-	}
-	if a.Equal(net) || ra.Positions < 50 || !(ra.After < ra.Before) {
-		t.Errorf("the fit did nothing: %+v", ra)
-	}
+		p, err := chess.Chess960(518 + 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDistillWorkers(t, games.Chess(), net, randomRecords(t, games.Chess(), []string{"", "", "", "", "", p.FEN()}, 40, rng), 20)
+	})
+	t.Run("xiangqi", func(t *testing.T) {
+		net, err := nnet.RandomXiangqi([]int{8}, nnet.EvolvePST|nnet.EvolveTerms|nnet.EvolveMoreTerms, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDistillWorkers(t, games.Xiangqi(), net, randomRecords(t, games.Xiangqi(), make([]string, 6), 40, rng), 20)
+	})
+	t.Run("draughts", func(t *testing.T) {
+		net, err := nnet.Random([]int{nnet.NumDraughtsInputs, 40, 10, 1}, nnet.PieceDiff, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDistillWorkers(t, games.Draughts(), net, randomRecords(t, games.Draughts(), make([]string, 6), 40, rng), 3)
+	})
 }

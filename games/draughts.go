@@ -75,6 +75,7 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 			return draughts.WritePDN(w, g)
 		},
 		ResultTag: draughts.ResultString,
+		Distill:   draughtsDistill,
 		Perft:     perftOf(draughtsPosition, draughts.Perft),
 		Divide: divideOf(draughtsPosition, draughts.Divide, func(p draughts.Position, m draughts.Move) string {
 			return p.FormatMove(m)

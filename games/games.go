@@ -167,11 +167,11 @@ type Kind[M comparable, S search.Game[M]] struct {
 	// values, a king's value, positional terms.
 	DescribeNet func(w io.Writer, n *nnet.Net) error
 
-	// Distill, for the games that have it (chess, xiangqi), returns net with its
-	// linear weights fitted to what alpha-beta searches of nodes nodes
-	// with it say of the quiet positions of games, workers searches at
-	// once (package distill); nil for the others.
-	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, workers int) (*nnet.Net, distill.Report, error)
+	// Distill returns net fitted to what alpha-beta searches of nodes
+	// nodes with it say of the quiet positions of games (package
+	// distill): a chess or xiangqi net's linear weights, a draughts net's
+	// every layer.
+	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error)
 }
 
 // Species returns the genetic algorithm's binding to the game under setup,
@@ -196,8 +196,8 @@ func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 		Inputs: k.Inputs,
 	}
 	if setup.Search == "" { // alpha-beta: a budget the curriculum can raise
-		if k.Distill != nil {
-			sp.Distill = k.Distill
+		sp.Distill = func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, workers int) (*nnet.Net, distill.Report, error) {
+			return k.Distill(ctx, net, games, nodes, distill.Options{Workers: workers})
 		}
 		sp.Nodes = setup.Nodes
 		sp.AtNodes = func(nodes int64) population.Species[M, S] {

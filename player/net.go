@@ -74,6 +74,19 @@ func DraughtsNet(name string, net *nnet.Net, depth int) (DraughtsSpec, error) {
 	}}, nil
 }
 
+// DraughtsNetSearch returns an alpha-beta search with net as DraughtsNet's
+// players search (the capture extension), to depth plies with a
+// transposition table of 2^tableBits entries: the search itself, for
+// callers that score positions rather than play (package distill).
+func DraughtsNetSearch(net *nnet.Net, depth, tableBits int) (*search.AlphaBeta[draughts.Move, *draughts.Game], error) {
+	eval, err := nnet.NewDraughtsEval(net)
+	if err != nil {
+		return nil, fmt.Errorf("player: %w", err)
+	}
+	return search.NewAlphaBeta[draughts.Move, *draughts.Game](&draughtsNetEval{acc: eval.NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries)},
+		search.Options{Depth: depth, CaptureExtension: true, TableBits: tableBits}), nil
+}
+
 // DraughtsNetEPT returns a spec whose players run MCTS-EPT, playouts
 // playouts a move, with net scoring the playouts cut after EPTPlies plies
 // (its value v turned into the win rate (v+1)/2). The net's evaluator is

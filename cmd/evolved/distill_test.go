@@ -61,13 +61,13 @@ func TestDistillCommand(t *testing.T) {
 	}
 
 	for args, want := range map[string]string{
-		"--agent d.json --games g.pgn -o c.json":           "d.json is a draughts agent; only chess agents distill",
-		"--agent a.json --games none.pgn -o c.json":        "none.pgn",
-		"--agent a.json --games a.json -o c.json":          "a.json",
-		"--agent a.json --games g.pgn":                     "give --agent FILE, --games PGN and -o FILE",
-		"--agent a.json --games g.pgn -o c.json --nodes 0": "--nodes must be 1 to",
-		"--agent a.json --games g.pgn -o c.json --steps 0": "--steps must be 1 to 100000",
-		"--agent missing.json --games g.pgn -o c.json":     "missing.json",
+		"--agent d.json --games g.pgn -o c.json":            "g.pgn",
+		"--agent a.json --games none.pgn -o c.json":         "none.pgn",
+		"--agent a.json --games a.json -o c.json":           "a.json",
+		"--agent a.json --games g.pgn":                      "give --agent FILE, --games FILE and -o FILE",
+		"--agent a.json --games g.pgn -o c.json --nodes 0":  "--nodes must be 1 to",
+		"--agent a.json --games g.pgn -o c.json --steps -1": "--steps must be 1 to 100000",
+		"--agent missing.json --games g.pgn -o c.json":      "missing.json",
 	} {
 		_, err := evolvedIn(t, dir, append([]string{"distill"}, strings.Fields(args)...)...).Output()
 		e, ok := err.(*exitError)
@@ -77,6 +77,50 @@ func TestDistillCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "c.json")); !os.IsNotExist(err) {
 		t.Errorf("a failed distill wrote c.json (%v)", err)
+	}
+}
+
+// TestDistillCommandDraughts distills a draughts agent on the games of a
+// short match: every layer of its net may move, and its king value and
+// search do not.
+func TestDistillCommandDraughts(t *testing.T) {
+	dir := t.TempDir()
+	net, err := nnet.Random([]int{nnet.NumDraughtsInputs, 10, 4, 1}, nnet.PieceDiff, rand.New(rand.NewPCG(7, 8)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "d.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := agent.Write(f, agent.File{Game: "draughts", Net: net, Search: agent.Search{Depth: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if out, err := evolvedIn(t, dir, "match", "--game", "draughts", "--a", "d.json", "--b", "material:2", "--games", "6",
+		"--pgn", "g.pdn").CombinedOutput(); err != nil {
+		t.Fatalf("match: %v\n%s", err, out)
+	}
+	out, err := evolvedIn(t, dir, "distill", "--agent", "d.json", "--games", "g.pdn", "-o", "e.json", "--nodes", "100").Output()
+	if err != nil {
+		t.Fatalf("distill: %v", err)
+	}
+	if !strings.Contains(string(out), "distilled d.json into e.json") || !strings.Contains(string(out), "of the net's output") {
+		t.Errorf("output:\n%s", out)
+	}
+	e, err := readAgentFile(filepath.Join(dir, "e.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa, we := net.Weights(), e.Net.Weights()
+	moved := map[bool]int{} // by whether the weight is in the first layer
+	for i := range wa {
+		if wa[i] != we[i] {
+			moved[i < net.BiasIndex(1, 0)]++
+		}
+	}
+	if moved[true] < 100 || moved[false] < 20 || e.Net.King() != net.King() || e.Search != (agent.Search{Depth: 4}) {
+		t.Errorf("moved %v weights (first layer, others), king %v, search %+v", moved, e.Net.King(), e.Search)
 	}
 }
 

@@ -1,0 +1,171 @@
+package distill
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"evolved/game/draughts"
+	"evolved/nnet"
+)
+
+// DraughtsGame is a played draughts game: its start position and its
+// moves.
+type DraughtsGame struct {
+	Start draughts.Position
+	Moves []draughts.Move
+}
+
+// DraughtsScorer is Scorer for draughts: a search's value of p in the
+// net's units (its output, in (-1, 1); a won position beyond 1) from the
+// side to move's point of view.
+type DraughtsScorer func(ctx context.Context, p draughts.Position) (float64, error)
+
+// Defaults of FitDraughts, which fits a whole net where Fit fits linear
+// weights: Adam over minibatches of DraughtsBatch positions, each of its
+// Options.Steps a pass over all positions, at a smaller rate.
+const (
+	// DraughtsSteps is FitDraughts' default Options.Steps: passes over
+	// the positions.
+	DraughtsSteps = 10
+	// DraughtsRate is FitDraughts' default Options.Rate.
+	DraughtsRate = 0.001
+	// DraughtsBatch is the number of positions of each of FitDraughts'
+	// Adam steps.
+	DraughtsBatch = 256
+)
+
+// DraughtsQuietPositions returns the positions of games the fit learns
+// from, in game order: from ply skip on, those whose side to move has no
+// capture (captures are forced, so a position with one is the search's
+// business, not the evaluation's). A game's last position has no move and
+// is left out.
+func DraughtsQuietPositions(games []DraughtsGame, skip int) ([]draughts.Position, error) {
+	var out []draughts.Position
+	buf := make([]draughts.Move, 0, 64)
+	for gi, g := range games {
+		p := g.Start
+		for ply, m := range g.Moves {
+			if buf = p.Moves(buf[:0]); !slices.Contains(buf, m) {
+				return nil, fmt.Errorf("distill: game %d ply %d: the move %s is not legal in %s", gi, ply, p.FormatMove(m), p.FEN())
+			}
+			if ply >= skip && !m.IsCapture() {
+				out = append(out, p)
+			}
+			p = p.Play(m)
+		}
+	}
+	return out, nil
+}
+
+// FitDraughts returns net with all its weights fitted to the values
+// newScorer's searches give the quiet positions of games: Fit's method for
+// a net without linear weights, a Blondie24 draughts net, whose every
+// layer then moves (its king value and mutation steps do not). The loss is
+// the squared error of the win probabilities (v+1)/2 of the net's output v
+// and of the search's value clamped to [-1, 1], plus opts.L2 times the
+// squared change; Adam minimises it over opts.Steps passes (default
+// DraughtsSteps) of minibatches of DraughtsBatch positions at rate
+// opts.Rate (default DraughtsRate). Batch j of nb holds positions j,
+// j+nb, j+2nb, ... of the game order, so every batch spans the games, and
+// the fit is deterministic at any number of workers. Report.Moved is in
+// the net's units. The error wraps ErrNothingToFit for games with no quiet
+// position.
+func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newScorer func() DraughtsScorer, opts Options) (*nnet.Net, Report, error) {
+	if opts.Steps == 0 {
+		opts.Steps = DraughtsSteps
+	}
+	if opts.Rate == 0 {
+		opts.Rate = DraughtsRate
+	}
+	opts = opts.withDefaults()
+	rep := Report{Games: len(games)}
+	bp, err := nnet.NewBackprop(net)
+	if err != nil {
+		return nil, rep, fmt.Errorf("distill: %w", err)
+	}
+	if net.Sizes()[0] != nnet.NumDraughtsInputs {
+		return nil, rep, fmt.Errorf("distill: %w: a net of %d inputs is not a draughts net", nnet.ErrArchitecture, net.Sizes()[0])
+	}
+	positions, err := DraughtsQuietPositions(games, opts.SkipPlies)
+	if err != nil {
+		return nil, rep, err
+	}
+	rep.Positions = len(positions)
+	if len(positions) == 0 {
+		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, len(games))
+	}
+	scorer := func() func(context.Context, draughts.Position) (float64, error) { return newScorer() }
+	scores, err := score(ctx, positions, scorer, opts.Workers, opts.Progress)
+	if err != nil {
+		return nil, rep, err
+	}
+	king := net.King()
+	in := make([][]float64, len(positions))
+	direct, target := make([]float64, len(positions)), make([]float64, len(positions))
+	for i, p := range positions {
+		in[i] = nnet.DraughtsInputs(make([]float64, 0, nnet.NumDraughtsInputs), p, p.Side, king)
+		direct[i] = nnet.DraughtsPieceDiff(p, p.Side, king)
+		target[i] = max(-1, min(1, scores[i]))
+	}
+	w0 := net.Weights()
+	w := slices.Clone(w0)
+	before := make([]float64, len(positions))
+	lossAt := func(out []float64) float64 {
+		var sum float64
+		for i := range positions {
+			v := bp.Forward(w, in[i], direct[i])
+			if out != nil {
+				out[i] = v
+			}
+			e := (v - target[i]) / 2
+			sum += e * e
+		}
+		return sum / float64(len(positions))
+	}
+	rep.Before = lossAt(before)
+
+	grad, m1, m2 := make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))
+	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	batches := max(1, (len(positions)+DraughtsBatch-1)/DraughtsBatch)
+	step := 0
+	for range opts.Steps {
+		if err := ctx.Err(); err != nil {
+			return nil, rep, fmt.Errorf("distill: %w", err)
+		}
+		for b := range batches {
+			clear(grad)
+			count := 0
+			for i := b; i < len(positions); i += batches {
+				v := bp.Forward(w, in[i], direct[i])
+				// d/dv ((v - t)/2)^2 = (v - t)/2.
+				bp.Backward(w, (v-target[i])/2, grad)
+				count++
+			}
+			step++
+			c1 := 1 - math.Pow(beta1, float64(step))
+			c2 := 1 - math.Pow(beta2, float64(step))
+			scale := 1 / float64(count)
+			for j := range w {
+				g := grad[j]*scale + 2*opts.L2*(w[j]-w0[j])
+				m1[j] = beta1*m1[j] + (1-beta1)*g
+				m2[j] = beta2*m2[j] + (1-beta2)*g*g
+				w[j] -= opts.Rate * (m1[j] / c1) / (math.Sqrt(m2[j]/c2) + eps)
+			}
+		}
+	}
+	after := make([]float64, len(positions))
+	rep.After = lossAt(after)
+	var moved float64
+	for i := range positions {
+		d := after[i] - before[i]
+		moved += d * d
+	}
+	rep.Moved = math.Sqrt(moved / float64(len(positions)))
+	fitted, err := net.WithWeights(w)
+	if err != nil {
+		return nil, rep, fmt.Errorf("distill: %w", err)
+	}
+	return fitted, rep, nil
+}
