@@ -67,7 +67,8 @@ func DraughtsQuietPositions(games []DraughtsGame, skip int) ([]draughts.Position
 // and of the search's value clamped to [-1, 1], plus opts.L2 times the
 // squared change; Adam minimises it over opts.Steps passes (default
 // DraughtsSteps) of minibatches of DraughtsBatch positions at rate
-// opts.Rate (default DraughtsRate). Batch j of nb holds positions j,
+// opts.Rate (default DraughtsRate), and each weight's change is then
+// rounded to 8 bits (roundChange). Batch j of nb holds positions j,
 // j+nb, j+2nb, ... of the game order, so every batch spans the games, and
 // the fit is deterministic at any number of workers. Report.Moved is in
 // the net's units. The error wraps ErrNothingToFit for games with no quiet
@@ -155,6 +156,7 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 			}
 		}
 	}
+	roundChange(w, w0)
 	after := make([]float64, len(positions))
 	rep.After = lossAt(after)
 	var moved float64
@@ -168,4 +170,26 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 		return nil, rep, fmt.Errorf("distill: %w", err)
 	}
 	return fitted, rep, nil
+}
+
+// roundChange rounds each weight's change w[i]-w0[i] to a whole multiple
+// q*2^k of the least power of two that keeps every |q| <= 127, so that
+// the step a whole net takes is stored in a byte a weight
+// (lineage.EncodeStep) where its float32 deltas would take four, and its
+// index four more. A change below half of 2^k is dropped.
+func roundChange(w, w0 []float64) {
+	var largest float64
+	for i := range w {
+		largest = max(largest, math.Abs(w[i]-w0[i]))
+	}
+	if largest == 0 {
+		return
+	}
+	_, k := math.Frexp(largest / 127) // largest/127 < 2^k
+	for largest <= 127*math.Ldexp(1, k-1) {
+		k--
+	}
+	for i := range w {
+		w[i] = w0[i] + math.Ldexp(math.Round(math.Ldexp(w[i]-w0[i], -k)), k)
+	}
 }

@@ -111,10 +111,27 @@ func (r Recipe) Make(run uint64, game string, generation int, steps nnet.Steps, 
 	}
 }
 
-// EncodeStep returns a distillation's step as storage keeps it: the
-// number of changes (uint32), then each change's index (uint32) and delta
-// (float32 bits), little-endian.
+// denseMarker opens a step encoded densely (see EncodeStep) where the
+// sparse form has its count, which never comes near it (nets have at most
+// nnet.MaxWeights weights).
+const denseMarker = math.MaxUint32
+
+// maxQuantum bounds the magnitude of a dense step's bytes.
+const maxQuantum = 127
+
+// EncodeStep returns a distillation's step as storage keeps it, in the
+// shorter of two forms. The sparse form: the number of changes (uint32),
+// then each change's index (uint32) and delta (float32 bits). The dense
+// form, for a step whose deltas are whole multiples q*2^k of one power of
+// two with |q| <= 127 and whose indices ascend (a fit that rounds its
+// change so, as distill.FitDraughts does, over a whole net): denseMarker
+// (uint32), the first index and the number of weights the step spans
+// (uint32 each), k (int32), then one signed byte q a weight of the span,
+// 0 where nothing changes. All little-endian.
 func EncodeStep(step []Change) []byte {
+	if b, ok := encodeDense(step); ok && len(b) < 4+8*len(step) {
+		return b
+	}
 	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+8*len(step)), uint32(len(step)))
 	for _, c := range step {
 		b = binary.LittleEndian.AppendUint32(b, uint32(c.Index))
@@ -123,13 +140,51 @@ func EncodeStep(step []Change) []byte {
 	return b
 }
 
-// DecodeStep reads what EncodeStep wrote; a blob of another length is
-// ErrRecipe.
+// encodeDense returns step's dense form, if it has one.
+func encodeDense(step []Change) ([]byte, bool) {
+	if len(step) == 0 {
+		return nil, false
+	}
+	var largest float64
+	for i, c := range step {
+		if c.Delta == 0 || math.IsInf(float64(c.Delta), 0) || math.IsNaN(float64(c.Delta)) || (i > 0 && c.Index <= step[i-1].Index) {
+			return nil, false
+		}
+		largest = max(largest, math.Abs(float64(c.Delta)))
+	}
+	// The least k with largest <= 127*2^k: the power a rounding fit
+	// chose, if the deltas are multiples of one.
+	_, e := math.Frexp(largest / maxQuantum) // largest/127 < 2^e
+	k := e
+	for k > -200 && largest <= maxQuantum*math.Ldexp(1, k-1) {
+		k--
+	}
+	first, span := step[0].Index, step[len(step)-1].Index-step[0].Index+1
+	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 16+int(span)), denseMarker)
+	b = binary.LittleEndian.AppendUint32(b, uint32(first))
+	b = binary.LittleEndian.AppendUint32(b, uint32(span))
+	b = binary.LittleEndian.AppendUint32(b, uint32(int32(k)))
+	q := make([]byte, span)
+	for _, c := range step {
+		v := math.Ldexp(float64(c.Delta), -k)
+		if v != math.Trunc(v) || math.Abs(v) > maxQuantum || float32(math.Ldexp(v, k)) != c.Delta {
+			return nil, false
+		}
+		q[c.Index-first] = byte(int8(v))
+	}
+	return append(b, q...), true
+}
+
+// DecodeStep reads what EncodeStep wrote; a blob that is not one of its
+// forms is ErrRecipe.
 func DecodeStep(b []byte) ([]Change, error) {
 	if len(b) < 4 {
 		return nil, fmt.Errorf("%w: a distillation's step of %d bytes", ErrRecipe, len(b))
 	}
 	n := binary.LittleEndian.Uint32(b)
+	if n == denseMarker {
+		return decodeDense(b)
+	}
 	if uint64(len(b)) != 4+8*uint64(n) {
 		return nil, fmt.Errorf("%w: a distillation's step of %d bytes says it holds %d changes", ErrRecipe, len(b), n)
 	}
@@ -137,6 +192,30 @@ func DecodeStep(b []byte) ([]Change, error) {
 	for i := range step {
 		off := 4 + 8*i
 		step[i] = Change{Index: int32(binary.LittleEndian.Uint32(b[off:])), Delta: math.Float32frombits(binary.LittleEndian.Uint32(b[off+4:]))}
+	}
+	return step, nil
+}
+
+// decodeDense reads a step's dense form.
+func decodeDense(b []byte) ([]Change, error) {
+	if len(b) < 16 {
+		return nil, fmt.Errorf("%w: a dense distillation's step of %d bytes", ErrRecipe, len(b))
+	}
+	first, span := binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
+	k := int(int32(binary.LittleEndian.Uint32(b[12:])))
+	switch {
+	case uint64(len(b)) != 16+uint64(span):
+		return nil, fmt.Errorf("%w: a dense distillation's step of %d bytes says it spans %d weights", ErrRecipe, len(b), span)
+	case uint64(first)+uint64(span) > nnet.MaxWeights:
+		return nil, fmt.Errorf("%w: a dense distillation's step spans weights %d to %d", ErrRecipe, first, uint64(first)+uint64(span))
+	case k < -200 || k > 100:
+		return nil, fmt.Errorf("%w: a dense distillation's step in units of 2^%d", ErrRecipe, k)
+	}
+	var step []Change
+	for i, q := range b[16:] {
+		if q != 0 {
+			step = append(step, Change{Index: int32(first) + int32(i), Delta: float32(math.Ldexp(float64(int8(q)), k))})
+		}
 	}
 	return step, nil
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -393,12 +394,38 @@ func TestMembersWindowCatchesUpInChunks(t *testing.T) {
 }
 
 // TestLineageRebuildsDistilledGenomes plays a run that distills its
-// champion every 3 generations (a stand-in fit that moves the last three
-// weights, deterministic as a distillation is) into a database keeping
-// every genome and one with keyframes every 2 operations: every genome of
-// the second, the distilled ones and those bred from them, reads back bit
-// for bit, the distilled ones kept as their step, a few dozen bytes.
+// champion every 3 generations into a database keeping every genome and
+// one with keyframes every 2 operations: every genome of the second, the
+// distilled ones and those bred from them, reads back bit for bit, the
+// distilled ones kept as their step. The stand-in fits are deterministic,
+// as a distillation is: one moves the last three weights (a chess fit's
+// few, kept sparse: 4 + 3*8 bytes), the other every weight by a multiple
+// of 2^-12 (a draughts fit's rounded step, kept dense: 16 bytes and one a
+// weight).
 func TestLineageRebuildsDistilledGenomes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fit  func(w []float64, games int)
+		size func(weights int) int
+	}{
+		{"sparse", func(w []float64, games int) {
+			for i := len(w) - 3; i < len(w); i++ {
+				w[i] += 0.01 * float64(games%7+1)
+			}
+		}, func(int) int { return 4 + 3*8 }},
+		{"dense", func(w []float64, games int) {
+			for i := range w {
+				w[i] += math.Ldexp(float64((i+games)%201-100), -12)
+			}
+		}, func(weights int) int { return 16 + weights }},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkDistilledLineage(t, tc.fit, tc.size) })
+	}
+}
+
+// checkDistilledLineage is TestLineageRebuildsDistilledGenomes with the
+// stand-in fit fit and the size of its steps in the database.
+func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size func(weights int) int) {
 	ctx := context.Background()
 	cfg := testConfig()
 	cfg.ChampionGames = 0 // the distillation replaces the title's holder
@@ -406,9 +433,7 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 	sp := species
 	sp.Distill = func(_ context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], _ int64, _ int) (*nnet.Net, distill.Report, error) {
 		w := net.Weights()
-		for i := len(w) - 3; i < len(w); i++ {
-			w[i] += 0.01 * float64(len(games)%7+1)
-		}
+		fit(w, len(games))
 		n, err := net.WithWeights(w)
 		return n, distill.Report{Games: len(games)}, err
 	}
@@ -442,8 +467,9 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 	if len(distilled) != 25 { // generations 2, 5, 8, 11 and 14, five elites each
 		t.Fatalf("%d distilled genomes, want 25", len(distilled))
 	}
-	if got := query(t, keptPath, "SELECT count(*) FROM genomes g JOIN lineage l USING (game, agent_id) WHERE g.origin = 'distilled' AND g.genome IS NULL AND length(l.step) = 28"); got[0] == "0" {
-		t.Error("no distilled genome is kept as its step alone (4 + 3*8 bytes)")
+	want := size(st.Agents[0].Net.NumWeights())
+	if got := query(t, keptPath, fmt.Sprintf("SELECT count(*) FROM genomes g JOIN lineage l USING (game, agent_id) WHERE g.origin = 'distilled' AND g.genome IS NULL AND length(l.step) = %d", want)); got[0] == "0" {
+		t.Errorf("no distilled genome is kept as its step alone (%d bytes): %v", want, query(t, keptPath, "SELECT DISTINCT length(step) FROM lineage WHERE step IS NOT NULL"))
 	}
 	for _, s := range query(t, keptPath, "SELECT agent_id FROM genomes ORDER BY agent_id") {
 		id, _ := strconv.ParseInt(s, 10, 64)
