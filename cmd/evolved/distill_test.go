@@ -68,6 +68,7 @@ func TestDistillCommand(t *testing.T) {
 		"--agent a.json --games g.pgn -o c.json --nodes 0":  "--nodes must be 1 to",
 		"--agent a.json --games g.pgn -o c.json --steps -1": "--steps must be 1 to 100000",
 		"--agent missing.json --games g.pgn -o c.json":      "missing.json",
+		"--agent a.json --games g.pgn -o c.json --rate 2":   "--rate must be 0 to 1",
 	} {
 		_, err := evolvedIn(t, dir, append([]string{"distill"}, strings.Fields(args)...)...).Output()
 		e, ok := err.(*exitError)
