@@ -322,3 +322,38 @@ func TestFitXiangqiLearnsTheTeacher(t *testing.T) {
 		t.Errorf("the teacher %.3f pawns away before, %.3f after; want at least 0.3 before and a fifth of it after", before, after)
 	}
 }
+
+// TestXiangqiQuietPositionsByHand, in UCI coordinates (ranks 1 to 10 from
+// Red's side): 1. h3e3 h8e8 2. e3e7+ (the cannon takes the soldier on e7
+// over the soldier on e4 and checks over Black's cannon on e8) d10e9
+// 3. b1c3. The positions before h3e3, h8e8 and b1c3 are quiet; not the
+// one before e3e7 (a capture), nor the one before d10e9 (Black is in
+// check).
+func TestXiangqiQuietPositionsByHand(t *testing.T) {
+	moves := []string{"h3e3", "h8e8", "e3e7", "d10e9", "b1c3"}
+	g := XiangqiGame{Start: xiangqi.Start()}
+	p := g.Start
+	var fens []string
+	for _, s := range moves {
+		m, err := p.ParseUCI(s)
+		if err != nil {
+			t.Fatalf("%s in %s: %v", s, p.FEN(), err)
+		}
+		fens = append(fens, p.FEN())
+		g.Moves = append(g.Moves, m)
+		p = p.Play(m)
+	}
+	got, err := XiangqiQuietPositions([]XiangqiGame{g}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fens[0], fens[1], fens[4]}
+	if len(got) != len(want) {
+		t.Fatalf("%d positions, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].FEN() != want[i] {
+			t.Errorf("position %d: %s, want %s", i, got[i].FEN(), want[i])
+		}
+	}
+}
