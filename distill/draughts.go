@@ -68,7 +68,7 @@ func DraughtsQuietPositions(games []DraughtsGame, skip int) ([]draughts.Position
 // squared change; Adam minimises it over opts.Steps passes (default
 // DraughtsSteps) of minibatches of DraughtsBatch positions at rate
 // opts.Rate (default DraughtsRate), and each weight's change is then
-// rounded to 8 bits (roundChange). Batch j of nb holds positions j,
+// rounded to 16 bits (roundChange). Batch j of nb holds positions j,
 // j+nb, j+2nb, ... of the game order, so every batch spans the games, and
 // the fit is deterministic at any number of workers. Report.Moved is in
 // the net's units. The error wraps ErrNothingToFit for games with no quiet
@@ -173,10 +173,13 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 }
 
 // roundChange rounds each weight's change w[i]-w0[i] to a whole multiple
-// q*2^k of the least power of two that keeps every |q| <= 127, so that
-// the step a whole net takes is stored in a byte a weight
+// q*2^k of the least power of two that keeps every |q| <= 32767, so that
+// the step a whole net takes is stored in two bytes a weight
 // (lineage.EncodeStep) where its float32 deltas would take four, and its
-// index four more. A change below half of 2^k is dropped.
+// index four more. 2^k is 1/32767 of the largest change or less, so the
+// rounding changes no weight by more than that over two. (At a byte a
+// weight, 1/127 of it, a run's champions lost 26 +- 9 and 35 +- 8 Elo
+// head to head to those of the same run unrounded.)
 func roundChange(w, w0 []float64) {
 	var largest float64
 	for i := range w {
@@ -185,8 +188,8 @@ func roundChange(w, w0 []float64) {
 	if largest == 0 {
 		return
 	}
-	_, k := math.Frexp(largest / 127) // largest/127 < 2^k
-	for largest <= 127*math.Ldexp(1, k-1) {
+	_, k := math.Frexp(largest / math.MaxInt16) // largest/32767 < 2^k
+	for largest <= math.MaxInt16*math.Ldexp(1, k-1) {
 		k--
 	}
 	for i := range w {

@@ -116,18 +116,19 @@ func (r Recipe) Make(run uint64, game string, generation int, steps nnet.Steps, 
 // nnet.MaxWeights weights).
 const denseMarker = math.MaxUint32
 
-// maxQuantum bounds the magnitude of a dense step's bytes.
-const maxQuantum = 127
+// maxQuantum bounds the magnitude of a dense step's multiples, which are
+// int16s.
+const maxQuantum = math.MaxInt16
 
 // EncodeStep returns a distillation's step as storage keeps it, in the
 // shorter of two forms. The sparse form: the number of changes (uint32),
 // then each change's index (uint32) and delta (float32 bits). The dense
 // form, for a step whose deltas are whole multiples q*2^k of one power of
-// two with |q| <= 127 and whose indices ascend (a fit that rounds its
+// two with |q| <= 32767 and whose indices ascend (a fit that rounds its
 // change so, as distill.FitDraughts does, over a whole net): denseMarker
 // (uint32), the first index and the number of weights the step spans
-// (uint32 each), k (int32), then one signed byte q a weight of the span,
-// 0 where nothing changes. All little-endian.
+// (uint32 each), k (int32), then q as an int16 for each weight of the
+// span, 0 where nothing changes. All little-endian.
 func EncodeStep(step []Change) []byte {
 	if b, ok := encodeDense(step); ok && len(b) < 4+8*len(step) {
 		return b
@@ -152,25 +153,25 @@ func encodeDense(step []Change) ([]byte, bool) {
 		}
 		largest = max(largest, math.Abs(float64(c.Delta)))
 	}
-	// The least k with largest <= 127*2^k: the power a rounding fit
+	// The least k with largest <= 32767*2^k: the power a rounding fit
 	// chose, if the deltas are multiples of one.
-	_, e := math.Frexp(largest / maxQuantum) // largest/127 < 2^e
+	_, e := math.Frexp(largest / maxQuantum) // largest/32767 < 2^e
 	k := e
 	for k > -200 && largest <= maxQuantum*math.Ldexp(1, k-1) {
 		k--
 	}
 	first, span := step[0].Index, step[len(step)-1].Index-step[0].Index+1
-	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 16+int(span)), denseMarker)
+	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 16+2*int(span)), denseMarker)
 	b = binary.LittleEndian.AppendUint32(b, uint32(first))
 	b = binary.LittleEndian.AppendUint32(b, uint32(span))
 	b = binary.LittleEndian.AppendUint32(b, uint32(int32(k)))
-	q := make([]byte, span)
+	q := make([]byte, 2*int(span))
 	for _, c := range step {
 		v := math.Ldexp(float64(c.Delta), -k)
 		if v != math.Trunc(v) || math.Abs(v) > maxQuantum || float32(math.Ldexp(v, k)) != c.Delta {
 			return nil, false
 		}
-		q[c.Index-first] = byte(int8(v))
+		binary.LittleEndian.PutUint16(q[2*(c.Index-first):], uint16(int16(v)))
 	}
 	return append(b, q...), true
 }
@@ -204,7 +205,7 @@ func decodeDense(b []byte) ([]Change, error) {
 	first, span := binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
 	k := int(int32(binary.LittleEndian.Uint32(b[12:])))
 	switch {
-	case uint64(len(b)) != 16+uint64(span):
+	case uint64(len(b)) != 16+2*uint64(span):
 		return nil, fmt.Errorf("%w: a dense distillation's step of %d bytes says it spans %d weights", ErrRecipe, len(b), span)
 	case uint64(first)+uint64(span) > nnet.MaxWeights:
 		return nil, fmt.Errorf("%w: a dense distillation's step spans weights %d to %d", ErrRecipe, first, uint64(first)+uint64(span))
@@ -212,9 +213,9 @@ func decodeDense(b []byte) ([]Change, error) {
 		return nil, fmt.Errorf("%w: a dense distillation's step in units of 2^%d", ErrRecipe, k)
 	}
 	var step []Change
-	for i, q := range b[16:] {
-		if q != 0 {
-			step = append(step, Change{Index: int32(first) + int32(i), Delta: float32(math.Ldexp(float64(int8(q)), k))})
+	for i := range int(span) {
+		if q := int16(binary.LittleEndian.Uint16(b[16+2*i:])); q != 0 {
+			step = append(step, Change{Index: int32(first) + int32(i), Delta: float32(math.Ldexp(float64(q), k))})
 		}
 	}
 	return step, nil

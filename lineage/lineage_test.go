@@ -166,21 +166,21 @@ func TestDistillAddsItsStep(t *testing.T) {
 
 // TestDenseStep: a step whose deltas are whole multiples of one power of
 // two, with ascending indices (what distill.FitDraughts makes of a whole
-// net), is kept in a byte a weight of its span and reads back exactly; a
+// net), is kept in two bytes a weight of its span and reads back exactly; a
 // step that is not so keeps the sparse form; malformed dense blobs are
 // refused.
 func TestDenseStep(t *testing.T) {
 	const k = -12
 	var step []lineage.Change
 	for i := int32(3); i < 3000; i++ {
-		q := int(i%255) - 127 // every byte value but -128
+		q := (int(i%255) - 127) * 258 // up to 32766 either way
 		if q == 0 || i%7 == 0 {
 			continue // unchanged weights inside the span
 		}
 		step = append(step, lineage.Change{Index: i, Delta: float32(math.Ldexp(float64(q), k))})
 	}
 	b := lineage.EncodeStep(step)
-	if want := 16 + (2999 - 3 + 1); len(b) != want {
+	if want := 16 + 2*(2999-3+1); len(b) != want {
 		t.Errorf("%d bytes for a dense step spanning 2,997 weights, want %d", len(b), want)
 	}
 	got, err := lineage.DecodeStep(b)
@@ -188,7 +188,7 @@ func TestDenseStep(t *testing.T) {
 		t.Fatalf("the dense step did not read back: %v (%d changes, want %d)", err, len(got), len(step))
 	}
 	off := slices.Clone(step)
-	off[10].Delta += float32(math.Ldexp(1, k-3)) // not a multiple of 2^k any more
+	off[10].Delta += float32(math.Ldexp(1, k-1)) // not a multiple of 2^k any more
 	if b := lineage.EncodeStep(off); len(b) != 4+8*len(off) {
 		t.Errorf("a step off the grid: %d bytes, want the sparse form's %d", len(b), 4+8*len(off))
 	} else if back, err := lineage.DecodeStep(b); err != nil || !slices.Equal(back, off) {

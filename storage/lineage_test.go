@@ -400,7 +400,7 @@ func TestMembersWindowCatchesUpInChunks(t *testing.T) {
 // distilled ones kept as their step. The stand-in fits are deterministic,
 // as a distillation is: one moves the last three weights (a chess fit's
 // few, kept sparse: 4 + 3*8 bytes), the other every weight by a multiple
-// of 2^-12 (a draughts fit's rounded step, kept dense: 16 bytes and one a
+// of 2^-12 (a draughts fit's rounded step, kept dense: 16 bytes and two a
 // weight).
 func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 	for _, tc := range []struct {
@@ -417,7 +417,7 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 			for i := range w {
 				w[i] += math.Ldexp(float64((i+games)%201-100), -12)
 			}
-		}, func(weights int) int { return 16 + weights }},
+		}, func(weights int) int { return 16 + 2*weights }},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkDistilledLineage(t, tc.fit, tc.size) })
 	}
