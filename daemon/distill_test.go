@@ -136,3 +136,87 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 		}
 	}
 }
+
+// TestDraughtsDistills runs draughts with the distillation every 2
+// generations, to generation 6 straight and to 3 then 6 with a restart:
+// the same games, the elites of generations 2 and 4 distilled (generation
+// 5's would join generation 6, unplayed), most weights of their nets
+// moved, all by one step, and the genomes read back from the resumed
+// run's database (the dense steps rebuilt) the straight run's.
+func TestDraughtsDistills(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	conf := func(db string, generations int) Config {
+		cfg := fastDraughts()
+		cfg.DB, cfg.Seed, cfg.Generations = filepath.Join(dir, db), 3, generations
+		cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 2, 100
+		return cfg
+	}
+	run := func(cfg Config) *Daemon {
+		t.Helper()
+		d := newDaemonWith(t, cfg)
+		if err := d.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	straight := run(conf("a.db", 6))
+	run(conf("b.db", 3)).Close()
+	resumed := run(conf("b.db", 6))
+	for g := 0; g < 6; g++ {
+		a, b := storedGames(t, straight.db, "draughts", g), storedGames(t, resumed.db, "draughts", g)
+		if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("generation %d: %d games straight, %d resumed, or they differ", g, len(a), len(b))
+		}
+	}
+	var distilled []string
+	for g := 0; g < 6; g++ {
+		members, err := straight.db.Members(ctx, "draughts", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var step []float64
+		for _, m := range members {
+			if m.Origin != "distilled" {
+				continue
+			}
+			distilled = append(distilled, fmt.Sprintf("%d/%d", g, m.Slot))
+			parent, err := straight.db.AgentByID(ctx, "draughts", m.Parents[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := resumed.db.AgentByID(ctx, "draughts", m.AgentID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bred, err := straight.db.AgentByID(ctx, "draughts", m.AgentID); err != nil || !bred.Net.Equal(got.Net) {
+				t.Fatalf("generation %d slot %d: the resumed run's genome is not the straight run's (%v)", g, m.Slot, err)
+			}
+			pw, dw := parent.Net.Weights(), got.Net.Weights()
+			moved := 0
+			for i := range pw {
+				if pw[i] != dw[i] {
+					moved++
+				}
+			}
+			if moved < len(pw)/2 {
+				t.Errorf("generation %d slot %d: %d of %d weights moved, want most", g, m.Slot, moved, len(pw))
+			}
+			if step == nil {
+				step = make([]float64, len(pw))
+				for i := range pw {
+					step[i] = dw[i] - pw[i]
+				}
+			} else {
+				for i := range pw {
+					if math.Abs(dw[i]-pw[i]-step[i]) > 2e-6 {
+						t.Fatalf("generation %d slot %d: weight %d moved by %v, the champion's by %v", g, m.Slot, i, dw[i]-pw[i], step[i])
+					}
+				}
+			}
+		}
+	}
+	if want := "[2/0 2/1 2/2 2/3 2/4 4/0 4/1 4/2 4/3 4/4]"; fmt.Sprint(distilled) != want {
+		t.Errorf("distilled members (generation/slot) %v, want %s", distilled, want)
+	}
+}

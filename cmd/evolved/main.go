@@ -83,7 +83,7 @@ func commands() []command {
 		{name: "play", summary: "play a game against a champion or a built-in player in the terminal", setup: playCommand},
 		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},
 		{name: "match", summary: "play games between two players and report the score and Elo difference", setup: matchCommand},
-		{name: "distill", summary: "fit a chess agent's piece values, tables and terms to its own searches of games' positions", setup: distillCommand},
+		{name: "distill", summary: "fit an agent's evaluation to its own searches of games' positions", setup: distillCommand},
 		{name: "rate", summary: "rate a player on its game's calibrated Elo scale (Stockfish levels, the draughts ladder)", setup: rateCommand},
 		{name: "ladder", summary: "fit the ratings of a rating ladder's own players (writes a ladder file)", setup: ladderCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
