@@ -42,14 +42,7 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 		}
 		return cfg
 	}
-	run := func(cfg Config) *Daemon {
-		t.Helper()
-		d := newDaemonWith(t, cfg)
-		if err := d.Run(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
+	run := func(cfg Config) *Daemon { return runDaemon(t, ctx, cfg) }
 	const distill = "distill_every = 2\ndistill_nodes = 150\n"
 	run(conf("a.db", 2, "")).Close()
 	straight := run(conf("a.db", 8, distill))
@@ -152,14 +145,7 @@ func TestDraughtsDistills(t *testing.T) {
 		cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 2, 100
 		return cfg
 	}
-	run := func(cfg Config) *Daemon {
-		t.Helper()
-		d := newDaemonWith(t, cfg)
-		if err := d.Run(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
+	run := func(cfg Config) *Daemon { return runDaemon(t, ctx, cfg) }
 	straight := run(conf("a.db", 6))
 	run(conf("b.db", 3)).Close()
 	resumed := run(conf("b.db", 6))

@@ -149,6 +149,16 @@ func TestEPTRunIsReproducible(t *testing.T) {
 }
 
 // newDaemonWith returns a daemon of cfg, closed at the test's end.
+// runDaemon runs a daemon on cfg to its generations and returns it open.
+func runDaemon(t *testing.T, ctx context.Context, cfg Config) *Daemon {
+	t.Helper()
+	d := newDaemonWith(t, cfg)
+	if err := d.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func newDaemonWith(t *testing.T, cfg Config) *Daemon {
 	t.Helper()
 	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Notifier: nopNotifier{}})
@@ -280,14 +290,7 @@ func TestCurriculumJoinsARun(t *testing.T) {
 		}
 		return cfg
 	}
-	run := func(cfg Config) *Daemon {
-		t.Helper()
-		d := newDaemonWith(t, cfg)
-		if err := d.Run(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
+	run := func(cfg Config) *Daemon { return runDaemon(t, ctx, cfg) }
 	const curriculum = "curriculum_every = 2\ncurriculum_games = 4\n"
 	run(conf("a.db", 3, 60, "")).Close()
 	straight := run(conf("a.db", 7, 60, curriculum))
