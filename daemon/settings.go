@@ -160,6 +160,13 @@ func defaultSection(depth int) PopulationConfig {
 // champion, not the best"). At the
 // full step the population settles where what mutation breaks balances
 // what 28 games an agent can select, and its champions wander.
+//
+// Draughts does not distill by default (distill_every = 0), though its
+// whole-net distillation wins: its last champion of 840 generations beats
+// the run without's in an SPRT and scores 64.8% against material:4 where
+// that one scores 59.7%. Each distillation keeps five steps of 8.2 KB for
+// good, which would take a default run from about 100 MB a day to about
+// 420 (docs/draughts.md, "Distillation").
 func defaultDraughts() DraughtsConfig {
 	p := defaultSection(games.Draughts().DefaultDepth)
 	p.PieceDiff = true
