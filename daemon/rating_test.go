@@ -384,7 +384,11 @@ func TestRatingsKeepToTheirShare(t *testing.T) {
 	cfg.DB = filepath.Join(dir, "evolved.db")
 	cfg.Generations = 40
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 8, 5
-	cfg.Jobs.RatingShare = 0.0001
+	// A rating of 8 games takes a few milliseconds, so at a share of
+	// 1e-7 the wait after it is hours: both runs, and the restart
+	// between them, stay inside it however loaded the machine is (at
+	// 0.0001 the wait was seconds, and a loaded machine outlasted it).
+	cfg.Jobs.RatingShare = 1e-7
 	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
 	d, logs := runLogged(t, cfg, 0)
 	rs, err := d.db.Ratings(context.Background(), "draughts")
