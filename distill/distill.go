@@ -342,16 +342,19 @@ func loss(samples []sample, delta []float64) float64 {
 // value depends on move.
 func adam(samples []sample, delta []float64, opts Options) {
 	n := len(delta)
-	grad, m1, m2 := make([]float64, n), make([]float64, n), make([]float64, n)
-	used := make([]bool, n)
+	grad := make([]float64, n)
+	fixed := make([]bool, n)
+	for i := range fixed {
+		fixed[i] = true
+	}
 	for i := range samples {
 		for _, ix := range samples[i].idx {
-			used[ix] = true
+			fixed[ix] = false
 		}
 	}
-	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	opt := newAdamState(n)
 	scale := 1 / float64(len(samples))
-	for step := 1; step <= opts.Steps; step++ {
+	for range opts.Steps {
 		clear(grad)
 		for i := range samples {
 			s := &samples[i]
@@ -362,16 +365,37 @@ func adam(samples []sample, delta []float64, opts Options) {
 				grad[ix] += g * s.grad[j]
 			}
 		}
-		c1 := 1 - math.Pow(beta1, float64(step))
-		c2 := 1 - math.Pow(beta2, float64(step))
-		for j := range delta {
-			if !used[j] {
-				continue
-			}
-			g := grad[j]*scale + 2*opts.L2*delta[j]
-			m1[j] = beta1*m1[j] + (1-beta1)*g
-			m2[j] = beta2*m2[j] + (1-beta2)*g*g
-			delta[j] -= opts.Rate * (m1[j] / c1) / (math.Sqrt(m2[j]/c2) + eps)
+		for j := range grad {
+			grad[j] = grad[j]*scale + 2*opts.L2*delta[j]
 		}
+		opt.step(delta, grad, opts.Rate, fixed)
+	}
+}
+
+// adamState holds Adam's moment estimates over n parameters (beta1 0.9,
+// beta2 0.999, as the fits use it) and the number of steps taken.
+type adamState struct {
+	m1, m2 []float64
+	steps  int
+}
+
+func newAdamState(n int) *adamState {
+	return &adamState{m1: make([]float64, n), m2: make([]float64, n)}
+}
+
+// step moves each x[j] by one Adam step at rate on the gradient g[j],
+// but the j with fixed[j] (fixed nil: none).
+func (a *adamState) step(x, g []float64, rate float64, fixed []bool) {
+	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	a.steps++
+	c1 := 1 - math.Pow(beta1, float64(a.steps))
+	c2 := 1 - math.Pow(beta2, float64(a.steps))
+	for j := range x {
+		if fixed != nil && fixed[j] {
+			continue
+		}
+		a.m1[j] = beta1*a.m1[j] + (1-beta1)*g[j]
+		a.m2[j] = beta2*a.m2[j] + (1-beta2)*g[j]*g[j]
+		x[j] -= rate * (a.m1[j] / c1) / (math.Sqrt(a.m2[j]/c2) + eps)
 	}
 }

@@ -127,10 +127,9 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 	}
 	rep.Before = lossAt(before)
 
-	grad, m1, m2 := make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))
-	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	grad := make([]float64, len(w))
+	opt := newAdamState(len(w))
 	batches := max(1, (len(positions)+DraughtsBatch-1)/DraughtsBatch)
-	step := 0
 	for range opts.Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, rep, fmt.Errorf("distill: %w", err)
@@ -144,16 +143,11 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 				bp.Backward(w, (v-target[i])/2, grad)
 				count++
 			}
-			step++
-			c1 := 1 - math.Pow(beta1, float64(step))
-			c2 := 1 - math.Pow(beta2, float64(step))
 			scale := 1 / float64(count)
-			for j := range w {
-				g := grad[j]*scale + 2*opts.L2*(w[j]-w0[j])
-				m1[j] = beta1*m1[j] + (1-beta1)*g
-				m2[j] = beta2*m2[j] + (1-beta2)*g*g
-				w[j] -= opts.Rate * (m1[j] / c1) / (math.Sqrt(m2[j]/c2) + eps)
+			for j := range grad {
+				grad[j] = grad[j]*scale + 2*opts.L2*(w[j]-w0[j])
 			}
+			opt.step(w, grad, opts.Rate, nil)
 		}
 	}
 	roundChange(w, w0)
