@@ -170,8 +170,10 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 // q*2^k of the least power of two that keeps every |q| <= 32767, so that
 // the step a whole net takes is stored in two bytes a weight
 // (lineage.EncodeStep) where its float32 deltas would take four, and its
-// index four more. 2^k is 1/32767 of the largest change or less, so the
-// rounding changes no weight by more than that over two. (At a byte a
+// index four more. 2^k is less than 2/32767 of the largest change, so
+// the rounding moves no weight by 1/32767 of it or more. The encoder
+// (lineage.EncodeStep) finds the same power of two; distill may not call
+// lineage, which is on its own layer. (At a byte a
 // weight, 1/127 of it, a run's champions lost 26 +- 9 and 35 +- 8 Elo
 // head to head to those of the same run unrounded.)
 func roundChange(w, w0 []float64) {
