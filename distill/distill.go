@@ -71,6 +71,14 @@ type Options struct {
 	// SkipPlies leaves out each game's first plies (default 10): the
 	// random opening and the first moves out of it.
 	SkipPlies int
+	// Results is the share, 0 to 1, of each position's target taken from
+	// its game's result (1 won, 1/2 drawn, 0 lost for the side to move),
+	// the rest from the search's win probability (default 0: the search
+	// alone). The results anchor the evaluation's scale to what wins
+	// games, as engines' trainers mix results into search scores; a
+	// game without a result (game.Ongoing) gives its positions the
+	// search's target alone.
+	Results float64
 	// Workers searches that many positions at once (default: one a
 	// CPU). The result does not depend on it.
 	Workers int
@@ -98,10 +106,34 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Game is a played game: its start position and its moves.
+// check returns an error naming the first setting out of its range.
+func (o Options) check() error {
+	if !(o.Results >= 0 && o.Results <= 1) {
+		return fmt.Errorf("distill: the share of the results must be 0 to 1, got %v", o.Results)
+	}
+	return nil
+}
+
+// target returns the target win probability of a position whose search
+// gives win probability q, of a game whose result is res, side to move
+// side: q, with the share o.Results of it replaced by the side's score.
+func (o Options) target(q float64, res game.Result, side game.Player) float64 {
+	if o.Results == 0 || res == game.Ongoing {
+		return q
+	}
+	s := res.FirstScore()
+	if side != game.First {
+		s = 1 - s
+	}
+	return (1-o.Results)*q + o.Results*s
+}
+
+// Game is a played game: its start position, its moves and its result
+// (game.Ongoing when unknown).
 type Game struct {
-	Start chess.Position
-	Moves []chess.Move
+	Start  chess.Position
+	Moves  []chess.Move
+	Result game.Result
 }
 
 // Scorer returns a search's value of p, in pawns from the side to move's
@@ -139,23 +171,25 @@ type sample struct {
 // and whose move in the game neither captures nor promotes (their value
 // is what the evaluation alone should see; a capture's recapture is the
 // search's business). A game's last position has no move and is left out.
-func QuietPositions(games []Game, skip int) ([]chess.Position, error) {
+// The second slice holds each position's game's index.
+func QuietPositions(games []Game, skip int) ([]chess.Position, []int, error) {
 	var out []chess.Position
+	var from []int
 	buf := make([]chess.Move, 0, chess.MaxMoves)
 	for gi, g := range games {
 		p := g.Start
 		for ply, m := range g.Moves {
 			if buf = p.LegalMoves(buf[:0]); !slices.Contains(buf, m) {
-				return nil, fmt.Errorf("distill: game %d ply %d: the move from %v to %v is not legal in %s", gi, ply, m.From(), m.To(), p.FEN())
+				return nil, nil, fmt.Errorf("distill: game %d ply %d: the move from %v to %v is not legal in %s", gi, ply, m.From(), m.To(), p.FEN())
 			}
 			next := p.Play(m)
 			if ply >= skip && !p.InCheck() && m.Promotion() == chess.NoPieceType && occupied(&next) == occupied(&p) {
-				out = append(out, p)
+				out, from = append(out, p), append(from, gi)
 			}
 			p = next
 		}
 	}
-	return out, nil
+	return out, from, nil
 }
 
 func occupied(p *chess.Position) int {
@@ -169,26 +203,32 @@ func occupied(p *chess.Position) int {
 // otherwise, and for games with no quiet position.
 func Fit(ctx context.Context, net *nnet.Net, games []Game, newScorer func() Scorer, opts Options) (*nnet.Net, Report, error) {
 	opts = opts.withDefaults()
+	if err := opts.check(); err != nil {
+		return nil, Report{Games: len(games)}, err
+	}
 	eval, err := nnet.NewChessEval(net)
 	if err != nil {
 		return nil, Report{Games: len(games)}, fmt.Errorf("distill: %w", err)
 	}
-	positions, err := QuietPositions(games, opts.SkipPlies)
+	positions, from, err := QuietPositions(games, opts.SkipPlies)
 	if err != nil {
 		return nil, Report{Games: len(games)}, err
 	}
+	result := func(i int) (game.Result, game.Player) { return games[from[i]].Result, positions[i].Side() }
 	features := func(p *chess.Position) (float64, []int32, []float64, error) {
 		idx, grad, err := net.ChessLinearGradient(nil, nil, p, p.Side())
 		return eval.Evaluate(*p, p.Side()), idx, grad, err
 	}
 	scorer := func() func(context.Context, chess.Position) (float64, error) { return newScorer() }
-	return fit(ctx, net, len(games), positions, features, scorer, opts)
+	return fit(ctx, net, len(games), positions, result, features, scorer, opts)
 }
 
 // fit fits net's linear weights to the searches' values of positions:
-// features gives a position's value and derivatives from its side to
+// result gives the ith position's game's result and the position's side
+// to move, features a position's value and derivatives from its side to
 // move's point of view, newScorer each worker's search.
 func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games int, positions []P,
+	result func(i int) (game.Result, game.Player),
 	features func(p *P) (float64, []int32, []float64, error), newScorer func() func(context.Context, P) (float64, error), opts Options) (*nnet.Net, Report, error) {
 	rep := Report{Games: games, Positions: len(positions)}
 	if net.Flags()&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0 {
@@ -207,7 +247,8 @@ func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games 
 		if s.value, s.idx, s.grad, err = features(&positions[i]); err != nil {
 			return nil, rep, fmt.Errorf("distill: %w", err)
 		}
-		s.target = win(max(-MaxScore, min(MaxScore, scores[i])))
+		res, side := result(i)
+		s.target = opts.target(win(max(-MaxScore, min(MaxScore, scores[i]))), res, side)
 	}
 	w := net.Weights()
 	delta := make([]float64, len(w))
@@ -230,10 +271,12 @@ func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games 
 	return fitted, rep, nil
 }
 
-// XiangqiGame is a played xiangqi game: its start position and its moves.
+// XiangqiGame is a played xiangqi game: its start position, its moves and
+// its result (game.Ongoing when unknown).
 type XiangqiGame struct {
-	Start xiangqi.Position
-	Moves []xiangqi.Move
+	Start  xiangqi.Position
+	Moves  []xiangqi.Move
+	Result game.Result
 }
 
 // XiangqiScorer is Scorer for xiangqi: a search's value of p in pawns
@@ -242,42 +285,48 @@ type XiangqiScorer func(ctx context.Context, p xiangqi.Position) (float64, error
 
 // XiangqiQuietPositions is QuietPositions for xiangqi: from ply skip on,
 // the positions whose side to move is not in check and whose move in the
-// game captures nothing.
-func XiangqiQuietPositions(games []XiangqiGame, skip int) ([]xiangqi.Position, error) {
+// game captures nothing. The second slice holds each position's game's
+// index.
+func XiangqiQuietPositions(games []XiangqiGame, skip int) ([]xiangqi.Position, []int, error) {
 	var out []xiangqi.Position
+	var from []int
 	buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
 	for gi, g := range games {
 		p := g.Start
 		for ply, m := range g.Moves {
 			if buf = p.LegalMoves(buf[:0]); !slices.Contains(buf, m) {
-				return nil, fmt.Errorf("distill: game %d ply %d: the move from %v to %v is not legal in %s", gi, ply, m.From(), m.To(), p.FEN())
+				return nil, nil, fmt.Errorf("distill: game %d ply %d: the move from %v to %v is not legal in %s", gi, ply, m.From(), m.To(), p.FEN())
 			}
 			if captured, _ := p.PieceAt(m.To()); ply >= skip && !p.InCheck() && captured == xiangqi.NoPieceType {
-				out = append(out, p)
+				out, from = append(out, p), append(from, gi)
 			}
 			p = p.Play(m)
 		}
 	}
-	return out, nil
+	return out, from, nil
 }
 
 // FitXiangqi is Fit for a xiangqi net and xiangqi games.
 func FitXiangqi(ctx context.Context, net *nnet.Net, games []XiangqiGame, newScorer func() XiangqiScorer, opts Options) (*nnet.Net, Report, error) {
 	opts = opts.withDefaults()
+	if err := opts.check(); err != nil {
+		return nil, Report{Games: len(games)}, err
+	}
 	eval, err := nnet.NewXiangqiEval(net)
 	if err != nil {
 		return nil, Report{Games: len(games)}, fmt.Errorf("distill: %w", err)
 	}
-	positions, err := XiangqiQuietPositions(games, opts.SkipPlies)
+	positions, from, err := XiangqiQuietPositions(games, opts.SkipPlies)
 	if err != nil {
 		return nil, Report{Games: len(games)}, err
 	}
+	result := func(i int) (game.Result, game.Player) { return games[from[i]].Result, positions[i].Side() }
 	features := func(p *xiangqi.Position) (float64, []int32, []float64, error) {
 		idx, grad, err := net.XiangqiLinearGradient(nil, nil, p, p.Side())
 		return eval.Evaluate(*p, p.Side()), idx, grad, err
 	}
 	scorer := func() func(context.Context, xiangqi.Position) (float64, error) { return newScorer() }
-	return fit(ctx, net, len(games), positions, features, scorer, opts)
+	return fit(ctx, net, len(games), positions, result, features, scorer, opts)
 }
 
 // score runs the searches, workers at once, each position's value stored

@@ -100,7 +100,7 @@ func rmsDifference(t *testing.T, a, b *nnet.Net, games []Game) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	positions, err := QuietPositions(games, 10)
+	positions, _, err := QuietPositions(games, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestQuietPositionsByHand(t *testing.T) {
 		g.Moves = append(g.Moves, m)
 		p = p.Play(m)
 	}
-	got, err := QuietPositions([]Game{g}, 0)
+	got, _, err := QuietPositions([]Game{g}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestQuietPositionsByHand(t *testing.T) {
 			t.Errorf("position %d: %s, want %s", i, got[i].FEN(), want[i])
 		}
 	}
-	if got, _ := QuietPositions([]Game{g}, 5); len(got) != 2 || got[0].FEN() != fens[5] || got[1].FEN() != fens[7] {
+	if got, _, _ := QuietPositions([]Game{g}, 5); len(got) != 2 || got[0].FEN() != fens[5] || got[1].FEN() != fens[7] {
 		t.Errorf("from ply 5: %d positions, want those before Qe5+ and Nf6", len(got))
 	}
 }
@@ -305,7 +305,7 @@ func TestFitXiangqiLearnsTheTeacher(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		positions, err := XiangqiQuietPositions(test, 10)
+		positions, _, err := XiangqiQuietPositions(test, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +343,7 @@ func TestXiangqiQuietPositionsByHand(t *testing.T) {
 		g.Moves = append(g.Moves, m)
 		p = p.Play(m)
 	}
-	got, err := XiangqiQuietPositions([]XiangqiGame{g}, 0)
+	got, _, err := XiangqiQuietPositions([]XiangqiGame{g}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

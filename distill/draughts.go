@@ -6,15 +6,17 @@ import (
 	"math"
 	"slices"
 
+	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/nnet"
 )
 
-// DraughtsGame is a played draughts game: its start position and its
-// moves.
+// DraughtsGame is a played draughts game: its start position, its moves
+// and its result (game.Ongoing when unknown).
 type DraughtsGame struct {
-	Start draughts.Position
-	Moves []draughts.Move
+	Start  draughts.Position
+	Moves  []draughts.Move
+	Result game.Result
 }
 
 // DraughtsScorer is Scorer for draughts: a search's value of p in the
@@ -40,23 +42,24 @@ const (
 // from, in game order: from ply skip on, those whose side to move has no
 // capture (captures are forced, so a position with one is the search's
 // business, not the evaluation's). A game's last position has no move and
-// is left out.
-func DraughtsQuietPositions(games []DraughtsGame, skip int) ([]draughts.Position, error) {
+// is left out. The second slice holds each position's game's index.
+func DraughtsQuietPositions(games []DraughtsGame, skip int) ([]draughts.Position, []int, error) {
 	var out []draughts.Position
+	var from []int
 	buf := make([]draughts.Move, 0, 64)
 	for gi, g := range games {
 		p := g.Start
 		for ply, m := range g.Moves {
 			if buf = p.Moves(buf[:0]); !slices.Contains(buf, m) {
-				return nil, fmt.Errorf("distill: game %d ply %d: the move %s is not legal in %s", gi, ply, p.FormatMove(m), p.FEN())
+				return nil, nil, fmt.Errorf("distill: game %d ply %d: the move %s is not legal in %s", gi, ply, p.FormatMove(m), p.FEN())
 			}
 			if ply >= skip && !m.IsCapture() {
-				out = append(out, p)
+				out, from = append(out, p), append(from, gi)
 			}
 			p = p.Play(m)
 		}
 	}
-	return out, nil
+	return out, from, nil
 }
 
 // FitDraughts returns net with all its weights fitted to the values
@@ -64,7 +67,8 @@ func DraughtsQuietPositions(games []DraughtsGame, skip int) ([]draughts.Position
 // a net without linear weights, a Blondie24 draughts net, whose every
 // layer then moves (its king value and mutation steps do not). The loss is
 // the squared error of the win probabilities (v+1)/2 of the net's output v
-// and of the search's value clamped to [-1, 1], plus opts.L2 times the
+// and of the search's value clamped to [-1, 1] (the share opts.Results of
+// that probability taken from the game's result), plus opts.L2 times the
 // squared change; Adam minimises it over opts.Steps passes (default
 // DraughtsSteps) of minibatches of DraughtsBatch positions at rate
 // opts.Rate (default DraughtsRate), and each weight's change is then
@@ -82,6 +86,9 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 	}
 	opts = opts.withDefaults()
 	rep := Report{Games: len(games)}
+	if err := opts.check(); err != nil {
+		return nil, rep, err
+	}
 	bp, err := nnet.NewBackprop(net)
 	if err != nil {
 		return nil, rep, fmt.Errorf("distill: %w", err)
@@ -89,7 +96,7 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 	if net.Sizes()[0] != nnet.NumDraughtsInputs {
 		return nil, rep, fmt.Errorf("distill: %w: a net of %d inputs is not a draughts net", nnet.ErrArchitecture, net.Sizes()[0])
 	}
-	positions, err := DraughtsQuietPositions(games, opts.SkipPlies)
+	positions, from, err := DraughtsQuietPositions(games, opts.SkipPlies)
 	if err != nil {
 		return nil, rep, err
 	}
@@ -109,6 +116,9 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 		in[i] = nnet.DraughtsInputs(make([]float64, 0, nnet.NumDraughtsInputs), p, p.Side, king)
 		direct[i] = nnet.DraughtsPieceDiff(p, p.Side, king)
 		target[i] = max(-1, min(1, scores[i]))
+		if res := games[from[i]].Result; opts.Results > 0 && res != game.Ongoing {
+			target[i] = 2*opts.target((target[i]+1)/2, res, p.Side) - 1
+		}
 	}
 	w0 := net.Weights()
 	w := slices.Clone(w0)

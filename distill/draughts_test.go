@@ -49,7 +49,7 @@ func draughtsStatic(t *testing.T, n *nnet.Net) func() DraughtsScorer {
 // over the quiet positions of games.
 func draughtsDistance(t *testing.T, a, b *nnet.Net, games []DraughtsGame) float64 {
 	t.Helper()
-	positions, err := DraughtsQuietPositions(games, 10)
+	positions, _, err := DraughtsQuietPositions(games, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestDraughtsQuietPositionsByHand(t *testing.T) {
 		g.Moves = append(g.Moves, m)
 		p = p.Play(m)
 	}
-	got, err := DraughtsQuietPositions([]DraughtsGame{g}, 0)
+	got, _, err := DraughtsQuietPositions([]DraughtsGame{g}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestDraughtsQuietPositionsByHand(t *testing.T) {
 			t.Errorf("position %d: %s, want %s", i, got[i].FEN(), want[i])
 		}
 	}
-	if got, _ := DraughtsQuietPositions([]DraughtsGame{g}, 3); len(got) != 2 || got[0].FEN() != fens[4] || got[1].FEN() != fens[5] {
+	if got, _, _ := DraughtsQuietPositions([]DraughtsGame{g}, 3); len(got) != 2 || got[0].FEN() != fens[4] || got[1].FEN() != fens[5] {
 		t.Errorf("from ply 3: %d positions, want those before 8-11 and 29-25", len(got))
 	}
 }

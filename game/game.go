@@ -93,6 +93,17 @@ func (r Result) Tag() string {
 	return "*"
 }
 
+// ParseTag reads a result as Tag writes it; "*" gives Ongoing. The second
+// value is false for any other string.
+func ParseTag(s string) (Result, bool) {
+	for _, r := range []Result{Ongoing, FirstWins, SecondWins, Draw} {
+		if s == r.Tag() {
+			return r, true
+		}
+	}
+	return Ongoing, false
+}
+
 // WinFor returns the result in which p wins.
 func WinFor(p Player) Result {
 	if p == First {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"evolved/game"
 	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/player"
@@ -88,6 +89,7 @@ func Chess() Kind[chess.Move, *chess.Game] {
 			out := make([]Record[chess.Move], len(games))
 			for i, g := range games {
 				out[i] = Record[chess.Move]{Start: g.Start.FEN(), Moves: g.Moves, Result: g.Result}
+				out[i].Outcome, _ = game.ParseTag(g.Result)
 				for _, t := range g.Tags {
 					out[i].Tags = append(out[i].Tags, [2]string{t.Name, t.Value})
 				}

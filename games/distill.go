@@ -65,7 +65,7 @@ func chessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[
 	}
 	in := make([]distill.Game, len(games))
 	for i, g := range games {
-		in[i] = distill.Game{Start: starts[i], Moves: g.Moves}
+		in[i] = distill.Game{Start: starts[i], Moves: g.Moves, Result: g.Outcome.Result}
 	}
 	newScorer := func() distill.Scorer {
 		ab, err := player.ChessNetSearch(net, distillDepth, distillTableBits)
@@ -86,7 +86,7 @@ func xiangqiDistill(ctx context.Context, net *nnet.Net, games []tournament.Recor
 	}
 	in := make([]distill.XiangqiGame, len(games))
 	for i, g := range games {
-		in[i] = distill.XiangqiGame{Start: starts[i], Moves: g.Moves}
+		in[i] = distill.XiangqiGame{Start: starts[i], Moves: g.Moves, Result: g.Outcome.Result}
 	}
 	newScorer := func() distill.XiangqiScorer {
 		ab, err := player.XiangqiNetSearch(net, distillDepth, distillTableBits)
@@ -107,7 +107,7 @@ func draughtsDistill(ctx context.Context, net *nnet.Net, games []tournament.Reco
 	}
 	in := make([]distill.DraughtsGame, len(games))
 	for i, g := range games {
-		in[i] = distill.DraughtsGame{Start: starts[i], Moves: g.Moves}
+		in[i] = distill.DraughtsGame{Start: starts[i], Moves: g.Moves, Result: g.Outcome.Result}
 	}
 	newScorer := func() distill.DraughtsScorer {
 		ab, err := player.DraughtsNetSearch(net, distillDepth, distillTableBits)

@@ -57,6 +57,7 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 			out := make([]Record[draughts.Move], len(games))
 			for i, g := range games {
 				out[i] = Record[draughts.Move]{Start: g.Start.FEN(), Moves: g.Moves, Result: g.Result}
+				out[i].Outcome, _ = draughts.ParseResult(g.Result)
 				for _, t := range g.Tags {
 					out[i].Tags = append(out[i].Tags, [2]string{t.Name, t.Value})
 				}

@@ -98,6 +98,9 @@ type Record[M comparable] struct {
 	Start  string
 	Moves  []M
 	Result string
+	// Outcome is Result read, when ReadRecords reads it: game.Ongoing for
+	// "*" and for a result the format has no winner for.
+	Outcome game.Result
 }
 
 // DivideLine is one root move of a divided perft: the move in the notation
@@ -196,9 +199,7 @@ func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 		Inputs: k.Inputs,
 	}
 	if setup.Search == "" { // alpha-beta: a budget the curriculum can raise
-		sp.Distill = func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, workers int) (*nnet.Net, distill.Report, error) {
-			return k.Distill(ctx, net, games, nodes, distill.Options{Workers: workers})
-		}
+		sp.Distill = k.Distill
 		sp.Nodes = setup.Nodes
 		sp.AtNodes = func(nodes int64) population.Species[M, S] {
 			at := setup

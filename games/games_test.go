@@ -109,9 +109,10 @@ func roundTrip[M comparable, S search.Game[M]](t *testing.T, k games.Kind[M, S],
 		if tags[k.RecordTags[0]] != first || tags[k.RecordTags[1]] != second || tags["Round"] != []string{"1", "2"}[i] {
 			t.Errorf("game %d tags %v: want %s %s and %s %s", i, rec.Tags, k.RecordTags[0], first, k.RecordTags[1], second)
 		}
-		if rec.Start != wantStart || len(rec.Moves) != len(r.Records[i].Moves) || rec.Result != k.ResultTag(r.Records[i].Outcome.Result) {
-			t.Errorf("game %d read back from %q with %d moves and %q; want %q, %d and %q", i, rec.Start, len(rec.Moves), rec.Result,
-				wantStart, len(r.Records[i].Moves), k.ResultTag(r.Records[i].Outcome.Result))
+		if rec.Start != wantStart || len(rec.Moves) != len(r.Records[i].Moves) || rec.Result != k.ResultTag(r.Records[i].Outcome.Result) ||
+			rec.Outcome != r.Records[i].Outcome.Result {
+			t.Errorf("game %d read back from %q with %d moves and %q (%v); want %q, %d and %q (%v)", i, rec.Start, len(rec.Moves), rec.Result, rec.Outcome,
+				wantStart, len(r.Records[i].Moves), k.ResultTag(r.Records[i].Outcome.Result), r.Records[i].Outcome.Result)
 		}
 		for j, m := range rec.Moves {
 			if m != r.Records[i].Moves[j] {

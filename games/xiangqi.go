@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"evolved/game"
 	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/player"
@@ -62,6 +63,7 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 			out := make([]Record[xiangqi.Move], len(recs))
 			for i, rec := range recs {
 				out[i] = Record[xiangqi.Move]{Tags: rec.Tags, Start: rec.Start.FEN(), Moves: rec.Moves, Result: rec.Result}
+				out[i].Outcome, _ = game.ParseTag(rec.Result)
 			}
 			return out, err
 		},

@@ -53,7 +53,7 @@ func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Spe
 		records[i] = g.Record
 	}
 	nodes := cfg.distillNodes()
-	net, rep, err := sp.Distill(ctx, champion.Net, records, nodes, cfg.Tournament.Workers)
+	net, rep, err := sp.Distill(ctx, champion.Net, records, nodes, distill.Options{Workers: cfg.Tournament.Workers})
 	if err != nil {
 		return nil, nil, fmt.Errorf("population: generation %d: distilling champion %d: %w", gen, champion.ID, err)
 	}

@@ -58,10 +58,11 @@ type Species[M comparable, S search.Game[M]] struct {
 	AtNodes func(nodes int64) Species[M, S]
 	// Distill, if set, returns net with its linear weights fitted to what
 	// searches of nodes nodes with it say of the positions of games (the
-	// generation's, in schedule order), workers searches at once (0: one
-	// a CPU); Config.DistillEvery needs it. It must be deterministic: the
-	// same net and games give the same genome at any number of workers.
-	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, workers int) (*nnet.Net, distill.Report, error)
+	// generation's, in schedule order), under opts (distillChampion sets
+	// only Workers, searches at once, 0: one a CPU); Config.DistillEvery
+	// needs it. It must be deterministic: the same net, games and options
+	// give the same genome at any number of workers.
+	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error)
 }
 
 // Optimizer names how a generation breeds the next.

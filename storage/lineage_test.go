@@ -431,7 +431,7 @@ func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size 
 	cfg.ChampionGames = 0 // the distillation replaces the title's holder
 	cfg.DistillEvery = 3
 	sp := species
-	sp.Distill = func(_ context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], _ int64, _ int) (*nnet.Net, distill.Report, error) {
+	sp.Distill = func(_ context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], _ int64, _ distill.Options) (*nnet.Net, distill.Report, error) {
 		w := net.Weights()
 		fit(w, len(games))
 		n, err := net.WithWeights(w)

@@ -10,6 +10,7 @@ import (
 
 	"evolved/agent"
 	"evolved/distill"
+	"evolved/game"
 	"evolved/games"
 	"evolved/nnet"
 	"evolved/population"
@@ -27,9 +28,10 @@ func distillCommand(fs *flag.FlagSet) action {
 	nodes := fs.Int64("nodes", population.DefaultDistillNodes, "each position's search: `N` nodes")
 	steps := fs.Int("steps", 0, "`N` steps of the fit (default: 150 for chess and xiangqi, 10 passes over the positions for draughts)")
 	rate := fs.Float64("rate", 0, "Adam's step `R` (default: 0.01 for chess and xiangqi, 0.001 for draughts)")
+	results := fs.Float64("results", 0, "take the share `S` (0 to 1) of each position's target from its game's result, the rest from the search (default 0: the search alone)")
 	workers := fs.Int("workers", 0, "search `N` positions at once (default: one a CPU; the result does not depend on it)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved distill --agent FILE --games FILE -o FILE [--nodes N] [--steps N] [--rate R] [--workers N]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved distill --agent FILE --games FILE -o FILE [--nodes N] [--steps N] [--rate R] [--results S] [--workers N]")
 		fmt.Fprintln(fs.Output(), "\nSearches each quiet position of the games with the agent, N nodes a position,")
 		fmt.Fprintln(fs.Output(), "and fits the agent's evaluation so that it predicts what its searches found: a")
 		fmt.Fprintln(fs.Output(), "chess or xiangqi agent's piece values, piece-square tables and positional terms")
@@ -48,6 +50,8 @@ func distillCommand(fs *flag.FlagSet) action {
 			return usagef("distill: --steps must be 1 to 100000 (0: the fit's default), got %d", *steps)
 		case !(*rate >= 0 && *rate <= 1):
 			return usagef("distill: --rate must be 0 to 1 (0: the fit's default), got %v", *rate)
+		case !(*results >= 0 && *results <= 1):
+			return usagef("distill: --results must be 0 to 1, got %v", *results)
 		case *workers < 0:
 			return usagef("distill: --workers must be 0 or more, got %d", *workers)
 		}
@@ -57,7 +61,7 @@ func distillCommand(fs *flag.FlagSet) action {
 		}
 		var rep *progress.Reporter // made at the first search, when the positions are counted
 		d := distillRun{agentPath: *agentPath, gamesPath: *gamesPath, out: *out, nodes: *nodes, file: f,
-			opts: distill.Options{Steps: *steps, Rate: *rate, Workers: *workers, Progress: func(done, total int) {
+			opts: distill.Options{Steps: *steps, Rate: *rate, Results: *results, Workers: *workers, Progress: func(done, total int) {
 				if rep == nil {
 					rep = progress.New(stderr, "distill: searches", total, "positions", progress.IsTerminal(stderr))
 				}
@@ -152,7 +156,7 @@ func readRecords[M comparable, S search.Game[M]](k games.Kind[M, S], path string
 	}
 	out := make([]tournament.Record[M], len(recs))
 	for i, g := range recs {
-		out[i] = tournament.Record[M]{Start: g.Start, Moves: g.Moves}
+		out[i] = tournament.Record[M]{Start: g.Start, Moves: g.Moves, Outcome: game.Outcome{Result: g.Outcome}}
 	}
 	return out, nil
 }

@@ -60,15 +60,25 @@ func TestDistillCommand(t *testing.T) {
 		t.Errorf("%d linear weights moved, search %+v", moved, b.Search)
 	}
 
+	// The games' results, read from the PGN, change the fit when they
+	// have a share of the targets.
+	if out, err := evolvedIn(t, dir, "distill", "--agent", "a.json", "--games", "g.pgn", "-o", "r.json", "--nodes", "100", "--steps", "20", "--results", "1").CombinedOutput(); err != nil {
+		t.Fatalf("distill --results 1: %v\n%s", err, out)
+	}
+	if r, err := readAgentFile(filepath.Join(dir, "r.json")); err != nil || r.Net.Equal(b.Net) {
+		t.Errorf("distill --results 1 gave the agent of --results 0 (%v)", err)
+	}
+
 	for args, want := range map[string]string{
-		"--agent d.json --games g.pgn -o c.json":            "g.pgn",
-		"--agent a.json --games none.pgn -o c.json":         "none.pgn",
-		"--agent a.json --games a.json -o c.json":           "a.json",
-		"--agent a.json --games g.pgn":                      "give --agent FILE, --games FILE and -o FILE",
-		"--agent a.json --games g.pgn -o c.json --nodes 0":  "--nodes must be 1 to",
-		"--agent a.json --games g.pgn -o c.json --steps -1": "--steps must be 1 to 100000",
-		"--agent missing.json --games g.pgn -o c.json":      "missing.json",
-		"--agent a.json --games g.pgn -o c.json --rate 2":   "--rate must be 0 to 1",
+		"--agent d.json --games g.pgn -o c.json":               "g.pgn",
+		"--agent a.json --games g.pgn -o c.json --results 1.5": "--results must be 0 to 1",
+		"--agent a.json --games none.pgn -o c.json":            "none.pgn",
+		"--agent a.json --games a.json -o c.json":              "a.json",
+		"--agent a.json --games g.pgn":                         "give --agent FILE, --games FILE and -o FILE",
+		"--agent a.json --games g.pgn -o c.json --nodes 0":     "--nodes must be 1 to",
+		"--agent a.json --games g.pgn -o c.json --steps -1":    "--steps must be 1 to 100000",
+		"--agent missing.json --games g.pgn -o c.json":         "missing.json",
+		"--agent a.json --games g.pgn -o c.json --rate 2":      "--rate must be 0 to 1",
 	} {
 		_, err := evolvedIn(t, dir, append([]string{"distill"}, strings.Fields(args)...)...).Output()
 		e, ok := err.(*exitError)
