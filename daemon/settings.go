@@ -165,8 +165,8 @@ func defaultSection(depth int) PopulationConfig {
 // whole-net distillation wins: its last champion of 840 generations beats
 // the run without's in an SPRT (H1 after 656 games, +34 +- 19) and
 // scores 67.8% against material:4 where that one scores 59.7%. Each
-// distillation keeps five steps of 8.2 KB for good, which would take a
-// default run from about 100 MB a day to about 420 (docs/draughts.md,
+// distillation keeps a step of 8.2 KB for good, which would take a
+// default run from about 100 MB a day to about 134 (docs/draughts.md,
 // "Distillation").
 func defaultDraughts() DraughtsConfig {
 	p := defaultSection(games.Draughts().DefaultDepth)

@@ -35,14 +35,28 @@ const (
 	depthDropped  = -1 // weights dropped, and nothing rebuilds them
 )
 
+// sharedStep is the last distillation step a generation's commit stored,
+// and the genome whose lineage row holds it.
+type sharedStep struct {
+	step []byte
+	id   int64
+}
+
+// stepColumn reads a lineage row l's step, its own or the one of the row
+// that step_of names (migration 18).
+const stepColumn = "COALESCE(l.step, (SELECT s.step FROM lineage s WHERE s.game = l.game AND s.agent_id = l.step_of))"
+
 // insertLineage writes the lineage row of a new genome: its recipe (nil
-// for a genome the GA did not breed from parents) and checksum.
-func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow) error {
+// for a genome the GA did not breed from parents) and checksum. A
+// distilled genome's step is stored once a generation: shared holds the
+// last one stored in this commit, and a genome whose step is the same
+// names that genome's row (step_of) instead of keeping a copy.
+func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow, shared *sharedStep) error {
 	sum, err := lineage.Sum(a.Net)
 	if err != nil {
 		return err
 	}
-	var op, index, p1, p2, step any
+	var op, index, p1, p2, step, stepOf any
 	if r := a.Recipe; r != nil {
 		if n := r.Parents(); n == 0 || len(a.Parents) != n {
 			return fmt.Errorf("agent %d: %w: %q with parents %v", a.ID, lineage.ErrRecipe, r.Op, a.Parents)
@@ -52,11 +66,16 @@ func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow) err
 			p2 = a.Parents[1]
 		}
 		if r.Op == lineage.Distill {
-			step = lineage.EncodeStep(r.Step)
+			b := lineage.EncodeStep(r.Step)
+			if shared.step != nil && bytes.Equal(b, shared.step) {
+				stepOf = shared.id
+			} else {
+				step, *shared = b, sharedStep{step: b, id: a.ID}
+			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (game, agent_id, op, op_index, parent1, parent2, sum, step)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, game, a.ID, op, index, p1, p2, sum, step); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (game, agent_id, op, op_index, parent1, parent2, sum, step, step_of)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, game, a.ID, op, index, p1, p2, sum, step, stepOf); err != nil {
 		return fmt.Errorf("agent %d lineage: %w", a.ID, err)
 	}
 	return nil
@@ -104,7 +123,7 @@ type lineageRow struct {
 	index   int
 	parents []int64
 	sum     []byte
-	step    []byte // a distillation's step (lineage.EncodeStep); nil for the other operations
+	step    []byte // a distillation's step (lineage.EncodeStep), its own or shared; nil for the other operations
 	depth   sql.NullInt64
 	tracked bool // it has a lineage row (genomes bred before lineage storage have none)
 }
@@ -131,7 +150,7 @@ func readLineage(ctx context.Context, q querier, game string, id int64) (lineage
 	r := lineageRow{id: id}
 	var index, p1, p2 sql.NullInt64
 	var tracked int
-	err := q.QueryRowContext(ctx, `SELECT g.born, g.node, l.op, l.op_index, l.parent1, l.parent2, l.sum, l.step, l.depth, l.agent_id IS NOT NULL
+	err := q.QueryRowContext(ctx, `SELECT g.born, g.node, l.op, l.op_index, l.parent1, l.parent2, l.sum, `+stepColumn+`, l.depth, l.agent_id IS NOT NULL
 		FROM genomes g LEFT JOIN lineage l ON l.game = g.game AND l.agent_id = g.agent_id
 		WHERE g.game = ? AND g.agent_id = ?`, game, id).
 		Scan(&r.born, &r.node, &r.op, &index, &p1, &p2, &r.sum, &r.step, &r.depth, &tracked)

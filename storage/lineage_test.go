@@ -426,10 +426,66 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 // checkDistilledLineage is TestLineageRebuildsDistilledGenomes with the
 // stand-in fit fit and the size of its steps in the database.
 func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size func(weights int) int) {
+	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
+	all, kept, keptPath, st := distilledTwin(t, fit, nil, keep, 16)
+	distilled := query(t, keptPath, "SELECT agent_id FROM genomes WHERE origin = 'distilled' ORDER BY agent_id")
+	if len(distilled) != 25 { // generations 2, 5, 8, 11 and 14, five elites each
+		t.Fatalf("%d distilled genomes, want 25", len(distilled))
+	}
+	want := size(st.Agents[0].Net.NumWeights())
+	if got := query(t, keptPath, fmt.Sprintf(`SELECT count(*) FROM genomes g JOIN lineage l USING (game, agent_id)
+		WHERE g.origin = 'distilled' AND g.genome IS NULL AND length(COALESCE(l.step, (SELECT s.step FROM lineage s WHERE s.agent_id = l.step_of))) = %d`, want)); got[0] == "0" {
+		t.Errorf("no distilled genome is kept as its step alone (%d bytes): %v", want, query(t, keptPath, "SELECT DISTINCT length(step) FROM lineage WHERE step IS NOT NULL"))
+	}
+	// Each distillation's step is stored once, by the champion's fitted
+	// genome, the first of its generation; the other four name it.
+	if got := query(t, keptPath, `SELECT g.born, count(l.step), count(l.step_of), min(l.agent_id) = min(coalesce(l.step_of, l.agent_id)),
+		(SELECT count(*) FROM lineage h WHERE h.agent_id IN (SELECT step_of FROM lineage WHERE step_of IS NOT NULL) AND h.step IS NULL)
+		FROM genomes g JOIN lineage l USING (game, agent_id) WHERE g.origin = 'distilled' GROUP BY g.born`); strings.Join(got, " ") != "3 1 4 1 0 6 1 4 1 0 9 1 4 1 0 12 1 4 1 0 15 1 4 1 0" {
+		t.Errorf("by generation born: the steps stored, the rows naming another's, whether they name the first, rows named holding none: %v", got)
+	}
+	checkRebuilds(t, all, kept, keptPath)
+}
+
+// TestSharedStepOutlivesItsHolder: the champion's fitted genome holds its
+// generation's step, and with a recipe that breeds nothing from the best
+// rank it leaves the members window childless, where retention deletes
+// such genomes' rows; it must keep this one's while others take their
+// step from it, so that they still rebuild.
+func TestSharedStepOutlivesItsHolder(t *testing.T) {
+	fit := func(w []float64, games int) {
+		for i := range w {
+			w[i] += math.Ldexp(float64((i+games)%201-100), -12)
+		}
+	}
+	noChildrenOfTheBest := func(c *population.Config) {
+		c.Crossovers, c.Mutants = [][2]int{{2, 3}, {2, 4}}, []int{3, 4}
+	}
+	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: 2}
+	all, kept, keptPath, _ := distilledTwin(t, fit, noChildrenOfTheBest, keep, 24)
+	held := query(t, keptPath, `SELECT count(*) FROM lineage h WHERE h.step IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM members m WHERE m.agent_id = h.agent_id)
+		AND EXISTS (SELECT 1 FROM lineage r WHERE r.step_of = h.agent_id)`)
+	if held[0] == "0" {
+		t.Fatal("no step's holder has left the members window: the test would show nothing")
+	}
+	checkRebuilds(t, all, kept, keptPath)
+}
+
+// distilledTwin plays generations of a run that distills its champion
+// every 3 generations with the stand-in fit fit, its configuration
+// edited by edit (if set), into a database keeping everything (all) and
+// one kept by keep (kept, at keptPath), and returns them with the last
+// population.
+func distilledTwin(t *testing.T, fit func(w []float64, games int), edit func(*population.Config), keep storage.Retention, generations int) (all, kept *storage.DB, keptPath string, st *population.State) {
+	t.Helper()
 	ctx := context.Background()
 	cfg := testConfig()
 	cfg.ChampionGames = 0 // the distillation replaces the title's holder
 	cfg.DistillEvery = 3
+	if edit != nil {
+		edit(&cfg)
+	}
 	sp := species
 	sp.Distill = func(_ context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], _ int64, _ distill.Options) (*nnet.Net, distill.Report, error) {
 		w := net.Weights()
@@ -438,7 +494,8 @@ func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size 
 		return n, distill.Report{Games: len(games)}, err
 	}
 	dir := t.TempDir()
-	all, kept := mustOpen(t, filepath.Join(dir, "all.db")), mustOpen(t, filepath.Join(dir, "kept.db"))
+	keptPath = filepath.Join(dir, "kept.db")
+	all, kept = mustOpen(t, filepath.Join(dir, "all.db")), mustOpen(t, keptPath)
 	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -448,8 +505,7 @@ func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size 
 			t.Fatal(err)
 		}
 	}
-	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
-	for range 16 {
+	for range generations {
 		next, rep, err := population.Step(ctx, sp, cfg, st, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -462,15 +518,14 @@ func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size 
 		}
 		st = next
 	}
-	keptPath := filepath.Join(dir, "kept.db")
-	distilled := query(t, keptPath, "SELECT agent_id FROM genomes WHERE origin = 'distilled' ORDER BY agent_id")
-	if len(distilled) != 25 { // generations 2, 5, 8, 11 and 14, five elites each
-		t.Fatalf("%d distilled genomes, want 25", len(distilled))
-	}
-	want := size(st.Agents[0].Net.NumWeights())
-	if got := query(t, keptPath, fmt.Sprintf("SELECT count(*) FROM genomes g JOIN lineage l USING (game, agent_id) WHERE g.origin = 'distilled' AND g.genome IS NULL AND length(l.step) = %d", want)); got[0] == "0" {
-		t.Errorf("no distilled genome is kept as its step alone (%d bytes): %v", want, query(t, keptPath, "SELECT DISTINCT length(step) FROM lineage WHERE step IS NOT NULL"))
-	}
+	return all, kept, keptPath, st
+}
+
+// checkRebuilds checks that every genome kept (at keptPath) reads back as
+// all has it, bit for bit, and that the lineage check finds nothing.
+func checkRebuilds(t *testing.T, all, kept *storage.DB, keptPath string) {
+	t.Helper()
+	ctx := context.Background()
 	for _, s := range query(t, keptPath, "SELECT agent_id FROM genomes ORDER BY agent_id") {
 		id, _ := strconv.ParseInt(s, 10, 64)
 		want, err := all.Genome(ctx, "draughts", id)

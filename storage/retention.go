@@ -229,6 +229,7 @@ func pruneMembers(ctx context.Context, tx *sql.Tx, game string, cut, chunk int) 
 		WHERE leaving.game = ?1 AND leaving.generation <= ?2 AND l.depth IS NOT NULL
 		  AND NOT EXISTS (SELECT 1 FROM members later WHERE later.game = ?1 AND later.agent_id = leaving.agent_id AND later.generation > ?2)
 		  AND NOT EXISTS (SELECT 1 FROM generations c WHERE c.game = ?1 AND c.champion_id = leaving.agent_id)
+		  AND NOT EXISTS (SELECT 1 FROM lineage r WHERE r.game = ?1 AND r.step_of = leaving.agent_id)
 		  AND NOT `+bredFrom("leaving.agent_id"), game, cut)
 	if err != nil {
 		return 0, fmt.Errorf("members: %w", err)

@@ -130,8 +130,10 @@ func (d *DB) LoadRun(ctx context.Context, game string) (Run, error) {
 }
 
 // insertPopulation writes st's agents as the members of its generation,
-// and the genomes that are new.
+// and the genomes that are new, a distillation's step once (see
+// insertLineage).
 func insertPopulation(ctx context.Context, tx *sql.Tx, st Population) error {
+	var shared sharedStep
 	for slot, a := range st.Agents {
 		if a.Origin != OriginElite {
 			blob, err := a.Net.MarshalBinary()
@@ -150,7 +152,7 @@ func insertPopulation(ctx context.Context, tx *sql.Tx, st Population) error {
 				VALUES (?, ?, ?, ?, ?, ?, ?)`, st.Game, a.ID, st.Generation, a.Origin, string(parents), node, blob); err != nil {
 				return fmt.Errorf("agent %d: %w", a.ID, err)
 			}
-			if err := insertLineage(ctx, tx, st.Game, a); err != nil {
+			if err := insertLineage(ctx, tx, st.Game, a, &shared); err != nil {
 				return err
 			}
 		}
@@ -461,7 +463,7 @@ func (d *DB) Distillations(ctx context.Context, game string) (DistillSummary, bo
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, l.step, g.genome
+	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, `+stepColumn+`, g.genome
 		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
 		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
