@@ -79,6 +79,15 @@ type Options struct {
 	// game without a result (game.Ongoing) gives its positions the
 	// search's target alone.
 	Results float64
+	// Lambda, 0 to 1, makes each position's search target look ahead
+	// along its game, as TD(lambda) does (KnightCap's TD-Leaf): 1-Lambda
+	// of the position's own search's win probability and Lambda of the
+	// next quiet position's target of the same game, seen from the same
+	// side; after a game's last quiet position comes its result (or,
+	// unknown, that position's own search). So a search that misjudged
+	// what followed learns from what did. 0 (default): each position's
+	// own search alone. Results then takes its share of the target.
+	Lambda float64
 	// Workers searches that many positions at once (default: one a
 	// CPU). The result does not depend on it.
 	Workers int
@@ -111,7 +120,43 @@ func (o Options) check() error {
 	if !(o.Results >= 0 && o.Results <= 1) {
 		return fmt.Errorf("distill: the share of the results must be 0 to 1, got %v", o.Results)
 	}
+	if !(o.Lambda >= 0 && o.Lambda <= 1) {
+		return fmt.Errorf("distill: lambda must be 0 to 1, got %v", o.Lambda)
+	}
 	return nil
+}
+
+// targets returns the positions' target win probabilities from their
+// sides to move's points of view: q holds their searches' win
+// probabilities, sides their sides to move, from their games' indices
+// (positions in game order), result a game's result. See Lambda and
+// Results.
+func (o Options) targets(q []float64, sides []game.Player, from []int, result func(g int) game.Result) []float64 {
+	t := slices.Clone(q)
+	if o.Lambda > 0 {
+		// Backwards through each game, in the first player's view.
+		ahead := make([]float64, len(q))
+		for i := len(q) - 1; i >= 0; i-- {
+			p := q[i]
+			if sides[i] != game.First {
+				p = 1 - p
+			}
+			next := p
+			if i+1 < len(q) && from[i+1] == from[i] {
+				next = ahead[i+1]
+			} else if r := result(from[i]); r != game.Ongoing {
+				next = r.FirstScore()
+			}
+			ahead[i] = (1-o.Lambda)*p + o.Lambda*next
+			if t[i] = ahead[i]; sides[i] != game.First {
+				t[i] = 1 - ahead[i]
+			}
+		}
+	}
+	for i := range t {
+		t[i] = o.target(t[i], result(from[i]), sides[i])
+	}
+	return t
 }
 
 // target returns the target win probability of a position whose search
@@ -214,21 +259,23 @@ func Fit(ctx context.Context, net *nnet.Net, games []Game, newScorer func() Scor
 	if err != nil {
 		return nil, Report{Games: len(games)}, err
 	}
-	result := func(i int) (game.Result, game.Player) { return games[from[i]].Result, positions[i].Side() }
+	result := func(g int) game.Result { return games[g].Result }
+	side := func(i int) game.Player { return positions[i].Side() }
 	features := func(p *chess.Position) (float64, []int32, []float64, error) {
 		idx, grad, err := net.ChessLinearGradient(nil, nil, p, p.Side())
 		return eval.Evaluate(*p, p.Side()), idx, grad, err
 	}
 	scorer := func() func(context.Context, chess.Position) (float64, error) { return newScorer() }
-	return fit(ctx, net, len(games), positions, result, features, scorer, opts)
+	return fit(ctx, net, len(games), positions, from, result, side, features, scorer, opts)
 }
 
 // fit fits net's linear weights to the searches' values of positions:
-// result gives the ith position's game's result and the position's side
-// to move, features a position's value and derivatives from its side to
-// move's point of view, newScorer each worker's search.
+// from gives each position's game's index, result a game's result, side
+// the ith position's side to move, features a position's value and
+// derivatives from its side to move's point of view, newScorer each
+// worker's search.
 func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games int, positions []P,
-	result func(i int) (game.Result, game.Player),
+	from []int, result func(g int) game.Result, side func(i int) game.Player,
 	features func(p *P) (float64, []int32, []float64, error), newScorer func() func(context.Context, P) (float64, error), opts Options) (*nnet.Net, Report, error) {
 	rep := Report{Games: games, Positions: len(positions)}
 	if net.Flags()&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0 {
@@ -241,14 +288,19 @@ func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games 
 	if err != nil {
 		return nil, rep, err
 	}
+	q, sides := make([]float64, len(positions)), make([]game.Player, len(positions))
+	for i := range positions {
+		q[i] = win(max(-MaxScore, min(MaxScore, scores[i])))
+		sides[i] = side(i)
+	}
+	targets := opts.targets(q, sides, from, result)
 	samples := make([]sample, len(positions))
 	for i := range positions {
 		s := &samples[i]
 		if s.value, s.idx, s.grad, err = features(&positions[i]); err != nil {
 			return nil, rep, fmt.Errorf("distill: %w", err)
 		}
-		res, side := result(i)
-		s.target = opts.target(win(max(-MaxScore, min(MaxScore, scores[i]))), res, side)
+		s.target = targets[i]
 	}
 	w := net.Weights()
 	delta := make([]float64, len(w))
@@ -320,13 +372,14 @@ func FitXiangqi(ctx context.Context, net *nnet.Net, games []XiangqiGame, newScor
 	if err != nil {
 		return nil, Report{Games: len(games)}, err
 	}
-	result := func(i int) (game.Result, game.Player) { return games[from[i]].Result, positions[i].Side() }
+	result := func(g int) game.Result { return games[g].Result }
+	side := func(i int) game.Player { return positions[i].Side() }
 	features := func(p *xiangqi.Position) (float64, []int32, []float64, error) {
 		idx, grad, err := net.XiangqiLinearGradient(nil, nil, p, p.Side())
 		return eval.Evaluate(*p, p.Side()), idx, grad, err
 	}
 	scorer := func() func(context.Context, xiangqi.Position) (float64, error) { return newScorer() }
-	return fit(ctx, net, len(games), positions, result, features, scorer, opts)
+	return fit(ctx, net, len(games), positions, from, result, side, features, scorer, opts)
 }
 
 // score runs the searches, workers at once, each position's value stored

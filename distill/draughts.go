@@ -67,8 +67,9 @@ func DraughtsQuietPositions(games []DraughtsGame, skip int) ([]draughts.Position
 // a net without linear weights, a Blondie24 draughts net, whose every
 // layer then moves (its king value and mutation steps do not). The loss is
 // the squared error of the win probabilities (v+1)/2 of the net's output v
-// and of the search's value clamped to [-1, 1] (the share opts.Results of
-// that probability taken from the game's result), plus opts.L2 times the
+// and of the search's value clamped to [-1, 1] (looking ahead along the
+// game and mixed with its result as opts.Lambda and opts.Results say),
+// plus opts.L2 times the
 // squared change; Adam minimises it over opts.Steps passes (default
 // DraughtsSteps) of minibatches of DraughtsBatch positions at rate
 // opts.Rate (default DraughtsRate), and each weight's change is then
@@ -112,12 +113,18 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 	king := net.King()
 	in := make([][]float64, len(positions))
 	direct, target := make([]float64, len(positions)), make([]float64, len(positions))
+	q, sides := make([]float64, len(positions)), make([]game.Player, len(positions))
 	for i, p := range positions {
 		in[i] = nnet.DraughtsInputs(make([]float64, 0, nnet.NumDraughtsInputs), p, p.Side, king)
 		direct[i] = nnet.DraughtsPieceDiff(p, p.Side, king)
 		target[i] = max(-1, min(1, scores[i]))
-		if res := games[from[i]].Result; opts.Results > 0 && res != game.Ongoing {
-			target[i] = 2*opts.target((target[i]+1)/2, res, p.Side) - 1
+		q[i], sides[i] = (target[i]+1)/2, p.Side
+	}
+	// A target the options change is the net's value of its win
+	// probability; the others stay the search's value, bit for bit.
+	for i, t := range opts.targets(q, sides, from, func(g int) game.Result { return games[g].Result }) {
+		if t != q[i] {
+			target[i] = 2*t - 1
 		}
 	}
 	w0 := net.Weights()

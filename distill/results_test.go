@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,72 @@ func TestTargetByHand(t *testing.T) {
 	}
 	if got := (Options{}).target(0.6, game.FirstWins, game.First); got != 0.6 {
 		t.Errorf("no share of the results: %v, want 0.6", got)
+	}
+}
+
+// TestTDTargetsByHand: two games, the first of three quiet positions
+// (White, Black, White to move; searches 0.6, 0.3 and 0.8 for the side to
+// move, so 0.6, 0.7 and 0.8 for White), the second of one (Black to move,
+// 0.4). At lambda 1/2, backwards from White's win: 0.9, 0.8, 0.7 for
+// White, so targets 0.7, 0.2, 0.9; the drawn game's 0.6 for White with
+// the draw gives 0.55, 0.45 for Black. With the first game's result
+// unknown its last position looks ahead to itself: 0.8, 0.75, 0.675.
+func TestTDTargetsByHand(t *testing.T) {
+	q := []float64{0.6, 0.3, 0.8, 0.4}
+	sides := []game.Player{game.First, game.Second, game.First, game.Second}
+	from := []int{0, 0, 0, 1}
+	for _, c := range []struct {
+		first game.Result
+		want  []float64
+	}{
+		{game.FirstWins, []float64{0.7, 0.2, 0.9, 0.45}},
+		{game.Ongoing, []float64{0.675, 0.25, 0.8, 0.45}},
+	} {
+		results := []game.Result{c.first, game.Draw}
+		got := Options{Lambda: 0.5}.targets(q, sides, from, func(g int) game.Result { return results[g] })
+		for i := range got {
+			if math.Abs(got[i]-c.want[i]) > 1e-12 {
+				t.Errorf("first game %v: targets %v, want %v", c.first, got, c.want)
+				break
+			}
+		}
+		if got := (Options{}).targets(q, sides, from, func(g int) game.Result { return results[g] }); !slices.Equal(got, q) {
+			t.Errorf("lambda 0: targets %v, want the searches' %v", got, q)
+		}
+	}
+}
+
+// TestLambdaChangesTheFits: both fits take their targets through Lambda
+// (the targets themselves are checked by hand above).
+func TestLambdaChangesTheFits(t *testing.T) {
+	student := testNet(t, 6)
+	games := randomGames(t, 7, 20, 60)
+	a, _, err := Fit(context.Background(), student, games, staticScorer(t, student), Options{Steps: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Fit(context.Background(), student, games, staticScorer(t, student), Options{Steps: 10, Lambda: 0.7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Equal(b) {
+		t.Error("chess: lambda 0.7 fitted the genome of lambda 0")
+	}
+	net, err := nnet.Random([]int{nnet.NumDraughtsInputs, 10, 4, 1}, nnet.PieceDiff, rand.New(rand.NewPCG(17, 18)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg := randomDraughtsGames(8, 20, 60)
+	c, _, err := FitDraughts(context.Background(), net, dg, draughtsStatic(t, net), Options{Steps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := FitDraughts(context.Background(), net, dg, draughtsStatic(t, net), Options{Steps: 2, Lambda: 0.7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Equal(d) {
+		t.Error("draughts: lambda 0.7 fitted the net of lambda 0")
 	}
 }
 
@@ -209,8 +276,8 @@ func TestFitDraughtsLearnsFromResults(t *testing.T) {
 	}
 }
 
-// TestResultsOutOfRange: a share of the results outside 0 to 1 is refused
-// by every fit, naming it.
+// TestResultsOutOfRange: a share of the results or a lambda outside 0 to
+// 1 is refused, naming it.
 func TestResultsOutOfRange(t *testing.T) {
 	student := testNet(t, 5)
 	games := randomGames(t, 6, 2, 30)
@@ -223,5 +290,11 @@ func TestResultsOutOfRange(t *testing.T) {
 	_, _, err := FitDraughts(context.Background(), student, nil, nil, Options{Results: 2})
 	if err == nil || !strings.Contains(err.Error(), "share of the results") {
 		t.Errorf("draughts, results 2: %v, want an error naming the share of the results", err)
+	}
+	for _, l := range []float64{-0.5, 1.01, math.NaN()} {
+		_, _, err := Fit(context.Background(), student, games, staticScorer(t, student), Options{Lambda: l})
+		if err == nil || !strings.Contains(err.Error(), "lambda must be 0 to 1") {
+			t.Errorf("lambda %v: %v, want an error naming lambda", l, err)
+		}
 	}
 }

@@ -29,9 +29,10 @@ func distillCommand(fs *flag.FlagSet) action {
 	steps := fs.Int("steps", 0, "`N` steps of the fit (default: 150 for chess and xiangqi, 10 passes over the positions for draughts)")
 	rate := fs.Float64("rate", 0, "Adam's step `R` (default: 0.01 for chess and xiangqi, 0.001 for draughts)")
 	results := fs.Float64("results", 0, "take the share `S` (0 to 1) of each position's target from its game's result, the rest from the search (default 0: the search alone)")
+	lambda := fs.Float64("lambda", 0, "look ahead along each game as TD(`L`) does: 1-L of a position's target its own search, L the next quiet position's target, the result after the last (0 to 1; default 0: its own search alone)")
 	workers := fs.Int("workers", 0, "search `N` positions at once (default: one a CPU; the result does not depend on it)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved distill --agent FILE --games FILE -o FILE [--nodes N] [--steps N] [--rate R] [--results S] [--workers N]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved distill --agent FILE --games FILE -o FILE [--nodes N] [--steps N] [--rate R] [--results S] [--lambda L] [--workers N]")
 		fmt.Fprintln(fs.Output(), "\nSearches each quiet position of the games with the agent, N nodes a position,")
 		fmt.Fprintln(fs.Output(), "and fits the agent's evaluation so that it predicts what its searches found: a")
 		fmt.Fprintln(fs.Output(), "chess or xiangqi agent's piece values, piece-square tables and positional terms")
@@ -52,6 +53,8 @@ func distillCommand(fs *flag.FlagSet) action {
 			return usagef("distill: --rate must be 0 to 1 (0: the fit's default), got %v", *rate)
 		case !(*results >= 0 && *results <= 1):
 			return usagef("distill: --results must be 0 to 1, got %v", *results)
+		case !(*lambda >= 0 && *lambda <= 1):
+			return usagef("distill: --lambda must be 0 to 1, got %v", *lambda)
 		case *workers < 0:
 			return usagef("distill: --workers must be 0 or more, got %d", *workers)
 		}
@@ -61,7 +64,7 @@ func distillCommand(fs *flag.FlagSet) action {
 		}
 		var rep *progress.Reporter // made at the first search, when the positions are counted
 		d := distillRun{agentPath: *agentPath, gamesPath: *gamesPath, out: *out, nodes: *nodes, file: f,
-			opts: distill.Options{Steps: *steps, Rate: *rate, Results: *results, Workers: *workers, Progress: func(done, total int) {
+			opts: distill.Options{Steps: *steps, Rate: *rate, Results: *results, Lambda: *lambda, Workers: *workers, Progress: func(done, total int) {
 				if rep == nil {
 					rep = progress.New(stderr, "distill: searches", total, "positions", progress.IsTerminal(stderr))
 				}

@@ -72,6 +72,7 @@ func TestDistillCommand(t *testing.T) {
 	for args, want := range map[string]string{
 		"--agent d.json --games g.pgn -o c.json":               "g.pgn",
 		"--agent a.json --games g.pgn -o c.json --results 1.5": "--results must be 0 to 1",
+		"--agent a.json --games g.pgn -o c.json --lambda 2":    "--lambda must be 0 to 1",
 		"--agent a.json --games none.pgn -o c.json":            "none.pgn",
 		"--agent a.json --games a.json -o c.json":              "a.json",
 		"--agent a.json --games g.pgn":                         "give --agent FILE, --games FILE and -o FILE",
