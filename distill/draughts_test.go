@@ -45,6 +45,25 @@ func draughtsStatic(t *testing.T, n *nnet.Net) func() DraughtsScorer {
 	}
 }
 
+// draughtsStudentAndTeacher returns a random Blondie24 net (with
+// self-adaptive steps) and the same net with every weight moved by
+// N(0, 0.1^2).
+func draughtsStudentAndTeacher(t *testing.T, rng *rand.Rand) (student, teacher *nnet.Net) {
+	t.Helper()
+	student, err := nnet.Random([]int{nnet.NumDraughtsInputs, 40, 10, 1}, nnet.PieceDiff|nnet.SelfAdaptive, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := student.Weights()
+	for i := range w {
+		w[i] += 0.1 * rng.NormFloat64()
+	}
+	if teacher, err = student.WithWeights(w); err != nil {
+		t.Fatal(err)
+	}
+	return student, teacher
+}
+
 // draughtsDistance is the root mean square difference of two nets' values
 // over the quiet positions of games.
 func draughtsDistance(t *testing.T, a, b *nnet.Net, games []DraughtsGame) float64 {
@@ -68,19 +87,7 @@ func draughtsDistance(t *testing.T, a, b *nnet.Net, games []DraughtsGame) float6
 // distance the student started from, every layer having moved, and the
 // king value and mutation steps not at all.
 func TestFitDraughtsLearnsTheTeacher(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	student, err := nnet.Random([]int{nnet.NumDraughtsInputs, 40, 10, 1}, nnet.PieceDiff|nnet.SelfAdaptive, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := student.Weights()
-	for i := range w {
-		w[i] += 0.1 * rng.NormFloat64()
-	}
-	teach, err := student.WithWeights(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	student, teach := draughtsStudentAndTeacher(t, rand.New(rand.NewPCG(11, 12)))
 	train, test := randomDraughtsGames(1, 200, 80), randomDraughtsGames(2, 60, 80)
 	fitted, rep, err := FitDraughts(context.Background(), student, train, draughtsStatic(t, teach), Options{Steps: 40, Rate: 0.003, L2: 1e-9})
 	if err != nil {

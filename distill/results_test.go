@@ -107,6 +107,23 @@ func TestLambdaChangesTheFits(t *testing.T) {
 	}
 }
 
+// checkTowardsTheTeacher checks that a fit moved the evaluation of
+// positions (moved, the change of a position's value) towards the
+// teacher's (edge, the teacher's value less the genome's before): the
+// cosine of the two over the positions must be above 0.3.
+func checkTowardsTheTeacher[P any](t *testing.T, positions []P, moved, edge func(P) float64, rep Report) {
+	t.Helper()
+	var a, b []float64
+	for _, p := range positions {
+		a, b = append(a, moved(p)), append(b, edge(p))
+	}
+	c := cosine(a, b)
+	t.Logf("%d positions; loss %.5f -> %.5f, moved %.4f; cosine of the change and the teacher's edge on other games %.3f", rep.Positions, rep.Before, rep.After, rep.Moved, c)
+	if !(c > 0.3) {
+		t.Errorf("the change's cosine with the teacher's edge is %.3f, want above 0.3", c)
+	}
+}
+
 // cosine is the cosine of the angle between two vectors.
 func cosine(a, b []float64) float64 {
 	var ab, aa, bb float64
@@ -177,16 +194,7 @@ func TestFitLearnsFromResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var moved, wanted []float64
-	for _, p := range testPositions {
-		moved = append(moved, ef.Evaluate(p, game.First)-es.Evaluate(p, game.First))
-		wanted = append(wanted, diff(p))
-	}
-	c := cosine(moved, wanted)
-	t.Logf("%d positions; loss %.5f -> %.5f, moved %.3f pawns; cosine of the change and the teacher's edge on other games %.3f", rep.Positions, rep.Before, rep.After, rep.Moved, c)
-	if !(c > 0.3) {
-		t.Errorf("the change's cosine with the teacher's edge is %.3f, want above 0.3", c)
-	}
+	checkTowardsTheTeacher(t, testPositions, func(p chess.Position) float64 { return ef.Evaluate(p, game.First) - es.Evaluate(p, game.First) }, diff, rep)
 
 	for g := range train {
 		train[g].Result = game.Ongoing
@@ -207,19 +215,7 @@ func TestFitLearnsFromResults(t *testing.T) {
 // TestFitDraughtsLearnsFromResults is TestFitLearnsFromResults for a
 // whole draughts net.
 func TestFitDraughtsLearnsFromResults(t *testing.T) {
-	rng := rand.New(rand.NewPCG(15, 16))
-	student, err := nnet.Random([]int{nnet.NumDraughtsInputs, 40, 10, 1}, nnet.PieceDiff, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := student.Weights()
-	for i := range w {
-		w[i] += 0.1 * rng.NormFloat64()
-	}
-	teach, err := student.WithWeights(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	student, teach := draughtsStudentAndTeacher(t, rand.New(rand.NewPCG(15, 16)))
 	es, err := nnet.NewDraughtsEval(student)
 	if err != nil {
 		t.Fatal(err)
@@ -249,16 +245,7 @@ func TestFitDraughtsLearnsFromResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var moved, wanted []float64
-	for _, p := range testPositions {
-		moved = append(moved, ef.Evaluate(p, game.First)-es.Evaluate(p, game.First))
-		wanted = append(wanted, diff(p))
-	}
-	c := cosine(moved, wanted)
-	t.Logf("%d positions; loss %.5f -> %.5f, moved %.4f; cosine of the change and the teacher's edge on other games %.3f", rep.Positions, rep.Before, rep.After, rep.Moved, c)
-	if !(c > 0.3) {
-		t.Errorf("the change's cosine with the teacher's edge is %.3f, want above 0.3", c)
-	}
+	checkTowardsTheTeacher(t, testPositions, func(p draughts.Position) float64 { return ef.Evaluate(p, game.First) - es.Evaluate(p, game.First) }, diff, rep)
 
 	for g := range train {
 		train[g].Result = game.Ongoing
