@@ -88,19 +88,7 @@ func ResultString(r game.Result) string {
 
 // ParseResult reads a PGN result; "*" gives game.Ongoing. The second value
 // is false for a string that is not a PGN result.
-func ParseResult(s string) (game.Result, bool) {
-	switch s {
-	case ResultWhiteWins:
-		return game.FirstWins, true
-	case ResultBlackWins:
-		return game.SecondWins, true
-	case ResultDraw:
-		return game.Draw, true
-	case ResultUnknown:
-		return game.Ongoing, true
-	}
-	return game.Ongoing, false
-}
+func ParseResult(s string) (game.Result, bool) { return game.ParseTag(s) }
 
 // PGNError reports a problem in PGN input: which game (counting from 1), on
 // which line, and what. Err wraps one of the sentinel errors.
