@@ -137,10 +137,7 @@ func (o Options) targets(q []float64, sides []game.Player, from []int, result fu
 		// Backwards through each game, in the first player's view.
 		ahead := make([]float64, len(q))
 		for i := len(q) - 1; i >= 0; i-- {
-			p := q[i]
-			if sides[i] != game.First {
-				p = 1 - p
-			}
+			p := firstView(q[i], sides[i])
 			next := p
 			if i+1 < len(q) && from[i+1] == from[i] {
 				next = ahead[i+1]
@@ -148,9 +145,7 @@ func (o Options) targets(q []float64, sides []game.Player, from []int, result fu
 				next = r.FirstScore()
 			}
 			ahead[i] = (1-o.Lambda)*p + o.Lambda*next
-			if t[i] = ahead[i]; sides[i] != game.First {
-				t[i] = 1 - ahead[i]
-			}
+			t[i] = firstView(ahead[i], sides[i])
 		}
 	}
 	for i := range t {
@@ -166,11 +161,16 @@ func (o Options) target(q float64, res game.Result, side game.Player) float64 {
 	if o.Results == 0 || res == game.Ongoing {
 		return q
 	}
-	s := res.FirstScore()
+	return (1-o.Results)*q + o.Results*firstView(res.FirstScore(), side)
+}
+
+// firstView turns a win probability (or score) from side's point of view
+// into the first player's, and back: the turn is its own inverse.
+func firstView(p float64, side game.Player) float64 {
 	if side != game.First {
-		s = 1 - s
+		return 1 - p
 	}
-	return (1-o.Results)*q + o.Results*s
+	return p
 }
 
 // Game is a played game: its start position, its moves and its result
