@@ -4,10 +4,15 @@ import (
 	"context"
 	"log/slog"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"strconv"
 	"sync"
 	"testing"
 
+	"evolved/cputime"
+	"evolved/distill"
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/games"
 	"evolved/nnet"
@@ -91,4 +96,118 @@ func BenchmarkGeneration(b *testing.B) {
 			games(b, gen)
 		})
 	}
+}
+
+// BenchmarkDistillation runs one chess distillation of the default run's
+// shape (the default net, 32 and 8 hidden nodes with every linear weight,
+// 1,500-node searches) per iteration over the quiet positions of a round
+// robin of 15 such nets (210 games, played by depth-1 agents for speed,
+// which gives about as many positions as a default generation):
+// "local" with its searches on one goroutine here (workers = 1), and
+// "worker" with them on one worker of one search at a time through an
+// embedded NATS server, so that positions/s compares the queue's cost on
+// the same core. The worker runs in this process, or with
+// EVOLVED_BENCH_WORKER set to an evolved binary, as a process of its own
+// (evolved worker --workers 1). Run it on an otherwise idle machine:
+// go test ./cluster -run X -bench Distillation -benchtime 1x.
+func BenchmarkDistillation(b *testing.B) {
+	k := games.Chess()
+	rng := rand.New(rand.NewPCG(23, 8))
+	flags := nnet.EvolvePieceValues | nnet.EvolvePST | nnet.EvolveTerms | nnet.EvolveMoreTerms
+	nets := make([]*nnet.Net, 15)
+	for i := range nets {
+		n, err := nnet.RandomChess([]int{32, 8}, flags, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nets[i] = n
+	}
+	sp := k.Species(games.Setup{Depth: 1, MaxMoves: 100})
+	players := make([]func() search.Player[chess.Move, *chess.Game], len(nets))
+	for i, n := range nets {
+		var err error
+		if players[i], err = sp.Player(n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	schedule, err := tournament.Schedule(tournament.Config{Format: tournament.RoundRobin}, len(nets), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	played, err := tournament.Run(context.Background(), sp.Arena, players, schedule, tournament.Config{Workers: 2}, 1, 0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	records := make([]tournament.Record[chess.Move], len(played.Games))
+	for i, g := range played.Games {
+		records[i] = g.Record
+	}
+	const nodes = 1500
+	// distillAll runs the distillations and returns the positions searched
+	// and the CPU seconds this process took meanwhile.
+	distillAll := func(b *testing.B, opts distill.Options) (positions int, cpu float64) {
+		cpu0 := cputime.Seconds()
+		for b.Loop() {
+			_, rep, err := k.Distill(context.Background(), nets[0], records, nodes, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			positions += rep.Positions
+		}
+		return positions, cputime.Seconds() - cpu0
+	}
+	// report reports positions a second, and a CPU second of all the
+	// processes that took part (the daemon's, the server's, the worker's).
+	report := func(b *testing.B, positions int, cpu float64) {
+		b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+		if cpu > 0 {
+			b.ReportMetric(float64(positions)/cpu, "positions/cpu-s")
+		}
+	}
+	b.Run("local", func(b *testing.B) {
+		positions, cpu := distillAll(b, distill.Options{Workers: 1})
+		report(b, positions, cpu)
+	})
+	b.Run("worker", func(b *testing.B) {
+		s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		nc, err := Connect(context.Background(), ConnectOptions{URL: s.URL()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer nc.Close()
+		log := slog.New(slog.DiscardHandler)
+		c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var stop func() float64 // stops the worker, returning the CPU seconds it took in a process of its own
+		if bin := os.Getenv("EVOLVED_BENCH_WORKER"); bin != "" {
+			cmd := exec.Command(bin, "worker", "--nats", s.URL(), "--workers", "1", "--log-format", "json")
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			stop = func() float64 {
+				cmd.Process.Signal(os.Interrupt)
+				cmd.Wait()
+				return (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+			}
+		} else {
+			ctx, cancel := context.WithCancel(context.Background())
+			w := &Worker{Name: "w", Concurrency: 1, Log: log}
+			var wg sync.WaitGroup
+			wg.Go(func() { w.Run(ctx, nc) })
+			stop = func() float64 { cancel(); wg.Wait(); return 0 }
+		}
+		generation := 0
+		positions, cpu := distillAll(b, distill.Options{Search: func(ctx context.Context, fens []string, progress func(done, total int)) ([]float64, error) {
+			generation++ // each iteration's jobs anew, not the last one's results
+			return Search(ctx, c, Searches{Game: k.Name, Positions: fens, Net: nets[0], Nodes: nodes, Scorer: k.Scorer,
+				RunSeed: 1, Generation: generation, Progress: progress})
+		}})
+		report(b, positions, cpu+stop())
+	})
 }

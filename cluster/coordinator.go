@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -9,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +39,9 @@ type Coordinator struct {
 	store  jetstream.ObjectStore
 	limits Limits
 	log    *slog.Logger
+	// key salts the hash that picks the position of a search job checked
+	// here (pick): random, so that no worker can compute it.
+	key [32]byte
 
 	mu      sync.Mutex
 	stored  map[string]time.Time    // genomes put in the bucket, and when
@@ -59,8 +62,10 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, l Limits, log *slog.Logg
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	return &Coordinator{js: js, store: store, limits: l, log: log, stored: map[string]time.Time{},
-		workers: map[string]*WorkerGames{}}, nil
+	c := &Coordinator{js: js, store: store, limits: l, log: log, stored: map[string]time.Time{},
+		workers: map[string]*WorkerGames{}}
+	rand.Read(c.key[:]) // never fails: crypto/rand crashes the program rather than return an error
+	return c, nil
 }
 
 // Generation is one generation's tournament for Play.
@@ -114,7 +119,6 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 	}
 	reply := resultSubject(g.Game, g.RunSeed, g.Generation)
 	jobs := make([]Job, len(g.Schedule))
-	index := make(map[string]int, len(jobs))
 	for k, pr := range g.Schedule {
 		if pr.First < 0 || pr.First >= len(g.Nets) || pr.Second < 0 || pr.Second >= len(g.Nets) {
 			return nil, fmt.Errorf("cluster: game %d pairs slots %d and %d of %d nets", k+1, pr.First, pr.Second, len(g.Nets))
@@ -123,192 +127,32 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 			Index: g.First + k, First: pr.First, Second: pr.Second, OpeningIndex: pr.OpeningIndex,
 			Genomes: [2]string{hashes[pr.First], hashes[pr.Second]}, Reply: reply}
 		j.ID = jobID(g.Game, g.RunSeed, g.Generation, g.First+k) + "/" + j.digest()
-		jobs[k], index[j.ID] = j, k
+		jobs[k] = j
 	}
-	// Read the results before publishing, from the start of the subject.
-	var msgs <-chan jetstream.Msg
-	var unsubscribe func()
-	if err := c.retry(ctx, "subscribe to the results", g.Alive, func() error {
-		var err error
-		msgs, unsubscribe, err = c.results(ctx, reply)
-		return err
-	}); err != nil {
-		return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
-	}
-	defer func() { unsubscribe() }()
-	if e := c.currentEpoch(); e != epoch { // the streams were lost and made again: put the genomes there
-		epoch = e
-		for _, n := range g.Nets {
-			if _, err := c.put(ctx, n, g.Alive); err != nil {
-				return nil, err
+	done := 0
+	b := batch[tournament.Record[M]]{game: g.Game, generation: g.Generation, one: "game", many: "games",
+		reply: reply, jobs: jobs, nets: g.Nets, games: true, alive: g.Alive,
+		check: func(k int, r *Result) (tournament.Record[M], error) { return checkResult(g.Arena, &jobs[k], r) },
+		counted: func(int) {
+			done++
+			if g.Progress != nil {
+				g.Progress(done, len(jobs))
 			}
-		}
+		},
 	}
-	if err := c.publishAll(ctx, jobs, g.Alive); err != nil {
+	if g.Replay > 0 && g.Player != nil {
+		// The sampled games are played again here; one that differs from
+		// its replay is refused.
+		b.sampled = func(job *Job) bool { return sampled(job.ID, g.Replay) }
+		b.verify = func(ctx context.Context, job *Job, rec tournament.Record[M]) error { return replay(ctx, g, job, rec) }
+	}
+	records, err := collect(ctx, c, epoch, b)
+	if err != nil {
 		return nil, err
 	}
-	games := make([]tournament.GameResult[M], len(jobs))
-	counted := make([]bool, len(jobs))
-	done := 0
-	tick := time.NewTicker(min(5*time.Second, c.limits.AckWait/2))
-	defer tick.Stop()
-	last, quiet := time.Now(), time.Minute // the last counted game; how long before saying so
-	var straggled time.Time                // when stragglers were last published again
-	copies := make([]int, len(jobs))       // copies of each job published for stragglers
-	// accept counts the game of job k that r states (rec), or refuses it
-	// for err, publishing the job again; the error it returns ends the
-	// generation.
-	accept := func(k int, r *Result, rec tournament.Record[M], err error) error {
-		c.saw(r.Worker, err == nil)
-		if err != nil {
-			c.log.Warn("refused a result", "game", g.Game, "generation", g.Generation, "index", k, "worker", r.Worker, "attempt", r.Attempt, "err", err)
-			if r.Attempt != jobs[k].Attempt {
-				return nil // refused already: its job is out again
-			}
-			if jobs[k].Attempt+1 >= MaxAttempts {
-				return fmt.Errorf("cluster: generation %d: game %d refused %d times; the last: %w", g.Generation, k+1, MaxAttempts, err)
-			}
-			jobs[k].Attempt++
-			return c.publish(ctx, &jobs[k], 0, g.Alive)
-		}
+	games := make([]tournament.GameResult[M], len(records))
+	for k, rec := range records {
 		games[k] = tournament.GameResult[M]{Pairing: g.Schedule[k], Record: rec}
-		counted[k] = true
-		done++
-		last, quiet = time.Now(), time.Minute
-		if g.Progress != nil {
-			g.Progress(done, len(jobs))
-		}
-		return nil
-	}
-	// The sampled games are replayed beside the loop, as many at once as
-	// the machine has CPUs, so that the results of many workers never wait
-	// for one replay at a time; a game's verdict comes back on replayed.
-	type verdict struct {
-		k   int
-		r   Result
-		rec tournament.Record[M]
-		err error
-	}
-	replayed := make(chan verdict, len(jobs)) // room for every game: a replay never waits to report
-	replaying := make([]bool, len(jobs))
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	replayCtx, stopReplays := context.WithCancel(ctx)
-	var replays sync.WaitGroup
-	defer func() { stopReplays(); replays.Wait() }()
-	for done < len(jobs) {
-		var m jetstream.Msg
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("cluster: generation %d: %w", g.Generation, ctx.Err())
-		case v := <-replayed:
-			replaying[v.k] = false
-			if ctx.Err() != nil { // the replay was cut short, not refused
-				return nil, fmt.Errorf("cluster: generation %d: %w", g.Generation, ctx.Err())
-			}
-			if !counted[v.k] {
-				if err := accept(v.k, &v.r, v.rec, v.err); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		case <-tick.C:
-			if g.Alive != nil {
-				g.Alive()
-			}
-			// The server came back without its store, and the streams
-			// were recreated: the genomes and the games still out are
-			// gone with the old ones, so put and publish them again.
-			if e := c.currentEpoch(); e != epoch {
-				epoch = e
-				// The results too are read again from the new stream's
-				// start: its sequence numbers start again at 1.
-				unsubscribe()
-				if msgs, unsubscribe, err = c.results(ctx, reply); err != nil {
-					return nil, fmt.Errorf("cluster: results of generation %d: %w", g.Generation, err)
-				}
-				for _, n := range g.Nets {
-					if _, err := c.put(ctx, n, g.Alive); err != nil {
-						return nil, err
-					}
-				}
-				n := 0
-				for k := range jobs {
-					if !counted[k] {
-						if err := c.publish(ctx, &jobs[k], copies[k], g.Alive); err != nil {
-							return nil, err
-						}
-						n++
-					}
-				}
-				c.log.Info("cluster: published the games not yet counted again, into the recreated streams", "game", g.Game, "generation", g.Generation, "games", n)
-				continue
-			}
-			// Stragglers: workers are there (games came back) but none for
-			// an ack wait, so the jobs still out are held by workers that
-			// are slow or gone while they still say they are at work.
-			// Publish them again for the idle workers; whichever result
-			// comes first counts (they are the same game).
-			if done > 0 && time.Since(last) > c.limits.AckWait && time.Since(straggled) > c.limits.AckWait {
-				straggled = time.Now()
-				n := 0
-				for k := range jobs {
-					if !counted[k] {
-						copies[k]++
-						if err := c.publish(ctx, &jobs[k], copies[k], g.Alive); err != nil {
-							return nil, err
-						}
-						n++
-					}
-				}
-				c.log.Info("cluster: published the straggling games again", "game", g.Game, "generation", g.Generation, "games", n)
-			}
-			if time.Since(last) > quiet {
-				c.log.Warn("cluster: waiting for workers: no game came back for a while; are workers running and connected to this NATS server?",
-					"game", g.Game, "generation", g.Generation, "done", done, "total", len(jobs), "since", time.Since(last).Round(time.Second))
-				quiet += time.Minute
-			}
-			continue
-		case m = <-msgs:
-			if m == nil {
-				// The subscription ended (its stream went away): read the
-				// results again from the start, once the server answers;
-				// those counted already are skipped.
-				c.log.Warn("cluster: the results subscription ended; subscribing again", "game", g.Game, "generation", g.Generation, "done", done, "total", len(jobs))
-				unsubscribe()
-				err := c.retry(ctx, "subscribe to the results", g.Alive, func() error {
-					var err error
-					msgs, unsubscribe, err = c.results(ctx, reply)
-					return err
-				})
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-		}
-		var r Result
-		if err := json.Unmarshal(m.Data(), &r); err != nil {
-			c.log.Warn("refused a malformed result", "generation", g.Generation, "err", err)
-			continue
-		}
-		k, ok := index[r.ID]
-		if !ok || counted[k] || replaying[k] {
-			continue // another run's, or a game already counted (a redelivered job) or being replayed
-		}
-		rec, err := checkResult(g.Arena, &jobs[k], &r)
-		if err == nil && g.Replay > 0 && g.Player != nil && sampled(jobs[k].ID, g.Replay) {
-			replaying[k] = true
-			job := jobs[k] // the loop may publish it again meanwhile; the replay reads its own copy
-			replays.Go(func() {
-				slots <- struct{}{}
-				defer func() { <-slots }()
-				replayed <- verdict{k: k, r: r, rec: rec, err: replay(replayCtx, g, &job, rec)}
-			})
-			continue
-		}
-		if err := accept(k, &r, rec, err); err != nil {
-			return nil, err
-		}
 	}
 	return games, nil
 }
@@ -376,9 +220,10 @@ func replay[M MoveCode, S search.Game[M]](ctx context.Context, g Generation[M, S
 }
 
 // WorkerGames is what a coordinator saw of one worker over a while: the
-// games of its that counted, the results of its that were refused, and
-// when the first and the last came. The daemon adds it to the database's
-// records of the workers.
+// games of its that counted, the results of its that were refused (games
+// and search jobs), and when the first and the last result came (a
+// search job's among them). The daemon adds it to the database's records
+// of the workers.
 type WorkerGames struct {
 	Name          string
 	Games         int
@@ -386,8 +231,9 @@ type WorkerGames struct {
 	First, Latest time.Time
 }
 
-// saw counts a result of worker: a game that counted, or a refused one.
-func (c *Coordinator) saw(worker string, counted bool) {
+// saw counts a result of worker: games counted (1 for a game, 0 for a
+// search job) and results refused.
+func (c *Coordinator) saw(worker string, games, refused int) {
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -396,11 +242,8 @@ func (c *Coordinator) saw(worker string, counted bool) {
 		w = &WorkerGames{Name: worker, First: now}
 		c.workers[worker] = w
 	}
-	if counted {
-		w.Games++
-	} else {
-		w.Refused++
-	}
+	w.Games += games
+	w.Refused += refused
 	w.Latest = now
 }
 

@@ -1,6 +1,6 @@
-// Package cluster plays a generation's tournament on worker processes
-// through NATS JetStream, so that a run can use the cores of more than
-// one machine.
+// Package cluster plays a generation's tournament, and runs its
+// distillation's searches, on worker processes through NATS JetStream, so
+// that a run can use the cores of more than one machine.
 //
 // The coordinator (the daemon) stores every net of the generation once,
 // by the SHA-256 of its binary form, in the object store GenomeBucket,
@@ -31,4 +31,15 @@
 // generation from the start of their subject, so a coordinator that
 // resumes after a crash counts the games already played and plays none
 // twice.
+//
+// A distillation's searches go the same way (Search): jobs of kind
+// SearchJob, each SearchBatch positions of the generation's games as FENs,
+// the champion's hash and the node budget; a worker searches them with the
+// game's distillation search (games.Kind.Scorer), the one the local fit
+// runs, and returns one value a position. The coordinator counts a result
+// only in this protocol version, with one finite value a position, and
+// once it has searched one position of the job again itself, drawn by a
+// hash the workers cannot compute, and found the same value to the bit.
+// Games and searches share one loop (collect): delivery, refusals,
+// stragglers, resumption and recreated streams work the same for both.
 package cluster

@@ -101,8 +101,10 @@ func record[M MoveCode, S search.Game[M]](arena tournament.Arena[M, S], id tourn
 }
 
 // playerCache keeps the players a worker goroutine made, by game, setup,
-// net and side, the latest few: a player starts every game afresh from
-// its seed (search.Player.NewGame), so reusing one changes no game, and
+// net and side, and its distillation searches, by game, net and budget,
+// the latest few: a player starts every game afresh from its seed
+// (search.Player.NewGame) and a distillation's search every position
+// from a cleared table, so reusing one changes no game and no value, and
 // saves building its evaluator and search for every job. A nil cache
 // keeps nothing.
 type playerCache struct {

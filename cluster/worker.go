@@ -16,11 +16,12 @@ import (
 	"evolved/nnet"
 )
 
-// Worker plays jobs from the workers' consumer.
+// Worker plays jobs from the workers' consumer: games, and the
+// distillation's search jobs.
 type Worker struct {
 	// Name names the worker in results and the coordinator's logs.
 	Name string
-	// Concurrency is the number of games played at once; default 1.
+	// Concurrency is the number of jobs played at once; default 1.
 	Concurrency int
 	// Log receives one line per refused job and per connection problem.
 	Log *slog.Logger
@@ -107,7 +108,7 @@ func (w *Worker) serve(ctx context.Context, js jetstream.JetStream, cons jetstre
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
-			players := newPlayerCache(32) // this goroutine's: players are not shared
+			players := newPlayerCache(32) // this goroutine's: players and searches are not shared
 			for {
 				m, err := it.Next()
 				if errors.Is(err, jetstream.ErrMsgIteratorClosed) || ctx.Err() != nil {
@@ -207,8 +208,8 @@ func (w *Worker) attach(ctx context.Context, js jetstream.JetStream) (jetstream.
 	}
 }
 
-// handle plays one job message and publishes its result, then
-// acknowledges it.
+// handle plays one job message (a game, or a search job's searches) and
+// publishes its result, then acknowledges it.
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, players *playerCache, beat time.Duration,
 	published chan<- publishedResult) {
 	var job Job
@@ -238,6 +239,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 			}
 		}
 	}()
+	var res *Result
 	nets, err := w.nets(playing, &job, cache)
 	if err != nil {
 		// The store is out of reach (the server restarting, say), or the
@@ -248,7 +250,11 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 		m.NakWithDelay(2 * time.Second)
 		return
 	}
-	res, err := playJob(playing, &job, nets, players)
+	if job.Kind == SearchJob {
+		res, err = searchJob(playing, &job, nets[0], players)
+	} else {
+		res, err = playJob(playing, &job, nets, players)
+	}
 	if ctx.Err() != nil {
 		m.Nak() // stopping: let another worker play it now
 		return
@@ -273,10 +279,15 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 	published <- publishedResult{job: job, msg: m, stored: stored}
 }
 
-// nets fetches the nets of the job's two players.
+// nets fetches the nets of the job's two players, or of a search job
+// the one that searches (the first; the second is nil).
 func (w *Worker) nets(ctx context.Context, job *Job, cache *netCache) ([2]*nnet.Net, error) {
 	var nets [2]*nnet.Net
-	for i, h := range job.Genomes {
+	hashes := job.Genomes[:]
+	if job.Kind == SearchJob {
+		hashes = []string{job.Genome}
+	}
+	for i, h := range hashes {
 		n, err := cache.get(ctx, h)
 		if err != nil {
 			return nets, fmt.Errorf("job %s: %w", job.ID, err)

@@ -3,12 +3,16 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"evolved/cluster"
 	"evolved/nnet"
 	"evolved/storage"
 )
@@ -205,4 +209,99 @@ func TestDraughtsDistills(t *testing.T) {
 	if want := "[2/0 2/1 2/2 2/3 2/4 4/0 4/1 4/2 4/3 4/4]"; fmt.Sprint(distilled) != want {
 		t.Errorf("distilled members (generation/slot) %v, want %s", distilled, want)
 	}
+}
+
+// TestDistillOnWorkers runs draughts with the distillation every 2
+// generations to generation 5, once here and once with a NATS server and a
+// worker process's worth of in-process worker: the tournaments and the
+// distillations' searches go to the worker (it searched positions), and
+// every generation's members, their genomes bit for bit and their games
+// are the local run's.
+func TestDistillOnWorkers(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	conf := func(db string) Config {
+		cfg := fastDraughts()
+		cfg.DB, cfg.Seed, cfg.Generations = filepath.Join(dir, db), 3, 5
+		cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 2, 100
+		return cfg
+	}
+	local := runDaemon(t, ctx, conf("local.db"))
+
+	s, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	nc, err := cluster.Connect(ctx, cluster.ConnectOptions{URL: s.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	var played, searched atomic.Int64
+	w := &cluster.Worker{Name: "w1", Concurrency: 2, Log: slog.New(slog.DiscardHandler), Wait: 50 * time.Millisecond,
+		Played: func(job *cluster.Job) {
+			if job.Kind == cluster.SearchJob {
+				searched.Add(int64(len(job.Positions)))
+			} else {
+				played.Add(1)
+			}
+		}}
+	wctx, stop := context.WithCancel(ctx)
+	stopped := make(chan error, 1)
+	go func() { stopped <- w.Run(wctx, nc) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-stopped; err != nil {
+			t.Errorf("worker: %v", err)
+		}
+	})
+	cfg := conf("cluster.db")
+	cfg.Cluster.NATS = s.URL()
+	remote := runDaemon(t, ctx, cfg)
+
+	if played.Load() == 0 || searched.Load() == 0 {
+		t.Fatalf("the worker played %d games and searched %d positions; want both", played.Load(), searched.Load())
+	}
+	distilled := 0
+	for g := 0; g < 5; g++ {
+		a, b := storedGames(t, local.db, "draughts", g), storedGames(t, remote.db, "draughts", g)
+		if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("generation %d: %d games here, %d on the worker, or they differ", g, len(a), len(b))
+		}
+		ma, err := local.db.Members(ctx, "draughts", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mb, err := remote.db.Members(ctx, "draughts", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ma) == 0 || len(ma) != len(mb) {
+			t.Fatalf("generation %d: %d members here, %d with the worker", g, len(ma), len(mb))
+		}
+		for i := range ma {
+			if ma[i].AgentID != mb[i].AgentID || ma[i].Origin != mb[i].Origin || !slices.Equal(ma[i].Parents, mb[i].Parents) {
+				t.Fatalf("generation %d slot %d: %+v here, %+v with the worker", g, i, ma[i], mb[i])
+			}
+			na, err := local.db.AgentByID(ctx, "draughts", ma[i].AgentID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nb, err := remote.db.AgentByID(ctx, "draughts", mb[i].AgentID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !na.Net.Equal(nb.Net) {
+				t.Fatalf("generation %d slot %d: agent %d's genome differs with the worker", g, i, ma[i].AgentID)
+			}
+			if ma[i].Origin == "distilled" {
+				distilled++
+			}
+		}
+	}
+	if distilled == 0 {
+		t.Error("no member was distilled: the test compares nothing of the distillation")
+	}
+	t.Logf("the worker played %d games and searched %d positions; %d distilled members compared", played.Load(), searched.Load(), distilled)
 }

@@ -80,19 +80,24 @@ func newGameRun(name string) (gameRun, error) {
 }
 
 // evolve runs the population with the settings its run was started with
-// (runSettings), its tournaments on the cluster's workers when there are.
+// (runSettings), its tournaments and its distillation's searches on the
+// cluster's workers when there are.
 func (r kindRun[M, S, C]) evolve(ctx context.Context, d *Daemon) error {
 	sec, err := runSettings(ctx, d, r.kind.Name, r.section(d.config()))
 	if err != nil {
 		return err
 	}
 	// The species at a setup, and at the budgets the curriculum raises it
-	// to: its tournaments on the workers, whose jobs carry the setup.
+	// to: its tournaments on the workers, whose jobs carry the setup, and
+	// its distillation's searches on them too.
 	var atSetup func(setup games.Setup) population.Species[M, S]
 	atSetup = func(setup games.Setup) population.Species[M, S] {
 		species := r.kind.Species(setup)
 		if d.coord != nil {
 			species.Tournament = cluster.Tournament(d.coord, r.kind.Name, setup, species, d.config().Cluster.Replay, d.beat)
+			if species.Distill != nil {
+				species.DistillSearch = cluster.Distillation(d.coord, r.kind.Name, r.kind.Scorer, d.beat)
+			}
 		}
 		if species.AtNodes != nil {
 			species.AtNodes = func(nodes int64) population.Species[M, S] {

@@ -22,7 +22,8 @@
 // The fits are deterministic: positions are taken in game order, each
 // search starts from an empty table with a node budget, and the sums run
 // in a fixed order, so the same games and genome give the same genome bit
-// for bit at any number of workers.
+// for bit at any number of workers, and with the searches run on other
+// machines (Options.Search) when those run the same search.
 package distill
 
 import (
@@ -91,6 +92,14 @@ type Options struct {
 	// Workers searches that many positions at once (default: one a
 	// CPU). The result does not depend on it.
 	Workers int
+	// Search, if set, searches the positions elsewhere (on a cluster's
+	// workers) in place of Workers local searches: it returns the value
+	// of each position, given by its FEN, in order, which must be the
+	// value the fit's own scorer gives the position (the caller's
+	// promise: the same search on the position the FEN reads back to),
+	// and calls progress, if not nil, from one goroutine at a time as
+	// values come. The fit is then the local one, bit for bit.
+	Search func(ctx context.Context, fens []string, progress func(done, total int)) ([]float64, error)
 	// Progress, if set, is called after each search with the number of
 	// positions searched and their total, from one goroutine at a time.
 	Progress func(done, total int)
@@ -284,7 +293,7 @@ func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games 
 	if len(positions) == 0 {
 		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, games)
 	}
-	scores, err := score(ctx, positions, newScorer, opts.Workers, opts.Progress)
+	scores, err := score(ctx, positions, newScorer, opts)
 	if err != nil {
 		return nil, rep, err
 	}
@@ -382,14 +391,19 @@ func FitXiangqi(ctx context.Context, net *nnet.Net, games []XiangqiGame, newScor
 	return fit(ctx, net, len(games), positions, from, result, side, features, scorer, opts)
 }
 
-// score runs the searches, workers at once, each position's value stored
-// at its index, reporting each to progress.
-func score[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), workers int, progress func(done, total int)) ([]float64, error) {
+// score runs the searches, opts.Workers at once (or through opts.Search),
+// each position's value stored at its index, reporting each to
+// opts.Progress.
+func score[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, error) {
+	if opts.Search != nil {
+		return searchElsewhere(ctx, positions, opts.Search, opts.Progress)
+	}
+	progress := opts.Progress
 	out := make([]float64, len(positions))
 	var mu sync.Mutex
 	done := 0
 	g, ctx := errgroup.WithContext(ctx)
-	workers = min(workers, len(positions))
+	workers := min(opts.Workers, len(positions))
 	for wk := range workers {
 		g.Go(func() error {
 			s := newScorer()
@@ -411,6 +425,29 @@ func score[P interface{ FEN() string }](ctx context.Context, positions []P, newS
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// searchElsewhere returns the values search gives the positions' FENs,
+// checked to be one finite value a position: what search returns is the
+// word of other machines.
+func searchElsewhere[P interface{ FEN() string }](ctx context.Context, positions []P, search func(context.Context, []string, func(int, int)) ([]float64, error), progress func(done, total int)) ([]float64, error) {
+	fens := make([]string, len(positions))
+	for i := range positions {
+		fens[i] = positions[i].FEN()
+	}
+	out, err := search(ctx, fens, progress)
+	if err != nil {
+		return nil, fmt.Errorf("distill: searches of %d positions: %w", len(fens), err)
+	}
+	if len(out) != len(fens) {
+		return nil, fmt.Errorf("distill: searches of %d positions gave %d values", len(fens), len(out))
+	}
+	for i, v := range out {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("distill: the search of %s gave %v", fens[i], v)
+		}
 	}
 	return out, nil
 }

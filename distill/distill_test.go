@@ -176,6 +176,75 @@ func TestFitIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestFitSearchesElsewhere runs a fit's searches through Options.Search,
+// as a cluster's workers do (each position read back from its FEN and
+// scored by the same scorer): the fitted genome is the local fit's bit for
+// bit, and Progress hears of every position. A Search that gives the
+// wrong number of values, a value that is not finite or an error fails
+// the fit, naming what went wrong.
+func TestFitSearchesElsewhere(t *testing.T) {
+	ctx := context.Background()
+	student := testNet(t, 3)
+	games := randomGames(t, 3, 40, 80)
+	scorer := staticScorer(t, teacher(t, student))
+	local, rl, err := Fit(ctx, student, games, scorer, Options{Steps: 30, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := func(change func([]float64) []float64) func(context.Context, []string, func(int, int)) ([]float64, error) {
+		return func(ctx context.Context, fens []string, progress func(int, int)) ([]float64, error) {
+			score := scorer()
+			out := make([]float64, len(fens))
+			for i, fen := range fens {
+				p, err := chess.ParseFEN(fen)
+				if err != nil {
+					return nil, err
+				}
+				if out[i], err = score(ctx, p); err != nil {
+					return nil, err
+				}
+				progress(i+1, len(fens))
+			}
+			return change(out), nil
+		}
+	}
+	last, total := 0, 0
+	progress := func(done, n int) { last, total = done, n }
+	remote, rr, err := Fit(ctx, student, games, scorer, Options{Steps: 30, Search: elsewhere(func(v []float64) []float64 { return v }), Progress: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !remote.Equal(local) || rr != rl {
+		t.Errorf("the fit with its searches elsewhere differs from the local one: %+v, %+v", rr, rl)
+	}
+	if last != rl.Positions || total != rl.Positions {
+		t.Errorf("progress last heard %d of %d, want %d of %d", last, total, rl.Positions, rl.Positions)
+	}
+	for _, c := range []struct {
+		name   string
+		change func([]float64) []float64
+		want   string
+	}{
+		{"one value too few", func(v []float64) []float64 { return v[1:] }, "gave"},
+		{"a NaN", func(v []float64) []float64 { v[3] = math.NaN(); return v }, "NaN"},
+		{"an infinity", func(v []float64) []float64 { v[0] = math.Inf(-1); return v }, "-Inf"},
+	} {
+		if _, _, err := Fit(ctx, student, games, scorer, Options{Steps: 30, Search: elsewhere(c.change), Progress: progress}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+	gone := func(context.Context, []string, func(int, int)) ([]float64, error) {
+		return nil, errors.New("workers gone")
+	}
+	net, err := nnet.Random([]int{nnet.NumDraughtsInputs, 10, 1}, nnet.PieceDiff, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := FitDraughts(ctx, net, randomDraughtsGames(3, 4, 40), nil, Options{Search: gone}); err == nil || !strings.Contains(err.Error(), "workers gone") {
+		t.Errorf("a failing search elsewhere: %v", err)
+	}
+}
+
 // TestQuietPositionsByHand: 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ 4. Be2 Nf6.
 // From ply 0 the positions before e4, d5, Nc3, Qe5+ and Nf6 are kept;
 // those before exd5 and Qxd5 are not (captures), nor the one before Be2

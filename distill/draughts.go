@@ -106,7 +106,7 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, len(games))
 	}
 	scorer := func() func(context.Context, draughts.Position) (float64, error) { return newScorer() }
-	scores, err := score(ctx, positions, scorer, opts.Workers, opts.Progress)
+	scores, err := score(ctx, positions, scorer, opts)
 	if err != nil {
 		return nil, rep, err
 	}

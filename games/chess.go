@@ -115,6 +115,7 @@ func Chess() Kind[chess.Move, *chess.Game] {
 			return p.FormatUCI(m, !p.ClassicalCastling())
 		}),
 		Distill: chessDistill,
+		Scorer:  fenScorer(chessScorer, chess.ParseFEN),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())

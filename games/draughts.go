@@ -77,6 +77,7 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 		},
 		ResultTag: draughts.ResultString,
 		Distill:   draughtsDistill,
+		Scorer:    fenScorer(draughtsScorer, draughts.ParseFEN),
 		Perft:     perftOf(draughtsPosition, draughts.Perft),
 		Divide: divideOf(draughtsPosition, draughts.Divide, func(p draughts.Position, m draughts.Move) string {
 			return p.FormatMove(m)

@@ -175,6 +175,12 @@ type Kind[M comparable, S search.Game[M]] struct {
 	// distill): a chess or xiangqi net's linear weights, a draughts net's
 	// every layer.
 	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error)
+	// Scorer returns Distill's search with net under nodes nodes, of
+	// positions given as FENs: made by the function Distill makes its
+	// searches with, so that the cluster's workers, and the coordinator
+	// checking them, give each position the value Distill would. The
+	// error names a net the game's search cannot take.
+	Scorer func(net *nnet.Net, nodes int64) (FENScorer, error)
 }
 
 // Species returns the genetic algorithm's binding to the game under setup,

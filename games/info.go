@@ -22,12 +22,15 @@ type Info struct {
 	Perft        func(fen string, depth int) (uint64, error)
 	Divide       func(fen string, depth int) ([]DivideLine, error)
 	DescribeNet  func(w io.Writer, n *nnet.Net) error
+	// Scorer is Kind.Scorer: the distillation's search of a FEN, which a
+	// cluster's worker runs without knowing the game's types.
+	Scorer func(net *nnet.Net, nodes int64) (FENScorer, error)
 }
 
 // Info returns what is known of k without its types.
 func (k Kind[M, S]) Info() Info {
 	return Info{Name: k.Name, Sides: k.Sides, RecordExts: k.RecordExts, Inputs: k.Inputs, DefaultDepth: k.DefaultDepth,
-		Perft: k.Perft, Divide: k.Divide, DescribeNet: k.DescribeNet}
+		Perft: k.Perft, Divide: k.Divide, DescribeNet: k.DescribeNet, Scorer: k.Scorer}
 }
 
 // Lookup returns the game called name (lower case, as Names spells it),

@@ -81,6 +81,7 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 			return p.FormatUCI(m)
 		}),
 		Distill: xiangqiDistill,
+		Scorer:  fenScorer(xiangqiScorer, xiangqi.ParseFEN),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())

@@ -42,8 +42,9 @@ func (c Config) distillNodes() int64 {
 
 // distillChampion fits the champion's linear weights to its searches of
 // the positions of the generation's games and returns the fitted genome,
-// whose step breed gives the whole elite.
-func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, gen int, champion Agent, games []tournament.GameResult[M]) (*nnet.Net, *DistillReport, error) {
+// whose step breed gives the whole elite. The searches run where the
+// species says (DistillSearch), or here.
+func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, runSeed uint64, gen int, champion Agent, games []tournament.GameResult[M]) (*nnet.Net, *DistillReport, error) {
 	if sp.Distill == nil {
 		return nil, nil, fmt.Errorf("%w: distill_every = %d, and this game does not distill", ErrConfig, cfg.DistillEvery)
 	}
@@ -53,7 +54,13 @@ func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Spe
 		records[i] = g.Record
 	}
 	nodes := cfg.distillNodes()
-	net, rep, err := sp.Distill(ctx, champion.Net, records, nodes, distill.Options{Workers: cfg.Tournament.Workers})
+	opts := distill.Options{Workers: cfg.Tournament.Workers}
+	if sp.DistillSearch != nil {
+		opts.Search = func(ctx context.Context, fens []string, progress func(done, total int)) ([]float64, error) {
+			return sp.DistillSearch(ctx, champion.Net, nodes, runSeed, gen, fens, progress)
+		}
+	}
+	net, rep, err := sp.Distill(ctx, champion.Net, records, nodes, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("population: generation %d: distilling champion %d: %w", gen, champion.ID, err)
 	}

@@ -59,10 +59,21 @@ type Species[M comparable, S search.Game[M]] struct {
 	// Distill, if set, returns net with its linear weights fitted to what
 	// searches of nodes nodes with it say of the positions of games (the
 	// generation's, in schedule order), under opts (distillChampion sets
-	// only Workers, searches at once, 0: one a CPU); Config.DistillEvery
-	// needs it. It must be deterministic: the same net, games and options
-	// give the same genome at any number of workers.
+	// only Workers, searches at once, 0: one a CPU, and Search from
+	// DistillSearch); Config.DistillEvery needs it. It must be
+	// deterministic: the same net, games and options give the same genome
+	// at any number of workers.
 	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error)
+	// DistillSearch, if set, runs the distillation's searches elsewhere
+	// (on remote workers: package cluster) in place of this machine's
+	// Workers: the values of the positions fens give, searched with net
+	// under nodes nodes, in order, calling progress as they come.
+	// runSeed and generation name the generation, so that its searches
+	// are known again after a restart. It must return the values
+	// Distill's own searches give, bit for bit; distillChampion passes it
+	// to Distill as distill.Options.Search.
+	DistillSearch func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string,
+		progress func(done, total int)) ([]float64, error)
 }
 
 // Optimizer names how a generation breeds the next.

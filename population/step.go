@@ -239,7 +239,7 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S],
 	}
 	var learnt *nnet.Net // the champion distilled, whose step the whole elite takes
 	if cfg.distillDue(gen) {
-		if learnt, rep.Distill, err = distillChampion(ctx, sp, cfg, gen, rep.Champion, rep.Results.Games); err != nil {
+		if learnt, rep.Distill, err = distillChampion(ctx, sp, cfg, st.Seed, gen, rep.Champion, rep.Results.Games); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -17,8 +17,9 @@ import (
 	"evolved/progress"
 )
 
-// workerCommand implements `evolved worker`: play the tournaments' games
-// a coordinator (evolved run --nats) publishes.
+// workerCommand implements `evolved worker`: play the tournaments' games,
+// and search the distillations' positions, that a coordinator (evolved
+// run --nats) publishes.
 func workerCommand(fs *flag.FlagSet) action {
 	url := fs.String("nats", "", "the NATS server's `URL`, as the daemon logs it (nats://host:4222); required")
 	workers := fs.Int("workers", 0, "play `W` games at once (default: the number of CPUs)")
@@ -29,8 +30,9 @@ func workerCommand(fs *flag.FlagSet) action {
 	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved worker --nats URL [--workers W] [--name NAME] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE]")
-		fmt.Fprintln(fs.Output(), "\nPlays the games of the generations a daemon started with --nats publishes, with")
-		fmt.Fprintln(fs.Output(), "the same code as the daemon's own tournaments, until SIGINT or SIGTERM. Credentials")
+		fmt.Fprintln(fs.Output(), "\nPlays the games of the generations a daemon started with --nats publishes, and")
+		fmt.Fprintln(fs.Output(), "searches the positions of its distillations, with the same code as the daemon's")
+		fmt.Fprintln(fs.Output(), "own, until SIGINT or SIGTERM. Credentials")
 		fmt.Fprintln(fs.Output(), "come from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+".")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
@@ -56,21 +58,27 @@ func workerCommand(fs *flag.FlagSet) action {
 			return fmt.Errorf("worker: %w", err)
 		}
 		defer nc.Close()
-		var played atomic.Int64
-		w := &cluster.Worker{Name: *name, Concurrency: *workers, Log: log, Played: func(*cluster.Job) { played.Add(1) }}
+		var played, searched atomic.Int64 // games, and positions of search jobs
+		w := &cluster.Worker{Name: *name, Concurrency: *workers, Log: log, Played: func(job *cluster.Job) {
+			if job.Kind == cluster.SearchJob {
+				searched.Add(int64(len(job.Positions)))
+			} else {
+				played.Add(1)
+			}
+		}}
 		if w.Concurrency == 0 {
 			w.Concurrency = runtime.NumCPU()
 		}
 		log.Info("worker started", "nats", nc.ConnectedUrlRedacted(), "workers", w.Concurrency)
 		stop := logEvery(ctx, time.Minute, func(elapsed time.Duration) {
 			n := played.Load()
-			log.Info("games played", "games", n, "games_per_s", fmt.Sprintf("%.2f", float64(n)/elapsed.Seconds()))
+			log.Info("games played", "games", n, "games_per_s", fmt.Sprintf("%.2f", float64(n)/elapsed.Seconds()), "positions_searched", searched.Load())
 		})
 		defer stop()
 		if err := w.Run(ctx, nc); err != nil {
 			return fmt.Errorf("worker: %w", err)
 		}
-		log.Info("worker stopped", "games", played.Load())
+		log.Info("worker stopped", "games", played.Load(), "positions_searched", searched.Load())
 		return nil
 	}
 }

@@ -48,25 +48,35 @@ func startProcess(t *testing.T, cmd *exec.Cmd) (*syncWriter, chan error) {
 	return out, exited
 }
 
-// localRun runs the test configuration locally for target generations and
-// returns the database's fingerprint.
+// workersConfig is the test configuration of the runs with workers:
+// fastConfig with the distillation every other generation, whose searches
+// then go to the workers too.
+func workersConfig() string {
+	return strings.Replace(fastConfig, "[draughts]\n", "[draughts]\ndistill_every = 2\ndistill_nodes = 100\n", 1)
+}
+
+// localRun runs the workers' test configuration locally for target
+// generations and returns the database's fingerprint.
 func localRun(t *testing.T, target string) string {
 	t.Helper()
 	dir, config := setup(t)
+	if err := os.WriteFile(config, []byte(workersConfig()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if out, err := evolved(dir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
 		t.Fatalf("local run: %v\n%s", err, out)
 	}
 	return fingerprint(t, filepath.Join(dir, "evolved.db"))
 }
 
-// clusterSetup writes the test configuration with an embedded NATS server
-// on a free loopback port into a fresh directory, and returns the
-// directory, the configuration's path and the server's URL.
+// clusterSetup writes the workers' test configuration with an embedded
+// NATS server on a free loopback port into a fresh directory, and returns
+// the directory, the configuration's path and the server's URL.
 func clusterSetup(t *testing.T) (dir, config, url string) {
 	t.Helper()
 	dir, config = setup(t)
 	port := strconv.Itoa(freePort(t))
-	text := fastConfig + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
+	text := workersConfig() + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
 	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -75,9 +85,10 @@ func clusterSetup(t *testing.T) (dir, config, url string) {
 
 // TestWorkersGiveTheLocalRun runs the daemon with an embedded NATS server
 // and real worker processes: one plays the first generation and is killed
-// with SIGKILL, three more play the rest. The database holds exactly what
-// a local run of the same configuration holds, and status lists the
-// workers. A worker with the wrong token is refused with a clear error.
+// with SIGKILL, three more play the rest, and the distillations' searches.
+// The database holds exactly what a local run of the same configuration
+// holds, distilled genomes included, and status lists the workers. A
+// worker with the wrong token is refused with a clear error.
 func TestWorkersGiveTheLocalRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: a daemon and worker processes (skipped with -short)")

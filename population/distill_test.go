@@ -1,0 +1,85 @@
+package population_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"evolved/games"
+	"evolved/nnet"
+	"evolved/population"
+)
+
+// TestDistillSearchesElsewhere steps a draughts population that distills
+// every 2 generations through 4 generations twice: with the searches here,
+// and through Species.DistillSearch, which searches each position's FEN
+// with the game's Scorer as a cluster's worker does and notes what it was
+// asked. The states are the same bit for bit, and the searches elsewhere
+// were asked for the champion's net at the configured budget, with the
+// run's seed and the generation.
+func TestDistillSearchesElsewhere(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	cfg.BaselineEvery = 0
+	cfg.DistillEvery, cfg.DistillNodes = 2, 80
+	local := games.Draughts().Species(games.Setup{Depth: 1})
+	type asked struct {
+		net        *nnet.Net
+		nodes      int64
+		seed       uint64
+		generation int
+		positions  int
+	}
+	var calls []asked
+	remote := local
+	remote.DistillSearch = func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string,
+		progress func(done, total int)) ([]float64, error) {
+		calls = append(calls, asked{net, nodes, runSeed, generation, len(fens)})
+		score, err := games.Draughts().Scorer(net, nodes)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(fens))
+		for i, fen := range fens {
+			if out[i], err = score(ctx, fen); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stRemote := st
+	for g := range 4 {
+		next, rep, err := population.Step(ctx, local, cfg, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := len(calls)
+		nextRemote, repRemote, err := population.Step(ctx, remote, cfg, stRemote, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(encode(t, next), encode(t, nextRemote)) {
+			t.Fatalf("generation %d: the state after the searches elsewhere differs from the local one", g)
+		}
+		if (rep.Distill != nil) != (g%2 == 1) || (repRemote.Distill == nil) != (rep.Distill == nil) {
+			t.Fatalf("generation %d: distilled here %v, elsewhere %v", g, rep.Distill != nil, repRemote.Distill != nil)
+		}
+		if rep.Distill == nil {
+			if len(calls) != before {
+				t.Errorf("generation %d: searched elsewhere without a distillation", g)
+			}
+		} else {
+			want := asked{rep.Champion.Net, 80, st.Seed, g, rep.Distill.Positions}
+			if got := calls[before:]; len(got) != 1 || !got[0].net.Equal(want.net) || got[0].nodes != want.nodes || got[0].seed != want.seed ||
+				got[0].generation != want.generation || got[0].positions != want.positions {
+				t.Errorf("generation %d: the searches elsewhere were asked %+v, want once for the champion's net, %d nodes, seed %d, generation %d, %d positions",
+					g, got, want.nodes, want.seed, want.generation, want.positions)
+			}
+		}
+		st, stRemote = next, nextRemote
+	}
+}
