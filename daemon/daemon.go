@@ -449,7 +449,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 	// The live line counts every game of a generation: the tournament's
 	// from Step's progress, the ladder's and the baselines' as they start
 	// (Step reports no progress for them), counted through the arena.
-	var live liveGames
+	live := liveGames{line: d.line, key: game}
 	var instrument func(sp population.Species[M, S]) population.Species[M, S]
 	instrument = func(sp population.Species[M, S]) population.Species[M, S] {
 		sp.Player = countNodes(sp.Player, d.metrics.Nodes.WithLabelValues(game))
@@ -457,6 +457,12 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 			d.beat()
 			live.started()
 		})
+		// A distillation at a large distill_nodes searches for minutes
+		// between games: it feeds the watchdog and shows on the line.
+		sp.DistillProgress = func(done, total int) {
+			d.beat()
+			live.distilling(done, total)
+		}
 		if at := sp.AtNodes; at != nil { // the curriculum's budgets are counted too
 			sp.AtNodes = func(nodes int64) population.Species[M, S] { return instrument(at(nodes)) }
 		}
@@ -512,7 +518,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 			rep = progress.NewOnLine(d.line, game, fmt.Sprintf("%s generation %d", game, st.Generation), total, "games")
 			rep.UpdateNote(0, overallRate(played, time.Since(since), st.Generation, target))
 		}
-		live.reset(rep, games, species.Tournament == nil)
+		live.reset(rep, games, species.Tournament == nil, fmt.Sprintf("%s generation %d", game, st.Generation))
 		started := time.Now()
 		next, report, err := population.Step(ctx, species, pcfg, st, func(done, total int) {
 			d.beat()
@@ -527,6 +533,7 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 			}
 			rep.Finish()
 		}
+		live.finish()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -633,12 +640,18 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 // liveGames counts the games a generation starts, and reports those past
 // the tournament's (the ladder's and the baselines') on the live line.
 type liveGames struct {
+	line  *progress.Line // the terminal's live line; nil: none
+	key   string         // the game's place on it
 	mu    sync.Mutex
 	rep   *progress.Reporter
-	games int  // the tournament's games
-	done  int  // the fitness games done (the tournament's and the race's), by Step's progress
-	n     int  // games started this generation
-	here  bool // whether the tournament's games start here (not on workers)
+	games int    // the tournament's games
+	done  int    // the fitness games done (the tournament's and the race's), by Step's progress
+	n     int    // games started this generation
+	here  bool   // whether the tournament's games start here (not on workers)
+	what  string // the generation, as the line names it
+	// dist shows the generation's distillation, from its first search
+	// on; the generation's line takes its place again when it is done.
+	dist *progress.Reporter
 }
 
 // progressed records Step's count of the fitness games done.
@@ -648,12 +661,36 @@ func (l *liveGames) progressed(done int) {
 	l.done = max(l.done, done)
 }
 
-// reset starts a generation whose tournament plays games, here or on
-// workers; rep may be nil.
-func (l *liveGames) reset(rep *progress.Reporter, games int, here bool) {
+// reset starts a generation, named what, whose tournament plays games,
+// here or on workers; rep may be nil.
+func (l *liveGames) reset(rep *progress.Reporter, games int, here bool, what string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.rep, l.games, l.done, l.n, l.here = rep, games, 0, 0, here
+	l.rep, l.games, l.done, l.n, l.here, l.what, l.dist = rep, games, 0, 0, here, what, nil
+}
+
+// distilling shows that the generation's distillation has searched done
+// of its total positions, on the line in the generation's place.
+func (l *liveGames) distilling(done, total int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.line == nil {
+		return
+	}
+	if l.dist == nil {
+		l.dist = progress.NewOnLine(l.line, l.key, l.what+": distilling the champion", total, "positions")
+	}
+	l.dist.Update(done)
+}
+
+// finish ends the generation's distillation on the line, if it had one.
+func (l *liveGames) finish() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.dist != nil {
+		l.dist.Finish()
+		l.dist = nil
+	}
 }
 
 // started records that a game started. Once the tournament's games are all

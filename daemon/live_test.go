@@ -169,3 +169,41 @@ func TestOverallRate(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveLineShowsTheDistillation: a generation that distills shows its
+// searches on the live line in the generation's place, counted to the
+// positions it fitted, and the generation's line comes back after them.
+func TestLiveLineShowsTheDistillation(t *testing.T) {
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
+	cfg.Generations = 2
+	cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 2, 100
+	var out bytes.Buffer
+	line := progress.NewLine(&out)
+	level := new(slog.LevelVar)
+	d, err := New(context.Background(), cfg, Options{Logger: NewLogger(line, "json", false, level), Level: level,
+		Line: line, Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	m := regexp.MustCompile(`"msg":"champion distilled"[^\n]*"generation":1[^\n]*"positions":(\d+)`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no distillation at generation 1 in\n%q", s)
+	}
+	want := fmt.Sprintf("draughts generation 1: distilling the champion: %s/%s positions, ", m[1], m[1])
+	if !strings.Contains(s, want) {
+		t.Errorf("no complete distillation line %q in\n%q", want, s)
+	}
+	if strings.Contains(s, "generation 0: distilling") {
+		t.Errorf("generation 0, which does not distill, shows a distillation:\n%q", s)
+	}
+	after := s[strings.Index(s, want):]
+	if !strings.Contains(after, "draughts generation 1: ") || !regexp.MustCompile(`draughts generation 1: \d+/\d+ games`).MatchString(after) {
+		t.Errorf("the generation's line does not come back after the distillation:\n%q", after)
+	}
+}

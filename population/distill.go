@@ -54,7 +54,7 @@ func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Spe
 		records[i] = g.Record
 	}
 	nodes := cfg.distillNodes()
-	opts := distill.Options{Workers: cfg.Tournament.Workers}
+	opts := distill.Options{Workers: cfg.Tournament.Workers, Progress: sp.DistillProgress}
 	if sp.DistillSearch != nil {
 		opts.Search = func(ctx context.Context, fens []string, progress func(done, total int)) ([]float64, error) {
 			return sp.DistillSearch(ctx, champion.Net, nodes, runSeed, gen, fens, progress)

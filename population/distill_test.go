@@ -83,3 +83,41 @@ func TestDistillSearchesElsewhere(t *testing.T) {
 		st, stRemote = next, nextRemote
 	}
 }
+
+// TestDistillProgress: a distillation reports its searches through
+// Species.DistillProgress, rising to the positions it fitted, and a
+// generation without one reports nothing: the daemon's live line and its
+// watchdog rely on it during a long distillation.
+func TestDistillProgress(t *testing.T) {
+	ctx := context.Background()
+	cfg := smallConfig(2)
+	cfg.BaselineEvery = 0
+	cfg.DistillEvery, cfg.DistillNodes = 2, 80
+	sp := games.Draughts().Species(games.Setup{Depth: 1})
+	var done, total, calls int
+	sp.DistillProgress = func(d, n int) {
+		if d < done || (total != 0 && n != total) {
+			t.Errorf("progress %d/%d after %d/%d", d, n, done, total)
+		}
+		done, total = d, n
+		calls++
+	}
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := range 4 {
+		done, total, calls = 0, 0, 0
+		next, rep, err := population.Step(ctx, sp, cfg, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case rep.Distill == nil && calls > 0:
+			t.Errorf("generation %d: %d progress reports without a distillation", g, calls)
+		case rep.Distill != nil && (calls == 0 || done != rep.Distill.Positions || total != rep.Distill.Positions):
+			t.Errorf("generation %d: progress ended at %d/%d after %d reports, want %d/%d", g, done, total, calls, rep.Distill.Positions, rep.Distill.Positions)
+		}
+		st = next
+	}
+}

@@ -59,8 +59,9 @@ type Species[M comparable, S search.Game[M]] struct {
 	// Distill, if set, returns net with its linear weights fitted to what
 	// searches of nodes nodes with it say of the positions of games (the
 	// generation's, in schedule order), under opts (distillChampion sets
-	// only Workers, searches at once, 0: one a CPU, and Search from
-	// DistillSearch); Config.DistillEvery needs it. It must be
+	// only Workers, searches at once, 0: one a CPU, Search from
+	// DistillSearch and Progress from DistillProgress); Config.DistillEvery
+	// needs it. It must be
 	// deterministic: the same net, games and options give the same genome
 	// at any number of workers.
 	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error)
@@ -74,6 +75,12 @@ type Species[M comparable, S search.Game[M]] struct {
 	// to Distill as distill.Options.Search.
 	DistillSearch func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string,
 		progress func(done, total int)) ([]float64, error)
+	// DistillProgress, if set, is called as the distillation's searches
+	// are done, here or elsewhere, with the positions searched and their
+	// total, from one goroutine at a time: at a large distill_nodes they
+	// take a while, and the daemon shows them and tells its watchdog it
+	// is at work.
+	DistillProgress func(done, total int)
 }
 
 // Optimizer names how a generation breeds the next.
