@@ -99,8 +99,9 @@ func sameGames(t *testing.T, got, want []tournament.GameResult[draughts.Move]) {
 	}
 }
 
-// startWorkers runs n workers on nc until the test ends.
-func startWorkers(t *testing.T, nc *nats.Conn, n int, log *slog.Logger) {
+// startWorkers runs n workers on nc until the test ends, and returns the
+// function that stops them sooner and waits for them to return.
+func startWorkers(t *testing.T, nc *nats.Conn, n int, log *slog.Logger) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -112,7 +113,10 @@ func startWorkers(t *testing.T, nc *nats.Conn, n int, log *slog.Logger) {
 			}
 		})
 	}
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); wg.Wait() }) }
+	t.Cleanup(stop)
+	return stop
 }
 
 // TestWorkersPlayTheLocalGames checks that a generation played by one and
@@ -422,42 +426,51 @@ func TestCoordinatorResumesMidGeneration(t *testing.T) {
 }
 
 // TestWorkerRefusesAnotherVersion publishes a job of the next protocol
-// version: the worker logs that it refuses it and leaves it in the queue
-// for a worker that speaks it.
+// version, a game and a search job: the worker logs that it refuses it,
+// saying which versions, and leaves it in the queue for a worker that
+// speaks it.
 func TestWorkerRefusesAnotherVersion(t *testing.T) {
-	_, nc := testServer(t)
-	var logs syncBuffer
-	log := slog.New(slog.NewTextHandler(&logs, nil))
-	if _, err := NewCoordinator(context.Background(), nc, Limits{}, log); err != nil {
-		t.Fatal(err)
-	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job := Job{Version: ProtocolVersion + 1, ID: "draughts/1/0/0/x", Game: "draughts", Setup: []byte("{}"),
-		Genomes: [2]string{strings.Repeat("a", 64), strings.Repeat("b", 64)}, Reply: resultSubject("draughts", 1, 0)}
-	data, _ := json.Marshal(job)
-	if _, err := js.Publish(context.Background(), jobSubject("draughts"), data); err != nil {
-		t.Fatal(err)
-	}
-	startWorkers(t, nc, 1, log)
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(logs.String(), "refused a job") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the worker did not refuse the job:\n%s", logs.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if want := fmt.Sprintf("speaks version %d, this build %d", ProtocolVersion+1, ProtocolVersion); !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "upgrade") {
-		t.Errorf("the refusal does not say which versions, nor to upgrade:\n%s", logs.String())
-	}
-	info, err := js.Stream(context.Background(), JobsStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := info.CachedInfo().State.Msgs; n != 1 {
-		t.Errorf("the jobs stream holds %d jobs after the refusal, want the refused one", n)
+	for name, job := range map[string]Job{
+		"game": {Version: ProtocolVersion + 1, ID: "draughts/1/0/0/x", Game: "draughts", Setup: []byte("{}"),
+			Genomes: [2]string{strings.Repeat("a", 64), strings.Repeat("b", 64)}, Reply: resultSubject("draughts", 1, 0)},
+		"search": {Version: ProtocolVersion + 1, Kind: SearchJob, ID: searchJobID("chess", 1, 0, 0) + "/x", Game: "chess",
+			Positions: []string{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, Nodes: 100,
+			Genome: strings.Repeat("a", 64), Reply: searchSubject("chess", 1, 0)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, nc := testServer(t)
+			var logs syncBuffer
+			log := slog.New(slog.NewTextHandler(&logs, nil))
+			if _, err := NewCoordinator(context.Background(), nc, Limits{}, log); err != nil {
+				t.Fatal(err)
+			}
+			js, err := jetstream.New(nc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := json.Marshal(job)
+			if _, err := js.Publish(context.Background(), jobSubject(job.Game), data); err != nil {
+				t.Fatal(err)
+			}
+			startWorkers(t, nc, 1, log)
+			deadline := time.Now().Add(30 * time.Second)
+			for !strings.Contains(logs.String(), "refused a job") {
+				if time.Now().After(deadline) {
+					t.Fatalf("the worker did not refuse the job:\n%s", logs.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if want := fmt.Sprintf("speaks version %d, this build %d", ProtocolVersion+1, ProtocolVersion); !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "upgrade") {
+				t.Errorf("the refusal does not say which versions, nor to upgrade:\n%s", logs.String())
+			}
+			info, err := js.Stream(context.Background(), JobsStream)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := info.CachedInfo().State.Msgs; n != 1 {
+				t.Errorf("the jobs stream holds %d jobs after the refusal, want the refused one", n)
+			}
+		})
 	}
 }
 

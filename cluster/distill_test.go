@@ -10,7 +10,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -93,26 +92,6 @@ func sameDistilled(t *testing.T, how string, got, want distilled) {
 	}
 }
 
-// runWorkers runs n workers on nc and returns the function that stops
-// them and waits for them to return.
-func runWorkers(t *testing.T, nc *nats.Conn, n int, log *slog.Logger) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for i := range n {
-		w := &Worker{Name: "w" + string(rune('1'+i)), Log: log, Wait: 50 * time.Millisecond}
-		wg.Go(func() {
-			if err := w.Run(ctx, nc); err != nil {
-				t.Errorf("worker %s: %v", w.Name, err)
-			}
-		})
-	}
-	var once sync.Once
-	stop = func() { once.Do(func() { cancel(); wg.Wait() }) }
-	t.Cleanup(stop)
-	return stop
-}
-
 // TestDistillationThroughWorkersIsLocal distills a draughts net (its
 // whole net) and a chess net (its linear weights) on the positions of real
 // games with the searches on two workers, several jobs each: the fitted
@@ -127,7 +106,7 @@ func TestDistillationThroughWorkersIsLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stopWorkers := runWorkers(t, nc, 2, log)
+	stopWorkers := startWorkers(t, nc, 2, log)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	rng := rand.New(rand.NewPCG(31, 5))
@@ -306,7 +285,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 		m.Ack()
 		t.Logf("%s: job %s", f.name, job.ID)
 	}
-	runWorkers(t, nc, 2, log)
+	startWorkers(t, nc, 2, log)
 	out := <-done
 	if out.err != nil {
 		t.Fatal(out.err)
@@ -336,47 +315,6 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 		if w.Games != 0 || w.Latest.IsZero() || (w.Name != "liar" && w.Refused != 0) {
 			t.Errorf("worker %+v: want no game, a latest result, and no refusal but the liar's", w)
 		}
-	}
-}
-
-// TestWorkerRefusesASearchJobOfAnotherVersion publishes a search job of
-// the next protocol version: the worker refuses it by name, saying which
-// versions, and leaves it in the queue for a worker that speaks it.
-func TestWorkerRefusesASearchJobOfAnotherVersion(t *testing.T) {
-	_, nc := testServer(t)
-	var logs syncBuffer
-	log := slog.New(slog.NewTextHandler(&logs, nil))
-	if _, err := NewCoordinator(context.Background(), nc, Limits{}, log); err != nil {
-		t.Fatal(err)
-	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job := Job{Version: ProtocolVersion + 1, Kind: SearchJob, ID: searchJobID("chess", 1, 0, 0) + "/x", Game: "chess",
-		Positions: []string{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, Nodes: 100,
-		Genome: strings.Repeat("a", 64), Reply: searchSubject("chess", 1, 0)}
-	data, _ := json.Marshal(job)
-	if _, err := js.Publish(context.Background(), jobSubject("chess"), data); err != nil {
-		t.Fatal(err)
-	}
-	runWorkers(t, nc, 1, log)
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(logs.String(), "refused a job") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the worker did not refuse the job:\n%s", logs.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if want := fmt.Sprintf("speaks version %d, this build %d", ProtocolVersion+1, ProtocolVersion); !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "upgrade") {
-		t.Errorf("the refusal does not say which versions, nor to upgrade:\n%s", logs.String())
-	}
-	info, err := js.Stream(context.Background(), JobsStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := info.CachedInfo().State.Msgs; n != 1 {
-		t.Errorf("the jobs stream holds %d jobs after the refusal, want the refused one", n)
 	}
 }
 
