@@ -166,9 +166,9 @@ func TestDistillAddsItsStep(t *testing.T) {
 
 // TestDenseStep: a step whose deltas are whole multiples of one power of
 // two, with ascending indices (what distill.FitDraughts makes of a whole
-// net), is kept in two bytes a weight of its span and reads back exactly; a
-// step that is not so keeps the sparse form; malformed dense blobs are
-// refused.
+// net), is kept in two bytes a weight of its span, or one when the
+// multiples fit an int8, and reads back exactly; a step that is not so
+// keeps the sparse form; malformed dense blobs are refused.
 func TestDenseStep(t *testing.T) {
 	const k = -12
 	var step []lineage.Change
@@ -193,6 +193,23 @@ func TestDenseStep(t *testing.T) {
 		t.Errorf("a step off the grid: %d bytes, want the sparse form's %d", len(b), 4+8*len(off))
 	} else if back, err := lineage.DecodeStep(b); err != nil || !slices.Equal(back, off) {
 		t.Errorf("the sparse step did not read back: %v", err)
+	}
+	// Multiples of at most 127 take a byte a weight.
+	small := make([]lineage.Change, 0, len(step))
+	for _, c := range step {
+		if q := math.Ldexp(float64(c.Delta), -k) / 258; q != 0 {
+			small = append(small, lineage.Change{Index: c.Index, Delta: float32(math.Ldexp(q, k+3))})
+		}
+	}
+	bytes := lineage.EncodeStep(small)
+	if want := 16 + (2999 - 3 + 1); len(bytes) != want {
+		t.Errorf("%d bytes for a dense step of multiples up to 127 spanning 2,997 weights, want %d", len(bytes), want)
+	}
+	if got, err := lineage.DecodeStep(bytes); err != nil || !slices.Equal(got, small) {
+		t.Fatalf("the byte-wide dense step did not read back: %v (%d changes, want %d)", err, len(got), len(small))
+	}
+	if _, err := lineage.DecodeStep(bytes[:len(bytes)-1]); !errors.Is(err, lineage.ErrRecipe) {
+		t.Errorf("a byte-wide dense step a byte short: %v, want ErrRecipe", err)
 	}
 	sparse := []lineage.Change{{Index: 5, Delta: 0.25}, {Index: 100000, Delta: -0.5}}
 	if b := lineage.EncodeStep(sparse); len(b) != 4+8*2 {

@@ -417,6 +417,11 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 			for i := range w {
 				w[i] += math.Ldexp(float64((i+games)%201-100), -12)
 			}
+		}, func(weights int) int { return 16 + weights }},
+		{"dense int16", func(w []float64, games int) {
+			for i := range w {
+				w[i] += math.Ldexp(float64((i+games)%2001-1000), -14)
+			}
 		}, func(weights int) int { return 16 + 2*weights }},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkDistilledLineage(t, tc.fit, tc.size) })
