@@ -12,7 +12,6 @@ import (
 
 	"evolved/cputime"
 	"evolved/distill"
-	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/games"
 	"evolved/nnet"
@@ -122,26 +121,7 @@ func BenchmarkDistillation(b *testing.B) {
 		}
 		nets[i] = n
 	}
-	sp := k.Species(games.Setup{Depth: 1, MaxMoves: 100})
-	players := make([]func() search.Player[chess.Move, *chess.Game], len(nets))
-	for i, n := range nets {
-		var err error
-		if players[i], err = sp.Player(n); err != nil {
-			b.Fatal(err)
-		}
-	}
-	schedule, err := tournament.Schedule(tournament.Config{Format: tournament.RoundRobin}, len(nets), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	played, err := tournament.Run(context.Background(), sp.Arena, players, schedule, tournament.Config{Workers: 2}, 1, 0, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	records := make([]tournament.Record[chess.Move], len(played.Games))
-	for i, g := range played.Games {
-		records[i] = g.Record
-	}
+	records := playedRecords(b, k, games.Setup{Depth: 1, MaxMoves: 100}, nets, 1, 0)
 	const nodes = 1500
 	// distillAll runs the distillations and returns the positions searched
 	// and the CPU seconds this process took meanwhile.

@@ -25,8 +25,9 @@ import (
 )
 
 // playedRecords plays a round robin of nets under setup with k's agents,
-// as a generation's tournament does, and returns its games.
-func playedRecords[M comparable, S search.Game[M]](t *testing.T, k games.Kind[M, S], setup games.Setup, nets []*nnet.Net) []tournament.Record[M] {
+// as generation generation of the run with seed seed plays its tournament,
+// and returns its games.
+func playedRecords[M comparable, S search.Game[M]](t testing.TB, k games.Kind[M, S], setup games.Setup, nets []*nnet.Net, seed uint64, generation int) []tournament.Record[M] {
 	t.Helper()
 	sp := k.Species(setup)
 	players := make([]func() search.Player[M, S], len(nets))
@@ -40,7 +41,7 @@ func playedRecords[M comparable, S search.Game[M]](t *testing.T, k games.Kind[M,
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := tournament.Run(context.Background(), sp.Arena, players, schedule, tournament.Config{Workers: 2}, 7, 2, nil)
+	res, err := tournament.Run(context.Background(), sp.Arena, players, schedule, tournament.Config{Workers: 2}, seed, generation, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestDistillationThroughWorkersIsLocal(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		records := playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 60}, nets)
+		records := playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 60}, nets, 7, 2)
 		local, err := distillVia(t, ctx, nil, k, nets[0], records, nodes, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -148,7 +149,7 @@ func TestDistillationThroughWorkersIsLocal(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		records := playedRecords(t, k, games.Setup{Depth: 1, MaxMoves: 60, Chess960: true}, nets)
+		records := playedRecords(t, k, games.Setup{Depth: 1, MaxMoves: 60, Chess960: true}, nets, 7, 2)
 		local, err := distillVia(t, ctx, nil, k, nets[0], records, nodes, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -209,7 +210,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 		}
 	}
 	var fens []string
-	for _, rec := range playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 40}, nets) {
+	for _, rec := range playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 40}, nets, 7, 2) {
 		g, err := k.NewGame(rec.Start, games.Setup{})
 		if err != nil {
 			t.Fatal(err)
