@@ -218,6 +218,9 @@ func TestDraughtsDistills(t *testing.T) {
 // every generation's members, their genomes bit for bit and their games
 // are the local run's.
 func TestDistillOnWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: two daemons of five distilling generations, one through a NATS server (the race detector's run; cluster's own tests race the workers)")
+	}
 	ctx := context.Background()
 	dir := t.TempDir()
 	conf := func(db string) Config {
