@@ -61,14 +61,11 @@ func TestExtraGamesCountsWhatStepPlays(t *testing.T) {
 	}
 }
 
-// TestLiveLine runs the daemon with its live line on a buffer: each
-// generation's line counts every game and ends complete, gives the
-// overall rate, and every log line first erases the live line, which is
-// redrawn after it.
-func TestLiveLine(t *testing.T) {
-	cfg := fastDraughts()
-	cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
-	cfg.Generations = 3
+// liveOutput runs a daemon of cfg to its end with its live line and its
+// JSON log on one buffer, as a terminal would show them, and returns what
+// was written.
+func liveOutput(t *testing.T, cfg Config) string {
+	t.Helper()
 	var out bytes.Buffer
 	line := progress.NewLine(&out)
 	level := new(slog.LevelVar)
@@ -81,7 +78,18 @@ func TestLiveLine(t *testing.T) {
 	if err := d.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s := out.String()
+	return out.String()
+}
+
+// TestLiveLine runs the daemon with its live line on a buffer: each
+// generation's line counts every game and ends complete, gives the
+// overall rate, and every log line first erases the live line, which is
+// redrawn after it.
+func TestLiveLine(t *testing.T) {
+	cfg := fastDraughts()
+	cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
+	cfg.Generations = 3
+	s := liveOutput(t, cfg)
 	// The last draw of each generation: all of its games done.
 	for gen, games := range []int{15*5 + 0 + 1*2, 15*5 + 1*2, 15*5 + 2*2 + 2*2} {
 		want := fmt.Sprintf("\r\033[Kdraughts generation %d: %d/%d games, ", gen, games, games)
@@ -178,19 +186,7 @@ func TestLiveLineShowsTheDistillation(t *testing.T) {
 	cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
 	cfg.Generations = 2
 	cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 2, 100
-	var out bytes.Buffer
-	line := progress.NewLine(&out)
-	level := new(slog.LevelVar)
-	d, err := New(context.Background(), cfg, Options{Logger: NewLogger(line, "json", false, level), Level: level,
-		Line: line, Notifier: nopNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if err := d.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	s := liveOutput(t, cfg)
 	m := regexp.MustCompile(`"msg":"champion distilled"[^\n]*"generation":1[^\n]*"positions":(\d+)`).FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("no distillation at generation 1 in\n%q", s)
