@@ -61,16 +61,7 @@ func BenchmarkGeneration(b *testing.B) {
 	})
 	for _, workers := range []int{1, 2, 4} {
 		b.Run("workers="+strconv.Itoa(workers), func(b *testing.B) {
-			s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: b.TempDir()})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			nc, err := Connect(context.Background(), ConnectOptions{URL: s.URL()})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer nc.Close()
+			_, nc := testServer(b)
 			log := slog.New(slog.DiscardHandler)
 			c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
 			if err != nil {
@@ -149,16 +140,7 @@ func BenchmarkDistillation(b *testing.B) {
 		report(b, positions, cpu)
 	})
 	b.Run("worker", func(b *testing.B) {
-		s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: b.TempDir()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		nc, err := Connect(context.Background(), ConnectOptions{URL: s.URL()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer nc.Close()
+		s, nc := testServer(b)
 		log := slog.New(slog.DiscardHandler)
 		c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
 		if err != nil {

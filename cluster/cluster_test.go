@@ -30,7 +30,7 @@ import (
 
 // testServer starts an embedded server on a free loopback port and
 // returns a connection to it.
-func testServer(t *testing.T) (*Server, *nats.Conn) {
+func testServer(t testing.TB) (*Server, *nats.Conn) {
 	t.Helper()
 	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
