@@ -11,10 +11,8 @@ package lineage
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 
 	"evolved/nnet"
 	"evolved/seed"
@@ -109,146 +107,6 @@ func (r Recipe) Make(run uint64, game string, generation int, steps nnet.Steps, 
 		_, c2, node, err := nnet.Crossover(parents[1], parents[0], seed.Rand(run, game, generation, seed.Crossover, r.Index))
 		return c2, node, err
 	}
-}
-
-// The dense forms of a step (see EncodeStep) open with a marker where the
-// sparse form has its count, which never comes near them (nets have at
-// most nnet.MaxWeights weights): denseMarker for two bytes a weight,
-// denseByteMarker for one.
-const (
-	denseMarker     = math.MaxUint32
-	denseByteMarker = math.MaxUint32 - 1
-)
-
-// denseWidth is a dense form: its marker, the bytes of each weight's
-// multiple, and the largest magnitude a multiple may have.
-type denseWidth struct {
-	marker  uint32
-	bytes   int
-	largest int
-}
-
-// denseWidths returns the dense forms, the shorter first.
-func denseWidths() [2]denseWidth {
-	return [2]denseWidth{{denseByteMarker, 1, math.MaxInt8}, {denseMarker, 2, math.MaxInt16}}
-}
-
-// EncodeStep returns a distillation's step as storage keeps it, in the
-// shortest of three forms. The sparse form: the number of changes
-// (uint32), then each change's index (uint32) and delta (float32 bits).
-// The dense forms, for a step whose deltas are whole multiples q*2^k of
-// one power of two and whose indices ascend (a fit that rounds its change
-// so, as distill.FitDraughts does, over a whole net): a marker (uint32),
-// the first index and the number of weights the step spans (uint32 each),
-// k (int32), then q for each weight of the span, 0 where nothing changes:
-// an int8 after denseByteMarker (|q| <= 127), an int16 after denseMarker
-// (|q| <= 32767). All little-endian.
-func EncodeStep(step []Change) []byte {
-	for _, w := range denseWidths() {
-		if b, ok := encodeDense(step, w); ok && len(b) < 4+8*len(step) {
-			return b
-		}
-	}
-	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+8*len(step)), uint32(len(step)))
-	for _, c := range step {
-		b = binary.LittleEndian.AppendUint32(b, uint32(c.Index))
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(c.Delta))
-	}
-	return b
-}
-
-// encodeDense returns step's dense form of width w, if it has one.
-func encodeDense(step []Change, w denseWidth) ([]byte, bool) {
-	if len(step) == 0 {
-		return nil, false
-	}
-	var largest float64
-	for i, c := range step {
-		if c.Delta == 0 || math.IsInf(float64(c.Delta), 0) || math.IsNaN(float64(c.Delta)) || (i > 0 && c.Index <= step[i-1].Index) {
-			return nil, false
-		}
-		largest = max(largest, math.Abs(float64(c.Delta)))
-	}
-	// The least k with largest <= w.largest*2^k: the power a rounding fit
-	// chose, if the deltas are multiples of one.
-	top := float64(w.largest)
-	_, e := math.Frexp(largest / top) // largest/top < 2^e
-	k := e
-	for k > -200 && largest <= top*math.Ldexp(1, k-1) {
-		k--
-	}
-	first, span := step[0].Index, step[len(step)-1].Index-step[0].Index+1
-	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 16+w.bytes*int(span)), w.marker)
-	b = binary.LittleEndian.AppendUint32(b, uint32(first))
-	b = binary.LittleEndian.AppendUint32(b, uint32(span))
-	b = binary.LittleEndian.AppendUint32(b, uint32(int32(k)))
-	q := make([]byte, w.bytes*int(span))
-	for _, c := range step {
-		v := math.Ldexp(float64(c.Delta), -k)
-		if v != math.Trunc(v) || math.Abs(v) > top || float32(math.Ldexp(v, k)) != c.Delta {
-			return nil, false
-		}
-		at := w.bytes * int(c.Index-first)
-		if w.bytes == 1 {
-			q[at] = byte(int8(v))
-		} else {
-			binary.LittleEndian.PutUint16(q[at:], uint16(int16(v)))
-		}
-	}
-	return append(b, q...), true
-}
-
-// DecodeStep reads what EncodeStep wrote; a blob that is not one of its
-// forms is ErrRecipe.
-func DecodeStep(b []byte) ([]Change, error) {
-	if len(b) < 4 {
-		return nil, fmt.Errorf("%w: a distillation's step of %d bytes", ErrRecipe, len(b))
-	}
-	n := binary.LittleEndian.Uint32(b)
-	for _, w := range denseWidths() {
-		if n == w.marker {
-			return decodeDense(b, w)
-		}
-	}
-	if uint64(len(b)) != 4+8*uint64(n) {
-		return nil, fmt.Errorf("%w: a distillation's step of %d bytes says it holds %d changes", ErrRecipe, len(b), n)
-	}
-	step := make([]Change, n)
-	for i := range step {
-		off := 4 + 8*i
-		step[i] = Change{Index: int32(binary.LittleEndian.Uint32(b[off:])), Delta: math.Float32frombits(binary.LittleEndian.Uint32(b[off+4:]))}
-	}
-	return step, nil
-}
-
-// decodeDense reads a step's dense form of width w.
-func decodeDense(b []byte, w denseWidth) ([]Change, error) {
-	if len(b) < 16 {
-		return nil, fmt.Errorf("%w: a dense distillation's step of %d bytes", ErrRecipe, len(b))
-	}
-	first, span := binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
-	k := int(int32(binary.LittleEndian.Uint32(b[12:])))
-	switch {
-	case uint64(len(b)) != 16+uint64(w.bytes)*uint64(span):
-		return nil, fmt.Errorf("%w: a dense distillation's step of %d bytes, %d a weight, says it spans %d weights", ErrRecipe, len(b), w.bytes, span)
-	case uint64(first)+uint64(span) > nnet.MaxWeights:
-		return nil, fmt.Errorf("%w: a dense distillation's step spans weights %d to %d", ErrRecipe, first, uint64(first)+uint64(span))
-	case k < -200 || k > 100:
-		return nil, fmt.Errorf("%w: a dense distillation's step in units of 2^%d", ErrRecipe, k)
-	}
-	var step []Change
-	for i := range int(span) {
-		var q int
-		if w.bytes == 1 {
-			q = int(int8(b[16+i]))
-		} else {
-			q = int(int16(binary.LittleEndian.Uint16(b[16+2*i:])))
-		}
-		if q != 0 {
-			step = append(step, Change{Index: int32(first) + int32(i), Delta: float32(math.Ldexp(float64(q), k))})
-		}
-	}
-	return step, nil
 }
 
 // SumSize is the length of a Sum.

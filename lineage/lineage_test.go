@@ -3,8 +3,6 @@ package lineage_test
 import (
 	"encoding/hex"
 	"errors"
-	"math"
-	"slices"
 	"testing"
 
 	"evolved/lineage"
@@ -160,71 +158,6 @@ func TestDistillAddsItsStep(t *testing.T) {
 	for _, bad := range [][]byte{nil, {1, 0, 0}, {2, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8}} {
 		if _, err := lineage.DecodeStep(bad); !errors.Is(err, lineage.ErrRecipe) {
 			t.Errorf("decode %v: %v, want ErrRecipe", bad, err)
-		}
-	}
-}
-
-// TestDenseStep: a step whose deltas are whole multiples of one power of
-// two, with ascending indices (what distill.FitDraughts makes of a whole
-// net), is kept in two bytes a weight of its span, or one when the
-// multiples fit an int8, and reads back exactly; a step that is not so
-// keeps the sparse form; malformed dense blobs are refused.
-func TestDenseStep(t *testing.T) {
-	const k = -12
-	var step []lineage.Change
-	for i := int32(3); i < 3000; i++ {
-		q := (int(i%255) - 127) * 258 // up to 32766 either way
-		if q == 0 || i%7 == 0 {
-			continue // unchanged weights inside the span
-		}
-		step = append(step, lineage.Change{Index: i, Delta: float32(math.Ldexp(float64(q), k))})
-	}
-	b := lineage.EncodeStep(step)
-	if want := 16 + 2*(2999-3+1); len(b) != want {
-		t.Errorf("%d bytes for a dense step spanning 2,997 weights, want %d", len(b), want)
-	}
-	got, err := lineage.DecodeStep(b)
-	if err != nil || !slices.Equal(got, step) {
-		t.Fatalf("the dense step did not read back: %v (%d changes, want %d)", err, len(got), len(step))
-	}
-	off := slices.Clone(step)
-	off[10].Delta += float32(math.Ldexp(1, k-1)) // not a multiple of 2^k any more
-	if b := lineage.EncodeStep(off); len(b) != 4+8*len(off) {
-		t.Errorf("a step off the grid: %d bytes, want the sparse form's %d", len(b), 4+8*len(off))
-	} else if back, err := lineage.DecodeStep(b); err != nil || !slices.Equal(back, off) {
-		t.Errorf("the sparse step did not read back: %v", err)
-	}
-	// Multiples of at most 127 take a byte a weight.
-	small := make([]lineage.Change, 0, len(step))
-	for _, c := range step {
-		if q := math.Ldexp(float64(c.Delta), -k) / 258; q != 0 {
-			small = append(small, lineage.Change{Index: c.Index, Delta: float32(math.Ldexp(q, k+3))})
-		}
-	}
-	bytes := lineage.EncodeStep(small)
-	if want := 16 + (2999 - 3 + 1); len(bytes) != want {
-		t.Errorf("%d bytes for a dense step of multiples up to 127 spanning 2,997 weights, want %d", len(bytes), want)
-	}
-	if got, err := lineage.DecodeStep(bytes); err != nil || !slices.Equal(got, small) {
-		t.Fatalf("the byte-wide dense step did not read back: %v (%d changes, want %d)", err, len(got), len(small))
-	}
-	if _, err := lineage.DecodeStep(bytes[:len(bytes)-1]); !errors.Is(err, lineage.ErrRecipe) {
-		t.Errorf("a byte-wide dense step a byte short: %v, want ErrRecipe", err)
-	}
-	sparse := []lineage.Change{{Index: 5, Delta: 0.25}, {Index: 100000, Delta: -0.5}}
-	if b := lineage.EncodeStep(sparse); len(b) != 4+8*2 {
-		t.Errorf("two far-apart changes: %d bytes, want the sparse form's 20", len(b))
-	}
-	dense := lineage.EncodeStep(step)
-	for name, bad := range map[string][]byte{
-		"short header":   dense[:12],
-		"short body":     dense[:len(dense)-1],
-		"huge exponent":  append(append(slices.Clone(dense[:12]), 200, 0, 0, 0), dense[16:]...),
-		"span too long":  append(append(slices.Clone(dense[:8]), 0xff, 0xff, 0xff, 0x7f), dense[12:]...),
-		"beyond any net": append(append(slices.Clone(dense[:4]), 0xff, 0xff, 0xff, 0x7f), dense[8:]...),
-	} {
-		if _, err := lineage.DecodeStep(bad); !errors.Is(err, lineage.ErrRecipe) {
-			t.Errorf("%s: %v, want ErrRecipe", name, err)
 		}
 	}
 }

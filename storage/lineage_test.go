@@ -398,10 +398,10 @@ func TestMembersWindowCatchesUpInChunks(t *testing.T) {
 // one with keyframes every 2 operations: every genome of the second, the
 // distilled ones and those bred from them, reads back bit for bit, the
 // distilled ones kept as their step. The stand-in fits are deterministic,
-// as a distillation is: one moves the last three weights (a chess fit's
-// few, kept sparse: 4 + 3*8 bytes), the other every weight by a multiple
-// of 2^-12 (a draughts fit's rounded step, kept dense: 16 bytes and two a
-// weight).
+// as a distillation is: one moves three weights far apart (a chess fit's
+// few, kept sparse: 4 + 3*8 bytes), the others every weight by a multiple
+// of a power of two (a draughts fit's rounded step, kept packed: 17 bytes
+// and the bits of the largest multiple a weight).
 func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -409,20 +409,20 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 		size func(weights int) int
 	}{
 		{"sparse", func(w []float64, games int) {
-			for i := len(w) - 3; i < len(w); i++ {
+			for _, i := range []int{0, len(w) / 2, len(w) - 1} {
 				w[i] += 0.01 * float64(games%7+1)
 			}
 		}, func(int) int { return 4 + 3*8 }},
-		{"dense", func(w []float64, games int) {
+		{"packed, 5 bits", func(w []float64, games int) {
 			for i := range w {
-				w[i] += math.Ldexp(float64((i+games)%201-100), -12)
+				w[i] += math.Ldexp(float64((i+games)%31-15), -12)
 			}
-		}, func(weights int) int { return 16 + weights }},
-		{"dense int16", func(w []float64, games int) {
+		}, func(weights int) int { return 17 + (5*weights+7)/8 }},
+		{"packed, 11 bits", func(w []float64, games int) {
 			for i := range w {
 				w[i] += math.Ldexp(float64((i+games)%2001-1000), -14)
 			}
-		}, func(weights int) int { return 16 + 2*weights }},
+		}, func(weights int) int { return 17 + (11*weights+7)/8 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkDistilledLineage(t, tc.fit, tc.size) })
 	}
