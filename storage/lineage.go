@@ -42,9 +42,58 @@ type sharedStep struct {
 	id   int64
 }
 
-// stepColumn reads a lineage row l's step, its own or the one of the row
-// that step_of names (migration 18).
-const stepColumn = "COALESCE(l.step, (SELECT s.step FROM lineage s WHERE s.game = l.game AND s.agent_id = l.step_of))"
+// stepPartBytes is the most bytes of a distillation's step one row of
+// step_parts holds (migration 19): a row of a WITHOUT ROWID table that
+// fits in a quarter of a 4 KB page lies in its page beside other rows,
+// where a longer one takes an overflow page of its own.
+const stepPartBytes = 960
+
+// holderColumn is the agent whose step_parts hold the step of a lineage
+// row l of a distilled genome: its own, or the one its step_of names
+// (migration 18); NULL for the other operations.
+const holderColumn = "CASE WHEN l.op = 'distill' THEN COALESCE(l.step_of, l.agent_id) END"
+
+// insertStep stores step, the step of agent id's lineage row, in parts.
+func insertStep(ctx context.Context, tx *sql.Tx, game string, id int64, step []byte) error {
+	for part := 0; part*stepPartBytes < len(step); part++ {
+		b := step[part*stepPartBytes : min(len(step), (part+1)*stepPartBytes)]
+		if _, err := tx.ExecContext(ctx, "INSERT INTO step_parts (game, agent_id, part, bytes) VALUES (?, ?, ?, ?)", game, id, part, b); err != nil {
+			return fmt.Errorf("agent %d step: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// readStep returns the step agent holder's lineage row keeps, its parts
+// joined; a step with no parts, or a part missing, is ErrLineage.
+func readStep(ctx context.Context, q querier, game string, holder int64) ([]byte, error) {
+	rows, err := q.QueryContext(ctx, "SELECT part, bytes FROM step_parts WHERE game = ? AND agent_id = ? ORDER BY part", game, holder)
+	if err != nil {
+		return nil, fmt.Errorf("step of %s agent %d: %w", game, holder, err)
+	}
+	defer rows.Close()
+	var step []byte
+	parts := 0
+	for rows.Next() {
+		var part int
+		var b []byte
+		if err := rows.Scan(&part, &b); err != nil {
+			return nil, fmt.Errorf("step of %s agent %d: %w", game, holder, err)
+		}
+		if part != parts {
+			return nil, fmt.Errorf("step of %s agent %d: %w: part %d missing", game, holder, ErrLineage, parts)
+		}
+		step = append(step, b...)
+		parts++
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("step of %s agent %d: %w", game, holder, err)
+	}
+	if parts == 0 {
+		return nil, fmt.Errorf("step of %s agent %d: %w: no part of it is kept", game, holder, ErrLineage)
+	}
+	return step, nil
+}
 
 // insertLineage writes the lineage row of a new genome: its recipe (nil
 // for a genome the GA did not breed from parents) and checksum. A
@@ -56,7 +105,8 @@ func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow, sha
 	if err != nil {
 		return err
 	}
-	var op, index, p1, p2, step, stepOf any
+	var op, index, p1, p2, stepOf any
+	var step []byte
 	if r := a.Recipe; r != nil {
 		if n := r.Parents(); n == 0 || len(a.Parents) != n {
 			return fmt.Errorf("agent %d: %w: %q with parents %v", a.ID, lineage.ErrRecipe, r.Op, a.Parents)
@@ -74,9 +124,12 @@ func insertLineage(ctx context.Context, tx *sql.Tx, game string, a AgentRow, sha
 			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (game, agent_id, op, op_index, parent1, parent2, sum, step, step_of)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, game, a.ID, op, index, p1, p2, sum, step, stepOf); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (game, agent_id, op, op_index, parent1, parent2, sum, step_of)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, game, a.ID, op, index, p1, p2, sum, stepOf); err != nil {
 		return fmt.Errorf("agent %d lineage: %w", a.ID, err)
+	}
+	if step != nil {
+		return insertStep(ctx, tx, game, a.ID, step)
 	}
 	return nil
 }
@@ -112,6 +165,7 @@ func (d *DB) RecordSteps(ctx context.Context, game string, steps nnet.Steps) err
 // querier is what reading a genome needs: the database or a transaction.
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
 // lineageRow is what rebuilding needs to know of one genome.
@@ -148,12 +202,12 @@ func (r lineageRow) rebuilt() bool { return r.tracked && r.depth.Valid && r.dept
 // readLineage reads genome id's lineage row.
 func readLineage(ctx context.Context, q querier, game string, id int64) (lineageRow, error) {
 	r := lineageRow{id: id}
-	var index, p1, p2 sql.NullInt64
+	var index, p1, p2, holder sql.NullInt64
 	var tracked int
-	err := q.QueryRowContext(ctx, `SELECT g.born, g.node, l.op, l.op_index, l.parent1, l.parent2, l.sum, `+stepColumn+`, l.depth, l.agent_id IS NOT NULL
+	err := q.QueryRowContext(ctx, `SELECT g.born, g.node, l.op, l.op_index, l.parent1, l.parent2, l.sum, `+holderColumn+`, l.depth, l.agent_id IS NOT NULL
 		FROM genomes g LEFT JOIN lineage l ON l.game = g.game AND l.agent_id = g.agent_id
 		WHERE g.game = ? AND g.agent_id = ?`, game, id).
-		Scan(&r.born, &r.node, &r.op, &index, &p1, &p2, &r.sum, &r.step, &r.depth, &tracked)
+		Scan(&r.born, &r.node, &r.op, &index, &p1, &p2, &r.sum, &holder, &r.depth, &tracked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("genome of %s agent %d: %w", game, id, ErrNoAgent)
 	}
@@ -162,6 +216,11 @@ func readLineage(ctx context.Context, q querier, game string, id int64) (lineage
 	}
 	r.tracked = tracked == 1
 	r.index = int(index.Int64)
+	if holder.Valid {
+		if r.step, err = readStep(ctx, q, game, holder.Int64); err != nil {
+			return r, fmt.Errorf("genome of %s agent %d: %w", game, id, err)
+		}
+	}
 	for _, p := range []sql.NullInt64{p1, p2} {
 		if p.Valid {
 			r.parents = append(r.parents, p.Int64)
@@ -505,8 +564,10 @@ type LineageProblem struct {
 	Game    string
 	AgentID int64
 	Born    int
-	// What is wrong: "missing" or the decoding error.
+	// What is wrong: "missing" or the decoding error, of its kept weights
+	// or, if Step, of the distillation's step that made it.
 	What string
+	Step bool
 	// Rebuilt counts the dropped genomes that are rebuilt through it, and
 	// Champions lists the generations whose champion is it or one of them.
 	Rebuilt   int
@@ -515,8 +576,12 @@ type LineageProblem struct {
 
 // String says what is wrong and what it affects, in a sentence.
 func (p LineageProblem) String() string {
-	s := fmt.Sprintf("%s agent %d (born in generation %d): kept weights %s; %d dropped genomes are rebuilt through it",
-		p.Game, p.AgentID, p.Born, p.What, p.Rebuilt)
+	of := "kept weights"
+	if p.Step {
+		of = "the step of its distillation"
+	}
+	s := fmt.Sprintf("%s agent %d (born in generation %d): %s %s; %d dropped genomes are rebuilt through it",
+		p.Game, p.AgentID, p.Born, of, p.What, p.Rebuilt)
 	switch len(p.Champions) {
 	case 0:
 	case 1:
@@ -606,6 +671,65 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 		p := LineageProblem{Game: k.game, AgentID: k.id, Born: k.born, What: what}
 		tree.affected(&p)
 		problems = append(problems, p)
+	}
+	// Each distillation's step, read from its parts: a broken one takes
+	// down every genome made with it.
+	holders, err := d.db.QueryContext(ctx, `SELECT l.game, l.agent_id FROM lineage l WHERE l.op = 'distill' AND l.step_of IS NULL ORDER BY l.game, l.agent_id`)
+	if err != nil {
+		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+	}
+	type holder struct {
+		game string
+		id   int64
+	}
+	var steps []holder
+	for holders.Next() {
+		var h holder
+		if err := holders.Scan(&h.game, &h.id); err != nil {
+			holders.Close()
+			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		}
+		steps = append(steps, h)
+	}
+	holders.Close()
+	if err := holders.Err(); err != nil {
+		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+	}
+	for _, h := range steps {
+		step, err := readStep(ctx, d.db, h.game, h.id)
+		if err == nil {
+			_, err = lineage.DecodeStep(step)
+		}
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, ErrLineage) && !errors.Is(err, lineage.ErrRecipe) {
+			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		}
+		what := "damaged (" + err.Error() + ")"
+		if tree.children == nil {
+			if tree, err = d.readTree(ctx); err != nil {
+				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+			}
+		}
+		users, err := d.db.QueryContext(ctx, `SELECT l.agent_id, g.born FROM lineage l JOIN genomes g ON g.game = l.game AND g.agent_id = l.agent_id
+			WHERE l.game = ?1 AND (l.agent_id = ?2 OR l.step_of = ?2) ORDER BY l.agent_id`, h.game, h.id)
+		if err != nil {
+			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		}
+		for users.Next() {
+			p := LineageProblem{Game: h.game, What: what, Step: true}
+			if err := users.Scan(&p.AgentID, &p.Born); err != nil {
+				users.Close()
+				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+			}
+			tree.affected(&p)
+			problems = append(problems, p)
+		}
+		users.Close()
+		if err := users.Err(); err != nil {
+			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		}
 	}
 	return problems, nil
 }

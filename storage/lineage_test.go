@@ -439,13 +439,20 @@ func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size 
 	}
 	want := size(st.Agents[0].Net.NumWeights())
 	if got := query(t, keptPath, fmt.Sprintf(`SELECT count(*) FROM genomes g JOIN lineage l USING (game, agent_id)
-		WHERE g.origin = 'distilled' AND g.genome IS NULL AND length(COALESCE(l.step, (SELECT s.step FROM lineage s WHERE s.agent_id = l.step_of))) = %d`, want)); got[0] == "0" {
-		t.Errorf("no distilled genome is kept as its step alone (%d bytes): %v", want, query(t, keptPath, "SELECT DISTINCT length(step) FROM lineage WHERE step IS NOT NULL"))
+		WHERE g.origin = 'distilled' AND g.genome IS NULL
+		  AND (SELECT sum(length(p.bytes)) FROM step_parts p WHERE p.agent_id = coalesce(l.step_of, l.agent_id)) = %d`, want)); got[0] == "0" {
+		t.Errorf("no distilled genome is kept as its step alone (%d bytes): %v", want, query(t, keptPath, "SELECT sum(length(bytes)) FROM step_parts GROUP BY agent_id"))
+	}
+	// In parts of at most 960 bytes, each but the last full.
+	if got := query(t, keptPath, `SELECT count(*), sum(n = 1 + max_part) FROM
+		(SELECT count(*) AS n, max(part) AS max_part, sum(length(bytes)) AS size, min(length(bytes)) AS least, max(length(bytes)) AS most FROM step_parts GROUP BY agent_id
+		 HAVING most <= 960 AND (size + 959) / 960 = n AND (n = 1 OR least = size - 960 * (n - 1) OR most = least))`); strings.Join(got, " ") != "5 5" {
+		t.Errorf("the steps laid out right, and of them those numbered 0 to n-1: %v, want 5 and 5", got)
 	}
 	// Each distillation's step is stored once, by the champion's fitted
 	// genome, the first of its generation; the other four name it.
-	if got := query(t, keptPath, `SELECT g.born, count(l.step), count(l.step_of), min(l.agent_id) = min(coalesce(l.step_of, l.agent_id)),
-		(SELECT count(*) FROM lineage h WHERE h.agent_id IN (SELECT step_of FROM lineage WHERE step_of IS NOT NULL) AND h.step IS NULL)
+	if got := query(t, keptPath, `SELECT g.born, sum(EXISTS (SELECT 1 FROM step_parts p WHERE p.agent_id = l.agent_id)), count(l.step_of), min(l.agent_id) = min(coalesce(l.step_of, l.agent_id)),
+		(SELECT count(*) FROM lineage h WHERE h.agent_id IN (SELECT step_of FROM lineage WHERE step_of IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM step_parts p WHERE p.agent_id = h.agent_id))
 		FROM genomes g JOIN lineage l USING (game, agent_id) WHERE g.origin = 'distilled' GROUP BY g.born`); strings.Join(got, " ") != "3 1 4 1 0 6 1 4 1 0 9 1 4 1 0 12 1 4 1 0 15 1 4 1 0" {
 		t.Errorf("by generation born: the steps stored, the rows naming another's, whether they name the first, rows named holding none: %v", got)
 	}
@@ -468,13 +475,108 @@ func TestSharedStepOutlivesItsHolder(t *testing.T) {
 	}
 	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: 2}
 	all, kept, keptPath, _ := distilledTwin(t, fit, noChildrenOfTheBest, keep, 24)
-	held := query(t, keptPath, `SELECT count(*) FROM lineage h WHERE h.step IS NOT NULL
+	held := query(t, keptPath, `SELECT count(*) FROM lineage h WHERE EXISTS (SELECT 1 FROM step_parts p WHERE p.agent_id = h.agent_id)
 		AND NOT EXISTS (SELECT 1 FROM members m WHERE m.agent_id = h.agent_id)
 		AND EXISTS (SELECT 1 FROM lineage r WHERE r.step_of = h.agent_id)`)
 	if held[0] == "0" {
 		t.Fatal("no step's holder has left the members window: the test would show nothing")
 	}
 	checkRebuilds(t, all, kept, keptPath)
+}
+
+// TestStepsMoveIntoParts: a database of the schema before migration 19,
+// its steps in their lineage rows, opens with every step in parts and no
+// step column left, and every genome rebuilds bit for bit through them.
+func TestStepsMoveIntoParts(t *testing.T) {
+	fit := func(w []float64, games int) {
+		for i := range w {
+			w[i] += math.Ldexp(float64((i+games)%31-15), -12)
+		}
+	}
+	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
+	all, kept, keptPath, _ := distilledTwin(t, fit, nil, keep, 16)
+	before := query(t, keptPath, "SELECT agent_id, part, hex(bytes) FROM step_parts ORDER BY agent_id, part")
+	kept.Close()
+	// Back to migration 18: each step whole in its holder's row.
+	raw, err := sql.Open("sqlite", "file:"+keptPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		"ALTER TABLE lineage ADD COLUMN step BLOB",
+		"UPDATE lineage SET step = (SELECT unhex(group_concat(hex(p.bytes), '')) FROM (SELECT bytes FROM step_parts p WHERE p.agent_id = lineage.agent_id ORDER BY part) p) WHERE agent_id IN (SELECT agent_id FROM step_parts)",
+		"DROP TABLE step_parts",
+		"PRAGMA user_version = 18",
+	} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	raw.Close()
+	if got := query(t, keptPath, "SELECT count(*), min(length(step)) FROM lineage WHERE step IS NOT NULL"); strings.Join(got, " ") != "5 2581" {
+		t.Fatalf("the database of migration 18 holds steps (count, least length) %v, want 5 of 2581 bytes", got)
+	}
+	reopened := mustOpen(t, keptPath)
+	if after := query(t, keptPath, "SELECT agent_id, part, hex(bytes) FROM step_parts ORDER BY agent_id, part"); !slices.Equal(after, before) {
+		t.Errorf("after migration 19 the parts are %d values, want the %d a run writes", len(after), len(before))
+	}
+	if got := query(t, keptPath, "SELECT count(*) FROM pragma_table_info('lineage') WHERE name = 'step'"); got[0] != "0" {
+		t.Error("the lineage table keeps its step column")
+	}
+	checkRebuilds(t, all, reopened, keptPath)
+}
+
+// TestMissingStepPartIsNamed: a distilled genome whose step lost a part
+// does not rebuild, and the error names the step and the part.
+func TestMissingStepPartIsNamed(t *testing.T) {
+	fit := func(w []float64, games int) {
+		for i := range w {
+			w[i] += math.Ldexp(float64((i+games)%31-15), -12)
+		}
+	}
+	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
+	_, kept, keptPath, _ := distilledTwin(t, fit, nil, keep, 8)
+	rows := query(t, keptPath, `SELECT l.agent_id, coalesce(l.step_of, l.agent_id) FROM lineage l JOIN genomes g USING (game, agent_id)
+		WHERE l.op = 'distill' AND g.genome IS NULL ORDER BY l.agent_id LIMIT 1`)
+	if len(rows) != 1 {
+		t.Fatal("no distilled genome is rebuilt")
+	}
+	var id, holder int64
+	if _, err := fmt.Sscan(rows[0], &id, &holder); err != nil {
+		t.Fatal(err)
+	}
+	kept.Close()
+	raw, err := sql.Open("sqlite", "file:"+keptPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("DELETE FROM step_parts WHERE agent_id = ? AND part = 1", holder); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db := mustOpen(t, keptPath)
+	_, err = db.Genome(context.Background(), "draughts", id)
+	want := fmt.Sprintf("step of draughts agent %d: %v: part 1 missing", holder, storage.ErrLineage)
+	if !errors.Is(err, storage.ErrLineage) || !strings.Contains(err.Error(), want) {
+		t.Errorf("genome %d with its step's part 1 gone: %v, want %q", id, err, want)
+	}
+	// The check names every genome made with the step: its holder and
+	// the four elites that name it.
+	problems, err := db.CheckLineage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := query(t, keptPath, "SELECT agent_id FROM lineage WHERE agent_id = ?1 OR step_of = ?1 ORDER BY agent_id", holder)
+	var named []string
+	for _, p := range problems {
+		if !p.Step || !strings.Contains(p.String(), "the step of its distillation damaged") || !strings.Contains(p.What, want) {
+			t.Errorf("problem %q, want the step's", p)
+		}
+		named = append(named, strconv.FormatInt(p.AgentID, 10))
+	}
+	if len(users) != 5 || !slices.Equal(named, users) {
+		t.Errorf("the check names %v, want the step's five genomes %v", named, users)
+	}
 }
 
 // distilledTwin plays generations of a run that distills its champion

@@ -256,6 +256,9 @@ func pruneMembers(ctx context.Context, tx *sql.Tx, game string, cut, chunk int) 
 		return 0, fmt.Errorf("ladder: %w", err)
 	}
 	for _, id := range gone {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM step_parts WHERE game = ? AND agent_id = ?", game, id); err != nil {
+			return 0, fmt.Errorf("step of agent %d: %w", id, err)
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM lineage WHERE game = ? AND agent_id = ?", game, id); err != nil {
 			return 0, fmt.Errorf("lineage of agent %d: %w", id, err)
 		}

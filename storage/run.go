@@ -463,7 +463,7 @@ func (d *DB) Distillations(ctx context.Context, game string) (DistillSummary, bo
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, `+stepColumn+`, g.genome
+	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, `+holderColumn+`, g.genome
 		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
 		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
@@ -472,15 +472,16 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 	}
 	defer rows.Close()
 	var agents []AgentRow
-	summed := true // every member carries its past (written since migration 10)
+	holders := map[int]int64{} // the distilled members' slots: the agent whose step_parts hold their step
+	summed := true             // every member carries its past (written since migration 10)
 	for rows.Next() {
 		var slot int
 		var a AgentRow
 		var parents string
 		var node, op sql.NullString
-		var index, pastPoints, pastGames sql.NullInt64
-		var blob, step []byte
-		if err := rows.Scan(&slot, &a.ID, &a.Origin, &pastPoints, &pastGames, &parents, &node, &op, &index, &step, &blob); err != nil {
+		var index, pastPoints, pastGames, holder sql.NullInt64
+		var blob []byte
+		if err := rows.Scan(&slot, &a.ID, &a.Origin, &pastPoints, &pastGames, &parents, &node, &op, &index, &holder, &blob); err != nil {
 			return nil, err
 		}
 		if pastPoints.Valid && pastGames.Valid {
@@ -502,10 +503,8 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 			}
 			if op.Valid {
 				a.Recipe = &lineage.Recipe{Op: lineage.Op(op.String), Index: int(index.Int64)}
-				if a.Recipe.Op == lineage.Distill {
-					if a.Recipe.Step, err = lineage.DecodeStep(step); err != nil {
-						return nil, fmt.Errorf("agent %d recipe: %w", a.ID, err)
-					}
+				if holder.Valid {
+					holders[slot] = holder.Int64
 				}
 			}
 			if node.Valid {
@@ -523,6 +522,16 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	rows.Close()
+	for slot, holder := range holders {
+		step, err := readStep(ctx, d.db, game, holder)
+		if err != nil {
+			return nil, fmt.Errorf("agent %d recipe: %w", agents[slot].ID, err)
+		}
+		if agents[slot].Recipe.Step, err = lineage.DecodeStep(step); err != nil {
+			return nil, fmt.Errorf("agent %d recipe: %w", agents[slot].ID, err)
+		}
 	}
 	if summed {
 		return agents, nil
