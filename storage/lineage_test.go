@@ -99,7 +99,7 @@ func TestMissingKeyframeIsReported(t *testing.T) {
 		t.Skip("long: 40 generations twice (skipped with -short)")
 	}
 	ctx := context.Background()
-	tw := newTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1})
+	tw := newTwin(t, rebuildMost())
 	const played = 40
 	tw.play(t, played)
 	if p, err := tw.kept.CheckLineage(ctx); err != nil || len(p) != 0 {
@@ -413,11 +413,7 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 				w[i] += 0.01 * float64(games%7+1)
 			}
 		}, func(int) int { return 4 + 3*8 }},
-		{"packed, 5 bits", func(w []float64, games int) {
-			for i := range w {
-				w[i] += math.Ldexp(float64((i+games)%31-15), -12)
-			}
-		}, func(weights int) int { return 17 + (5*weights+7)/8 }},
+		{"packed, 5 bits", roundedFit, func(weights int) int { return 17 + (5*weights+7)/8 }},
 		{"packed, 11 bits", func(w []float64, games int) {
 			for i := range w {
 				w[i] += math.Ldexp(float64((i+games)%2001-1000), -14)
@@ -428,10 +424,26 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 	}
 }
 
+// roundedFit is a stand-in draughts fit: every weight moves by a multiple
+// of 2^-12 up to 15, as a rounding fit's step does, spread evenly (kept
+// packed, 5 bits a weight).
+func roundedFit(w []float64, games int) {
+	for i := range w {
+		w[i] += math.Ldexp(float64((i+games)%31-15), -12)
+	}
+}
+
+// rebuildMost keeps two generations of games and one of genomes, with
+// keyframes every 2 operations and every member: most genomes are rebuilt
+// when read.
+func rebuildMost() storage.Retention {
+	return storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
+}
+
 // checkDistilledLineage is TestLineageRebuildsDistilledGenomes with the
 // stand-in fit fit and the size of its steps in the database.
 func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size func(weights int) int) {
-	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
+	keep := rebuildMost()
 	all, kept, keptPath, st := distilledTwin(t, fit, nil, keep, 16)
 	distilled := query(t, keptPath, "SELECT agent_id FROM genomes WHERE origin = 'distilled' ORDER BY agent_id")
 	if len(distilled) != 25 { // generations 2, 5, 8, 11 and 14, five elites each
@@ -488,13 +500,7 @@ func TestSharedStepOutlivesItsHolder(t *testing.T) {
 // its steps in their lineage rows, opens with every step in parts and no
 // step column left, and every genome rebuilds bit for bit through them.
 func TestStepsMoveIntoParts(t *testing.T) {
-	fit := func(w []float64, games int) {
-		for i := range w {
-			w[i] += math.Ldexp(float64((i+games)%31-15), -12)
-		}
-	}
-	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
-	all, kept, keptPath, _ := distilledTwin(t, fit, nil, keep, 16)
+	all, kept, keptPath, _ := distilledTwin(t, roundedFit, nil, rebuildMost(), 16)
 	before := query(t, keptPath, "SELECT agent_id, part, hex(bytes) FROM step_parts ORDER BY agent_id, part")
 	kept.Close()
 	// Back to migration 18: each step whole in its holder's row.
@@ -529,13 +535,7 @@ func TestStepsMoveIntoParts(t *testing.T) {
 // TestMissingStepPartIsNamed: a distilled genome whose step lost a part
 // does not rebuild, and the error names the step and the part.
 func TestMissingStepPartIsNamed(t *testing.T) {
-	fit := func(w []float64, games int) {
-		for i := range w {
-			w[i] += math.Ldexp(float64((i+games)%31-15), -12)
-		}
-	}
-	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: -1}
-	_, kept, keptPath, _ := distilledTwin(t, fit, nil, keep, 8)
+	_, kept, keptPath, _ := distilledTwin(t, roundedFit, nil, rebuildMost(), 8)
 	rows := query(t, keptPath, `SELECT l.agent_id, coalesce(l.step_of, l.agent_id) FROM lineage l JOIN genomes g USING (game, agent_id)
 		WHERE l.op = 'distill' AND g.genome IS NULL ORDER BY l.agent_id LIMIT 1`)
 	if len(rows) != 1 {
