@@ -518,6 +518,51 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	}
 }
 
+// TestStatusOfAYoungRun: a run younger than the generations whose game
+// records it keeps (prune_keep) keeps all it plays, so status gives its
+// growth with that said and forecasts no full disk from it; once the run
+// is as old as its window (here a config keeping 2 generations), it
+// forecasts again.
+func TestStatusOfAYoungRun(t *testing.T) {
+	dir, config := setup(t) // prune_keep = 8
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	// The generations spread over two minutes, so that a growth is measured.
+	raw, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE generations SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-' || (60 * (1 - generation)) || ' seconds')`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	text, err := evolvedIn(t, dir, "status", "--config", config).Output()
+	if err != nil || !strings.Contains(string(text), "/hour over the last 1m") || !strings.Contains(string(text), "a run younger than the 8 generations whose game records it keeps") ||
+		strings.Contains(string(text), "full in") || strings.Contains(string(text), "warning") {
+		t.Errorf("status of a run of 2 generations keeping 8: %v\n%s\nwant its growth, said to be a young run's, and no forecast", err, text)
+	}
+	var status struct {
+		Database struct {
+			GrowthPerHour *float64 `json:"growth_bytes_per_hour"`
+			FullInHours   *float64 `json:"full_in_hours"`
+			Filling       bool     `json:"filling_game_window"`
+		} `json:"database"`
+	}
+	out, err := evolvedIn(t, dir, "status", "--config", config, "--json").Output()
+	if err := errors.Join(err, json.Unmarshal(out, &status)); err != nil || status.Database.GrowthPerHour == nil || !status.Database.Filling || status.Database.FullInHours != nil {
+		t.Errorf("status --json: %v, %+v; want a growth, filling and no forecast", err, status.Database)
+	}
+	older := filepath.Join(dir, "older.toml")
+	if err := os.WriteFile(older, []byte(strings.Replace(fastConfig, "prune_keep = 8", "prune_keep = 2", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, err = evolvedIn(t, dir, "status", "--config", older).Output()
+	if err != nil || strings.Contains(string(text), "younger") || !strings.Contains(string(text), "full in") {
+		t.Errorf("status of a run of 2 generations keeping 2: %v\n%s\nwant a forecast", err, text)
+	}
+}
+
 func TestStatusAndChampionsJSON(t *testing.T) {
 	dir, config := setup(t)
 	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "2").CombinedOutput(); err != nil {

@@ -94,9 +94,12 @@ func statusCommand(fs *flag.FlagSet) action {
 			GrowthSeconds float64  `json:"growth_span_seconds"`
 			// DiskFree is what may still be written on the database's
 			// file system; FullInHours, at the growth measured, when it
-			// will be full (null without growth).
+			// will be full (null without growth, or while Filling).
 			DiskFree    int64    `json:"disk_free_bytes"`
 			FullInHours *float64 `json:"full_in_hours"`
+			// Filling is true while a run is younger than the
+			// generations whose game records it keeps (filling).
+			Filling bool `json:"filling_game_window"`
 			// Backups are the backup job's copies on disk; the
 			// forecast counts them: with the job on, each of the
 			// backup_keep copies grows as the database does.
@@ -126,7 +129,8 @@ func statusCommand(fs *flag.FlagSet) action {
 		if out.Database.Backups, err = backupUsage(cfg.Jobs, *dbPath); err != nil {
 			return fmt.Errorf("status: %w", err)
 		}
-		if hours, ok := fullIn(out.Database.DiskFree, growth.BytesPerHour*float64(1+out.Database.Backups.Keep)); measured && ok {
+		out.Database.Filling = filling(pops, cfg.Jobs.PruneKeep)
+		if hours, ok := fullIn(out.Database.DiskFree, growth.BytesPerHour*float64(1+out.Database.Backups.Keep)); measured && ok && !out.Database.Filling {
 			out.Database.FullInHours = &hours
 		}
 		for _, p := range pops {
@@ -237,8 +241,12 @@ func statusCommand(fs *flag.FlagSet) action {
 		fmt.Fprintf(stdout, "\ndatabase %s: %s (%s free, %s write-ahead log)", *dbPath,
 			storage.FormatBytes(size.Bytes), storage.FormatBytes(size.Free), storage.FormatBytes(size.WAL))
 		if measured {
-			fmt.Fprintf(stdout, ", growing %s/hour over the last %s\n",
+			fmt.Fprintf(stdout, ", growing %s/hour over the last %s",
 				storage.FormatBytes(int64(growth.BytesPerHour)), growth.Span.Round(time.Second))
+			if out.Database.Filling {
+				fmt.Fprintf(stdout, " (a run younger than the %d generations whose game records it keeps, prune_keep, keeps all it plays: it grows slower once older, and when the disk fills is told then)", cfg.Jobs.PruneKeep)
+			}
+			fmt.Fprintln(stdout)
 		} else {
 			fmt.Fprintln(stdout, "; growth not measured yet (it needs a minute of generations)")
 		}
@@ -292,6 +300,19 @@ func backupUsage(j daemon.JobsConfig, dbPath string) (backups, error) {
 		b.Bytes += info.Size()
 	}
 	return b, nil
+}
+
+// filling reports whether a population has played fewer generations than
+// the pruneKeep whose game records are kept: until then a run keeps every
+// record it plays, and grows faster than it will, so status forecasts no
+// full disk from that growth.
+func filling(pops []storage.PopulationStatus, pruneKeep int) bool {
+	for _, p := range pops {
+		if pruneKeep > 0 && p.Generation < pruneKeep {
+			return true
+		}
+	}
+	return false
 }
 
 // fillWarningHours is how soon a disk may fill before status warns: a
