@@ -29,6 +29,7 @@ func fastDraughts() Config {
 	cfg.Draughts.BaselineEvery = 2
 	cfg.Draughts.Baselines = []string{"random"}
 	cfg.Draughts.BaselineGames = 2
+	cfg.Draughts.DistillNodes = 100 // the default distillation, its searches short
 	cfg.Jobs.Backup, cfg.Jobs.Prune = "", ""
 	cfg.Jobs.RatingEvery = 0 // the rating tests turn ratings on
 	return cfg

@@ -264,16 +264,16 @@ func TestChessRunKeepsTheBasicTerms(t *testing.T) {
 // the keys a default leaves out of the JSON (the omitempty ones), the zero
 // values that spell a default and a string JSON escapes. Chess's and xiangqi's
 // depth and nodes are the defaults since the search's pruning techniques
-// (3 and 800; they were 2 and 0), and chess's and xiangqi's distill_every
-// since the distillation (10; before it, absent: 0).
+// (3 and 800; they were 2 and 0), and each game's distill_every since the
+// distillation (chess and xiangqi 10, draughts 2; before it, absent: 0).
 var mainSettings = []struct {
 	file                     string
 	draughts, chess, xiangqi string
 }{
-	{"", `{"preset":"blondie24","depth":4,"nodes":0,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"fitness_memory":true,"evolve_king":false}`,
+	{"", `{"preset":"blondie24","depth":4,"nodes":0,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"fitness_memory":true,"distill_every":2,"evolve_king":false}`,
 		`{"preset":"blondie24","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:2"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"fitness_memory":true,"distill_every":10,"evolve_piece_values":true,"evolve_pst":true,"evolve_terms":true,"evolve_more_terms":true,"adjudicate_material":0,"chess960":false}`,
 		`{"preset":"blondie24","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"roundrobin","rounds":1,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"value_mutation_scale":0.05,"fitness_memory":true,"distill_every":10,"evolve_piece_values":true,"evolve_pst":true,"evolve_terms":true,"evolve_more_terms":true,"adjudicate_material":0}`},
-	{settingsFile, `{"preset":"es","depth":4,"nodes":5000,"opening_plies":4,"max_moves":100,"format":"roundrobin","quiet_net":true,"rounds":1,"population":17,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":true,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":3,"hall_games":2,"mutation_scale":0.5,"fitness_memory":false,"evolve_king":true}`,
+	{settingsFile, `{"preset":"es","depth":4,"nodes":5000,"opening_plies":4,"max_moves":100,"format":"roundrobin","quiet_net":true,"rounds":1,"population":17,"elite":5,"hidden":[40,10],"piece_diff":true,"self_adaptive":true,"ladder_champions":5,"ladder_games":6,"baseline_every":10,"baseline_later_every":100,"baselines":["random","material:4","mcts:1000"],"baseline_games":20,"hall_of_fame":3,"hall_games":2,"mutation_scale":0.5,"fitness_memory":false,"distill_every":2,"evolve_king":true}`,
 		`{"preset":"blondie24","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"roundrobin","quiet_net":true,"rounds":2,"population":15,"elite":5,"hidden":[32,8],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","a\u003cb\u0026c"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0.1,"table_mutation_scale":0.3,"value_mutation_scale":0.02,"table_scale_step":0.1,"mutation_half_life":250,"mutation_floor":0.2,"fitness_memory":true,"fitness_caution":1.5,"distill_every":10,"evolve_piece_values":true,"evolve_pst":true,"adjudicate_material":9,"chess960":true}`,
 		`{"preset":"","depth":3,"nodes":800,"opening_plies":4,"max_moves":100,"format":"blondie","population":15,"elite":5,"hidden":[7],"piece_diff":false,"self_adaptive":false,"ladder_champions":5,"ladder_games":6,"ladder_later_every":10,"baseline_every":10,"baseline_later_every":100,"baselines":["random","classic"],"baseline_games":20,"hall_of_fame":0,"hall_games":2,"mutation_scale":0,"value_mutation_scale":0.05,"fitness_memory":true,"distill_every":10,"evolve_piece_values":true,"evolve_pst":true,"evolve_more_terms":true,"adjudicate_material":0}`},
 }
@@ -392,7 +392,7 @@ const mainDraughtsSection = `[draughts]
   curriculum_every = 0
   curriculum_games = 0
   curriculum_step = 0.0
-  distill_every = 0
+  distill_every = 2
   distill_nodes = 0
   evolve_king = false
 

@@ -48,9 +48,11 @@ func TestMain(m *testing.M) {
 }
 
 // fastConfig is a run small enough for tests: depth-1 agents, the Blondie
-// format, a short ladder and baselines every other generation, short
-// retention windows so that every run also prunes, and a 4-game rating of
-// every other champion on the built-in draughts ladder.
+// format, a short ladder and baselines every other generation, the
+// default distillation every other generation at 100 nodes a search (its
+// searches go to the workers in the runs with workers), short retention
+// windows so that every run also prunes, and a 4-game rating of every
+// other champion on the built-in draughts ladder.
 const fastConfig = `
 workers = 2
 log_format = "json"
@@ -61,6 +63,7 @@ ladder_games = 2
 baseline_every = 2
 baselines = ["random"]
 baseline_games = 2
+distill_nodes = 100
 [jobs]
 backup = ""
 prune = ""

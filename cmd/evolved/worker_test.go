@@ -48,19 +48,12 @@ func startProcess(t *testing.T, cmd *exec.Cmd) (*syncWriter, chan error) {
 	return out, exited
 }
 
-// workersConfig is the test configuration of the runs with workers:
-// fastConfig with the distillation every other generation, whose searches
-// then go to the workers too.
-func workersConfig() string {
-	return strings.Replace(fastConfig, "[draughts]\n", "[draughts]\ndistill_every = 2\ndistill_nodes = 100\n", 1)
-}
-
 // localRun runs the workers' test configuration locally for target
 // generations and returns the database's fingerprint.
 func localRun(t *testing.T, target string) string {
 	t.Helper()
 	dir, config := setup(t)
-	if err := os.WriteFile(config, []byte(workersConfig()), 0o644); err != nil {
+	if err := os.WriteFile(config, []byte(fastConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := evolved(dir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
@@ -76,7 +69,7 @@ func clusterSetup(t *testing.T) (dir, config, url string) {
 	t.Helper()
 	dir, config = setup(t)
 	port := strconv.Itoa(freePort(t))
-	text := workersConfig() + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
+	text := fastConfig + "[cluster]\nnats = \"embedded\"\nlisten = \"127.0.0.1:" + port + "\"\nack_wait = 5\n"
 	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
