@@ -30,6 +30,11 @@ func fastDraughts() Config {
 	cfg.Draughts.Baselines = []string{"random"}
 	cfg.Draughts.BaselineGames = 2
 	cfg.Draughts.DistillNodes = 100 // the default distillation, its searches short
+	if testing.Short() {
+		// The race detector's run (-short) makes each search ten times
+		// slower; the distillation's own tests set it themselves.
+		cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 0, 0
+	}
 	cfg.Jobs.Backup, cfg.Jobs.Prune = "", ""
 	cfg.Jobs.RatingEvery = 0 // the rating tests turn ratings on
 	return cfg
