@@ -650,6 +650,18 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 	}
 	var problems []LineageProblem
 	var tree lineageTree // read at the first problem
+	// report adds p with what is rebuilt through it.
+	report := func(p LineageProblem) error {
+		if tree.children == nil {
+			var err error
+			if tree, err = d.readTree(ctx); err != nil {
+				return fmt.Errorf("check lineage of %s: %w", d.path, err)
+			}
+		}
+		tree.affected(&p)
+		problems = append(problems, p)
+		return nil
+	}
 	for _, k := range all {
 		what := "missing"
 		if !k.missing {
@@ -663,14 +675,9 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 				what = "damaged (" + err.Error() + ")"
 			}
 		}
-		if tree.children == nil {
-			if tree, err = d.readTree(ctx); err != nil {
-				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
-			}
+		if err := report(LineageProblem{Game: k.game, AgentID: k.id, Born: k.born, What: what}); err != nil {
+			return nil, err
 		}
-		p := LineageProblem{Game: k.game, AgentID: k.id, Born: k.born, What: what}
-		tree.affected(&p)
-		problems = append(problems, p)
 	}
 	// Each distillation's step, read from its parts: a broken one takes
 	// down every genome made with it.
@@ -707,28 +714,28 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
 		}
 		what := "damaged (" + err.Error() + ")"
-		if tree.children == nil {
-			if tree, err = d.readTree(ctx); err != nil {
-				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
-			}
-		}
 		users, err := d.db.QueryContext(ctx, `SELECT l.agent_id, g.born FROM lineage l JOIN genomes g ON g.game = l.game AND g.agent_id = l.agent_id
 			WHERE l.game = ?1 AND (l.agent_id = ?2 OR l.step_of = ?2) ORDER BY l.agent_id`, h.game, h.id)
 		if err != nil {
 			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
 		}
+		var made []LineageProblem // the genomes made with the step, reported once users is closed
 		for users.Next() {
 			p := LineageProblem{Game: h.game, What: what, Step: true}
 			if err := users.Scan(&p.AgentID, &p.Born); err != nil {
 				users.Close()
 				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
 			}
-			tree.affected(&p)
-			problems = append(problems, p)
+			made = append(made, p)
 		}
 		users.Close()
 		if err := users.Err(); err != nil {
 			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
+		}
+		for _, p := range made {
+			if err := report(p); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return problems, nil
