@@ -2,6 +2,7 @@ package climb
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 
@@ -143,5 +144,52 @@ func TestHours(t *testing.T) {
 	}
 	if got := Hours(nil); len(got) != 0 {
 		t.Errorf("Hours(nil) = %v, want none", got)
+	}
+}
+
+// TestTQuantile975 checks the 97.5% quantiles of Student's t against a
+// published table (three decimals), exact for one and two degrees of
+// freedom and the expansion's within 0.2% at three.
+func TestTQuantile975(t *testing.T) {
+	for _, tc := range []struct {
+		df   int
+		want float64
+	}{
+		{1, 12.706}, {2, 4.303}, {3, 3.182}, {4, 2.776}, {5, 2.571}, {6, 2.447}, {9, 2.262},
+		{10, 2.228}, {20, 2.086}, {30, 2.042}, {60, 2.000}, {120, 1.980},
+	} {
+		tol := 0.0006 // the table's rounding
+		if tc.df >= 3 && tc.df <= 5 {
+			tol = 0.002 * tc.want
+		}
+		if got := tQuantile975(tc.df); math.Abs(got-tc.want) > tol {
+			t.Errorf("t quantile at %d degrees of freedom: %.4f, want %.3f", tc.df, got, tc.want)
+		}
+	}
+}
+
+// TestLevel checks the level of the README's first-hour climb, worked out
+// by hand: 387, 386 and 388.5 points of 400 are 96.75%, 96.5% and 97.125%,
+// whose mean is 96.79167%, sample deviation 0.314576, 95% half-width
+// 4.302653 × 0.314576 / √3 = 0.781453, and 96.79167% is +591.82 Elo.
+func TestLevel(t *testing.T) {
+	l := NewLevel([]Point{NewPoint(10, 0, 374, 26, 0), NewPoint(20, 0, 372, 28, 0), NewPoint(29, 0, 377, 23, 0)})
+	for _, c := range []struct {
+		name           string
+		got, want, tol float64
+	}{
+		{"score", l.Score, 96.79167, 1e-5}, {"spread", l.Spread, 0.314576, 1e-6}, {"ci", l.CI, 0.781453, 1e-5}, {"elo", l.Elo, 591.82, 0.01},
+	} {
+		if math.Abs(c.got-c.want) > c.tol {
+			t.Errorf("level's %s %.4f, want %.4f", c.name, c.got, c.want)
+		}
+	}
+	if l.Champions != 3 {
+		t.Errorf("level over %d champions, want 3", l.Champions)
+	}
+	// Two equal scores: no spread, no interval, and the Elo of 50% is 0.
+	l = NewLevel([]Point{{Score: 50}, {Score: 50}})
+	if l.Score != 50 || l.Spread != 0 || l.CI != 0 || math.Abs(l.Elo) > 1e-9 {
+		t.Errorf("level of two 50%% points: %+v", l)
 	}
 }

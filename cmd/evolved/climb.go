@@ -65,11 +65,15 @@ func climbCommand(fs *flag.FlagSet) action {
 		fmt.Fprintln(fs.Output(), "latest, against one opponent (generation 0's champion unless --against), each")
 		fmt.Fprintln(fs.Output(), "over the same seeded openings, and prints its Elo over the opponent with the")
 		fmt.Fprintln(fs.Output(), "95% interval and the hours of evolution that made it; then the best champion")
-		fmt.Fprintln(fs.Output(), "and the largest fall below an earlier best, with whether it exceeds its interval.")
+		fmt.Fprintln(fs.Output(), "and the largest fall below an earlier best, with whether it exceeds its interval;")
+		fmt.Fprintln(fs.Output(), "and the level of the champions played: their mean score with its 95% interval.")
+		fmt.Fprintln(fs.Output(), "One champion is one draw from its run; the level of a window of generations")
+		fmt.Fprintln(fs.Output(), "(--every 5 --from A --to B) measures the run there.")
 		fmt.Fprintln(fs.Output(), "It is cheap where `evolved rate` is not: a chess champion plays 400 games at the")
 		fmt.Fprintln(fs.Output(), "run's depth in seconds, against minutes a game on Stockfish's scale. The last")
 		fmt.Fprintln(fs.Output(), "line is")
-		fmt.Fprintln(fs.Output(), "  climb points=N best=G elo=E ci=X last=G elo=E ci=X fall=F fell=yes|no")
+		fmt.Fprintln(fs.Output(), "  climb points=N best=G elo=E ci=X last=G elo=E ci=X fall=F fell=yes|no [level=S level_ci=X]")
+		fmt.Fprintln(fs.Output(), "the level's fields with two champions or more.")
 		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -244,6 +248,10 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	}
 	rep.Finish()
 	report.Best, report.Fall = climb.Summary(report.Points)
+	if len(report.Points) >= 2 {
+		level := climb.NewLevel(report.Points)
+		report.Level = &level
+	}
 	if s.out != "" {
 		if err := plot.WriteFile(s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(report)...); err != nil {
 			return fmt.Errorf("climb: %w", err)
@@ -274,8 +282,13 @@ func printClimbSummary(w io.Writer, r climb.Report) {
 		fall = f.Elo
 		fmt.Fprintf(w, "largest fall: generation %d lies %.0f below generation %d, inside its interval (± %.0f)\n", f.To.Generation, f.Elo, f.From.Generation, f.To.CI)
 	}
-	fmt.Fprintf(w, "climb points=%d best=%d elo=%.0f ci=%.0f last=%d elo=%.0f ci=%.0f fall=%.0f fell=%s\n",
-		len(r.Points), b.Generation, b.Elo, b.CI, last.Generation, last.Elo, last.CI, fall, fell)
+	level := ""
+	if l := r.Level; l != nil {
+		fmt.Fprintf(w, "level: %.1f%% ± %.1f (%+.0f Elo) over %d champions, spread %.1f\n", l.Score, l.CI, l.Elo, l.Champions, l.Spread)
+		level = fmt.Sprintf(" level=%.1f level_ci=%.1f", l.Score, l.CI)
+	}
+	fmt.Fprintf(w, "climb points=%d best=%d elo=%.0f ci=%.0f last=%d elo=%.0f ci=%.0f fall=%.0f fell=%s%s\n",
+		len(r.Points), b.Generation, b.Elo, b.CI, last.Generation, last.Elo, last.CI, fall, fell, level)
 }
 
 // climbCharts draws the points by generation and by hours of evolution,

@@ -82,13 +82,16 @@ func TestClimbAgreesWithMatch(t *testing.T) {
 				t.Errorf("generation %d: %g hours, want %g", p.Generation, p.Hours, seconds/3600)
 			}
 		}
+		if r.Level == nil || *r.Level != climb.NewLevel(r.Points) {
+			t.Errorf("against %s: climb --json's level %+v, want the level of its points", against.flag, r.Level)
+		}
 		if st, err := os.Stat(filepath.Join(dir, "climb.png")); err != nil || st.Size() == 0 {
 			t.Errorf("climb -o climb.png wrote no picture: %v", err)
 		}
 	}
-	// The text output ends with the summary line.
+	// The text output ends with the summary line, the level's fields with it.
 	out, err := evolvedIn(t, dir, "climb", "--every", "2", "--games", "20", "--seed", "3").Output()
-	if err != nil || !regexp.MustCompile(`(?m)^climb points=2 best=[24] elo=-?\d+ ci=\d+ last=4 elo=-?\d+ ci=\d+ fall=\d+ fell=(yes|no)$`).Match(out) {
+	if err != nil || !regexp.MustCompile(`(?m)^climb points=2 best=[24] elo=-?\d+ ci=\d+ last=4 elo=-?\d+ ci=\d+ fall=\d+ fell=(yes|no) level=\d+\.\d level_ci=\d+\.\d$`).Match(out) {
 		t.Errorf("climb: %v\n%s", err, out)
 	}
 }
