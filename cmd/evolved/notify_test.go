@@ -69,7 +69,9 @@ func TestSystemdNotifyAndReload(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	for _, want := range []string{"READY=1", "STATUS=draughts generation 1,", "WATCHDOG=1"} {
-		if !waitFor(20*time.Second, func() bool { return strings.Contains(msgs.String(), want) }) {
+		// Generation 1 distills (the draughts default), which a busy
+		// machine may take many seconds over.
+		if !waitFor(60*time.Second, func() bool { return strings.Contains(msgs.String(), want) }) {
 			t.Fatalf("no %q among the notifications:\n%s\nlog:\n%s", want, msgs.String(), logs.String())
 		}
 	}
