@@ -96,12 +96,19 @@ type Level struct {
 	CI     float64 `json:"ci"`
 }
 
-// NewLevel returns the level of points, at least two.
-func NewLevel(points []Point) Level {
+// NewLevel returns the level of points (each of at least one game, as
+// NewPoint makes them), or nil with fewer than two, which have no spread.
+// A mean score of 0 or 100% is taken half a game of all the points' games
+// from the edge for its Elo, as elo.Estimate takes one match's.
+func NewLevel(points []Point) *Level {
+	if len(points) < 2 {
+		return nil
+	}
 	n := float64(len(points))
-	mean := 0.0
+	mean, games := 0.0, 0
 	for _, p := range points {
 		mean += p.Score
+		games += p.Wins + p.Draws + p.Losses
 	}
 	mean /= n
 	ss := 0.0
@@ -109,10 +116,11 @@ func NewLevel(points []Point) Level {
 		ss += (p.Score - mean) * (p.Score - mean)
 	}
 	spread := math.Sqrt(ss / (n - 1))
-	return Level{
+	edge := 0.5 / float64(games)
+	return &Level{
 		Champions: len(points),
 		Score:     mean,
-		Elo:       elo.Diff(math.Min(math.Max(mean/100, 1e-6), 1-1e-6)),
+		Elo:       elo.Diff(math.Min(math.Max(mean/100, edge), 1-edge)),
 		Spread:    spread,
 		CI:        tQuantile975(len(points)-1) * spread / math.Sqrt(n),
 	}

@@ -188,8 +188,19 @@ func TestLevel(t *testing.T) {
 		t.Errorf("level over %d champions, want 3", l.Champions)
 	}
 	// Two equal scores: no spread, no interval, and the Elo of 50% is 0.
-	l = NewLevel([]Point{{Score: 50}, {Score: 50}})
+	l = NewLevel([]Point{NewPoint(1, 0, 5, 10, 5), NewPoint(2, 0, 10, 0, 10)})
 	if l.Score != 50 || l.Spread != 0 || l.CI != 0 || math.Abs(l.Elo) > 1e-9 {
-		t.Errorf("level of two 50%% points: %+v", l)
+		t.Errorf("level of two 50%% points: %+v", *l)
+	}
+	// Three perfect scores of 400 games: half a game of 1,200 from the
+	// edge, 1 − 1/2400, is 400·log10(2399) = +1352.01 Elo, as
+	// elo.Estimate would take one match of 1,200 games.
+	l = NewLevel([]Point{NewPoint(1, 0, 400, 0, 0), NewPoint(2, 0, 400, 0, 0), NewPoint(3, 0, 400, 0, 0)})
+	if l.Score != 100 || l.Spread != 0 || math.Abs(l.Elo-1352.01) > 0.01 {
+		t.Errorf("level of three perfect points: %+v, want +1352.01 Elo", *l)
+	}
+	// One point has no spread: no level.
+	if l := NewLevel([]Point{NewPoint(1, 0, 3, 1, 0)}); l != nil {
+		t.Errorf("level of one point: %+v, want none", *l)
 	}
 }

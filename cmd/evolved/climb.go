@@ -248,10 +248,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	}
 	rep.Finish()
 	report.Best, report.Fall = climb.Summary(report.Points)
-	if len(report.Points) >= 2 {
-		level := climb.NewLevel(report.Points)
-		report.Level = &level
-	}
+	report.Level = climb.NewLevel(report.Points)
 	if s.out != "" {
 		if err := plot.WriteFile(s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(report)...); err != nil {
 			return fmt.Errorf("climb: %w", err)

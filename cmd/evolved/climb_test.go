@@ -82,7 +82,7 @@ func TestClimbAgreesWithMatch(t *testing.T) {
 				t.Errorf("generation %d: %g hours, want %g", p.Generation, p.Hours, seconds/3600)
 			}
 		}
-		if r.Level == nil || *r.Level != climb.NewLevel(r.Points) {
+		if want := climb.NewLevel(r.Points); r.Level == nil || *r.Level != *want {
 			t.Errorf("against %s: climb --json's level %+v, want the level of its points", against.flag, r.Level)
 		}
 		if st, err := os.Stat(filepath.Join(dir, "climb.png")); err != nil || st.Size() == 0 {
