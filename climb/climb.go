@@ -179,6 +179,22 @@ func Hours(rows []storage.ChampionRow) map[int]float64 {
 	return hours
 }
 
+// GenerationAtHours returns the first generation of rows (the run's
+// champions in order of generation) whose time of evolution, as Hours
+// counts it, reaches hours: the generation a run had played by then, which
+// is what "the run at six hours" means wherever runs are compared at equal
+// hours. ok is false when the run has not evolved that long.
+func GenerationAtHours(rows []storage.ChampionRow, hours float64) (generation int, ok bool) {
+	total := 0.0
+	for _, r := range rows {
+		total += r.Seconds
+		if total/3600 >= hours {
+			return r.Generation, true
+		}
+	}
+	return 0, false
+}
+
 // RangeError is a range of generations the run has not played: To after
 // the run's Latest generation, or From after To.
 type RangeError struct{ From, To, Latest int }

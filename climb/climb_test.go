@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"evolved/elo"
@@ -104,6 +105,62 @@ func TestGenerationsByHours(t *testing.T) {
 	for _, tc := range [][2]int{{0, 6}, {5, 4}} {
 		if got, err := GenerationsByHours(rows, tc[0], tc[1], 1, 0); err == nil {
 			t.Errorf("GenerationsByHours(from %d, to %d) = %v, want an error", tc[0], tc[1], got)
+		}
+	}
+}
+
+// TestGenerationAtHours checks the run of TestGenerationsByHours (its
+// generations end at 0.5, 0.75, 1, 3.5, 3.6 and 4 hours) worked out by
+// hand, and that it names the generations --every-hours plays: the first
+// at each multiple of the step.
+func TestGenerationAtHours(t *testing.T) {
+	var rows []storage.ChampionRow
+	for g, h := range []float64{0.5, 0.25, 0.25, 2.5, 0.1, 0.4} {
+		rows = append(rows, storage.ChampionRow{Generation: g, Seconds: h * 3600})
+	}
+	for _, tc := range []struct {
+		hours float64
+		want  int
+		ok    bool
+	}{
+		{0, 0, true},
+		{0.25, 0, true},
+		{0.5, 0, true}, // generation 0 ends at half an hour: it has reached it
+		{0.6, 1, true},
+		{1, 2, true},
+		{1.01, 3, true},
+		{3.5, 3, true},
+		{3.55, 4, true},
+		{4, 5, true},
+		{4.01, 0, false},
+		{100, 0, false},
+	} {
+		if got, ok := GenerationAtHours(rows, tc.hours); got != tc.want || ok != tc.ok {
+			t.Errorf("GenerationAtHours(%g) = %d, %v; want %d, %v", tc.hours, got, ok, tc.want, tc.ok)
+		}
+	}
+	for _, step := range []float64{0.25, 0.5, 1} {
+		gens, err := GenerationsByHours(rows, 0, 5, step, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// every multiple of step the run reaches names a generation played,
+		// and every generation played but the last (always played) is named
+		named := map[int]bool{}
+		for k := 0; ; k++ {
+			at, ok := GenerationAtHours(rows, float64(k)*step)
+			if !ok {
+				break
+			}
+			named[at] = true
+			if !slices.Contains(gens, at) {
+				t.Errorf("every %g hours: GenerationAtHours(%g) = %d, which --every-hours did not play (%v)", step, float64(k)*step, at, gens)
+			}
+		}
+		for _, g := range gens[:len(gens)-1] {
+			if !named[g] {
+				t.Errorf("every %g hours: --every-hours played generation %d, the first at no multiple of the step", step, g)
+			}
 		}
 	}
 }

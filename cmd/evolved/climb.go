@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -26,9 +25,9 @@ import (
 // climbSettings are the flags of `evolved climb`.
 type climbSettings struct {
 	db, game     string
-	every, from  int
+	every        int
 	everyHours   float64
-	to           optionalInt
+	from, to     generationMark
 	against      string
 	games        int
 	concurrency  int
@@ -47,9 +46,9 @@ func climbCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.game, "game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
 	fs.IntVar(&s.every, "every", 100, "play the champion of every `N`-th generation")
 	fs.Float64Var(&s.everyHours, "every-hours", 0, "instead of --every, play the first champion at or after every `H` hours of evolution (e.g. 24 for a daily curve)")
-	fs.IntVar(&s.from, "from", 0, "the first generation `A` (the first played is the first multiple of --every from A on)")
-	fs.Var(&s.to, "to", "the last generation `B`, always played (default: the latest)")
-	fs.StringVar(&s.against, "against", "0", "the opponent: a generation `N` of the run, whose champion each plays, or a player SPEC (as in match)")
+	fs.Var(&s.from, "from", "the first generation `A` (the first played is the first multiple of --every from A on), or with Ah the one at A hours of evolution (default 0)")
+	fs.Var(&s.to, "to", "the last generation `B`, always played, or with Bh the one at B hours of evolution (default: the latest)")
+	fs.StringVar(&s.against, "against", "0", "the opponent: a generation `N` of the run (with Nh the one at N hours of evolution), whose champion each plays, or a player SPEC (as in match)")
 	fs.IntVar(&s.games, "games", 400, "play `N` games a champion; colours alternate and each pair shares an opening")
 	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings, the same for every champion")
@@ -59,8 +58,8 @@ func climbCommand(fs *flag.FlagSet) action {
 	fs.BoolVar(&s.json, "json", false, "print the results as JSON")
 	fs.StringVar(&s.out, "o", "", "also draw the curve to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved climb [--db FILE] [--game G] [--every N | --every-hours H] [--from A] [--to B]")
-		fmt.Fprintln(fs.Output(), "                     [--against N|SPEC] [--games N] [--tc BASE+INC] [--json] [-o FILE.svg|png]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved climb [--db FILE] [--game G] [--every N | --every-hours H] [--from A|Ah] [--to B|Bh]")
+		fmt.Fprintln(fs.Output(), "                     [--against N|Nh|SPEC] [--games N] [--tc BASE+INC] [--json] [-o FILE.svg|png]")
 		fmt.Fprintln(fs.Output(), "\nDoes the run still climb? Plays the champion of every N-th generation, and the")
 		fmt.Fprintln(fs.Output(), "latest, against one opponent (generation 0's champion unless --against), each")
 		fmt.Fprintln(fs.Output(), "over the same seeded openings, and prints its Elo over the opponent with the")
@@ -68,7 +67,8 @@ func climbCommand(fs *flag.FlagSet) action {
 		fmt.Fprintln(fs.Output(), "and the largest fall below an earlier best, with whether it exceeds its interval;")
 		fmt.Fprintln(fs.Output(), "and the level of the champions played: their mean score with its 95% interval.")
 		fmt.Fprintln(fs.Output(), "One champion is one draw from its run; the level of a window of generations")
-		fmt.Fprintln(fs.Output(), "(--every 5 --from A --to B) measures the run there.")
+		fmt.Fprintln(fs.Output(), "(--every 5 --from A --to B) measures the run there. A generation may be named")
+		fmt.Fprintln(fs.Output(), "by the hours of evolution behind it: --from 5.9h --to 6h --against 1h.")
 		fmt.Fprintln(fs.Output(), "It is cheap where `evolved rate` is not: a chess champion plays 400 games at the")
 		fmt.Fprintln(fs.Output(), "run's depth in seconds, against minutes a game on Stockfish's scale. The last")
 		fmt.Fprintln(fs.Output(), "line is")
@@ -85,10 +85,8 @@ func climbCommand(fs *flag.FlagSet) action {
 			return usagef("climb: --every-hours must be a positive number of hours, got %v", s.everyHours)
 		case s.everyHours > 0 && flagSet(fs, "every"):
 			return usagef("climb: --every and --every-hours choose the generations two ways; give one")
-		case s.from < 0:
-			return usagef("climb: --from must be 0 or more, got %d", s.from)
-		case s.to.set && s.to.n < s.from:
-			return usagef("climb: --to (%d) must not be before --from (%d)", s.to.n, s.from)
+		case s.from.negative():
+			return usagef("climb: --from must be 0 or more, got %d", s.from.n)
 		case s.games < 2 || s.games%2 != 0:
 			return usagef("climb: --games must be an even number of at least 2 (game pairs), got %d", s.games)
 		case s.openingPlies < 0:
@@ -174,29 +172,43 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	}
 	hours := climb.Hours(rows)
 	latest := rows[len(rows)-1].Generation
+	champions := func() ([]storage.ChampionRow, error) { return rows, nil }
+	from, err := s.from.generation("climb", "from", 0, champions)
+	if err != nil {
+		return err
+	}
+	to, err := s.to.generation("climb", "to", latest, champions)
+	if err != nil {
+		return err
+	}
+	if to < from {
+		return usagef("climb: --to (%d) must not be before --from (%d)", to, from)
+	}
 	opponent, skip := player.Spec[M, S]{}, -1
-	if g, err := strconv.Atoi(s.against); err == nil {
+	var against generationMark
+	if against.Set(s.against) == nil { // a generation of the run, by number or hours
+		g, err := against.generation("climb", "against", 0, champions)
+		if err != nil {
+			return err
+		}
 		if g < 0 || g > latest {
 			return usagef("climb: --against %d: the run has played generations 0 to %d", g, latest)
 		}
-		if opponent, err = playerSource(ctx, "climb", k, "", s.db, "", g, 0); err != nil {
+		if opponent, err = playerSource(ctx, "climb", k, "", s.db, "", generationNumber(g), 0); err != nil {
 			return err
 		}
 		skip = g
-	} else if opponent, err = playerSource(ctx, "climb", k, "", "", s.against, 0, 0); err != nil {
+	} else if opponent, err = playerSource(ctx, "climb", k, "", "", s.against, generationMark{}, 0); err != nil {
 		return err
 	}
-	var (
-		gens []int
-		err  error
-	)
+	var gens []int
 	if s.everyHours > 0 {
-		gens, err = climb.GenerationsByHours(rows, s.from, s.to.get(latest), s.everyHours, skip)
+		gens, err = climb.GenerationsByHours(rows, from, to, s.everyHours, skip)
 	} else {
-		gens, err = climb.Generations(s.from, s.to.get(latest), s.every, latest, skip)
+		gens, err = climb.Generations(from, to, s.every, latest, skip)
 	}
 	if err != nil {
-		return climbUsage(err, s.from, s.to.get(latest))
+		return climbUsage(err, from, to)
 	}
 	clock, _ := parseTC(s.tc) // checked before
 	tc := "untimed"
@@ -215,7 +227,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	}
 	rep := progress.New(stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(stderr))
 	for i, g := range gens {
-		champion, err := playerSource(ctx, "climb", k, "", s.db, "", g, 0)
+		champion, err := playerSource(ctx, "climb", k, "", s.db, "", generationNumber(g), 0)
 		if err != nil {
 			rep.Finish()
 			return err

@@ -128,3 +128,93 @@ func TestClimbRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerationsNamedByHours checks generations named by the hours of
+// evolution behind them (export and show --generation, climb --from, --to
+// and --against) against the generations SQL names: the first whose
+// seconds, summed with those of the generations before it, reach the mark.
+func TestGenerationsNamedByHours(t *testing.T) {
+	dir, config := setup(t)
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "5").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT seconds FROM generations ORDER BY generation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends []float64 // the seconds of evolution at each generation's end
+	for rows.Next() {
+		var s float64
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		if len(ends) > 0 {
+			s += ends[len(ends)-1]
+		}
+		ends = append(ends, s)
+	}
+	if err := rows.Err(); err != nil || len(ends) != 5 {
+		t.Fatalf("read %d generations' seconds: %v", len(ends), err)
+	}
+	// within generation g: past the end of g-1, before the end of g
+	within := func(g int) string {
+		return strconv.FormatFloat((ends[g-1]+ends[g])/2/3600, 'g', -1, 64) + "h"
+	}
+
+	if out, err := evolvedIn(t, dir, "export", "--generation", within(2), "-o", "at.json").CombinedOutput(); err != nil {
+		t.Fatalf("export --generation %s: %v\n%s", within(2), err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "at.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exported struct {
+		Provenance struct{ Generation int } `json:"provenance"`
+	}
+	if err := json.Unmarshal(data, &exported); err != nil || exported.Provenance.Generation != 2 {
+		t.Errorf("export --generation %s exported generation %d (%v), want 2", within(2), exported.Provenance.Generation, err)
+	}
+	if out, err := evolvedIn(t, dir, "show", "--db", "evolved.db", "--generation", "0h").Output(); err != nil || !strings.Contains(string(out), "generation 0 champion") {
+		t.Errorf("show --generation 0h: %v\n%s", err, out)
+	}
+
+	out, err := evolvedIn(t, dir, "climb", "--every", "1", "--from", within(1), "--to", within(4), "--against", within(2), "--games", "2", "--json").Output()
+	if err != nil {
+		t.Fatalf("climb: %v\n%s", err, out)
+	}
+	var r climb.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("climb --json: %v\n%s", err, out)
+	}
+	var gens []int
+	for _, p := range r.Points {
+		gens = append(gens, p.Generation)
+	}
+	if want := []int{1, 3, 4}; !reflect.DeepEqual(gens, want) || !strings.Contains(r.Against, "generation 2") {
+		t.Errorf("climb --from %s --to %s --against %s played %v against %q, want %v against generation 2",
+			within(1), within(4), within(2), gens, r.Against, want)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--generation", "1000h"}, "export: --generation 1000h: the run has evolved "},
+		{[]string{"show", "--db", "evolved.db", "--generation", "1000h"}, "show: --generation 1000h: the run has evolved "},
+		{[]string{"climb", "--to", "1000h"}, "climb: --to 1000h: the run has evolved "},
+		{[]string{"climb", "--from", within(3), "--to", within(1)}, "climb: --to (1) must not be before --from (3)"},
+		{[]string{"climb", "--against", "1000h"}, "climb: --against 1000h: the run has evolved "},
+		{[]string{"export", "--generation", "1.5"}, "not a whole number, nor hours of evolution (6h)"},
+		{[]string{"export", "--generation", "-1h"}, "not a number of hours of evolution"},
+	} {
+		out, err := evolvedIn(t, dir, c.args...).CombinedOutput()
+		if code := exitCodeOf(err); code != 2 || !strings.Contains(string(out), c.want) {
+			t.Errorf("evolved %s: exit %d, want 2 with %q; output:\n%s", strings.Join(c.args, " "), code, c.want, out)
+		}
+	}
+}

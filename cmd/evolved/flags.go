@@ -3,7 +3,12 @@ package main
 import (
 	"errors"
 	"flag"
+	"math"
 	"strconv"
+	"strings"
+
+	"evolved/climb"
+	"evolved/storage"
 )
 
 // optionalInt is an int flag whose absence means something a number cannot
@@ -39,6 +44,85 @@ func (o *optionalInt) get(def int) int {
 		return def
 	}
 	return o.n
+}
+
+// generationMark is a flag that names a generation of a run by its
+// number, N, or by the hours of evolution behind it, Hh (6h, 0.5h, 72h):
+// the first generation whose time of evolution, its own seconds included,
+// reaches H hours (climb.GenerationAtHours), the generation climb
+// --every-hours plays at that mark. Runs are compared at equal hours of
+// their own evolution; the mark saves looking the generation up.
+type generationMark struct {
+	n       int
+	hours   float64
+	inHours bool // the mark is hours, not a number
+	set     bool // a value was given
+}
+
+// String returns the mark given, or "" when none was.
+func (m *generationMark) String() string {
+	switch {
+	case m == nil || !m.set:
+		return ""
+	case m.inHours:
+		return strconv.FormatFloat(m.hours, 'g', -1, 64) + "h"
+	}
+	return strconv.Itoa(m.n)
+}
+
+// Set parses a whole number or a number of hours followed by h.
+func (m *generationMark) Set(s string) error {
+	if h, ok := strings.CutSuffix(s, "h"); ok {
+		hours, err := strconv.ParseFloat(h, 64)
+		if err != nil || hours < 0 || math.IsInf(hours, 0) || math.IsNaN(hours) {
+			return errors.New("not a number of hours of evolution, 0 or more (6h, 0.5h)")
+		}
+		*m = generationMark{hours: hours, inHours: true, set: true}
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err != nil {
+		return errors.New("not a whole number, nor hours of evolution (6h)")
+	}
+	*m = generationMark{n: int(n), set: true}
+	return nil
+}
+
+// generationNumber returns the mark of generation n.
+func generationNumber(n int) generationMark { return generationMark{n: n, set: true} }
+
+// negative reports whether the mark is a negative generation number, which
+// the commands refuse in their own words.
+func (m *generationMark) negative() bool { return m.set && !m.inHours && m.n < 0 }
+
+// generation returns the generation the mark names in the run whose
+// champions, in order of generation, champions returns (called only for
+// a mark in hours), or def when no mark was given. A mark in hours past
+// the run's time of evolution is a usage error naming the command cmd, the
+// flag and how long the run has evolved.
+func (m *generationMark) generation(cmd, flag string, def int, champions func() ([]storage.ChampionRow, error)) (int, error) {
+	switch {
+	case !m.set:
+		return def, nil
+	case !m.inHours:
+		return m.n, nil
+	}
+	rows, err := champions()
+	if err != nil {
+		return 0, err
+	}
+	g, ok := climb.GenerationAtHours(rows, m.hours)
+	if ok {
+		return g, nil
+	}
+	if len(rows) == 0 {
+		return 0, usagef("%s: --%s %s: the run has played no generation yet", cmd, flag, m)
+	}
+	seconds := 0.0
+	for _, r := range rows {
+		seconds += r.Seconds
+	}
+	return 0, usagef("%s: --%s %s: the run has evolved %.4g hours, to generation %d", cmd, flag, m, seconds/3600, rows[len(rows)-1].Generation)
 }
 
 // flagSet reports whether the command line gave the flag name; it is

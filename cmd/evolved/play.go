@@ -13,6 +13,7 @@ import (
 	"evolved/play"
 	"evolved/player"
 	"evolved/search"
+	"evolved/storage"
 )
 
 // playCommand implements `evolved play`.
@@ -20,8 +21,8 @@ func playCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "play this exported agent `FILE`")
 	dbPath := fs.String("db", "", "play the latest champion of this database `FILE`")
 	gameName := fs.String("game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game; draughts for --player)")
-	var generation optionalInt
-	fs.Var(&generation, "generation", "with --db: play generation `N`'s champion (default: the latest)")
+	var generation generationMark
+	fs.Var(&generation, "generation", "with --db: play generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")
 	spec := fs.String("player", "", "play a built-in player `SPEC` instead (random, material:D, mcts:N, ept:N, ept:N@FILE; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
 	depth := fs.Int("depth", 0, "the engine's search depth `D` (0: the agent's own)")
 	as := fs.String("as", "", "your `SIDE`: black or white, red in xiangqi (unset: the side that moves first: Black in draughts, White in chess, Red in xiangqi)")
@@ -38,7 +39,7 @@ func playCommand(fs *flag.FlagSet) action {
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, stdin io.Reader, stdout, _ io.Writer) error {
-		if generation.set && generation.n < 0 {
+		if generation.negative() {
 			return usagef("play: --generation must be 0 or more, got %d", generation.n)
 		}
 		g, err := gameFrom(ctx, "play", *gameName, *agentFile, *dbPath, games.DraughtsName)
@@ -61,7 +62,7 @@ func playCommand(fs *flag.FlagSet) action {
 		if *depth < 0 || *depth > 30 {
 			return usagef("play: --depth must be between 1 and 30, got %d", *depth)
 		}
-		a := playArgs{agentFile: *agentFile, dbPath: *dbPath, spec: *spec, generation: generation.get(-1), depth: *depth,
+		a := playArgs{agentFile: *agentFile, dbPath: *dbPath, spec: *spec, generation: generation, depth: *depth,
 			fen: *fen, record: *record, maxMoves: *maxMoves, human: human, ascii: *ascii || !unicodeTerminal()}
 		switch g {
 		case games.DraughtsName:
@@ -77,7 +78,8 @@ func playCommand(fs *flag.FlagSet) action {
 // playArgs are play's flags, checked.
 type playArgs struct {
 	agentFile, dbPath, spec string
-	generation, depth       int
+	generation              generationMark
+	depth                   int
 	fen, record             string
 	maxMoves                int
 	human                   game.Player
@@ -100,9 +102,10 @@ func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdin io.Re
 
 // playerSource builds the player of game k from whichever source a command
 // (cmd, for messages) was given: a player spec, an agent file, or a
-// champion of the database, a net player at a depth (0: the agent's own,
-// or the run's for a champion).
-func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd string, k games.Kind[M, S], agentFile, dbPath, spec string, generation, depth int) (player.Spec[M, S], error) {
+// champion of the database (the generation --generation marks, the latest
+// when unset), a net player at a depth (0: the agent's own, or the run's
+// for a champion).
+func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd string, k games.Kind[M, S], agentFile, dbPath, spec string, generation generationMark, depth int) (player.Spec[M, S], error) {
 	game, parse := k.Name, k.Parse
 	var none player.Spec[M, S]
 	switch {
@@ -128,7 +131,11 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd strin
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer db.Close()
-	a, err := db.ChampionAgent(ctx, game, generation)
+	g, err := generation.generation(cmd, "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
+	if err != nil {
+		return none, err
+	}
+	a, err := db.ChampionAgent(ctx, game, g)
 	if err != nil {
 		return none, fmt.Errorf("%s: %w", cmd, err)
 	}

@@ -392,14 +392,14 @@ func championsCommand(fs *flag.FlagSet) action {
 func exportCommand(fs *flag.FlagSet) action {
 	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
-	var generationFlag optionalInt
-	fs.Var(&generationFlag, "generation", "export generation `N`'s champion (default: the latest)")
+	var generationFlag generationMark
+	fs.Var(&generationFlag, "generation", "export generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")
 	best := fs.Bool("best", false, "export the best rated champion: the highest rating less its interval, on the latest rating's scale")
 	var agentFlag optionalInt
 	fs.Var(&agentFlag, "agent", "export agent `ID`, any member of any generation, champion or not")
 	out := fs.String("o", "", "write the agent to `FILE` (default: standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N | --best | --agent ID] [-o FILE]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N|Nh | --best | --agent ID] [-o FILE]")
 		fmt.Fprintln(fs.Output(), "\nWrites a champion as an agent file, which match, play and uci read. Champions")
 		fmt.Fprintln(fs.Output(), "rise and fall from generation to generation; with ratings in the database")
 		fmt.Fprintln(fs.Output(), "(jobs.rating_every), --best exports the one rated highest with confidence.")
@@ -409,9 +409,8 @@ func exportCommand(fs *flag.FlagSet) action {
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
-		generation := generationFlag.get(-1)
-		if generationFlag.set && generation < 0 {
-			return usagef("export: --generation must be 0 or more, got %d", generation)
+		if generationFlag.negative() {
+			return usagef("export: --generation must be 0 or more, got %d", generationFlag.n)
 		}
 		if generationFlag.set && *best {
 			return usagef("export: --generation and --best choose the champion both; give one")
@@ -428,6 +427,10 @@ func exportCommand(fs *flag.FlagSet) action {
 		}
 		defer db.Close()
 		game, err := gameOf(ctx, db, "export", *game)
+		if err != nil {
+			return err
+		}
+		generation, err := generationFlag.generation("export", "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
 		if err != nil {
 			return err
 		}

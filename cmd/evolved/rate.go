@@ -21,7 +21,7 @@ type rateSettings struct {
 	game        string
 	agent, db   string
 	spec        string
-	generation  optionalInt
+	generation  generationMark
 	depth       int
 	games       int
 	concurrency int
@@ -38,7 +38,7 @@ func rateCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.game, "game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game)")
 	fs.StringVar(&s.agent, "agent", "", "rate the exported agent `FILE`")
 	fs.StringVar(&s.db, "db", "", "rate a champion of the database `FILE` (the latest unless --generation)")
-	fs.Var(&s.generation, "generation", "with --db: rate generation `N`'s champion")
+	fs.Var(&s.generation, "generation", "with --db: rate generation `N`'s champion, or the one at N hours of evolution with Nh")
 	fs.StringVar(&s.spec, "player", "", "rate the built-in player `SPEC` (as in match)")
 	fs.IntVar(&s.depth, "depth", 0, "the agent's search depth `D` in untimed games (0: the agent's own, or the run's)")
 	fs.IntVar(&s.games, "games", 0, "play at most `N` games (default: 200 for draughts, 100 for chess and xiangqi)")
@@ -49,7 +49,7 @@ func rateCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.engine, "engine", "", "the ladder's engine at `PATH` (default: its name on $PATH or in /usr/games)")
 	fs.BoolVar(&s.json, "json", false, "print the rating as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved rate (--agent FILE | --db FILE [--generation N] | --player SPEC) [--game G]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved rate (--agent FILE | --db FILE [--generation N|Nh] | --player SPEC) [--game G]")
 		fmt.Fprintln(fs.Output(), "                    [--games N] [--tc BASE+INC] [--concurrency C] [--json]")
 		fmt.Fprintln(fs.Output(), "\nRates a player on its game's calibrated Elo scale: it plays pairs of games")
 		fmt.Fprintln(fs.Output(), "(one opening, both colours) against the ladder's anchors nearest its strength,")
@@ -73,7 +73,7 @@ func rateCommand(fs *flag.FlagSet) action {
 			return usagef("rate: give exactly one of --agent FILE, --db FILE or --player SPEC")
 		case s.generation.set && s.db == "":
 			return usagef("rate: --generation goes with --db")
-		case s.generation.set && s.generation.n < 0:
+		case s.generation.negative():
 			return usagef("rate: --generation must be 0 or more, got %d", s.generation.n)
 		case s.games < 0 || s.games > 100000:
 			return usagef("rate: --games must be between 1 and 100000, got %d", s.games)
@@ -173,7 +173,7 @@ func gameFrom(ctx context.Context, cmd, given, agentFile, dbPath, fallback strin
 func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings, stdout, stderr io.Writer, ladder *rating.Ladder, enginePath string, clock tournament.Clock,
 	k games.Kind[M, S]) error {
 	arena := k.Arena(games.Setup{MaxMoves: ladder.MoveLimit(), OpeningPlies: ladder.Plies()})
-	rated, err := playerSource(ctx, "rate", k, s.agent, s.db, s.spec, s.generation.get(-1), s.depth)
+	rated, err := playerSource(ctx, "rate", k, s.agent, s.db, s.spec, s.generation, s.depth)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"evolved/daemon"
 	"evolved/games"
 	"evolved/player"
+	"evolved/storage"
 )
 
 // showCommand sets up "evolved show": what an agent is made of.
@@ -19,10 +20,10 @@ func showCommand(fs *flag.FlagSet) action {
 	agentPath := fs.String("agent", "", "show the agent file `FILE`")
 	dbPath := fs.String("db", "", "show a champion of the database `FILE` instead")
 	game := fs.String("game", "", "the population `GAME` of --db: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
-	var generationFlag optionalInt
-	fs.Var(&generationFlag, "generation", "with --db, generation `N`'s champion (default: the latest)")
+	var generationFlag generationMark
+	fs.Var(&generationFlag, "generation", "with --db, generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved show --agent FILE | --db FILE [--game GAME] [--generation N]")
+		fmt.Fprintln(fs.Output(), "Usage: evolved show --agent FILE | --db FILE [--game GAME] [--generation N|Nh]")
 		fmt.Fprintln(fs.Output(), "\nDescribes an agent: where it comes from, its search, its net, and what evolved")
 		fmt.Fprintln(fs.Output(), "beside the net: the piece values, the draughts king's value, and the positional")
 		fmt.Fprintln(fs.Output(), "terms, each as its weight, its unit and what a count of its feature is worth.")
@@ -30,14 +31,13 @@ func showCommand(fs *flag.FlagSet) action {
 		fs.PrintDefaults()
 	}
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
-		generation := generationFlag.get(-1)
 		switch {
 		case (*agentPath == "") == (*dbPath == ""):
 			return usagef("show: give --agent FILE or --db FILE")
 		case *agentPath != "" && (*game != "" || generationFlag.set):
 			return usagef("show: --game and --generation choose a champion of --db, not of an agent file")
-		case generationFlag.set && generation < 0:
-			return usagef("show: --generation must be 0 or more, got %d", generation)
+		case generationFlag.negative():
+			return usagef("show: --generation must be 0 or more, got %d", generationFlag.n)
 		}
 		var f agent.File
 		if *agentPath != "" {
@@ -52,6 +52,10 @@ func showCommand(fs *flag.FlagSet) action {
 			}
 			defer db.Close()
 			g, err := gameOf(ctx, db, "show", *game)
+			if err != nil {
+				return err
+			}
+			generation, err := generationFlag.generation("show", "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, g) })
 			if err != nil {
 				return err
 			}
