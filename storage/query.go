@@ -18,7 +18,12 @@ type PopulationStatus struct {
 	// Generation is the number of generations played.
 	Generation int `json:"generation"`
 	// Games is the number of tournament games its generations played.
-	Games       int64   `json:"games"`
+	Games int64 `json:"games"`
+	// Hours is the run's time of evolution: the seconds of all its
+	// generations, in hours, excluding the time the daemon was stopped.
+	// It is what a generation named by its hours (6h) and climb
+	// --every-hours count.
+	Hours       float64 `json:"hours"`
 	BestFitness int     `json:"best_fitness"`
 	MeanFitness float64 `json:"mean_fitness"`
 	// GensPerHour is measured over the last (up to) 20 generations.
@@ -72,10 +77,12 @@ func (d *DB) Status(ctx context.Context) ([]PopulationStatus, error) {
 	for i := range out {
 		s := &out[i]
 		var last sql.NullString
-		if err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(games), 0), coalesce(max(CASE WHEN improved THEN generation END), -1)
-			FROM generations WHERE game = ?`, s.Game).Scan(&s.Generation, &s.Games, &s.LastImprovement); err != nil {
+		var seconds float64
+		if err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(games), 0), coalesce(max(CASE WHEN improved THEN generation END), -1),
+			coalesce(sum(seconds), 0) FROM generations WHERE game = ?`, s.Game).Scan(&s.Generation, &s.Games, &s.LastImprovement, &seconds); err != nil {
 			return nil, fmt.Errorf("status %s: %w", s.Game, err)
 		}
+		s.Hours = seconds / 3600
 		if s.Generation == 0 {
 			continue
 		}

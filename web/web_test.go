@@ -41,13 +41,23 @@ func TestPagesShowTheDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The chess run's hours of evolution: its generations' seconds.
+	var chessSeconds float64
+	chessRows, err := db.Champions(ctx, "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range chessRows {
+		chessSeconds += r.Seconds
+	}
+	chessHours := fmt.Sprintf("<dt>Hours of evolution</dt><dd>%.2f</dd>", chessSeconds/3600)
 	for _, tc := range []struct {
 		path string
 		want []string
 	}{
 		{"/", []string{`href="/games/draughts"`, `href="/games/chess"`, `href="/games/xiangqi"`,
 			"1523 ± 61", "stockfish-uci-elo", "aco", "material:1"}},
-		{"/games/chess", []string{"1523", `data-src="/api/games/chess/curves"`, `/api/games/chess/champions/2/agent`,
+		{"/games/chess", []string{"1523", chessHours, `data-src="/api/games/chess/curves"`, `/api/games/chess/champions/2/agent`,
 			`href="/games/chess/generations/0"`}},
 		{"/games/xiangqi/generations/2", []string{fmt.Sprintf("Champion: agent %d", champ.AgentID), `rel="prev"`,
 			`href="/games/xiangqi/generations/2/games/tournament/0"`}},

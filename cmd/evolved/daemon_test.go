@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -585,6 +586,7 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 			Generation  int      `json:"generation"`
 			BestFitness *int     `json:"best_fitness"`
 			GensPerHour float64  `json:"gens_per_hour"`
+			Hours       float64  `json:"hours"`
 			ETASeconds  *float64 `json:"eta_seconds"`
 			Rating      *struct {
 				Generation int     `json:"generation"`
@@ -605,6 +607,19 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 	p := status.Populations[0]
 	if p.Game != "draughts" || p.Generation != 2 || p.BestFitness == nil || p.GensPerHour <= 0 || p.ETASeconds == nil || *p.ETASeconds <= 0 {
 		t.Errorf("status: %+v, want draughts at generation 2 with fitness, a rate and an ETA to 10", p)
+	}
+	// The hours of evolution are the generations' seconds, read with SQL.
+	sdb, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	var seconds float64
+	if err := sdb.QueryRow("SELECT sum(seconds) FROM generations").Scan(&seconds); err != nil {
+		t.Fatal(err)
+	}
+	if p.Hours <= 0 || math.Abs(p.Hours-seconds/3600) > 1e-9*p.Hours {
+		t.Errorf("status hours %g, want the generations' %g seconds in hours", p.Hours, seconds)
 	}
 	// Generation 0's champion was rated (rating_every = 2) before the run
 	// ended, on the built-in draughts ladder.

@@ -181,7 +181,7 @@ func statusCommand(fs *flag.FlagSet) action {
 			return nil
 		}
 		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "GAME\tGENERATIONS\tBEST\tMEAN\tGENS/HOUR\tLAST IMPROVED\tRATING\tETA\tLAST GENERATION")
+		fmt.Fprintln(tw, "GAME\tGENERATIONS\tHOURS\tBEST\tMEAN\tGENS/HOUR\tLAST IMPROVED\tRATING\tETA\tLAST GENERATION")
 		for _, r := range out.Populations {
 			eta := "-"
 			if r.ETASeconds >= 0 {
@@ -199,7 +199,7 @@ func statusCommand(fs *flag.FlagSet) action {
 			if r.Rating != nil {
 				rated = fmt.Sprintf("%.0f ± %.0f (gen %d)", r.Rating.Elo, r.Rating.CI, r.Rating.Generation)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%s\t%s\t%s\t%s\n", r.Game, r.Generation, r.BestFitness, r.MeanFitness,
+			fmt.Fprintf(tw, "%s\t%d\t%.2f\t%d\t%.2f\t%.1f\t%s\t%s\t%s\t%s\n", r.Game, r.Generation, r.Hours, r.BestFitness, r.MeanFitness,
 				r.GensPerHour, improved, rated, eta, last)
 		}
 		if err := tw.Flush(); err != nil {
