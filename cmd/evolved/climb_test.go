@@ -129,6 +129,18 @@ func TestClimbRefusesBadInput(t *testing.T) {
 	}
 }
 
+// readOnlyDB opens dir's evolved.db read-only for SQL of the test's own,
+// closed when the test ends.
+func readOnlyDB(t *testing.T, dir string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // TestGenerationsNamedByHours checks generations named by the hours of
 // evolution behind them (export and show --generation, climb --from, --to
 // and --against) against the generations SQL names: the first whose
@@ -138,12 +150,7 @@ func TestGenerationsNamedByHours(t *testing.T) {
 	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "5").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rows, err := db.Query("SELECT seconds FROM generations ORDER BY generation")
+	rows, err := readOnlyDB(t, dir).Query("SELECT seconds FROM generations ORDER BY generation")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -609,13 +609,8 @@ func TestStatusAndChampionsJSON(t *testing.T) {
 		t.Errorf("status: %+v, want draughts at generation 2 with fitness, a rate and an ETA to 10", p)
 	}
 	// The hours of evolution are the generations' seconds, read with SQL.
-	sdb, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "evolved.db")+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
 	var seconds float64
-	if err := sdb.QueryRow("SELECT sum(seconds) FROM generations").Scan(&seconds); err != nil {
+	if err := readOnlyDB(t, dir).QueryRow("SELECT sum(seconds) FROM generations").Scan(&seconds); err != nil {
 		t.Fatal(err)
 	}
 	if p.Hours <= 0 || math.Abs(p.Hours-seconds/3600) > 1e-9*p.Hours {
