@@ -265,20 +265,19 @@ func New(sizes []int, flags Flags) (*Net, error) {
 // [-InitRange, InitRange], as Blondie24 initialised its population, except
 // the piece values of EvolvePieceValues, which start at their game's
 // classic values (as New's) so that generation 0 already counts material,
-// and the tables of EvolvePST, which start at ClassicPST or
-// ClassicXiangqiPST (rounded to float32, as every value of a random net).
-// It draws exactly one value from rng per weight in storage order, those
-// excepted: NumWeights values, less NumPieceValues (chess) or
-// NumXiangqiPieceValues (xiangqi) with EvolvePieceValues, less
-// NumPSTValues (chess) or NumXiangqiPSTValues (xiangqi) with EvolvePST. Every value is
-// then rounded to the nearest float32, as the variation operators round
-// theirs (see Float32Exact).
+// the tables of EvolvePST, which start as New's (rounded to float32, as
+// every value of a random net), and the positional terms of EvolveTerms,
+// which start at 0. It draws exactly one value from rng per weight of the
+// net's own (the layers' weights and biases and PieceDiff's direct
+// weights) in storage order, and none for the tables, terms and piece
+// values after them. Every value is then rounded to the nearest float32,
+// as the variation operators round theirs (see Float32Exact).
 func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	n, err := New(sizes, flags)
 	if err != nil {
 		return nil, err
 	}
-	random := n.w[:len(n.w)-len(n.pieceValues())-len(n.pst())]
+	random := n.w[:len(n.w)-len(n.pieceValues())-len(n.terms())-len(n.pst())]
 	for i := range random {
 		random[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
 	}

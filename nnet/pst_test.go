@@ -11,7 +11,8 @@ import (
 
 // TestPSTStartsClassicAndDrawsNothing checks EvolvePST's genome: the tables
 // start at Michniewski's values (spot-checked by hand against the printed
-// tables), Random draws no number for them, and only chess nets take them.
+// tables), Random draws no number for them nor for the terms after them,
+// and only chess nets take them.
 func TestPSTStartsClassicAndDrawsNothing(t *testing.T) {
 	c := ClassicPST()
 	for _, tc := range []struct {
@@ -34,7 +35,7 @@ func TestPSTStartsClassicAndDrawsNothing(t *testing.T) {
 			t.Errorf("piece %d on square %d: %v, want %v", tc.pt, tc.s, got, tc.want)
 		}
 	}
-	flags := EvolvePieceValues | EvolvePST
+	flags := EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms
 	n, err := Random(ChessSizes(4), flags, newRNG(5))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestPSTStartsClassicAndDrawsNothing(t *testing.T) {
 	}
 	// The draws: one per weight except the tables and piece values.
 	rng := newRNG(5)
-	for range n.NumWeights() - NumPSTValues - NumPieceValues {
+	for range n.NumWeights() - NumPSTValues - n.TermCount() - NumPieceValues {
 		rng.Float64()
 	}
 	after := newRNG(5)
@@ -105,7 +106,8 @@ func TestPSTEvaluation(t *testing.T) {
 // a xiangqi net: the tables start at the classic program's position
 // values less the home point's, in pawns of 600 evaluation units (values
 // read by hand from ElephantEye's tables), Random draws no number for
-// them, and a chess accessor does not read them.
+// them nor for the terms after them (which once took the draws meant for
+// the tables' first entries), and a chess accessor does not read them.
 func TestXiangqiPSTStartsClassicAndDrawsNothing(t *testing.T) {
 	c := ClassicXiangqiPST()
 	for _, tc := range []struct {
@@ -131,7 +133,7 @@ func TestXiangqiPSTStartsClassicAndDrawsNothing(t *testing.T) {
 			t.Errorf("%v on %s: %v, want %v", tc.pt, tc.sq, got, tc.want)
 		}
 	}
-	flags := EvolvePieceValues | EvolvePST
+	flags := EvolvePieceValues | EvolvePST | EvolveTerms
 	n, err := Random(XiangqiSizes(4), flags, newRNG(5))
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +151,7 @@ func TestXiangqiPSTStartsClassicAndDrawsNothing(t *testing.T) {
 		t.Errorf("piece values %v moved with the tables", n.XiangqiPieceValues())
 	}
 	rng := newRNG(5)
-	for range n.NumWeights() - NumXiangqiPSTValues - NumXiangqiPieceValues {
+	for range n.NumWeights() - NumXiangqiPSTValues - n.TermCount() - NumXiangqiPieceValues {
 		rng.Float64()
 	}
 	after := newRNG(5)
