@@ -98,6 +98,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nevolve_terms = false\nevolve_more_terms = true\n":                 "chess.evolve_more_terms = true: needs evolve_terms",
 		"[chess]\nevolve_terms = false\nevolve_tapered = true\n":                    "chess.evolve_tapered = true: needs evolve_terms",
 		"[chess]\nevolve_more_terms = false\nevolve_king_danger = true\n":           "chess.evolve_king_danger = true: needs evolve_terms and evolve_more_terms",
+		"[chess]\nevolve_pst = false\nevolve_tapered_tables = true\n":               "chess.evolve_tapered_tables = true: needs evolve_pst",
 		"[draughts]\ncurriculum_every = 50\n":                                       "draughts.curriculum_every = 50: raises the node budget of alpha-beta",
 		"[chess]\ncurriculum_step = 2.0\n":                                          "chess.curriculum_step = 2: needs curriculum_every",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                                   "xiangqi.value_mutation_scale = 1.5",
@@ -196,6 +197,7 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		{"[chess]\nevolve_more_terms = false\n", true, false, false},
 		{"[chess]\nevolve_tapered = true\n", true, true, true},
 		{"[chess]\nevolve_king_danger = true\n", true, true, false},
+		{"[chess]\nevolve_tapered_tables = true\n", true, true, false},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -220,6 +222,9 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		}
 		if got := st.Agents[0].Net.Flags()&nnet.TaperedTerms != 0; got != tc.tapered {
 			t.Errorf("%q: generation 0 has flags %v, want tapered-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.tapered)
+		}
+		if got, want := st.Agents[0].Net.Flags()&nnet.TaperedTables != 0, strings.Contains(tc.file, "tapered_tables"); got != want {
+			t.Errorf("%q: generation 0 has flags %v, want tapered-tables %v", tc.file, st.Agents[0].Net.Flags(), want)
 		}
 	}
 }

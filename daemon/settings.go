@@ -94,6 +94,12 @@ type ChessConfig struct {
 	// worth, 0 at first, after the more terms (nnet.EvolveKingDanger). It
 	// needs evolve_more_terms. Off by default.
 	EvolveKingDanger bool `toml:"evolve_king_danger" json:"evolve_king_danger,omitempty"`
+	// EvolveTaperedTables gives the piece-square tables a middlegame and
+	// an endgame half, blended by the phase as evolve_tapered blends the
+	// terms, the endgame king's starting at Michniewski's endgame table
+	// (nnet.TaperedTables). It needs evolve_pst. Off by default; runs
+	// started before the key have none.
+	EvolveTaperedTables bool `toml:"evolve_tapered_tables" json:"evolve_tapered_tables,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many pawns ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -348,6 +354,9 @@ func (c ChessConfig) flags() nnet.Flags {
 	if c.EvolveTerms && c.EvolveMoreTerms && c.EvolveKingDanger {
 		f |= nnet.EvolveKingDanger
 	}
+	if c.EvolvePST && c.EvolveTaperedTables {
+		f |= nnet.TaperedTables
+	}
 	return f
 }
 
@@ -417,6 +426,8 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 		return bad("evolve_tapered", true, "needs evolve_terms = true: it tapers the terms")
 	case c.EvolveKingDanger && !(c.EvolveTerms && c.EvolveMoreTerms):
 		return bad("evolve_king_danger", true, "needs evolve_terms and evolve_more_terms = true: the table follows the more terms")
+	case c.EvolveTaperedTables && !c.EvolvePST:
+		return bad("evolve_tapered_tables", true, "needs evolve_pst = true: it tapers the piece-square tables")
 	case c.ValueMutationScale != 0 && !c.EvolvePieceValues:
 		return bad("value_mutation_scale", c.ValueMutationScale, "needs evolve_piece_values = true")
 	case c.TableScaleStep != 0 && !c.EvolvePST:

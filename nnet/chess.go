@@ -242,7 +242,7 @@ func (e *ChessEval) PieceValues() [NumPieceValues]float64 { return e.values }
 // have at most 64 nodes.
 func (e *ChessEval) Evaluate(p chess.Position, pov game.Player) float64 {
 	var arr [2 * 64]float32
-	var sums [65]int32
+	var sums [66]int32
 	buf, acc := e.scratch(&arr, &sums)
 	e.refresh(acc, &p, pov)
 	return e.value(acc, &p, pov, buf)
@@ -265,14 +265,19 @@ func (e *ChessEval) refresh(acc []int32, p *chess.Position, pov game.Player) {
 }
 
 // value finishes an evaluation of p for pov from its first-layer sums acc
-// (and the tables' channel, acc[h1], with EvolvePST): material +
-// ChessNetWeight*output [+ pst] [+ terms], using the first 2*e.width
-// floats of buf as scratch.
+// (and the tables' channels, acc[h1] and with TaperedTables acc[h1+1],
+// with EvolvePST): material + ChessNetWeight*output [+ pst] [+ terms],
+// using the first 2*e.width floats of buf as scratch.
 func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf []float32) float64 {
 	m := chessMaterial(p, pov, &e.values)
 	v := m + float64(ChessNetWeight*e.output(acc, m, buf))
-	if e.stride > e.h1 {
+	switch e.stride - e.h1 {
+	case 1:
 		v += float64(float64(acc[e.h1]) * e.balanceUnit)
+	case 2: // the tables tapered, blended as the terms are
+		phase := float64(chessPhase(p))
+		mg, eg := float64(float64(acc[e.h1])*e.balanceUnit), float64(float64(acc[e.h1+1])*e.endgameUnit)
+		v += (float64(mg*phase) + float64(eg*(24-phase))) / 24
 	}
 	if e.terms != nil {
 		v += chessTermsValue(p, pov, e.terms, e.nterms)

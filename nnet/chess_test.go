@@ -842,6 +842,7 @@ func BenchmarkChessEvaluateIncremental(b *testing.B) {
 		{"pov=side/tables=no", false, chessExtras &^ (EvolvePST | EvolveTerms | EvolveMoreTerms)}, // what the piece-square tables cost
 		{"pov=side/terms=basic", false, chessExtras &^ EvolveMoreTerms},                           // what the more terms cost
 		{"pov=side/terms=no", false, chessExtras &^ (EvolveTerms | EvolveMoreTerms)},              // what the positional terms cost
+		{"pov=side/tables=tapered", false, chessExtras | TaperedTables},                           // what the tables' second phase costs
 	} {
 		e := chessTestEval(b, bc.flags, 31)
 		b.Run(bc.name, func(b *testing.B) {

@@ -11,8 +11,9 @@ import (
 // ChessLinearGradient appends to idx and grad the partial derivatives of
 // ChessEval.Evaluate(p, pov) with respect to n's linear weights, the
 // weights the value is a sum of products in: the piece values
-// (EvolvePieceValues), the piece-square tables (EvolvePST) and the
-// positional terms (EvolveTerms, both phases' with TaperedTerms). idx
+// (EvolvePieceValues), the piece-square tables (EvolvePST, both phases'
+// with TaperedTables) and the positional terms (EvolveTerms, both phases'
+// with TaperedTerms). idx
 // holds indexes into Weights, grad the derivatives in pawns per unit of
 // weight; an index may appear more than once (a table entry that both
 // sides' pieces use), and the derivative is the sum of its entries. The
@@ -40,7 +41,12 @@ func (n *Net) ChessLinearGradient(idx []int32, grad []float64, p *chess.Position
 	}
 	if n.flags&EvolvePST != 0 {
 		end := len(n.w) - len(n.pieceValues()) - len(n.terms())
-		base := end - NumPSTValues
+		base := end - n.pstWeights()
+		mg, eg := 1.0, 0.0
+		if n.flags&TaperedTables != 0 {
+			phase := float64(chessPhase(p))
+			mg, eg = phase/24, (24-phase)/24
+		}
 		for _, c := range [2]game.Player{game.First, game.Second} {
 			sign, flip := -1.0, 0
 			if c == us {
@@ -51,8 +57,15 @@ func (n *Net) ChessLinearGradient(idx []int32, grad []float64, p *chess.Position
 			}
 			for pt := chess.Pawn; pt <= chess.King; pt++ {
 				for b := uint64(p.Pieces(c, pt)); b != 0; b &= b - 1 {
-					idx = append(idx, int32(base+PSTIndex(int(pt), bits.TrailingZeros64(b)^flip)))
-					grad = append(grad, sign)
+					i := base + PSTIndex(int(pt), bits.TrailingZeros64(b)^flip)
+					if mg != 0 {
+						idx = append(idx, int32(i))
+						grad = append(grad, sign*mg)
+					}
+					if eg != 0 {
+						idx = append(idx, int32(i+NumPSTValues))
+						grad = append(grad, sign*eg)
+					}
 				}
 			}
 		}

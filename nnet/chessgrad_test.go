@@ -80,14 +80,15 @@ func checkLinearGradient(t *testing.T, n *Net, positions int, evaluator func(*Ne
 }
 
 // TestChessLinearGradientByDifferences checks the derivatives against the
-// evaluation itself (checkLinearGradient) for four flag sets, the tapered
-// terms and the king danger table among them.
+// evaluation itself (checkLinearGradient) for five flag sets, the tapered
+// terms, the tapered tables and the king danger table among them.
 func TestChessLinearGradientByDifferences(t *testing.T) {
 	positions := randomChessPositions(t, newRNG(41), 6)
 	for _, flags := range []Flags{
 		EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms,
 		EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | EvolveKingDanger | TaperedTerms,
 		EvolvePST,
+		EvolvePieceValues | EvolvePST | TaperedTables,
 		EvolveTerms,
 	} {
 		n := chessTestNet(t, []int{4}, flags, 7)

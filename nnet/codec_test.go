@@ -17,8 +17,9 @@ func codecNets(t testing.TB) []*Net {
 	var nets []*Net
 	for flags := Flags(0); flags <= knownFlags; flags++ {
 		if flags&(EvolveMoreTerms|TaperedTerms) != 0 && flags&EvolveTerms == 0 ||
-			flags&EvolveKingDanger != 0 && flags&EvolveMoreTerms == 0 {
-			continue // the more terms and the king danger table follow the basic terms, which tapering needs
+			flags&EvolveKingDanger != 0 && flags&EvolveMoreTerms == 0 ||
+			flags&TaperedTables != 0 && flags&EvolvePST == 0 {
+			continue // the more terms and the king danger table follow the basic terms, which tapering needs, as tapered tables need tables
 		}
 		sizes := draughtsSizes
 		if flags&(EvolvePST|EvolveTerms) != 0 {
@@ -307,7 +308,7 @@ func FuzzReadNet(f *testing.F) {
 		f.Add(b)
 		f.Add(b[:len(b)/2])
 	}
-	small, _ := New([]int{1, 1}, knownFlags&^(EvolvePST|EvolveTerms|EvolveMoreTerms|TaperedTerms|EvolveKingDanger)) // tables and terms need a chess net: codecNets has those
+	small, _ := New([]int{1, 1}, knownFlags&^(EvolvePST|EvolveTerms|EvolveMoreTerms|TaperedTerms|EvolveKingDanger|TaperedTables)) // tables and terms need a chess net: codecNets has those
 	b, _ := small.MarshalBinary()
 	f.Add(b)
 	f.Add([]byte(Magic))

@@ -250,8 +250,9 @@ func (n *Net) SignPerturbed(rng *rand.Rand, steps Steps) (plus, minus *Net) {
 }
 
 // scaleTables multiplies each piece type's table of EvolvePST by
-// 1 + m*step, m uniform in [-1, 1), one draw per table; a step of 0, or a
-// net without tables, draws nothing.
+// 1 + m*step, m uniform in [-1, 1), one draw per table (with
+// TaperedTables, per table of each phase, the middlegame's first); a step
+// of 0, or a net without tables, draws nothing.
 func (n *Net) scaleTables(rng *rand.Rand, step float64) {
 	pst := n.pst()
 	if step == 0 || len(pst) == 0 {

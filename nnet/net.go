@@ -123,13 +123,23 @@ const (
 	// is worth (see ChessTermNames), so king safety can grow non-linearly
 	// with the attack, 0 everywhere at first.
 	EvolveKingDanger
+	// TaperedTables, with EvolvePST on a chess net, gives the piece-square
+	// tables a middlegame and an endgame half, blended by the game's phase
+	// as TaperedTerms blends the terms: a piece on a square is worth
+	// (mg*phase + eg*(24-phase))/24 of its two entries. The middlegame
+	// tables are stored first (NumPSTValues, starting at ClassicPST), then
+	// the endgame ones (NumPSTValues more, starting at ClassicEndgamePST:
+	// the same but for the king, which Michniewski's endgame table sends
+	// to the centre). An endgame table that moves as a whole moves its
+	// piece's endgame value, so the piece values taper too.
+	TaperedTables
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger | TaperedTables
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms", "tapered-terms", "evolve-king-danger"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms", "tapered-terms", "evolve-king-danger", "tapered-tables"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -239,7 +249,8 @@ type Net struct {
 // at least two layers) and flags, all weights zero except the piece values
 // (with EvolvePieceValues: ClassicXiangqiPieceValues for a xiangqi net,
 // ClassicPieceValues for any other) and the tables of EvolvePST
-// (ClassicPST or ClassicXiangqiPST), K = DefaultKing and, with
+// (ClassicPST or ClassicXiangqiPST; with TaperedTables, ClassicPST then
+// ClassicEndgamePST), K = DefaultKing and, with
 // SelfAdaptive, every sigma DefaultSigma.
 func New(sizes []int, flags Flags) (*Net, error) {
 	n := &Net{sizes: slices.Clone(sizes), flags: flags, king: DefaultKing}
@@ -251,6 +262,10 @@ func New(sizes []int, flags Flags) (*Net, error) {
 	copy(n.pieceValues(), defaultPieceValues(n.sizes[0]))
 	if t := n.pst(); t != nil {
 		copy(t, defaultPST(n.sizes[0]))
+		if flags&TaperedTables != 0 {
+			eg := ClassicEndgamePST()
+			copy(t[NumPSTValues:], eg[:])
+		}
 	}
 	if flags&SelfAdaptive != 0 {
 		n.sigma = make([]float64, count)
@@ -316,12 +331,15 @@ func (n *Net) layout() (int, error) {
 			count += int64(size)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolvePST != 0 {
-			c := pstCount(n.sizes[0])
-			if c == 0 {
+			if pstCount(n.sizes[0]) == 0 {
 				return 0, fmt.Errorf("%w: %v on a net of %d inputs: piece-square tables are for chess (%d inputs) and xiangqi (%d inputs) nets",
 					ErrArchitecture, EvolvePST, n.sizes[0], NumChessInputs, NumXiangqiInputs)
 			}
-			count += int64(c)
+			count += int64(n.pstWeights())
+		}
+		if l == len(n.sizes)-1 && n.flags&TaperedTables != 0 && (n.flags&EvolvePST == 0 || n.sizes[0] != NumChessInputs) {
+			return 0, fmt.Errorf("%w: %v on a net of %d inputs with flags %v: the tapered tables are %v's on chess nets (%d inputs)",
+				ErrArchitecture, TaperedTables, n.sizes[0], n.flags, EvolvePST, NumChessInputs)
 		}
 		if l == len(n.sizes)-1 && n.flags&EvolveTerms != 0 {
 			if n.sizes[0] != NumChessInputs && n.sizes[0] != NumXiangqiInputs {
@@ -386,14 +404,24 @@ func (n *Net) pieceValues() []float64 {
 	return n.w[len(n.w)-pieceValueCount(n.sizes[0]):]
 }
 
-// pst returns the piece-square tables of EvolvePST, the pstCount weights
-// before the terms and piece values, aliasing n.w; nil without EvolvePST.
+// pst returns the piece-square tables of EvolvePST, the pstWeights
+// weights before the terms and piece values (with TaperedTables the
+// middlegame's, then the endgame's), aliasing n.w; nil without EvolvePST.
 func (n *Net) pst() []float64 {
 	if n.flags&EvolvePST == 0 {
 		return nil
 	}
 	end := len(n.w) - len(n.pieceValues()) - len(n.terms())
-	return n.w[end-pstCount(n.sizes[0]) : end]
+	return n.w[end-n.pstWeights() : end]
+}
+
+// pstWeights returns the number of the tables' weights: pstCount of the
+// net's inputs, twice that with TaperedTables.
+func (n *Net) pstWeights() int {
+	if n.flags&TaperedTables != 0 {
+		return 2 * pstCount(n.sizes[0])
+	}
+	return pstCount(n.sizes[0])
 }
 
 // terms returns the positional terms' weights of EvolveTerms, the

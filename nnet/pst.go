@@ -79,6 +79,20 @@ var classicPST = [6][64]int8{
 	},
 }
 
+// classicKingEndgame is the king's endgame table of Michniewski's
+// "Simplified Evaluation Function", laid out as classicPST: towards the
+// centre once the queens are off.
+var classicKingEndgame = [64]int8{
+	-50, -40, -30, -20, -20, -30, -40, -50,
+	-30, -20, -10, 0, 0, -10, -20, -30,
+	-30, -10, 20, 30, 30, 20, -10, -30,
+	-30, -10, 30, 40, 40, 30, -10, -30,
+	-30, -10, 30, 40, 40, 30, -10, -30,
+	-30, -10, 20, 30, 30, 20, -10, -30,
+	-30, -30, 0, 0, 0, 0, -30, -30,
+	-50, -30, -30, -30, -30, -30, -30, -50,
+}
+
 // ClassicPST returns Michniewski's piece-square tables in pawns, indexed by
 // PSTIndex: where EvolvePST tables start.
 func ClassicPST() [NumPSTValues]float64 {
@@ -92,6 +106,17 @@ func ClassicPST() [NumPSTValues]float64 {
 	return t
 }
 
+// ClassicEndgamePST returns the tables the endgame half of TaperedTables
+// starts from: ClassicPST with Michniewski's endgame table for the king.
+func ClassicEndgamePST() [NumPSTValues]float64 {
+	t := ClassicPST()
+	for s := range 64 {
+		rank, file := s>>3, s&7
+		t[PSTIndex(5, s)] = float64(classicKingEndgame[(7-rank)*8+file]) / 100
+	}
+	return t
+}
+
 // ClassicPSTCentipawns returns the value of ClassicPST for piece type pt on
 // square s (its own side's view, see PSTIndex), in centipawns.
 func ClassicPSTCentipawns(pt, s int) int {
@@ -100,12 +125,24 @@ func ClassicPSTCentipawns(pt, s int) int {
 }
 
 // PST returns a copy of the piece-square tables of a chess net with
-// EvolvePST, indexed by PSTIndex, in pawns; ok is false for a net without
-// them (see XiangqiPST for xiangqi's).
+// EvolvePST, indexed by PSTIndex, in pawns (with TaperedTables the
+// middlegame's); ok is false for a net without them (see XiangqiPST for
+// xiangqi's).
 func (n *Net) PST() (t [NumPSTValues]float64, ok bool) {
 	v := n.pst()
 	if v == nil || n.sizes[0] != NumChessInputs {
 		return t, false
 	}
-	return [NumPSTValues]float64(v), true
+	return [NumPSTValues]float64(v[:NumPSTValues]), true
+}
+
+// EndgamePST returns a copy of the endgame tables of a chess net with
+// TaperedTables, indexed by PSTIndex, in pawns; ok is false for any other
+// net.
+func (n *Net) EndgamePST() (t [NumPSTValues]float64, ok bool) {
+	v := n.pst()
+	if n.flags&TaperedTables == 0 || v == nil {
+		return t, false
+	}
+	return [NumPSTValues]float64(v[NumPSTValues:]), true
 }

@@ -164,10 +164,14 @@ type sparseLayer struct {
 	// multiples of the head's units (see sparseColumns). With EvolvePST,
 	// stride is h1+1 and cols[input*stride+h1] is what the input adds to
 	// the piece-square balance, in multiples of balanceUnit (see
-	// withBalanceChannel); without, stride is h1.
+	// withBalanceChannel); with TaperedTables too, stride is h1+2, that
+	// channel is the middlegame tables' balance and cols[input*stride+h1+1]
+	// the endgame tables', in multiples of endgameUnit; without tables,
+	// stride is h1.
 	cols        []int32
 	stride      int
 	balanceUnit float64
+	endgameUnit float64
 }
 
 // newSparseLayer checks that n has the given number of inputs and one
@@ -188,8 +192,16 @@ func newSparseLayer(n *Net, game string, inputs, squares int, entry func(t []flo
 	l.cols = sparseColumns(n, l.unit, squares)
 	l.stride = l.h1
 	if t := n.pst(); t != nil {
-		l.cols, l.balanceUnit = withBalanceChannel(l.cols, l.h1, inputs, squares, func(i int) float64 { return entry(t, i) })
+		mg, eg := t, []float64(nil)
+		if n.flags&TaperedTables != 0 {
+			mg, eg = t[:len(t)/2], t[len(t)/2:]
+		}
+		l.cols, l.balanceUnit = withBalanceChannel(l.cols, l.stride, inputs, squares, func(i int) float64 { return entry(mg, i) })
 		l.stride++
+		if eg != nil {
+			l.cols, l.endgameUnit = withBalanceChannel(l.cols, l.stride, inputs, squares, func(i int) float64 { return entry(eg, i) })
+			l.stride++
+		}
 	}
 	return l, nil
 }
@@ -198,28 +210,28 @@ func newSparseLayer(n *Net, game string, inputs, squares int, entry func(t []flo
 // (see head.output) and the sums', slices of arr and sums when they are
 // large enough, as they are for layers of up to 64 nodes (so that
 // Evaluate does not allocate), fresh ones otherwise.
-func (l *sparseLayer) scratch(arr *[2 * 64]float32, sums *[65]int32) ([]float32, []int32) {
+func (l *sparseLayer) scratch(arr *[2 * 64]float32, sums *[66]int32) ([]float32, []int32) {
 	if 2*l.width > len(arr) || l.stride > len(sums) {
 		return make([]float32, 2*l.width), make([]int32, l.stride)
 	}
 	return arr[:], sums[:l.stride]
 }
 
-// withBalanceChannel returns the columns cols (inputs of them, h1 wide)
-// widened to h1+1 by one more channel, entry(i) for input i, and that
-// channel's unit: a balance that is linear in the inputs (the
+// withBalanceChannel returns the columns cols (inputs of them, width
+// wide) widened to width+1 by one more channel, entry(i) for input i, and
+// that channel's unit: a balance that is linear in the inputs (the
 // piece-square tables' balance), which the accumulators then sum with the
 // first layer, exactly and incrementally, as if it were one more node with
 // no activation. The entries are int32 multiples of the columnUnit of
 // their squareBound, each off by at most half a unit; the balance of a
 // position is its sum times the unit, in float64.
-func withBalanceChannel(cols []int32, h1, inputs, squares int, entry func(i int) float64) ([]int32, float64) {
-	stride := h1 + 1
+func withBalanceChannel(cols []int32, width, inputs, squares int, entry func(i int) float64) ([]int32, float64) {
+	stride := width + 1
 	wide := make([]int32, inputs*stride)
 	scale, unit := columnUnit(squareBound(inputs, squares, entry))
 	for i := range inputs {
-		copy(wide[i*stride:i*stride+h1], cols[i*h1:i*h1+h1])
-		wide[i*stride+h1] = quantize(clampWeight(entry(i)), scale)
+		copy(wide[i*stride:i*stride+width], cols[i*width:i*width+width])
+		wide[i*stride+width] = quantize(clampWeight(entry(i)), scale)
 	}
 	return wide, float64(unit)
 }

@@ -286,7 +286,7 @@ func (e *XiangqiEval) PieceValues() [NumXiangqiPieceValues]float64 { return e.va
 // have at most 64 nodes.
 func (e *XiangqiEval) Evaluate(p xiangqi.Position, pov game.Player) float64 {
 	var arr [2 * 64]float32
-	var sums [65]int32
+	var sums [66]int32
 	buf, acc := e.scratch(&arr, &sums)
 	b := e.scan(acc, &p, pov)
 	return e.value(acc, &b, &p, pov, buf)
