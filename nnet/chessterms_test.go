@@ -570,14 +570,7 @@ func TestChessTermsMutation(t *testing.T) {
 // middlegame's.
 func TestChessTaperedTerms(t *testing.T) {
 	flags := EvolvePST | EvolvePieceValues | EvolveTerms | EvolveMoreTerms | EvolveKingDanger
-	untapered, _ := New(ChessSizes(4), flags)
-	n, err := New(ChessSizes(4), flags|TaperedTerms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := n.NumWeights(), untapered.NumWeights()+NumChessTerms; got != want {
-		t.Fatalf("tapered: %d weights, want %d", got, want)
-	}
+	newTapered(t, flags, TaperedTerms, NumChessTerms)
 	if _, err := New(ChessSizes(4), EvolvePST|TaperedTerms); !errors.Is(err, ErrArchitecture) {
 		t.Errorf("TaperedTerms without EvolveTerms: error %v, want ErrArchitecture", err)
 	}
@@ -630,11 +623,7 @@ func TestChessTaperedTerms(t *testing.T) {
 	units := ChessTermUnits()
 	phases := map[int]bool{}
 	for _, p := range randomChessPositions(t, newRNG(333), 300) {
-		phase := 0
-		for _, c := range strings.Fields(p.FEN())[0] {
-			phase += map[rune]int{'n': 1, 'b': 1, 'r': 2, 'q': 4}[unicode.ToLower(c)]
-		}
-		phase = min(phase, 24)
+		phase := fenPhase(p)
 		phases[phase] = true
 		for pov := chess.White; pov <= chess.Black; pov++ {
 			f := naiveTermFeatures(p, pov)
@@ -732,4 +721,32 @@ func BenchmarkChessTermFeatures(b *testing.B) {
 		i++
 	}
 	_ = sink
+}
+
+// newTapered returns New(ChessSizes(4), flags|taper), after checking that
+// taper adds extra weights to the net of flags alone.
+func newTapered(t *testing.T, flags, taper Flags, extra int) *Net {
+	t.Helper()
+	untapered, err := New(ChessSizes(4), flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := New(ChessSizes(4), flags|taper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := n.NumWeights(), untapered.NumWeights()+extra; got != want {
+		t.Fatalf("%v: %d weights, want %d", taper, got, want)
+	}
+	return n
+}
+
+// fenPhase returns the game's phase of p counted from its FEN's letters:
+// knights and bishops 1, rooks 2, queens 4, both sides, at most 24.
+func fenPhase(p chess.Position) int {
+	phase := 0
+	for _, c := range strings.Fields(p.FEN())[0] {
+		phase += map[rune]int{'n': 1, 'b': 1, 'r': 2, 'q': 4}[unicode.ToLower(c)]
+	}
+	return min(phase, 24)
 }

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strings"
 	"testing"
-	"unicode"
 
 	"evolved/game"
 	"evolved/game/chess"
@@ -209,21 +207,16 @@ func TestXiangqiPSTEvaluation(t *testing.T) {
 // the middlegame's then the endgame's, on chess nets with EvolvePST only;
 // the endgame half starting at Michniewski's tables with his endgame king
 // (spot-checked by hand against the printed table), and Random drawing
-// nothing for either half (nor for the terms, which start at 0); each piece worth (mg*phase + eg*(24-phase))/24
-// of its two entries, the phase counted here from the FEN's letters (n, b
-// 1; r 2; q 4; at most 24), along random games as the accumulator sums
-// them and from scratch; hand-worked values at the two ends of the phase;
-// and equal halves evaluating as the untapered net.
+// nothing for either half (nor for the terms, which start at 0); each
+// piece worth (mg*phase + eg*(24-phase))/24 of its two entries, the phase
+// counted here from the FEN's letters (fenPhase), along random games as
+// the accumulator sums them and from scratch; hand-worked values at both
+// ends of the phase and between; and equal halves evaluating as the
+// untapered net.
 func TestChessTaperedTables(t *testing.T) {
 	flags := EvolvePST | EvolvePieceValues | EvolveTerms | EvolveMoreTerms | TaperedTerms
+	newTapered(t, flags, TaperedTables, NumPSTValues)
 	untapered, _ := New(ChessSizes(4), flags)
-	n, err := New(ChessSizes(4), flags|TaperedTables)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := n.NumWeights(), untapered.NumWeights()+NumPSTValues; got != want {
-		t.Fatalf("tapered: %d weights, want %d", got, want)
-	}
 	for _, tc := range []struct {
 		sizes []int
 		flags Flags
@@ -341,11 +334,7 @@ func TestChessTaperedTables(t *testing.T) {
 	phases := map[int]bool{}
 	check := func(p chess.Position, got func(pov game.Player) float64) {
 		t.Helper()
-		phase := 0
-		for _, c := range strings.Fields(p.FEN())[0] {
-			phase += map[rune]int{'n': 1, 'b': 1, 'r': 2, 'q': 4}[unicode.ToLower(c)]
-		}
-		phase = min(phase, 24)
+		phase := fenPhase(p)
 		phases[phase] = true
 		for pov := chess.White; pov <= chess.Black; pov++ {
 			want := eZero.Evaluate(p, pov) + (balance(&mg, p, pov)*float64(phase)+balance(&end, p, pov)*float64(24-phase))/24
