@@ -47,6 +47,9 @@ func smallConfig(path string, generations int) daemon.Config {
 		p.MaxMoves = 40
 	}
 	cfg.Draughts.ChampionGames = 2 // a title match, for the generation page
+	// An opponent the chess champion does not beat in every game, so
+	// that its score has an interval for the population page to draw.
+	cfg.Chess.Baselines = []string{"random", "material:1"}
 	cfg.Jobs.Backup, cfg.Jobs.Prune, cfg.Jobs.RatingEvery = "", "", 0
 	return cfg
 }
