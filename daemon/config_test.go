@@ -188,16 +188,16 @@ func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 
 func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 	for _, tc := range []struct {
-		file                 string
-		terms, more, tapered bool
+		file                         string
+		terms, more, tapered, danger bool
 	}{
-		{"", true, true, false}, // the default
-		{"[chess]\nevolve_terms = true\n", true, true, false},
-		{"[chess]\nevolve_terms = false\n", false, false, false}, // the more terms' default follows
-		{"[chess]\nevolve_more_terms = false\n", true, false, false},
-		{"[chess]\nevolve_tapered = true\n", true, true, true},
-		{"[chess]\nevolve_king_danger = true\n", true, true, false},
-		{"[chess]\nevolve_tapered_tables = true\n", true, true, false},
+		{"", true, true, true, true}, // the default
+		{"[chess]\nevolve_terms = true\n", true, true, true, true},
+		{"[chess]\nevolve_terms = false\n", false, false, false, false}, // the defaults that need the terms follow
+		{"[chess]\nevolve_more_terms = false\n", true, false, true, false},
+		{"[chess]\nevolve_tapered = false\n", true, true, false, true},
+		{"[chess]\nevolve_king_danger = false\n", true, true, true, false},
+		{"[chess]\nevolve_tapered_tables = true\n", true, true, true, true},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -217,8 +217,8 @@ func TestChessEvolveTermsReachesTheGenome(t *testing.T) {
 		if got := st.Agents[0].Net.Flags()&nnet.EvolveMoreTerms != 0; got != tc.more {
 			t.Errorf("%q: generation 0 has flags %v, want evolve-more-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.more)
 		}
-		if got, want := st.Agents[0].Net.Flags()&nnet.EvolveKingDanger != 0, strings.Contains(tc.file, "king_danger"); got != want {
-			t.Errorf("%q: generation 0 has flags %v, want evolve-king-danger %v", tc.file, st.Agents[0].Net.Flags(), want)
+		if got := st.Agents[0].Net.Flags()&nnet.EvolveKingDanger != 0; got != tc.danger {
+			t.Errorf("%q: generation 0 has flags %v, want evolve-king-danger %v", tc.file, st.Agents[0].Net.Flags(), tc.danger)
 		}
 		if got := st.Agents[0].Net.Flags()&nnet.TaperedTerms != 0; got != tc.tapered {
 			t.Errorf("%q: generation 0 has flags %v, want tapered-terms %v", tc.file, st.Agents[0].Net.Flags(), tc.tapered)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"evolved/cluster"
-	"evolved/nnet"
 	"evolved/storage"
 )
 
@@ -95,11 +94,12 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 					t.Fatal(err)
 				}
 				pw, dw := parent.Net.Weights(), got.Net.Weights()
-				linear := nnet.NumPieceValues + nnet.NumPSTValues + parent.Net.TermCount()
+				sizes := parent.Net.Sizes()
+				own := parent.Net.BiasIndex(len(sizes)-1, sizes[len(sizes)-1]-1) + 1 // the net's own weights; the linear ones follow
 				hidden, moved := 0, 0
 				for i := range pw {
 					if pw[i] != dw[i] {
-						if i < len(pw)-linear {
+						if i < own {
 							hidden++
 						} else {
 							moved++

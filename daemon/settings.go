@@ -88,11 +88,13 @@ type ChessConfig struct {
 	EvolveMoreTerms bool `toml:"evolve_more_terms" json:"evolve_more_terms,omitempty"`
 	// EvolveTapered gives every positional term a middlegame and an
 	// endgame weight, blended by the phase (nnet.TaperedTerms). It needs
-	// evolve_terms. Off by default; runs started before the key have none.
+	// evolve_terms, and is off without it unless set. On by default (see
+	// defaultChess); runs started before the key have none.
 	EvolveTapered bool `toml:"evolve_tapered" json:"evolve_tapered,omitempty"`
 	// EvolveKingDanger adds a table of what each king attack count is
 	// worth, 0 at first, after the more terms (nnet.EvolveKingDanger). It
-	// needs evolve_more_terms. Off by default.
+	// needs evolve_more_terms, and is off without it unless set. On by
+	// default; runs started before the key have none.
 	EvolveKingDanger bool `toml:"evolve_king_danger" json:"evolve_king_danger,omitempty"`
 	// EvolveTaperedTables gives the piece-square tables a middlegame and
 	// an endgame half, blended by the phase as evolve_tapered blends the
@@ -219,12 +221,21 @@ func defaultDraughts() DraughtsConfig {
 // games; SPRT H1 after 350); turned on at 4.18 hours in a run that had
 // held since its first, it beat that run at equal hours (5.09) by
 // +72 +- 17 (SPRT H1 after 358) and its one-hour champion by +91 +- 17.
+//
+// The terms are tapered and king safety has its table (evolve_tapered,
+// evolve_king_danger): from generation 0, distilled, a run so set
+// beat the default without them at six hours of each run's evolution by
+// +22 +- 17 (1,000 games; SPRT H1 after 842 games, +30 +- 19) and by
+// +29 +- 18 at 20,000 nodes a move (600 games); its six-hour champion
+// beats its one-hour one by +41 +- 17 where the default's does by +19
+// (docs/strength.md, "Distillation").
 func defaultChess() ChessConfig {
 	p := defaultSection(3)
 	p.Nodes = 800
 	p.DistillEvery = 10
 	p.MutationScale, p.Hidden, p.Baselines = 0.1, []int{32, 8}, []string{"random", "material:2"}
-	return ChessConfig{PopulationConfig: p, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true, EvolveMoreTerms: true}
+	return ChessConfig{PopulationConfig: p, EvolvePieceValues: true, EvolvePST: true, EvolveTerms: true, EvolveMoreTerms: true,
+		EvolveTapered: true, EvolveKingDanger: true}
 }
 
 // defaultXiangqi returns the xiangqi section of DefaultConfig.
@@ -422,9 +433,9 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 	switch {
 	case c.EvolveMoreTerms && !c.EvolveTerms && defined("chess.evolve_more_terms"):
 		return bad("evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
-	case c.EvolveTapered && !c.EvolveTerms:
+	case c.EvolveTapered && !c.EvolveTerms && defined("chess.evolve_tapered"):
 		return bad("evolve_tapered", true, "needs evolve_terms = true: it tapers the terms")
-	case c.EvolveKingDanger && !(c.EvolveTerms && c.EvolveMoreTerms):
+	case c.EvolveKingDanger && !(c.EvolveTerms && c.EvolveMoreTerms) && defined("chess.evolve_king_danger"):
 		return bad("evolve_king_danger", true, "needs evolve_terms and evolve_more_terms = true: the table follows the more terms")
 	case c.EvolveTaperedTables && !c.EvolvePST:
 		return bad("evolve_tapered_tables", true, "needs evolve_pst = true: it tapers the piece-square tables")
