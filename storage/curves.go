@@ -24,11 +24,13 @@ type Curves struct {
 
 // BaselinePoint is a champion's score against one opponent, with the Elo
 // difference it implies and the half-width of that difference's 95%
-// interval (baselines.elo and elo_ci).
+// interval (baselines.elo and elo_ci), and the number of games it was
+// scored over (wins + draws + losses).
 type BaselinePoint struct {
 	Generation int
 	Score      float64
 	Elo, EloCI float64
+	Games      int
 }
 
 // HalfAgoChampion is the name Curves gives the baseline "champion of half as
@@ -64,7 +66,7 @@ func (d *DB) LoadCurves(ctx context.Context, game string) (Curves, error) {
 	if err := rows.Err(); err != nil {
 		return c, fmt.Errorf("curves %s: %w", game, err)
 	}
-	rows, err = d.db.QueryContext(ctx, `SELECT generation, opponent, score, elo, elo_ci FROM baselines
+	rows, err = d.db.QueryContext(ctx, `SELECT generation, opponent, score, elo, elo_ci, wins + draws + losses FROM baselines
 		WHERE game = ? ORDER BY generation, opponent`, game)
 	if err != nil {
 		return c, fmt.Errorf("curves %s: %w", game, err)
@@ -73,7 +75,7 @@ func (d *DB) LoadCurves(ctx context.Context, game string) (Curves, error) {
 	for rows.Next() {
 		var p BaselinePoint
 		var opp string
-		if err := rows.Scan(&p.Generation, &opp, &p.Score, &p.Elo, &p.EloCI); err != nil {
+		if err := rows.Scan(&p.Generation, &opp, &p.Score, &p.Elo, &p.EloCI, &p.Games); err != nil {
 			return c, fmt.Errorf("curves %s: %w", game, err)
 		}
 		if strings.HasPrefix(opp, "champion:") {

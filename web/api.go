@@ -48,6 +48,7 @@ type baselinePoint struct {
 	Score      float64 `json:"score"`
 	Elo        float64 `json:"elo"`
 	CI         float64 `json:"ci"`
+	Games      int     `json:"games"`
 }
 
 // apiCurves answers a population's learning curves.
@@ -94,7 +95,7 @@ func (s *Server) apiCurves(w http.ResponseWriter, r *http.Request) {
 			p := ps[i]
 			// A score of 0 or 1 has an infinite Elo difference.
 			v.Baselines[name] = append(v.Baselines[name], baselinePoint{Generation: p.Generation, Score: p.Score,
-				Elo: finite(p.Elo), CI: finite(p.EloCI)})
+				Elo: finite(p.Elo), CI: finite(p.EloCI), Games: p.Games})
 		}
 		slices.Reverse(v.Baselines[name])
 	}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -135,6 +136,42 @@ func TestAPIAnswersWhatTheDatabaseHolds(t *testing.T) {
 		!slices.Equal(curves.LadderGens, c.LadderGenerations) || !slices.Equal(curves.Ladder, c.LadderMean) || len(curves.Ladder) != 3 ||
 		len(curves.Baselines["random"]) != 2 || len(curves.Ratings) != 1 || curves.Ratings[0].Generation != 1 {
 		t.Errorf("curves = %+v, want 3 generations, best %v, 2 baseline points, the rating of generation 1", curves, c.Best)
+	}
+	// Each baseline score comes with its number of games, for the
+	// interval of a score of 0 or 1; the fixture has such a score and
+	// another (for the browser test's intervals).
+	sqlDB, err := sql.Open("sqlite", "file:"+fixtureDB(t)+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlDB.Close()
+	kinds := map[bool]int{}
+	for opp, points := range curves.Baselines {
+		for _, raw := range points {
+			var p struct {
+				Generation, Games int
+				Score             float64
+			}
+			if err := json.Unmarshal(raw, &p); err != nil {
+				t.Fatal(err)
+			}
+			name := opp
+			if opp == storage.HalfAgoChampion {
+				name = "champion:%"
+			}
+			var games int
+			if err := sqlDB.QueryRowContext(ctx, "SELECT wins + draws + losses FROM baselines WHERE game = 'chess' AND generation = ? AND opponent LIKE ?",
+				p.Generation, name).Scan(&games); err != nil {
+				t.Fatal(err)
+			}
+			if p.Games != games || games == 0 {
+				t.Errorf("baseline %s at generation %d: %d games, the database %d", opp, p.Generation, p.Games, games)
+			}
+			kinds[p.Score == 0 || p.Score == 1]++
+		}
+	}
+	if kinds[true] == 0 || kinds[false] == 0 {
+		t.Errorf("the fixture's chess baselines: %d scores of 0 or 1, %d others; want both", kinds[true], kinds[false])
 	}
 
 	var gen struct {

@@ -135,11 +135,17 @@
       draw(boxes.baselines, names.map(function (n, i) {
         return { name: n, cls: "s" + (i % 5 + 1), dots: true,
           points: data.baselines[n].map(function (p) {
-            // The score's 95% interval, from the Elo difference's; a
+            // The score's 95% interval, from the Elo difference's. A
             // score of 0 or 1 has no finite Elo (the API gives 0), and
-            // then no interval is drawn.
-            if (Math.abs(expected(p.elo) - p.score) > 0.005) {
-              return [p.generation, 100 * p.score];
+            // games all drawn no spread to measure one by: those get
+            // Wilson's interval of the score over the games.
+            if (Math.abs(expected(p.elo) - p.score) > 0.005 || !(p.ci > 0)) {
+              if (!(p.games > 0)) {
+                return [p.generation, 100 * p.score];
+              }
+              const z2 = 1.959964 * 1.959964, n = p.games;
+              const c = (p.score * n + z2 / 2) / (n + z2), h = Math.sqrt(z2 * (p.score * (1 - p.score) * n + z2 / 4)) / (n + z2);
+              return [p.generation, 100 * p.score, 100 * Math.max(0, c - h), 100 * Math.min(1, c + h)];
             }
             return [p.generation, 100 * p.score, 100 * expected(p.elo - p.ci), 100 * expected(p.elo + p.ci)];
           }) };
