@@ -274,10 +274,8 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 	switch e.stride - e.h1 {
 	case 1:
 		v += float64(float64(acc[e.h1]) * e.balanceUnit)
-	case 2: // the tables tapered, blended as the terms are
-		phase := float64(chessPhase(p))
-		mg, eg := float64(float64(acc[e.h1])*e.balanceUnit), float64(float64(acc[e.h1+1])*e.endgameUnit)
-		v += (float64(mg*phase) + float64(eg*(24-phase))) / 24
+	case 2: // the tables tapered
+		v += taper(float64(float64(acc[e.h1])*e.balanceUnit), float64(float64(acc[e.h1+1])*e.endgameUnit), chessPhase(p))
 	}
 	if e.terms != nil {
 		v += chessTermsValue(p, pov, e.terms, e.nterms)

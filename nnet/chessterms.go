@@ -495,7 +495,13 @@ func chessTermsValue(p *chess.Position, pov game.Player, v []float64, k int) flo
 	if len(v) == k {
 		return termsSum(v, f[:])
 	}
-	phase := float64(chessPhase(p))
-	mg, eg := termsSum(v[:k], f[:]), termsSum(v[k:], f[:])
-	return (float64(mg*phase) + float64(eg*(24-phase))) / 24
+	return taper(termsSum(v[:k], f[:]), termsSum(v[k:], f[:]), chessPhase(p))
+}
+
+// taper blends a middlegame and an endgame value by the phase (24 with
+// every piece on the board, 0 with none; chessPhase), as the tapered terms
+// and tables are: (mg*phase + eg*(24-phase))/24.
+func taper(mg, eg float64, phase int) float64 {
+	ph := float64(phase)
+	return (float64(mg*ph) + float64(eg*(24-ph))) / 24
 }

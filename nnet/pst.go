@@ -99,11 +99,17 @@ func ClassicPST() [NumPSTValues]float64 {
 	var t [NumPSTValues]float64
 	for pt := range 6 {
 		for s := range 64 {
-			rank, file := s>>3, s&7
-			t[PSTIndex(pt, s)] = float64(classicPST[pt][(7-rank)*8+file]) / 100
+			t[PSTIndex(pt, s)] = float64(classicPST[pt][printed(s)]) / 100
 		}
 	}
 	return t
+}
+
+// printed returns where square s (a1 = 0 .. h8 = 63) stands in a table
+// printed as White sees the board, rank 8 first, file a first.
+func printed(s int) int {
+	rank, file := s>>3, s&7
+	return (7-rank)*8 + file
 }
 
 // ClassicEndgamePST returns the tables the endgame half of TaperedTables
@@ -111,8 +117,7 @@ func ClassicPST() [NumPSTValues]float64 {
 func ClassicEndgamePST() [NumPSTValues]float64 {
 	t := ClassicPST()
 	for s := range 64 {
-		rank, file := s>>3, s&7
-		t[PSTIndex(5, s)] = float64(classicKingEndgame[(7-rank)*8+file]) / 100
+		t[PSTIndex(5, s)] = float64(classicKingEndgame[printed(s)]) / 100
 	}
 	return t
 }
@@ -120,8 +125,7 @@ func ClassicEndgamePST() [NumPSTValues]float64 {
 // ClassicPSTCentipawns returns the value of ClassicPST for piece type pt on
 // square s (its own side's view, see PSTIndex), in centipawns.
 func ClassicPSTCentipawns(pt, s int) int {
-	rank, file := s>>3, s&7
-	return int(classicPST[pt][(7-rank)*8+file])
+	return int(classicPST[pt][printed(s)])
 }
 
 // PST returns a copy of the piece-square tables of a chess net with
