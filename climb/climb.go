@@ -62,14 +62,18 @@ type Fall struct {
 // Report is a climb's measurements and verdict, as `evolved climb --json`
 // prints it.
 type Report struct {
-	Game    string  `json:"game"`
-	DB      string  `json:"db"`
-	Against string  `json:"against"`
-	Games   int     `json:"games"`
-	Seed    uint64  `json:"seed"`
-	TC      string  `json:"tc"`
-	Points  []Point `json:"points"`
-	Best    Point   `json:"best"`
+	Game    string `json:"game"`
+	DB      string `json:"db"`
+	Against string `json:"against"`
+	Games   int    `json:"games"`
+	Seed    uint64 `json:"seed"`
+	TC      string `json:"tc"`
+	// Nodes is the node budget every player searched a move under when
+	// the climb set one (climb --nodes), in place of the run's own; 0
+	// otherwise.
+	Nodes  int64   `json:"nodes,omitempty"`
+	Points []Point `json:"points"`
+	Best   Point   `json:"best"`
 	// Fall is the largest fall, absent when no point lay below an earlier one.
 	Fall *Fall `json:"largest_fall,omitempty"`
 	// Level is the mean of the points, absent with fewer than two.

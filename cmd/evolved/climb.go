@@ -33,6 +33,7 @@ type climbSettings struct {
 	concurrency  int
 	seed         uint64
 	tc           string
+	nodes        int64
 	openingPlies int
 	maxMoves     int
 	json         bool
@@ -53,13 +54,14 @@ func climbCommand(fs *flag.FlagSet) action {
 	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings, the same for every champion")
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds (default: untimed, at the run's depth and node budget)")
+	fs.Int64Var(&s.nodes, "nodes", 0, "every champion and the opponent search `N` nodes a move, as deep as that takes them (default: the run's own depth and budget)")
 	fs.IntVar(&s.openingPlies, "opening-plies", 4, "`N` random plies open each game")
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made `N` moves (0: no limit)")
 	fs.BoolVar(&s.json, "json", false, "print the results as JSON")
 	fs.StringVar(&s.out, "o", "", "also draw the curve to `FILE`.svg or FILE.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved climb [--db FILE] [--game G] [--every N | --every-hours H] [--from A|Ah] [--to B|Bh]")
-		fmt.Fprintln(fs.Output(), "                     [--against N|Nh|SPEC] [--games N] [--tc BASE+INC] [--json] [-o FILE.svg|png]")
+		fmt.Fprintln(fs.Output(), "                     [--against N|Nh|SPEC] [--games N] [--tc BASE+INC | --nodes N] [--json] [-o FILE.svg|png]")
 		fmt.Fprintln(fs.Output(), "\nDoes the run still climb? Plays the champion of every N-th generation, and the")
 		fmt.Fprintln(fs.Output(), "latest, against one opponent (generation 0's champion unless --against), each")
 		fmt.Fprintln(fs.Output(), "over the same seeded openings, and prints its Elo over the opponent with the")
@@ -69,6 +71,8 @@ func climbCommand(fs *flag.FlagSet) action {
 		fmt.Fprintln(fs.Output(), "One champion is one draw from its run; the level of a window of generations")
 		fmt.Fprintln(fs.Output(), "(--every 5 --from A --to B) measures the run there. A generation may be named")
 		fmt.Fprintln(fs.Output(), "by the hours of evolution behind it: --from 5.9h --to 6h --against 1h.")
+		fmt.Fprintln(fs.Output(), "With --nodes every player searches deeper (or shallower) than the run did: what")
+		fmt.Fprintln(fs.Output(), "a run learns may show only in searches deeper than its own.")
 		fmt.Fprintln(fs.Output(), "It is cheap where `evolved rate` is not: a chess champion plays 400 games at the")
 		fmt.Fprintln(fs.Output(), "run's depth in seconds, against minutes a game on Stockfish's scale. The last")
 		fmt.Fprintln(fs.Output(), "line is")
@@ -89,6 +93,8 @@ func climbCommand(fs *flag.FlagSet) action {
 			return usagef("climb: --from must be 0 or more, got %d", s.from.n)
 		case s.games < 2 || s.games%2 != 0:
 			return usagef("climb: --games must be an even number of at least 2 (game pairs), got %d", s.games)
+		case s.nodes < 0 || s.nodes > 0 && s.tc != "":
+			return usagef("climb: --nodes must be positive and does not go with --tc, got %d", s.nodes)
 		case s.openingPlies < 0:
 			return usagef("climb: --opening-plies must not be negative, got %d", s.openingPlies)
 		case s.maxMoves < 0:
@@ -114,6 +120,9 @@ func climbCommand(fs *flag.FlagSet) action {
 		budget, err := curriculumBudget(ctx, db, s.game)
 		if err != nil {
 			return fmt.Errorf("climb: %w", err)
+		}
+		if s.nodes > 0 {
+			budget = nil // every champion plays at --nodes, whatever its run's curriculum gave it
 		}
 		switch strings.ToLower(s.game) {
 		case games.DraughtsName:
@@ -201,6 +210,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	} else if opponent, err = playerSource(ctx, "climb", k, "", "", s.against, generationMark{}, 0); err != nil {
 		return err
 	}
+	opponent = player.WithNodeBudget(opponent, s.nodes)
 	var gens []int
 	if s.everyHours > 0 {
 		gens, err = climb.GenerationsByHours(rows, from, to, s.everyHours, skip)
@@ -211,14 +221,17 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		return climbUsage(err, from, to)
 	}
 	clock, _ := parseTC(s.tc) // checked before
-	tc := "untimed"
-	if s.tc != "" {
-		tc = s.tc
+	tc, search := "untimed", "untimed, at the run's search"
+	switch {
+	case s.tc != "":
+		tc, search = s.tc, s.tc
+	case s.nodes > 0:
+		search = fmt.Sprintf("untimed, %d nodes a move", s.nodes)
 	}
-	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc}
+	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc, Nodes: s.nodes}
 	if !s.json {
 		fmt.Fprintf(stdout, "climb %s: %d champions of %s against %s, %d games each, seed %d, %s\n",
-			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, tc)
+			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, search)
 		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s", "generation", "hours", "+", "=", "-", "score", "Elo")
 		if budget != nil {
 			fmt.Fprintf(stdout, " %8s", "nodes")
@@ -232,6 +245,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 			rep.Finish()
 			return err
 		}
+		champion = player.WithNodeBudget(champion, s.nodes)
 		base := i * s.games
 		res, err := tournament.Match(ctx, arena, champion.New, opponent.New, tournament.MatchOptions{
 			Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,

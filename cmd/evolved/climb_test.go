@@ -89,8 +89,29 @@ func TestClimbAgreesWithMatch(t *testing.T) {
 			t.Errorf("climb -o climb.png wrote no picture: %v", err)
 		}
 	}
+	// With --nodes every player searches that budget, as match --nodes has
+	// them do.
+	out, err := evolvedIn(t, dir, "climb", "--every", "4", "--from", "4", "--against", "material:1", "--nodes", "300", "--games", "20", "--seed", "3", "--json").Output()
+	if err != nil {
+		t.Fatalf("climb --nodes: %v\n%s", err, out)
+	}
+	var r climb.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("climb --nodes --json: %v\n%s", err, out)
+	}
+	if r.Nodes != 300 || len(r.Points) != 1 || r.Points[0].Generation != 4 || r.Points[0].Nodes != 0 {
+		t.Fatalf("climb --nodes 300 --json: nodes %d, points %+v; want nodes 300 and generation 4 alone, without a budget of its own", r.Nodes, r.Points)
+	}
+	m, err := evolvedIn(t, dir, "match", "--game", "draughts", "--a", "g4.json", "--b", "material:1", "--nodes", "300", "--games", "20", "--seed", "3").Output()
+	if err != nil {
+		t.Fatalf("match --nodes: %v\n%s", err, m)
+	}
+	p := r.Points[0]
+	if c := matchResult.FindStringSubmatch(string(m)); c == nil || !reflect.DeepEqual([]string{"20", strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses)}, c[1:]) {
+		t.Errorf("climb --nodes 300 played %d, %d, %d (wins, draws, losses); match --nodes 300:\n%s", p.Wins, p.Draws, p.Losses, m)
+	}
 	// The text output ends with the summary line, the level's fields with it.
-	out, err := evolvedIn(t, dir, "climb", "--every", "2", "--games", "20", "--seed", "3").Output()
+	out, err = evolvedIn(t, dir, "climb", "--every", "2", "--games", "20", "--seed", "3").Output()
 	if err != nil || !regexp.MustCompile(`(?m)^climb points=2 best=[24] elo=-?\d+ ci=\d+ last=4 elo=-?\d+ ci=\d+ fall=\d+ fell=(yes|no) level=\d+\.\d level_ci=\d+\.\d$`).Match(out) {
 		t.Errorf("climb: %v\n%s", err, out)
 	}
@@ -120,6 +141,8 @@ func TestClimbRefusesBadInput(t *testing.T) {
 		{[]string{"--against", "0", "--to", "0"}, 2, "no generation to play from 0 to 0 but the opponent's own"},
 		{[]string{"-o", "curve.txt"}, 2, `-o must end in .svg or .png, got "curve.txt"`},
 		{[]string{"--tc", "soon"}, 2, `"soon"`},
+		{[]string{"--nodes", "-1"}, 2, "--nodes must be positive and does not go with --tc, got -1"},
+		{[]string{"--nodes", "500", "--tc", "1+0.1"}, 2, "--nodes must be positive and does not go with --tc, got 500"},
 		{[]string{"--db", "none.db"}, 1, "no database"},
 	} {
 		out, err := evolvedIn(t, dir, append([]string{"climb"}, c.args...)...).CombinedOutput()
