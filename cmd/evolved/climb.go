@@ -221,11 +221,12 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		return climbUsage(err, from, to)
 	}
 	clock, _ := parseTC(s.tc) // checked before
-	tc, search := "untimed", "untimed, at the run's search"
-	switch {
-	case s.tc != "":
-		tc, search = s.tc, s.tc
-	case s.nodes > 0:
+	tc := "untimed"
+	if s.tc != "" {
+		tc = s.tc
+	}
+	search := tc
+	if s.nodes > 0 {
 		search = fmt.Sprintf("untimed, %d nodes a move", s.nodes)
 	}
 	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc, Nodes: s.nodes}
