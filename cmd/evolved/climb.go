@@ -225,14 +225,14 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	if s.tc != "" {
 		tc = s.tc
 	}
-	search := tc
+	conditions := tc
 	if s.nodes > 0 {
-		search = fmt.Sprintf("untimed, %d nodes a move", s.nodes)
+		conditions = fmt.Sprintf("untimed, %d nodes a move", s.nodes)
 	}
 	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc, Nodes: s.nodes}
 	if !s.json {
 		fmt.Fprintf(stdout, "climb %s: %d champions of %s against %s, %d games each, seed %d, %s\n",
-			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, search)
+			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, conditions)
 		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s", "generation", "hours", "+", "=", "-", "score", "Elo")
 		if budget != nil {
 			fmt.Fprintf(stdout, " %8s", "nodes")
