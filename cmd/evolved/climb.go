@@ -117,12 +117,11 @@ func climbCommand(fs *flag.FlagSet) action {
 		if err != nil {
 			return fmt.Errorf("climb: %w", err)
 		}
-		budget, err := curriculumBudget(ctx, db, s.game)
-		if err != nil {
-			return fmt.Errorf("climb: %w", err)
-		}
-		if s.nodes > 0 {
-			budget = nil // every champion plays at --nodes, whatever its run's curriculum gave it
+		var budget func(int) (int64, error) // with --nodes every champion plays at N, whatever its run's curriculum gave it
+		if s.nodes == 0 {
+			if budget, err = curriculumBudget(ctx, db, s.game); err != nil {
+				return fmt.Errorf("climb: %w", err)
+			}
 		}
 		switch strings.ToLower(s.game) {
 		case games.DraughtsName:
