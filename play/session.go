@@ -26,6 +26,7 @@ import (
 
 	"evolved/game"
 	"evolved/games"
+	"evolved/outfile"
 	"evolved/player"
 	"evolved/search"
 )
@@ -109,6 +110,10 @@ type Options[M comparable, S search.Game[M]] struct {
 	// Record, if set, is a game record file (PDN for draughts, PGN
 	// otherwise) whose first game is replayed before play. Terminal only.
 	Record string
+	// Guard checks the files the save command writes (nil: a guard that
+	// knows no database by name, which still refuses any SQLite file), so
+	// that saving a game never writes over a database. Terminal only.
+	Guard *outfile.Guard
 }
 
 // session is a running game with a person.
@@ -132,6 +137,7 @@ type session[M comparable, S Playable[M]] struct {
 	figures    string // the engine's last search figures
 	games      int    // games started, for the engine's seed
 	record     string // a game record to load before play, if any
+	guard      *outfile.Guard
 }
 
 // Terminal runs a session of game k, shown as ui, until the person quits
@@ -141,7 +147,7 @@ type session[M comparable, S Playable[M]] struct {
 func Terminal[M comparable, S Playable[M]](ctx context.Context, k games.Kind[M, S], ui UI[M, S], in io.Reader, out io.Writer, opts Options[M, S]) error {
 	s := &session[M, S]{kind: k, ui: ui, setup: games.Setup{MaxMoves: opts.MaxMoves}, restartFEN: opts.Start,
 		newEngine: opts.Engine.New, name: opts.Engine.Name, unit: cmp.Or(opts.Engine.Unit, ui.scoreUnit()), seed: opts.Seed, ascii: opts.ASCII,
-		record: opts.Record, in: bufio.NewScanner(in), out: out, human: opts.Human}
+		record: opts.Record, in: bufio.NewScanner(in), out: out, human: opts.Human, guard: cmp.Or(opts.Guard, outfile.NewGuard())}
 	if _, err := k.NewGame(opts.Start, s.setup); err != nil {
 		return fmt.Errorf("play: start: %w", err)
 	}
@@ -403,21 +409,13 @@ func describeScore(score int, side, unit string) string {
 	return fmt.Sprintf("score %+d for %s: positive is good for %s, in %s", score, side, side, unit)
 }
 
-// save writes the game record to path.
-func (s *session[M, S]) save(path string) (err error) {
+// save writes the game record to path, whole, through the session's guard.
+func (s *session[M, S]) save(path string) error {
 	if path == "" {
 		return errors.New("save needs a file name: save FILE")
 	}
-	f, err := os.Create(path)
+	err := s.guard.Write(path, func(w io.Writer) error { return writeRecord(w, s.kind, s.g, s.start, s.human, s.name) })
 	if err != nil {
-		return fmt.Errorf("save: %w", err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("save: %w", cerr)
-		}
-	}()
-	if err := writeRecord(f, s.kind, s.g, s.start, s.human, s.name); err != nil {
 		return fmt.Errorf("save: %w", err)
 	}
 	s.printf("saved %d moves to %s\n", s.g.Ply(), path)

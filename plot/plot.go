@@ -10,7 +10,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,6 +19,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"evolved/outfile"
 )
 
 // Series is one named line: Y[i] at X[i]. NaN values are gaps. Low and
@@ -111,22 +112,22 @@ func Write(w io.Writer, format string, width, panelHeight vg.Length, charts ...C
 	return nil
 }
 
-// WriteFile writes the charts to path, in the format its extension names.
-func WriteFile(path string, width, panelHeight vg.Length, charts ...Chart) (err error) {
+// WriteFile writes the charts to path, in the format its extension names,
+// through guard (nil: one that knows no database by name): a path that
+// would overwrite a database is refused, and the picture is written whole.
+func WriteFile(guard *outfile.Guard, path string, width, panelHeight vg.Length, charts ...Chart) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format != "svg" && format != "png" {
 		return fmt.Errorf("%w: %s", ErrFormat, path)
 	}
-	f, err := os.Create(path)
+	if guard == nil {
+		guard = outfile.NewGuard()
+	}
+	err := guard.Write(path, func(w io.Writer) error { return Write(w, format, width, panelHeight, charts...) })
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("plot: %w", cerr)
-		}
-	}()
-	return Write(f, format, width, panelHeight, charts...)
+	return nil
 }
 
 // build turns a chart into a gonum plot and its legend, which Write draws

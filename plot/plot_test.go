@@ -52,7 +52,7 @@ func TestWriteRejectsBadInput(t *testing.T) {
 	if err := Write(&b, "gif", vg.Inch, vg.Inch, charts()...); !errors.Is(err, ErrFormat) {
 		t.Errorf("gif: err = %v, want ErrFormat", err)
 	}
-	if err := WriteFile(filepath.Join(t.TempDir(), "x.jpg"), vg.Inch, vg.Inch, charts()...); !errors.Is(err, ErrFormat) {
+	if err := WriteFile(nil, filepath.Join(t.TempDir(), "x.jpg"), vg.Inch, vg.Inch, charts()...); !errors.Is(err, ErrFormat) {
 		t.Errorf("x.jpg: err = %v, want ErrFormat", err)
 	}
 	bad := []Chart{{Series: []Series{{Name: "odd", X: []float64{1, 2}, Y: []float64{1}}}}}

@@ -59,11 +59,18 @@ func chess960Command(fs *flag.FlagSet) action {
 	}
 }
 
-// checkPlotPath rejects a --plot file that is neither SVG nor PNG before
+// checkPlotPath rejects a --plot file that is neither SVG nor PNG, or that
+// would write over a database (outputGuard), before
 // any work is done.
 func checkPlotPath(mode, path string) error {
-	if ext := strings.ToLower(path); path != "" && !strings.HasSuffix(ext, ".svg") && !strings.HasSuffix(ext, ".png") {
+	if path == "" {
+		return nil
+	}
+	if ext := strings.ToLower(path); !strings.HasSuffix(ext, ".svg") && !strings.HasSuffix(ext, ".png") {
 		return usagef("chess960 %s: --plot must end in .svg or .png, got %q", mode, path)
+	}
+	if err := outputGuard().Check(path); err != nil {
+		return fmt.Errorf("chess960 %s: --plot: %w", mode, err)
 	}
 	return nil
 }
@@ -129,7 +136,7 @@ func chess960GA(fs *flag.FlagSet) action {
 			XLabel: "iteration", YLabel: "fitness (0 = RNBQKBNR)",
 			Series: []plot.Series{dots, best, mean}, IntegerX: true,
 		}
-		if err := plot.WriteFile(*plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
+		if err := plot.WriteFile(outputGuard(), *plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
 			return fmt.Errorf("chess960 ga: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", *plotPath)
@@ -198,7 +205,7 @@ func chess960Enumerate(fs *flag.FlagSet) action {
 			Title:  "The 960 Chess960 arrangements by fitness (distance from RNBQKBNR)",
 			XLabel: "fitness", YLabel: "arrangements", Series: []plot.Series{hist}, IntegerX: true,
 		}
-		if err := plot.WriteFile(*plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
+		if err := plot.WriteFile(outputGuard(), *plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
 			return fmt.Errorf("chess960 enumerate: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", *plotPath)
@@ -273,7 +280,7 @@ func chess960Bench(fs *flag.FlagSet) action {
 				XLabel: "fitness evaluations", YLabel: "runs at the optimum (%)", YMin: 0, YMax: 100,
 				Series: curves, IntegerX: true,
 			}
-			if err := plot.WriteFile(*plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
+			if err := plot.WriteFile(outputGuard(), *plotPath, 18*vg.Centimeter, 9*vg.Centimeter, chart); err != nil {
 				return fmt.Errorf("chess960 bench: %w", err)
 			}
 			fmt.Fprintf(stdout, "wrote %s\n", *plotPath)

@@ -105,6 +105,11 @@ func climbCommand(fs *flag.FlagSet) action {
 		if _, err := parseTC(s.tc); err != nil {
 			return &usageError{msg: "climb: " + err.Error()}
 		}
+		if s.out != "" {
+			if err := outputGuard(s.db).Check(s.out); err != nil {
+				return fmt.Errorf("climb: -o: %w", err)
+			}
+		}
 		db, err := openReader(ctx, s.db)
 		if err != nil {
 			return fmt.Errorf("climb: %w", err)
@@ -276,7 +281,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	report.Best, report.Fall = climb.Summary(report.Points)
 	report.Level = climb.NewLevel(report.Points)
 	if s.out != "" {
-		if err := plot.WriteFile(s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(report)...); err != nil {
+		if err := plot.WriteFile(outputGuard(s.db), s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(report)...); err != nil {
 			return fmt.Errorf("climb: %w", err)
 		}
 	}

@@ -58,6 +58,9 @@ func distillCommand(fs *flag.FlagSet) action {
 		case *workers < 0:
 			return usagef("distill: --workers must be 0 or more, got %d", *workers)
 		}
+		if err := outputGuard().Check(*out); err != nil {
+			return fmt.Errorf("distill: -o: %w", err)
+		}
 		f, err := readAgentFile(*agentPath)
 		if err != nil {
 			return fmt.Errorf("distill: %w", err)
@@ -112,7 +115,7 @@ func distillAgent[M comparable, S search.Game[M]](ctx context.Context, k games.K
 	if err := agent.Write(&buf, d.file); err != nil {
 		return fmt.Errorf("distill: %w", err)
 	}
-	if err := os.WriteFile(d.out, buf.Bytes(), 0o644); err != nil {
+	if err := outputGuard().WriteFile(d.out, buf.Bytes()); err != nil {
 		return fmt.Errorf("distill: %w", err)
 	}
 	unit := "pawns"

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -58,6 +57,11 @@ func ladderCommand(fs *flag.FlagSet) action {
 			return usagef("ladder: --pairs must be between 1 and 10000, got %d", s.pairs)
 		case s.engineLevels < 1:
 			return usagef("ladder: --engine-levels must be at least 1, got %d", s.engineLevels)
+		}
+		if s.out != "" {
+			if err := outputGuard().Check(s.out); err != nil {
+				return fmt.Errorf("ladder: -o: %w", err)
+			}
 		}
 		var (
 			l   *rating.Ladder
@@ -188,7 +192,7 @@ func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladd
 		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
-	if err := os.WriteFile(s.out, buf.Bytes(), 0o644); err != nil {
+	if err := outputGuard().WriteFile(s.out, buf.Bytes()); err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
 	fmt.Fprintf(stderr, "ladder: wrote %s\n", s.out)

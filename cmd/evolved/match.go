@@ -117,6 +117,13 @@ func matchCommand(fs *flag.FlagSet) action {
 		if s.movetime < 0 || s.movetime > 0 && s.tc != "" {
 			return usagef("match: --movetime must be positive and does not go with --tc, got %v", s.movetime)
 		}
+		// The games are written once played, through a temporary file:
+		// the path is checked now, not after hours of games.
+		if s.pgn != "" {
+			if err := outputGuard().Check(s.pgn); err != nil {
+				return fmt.Errorf("match: --pgn: %w", err)
+			}
+		}
 		game, err := matchGameOf(s.game, s.a, s.b)
 		if err != nil {
 			return err
@@ -281,20 +288,11 @@ func finite(x float64) float64 {
 	return x
 }
 
-// writeGames creates path and writes the games with write, reporting a
-// failure to close the file too.
-func writeGames(path string, write func(io.Writer) error) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
+// writeGames writes the games to path with write, whole (outfile.Guard):
+// an interrupted write leaves the file that was there.
+func writeGames(path string, write func(io.Writer) error) error {
+	if err := outputGuard().Write(path, write); err != nil {
 		return fmt.Errorf("match: write games: %w", err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("match: write games: %w", cerr)
-		}
-	}()
-	if err := write(f); err != nil {
-		return fmt.Errorf("match: write games to %s: %w", path, err)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -89,6 +88,11 @@ func metaRun(ctx context.Context, s metaSettings, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("meta: --%v", err)
 	}
+	if s.out != "" {
+		if err := outputGuard(s.db).Check(s.out); err != nil {
+			return fmt.Errorf("meta: --out: %w", err)
+		}
+	}
 	db, err := storage.Open(ctx, s.db, storage.Options{})
 	if errors.Is(err, storage.ErrLocked) {
 		// The usual writer is a daemon evolving in the same database;
@@ -132,7 +136,7 @@ func metaRun(ctx context.Context, s metaSettings, stdout, stderr io.Writer) erro
 		if err := res.Table.Write(&table); err != nil {
 			return fmt.Errorf("meta: write the learned table: %w", err)
 		}
-		if err := os.WriteFile(s.out, table.Bytes(), 0o644); err != nil {
+		if err := outputGuard(s.db).WriteFile(s.out, table.Bytes()); err != nil {
 			return fmt.Errorf("meta: %w", err)
 		}
 	}
@@ -227,7 +231,7 @@ func metaShow(ctx context.Context, s metaSettings, stdout io.Writer) error {
 			return fmt.Errorf("meta: run %d has no iteration to plot", r.ID)
 		}
 		chart := metaChart(r, its)
-		if err := plot.WriteFile(s.plotFile, 18*vg.Centimeter, 8*vg.Centimeter, chart); err != nil {
+		if err := plot.WriteFile(outputGuard(s.db), s.plotFile, 18*vg.Centimeter, 8*vg.Centimeter, chart); err != nil {
 			return fmt.Errorf("meta: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", s.plotFile)

@@ -97,6 +97,7 @@ func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdin io.Re
 	}
 	return play.Terminal(ctx, k, ui, stdin, stdout, play.Options[M, S]{
 		Engine: engine, Human: a.human, Start: a.fen, MaxMoves: a.maxMoves, ASCII: a.ascii, Record: a.record,
+		Guard: outputGuard(a.dbPath),
 	})
 }
 

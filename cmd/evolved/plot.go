@@ -45,6 +45,9 @@ func plotCommand(fs *flag.FlagSet) action {
 		if *compare != "" {
 			return compareRuns(ctx, strings.Split(*compare, ","), *game, *out, stdout)
 		}
+		if err := outputGuard(*dbPath).Check(*out); err != nil {
+			return fmt.Errorf("plot: -o: %w", err)
+		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
@@ -65,7 +68,7 @@ func plotCommand(fs *flag.FlagSet) action {
 			return fmt.Errorf("plot: %w", err)
 		}
 		charts := append(learningCharts(*game, c), ratingCharts(ratings)...)
-		if err := plot.WriteFile(*out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
+		if err := plot.WriteFile(outputGuard(*dbPath), *out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s (%d generations)\n", *out, len(c.Generations))
@@ -161,6 +164,10 @@ func ratingCharts(ratings []storage.Rating) []plot.Chart {
 // compareRuns draws the rating curves of the runs in paths, one series
 // each, named by file, by generation and by hours of evolution.
 func compareRuns(ctx context.Context, paths []string, game, out string, stdout io.Writer) error {
+	guard := outputGuard(paths...)
+	if err := guard.Check(out); err != nil {
+		return fmt.Errorf("plot: -o: %w", err)
+	}
 	var all []storage.Rating
 	scales := map[string]bool{}
 	for _, path := range paths {
@@ -200,7 +207,7 @@ func compareRuns(ctx context.Context, paths []string, game, out string, stdout i
 	}
 	charts := ratingCharts(all)
 	charts[0].Title = game + ": champions' ratings, with 95% intervals (" + slices.Collect(maps.Keys(scales))[0] + ")"
-	if err := plot.WriteFile(out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
+	if err := plot.WriteFile(guard, out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d runs, %d ratings)\n", out, len(paths), len(all))

@@ -15,12 +15,21 @@ import (
 
 	"evolved/agent"
 	"evolved/daemon"
+	"evolved/outfile"
 	"evolved/progress"
 	"evolved/storage"
 )
 
 // defaultDB returns $EVOLVED_DB or evolved.db.
 func defaultDB() string { return storage.DefaultPath() }
+
+// outputGuard returns the guard every output file of a command goes
+// through: it refuses the databases the command names (dbs), the one a
+// daemon uses by default, their side files under any name, and any other
+// SQLite database, so that no output flag can write over a run.
+func outputGuard(dbs ...string) *outfile.Guard {
+	return outfile.NewGuard(append(dbs, storage.DefaultPath())...)
+}
 
 // openReader opens the database read-only, next to a running daemon.
 func openReader(ctx context.Context, path string) (*storage.DB, error) {
@@ -421,6 +430,12 @@ func exportCommand(fs *flag.FlagSet) action {
 		if agentFlag.set && agentFlag.get(0) < 0 {
 			return usagef("export: --agent must be 0 or more, got %d", agentFlag.get(0))
 		}
+		guard := outputGuard(*dbPath)
+		if *out != "" {
+			if err := guard.Check(*out); err != nil {
+				return fmt.Errorf("export: -o: %w", err)
+			}
+		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
@@ -478,7 +493,7 @@ func exportCommand(fs *flag.FlagSet) action {
 				return fmt.Errorf("export: %w", err)
 			}
 		} else {
-			if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+			if err := guard.WriteFile(*out, buf.Bytes()); err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
 			dest = *out

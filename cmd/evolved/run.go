@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 
 	"evolved/cluster"
 	"evolved/daemon"
+	"evolved/outfile"
 	"evolved/progress"
 	"evolved/storage"
 	"evolved/web"
@@ -66,7 +68,8 @@ func runCommand(fs *flag.FlagSet) action {
 			return cfg.Print(stdout)
 		}
 		if *cpuProfile != "" {
-			stop, err := startCPUProfile(*cpuProfile)
+			guard := outputGuard(cfg.DB, cmp.Or(cfg.HTTP.LabDB, web.DefaultLabDB(cfg.DB)))
+			stop, err := startCPUProfile(guard, *cpuProfile)
 			if err != nil {
 				return fmt.Errorf("run: %w", err)
 			}
@@ -122,11 +125,12 @@ func levelOf(s string) (slog.Level, error) {
 	return l, err
 }
 
-// startCPUProfile profiles the process's CPU into path until stop, which
-// reports a failure to finish the file on the log of last resort (stderr
-// of the process, as the profile is a diagnostic).
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
+// startCPUProfile profiles the process's CPU into path, checked by guard
+// before its first byte, until stop, which reports a failure to finish the
+// file on the log of last resort (stderr of the process, as the profile
+// is a diagnostic).
+func startCPUProfile(guard *outfile.Guard, path string) (stop func(), err error) {
+	f, err := guard.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("cpu profile: %w", err)
 	}
