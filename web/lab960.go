@@ -1,10 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"evolved/chess960"
@@ -28,11 +32,23 @@ type chess960Request struct {
 
 // chess960Limits bound a search the site runs while the request waits: at
 // most a few hundred thousand fitness evaluations, a few milliseconds.
+// They are the site's only checks of its own: every other range is the
+// one `evolved chess960` checks, by the same Validate.
 const (
 	chess960MaxPopulation = 100
 	chess960MaxIterations = 1000
 	chess960MaxBudget     = 10_000
+	chess960MaxTournament = 100
+	chess960MaxRetries    = 100
 )
+
+// chess960Only are the settings of one method alone, by the request's
+// JSON names; a request that gives another method's is refused, as
+// `evolved chess960 ga` refuses --tournament, a flag it does not have.
+var chess960Only = map[string][]string{
+	"classic":  {"iterations", "elitism"},
+	"improved": {"budget", "tournament", "retries"},
+}
 
 // chess960Generation is one generation of a classic run.
 type chess960Generation struct {
@@ -74,55 +90,25 @@ func (s *Server) apiChess960(w http.ResponseWriter, r *http.Request) {
 	if !s.mayStartLab(w, r, false) {
 		return
 	}
-	c, imp := chess960.DefaultClassic(), chess960.DefaultImproved()
-	req := chess960Request{Method: "classic", Seed: 1, Population: c.Population, Iterations: c.Iterations, Mutation: c.MutationRate,
-		Elitism: c.Elitism, Budget: 500, Tournament: imp.Tournament, Retries: imp.MaxRetries}
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		s.fail(w, r, http.StatusBadRequest, "the search's settings: %v", err)
-		return
-	}
-	bad := func(name string, v any, want string) {
-		s.fail(w, r, http.StatusBadRequest, "%s %v: want %s", name, v, want)
-	}
-	switch {
-	case req.Method != "classic" && req.Method != "improved":
-		bad("method", fmt.Sprintf("%q", req.Method), "classic or improved")
-		return
-	case req.Population < 2 || req.Population > chess960MaxPopulation:
-		bad("population", req.Population, fmt.Sprintf("2 to %d", chess960MaxPopulation))
-		return
-	case req.Iterations < 0 || req.Iterations > chess960MaxIterations:
-		bad("iterations", req.Iterations, fmt.Sprintf("0 to %d", chess960MaxIterations))
-		return
-	case req.Budget < 1 || req.Budget > chess960MaxBudget:
-		bad("budget", req.Budget, fmt.Sprintf("1 to %d", chess960MaxBudget))
-		return
-	case req.Tournament < 1 || req.Tournament > req.Population:
-		bad("tournament", req.Tournament, "1 to the population")
-		return
-	case req.Retries < 0 || req.Retries > 100:
-		bad("retries", req.Retries, "0 to 100")
+	req, c, imp, err := readChess960(r)
+	if err != nil {
+		s.failBody(w, r, err)
 		return
 	}
 	out := chess960Response{Method: req.Method, Seed: req.Seed}
 	var res chess960.Result
-	var err error
 	if req.Method == "classic" {
-		c.Population, c.Iterations, c.MutationRate, c.Elitism = req.Population, req.Iterations, req.Mutation, req.Elitism
 		res, err = c.Run(chess960.Rand(req.Seed, chess960.ClassicGA, 0), 0, func(g chess960.Generation) {
 			a, f := g.Best()
 			out.Generations = append(out.Generations, chess960Generation{Iteration: g.Iteration, Best: f, Mean: g.Mean(),
 				Fitness: append([]int(nil), g.Fitness...), Evaluations: g.Evaluations, Arrangement: a.String()})
 		})
 	} else {
-		imp.Population, imp.Tournament, imp.MutationRate, imp.MaxRetries = req.Population, req.Tournament, req.Mutation, req.Retries
 		res, err = imp.Trace(chess960.Rand(req.Seed, chess960.ImprovedGA, 0), req.Budget, func(e chess960.Evaluation) {
 			out.Evaluations = append(out.Evaluations, chess960Evaluation{N: e.N, Fitness: e.Fitness, Best: e.Best})
 		})
 	}
-	if errors.Is(err, chess960.ErrConfig) {
+	if errors.Is(err, chess960.ErrConfig) { // the budget, which Trace checks
 		s.fail(w, r, http.StatusBadRequest, "%v", err)
 		return
 	}
@@ -139,6 +125,77 @@ func (s *Server) apiChess960(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Board = rep.Boards[0]
 	writeJSON(w, http.StatusOK, out)
+}
+
+// readChess960 reads a search's settings from r's JSON body over the
+// method's defaults, `evolved chess960`'s, and checks them as the CLI
+// does, with the method's own Validate, then against chess960Limits. It
+// returns the request and the method's parameters; its errors are a
+// *badInput or a *badParam, or the body's *http.MaxBytesError.
+func readChess960(r *http.Request) (chess960Request, chess960.Classic, chess960.Improved, error) {
+	c, imp := chess960.DefaultClassic(), chess960.DefaultImproved()
+	req := chess960Request{Method: "classic"}
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return req, c, imp, err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return req, c, imp, &badInput{fmt.Sprintf("the search's settings: not a JSON object: %v", err)}
+	}
+	if m, ok := keys["method"]; ok {
+		if err := json.Unmarshal(m, &req.Method); err != nil {
+			return req, c, imp, &badInput{fmt.Sprintf("the search's settings: method: %v", err)}
+		}
+	}
+	if _, ok := chess960Only[req.Method]; !ok {
+		return req, c, imp, &badParam{"method", req.Method, "classic or improved"}
+	}
+	for _, m := range slices.Sorted(maps.Keys(chess960Only)) {
+		for _, name := range chess960Only[m] {
+			if _, given := keys[name]; given && m != req.Method {
+				return req, c, imp, &badInput{fmt.Sprintf("%s is for method %s, not %s", name, m, req.Method)}
+			}
+		}
+	}
+	req.Seed, req.Budget = 1, 500 // `evolved chess960 ga`'s seed; the classic GA's evaluations
+	if req.Method == "classic" {
+		req.Population, req.Iterations, req.Mutation, req.Elitism = c.Population, c.Iterations, c.MutationRate, c.Elitism
+	} else {
+		req.Population, req.Tournament, req.Mutation, req.Retries = imp.Population, imp.Tournament, imp.MutationRate, imp.MaxRetries
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return req, c, imp, &badInput{fmt.Sprintf("the search's settings: %v", err)}
+	}
+	if req.Method == "classic" {
+		c.Population, c.Iterations, c.MutationRate, c.Elitism = req.Population, req.Iterations, req.Mutation, req.Elitism
+		err = c.Validate()
+	} else {
+		imp.Population, imp.Tournament, imp.MutationRate, imp.MaxRetries = req.Population, req.Tournament, req.Mutation, req.Retries
+		err = imp.Validate() // and Trace the budget
+	}
+	if err != nil {
+		return req, c, imp, &badInput{err.Error()}
+	}
+	type limit struct {
+		name    string
+		v, most int
+	}
+	limits := []limit{{"population", req.Population, chess960MaxPopulation}}
+	if req.Method == "classic" {
+		limits = append(limits, limit{"iterations", req.Iterations, chess960MaxIterations})
+	} else {
+		limits = append(limits, limit{"budget", req.Budget, chess960MaxBudget}, limit{"tournament", req.Tournament, chess960MaxTournament},
+			limit{"retries", req.Retries, chess960MaxRetries})
+	}
+	for _, l := range limits {
+		if l.v > l.most {
+			return req, c, imp, &badInput{fmt.Sprintf("%s %d: want at most %d on this site, which runs the search while the request waits", l.name, l.v, l.most)}
+		}
+	}
+	return req, c, imp, nil
 }
 
 // chess960FEN returns the start position of arrangement a: its back rank

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"evolved/chess960"
 	"evolved/storage"
 	"evolved/web"
 )
@@ -203,8 +204,8 @@ func TestLabRefusesBadRuns(t *testing.T) {
 		}
 	}
 	for body, want := range map[string]string{
-		`{"method":"classic","population":1}`:   "population 1: want 2 to 100",
-		`{"method":"improved","budget":100000}`: "budget 100000",
+		`{"method":"classic","population":1}`:   "population 1, want at least 2",
+		`{"method":"improved","budget":100000}`: "budget 100000: want at most 10000 on this site",
 		`{"method":"steady"}`:                   "steady",
 		`{"method":"classic","mutation":2}`:     "mutation rate 2",
 	} {
@@ -215,6 +216,69 @@ func TestLabRefusesBadRuns(t *testing.T) {
 	}
 	if _, err := os.Stat(labDB); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("refused requests created the lab database: %v", err)
+	}
+}
+
+// TestChess960ChecksAsTheCLI sends the Chess960 search settings that
+// `evolved chess960` refuses, and some it takes: the site refuses and
+// takes the same, with the chess960 package's own messages (a setting of
+// the other method, like ga's missing --tournament, is refused by name);
+// the site adds only its upper bounds. What it takes, it runs as the CLI
+// does: the same seed gives the same search.
+func TestChess960ChecksAsTheCLI(t *testing.T) {
+	_, base, _ := labServer(t, web.Options{AllowLabOnLoopback: true})
+	for _, tc := range []struct {
+		body string
+		code int
+		msg  string
+	}{
+		{`{"method":"classic","tournament":3}`, 400, "tournament is for method improved, not classic"},
+		{`{"tournament":3}`, 400, "tournament is for method improved, not classic"},
+		{`{"method":"classic","budget":500}`, 400, "budget is for method improved, not classic"},
+		{`{"method":"classic","retries":5}`, 400, "retries is for method improved, not classic"},
+		{`{"method":"improved","elitism":0.5}`, 400, "elitism is for method classic, not improved"},
+		{`{"method":"improved","iterations":5}`, 400, "iterations is for method classic, not improved"},
+		{`{"method":"improved","tournament":0}`, 400, "chess960: invalid parameter: tournament 0, want at least 1"},
+		{`{"method":"improved","retries":-1}`, 400, "chess960: invalid parameter: retries -1, want at least 0"},
+		{`{"method":"improved","budget":0}`, 400, "chess960: invalid parameter: budget 0, want at least 1"},
+		{`{"method":"improved","tournament":101}`, 400, "tournament 101: want at most 100 on this site"},
+		{`{"method":"classic","iterations":-1}`, 400, "chess960: invalid parameter: iterations -1, want at least 0"},
+		{`{"method":"classic","elitism":1.5}`, 400, "chess960: invalid parameter: elitism 1.5, want 0..1"},
+		{`{"method":"classic","antz":1}`, 400, `unknown field \"antz\"`},
+		{`{"method":3}`, 400, "method"},
+		{`[]`, 400, "not a JSON object"},
+		{`{"method":"classic","population":2}`, 200, ""},                 // the improved GA's tournament of 3 is no matter
+		{`{"method":"improved","population":2,"tournament":3}`, 200, ""}, // drawn with replacement, as the CLI's bench takes
+		{`{"method":"classic","population":10,"iterations":0,"mutation":0,"elitism":1}`, 200, ""},
+	} {
+		code, text, _ := post(t, nil, base+"/api/lab/chess960", "application/json", tc.body)
+		if code != tc.code || !strings.Contains(text, tc.msg) {
+			t.Errorf("POST chess960 %s: %d %s, want %d naming %q", tc.body, code, text, tc.code, tc.msg)
+		}
+	}
+	type search struct {
+		Best    string `json:"best"`
+		Fitness int    `json:"fitness"`
+		Used    int    `json:"used"`
+		FoundAt int    `json:"found_at"`
+	}
+	classic, err := chess960.DefaultClassic().Run(chess960.Rand(7, chess960.ClassicGA, 0), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	improved, err := chess960.DefaultImproved().Run(chess960.Rand(7, chess960.ImprovedGA, 0), 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for body, want := range map[string]chess960.Result{`{"seed":7}`: classic, `{"method":"improved","seed":7}`: improved} {
+		code, text, _ := post(t, nil, base+"/api/lab/chess960", "application/json", body)
+		var got search
+		if err := json.Unmarshal([]byte(text), &got); code != http.StatusOK || err != nil {
+			t.Fatalf("POST chess960 %s: %d %s", body, code, text)
+		}
+		if w := (search{want.Best.String(), want.Fitness, want.Evaluations, want.FoundAt}); got != w {
+			t.Errorf("POST chess960 %s: %+v, want the CLI's defaults' %+v", body, got, w)
+		}
 	}
 }
 
