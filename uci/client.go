@@ -22,6 +22,13 @@ import (
 // it did not answer in time, it said something that is not UCI.
 var ErrEngine = errors.New("uci: engine failure")
 
+// maxEngineLine is the longest line we read of an engine's output, 1 MiB.
+// An engine's lines are short (a principal variation of a hundred moves is
+// 500 bytes), so a longer one is a broken engine: the Engine fails with
+// ErrEngine, and Close shuts it down. Unlike our own UCI server's input,
+// which a user types, this output comes from an engine a run started.
+const maxEngineLine = 1 << 20
+
 // Limits bound one search. Zero fields are unset; with none set the engine
 // searches for 100 ms. WTime and BTime (with the increments) hand the
 // engine its clock and let it manage its own time.
@@ -40,11 +47,14 @@ type Engine struct {
 	path  string
 	cmd   *exec.Cmd
 	in    io.WriteCloser
-	lines chan string // the engine's output lines; closed when it exits
-	wait  chan error  // the process's exit status, once
-	name  string
-	known map[string]bool // the options the engine declared, lower-cased
-	once  sync.Once
+	lines chan string // the engine's output lines; closed when it exits or says something unreadable
+	// readErr is why lines closed before the engine's output ended (a line
+	// over maxEngineLine), or nil; set before lines is closed.
+	readErr error
+	wait    chan error // the process's exit status, once
+	name    string
+	known   map[string]bool // the options the engine declared, lower-cased
+	once    sync.Once
 }
 
 // Start launches the engine at path, completes the uci/uciok handshake, sets
@@ -68,11 +78,17 @@ func Start(ctx context.Context, path string, options map[string]string) (*Engine
 	e := &Engine{path: path, cmd: cmd, in: in, lines: make(chan string, 64), wait: make(chan error, 1)}
 	go func() {
 		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		sc.Buffer(make([]byte, 64<<10), maxEngineLine)
 		for sc.Scan() {
 			e.lines <- sc.Text()
 		}
+		if err := sc.Err(); err != nil {
+			e.readErr = fmt.Errorf("read its output: %w", err)
+		}
 		close(e.lines)
+		// Drain what the engine still writes, so that it is not stuck on a
+		// full pipe and can obey Close's quit.
+		io.Copy(io.Discard, out)
 		e.wait <- cmd.Wait()
 	}()
 	if err := e.handshake(ctx, options); err != nil {
@@ -306,6 +322,9 @@ func (e *Engine) until(ctx context.Context, timeout time.Duration, word string, 
 		select {
 		case line, ok := <-e.lines:
 			if !ok {
+				if e.readErr != nil {
+					return fmt.Errorf("%w: %s: %w, while we waited for %s", ErrEngine, e.Name(), e.readErr, word)
+				}
 				return fmt.Errorf("%w: %s exited while we waited for %s", ErrEngine, e.Name(), word)
 			}
 			if seen != nil {

@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -160,5 +161,32 @@ func TestStockfishReportsItsDepth(t *testing.T) {
 	r, err := e.Go(ctx, "", nil, Limits{Depth: 6})
 	if err != nil || r.Depth != 6 || r.Nodes <= 0 || len(r.Move) < 4 {
 		t.Errorf("Go at depth 6 = %+v, %v; want depth 6 and some nodes", r, err)
+	}
+}
+
+// TestOverlongOutputIsAnEngineFailure checks an engine whose output line
+// is longer than we read (maxEngineLine): Start fails with ErrEngine saying
+// why, not that the engine exited, and shuts the engine down.
+func TestOverlongOutputIsAnEngineFailure(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chatty")
+	script := `#!/bin/sh
+while read cmd; do
+  case "$cmd" in
+    uci) echo "id name chatty"; echo uciok;;
+    isready) head -c 1200000 /dev/zero | tr '\0' x; echo; echo readyok;;
+    quit) exit 0;;
+  esac
+done
+`
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := Start(context.Background(), path, nil)
+	if !errors.Is(err, ErrEngine) || !errors.Is(err, bufio.ErrTooLong) || !strings.Contains(err.Error(), "chatty") {
+		t.Errorf("err = %v, want ErrEngine naming the engine and bufio.ErrTooLong", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("shutting the engine down took %v", d)
 	}
 }

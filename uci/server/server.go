@@ -4,14 +4,16 @@
 package server
 
 import (
-	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"evolved/game/chess"
 	"evolved/search"
@@ -40,7 +42,8 @@ type Options struct {
 
 // Server speaks UCI on a reader and a writer for one engine. The search
 // runs in its own goroutine so that stop, isready and quit are answered at
-// once. Input that is not UCI is answered with an info string and ignored.
+// once. Input that is not UCI is answered with an info string and ignored,
+// and so is a line over MaxLineBytes.
 type Server struct {
 	opts Options
 	out  io.Writer
@@ -65,17 +68,47 @@ func New(out io.Writer, opts Options) *Server {
 	return s
 }
 
-// Run reads commands until quit or the end of the input.
+// Run reads commands until quit or the end of the input, and returns nil
+// then, or the error that ended the input. A line over MaxLineBytes is
+// refused (see tooLong) and the next one read.
 func (s *Server) Run(ctx context.Context, in io.Reader) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if s.command(ctx, strings.TrimSpace(sc.Text())) {
+	lines := newLineReader(in, MaxLineBytes, 64<<10)
+	var err error
+	for {
+		line, n, rerr := lines.next()
+		if rerr != nil {
+			if !errors.Is(rerr, io.EOF) {
+				err = fmt.Errorf("uci: read input: %w", rerr)
+			}
+			break
+		}
+		if n > MaxLineBytes {
+			s.tooLong(line, n)
+			continue
+		}
+		if s.command(ctx, strings.TrimSpace(string(line))) {
 			break
 		}
 	}
 	s.stop()
-	return sc.Err()
+	return err
+}
+
+// tooLong refuses an input line of n bytes, over MaxLineBytes, whose
+// first MaxLineBytes are start, saying so in an info string. A refused
+// position command leaves no position, as a refused move does: the
+// previous position is not the one the GUI means now.
+func (s *Server) tooLong(start []byte, n int64) {
+	limit := fmt.Sprintf("over the limit of %d bytes (%d MiB)", MaxLineBytes, MaxLineBytes>>20)
+	head := bytes.TrimLeftFunc(start, unicode.IsSpace)
+	head = head[:min(len(head), len("position "))]
+	if fields := strings.Fields(string(head)); len(fields) > 0 && fields[0] == "position" {
+		s.stop()
+		s.game, s.refused = nil, fmt.Sprintf("the position command of %d bytes was %s", n, limit)
+		s.say("info string refused a position command of %d bytes, %s; no position until the next position command", n, limit)
+		return
+	}
+	s.say("info string refused an input line of %d bytes, %s", n, limit)
 }
 
 // say writes one line.

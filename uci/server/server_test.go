@@ -38,7 +38,11 @@ func startServer(t *testing.T) *gui {
 	srv := server.New(outW, server.Options{Name: "test", Author: "us", DefaultDepth: 3,
 		NewSearcher: func() server.Searcher { return ab }})
 	g := &gui{t: t, in: inW, lines: make(chan string, 1000), done: make(chan error, 1)}
-	go func() { g.done <- srv.Run(context.Background(), inR); outW.Close() }()
+	go func() {
+		g.done <- srv.Run(context.Background(), inR)
+		inR.Close() // a server that stopped reading fails the sends, not hangs them
+		outW.Close()
+	}()
 	go func() {
 		sc := bufio.NewScanner(outR)
 		for sc.Scan() {
@@ -61,7 +65,12 @@ func (g *gui) expect(prefix string, within time.Duration) string {
 		select {
 		case line, ok := <-g.lines:
 			if !ok {
-				g.t.Fatalf("server closed while waiting for %q; saw %q", prefix, seen)
+				var err error
+				select {
+				case err = <-g.done:
+				default:
+				}
+				g.t.Fatalf("server closed (run: %v) while waiting for %q; saw %q", err, prefix, seen)
 			}
 			seen = append(seen, line)
 			if strings.HasPrefix(line, prefix) {
@@ -173,4 +182,80 @@ func TestChess960Castling(t *testing.T) {
 	if len(strings.Fields(best)) != 2 {
 		t.Errorf("%q", best)
 	}
+}
+
+// TestLongLines checks the input line limit (issue 60): a position command
+// of 1.2 MB, over bufio.Scanner's 1 MiB that once ended the engine with
+// "token too long", is read and searched; a line over MaxLineBytes is
+// refused with an info string naming the limit and its length, and the
+// server goes on reading. A refused position command leaves no position.
+func TestLongLines(t *testing.T) {
+	g := startServer(t)
+	// 240,000 plies of knights going out and back: legal all the way, the
+	// start position again at the end, repeated at every fourth ply.
+	long := "position startpos moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 60_000)
+	if len(long) <= 1<<20 {
+		t.Fatalf("the long position command has %d bytes, want over 1 MiB", len(long))
+	}
+	g.send(long + "\r") // and a "\r\n" line ending
+	g.send("isready")
+	g.expect("readyok", 30*time.Second)
+	g.send("go depth 1")
+	best := g.expect("bestmove ", 30*time.Second)
+	start := chess.Start()
+	if _, err := start.ParseUCI(strings.TrimPrefix(best, "bestmove "), false); err != nil {
+		t.Errorf("%q after the knights' moves: not a move of the start position: %v", best, err)
+	}
+
+	// One byte over the limit, and a position the GUI may mean: refused.
+	prefix := "position startpos moves e2e4"
+	g.send(prefix + strings.Repeat(" ", server.MaxLineBytes+1-len(prefix)))
+	if got, want := g.expect("info string ", 10*time.Second),
+		"info string refused a position command of 16777217 bytes, over the limit of 16777216 bytes (16 MiB); no position until the next position command"; got != want {
+		t.Errorf("over-long position command: %q, want %q", got, want)
+	}
+	g.send("isready")
+	g.expect("readyok", 5*time.Second)
+	g.send("go depth 1")
+	if got, want := g.expect("info string ", 5*time.Second),
+		"info string no position to search: the position command of 16777217 bytes was over the limit of 16777216 bytes (16 MiB)"; got != want {
+		t.Errorf("go after a refused position: %q, want %q", got, want)
+	}
+	if best := g.expect("bestmove ", 5*time.Second); best != "bestmove 0000" {
+		t.Errorf("%q after a refused position, want bestmove 0000", best)
+	}
+
+	// Any other line over the limit is refused too, not obeyed.
+	g.send(strings.Repeat(" ", server.MaxLineBytes) + "isready")
+	if got, want := g.expect("info string ", 10*time.Second),
+		"info string refused an input line of 16777223 bytes, over the limit of 16777216 bytes (16 MiB)"; got != want {
+		t.Errorf("over-long line: %q, want %q", got, want)
+	}
+	g.send("position startpos moves e2e4")
+	g.send("isready")
+	g.expect("readyok", 5*time.Second)
+	g.send("go depth 1")
+	best = g.expect("bestmove ", 5*time.Second)
+	after := start.Play(mustParse(t, start, "e2e4"))
+	if _, err := after.ParseUCI(strings.TrimPrefix(best, "bestmove "), false); err != nil {
+		t.Errorf("%q is not a move of the position after e2e4", best)
+	}
+	g.send("quit")
+	select {
+	case err := <-g.done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Errorf("quit did not end the server")
+	}
+}
+
+func mustParse(t *testing.T, p chess.Position, move string) chess.Move {
+	t.Helper()
+	m, err := p.ParseUCI(move, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
