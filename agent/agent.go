@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,17 @@ func ParseSearch(s string) (playouts int, ok bool) {
 
 // ErrInvalid is wrapped by every error about a malformed agent file.
 var ErrInvalid = errors.New("agent: invalid agent file")
+
+// MaxFileBytes is the largest agent file Read reads, 64 MiB. Read holds the
+// whole file in memory to decode it. A weight takes about 20 bytes of JSON,
+// twice that with its sigma, so the limit holds a net of over a million
+// weights.
+const MaxFileBytes = 64 << 20
+
+// ErrTooLarge is wrapped by the error of Read for a file over MaxFileBytes,
+// which it refuses unread rather than decode in part. It is not ErrInvalid:
+// the file may be well formed, but this build does not read one that large.
+var ErrTooLarge = errors.New("agent: file larger than the limit")
 
 // File is an agent file.
 type File struct {
@@ -135,12 +147,21 @@ func Write(w io.Writer, f File) error {
 	return nil
 }
 
-// Read reads and validates an agent file.
+// Read reads and validates an agent file. A file over MaxFileBytes gives an
+// error wrapping ErrTooLarge that states its size and the limit; when r is
+// a regular file (an *os.File), its size is checked before anything is
+// read.
 func Read(r io.Reader) (File, error) {
 	var f File
-	data, err := io.ReadAll(io.LimitReader(r, 64<<20))
+	if size, ok := fileSize(r); ok && size > MaxFileBytes {
+		return f, fmt.Errorf("%w of %d bytes (%d MiB): %d bytes", ErrTooLarge, MaxFileBytes, MaxFileBytes>>20, size)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
 	if err != nil {
 		return f, fmt.Errorf("agent: read: %w", err)
+	}
+	if len(data) > MaxFileBytes {
+		return f, fmt.Errorf("%w of %d bytes (%d MiB)", ErrTooLarge, MaxFileBytes, MaxFileBytes>>20)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -151,4 +172,25 @@ func Read(r io.Reader) (File, error) {
 		return f, err
 	}
 	return f, nil
+}
+
+// fileSize returns the bytes left to read of r when r is a regular file
+// that can tell its size (an *os.File): its size less the offset it is at.
+// ok is false for other readers, whose size only reading tells.
+func fileSize(r io.Reader) (size int64, ok bool) {
+	st, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return 0, false
+	}
+	info, err := st.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, false
+	}
+	size = info.Size()
+	if sk, ok := r.(io.Seeker); ok {
+		if at, err := sk.Seek(0, io.SeekCurrent); err == nil {
+			size -= at
+		}
+	}
+	return size, true
 }
