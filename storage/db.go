@@ -35,13 +35,18 @@ var (
 	ErrLocked = errors.New("storage: database is in use by another evolved process")
 	// ErrNoDatabase means a read-only open found no database file.
 	ErrNoDatabase = errors.New("storage: no database")
+	// ErrOtherName means the file has another name (a hard link, or the
+	// name it had before it was moved) whose write-ahead log Open may
+	// neither replay nor drop: the error names it and says what to do.
+	ErrOtherName = errors.New("storage: the database's log is under another name")
 )
 
 // DB is an open evolved database. Its methods are safe for concurrent use
 // (database/sql serialises them on one connection for a writer).
 type DB struct {
 	db       *sql.DB
-	path     string
+	path     string // the name the database was opened by, for messages
+	sqlName  string // the name SQLite opened, beside which its log lies (resolveName)
 	readOnly bool
 	lock     *os.File // the flock held by a writer, released by Close
 }
@@ -50,7 +55,13 @@ type DB struct {
 type Options struct {
 	// ReadOnly opens an existing database without writing to it and
 	// without taking the writer's lock, for status queries while the
-	// daemon runs.
+	// daemon runs. A reader needs the write-ahead log and its index beside
+	// the database; when no writer left them, Open creates them empty as
+	// a writer would (the database's owner, its mode plus the owner's
+	// write), so that they never stop the daemon from opening the file.
+	// A reader that is neither root nor the file's owner cannot do that:
+	// it reads the file as it is when opened (SQLite's immutable mode),
+	// which is all there is when no writer runs.
 	ReadOnly bool
 	// SkipCheck skips the integrity check that a writer runs on open.
 	SkipCheck bool
@@ -61,31 +72,55 @@ type Options struct {
 // lock on the database file itself for as long as the DB is open, so that
 // a second daemon is refused instead of interleaving its generations,
 // whatever name it reaches the file by (a hard link or a symbolic link is
-// the same file). A file that is not an evolved database is refused
-// before anything is written to it, and left as it was.
+// the same file). Only a regular file is opened (a FIFO or a device is
+// refused without being read, which could block); a file that is not an
+// evolved database, or is corrupt, is refused before anything is written
+// to it, and left as it was. A file with several names is opened through
+// the one its last writer used, so that the log of a killed daemon is
+// replayed whichever name the next one is given (resolveName).
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	info, statErr := os.Stat(path)
 	exists := statErr == nil
 	switch {
 	case statErr != nil && !errors.Is(statErr, os.ErrNotExist):
 		return nil, fmt.Errorf("open %s: %w", path, statErr)
-	case exists && info.IsDir():
-		return nil, fmt.Errorf("open %s: %w: it is a directory", path, ErrNotEvolved)
+	case exists && !info.Mode().IsRegular():
+		return nil, fmt.Errorf("open %s: %w: it is %s, not a regular file", path, ErrNotEvolved, describeMode(info.Mode()))
 	case !exists && opts.ReadOnly:
 		return nil, fmt.Errorf("open %s: %w (start one with `evolved run`)", path, ErrNoDatabase)
 	}
+	walMode := false
 	if exists && info.Size() > 0 {
-		if err := checkHeader(path); err != nil {
+		var err error
+		if walMode, err = checkHeader(path); err != nil {
 			return nil, err
 		}
 	}
-	d := &DB{path: path, readOnly: opts.ReadOnly}
+	d := &DB{path: path, sqlName: path, readOnly: opts.ReadOnly}
 	if !opts.ReadOnly {
 		if err := d.takeLock(); err != nil {
 			return nil, err
 		}
 	}
-	db, err := sql.Open("sqlite", dsn(path, opts.ReadOnly))
+	if exists {
+		name, err := resolveName(ctx, path)
+		if err != nil {
+			d.releaseLock()
+			return nil, err
+		}
+		d.sqlName = name
+	}
+	source := dsn(d.sqlName, opts.ReadOnly)
+	if opts.ReadOnly && walMode {
+		immutable, err := readerFiles(d.sqlName)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		if immutable {
+			source += "&immutable=1"
+		}
+	}
+	db, err := sql.Open("sqlite", source)
 	if err != nil {
 		d.releaseLock()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -101,10 +136,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	return d, nil
 }
 
-// dsn returns the connection string: WAL so that readers never block the
-// writer, a busy timeout so that they wait instead of failing, foreign keys
-// on, synchronous=FULL so that a committed generation survives even a
-// power cut, and for a writer incremental vacuum and a bounded WAL file.
+// dsn returns the connection string: a busy timeout so that readers wait
+// instead of failing, foreign keys on, and for a writer synchronous=FULL
+// so that a committed generation survives even a power cut and a bounded
+// WAL file. None of these writes to the file: WAL mode and incremental
+// vacuum, which do, are set by prepare once the file has passed its
+// checks.
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
@@ -112,12 +149,7 @@ func dsn(path string, readOnly bool) string {
 	if readOnly {
 		q.Add("mode", "ro")
 	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(FULL)")
-		// Before the first table of a new database: free pages can be
-		// given back (Vacuum). An older database needs the VACUUM that
-		// enableAutoVacuum runs.
-		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
 		// Truncate the write-ahead log to 64 MiB after a checkpoint, so a
 		// large transaction does not leave a large file behind.
 		q.Add("_pragma", "journal_size_limit(67108864)")
@@ -125,24 +157,43 @@ func dsn(path string, readOnly bool) string {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 
+// describeMode names the kind of a file that is not a regular one.
+func describeMode(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file (" + m.String() + ")"
+}
+
 // sqliteMagic starts every SQLite database file.
 var sqliteMagic = []byte("SQLite format 3\x00")
 
-// checkHeader refuses a non-empty file that is not SQLite.
-func checkHeader(path string) error {
+// checkHeader refuses a non-empty file that is not SQLite, and reports
+// whether the file is in WAL mode (its read and write versions, bytes 18
+// and 19, are 2).
+func checkHeader(path string) (walMode bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
+		return false, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer f.Close()
 	head := make([]byte, sqliteHeaderSize)
 	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head[:len(sqliteMagic)], sqliteMagic) {
-		return fmt.Errorf("open %s: %w: not an SQLite file (refusing to touch it)", path, ErrNotEvolved)
+		return false, fmt.Errorf("open %s: %w: not an SQLite file (refusing to touch it)", path, ErrNotEvolved)
 	}
 	// A damaged header (the payload fractions every SQLite file has at
 	// bytes 21-23) is corruption, not another program's file.
 	if head[21] != 64 || head[22] != 32 || head[23] != 32 {
-		return fmt.Errorf("open %s: %w: the SQLite header is damaged (payload fractions %d, %d, %d; want 64, 32, 32)",
+		return false, fmt.Errorf("open %s: %w: the SQLite header is damaged (payload fractions %d, %d, %d; want 64, 32, 32)",
 			path, ErrCorrupt, head[21], head[22], head[23])
 	}
 	// Another program's database: its application id, or with none a
@@ -152,10 +203,10 @@ func checkHeader(path string) error {
 	// can show an older header; prepare checks again through SQLite.
 	appID, cookie := binary.BigEndian.Uint32(head[68:72]), binary.BigEndian.Uint32(head[40:44])
 	if appID != applicationID && (appID != 0 || cookie != 0) {
-		return fmt.Errorf("open %s: %w: an SQLite database of another program (application id %#x, schema cookie %d; refusing to touch it)",
+		return false, fmt.Errorf("open %s: %w: an SQLite database of another program (application id %#x, schema cookie %d; refusing to touch it)",
 			path, ErrNotEvolved, appID, cookie)
 	}
-	return nil
+	return head[18] == 2 && head[19] == 2, nil
 }
 
 // sqliteHeaderSize is the size of an SQLite database file's header.
@@ -176,6 +227,14 @@ func (d *DB) takeLock() error {
 	f, err := os.OpenFile(d.path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: lock: %w", d.path, err)
+	}
+	// The name may have been replaced since Open looked at it.
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%w: it is %s, not a regular file", ErrNotEvolved, describeMode(info.Mode()))
+		}
+		return fmt.Errorf("open %s: %w", d.path, err)
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
@@ -234,8 +293,15 @@ func (d *DB) prepare(ctx context.Context, opts Options) error {
 		}
 		return nil
 	}
+	// The first writes, now that the file has passed its checks: before
+	// the first table of a new database, free pages that can be given
+	// back (Vacuum; an older database needs the VACUUM enableAutoVacuum
+	// runs), and WAL so that readers never block the writer.
+	if _, err := d.db.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL"); err != nil {
+		return d.openError(err)
+	}
 	var mode string
-	if err := d.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+	if err := d.db.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
 		return d.openError(err)
 	}
 	if mode != "wal" {
@@ -247,7 +313,7 @@ func (d *DB) prepare(ctx context.Context, opts Options) error {
 		}
 	}
 	d.enableAutoVacuum(ctx)
-	return nil
+	return d.recordName(ctx)
 }
 
 // migrate applies migration v+1 in one transaction. A migration that

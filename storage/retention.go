@@ -340,7 +340,7 @@ func (d *DB) Size(ctx context.Context) (Size, error) {
 		FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s`).Scan(&s.Bytes, &s.Free); err != nil {
 		return s, fmt.Errorf("size of %s: %w", d.path, err)
 	}
-	if info, err := os.Stat(d.path + "-wal"); err == nil {
+	if info, err := os.Stat(d.sqlName + "-wal"); err == nil {
 		s.WAL = info.Size()
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return s, fmt.Errorf("size of %s: %w", d.path, err)

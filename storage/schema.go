@@ -439,6 +439,18 @@ WITH RECURSIVE parts(game, agent_id, part, step) AS (
 INSERT INTO step_parts (game, agent_id, part, bytes) SELECT game, agent_id, part, substr(step, part * 960 + 1, 960) FROM parts ORDER BY game, agent_id, part;
 ALTER TABLE lineage DROP COLUMN step;
 `,
+	// 20: the name through which the last writer opened the file. SQLite
+	// keeps a database's write-ahead log beside the name it was opened
+	// by, so a file with two names (a hard link) has two places for one:
+	// after a kill, the log under the name last written through holds
+	// the last generations. Open reads this row from the file itself,
+	// before SQLite replays any log, and opens through that name.
+	`
+CREATE TABLE writer (
+	id   INTEGER PRIMARY KEY CHECK (id = 1),
+	path TEXT NOT NULL -- absolute, symbolic links resolved
+);
+`,
 }
 
 // editsSchema lists the migrations that edit sqlite_schema directly:
