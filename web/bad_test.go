@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,6 +140,77 @@ func TestPlaySessionsAreBounded(t *testing.T) {
 	code, body, h := post(t, nil, ts.URL+"/api/play", "application/json", `{"game":"draughts","opponent":"random"}`)
 	if code != http.StatusServiceUnavailable || !strings.Contains(body, "too many games") || h.Get("Retry-After") == "" {
 		t.Errorf("third game: %d %s", code, body)
+	}
+}
+
+// TestPlaySessionsPerClient fills one client's share of the games in
+// play: its next game is refused with 429 from any of its ports, another
+// client still starts one, and a game that ends or idles out frees its
+// place.
+func TestPlaySessionsPerClient(t *testing.T) {
+	const newGame = `{"game":"draughts","opponent":"random"}` // the person moves first
+	send := func(s *web.Server, addr, method, path, body string) (int, string, http.Header) {
+		req := httptest.NewRequest(method, "http://127.0.0.1"+path, strings.NewReader(body))
+		req.RemoteAddr = addr
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String(), rec.Header()
+	}
+	fill := func(s *web.Server, addr string) []answer {
+		t.Helper()
+		var games []answer
+		for i := range web.DefaultMaxPlaysPerClient {
+			code, body, _ := send(s, addr, http.MethodPost, "/api/play", newGame)
+			var a answer
+			if err := json.Unmarshal([]byte(body), &a); code != http.StatusCreated || err != nil {
+				t.Fatalf("game %d of %s: %d %s", i+1, addr, code, body)
+			}
+			games = append(games, a)
+		}
+		return games
+	}
+	const over = "you have 4 games in play on this site, the most one client may: finish one, or wait for one you left to end "
+
+	s, _ := newServer(t, web.Options{PlayMaxMoves: 1, WriteRate: 1000})
+	games := fill(s, "203.0.113.7:40000")
+	for _, tc := range []struct {
+		addr, why string
+		code      int
+	}{
+		{"203.0.113.7:40000", "the full client", http.StatusTooManyRequests},
+		{"203.0.113.7:40001", "the full client from another port", http.StatusTooManyRequests},
+		{"[::ffff:203.0.113.7]:40002", "the full client, IPv4-mapped", http.StatusTooManyRequests},
+		{"198.51.100.2:50000", "another client", http.StatusCreated},
+	} {
+		code, body, h := send(s, tc.addr, http.MethodPost, "/api/play", newGame)
+		if code != tc.code {
+			t.Errorf("%s (%s): %d %s, want %d", tc.why, tc.addr, code, body, tc.code)
+		}
+		if code == http.StatusTooManyRequests && (!strings.Contains(body, over+"30m0s after its last move") || h.Get("Retry-After") == "") {
+			t.Errorf("%s: %s, Retry-After %q; want it to say %q", tc.why, body, h.Get("Retry-After"), over)
+		}
+	}
+	// One move each and the game is drawn (PlayMaxMoves 1): it is over.
+	code, body, _ := send(s, "203.0.113.7:40000", http.MethodPost, "/api/play/"+games[0].ID+"/move", `{"move":"`+games[0].State.Legal[0].Text+`"}`)
+	if code != http.StatusOK || !strings.Contains(body, `"over":true`) {
+		t.Fatalf("the move that ends the game: %d %s", code, body)
+	}
+	if code, body, _ := send(s, "203.0.113.7:40000", http.MethodPost, "/api/play", newGame); code != http.StatusCreated {
+		t.Errorf("after a game ended: %d %s, want 201", code, body)
+	}
+	if code, _, _ := send(s, "203.0.113.7:40000", http.MethodGet, "/api/play/"+games[0].ID+"/record", ""); code != http.StatusOK {
+		t.Errorf("the ended game's record: %d, want 200", code)
+	}
+
+	idle, _ := newServer(t, web.Options{PlayIdle: 500 * time.Millisecond})
+	fill(idle, "[2001:db8:1:2::7]:40000")
+	if code, body, _ := send(idle, "[2001:db8:1:2::8]:40000", http.MethodPost, "/api/play", newGame); code != http.StatusTooManyRequests {
+		t.Errorf("another address of the same IPv6 /64: %d %s, want 429", code, body)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if code, body, _ := send(idle, "[2001:db8:1:2::7]:40000", http.MethodPost, "/api/play", newGame); code != http.StatusCreated {
+		t.Errorf("after the games idled out: %d %s, want 201", code, body)
 	}
 }
 

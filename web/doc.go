@@ -15,7 +15,9 @@
 // server that listens elsewhere refuses to start without an access token.
 // With a token, every request must carry it: an Authorization: Bearer
 // header (Prometheus, scripts) or the cookie a browser receives by opening
-// any page once with ?token=TOKEN. Request bodies are small and bounded,
-// writes (play) are rate limited per client, and no part of a URL ever
-// names a file: the static files are embedded in the binary.
+// any page once with ?token=TOKEN. Wrong tokens, writes (play, lab) and
+// games in play are bounded per client, an IP address (an IPv6 client by
+// its /64), so that no client locks out or crowds out another. Request
+// bodies are small and bounded, and no part of a URL ever names a file:
+// the static files are embedded in the binary.
 package web

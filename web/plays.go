@@ -179,44 +179,85 @@ type agentChoice struct {
 
 // session is one browser game. mu serialises its moves.
 type session struct {
-	mu    sync.Mutex
-	match play.Match
-	game  string
-	used  time.Time // the last request; guarded by plays.mu
+	mu     sync.Mutex
+	match  play.Match
+	game   string
+	client string    // who started it (clientOf)
+	used   time.Time // the last request; guarded by plays.mu
+	over   bool      // the game has ended; guarded by plays.mu
 }
 
-// plays holds the play sessions: at most max, each ended after idle
-// without a request. Its methods are safe for concurrent use.
+// plays holds the play sessions: at most max games in play, at most
+// perClient of them a client's, each ended after idle without a request.
+// A game that is over is kept, for its record, until it idles out or its
+// place is needed. Its methods are safe for concurrent use.
 type plays struct {
-	mu       sync.Mutex
-	sessions map[string]*session
-	max      int
-	idle     time.Duration
-	engines  chan struct{} // a token per engine allowed to think at once
+	mu        sync.Mutex
+	sessions  map[string]*session
+	max       int
+	perClient int
+	idle      time.Duration
+	engines   chan struct{} // a token per engine allowed to think at once
 }
 
-func newPlays(max int, idle time.Duration) *plays {
-	return &plays{sessions: map[string]*session{}, max: max, idle: idle, engines: make(chan struct{}, enginesAtOnce)}
+func newPlays(max, perClient int, idle time.Duration) *plays {
+	return &plays{sessions: map[string]*session{}, max: max, perClient: perClient, idle: idle,
+		engines: make(chan struct{}, enginesAtOnce)}
 }
 
-// errTooManyPlays refuses a new session when max are open.
-var errTooManyPlays = errors.New("too many games are being played on this site; finish one or try again later")
+// The errors of plays.add: the site is full, or the client holds all the
+// games one client may.
+var (
+	errTooManyPlays  = errors.New("too many games are being played on this site; finish one or try again later")
+	errClientTooMany = errors.New("too many games in play from one client")
+)
 
-// add stores a new session under a fresh random id, first ending the
-// sessions idle for too long.
-func (p *plays) add(m play.Match, game string, now time.Time) (string, *session, error) {
+// add stores a new session of client under a fresh random id, first
+// ending the sessions idle for too long. It refuses the session when the
+// client has perClient games in play (errClientTooMany) or the site has
+// max (errTooManyPlays); games that are over do not count, and the least
+// recently used of them is dropped when the site holds max sessions.
+func (p *plays) add(m play.Match, game, client string, now time.Time) (string, *session, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.expire(now)
-	if len(p.sessions) >= p.max {
+	inPlay, theirs := 0, 0
+	var stale string // the least recently used game that is over
+	for id, s := range p.sessions {
+		switch {
+		case s.over:
+			if stale == "" || s.used.Before(p.sessions[stale].used) {
+				stale = id
+			}
+		case s.client == client:
+			theirs++
+			inPlay++
+		default:
+			inPlay++
+		}
+	}
+	switch {
+	case theirs >= p.perClient:
+		return "", nil, errClientTooMany
+	case inPlay >= p.max:
 		return "", nil, errTooManyPlays
+	case len(p.sessions) >= p.max:
+		delete(p.sessions, stale) // inPlay < max: some game is over
 	}
 	var b [16]byte
 	rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
-	s := &session{match: m, game: game, used: now}
+	s := &session{match: m, game: game, client: client, used: now}
 	p.sessions[id] = s
 	return id, s, nil
+}
+
+// end marks s as over: it no longer counts against its client or the
+// site, but stays until it idles out or its place is needed.
+func (p *plays) end(s *session) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s.over = true
 }
 
 // get returns the session id, if it is still open.
@@ -324,8 +365,14 @@ func (s *Server) apiPlayNew(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	id, sess, err := s.plays.add(m, req.Game, time.Now())
-	if err != nil {
+	id, sess, err := s.plays.add(m, req.Game, clientOf(r), time.Now())
+	switch {
+	case errors.Is(err, errClientTooMany):
+		w.Header().Set("Retry-After", "60")
+		s.fail(w, r, http.StatusTooManyRequests, "you have %d games in play on this site, the most one client may: finish one, or wait for one you left to end %s after its last move",
+			s.opts.MaxPlaysPerClient, s.opts.PlayIdle)
+		return
+	case err != nil:
 		w.Header().Set("Retry-After", "60")
 		s.fail(w, r, http.StatusServiceUnavailable, "%s", err)
 		return
@@ -336,7 +383,17 @@ func (s *Server) apiPlayNew(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, playAnswer{ID: id, State: m.State()})
+	s.answerPlay(w, http.StatusCreated, id, sess)
+}
+
+// answerPlay answers with the game of sess, whose mu is held, and frees
+// its place among its client's games once it is over.
+func (s *Server) answerPlay(w http.ResponseWriter, status int, id string, sess *session) {
+	st := sess.match.State()
+	if st.Over {
+		s.plays.end(sess)
+	}
+	writeJSON(w, status, playAnswer{ID: id, State: st})
 }
 
 // session returns the session a path names, or answers 404.
@@ -363,7 +420,7 @@ func (s *Server) apiPlayGet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, playAnswer{ID: id, State: sess.match.State()})
+	s.answerPlay(w, http.StatusOK, id, sess)
 }
 
 // apiPlayMove plays the person's move and the engine's reply.
@@ -396,6 +453,9 @@ func (s *Server) apiPlayMove(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, play.ErrGameOver) || errors.Is(err, play.ErrNotYourTurn) {
 			status = http.StatusConflict
 		}
+		if errors.Is(err, play.ErrGameOver) {
+			s.plays.end(sess) // the engine's move above may have ended it
+		}
 		s.fail(w, r, status, "%s", err)
 		return
 	}
@@ -403,7 +463,7 @@ func (s *Server) apiPlayMove(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not reply: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, playAnswer{ID: id, State: sess.match.State()})
+	s.answerPlay(w, http.StatusOK, id, sess)
 }
 
 // apiPlayRecord serves a game in play as a record file.

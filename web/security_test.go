@@ -1,9 +1,12 @@
 package web_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +30,16 @@ func TestCheckListen(t *testing.T) {
 		{"0.0.0.0:8080", "s3cret", false},          // too short
 		{"127.0.0.1:8080", " ", false},             // short even on loopback
 		{"0.0.0.0:8080", "correct horse battery", false},
-		{"8080", "", false}, // no host:port
+		{"8080", "", false},                                                // no host:port
+		{"0.0.0.0:8080", strings.Repeat("é", 8), false},                    // 16 bytes, 8 characters
+		{"0.0.0.0:8080", strings.Repeat("é", 16), true},                    // 16 characters
+		{"0.0.0.0:8080", "ключ-доступа-к-сайту", true},                     // any printable UTF-8
+		{"0.0.0.0:8080", "0123456789abcdef\x00", false},                    // NUL
+		{"0.0.0.0:8080", "0123456789abcdef\x1b", false},                    // escape
+		{"0.0.0.0:8080", "0123456789abcdef\x7f", false},                    // DEL
+		{"0.0.0.0:8080", "0123456789abcdef\n", false},                      // a newline pasted with it
+		{"0.0.0.0:8080", strings.Repeat("\xff", 16), false},                // not UTF-8
+		{"0.0.0.0:8080", "0123456789abcdef" + string([]byte{0xc3}), false}, // cut in a character
 	} {
 		err := web.CheckListen(tc.listen, tc.token)
 		if (err == nil) != tc.ok || err != nil && !errors.Is(err, web.ErrConfig) {
@@ -36,6 +48,130 @@ func TestCheckListen(t *testing.T) {
 	}
 	if err := web.CheckListen("0.0.0.0:8080", ""); err == nil || !strings.Contains(err.Error(), web.TokenEnv) {
 		t.Errorf("the refusal should say how to set a token: %v", err)
+	}
+}
+
+// TestCheckListenSaysWhatIsWrongWithTheToken checks each refusal of a
+// token: it names the fault, counts characters rather than bytes, and
+// never holds the token itself, which would end up in a log.
+func TestCheckListenSaysWhatIsWrongWithTheToken(t *testing.T) {
+	const hint = ": generate one, for example with `openssl rand -hex 16`"
+	for _, tc := range []struct{ token, want string }{
+		{strings.Repeat("é", 8), "web: bad settings: the access token has 8 characters, fewer than the 16 required" + hint},
+		{"s3cret", "web: bad settings: the access token has 6 characters, fewer than the 16 required" + hint},
+		{"0123456789abcdef\x00", "web: bad settings: the access token holds a control character (U+0000, character 17)" + hint},
+		{"0123456789abcdef\r\n", "web: bad settings: the access token holds a control character (U+000D, character 17)" + hint},
+		{"01234567\u00a089abcdef", "web: bad settings: the access token holds a space (U+00A0, character 9)" + hint},
+		{"01234567 89abcdef", "web: bad settings: the access token holds a space (U+0020, character 9)" + hint},
+		{"0123456789abcdef\xff", "web: bad settings: the access token is not valid UTF-8" + hint},
+	} {
+		err := web.CheckListen("0.0.0.0:8080", tc.token)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("CheckListen(%q) = %v, want %s", tc.token, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), strings.TrimRight(tc.token, "\x00\r\n\xff")) {
+			t.Errorf("CheckListen(%q) repeats the token: %v", tc.token, err)
+		}
+		// web.New refuses the same tokens: a token set there without
+		// CheckListen is no weaker.
+		if _, err := web.New(context.Background(), web.Options{DB: fixtureDB(t), Token: tc.token}); err == nil || err.Error() != tc.want {
+			t.Errorf("New with token %q: %v, want %s", tc.token, err, tc.want)
+		}
+	}
+}
+
+// TestTokenCookieKeepsAnyToken opens the site with ?token= for tokens
+// whose characters a cookie value cannot hold as they are: the cookie the
+// site sets lets the browser in.
+func TestTokenCookieKeepsAnyToken(t *testing.T) {
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, token := range []string{"0123456789abcdef", "ключ-доступа-к-сайту", `a"b;c\d,e%41+f~ghi`} {
+		_, ts := newServer(t, web.Options{Token: token})
+		code, _, h := get(t, noRedirect, ts.URL+"/api/status?token="+url.QueryEscape(token))
+		if code != http.StatusSeeOther {
+			t.Fatalf("token %q: ?token=: %d", token, code)
+		}
+		cookie := strings.Split(h.Get("Set-Cookie"), ";")[0]
+		if code, body, _ := get(t, noRedirect, ts.URL+"/api/status", "Cookie", cookie); code != http.StatusOK {
+			t.Errorf("token %q: with its cookie %s: %d %s", token, cookie, code, body)
+		}
+	}
+}
+
+// TestBearerSchemeIsCaseInsensitive sends the token under each spelling
+// of the scheme: RFC 7235 section 2.1 makes the auth-scheme
+// case-insensitive. Wrong tokens under any spelling count as guesses.
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	const token = "correct-horse-battery"
+	_, ts := newServer(t, web.Options{Token: token})
+	for _, tc := range []struct {
+		auth string
+		code int
+	}{
+		{"Bearer " + token, http.StatusOK},
+		{"bearer " + token, http.StatusOK},
+		{"BEARER " + token, http.StatusOK},
+		{"bEaReR " + token, http.StatusOK},
+		{"Bearer  " + token, http.StatusOK}, // more than one space
+		{"Bearer" + token, http.StatusUnauthorized},
+		{"Basic " + token, http.StatusUnauthorized},
+		{"Bearers " + token, http.StatusUnauthorized},
+		{"bearer wrong-" + token, http.StatusUnauthorized},
+		{"bearer " + strings.ToUpper(token), http.StatusUnauthorized}, // the token itself is not
+	} {
+		if code, body, _ := get(t, nil, ts.URL+"/api/status", "Authorization", tc.auth); code != tc.code {
+			t.Errorf("Authorization: %s: %d %s, want %d", tc.auth, code, body, tc.code)
+		}
+	}
+	for i := range 30 {
+		code, _, _ := get(t, nil, ts.URL+"/api/status", "Authorization", fmt.Sprintf("bearer guess-%d", i))
+		if code == http.StatusTooManyRequests {
+			return
+		}
+	}
+	t.Error("30 wrong tokens under \"bearer\" were never limited: they are guesses too")
+}
+
+// TestWrongGuessesLockOutOnlyTheGuesser guesses from one host until it
+// is refused: that host is refused even with the right token (or it would
+// learn which guess was right) from any of its ports, and an IPv6 guesser
+// from any address of its /64, while the owner, elsewhere, is let in and
+// keeps a budget of its own.
+func TestWrongGuessesLockOutOnlyTheGuesser(t *testing.T) {
+	const token = "correct-horse-battery"
+	s, _ := newServer(t, web.Options{Token: token})
+	send := func(addr, auth string) int {
+		req := httptest.NewRequest(http.MethodGet, "/api/status", nil)
+		req.RemoteAddr = addr
+		req.Header.Set("Authorization", auth)
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		return rec.Code
+	}
+	for _, guesser := range []string{"203.0.113.7:40000", "[2001:db8:1:2::7]:40000"} {
+		for i := range 10 {
+			if code := send(guesser, fmt.Sprintf("Bearer guess-%d", i)); code != http.StatusUnauthorized {
+				t.Fatalf("wrong guess %d from %s: %d, want 401", i+1, guesser, code)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		addr, auth, why string
+		code            int
+	}{
+		{"203.0.113.7:40000", "Bearer guess-10", "the guesser's eleventh guess", http.StatusTooManyRequests},
+		{"203.0.113.7:40001", "Bearer " + token, "the right token from the guesser's host", http.StatusTooManyRequests},
+		{"[2001:db8:1:2::8]:40000", "Bearer guess", "another address of the IPv6 guesser's /64", http.StatusTooManyRequests},
+		{"[2001:db8:1:3::7]:40000", "Bearer guess", "a guess from another /64", http.StatusUnauthorized},
+		{"[::ffff:203.0.113.8]:40000", "Bearer guess", "a guess from another IPv4 host", http.StatusUnauthorized},
+		{"[2001:db8:1:3::7]:40000", "Bearer " + token, "the owner on IPv6", http.StatusOK},
+		{"198.51.100.2:50000", "Bearer " + token, "the owner", http.StatusOK},
+		{"198.51.100.2:50000", "Bearer guess", "the owner's own mistake", http.StatusUnauthorized},
+		{"198.51.100.2:50001", "Bearer " + token, "the owner after it", http.StatusOK},
+	} {
+		if code := send(tc.addr, tc.auth); code != tc.code {
+			t.Errorf("%s (%s): %d, want %d", tc.why, tc.addr, code, tc.code)
+		}
 	}
 }
 

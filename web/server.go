@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -32,7 +34,11 @@ const (
 	DefaultListen   = "127.0.0.1:8080"
 	DefaultPoll     = time.Second
 	DefaultMaxPlays = 32
-	DefaultPlayIdle = 30 * time.Minute
+	// DefaultMaxPlaysPerClient lets one client (one IP address, or one
+	// IPv6 /64) play four games at once: more than a person follows, and
+	// few enough that one visitor cannot take every game of the site.
+	DefaultMaxPlaysPerClient = 4
+	DefaultPlayIdle          = 30 * time.Minute
 	// DefaultWriteRate allows a client two play requests a second, in
 	// bursts of up to twenty: more than a person clicks.
 	DefaultWriteRate = 2.0
@@ -77,6 +83,11 @@ type Options struct {
 	// DefaultPlayIdle when 0).
 	MaxPlays int
 	PlayIdle time.Duration
+	// MaxPlaysPerClient bounds the games in play that one client (see
+	// clientOf: an IP address, or an IPv6 /64) may hold at once, so that
+	// one visitor cannot take all MaxPlays; a game that has ended or
+	// idled out no longer counts (DefaultMaxPlaysPerClient when 0).
+	MaxPlaysPerClient int
 	// PlayMaxMoves draws a browser game when each side has made that many
 	// moves (DefaultPlayMaxMoves when 0).
 	PlayMaxMoves int
@@ -105,27 +116,54 @@ type Options struct {
 	LabQueue int
 }
 
-// MinTokenLength is the shortest access token the site accepts: a token
-// is a password that anyone who reaches the port may guess.
+// MinTokenLength is the shortest access token the site accepts, in
+// characters (not bytes): a token is a password that anyone who reaches
+// the port may guess.
 const MinTokenLength = 16
 
 // CheckListen refuses an address that is not loopback unless a token
 // guards the site (the dashboard shows every run, and play costs CPU),
-// and a token shorter than MinTokenLength or holding spaces.
+// and a token checkToken refuses.
 func CheckListen(listen, token string) error {
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
 		return fmt.Errorf("%w: listen address %q: %w", ErrConfig, listen, err)
 	}
-	if token != "" && (len(token) < MinTokenLength || strings.ContainsFunc(token, unicode.IsSpace)) {
-		return fmt.Errorf("%w: the access token must be at least %d characters without spaces (this one has %d): "+
-			"generate one, for example with `openssl rand -hex 16`", ErrConfig, MinTokenLength, len(token))
+	if token != "" {
+		if err := checkToken(token); err != nil {
+			return err
+		}
 	}
 	if token != "" || isLoopback(host) {
 		return nil
 	}
 	return fmt.Errorf("%w: listen address %q is not loopback: set an access token ([http] token or $%s) before serving it to other machines",
 		ErrConfig, listen, TokenEnv)
+}
+
+// checkToken refuses an access token that is not valid UTF-8, that holds
+// a control character (a newline pasted with it, say) or a space, or that
+// has fewer than MinTokenLength characters. Its errors say what is wrong
+// without the token itself, which would end up in logs.
+func checkToken(token string) error {
+	const hint = "generate one, for example with `openssl rand -hex 16`"
+	if !utf8.ValidString(token) {
+		return fmt.Errorf("%w: the access token is not valid UTF-8: %s", ErrConfig, hint)
+	}
+	n := 0
+	for _, r := range token {
+		n++
+		switch {
+		case unicode.IsControl(r):
+			return fmt.Errorf("%w: the access token holds a control character (%U, character %d): %s", ErrConfig, r, n, hint)
+		case unicode.IsSpace(r):
+			return fmt.Errorf("%w: the access token holds a space (%U, character %d): %s", ErrConfig, r, n, hint)
+		}
+	}
+	if n < MinTokenLength {
+		return fmt.Errorf("%w: the access token has %d characters, fewer than the %d required: %s", ErrConfig, n, MinTokenLength, hint)
+	}
+	return nil
 }
 
 // isLoopback reports whether host names this machine only.
@@ -162,11 +200,19 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.DB == "" {
 		return nil, fmt.Errorf("%w: no database given", ErrConfig)
 	}
+	if opts.Token != "" {
+		if err := checkToken(opts.Token); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Poll <= 0 {
 		opts.Poll = DefaultPoll
 	}
 	if opts.MaxPlays <= 0 {
 		opts.MaxPlays = DefaultMaxPlays
+	}
+	if opts.MaxPlaysPerClient <= 0 {
+		opts.MaxPlaysPerClient = DefaultMaxPlaysPerClient
 	}
 	if opts.PlayMaxMoves <= 0 {
 		opts.PlayMaxMoves = DefaultPlayMaxMoves
@@ -195,7 +241,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("web: %w", err)
 	}
 	s := &Server{opts: opts, db: db, log: opts.Logger, pages: pages, live: newHub(),
-		plays: newPlays(opts.MaxPlays, opts.PlayIdle), posts: newLimiter(opts.WriteRate, 10*opts.WriteRate),
+		plays: newPlays(opts.MaxPlays, opts.MaxPlaysPerClient, opts.PlayIdle), posts: newLimiter(opts.WriteRate, 10*opts.WriteRate),
 		guesses: newLimiter(guessRate, guessBurst)}
 	s.reg = prometheus.NewRegistry()
 	s.reg.MustRegister(metrics.NewDatabaseCollector(db, opts.Logger),
@@ -385,7 +431,10 @@ func (s *Server) secure(next http.Handler) http.Handler {
 			client, now := clientOf(r), time.Now()
 			if presentsToken(r) && !s.guesses.has(client, now) {
 				// Too many wrong tokens from this client: no more tries
-				// until its bucket refills, right or wrong.
+				// until its bucket refills, right or wrong, or a guesser
+				// would learn which guess was right. The budget is the
+				// client's own: the owner, from another address, is let
+				// in, so that no one locks the owner out by guessing.
 				h.Set("Retry-After", strconv.Itoa(int(1/guessRate)))
 				s.fail(w, r, http.StatusTooManyRequests, "too many wrong access tokens from %s: wait", client)
 				return
@@ -396,7 +445,7 @@ func (s *Server) secure(next http.Handler) http.Handler {
 					s.fail(w, r, http.StatusUnauthorized, "wrong access token")
 					return
 				}
-				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: given, Path: "/", HttpOnly: true,
+				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: url.QueryEscape(given), Path: "/", HttpOnly: true,
 					SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 30 * 24 * 3600})
 				u := *r.URL
 				q := u.Query()
@@ -434,9 +483,10 @@ func (s *Server) secure(next http.Handler) http.Handler {
 	})
 }
 
-// guessRate and guessBurst bound the wrong access tokens a client may
-// present: ten at once, then one every five seconds, so guessing a token
-// of MinTokenLength characters takes longer than anyone waits.
+// guessRate and guessBurst bound the wrong access tokens a client (see
+// clientOf) may present: ten at once, then one every five seconds, so
+// guessing a token of MinTokenLength characters takes longer than anyone
+// waits. Each client has its own budget.
 const (
 	guessRate  = 0.2
 	guessBurst = 10
@@ -445,11 +495,37 @@ const (
 // presentsToken reports whether r carries an access token, right or
 // wrong: in its query, as a bearer or in the site's cookie.
 func presentsToken(r *http.Request) bool {
-	if r.URL.Query().Get("token") != "" || strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+	if _, ok := bearer(r); ok || r.URL.Query().Get("token") != "" {
 		return true
 	}
 	_, err := r.Cookie(tokenCookie)
 	return err == nil
+}
+
+// bearer returns the token of r's Authorization header when its scheme is
+// Bearer, in any case: RFC 7235 makes the auth-scheme case-insensitive,
+// so "bearer" and "BEARER" are the same scheme.
+func bearer(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
+}
+
+// cookieToken returns the token of the site's cookie. The cookie holds the
+// token query-escaped, since a cookie value may hold ASCII only and not
+// every character of it (a token may be any printable UTF-8); a token of
+// letters and digits is its own escape.
+func cookieToken(r *http.Request) (string, bool) {
+	c, err := r.Cookie(tokenCookie)
+	if err != nil {
+		return "", false
+	}
+	if token, err := url.QueryUnescape(c.Value); err == nil {
+		return token, true
+	}
+	return c.Value, true
 }
 
 // tokenOK compares a presented token with the site's in constant time.
@@ -459,11 +535,11 @@ func (s *Server) tokenOK(given string) bool {
 
 // authorized reports whether r carries the access token.
 func (s *Server) authorized(r *http.Request) bool {
-	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && s.tokenOK(strings.TrimSpace(auth)) {
+	if token, ok := bearer(r); ok && s.tokenOK(token) {
 		return true
 	}
-	c, err := r.Cookie(tokenCookie)
-	return err == nil && s.tokenOK(c.Value)
+	token, ok := cookieToken(r)
+	return ok && s.tokenOK(token)
 }
 
 // sameOrigin reports whether a write comes from the site's own pages:
@@ -490,10 +566,25 @@ func hostOnly(hostport string) string {
 	return hostport
 }
 
-// clientOf names the client for rate limits: its IP address.
+// clientOf names the client for the limits on guesses, writes and games
+// in play: the host of RemoteAddr, without its port, so that one machine
+// is one client however many connections it opens. An IPv6 client is its
+// /64, the block one host or one home is given, or rotating addresses
+// within it would make it as many clients as it likes; an IPv4-mapped
+// address is its IPv4 one. X-Forwarded-For is not read: a client could
+// write any address there.
 func clientOf(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+	host := r.RemoteAddr
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
 		return host
 	}
-	return r.RemoteAddr
+	ip = ip.Unmap().WithZone("")
+	if ip.Is6() {
+		return netip.PrefixFrom(ip, 64).Masked().String()
+	}
+	return ip.String()
 }
