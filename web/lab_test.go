@@ -332,14 +332,15 @@ func TestLabNeedsTheToken(t *testing.T) {
 }
 
 // TestLabDatabaseIsNotTheServedOne refuses a lab database that is the
-// served database under another name.
+// served database under another name, or one of its side files, where it
+// would be lost at the daemon's next checkpoint.
 func TestLabDatabaseIsNotTheServedOne(t *testing.T) {
 	path := copyFixture(t)
 	link := filepath.Join(t.TempDir(), "alias.db")
 	if err := os.Link(path, link); err != nil {
 		t.Skip("no hard links here:", err)
 	}
-	for _, lab := range []string{path, link} {
+	for _, lab := range []string{path, link, path + "-wal", path + "-shm", link + "-wal"} {
 		if _, err := web.New(context.Background(), web.Options{DB: path, LabDB: lab}); !errors.Is(err, web.ErrConfig) {
 			t.Errorf("lab database %s over %s: %v, want ErrConfig", lab, path, err)
 		}

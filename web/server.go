@@ -12,8 +12,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +24,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"evolved/metrics"
+	"evolved/outfile"
 	"evolved/storage"
 )
 
@@ -229,8 +228,17 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.LabQueue <= 0 {
 		opts.LabQueue = DefaultLabQueue
 	}
-	if opts.LabDB != "" && sameFile(opts.LabDB, opts.DB) {
-		return nil, fmt.Errorf("%w: the lab database %s is the served database, which the site only reads: give the lab a file of its own", ErrConfig, opts.LabDB)
+	if opts.LabDB != "" {
+		// Neither may be the other or one of its side files (a lab
+		// database at the served one's -wal path would be lost at the
+		// daemon's next checkpoint, and the log with it).
+		err := outfile.NewGuard(opts.DB).CheckNames(opts.LabDB)
+		if err == nil {
+			err = outfile.NewGuard(opts.LabDB).CheckNames(opts.DB)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: the lab database %s is not a file of its own (%w), and the site only reads the served one: give the lab a file of its own", ErrConfig, opts.LabDB, err)
+		}
 	}
 	pages, err := parsePages()
 	if err != nil {
@@ -280,17 +288,6 @@ func (s *Server) Close() error {
 		labErr = s.lab.close()
 	}
 	return errors.Join(labErr, s.db.Close())
-}
-
-// sameFile reports whether paths a and b name one file: the same path
-// once cleaned, or, when both exist, the same inode.
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // Listen opens the site's listening socket on listen, after CheckListen:

@@ -194,6 +194,11 @@ func metaList(ctx context.Context, s metaSettings, stdout io.Writer) error {
 
 // metaShow prints one stored run, and plots it with --plot.
 func metaShow(ctx context.Context, s metaSettings, stdout io.Writer) error {
+	if s.plotFile != "" {
+		if err := outputGuard(s.db).Check(s.plotFile); err != nil {
+			return fmt.Errorf("meta: --plot: %w", err)
+		}
+	}
 	db, err := openReader(ctx, s.db)
 	if err != nil {
 		return fmt.Errorf("meta: %w", err)
