@@ -139,3 +139,34 @@ func TestIllegalMovesSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveNeverWritesOverADatabase: save pointed at a database (an SQLite
+// file, or a symbolic link to one) says so and leaves it as it was; the
+// session goes on.
+func TestSaveNeverWritesOverADatabase(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "evolved.db")
+	content := append([]byte("SQLite format 3\x00"), make([]byte, 84)...)
+	if err := os.WriteFile(db, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "game.pgn")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	out := runChess(t, chess.White, "e4", "save "+db, "save "+link, "save "+db+"-wal", "fen", "quit")
+	if n := strings.Count(out, "refusing to write over a database"); n != 3 {
+		t.Errorf("%d refusals, want 3:\n%s", n, out)
+	}
+	// The engine answered e4 with Na6 (material:1 is deterministic),
+	// and fen shows the game as it was: the refusals changed nothing.
+	if !strings.Contains(out, "r1bqkbnr/pppppppp/n7/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2") {
+		t.Errorf("the session did not go on after the refusals:\n%s", out)
+	}
+	if got, _ := os.ReadFile(db); string(got) != string(content) {
+		t.Error("save wrote over the database")
+	}
+	if _, err := os.Stat(db + "-wal"); err == nil {
+		t.Error("save made a -wal beside the database")
+	}
+}
