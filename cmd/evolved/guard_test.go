@@ -46,25 +46,34 @@ func waitCommitted(t *testing.T, path string, n int, out *bytes.Buffer) int {
 	return 0
 }
 
-// TestOutputFlagsNeverWriteOverTheDatabase points every command that
-// writes a file at a running daemon's database: by its name, a hard link,
-// a symbolic link (named like a picture, where the command wants one), and
-// its side files under either name. Each is refused before writing, and
-// the daemon goes on evolving without losing a generation.
-func TestOutputFlagsNeverWriteOverTheDatabase(t *testing.T) {
-	dir, config := setup(t)
-	db := filepath.Join(dir, "evolved.db")
+// namesOfOneDatabase sets up a run's directory whose database, still an
+// empty file as a daemon's lock first makes it, has the names evolved.db,
+// hard.db (a hard link) and the symbolic links given (name: target).
+func namesOfOneDatabase(t *testing.T, symlinks map[string]string) (dir, config, db string) {
+	t.Helper()
+	dir, config = setup(t)
+	db = filepath.Join(dir, "evolved.db")
 	if err := os.WriteFile(db, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Link(db, filepath.Join(dir, "hard.db")); err != nil {
 		t.Skip("no hard links here:", err)
 	}
-	for link, target := range map[string]string{"soft.db": "evolved.db", "db.svg": "evolved.db", "db.png": "hard.db"} {
+	for link, target := range symlinks {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir, config, db
+}
+
+// TestOutputFlagsNeverWriteOverTheDatabase points every command that
+// writes a file at a running daemon's database: by its name, a hard link,
+// a symbolic link (named like a picture, where the command wants one), and
+// its side files under either name. Each is refused before writing, and
+// the daemon goes on evolving without losing a generation.
+func TestOutputFlagsNeverWriteOverTheDatabase(t *testing.T) {
+	dir, config, db := namesOfOneDatabase(t, map[string]string{"soft.db": "evolved.db", "db.svg": "evolved.db", "db.png": "hard.db"})
 	daemon := evolved(dir, "run", "--config", config, "--db", "hard.db")
 	var out bytes.Buffer
 	daemon.Stdout, daemon.Stderr = &out, &out
@@ -137,17 +146,7 @@ func TestKilledDaemonThroughALinkLosesNothing(t *testing.T) {
 	if os.Getenv("EVOLVED_SOAK") == "" {
 		t.Skip("a soak test: set EVOLVED_SOAK=1 (as .ci/run does) to run it")
 	}
-	dir, config := setup(t)
-	db := filepath.Join(dir, "evolved.db")
-	if err := os.WriteFile(db, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Link(db, filepath.Join(dir, "hard.db")); err != nil {
-		t.Skip("no hard links here:", err)
-	}
-	if err := os.Symlink("hard.db", filepath.Join(dir, "soft.db")); err != nil {
-		t.Fatal(err)
-	}
+	dir, config, db := namesOfOneDatabase(t, map[string]string{"soft.db": "hard.db"})
 	names := []string{"hard.db", "evolved.db", "hard.db", "soft.db"}
 	rng := rand.New(rand.NewPCG(2026, 60))
 	seen := 0 // generations seen committed before the last kill
