@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -53,13 +54,12 @@ func (o ConnectOptions) FromEnvironment(lookup func(string) (string, bool)) Conn
 
 // Connect connects to NATS. The connection reconnects by itself, for
 // ever, after the server goes away: coordinators and workers carry on
-// when it is back.
+// when it is back. Settings that cannot work (no URL, one that does not
+// parse, a user without a password, a certificate without its key) are
+// refused before any attempt, with an error wrapping ErrConfig.
 func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
-	if o.URL == "" {
-		return nil, errors.New("cluster: no NATS URL")
-	}
-	if (o.User == "") != (o.Password == "") {
-		return nil, fmt.Errorf("cluster: $%s and $%s go together", EnvUser, EnvPassword)
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	opts := []nats.Option{
 		nats.Name(o.Name), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
@@ -103,6 +103,38 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 		case <-time.After(2 * time.Second):
 		}
 	}
+}
+
+// check refuses the options that no server would accept, as nats.Connect
+// reads them: a comma-separated list of URLs, nats:// where a URL has no
+// scheme.
+func (o ConnectOptions) check() error {
+	if strings.TrimSpace(o.URL) == "" {
+		return fmt.Errorf("%w: no NATS URL", ErrConfig)
+	}
+	for _, u := range strings.Split(o.URL, ",") {
+		u = strings.TrimSpace(u)
+		if u == "" {
+			continue
+		}
+		if !strings.Contains(u, "://") {
+			u = "nats://" + u
+		}
+		if _, err := url.Parse(u); err != nil {
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err // without the URL, which may hold a password
+			}
+			return fmt.Errorf("%w: NATS URL %s: %w", ErrConfig, redact(o.URL), err)
+		}
+	}
+	if (o.User == "") != (o.Password == "") {
+		return fmt.Errorf("%w: $%s and $%s go together", ErrConfig, EnvUser, EnvPassword)
+	}
+	if (o.TLSCert == "") != (o.TLSKey == "") {
+		return fmt.Errorf("%w: a client TLS certificate (tls-cert) goes with its key (tls-key), or neither", ErrConfig)
+	}
+	return nil
 }
 
 // redact returns url with the password it may hold replaced by "xxxxx".

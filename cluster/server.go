@@ -29,9 +29,15 @@ type ServerOptions struct {
 	TLSCert, TLSKey string
 }
 
+// ErrConfig is wrapped by every error about the settings of a server or a
+// connection (an address, credentials, certificates that go in pairs), as
+// against a failure to reach or run one: a caller can tell a setting to
+// fix from a fault to retry.
+var ErrConfig = errors.New("cluster: bad settings")
+
 // ErrInsecure is returned for an embedded server that would listen beyond
-// loopback without credentials.
-var ErrInsecure = errors.New("cluster: an embedded NATS server listening beyond loopback needs credentials")
+// loopback without credentials. It wraps ErrConfig.
+var ErrInsecure = fmt.Errorf("%w: an embedded NATS server listening beyond loopback needs credentials", ErrConfig)
 
 // Server is an embedded NATS server with JetStream.
 type Server struct {
@@ -46,14 +52,14 @@ func StartServer(o ServerOptions) (*Server, error) {
 	}
 	host, portText, err := net.SplitHostPort(o.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: listen %q: %w", o.Listen, err)
+		return nil, fmt.Errorf("%w: listen %q: %w", ErrConfig, o.Listen, err)
 	}
 	port, err := strconv.Atoi(portText)
 	if err != nil || port < 0 || port > 65535 {
-		return nil, fmt.Errorf("cluster: listen %q: want host:port", o.Listen)
+		return nil, fmt.Errorf("%w: listen %q: want host:port", ErrConfig, o.Listen)
 	}
 	if o.StoreDir == "" {
-		return nil, errors.New("cluster: an embedded NATS server needs a store directory")
+		return nil, fmt.Errorf("%w: an embedded NATS server needs a store directory", ErrConfig)
 	}
 	ip := net.ParseIP(host)
 	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
@@ -61,7 +67,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("%w (listen %s): set a token or a user and password", ErrInsecure, o.Listen)
 	}
 	if (o.User == "") != (o.Password == "") {
-		return nil, errors.New("cluster: an embedded NATS server takes a user with a password, or neither")
+		return nil, fmt.Errorf("%w: an embedded NATS server takes a user with a password, or neither", ErrConfig)
 	}
 	if o.MaxStore <= 0 {
 		o.MaxStore = 1 << 30
@@ -69,7 +75,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 	var tlsConfig *tls.Config
 	if o.TLSCert != "" || o.TLSKey != "" {
 		if o.TLSCert == "" || o.TLSKey == "" {
-			return nil, errors.New("cluster: an embedded NATS server takes a TLS certificate with its key, or neither")
+			return nil, fmt.Errorf("%w: an embedded NATS server takes a TLS certificate with its key, or neither", ErrConfig)
 		}
 		if tlsConfig, err = server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.TLSCert, KeyFile: o.TLSKey}); err != nil {
 			return nil, fmt.Errorf("cluster: embedded NATS server TLS: %w", err)
