@@ -52,7 +52,7 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"serve", "--listen", "8080"}, 2, `listen address "8080"`},
 		{[]string{"serve", "--listen", "127.0.0.1:0", "--db", "none.db"}, 1, "no database"},
 		{[]string{"serve", "--token-file", "missing-token"}, 1, "token file"},
-		{[]string{"run", "--http", "0.0.0.0:8080", "--generations", "1"}, 1, "http.listen"},
+		{[]string{"run", "--http", "0.0.0.0:8080", "--generations", "1"}, 2, "http.listen"},
 		{[]string{"show"}, 2, "give --agent FILE or --db FILE"},
 		{[]string{"show", "--agent", "a.json", "--generation", "3"}, 2, "choose a champion of --db"},
 		{[]string{"show", "--agent", "missing.json"}, 1, "missing.json: no such file"},

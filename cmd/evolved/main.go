@@ -12,7 +12,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
+
+	"evolved/chess960"
+	"evolved/cluster"
+	"evolved/daemon"
+	"evolved/lab"
+	"evolved/metaheuristic"
+	"evolved/population"
+	"evolved/web"
 )
 
 func main() {
@@ -32,15 +41,26 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
+// configErrors are the sentinels that the packages wrap around an error
+// about a setting (a key of the configuration file, an $EVOLVED_*
+// variable, a flag's value checked by the package that reads it): such an
+// error is a configuration error however deep it comes from and however
+// the command wraps it.
+var configErrors = []error{
+	daemon.ErrConfig, daemon.ErrRunMismatch, population.ErrConfig, web.ErrConfig, cluster.ErrConfig,
+	metaheuristic.ErrConfig, lab.ErrSetting, chess960.ErrConfig,
+}
+
 // exitCode reports err on stderr and returns the process exit status: 0 for
-// success and for an explicit request for help, 2 for a bad command line,
+// success and for an explicit request for help, 2 for a bad command line or
+// configuration (a usageError, or an error wrapping one of configErrors),
 // 1 for any other failure.
 func exitCode(err error, stderr io.Writer) int {
 	var ue *usageError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), slices.ContainsFunc(configErrors, func(c error) bool { return errors.Is(err, c) }):
 		fmt.Fprintf(stderr, "evolved: %v\n", err)
 		return 2
 	default:
