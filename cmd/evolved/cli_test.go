@@ -34,7 +34,7 @@ func TestCommandLineContract(t *testing.T) {
 		{[]string{"perft", "--depth", "2", "--bogus"}, 2, "flag provided but not defined: -bogus"},
 		{[]string{"perft", "--depth", "0"}, 2, "--depth must be between 1 and 30"},
 		{[]string{"perft", "--game", "go", "--depth", "1"}, 2, `unknown game "go"`},
-		{[]string{"perft", "--depth", "1", "--fen", "B:W33"}, 1, "square 33 out of range"},
+		{[]string{"perft", "--depth", "1", "--fen", "B:W33"}, 2, "square 33 out of range"},
 		{[]string{"match", "--a", "random"}, 2, "--a and --b are required"},
 		{[]string{"match", "--a", "random", "--b", "material:99"}, 2, "material takes a whole number from 1 to 30"},
 		{[]string{"match", "--a", "nofile.json", "--b", "random"}, 2, "no such agent file"},

@@ -58,6 +58,9 @@ func ladderCommand(fs *flag.FlagSet) action {
 		case s.engineLevels < 1:
 			return usagef("ladder: --engine-levels must be at least 1, got %d", s.engineLevels)
 		}
+		if _, err := games.Lookup(strings.ToLower(s.game)); err != nil {
+			return usagef("ladder: unknown game %q (known: %s)", s.game, strings.Join(games.Names(), ", "))
+		}
 		if s.out != "" {
 			if err := outputGuard().Check(s.out); err != nil {
 				return fmt.Errorf("ladder: -o: %w", err)

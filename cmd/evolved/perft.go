@@ -33,7 +33,7 @@ func perftCommand(fs *flag.FlagSet) action {
 			return usagef("perft: %v", err)
 		}
 		if _, err := g.Perft(*fen, 0); err != nil {
-			return fmt.Errorf("perft: %s: %w", g.Name, err)
+			return usagef("perft: --fen: %v", err)
 		}
 		for d := 1; d <= *depth; d++ {
 			if err := ctx.Err(); err != nil {

@@ -89,7 +89,7 @@ type playArgs struct {
 // playGame runs a session of game k, shown as ui, at the terminal.
 func playGame[M comparable, S play.Playable[M]](ctx context.Context, stdin io.Reader, stdout io.Writer, k games.Kind[M, S], ui play.UI[M, S], a playArgs) error {
 	if _, err := k.NewGame(a.fen, games.Setup{}); err != nil {
-		return fmt.Errorf("play: %w", err)
+		return usagef("play: --fen: %v", err)
 	}
 	engine, err := playerSource(ctx, "play", k, a.agentFile, a.dbPath, a.spec, a.generation, a.depth)
 	if err != nil {

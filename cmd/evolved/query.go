@@ -15,6 +15,7 @@ import (
 
 	"evolved/agent"
 	"evolved/daemon"
+	"evolved/games"
 	"evolved/outfile"
 	"evolved/progress"
 	"evolved/storage"
@@ -546,11 +547,16 @@ type latestRating struct {
 
 // gameOf returns the game a command reads: the --game given, or else the
 // database's only run, which makes --game needless in the common case of a
-// database that evolves one game. Several runs are a usage error naming
-// them; none is an error saying how to start one.
+// database that evolves one game. A game evolved does not know, or
+// several runs, are a usage error naming them; none is an error saying how
+// to start one.
 func gameOf(ctx context.Context, db *storage.DB, cmd, given string) (string, error) {
 	if given != "" {
-		return given, nil
+		game := strings.ToLower(given)
+		if _, err := games.Lookup(game); err != nil {
+			return "", usagef("%s: unknown game %q (known: %s)", cmd, given, strings.Join(games.Names(), ", "))
+		}
+		return game, nil
 	}
 	pops, err := db.Status(ctx)
 	if err != nil {
@@ -562,9 +568,9 @@ func gameOf(ctx context.Context, db *storage.DB, cmd, given string) (string, err
 	case 1:
 		return pops[0].Game, nil
 	}
-	games := make([]string, len(pops))
+	names := make([]string, len(pops))
 	for i, p := range pops {
-		games[i] = p.Game
+		names[i] = p.Game
 	}
-	return "", usagef("%s: %s holds runs of %s; choose one with --game", cmd, db.Path(), strings.Join(games, ", "))
+	return "", usagef("%s: %s holds runs of %s; choose one with --game", cmd, db.Path(), strings.Join(names, ", "))
 }

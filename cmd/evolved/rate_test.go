@@ -38,7 +38,7 @@ func TestRateRefusesBadInput(t *testing.T) {
 		{[]string{"rate", "--agent", filepath.Join(dir, "missing.json")}, 1, "rate: agent"},
 		{[]string{"rate", "--db", filepath.Join(dir, "none.db")}, 1, "no database"},
 		{[]string{"ladder", "--game", "draughts", "--pairs", "0"}, 2, "--pairs must be between 1 and 10000"},
-		{[]string{"ladder", "--game", "go"}, 1, `no built-in ladder for "go"`},
+		{[]string{"ladder", "--game", "go"}, 2, `unknown game "go"`},
 	} {
 		out, code := exitStatus(t, c.args...)
 		if code != c.code || !strings.Contains(out, c.want) {

@@ -47,7 +47,7 @@ func serveCommand(fs *flag.FlagSet) action {
 				return fmt.Errorf("serve: token file: %w", err)
 			}
 			if token = strings.TrimSpace(string(b)); token == "" {
-				return fmt.Errorf("serve: token file %s is empty", *tokenFile)
+				return usagef("serve: token file %s is empty", *tokenFile) // an access token too short, as CheckListen says of one
 			}
 		}
 		if err := web.CheckListen(*listen, token); err != nil {
