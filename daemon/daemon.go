@@ -352,6 +352,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// Catch up with the retention before evolving: a database from before
 	// retention existed, or a smaller keep since the last run.
 	pruned, err := d.db.Prune(ctx, cfg.Jobs.Retention())
+	if err != nil && ctx.Err() != nil {
+		// Stopped before evolving (a large catch-up, or a signal just
+		// after New): a clean stop, as one during a generation is.
+		d.log.Info("stopped before the first generation")
+		return nil
+	}
 	if err != nil {
 		return err
 	}
