@@ -25,6 +25,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"evolved/agent"
+	"evolved/cmd/evolved/internal/stopsignal"
 	"evolved/game/chess"
 	"evolved/storage"
 )
@@ -33,6 +34,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	stopsignal.Reset() // a test binary does not run main: let Ctrl-C kill it
 	dir, err := os.MkdirTemp("", "evolved-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -11,12 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 
 	"evolved/chess960"
 	"evolved/cluster"
+	"evolved/cmd/evolved/internal/stopsignal"
 	"evolved/daemon"
 	"evolved/lab"
 	"evolved/metaheuristic"
@@ -25,7 +24,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT and SIGTERM are caught from stopsignal's init on, long before
+	// main, so that a stop signal in the first milliseconds stops the
+	// command as one later does (the daemon logs it and exits 0).
+	ctx, stop := stopsignal.NotifyContext(context.Background())
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
