@@ -187,6 +187,13 @@ func (s *Server) setOption(args []string) {
 	}
 }
 
+// MaxPositionPlies bounds the moves of one position command. No game of
+// chess is longer than 17,697 plies (the 75-move rule ends it), and each
+// ply kept costs the game's history a few hundred bytes: a line of 16 MiB
+// (MaxLineBytes) could otherwise hold 3 million moves and take more than a
+// gigabyte.
+const MaxPositionPlies = 1 << 15
+
 // position handles "position startpos|fen F [moves ...]". A bad position
 // or move leaves no position at all, and the next go answers bestmove
 // 0000 saying why: searching the previous position, or the moves before
@@ -224,6 +231,10 @@ func (s *Server) position(args []string) {
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
 			refuse("expected moves, got %q", rest[0])
+			return
+		}
+		if n := len(rest) - 1; n > MaxPositionPlies {
+			refuse("%d moves, more than a game of chess can have (at most %d); no position until the next position command", n, MaxPositionPlies)
 			return
 		}
 		for i, text := range rest[1:] {

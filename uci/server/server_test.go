@@ -191,9 +191,11 @@ func TestChess960Castling(t *testing.T) {
 // server goes on reading. A refused position command leaves no position.
 func TestLongLines(t *testing.T) {
 	g := startServer(t)
-	// 240,000 plies of knights going out and back: legal all the way, the
-	// start position again at the end, repeated at every fourth ply.
-	long := "position startpos moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 60_000)
+	// 32,768 plies of knights going out and back (MaxPositionPlies): legal
+	// all the way, the start position again at the end, repeated at every
+	// fourth ply; a megabyte of spaces before them makes the line longer
+	// than the old limit.
+	long := "position startpos" + strings.Repeat(" ", 1<<20) + "moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", server.MaxPositionPlies/4)
 	if len(long) <= 1<<20 {
 		t.Fatalf("the long position command has %d bytes, want over 1 MiB", len(long))
 	}
@@ -258,4 +260,22 @@ func mustParse(t *testing.T, p chess.Position, move string) chess.Move {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestPositionOfTooManyMoves: a position command of more moves than a game
+// of chess can have is refused before any is made, and the engine goes on.
+func TestPositionOfTooManyMoves(t *testing.T) {
+	g := startServer(t)
+	g.send("position startpos moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", server.MaxPositionPlies/4) + " e2e4")
+	if got, want := g.expect("info string ", 10*time.Second),
+		"info string 32769 moves, more than a game of chess can have (at most 32768); no position until the next position command"; got != want {
+		t.Errorf("too many moves: %q, want %q", got, want)
+	}
+	g.send("go depth 1")
+	if best := g.expect("bestmove ", 5*time.Second); best != "bestmove 0000" {
+		t.Errorf("%q after a refused position, want bestmove 0000", best)
+	}
+	g.send("position startpos moves e2e4")
+	g.send("isready")
+	g.expect("readyok", 5*time.Second)
 }
