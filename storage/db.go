@@ -96,20 +96,19 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
-	d := &DB{path: path, sqlName: path, readOnly: opts.ReadOnly}
+	d := &DB{path: path, readOnly: opts.ReadOnly}
 	if !opts.ReadOnly {
 		if err := d.takeLock(); err != nil {
 			return nil, err
 		}
 	}
-	if exists {
-		name, err := resolveName(ctx, path)
-		if err != nil {
-			d.releaseLock()
-			return nil, err
-		}
-		d.sqlName = name
+	// The file exists now (a writer's lock creates it).
+	name, err := resolveName(ctx, path)
+	if err != nil {
+		d.releaseLock()
+		return nil, err
 	}
+	d.sqlName = name
 	source := dsn(d.sqlName, opts.ReadOnly)
 	if opts.ReadOnly && walMode {
 		immutable, err := readerFiles(d.sqlName)

@@ -27,10 +27,10 @@ import (
 // through that name.
 
 // resolveName returns the name through which SQLite is to open the
-// existing database at path: path itself, unless the file's last writer
-// used another name of it (recorded in the file), or, in a file without
-// that record, another name in its directory holds the only log with
-// changes. It refuses, with ErrOtherName and what to do, what it cannot
+// existing database at path, absolute with symbolic links resolved (where
+// SQLite puts the log): path's own, unless the file's last writer used
+// another name of it (recorded in the file), or, in a file without that
+// record, another name in its directory holds the only log with changes. It refuses, with ErrOtherName and what to do, what it cannot
 // decide without losing generations: a log under a name other than the
 // last writer's (it is older than that writer's session), several logs and
 // no record, or a record naming a file that is gone while its log is not.
@@ -64,9 +64,6 @@ func resolveName(ctx context.Context, path string) (string, error) {
 					path, ErrOtherName, name, name, recorded, name, name)
 			}
 		}
-		if recorded == self {
-			return path, nil
-		}
 		return recorded, nil
 	case recorded != "" && !exists(recorded):
 		if frames, _ := committedFrames(recorded + "-wal"); frames > 0 {
@@ -82,8 +79,8 @@ func resolveName(ctx context.Context, path string) (string, error) {
 		}
 	}
 	switch {
-	case len(logged) == 0 || len(logged) == 1 && logged[0] == self:
-		return path, nil
+	case len(logged) == 0:
+		return self, nil
 	case len(logged) == 1:
 		return logged[0], nil
 	}

@@ -178,20 +178,34 @@ func TestMovedDatabaseWithoutItsLogIsRefused(t *testing.T) {
 }
 
 // TestReaderThroughAnotherNameSeesTheWriter: a reader given another name
-// of the file a writer has open reads the writer's log, not a log of its
-// own.
+// of the file a writer has open (a hard link, a symbolic link) reads the
+// writer's log, and makes no file beside the name it was given.
 func TestReaderThroughAnotherNameSeesTheWriter(t *testing.T) {
 	path, link := twoNames(t)
+	soft := filepath.Join(filepath.Dir(path), "soft.db")
+	if err := os.Symlink(path, soft); err != nil {
+		t.Fatal(err)
+	}
 	w := mustOpen(t, link)
 	st := newRun(t, w, 1)
 	for want := 1; want <= 2; want++ {
 		st = commitGenerations(t, w, st, 1)
-		if n, err := generationsIn(t, path, storage.Options{ReadOnly: true}); err != nil || n != want {
-			t.Errorf("a reader through the other name: %d generations, %v; want %d", n, err, want)
+		for _, name := range []string{path, soft} {
+			if n, err := generationsIn(t, name, storage.Options{ReadOnly: true}); err != nil || n != want {
+				t.Errorf("a reader through %s: %d generations, %v; want %d", filepath.Base(name), n, err, want)
+			}
 		}
 	}
-	if _, err := os.Stat(path + "-wal"); err == nil {
-		t.Error("the reader made a log of its own beside the other name")
+	w.Close()
+	// With no writer, the reader makes the log and index a writer would,
+	// beside the name the writer uses.
+	if n, err := generationsIn(t, soft, storage.Options{ReadOnly: true}); err != nil || n != 2 {
+		t.Errorf("a reader through soft.db after the writer: %d generations, %v; want 2", n, err)
+	}
+	for _, name := range []string{path + "-wal", path + "-shm", soft + "-wal", soft + "-shm"} {
+		if _, err := os.Stat(name); err == nil {
+			t.Errorf("the reader made %s beside a name the writer does not use", filepath.Base(name))
+		}
 	}
 }
 
@@ -302,8 +316,18 @@ func TestReaderLeavesFilesTheWriterReuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n, err := generationsIn(t, path, storage.Options{ReadOnly: true}); err != nil || n != 1 {
+	// Through a symbolic link: SQLite resolves it, and so must the files.
+	soft := filepath.Join(dir, "soft.db")
+	if err := os.Symlink(path, soft); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := generationsIn(t, soft, storage.Options{ReadOnly: true}); err != nil || n != 1 {
 		t.Fatalf("reader: %d generations, %v", n, err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(soft + suffix); err == nil {
+			t.Errorf("the reader made %s beside the symbolic link", filepath.Base(soft+suffix))
+		}
 	}
 	for _, suffix := range []string{"-wal", "-shm"} {
 		info, err := os.Stat(path + suffix)
