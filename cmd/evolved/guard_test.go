@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -33,9 +33,25 @@ func committed(t *testing.T, path string) int {
 	return n
 }
 
+// startDaemon starts the binary in dir with args, its output in out;
+// exited receives the end of the process.
+func startDaemon(t *testing.T, dir string, args ...string) (cmd *exec.Cmd, out *lockedBuffer, exited chan error) {
+	t.Helper()
+	cmd = evolved(dir, args...)
+	out = new(lockedBuffer)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited = make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, out, exited
+}
+
 // waitCommitted waits until the database at path holds more than n
-// generations, or fails the test after a minute.
-func waitCommitted(t *testing.T, path string, n int, out *bytes.Buffer) int {
+// generations, or fails the test after a minute showing the daemon's
+// output.
+func waitCommitted(t *testing.T, path string, n int, out fmt.Stringer) int {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if got := committed(t, path); got > n {
@@ -74,19 +90,12 @@ func namesOfOneDatabase(t *testing.T, symlinks map[string]string) (dir, config, 
 // the daemon goes on evolving without losing a generation.
 func TestOutputFlagsNeverWriteOverTheDatabase(t *testing.T) {
 	dir, config, db := namesOfOneDatabase(t, map[string]string{"soft.db": "evolved.db", "db.svg": "evolved.db", "db.png": "hard.db"})
-	daemon := evolved(dir, "run", "--config", config, "--db", "hard.db")
-	var out bytes.Buffer
-	daemon.Stdout, daemon.Stderr = &out, &out
-	if err := daemon.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- daemon.Wait() }()
+	daemon, out, exited := startDaemon(t, dir, "run", "--config", config, "--db", "hard.db")
 	defer func() {
 		daemon.Process.Signal(syscall.SIGTERM)
 		<-exited
 	}()
-	waitCommitted(t, db, 0, &out)
+	waitCommitted(t, db, 0, out)
 
 	for _, args := range [][]string{
 		{"export", "--db", "hard.db", "-o", "evolved.db"},
@@ -118,7 +127,7 @@ func TestOutputFlagsNeverWriteOverTheDatabase(t *testing.T) {
 	}
 
 	// The daemon never noticed: it commits on, and stops cleanly.
-	n := waitCommitted(t, db, committed(t, db), &out)
+	n := waitCommitted(t, db, committed(t, db), out)
 	daemon.Process.Signal(syscall.SIGTERM)
 	if err := <-exited; err != nil {
 		t.Fatalf("the daemon after the commands: %v\n%s", err, out.String())
@@ -156,15 +165,8 @@ func TestKilledDaemonThroughALinkLosesNothing(t *testing.T) {
 		if got := committed(t, filepath.Join(dir, name)); got < seen {
 			t.Fatalf("trial %d: through %s %d generations, but %d were committed before the kill", trial, name, got, seen)
 		}
-		cmd := evolved(dir, "run", "--config", config, "--db", name)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		seen = waitCommitted(t, db, seen, &out)
+		cmd, out, exited := startDaemon(t, dir, "run", "--config", config, "--db", name)
+		seen = waitCommitted(t, db, seen, out)
 		time.Sleep(time.Duration(rng.Int64N(int64(300 * time.Millisecond))))
 		if got := committed(t, db); got > seen {
 			seen = got
