@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,16 @@ import (
 	"evolved/chess960"
 	"evolved/plot"
 )
+
+// chess960Modes lists the modes of `evolved chess960`, in the order its
+// help shows them.
+func chess960Modes() []mode {
+	return []mode{
+		{name: "ga", summary: "run the classic genetic algorithm once, printing every iteration", setup: chess960GA},
+		{name: "enumerate", summary: "list all 960 arrangements with their fitness, and check the count", setup: chess960Enumerate},
+		{name: "bench", summary: "success rates of the classic GA, the improved GA and random search", setup: chess960Bench},
+	}
+}
 
 // chess960Command implements `evolved chess960 ga|enumerate|bench [flags]`.
 // The mode comes first and has its own flags, so the command parses the
@@ -26,9 +37,10 @@ func chess960Command(fs *flag.FlagSet) action {
 		fmt.Fprintln(w, "Usage: evolved chess960 ga|enumerate|bench [flags]")
 		fmt.Fprintln(w, "\nSearches the 960 Chess960 back ranks for the one closest to classical chess")
 		fmt.Fprintln(w, "(fitness: sum of the pieces' file distances to RNBQKBNR; lower is better).")
-		fmt.Fprintln(w, "\n  ga         run the classic genetic algorithm once, printing every iteration")
-		fmt.Fprintln(w, "  enumerate  list all 960 arrangements with their fitness, and check the count")
-		fmt.Fprintln(w, "  bench      success rates of the classic GA, the improved GA and random search")
+		fmt.Fprintln(w)
+		for _, m := range chess960Modes() {
+			fmt.Fprintf(w, "  %-10s %s\n", m.name, m.summary)
+		}
 		fmt.Fprintln(w, "\nRun 'evolved chess960 MODE -h' for a mode's flags.")
 	}
 	return func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -36,13 +48,11 @@ func chess960Command(fs *flag.FlagSet) action {
 		if len(args) == 0 {
 			return usagef("chess960: no mode given (ga, enumerate or bench)")
 		}
-		modes := map[string]func(*flag.FlagSet) action{
-			"ga": chess960GA, "enumerate": chess960Enumerate, "bench": chess960Bench,
-		}
-		setup, ok := modes[args[0]]
-		if !ok {
+		i := slices.IndexFunc(chess960Modes(), func(m mode) bool { return m.name == args[0] })
+		if i < 0 {
 			return usagef("chess960: unknown mode %q (want ga, enumerate or bench)", args[0])
 		}
+		setup := chess960Modes()[i].setup
 		sub := flag.NewFlagSet("evolved chess960 "+args[0], flag.ContinueOnError)
 		sub.SetOutput(fs.Output())
 		exec := setup(sub)

@@ -25,9 +25,9 @@ func TestFlagHelp(t *testing.T) {
 	// a command with modes is checked in each mode.
 	var all [][]string
 	for _, c := range commands() {
-		if c.modes {
-			for _, mode := range []string{"ga", "enumerate", "bench"} {
-				all = append(all, []string{c.name, mode})
+		if c.modes != nil {
+			for _, m := range c.modes {
+				all = append(all, []string{c.name, m.name})
 			}
 			continue
 		}

@@ -76,12 +76,21 @@ func exitCode(err error, stderr io.Writer) int {
 type command struct {
 	name    string
 	summary string
-	// modes marks a command whose first argument names a mode that parses
-	// its own flags (evolved chess960 ga|enumerate|bench ...).
-	modes bool
+	// modes are the modes of a command whose first argument names one,
+	// each parsing its own flags (evolved chess960 ga|enumerate|bench ...);
+	// nil for a command without modes.
+	modes []mode
 	// setup registers the command's flags and returns the function that
 	// runs it once they are parsed.
 	setup func(fs *flag.FlagSet) action
+}
+
+// mode is one mode of a command with modes: its flags are registered on a
+// FlagSet of their own, named after the command and the mode.
+type mode struct {
+	name    string
+	summary string
+	setup   func(fs *flag.FlagSet) action
 }
 
 // action runs a command once its flags are parsed. It reads and writes
@@ -111,7 +120,7 @@ func commands() []command {
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
 		{name: "suite", summary: "count the positions of a chess test suite (Win At Chess) a player solves", setup: suiteCommand},
 		{name: "meta", summary: "the chess lab: ant colony, genetic search over games, simulated annealing against an engine", setup: metaCommand},
-		{name: "chess960", summary: "search the Chess960 back ranks: classic GA, enumeration, benchmark", setup: chess960Command, modes: true},
+		{name: "chess960", summary: "search the Chess960 back ranks: classic GA, enumeration, benchmark", setup: chess960Command, modes: chess960Modes()},
 		{name: "version", summary: "print the build: module version, commit, commit time, modified tree", setup: versionCommand},
 	}
 }
@@ -153,7 +162,7 @@ func dispatch(ctx context.Context, name string, args []string, stdin io.Reader, 
 			}
 			return &usageError{msg: err.Error()}
 		}
-		if fs.NArg() > 0 && !c.modes {
+		if fs.NArg() > 0 && c.modes == nil {
 			return usagef("%s: unexpected argument %q", name, fs.Arg(0))
 		}
 		return exec(ctx, stdin, stdout, stderr)
