@@ -173,7 +173,7 @@ func (j JobsConfig) Retention() storage.Retention {
 // experiment on evolved.db (or $EVOLVED_DB) in the working directory.
 func DefaultConfig() Config {
 	return Config{
-		DB:        "evolved.db",
+		DB:        storage.DefaultName,
 		Games:     []string{"draughts"},
 		Seed:      1,
 		LogFormat: "auto",
@@ -260,7 +260,7 @@ func LoadConfigFile(c Config, path string) (Config, error) {
 
 // envKeys are the environment variables ApplyEnv reads, with their keys.
 var envKeys = []struct{ env, key string }{
-	{"EVOLVED_DB", "db"}, {"EVOLVED_GAMES", "games"}, {"EVOLVED_GENERATIONS", "generations"},
+	{storage.EnvDB, "db"}, {"EVOLVED_GAMES", "games"}, {"EVOLVED_GENERATIONS", "generations"},
 	{"EVOLVED_SEED", "seed"}, {"EVOLVED_WORKERS", "workers"},
 	{"EVOLVED_LOG_FORMAT", "log_format"}, {"EVOLVED_LOG_LEVEL", "log_level"},
 }

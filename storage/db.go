@@ -443,11 +443,19 @@ func (d *DB) Backup(ctx context.Context, path string) error {
 	return nil
 }
 
+// DefaultName is the database the commands use when neither a flag nor
+// $EVOLVED_DB (EnvDB) names one, in the working directory.
+const DefaultName = "evolved.db"
+
+// EnvDB is the environment variable that names the commands' database in
+// place of DefaultName.
+const EnvDB = "EVOLVED_DB"
+
 // DefaultPath returns the database the commands use when none is named:
 // $EVOLVED_DB if set, else evolved.db in the working directory.
 func DefaultPath() string {
-	if v, ok := os.LookupEnv("EVOLVED_DB"); ok && v != "" {
+	if v, ok := os.LookupEnv(EnvDB); ok && v != "" {
 		return v
 	}
-	return "evolved.db"
+	return DefaultName
 }

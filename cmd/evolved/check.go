@@ -12,7 +12,8 @@ import (
 // checkCommand implements `evolved check`: SQLite's full integrity check
 // and the check of the genomes' lineage, beside a running daemon.
 func checkCommand(fs *flag.FlagSet) action {
-	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	dbPath := new(string)
+	dbVar(fs, dbPath, "the database `FILE`")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: evolved check [--db FILE]")
 		fmt.Fprintln(fs.Output(), "\nChecks a database: SQLite's full integrity check, then every genome kept whole that")

@@ -43,7 +43,7 @@ type climbSettings struct {
 // climbCommand implements `evolved climb`.
 func climbCommand(fs *flag.FlagSet) action {
 	var s climbSettings
-	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE`")
+	dbVar(fs, &s.db, "the database `FILE`")
 	fs.StringVar(&s.game, "game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
 	fs.IntVar(&s.every, "every", 100, "play the champion of every `N`-th generation")
 	fs.Float64Var(&s.everyHours, "every-hours", 0, "instead of --every, play the first champion at or after every `H` hours of evolution (e.g. 24 for a daily curve)")

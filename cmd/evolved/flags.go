@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -131,6 +132,45 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// dbDefault is how every --db that falls back on the default database
+// says so in -h, in storage.DefaultPath's terms.
+var dbDefault = fmt.Sprintf("(default: %s, or $%s)", storage.DefaultName, storage.EnvDB)
+
+// dbNoDefault is how a --db that is one of a command's sources, beside an
+// agent file or a player (play, rate, show), says in -h that it has none:
+// the default database is read only by name there.
+var dbNoDefault = fmt.Sprintf("(no default here: not %s, nor $%s)", storage.DefaultName, storage.EnvDB)
+
+// dbVar defines --db, the database FILE of a command, which is
+// storage.DefaultPath unless the flag is given. Its -h words the default
+// as dbDefault, the same for every command and whatever $EVOLVED_DB holds
+// when -h runs.
+func dbVar(fs *flag.FlagSet, p *string, usage string) {
+	*p = defaultDB()
+	fs.Var(&givenString{p: p}, "db", usage+" "+dbDefault)
+}
+
+// givenString is a string flag whose default, in place before parsing,
+// -h does not print as a value: its usage words it instead (dbVar).
+type givenString struct {
+	p   *string
+	set bool // a value was given
+}
+
+// String returns the value given, or "" when none was.
+func (s *givenString) String() string {
+	if s == nil || !s.set {
+		return ""
+	}
+	return *s.p
+}
+
+// Set stores the value given.
+func (s *givenString) Set(v string) error {
+	*s.p, s.set = v, true
+	return nil
 }
 
 // countVar defines an int flag that refuses a negative number when it is

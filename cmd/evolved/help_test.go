@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,5 +84,77 @@ func TestRunOnlyGivenFlagsOverride(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("run --config (generations 7, seed 9, workers 5) --workers 0 --print-config lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// helpCase is the -h of a command, or of one mode of a command with
+// modes, and the FlagSet its flags are registered on.
+type helpCase struct {
+	args  []string // the command line before -h
+	flags *flag.FlagSet
+	modes []mode // the modes its usage line names instead of flags
+}
+
+// helpCases returns every command's -h and every mode's, so that a new
+// command or mode is checked without being listed here.
+func helpCases() []helpCase {
+	var cases []helpCase
+	for _, c := range commands() {
+		fs := flag.NewFlagSet("evolved "+c.name, flag.ContinueOnError)
+		c.setup(fs)
+		cases = append(cases, helpCase{args: []string{c.name}, flags: fs, modes: c.modes})
+		for _, m := range c.modes {
+			fs := flag.NewFlagSet("evolved "+c.name+" "+m.name, flag.ContinueOnError)
+			m.setup(fs)
+			cases = append(cases, helpCase{args: []string{c.name, m.name}, flags: fs})
+		}
+	}
+	return cases
+}
+
+// helpOf runs `evolved ARGS -h` and returns its output.
+func helpOf(t *testing.T, args []string) string {
+	t.Helper()
+	out, code := exitStatus(t, append(args, "-h")...)
+	if code != 0 {
+		t.Fatalf("evolved %s -h: status %d\n%s", strings.Join(args, " "), code, out)
+	}
+	return out
+}
+
+// flagEntry returns the -h entry of the flag name: its line and the lines
+// of its usage, up to the next flag's.
+func flagEntry(out, name string) string {
+	_, entry, ok := strings.Cut(out, "\n  -"+name+" ")
+	if !ok {
+		_, entry, _ = strings.Cut(out, "\n  -"+name+"\n")
+	}
+	if i := strings.Index(entry, "\n  -"); i >= 0 {
+		entry = entry[:i]
+	}
+	return entry
+}
+
+// TestHelpDBFlagNamesItsDefault checks that every command's --db says what
+// it reads when the flag is not given, in the words of storage.DefaultPath:
+// evolved.db, or $EVOLVED_DB (issue 63: only run's said so), one way for
+// every command: dbDefault, or dbNoDefault for a --db that is one source
+// among others (play, rate, show).
+func TestHelpDBFlagNamesItsDefault(t *testing.T) {
+	for _, c := range helpCases() {
+		if c.flags.Lookup("db") == nil {
+			continue
+		}
+		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
+			entry := strings.Join(strings.Fields(flagEntry(helpOf(t, c.args), "db")), " ")
+			for _, want := range []string{"evolved.db", "$EVOLVED_DB"} {
+				if !strings.Contains(entry, want) {
+					t.Errorf("--db does not mention %s: %q", want, entry)
+				}
+			}
+			if !strings.Contains(entry, dbDefault) && !strings.Contains(entry, dbNoDefault) {
+				t.Errorf("--db words its default its own way: %q, want %q or %q", entry, dbDefault, dbNoDefault)
+			}
+		})
 	}
 }

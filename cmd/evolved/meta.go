@@ -49,7 +49,7 @@ func metaCommand(fs *flag.FlagSet) action {
 	fs.Float64Var(&s.Drop, "drop", 0, "sa: temperature drop `D` per iteration (0: t0/iterations*0.9)")
 	fs.StringVar(&s.Weights, "weights", "", "piece `WEIGHTS` of the cost, e.g. p=1,n=5,b=5,r=7,q=10,k=1000 (the default)")
 	fs.Uint64Var(&s.Seed, "seed", 1, "seed `S` of every random choice of the run")
-	fs.StringVar(&s.db, "db", defaultDB(), "the database `FILE` the run is stored in")
+	dbVar(fs, &s.db, "the database `FILE` the run is stored in")
 	fs.StringVar(&s.out, "o", "", "also write the learned table to pheromone `FILE`")
 	fs.IntVar(&s.Workers, "workers", 0, "play `W` games at once (default: the number of CPUs; results do not depend on it)")
 	fs.BoolVar(&s.Memo, "memo", false, "ask the opponent once per position and reuse its answer (fewer engine calls; a randomised engine then answers consistently)")

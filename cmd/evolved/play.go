@@ -19,7 +19,7 @@ import (
 // playCommand implements `evolved play`.
 func playCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "play this exported agent `FILE`")
-	dbPath := fs.String("db", "", "play the latest champion of this database `FILE`")
+	dbPath := fs.String("db", "", "play the latest champion of this database `FILE` "+dbNoDefault)
 	gameName := fs.String("game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game; draughts for --player)")
 	var generation generationMark
 	fs.Var(&generation, "generation", "with --db: play generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")

@@ -39,7 +39,8 @@ func openReader(ctx context.Context, path string) (*storage.DB, error) {
 
 // statusCommand implements `evolved status`.
 func statusCommand(fs *flag.FlagSet) action {
-	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	dbPath := new(string)
+	dbVar(fs, dbPath, "the database `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON: {\"populations\":[...]}")
 	configPath := fs.String("config", "", "the daemon's configuration `FILE`, for the generation target of the ETA")
 	var target optionalInt
@@ -353,7 +354,8 @@ func daysAndHours(h float64) string {
 
 // championsCommand implements `evolved champions`.
 func championsCommand(fs *flag.FlagSet) action {
-	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	dbPath := new(string)
+	dbVar(fs, dbPath, "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Usage = func() {
@@ -400,7 +402,8 @@ func championsCommand(fs *flag.FlagSet) action {
 
 // exportCommand implements `evolved export`.
 func exportCommand(fs *flag.FlagSet) action {
-	dbPath := fs.String("db", defaultDB(), "the database `FILE`")
+	dbPath := new(string)
+	dbVar(fs, dbPath, "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	var generationFlag generationMark
 	fs.Var(&generationFlag, "generation", "export generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")

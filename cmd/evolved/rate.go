@@ -37,7 +37,7 @@ func rateCommand(fs *flag.FlagSet) action {
 	var s rateSettings
 	fs.StringVar(&s.game, "game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game)")
 	fs.StringVar(&s.agent, "agent", "", "rate the exported agent `FILE`")
-	fs.StringVar(&s.db, "db", "", "rate a champion of the database `FILE` (the latest unless --generation)")
+	fs.StringVar(&s.db, "db", "", "rate a champion of the database `FILE`, the latest unless --generation "+dbNoDefault)
 	fs.Var(&s.generation, "generation", "with --db: rate generation `N`'s champion, or the one at N hours of evolution with Nh")
 	fs.StringVar(&s.spec, "player", "", "rate the built-in player `SPEC` (as in match)")
 	fs.IntVar(&s.depth, "depth", 0, "the agent's search depth `D` in untimed games (0: the agent's own, or the run's)")

@@ -29,7 +29,7 @@ func runCommand(fs *flag.FlagSet) action {
 	// backquoted words name their arguments in -h, and the defaults quoted
 	// are the built-in ones, which the file and the environment override.
 	def := daemon.DefaultConfig()
-	fs.String("db", "", "the database `FILE` (default: "+def.DB+", or $EVOLVED_DB)")
+	fs.String("db", "", "the database `FILE` "+dbDefault)
 	fs.String("game", "", "the populations to evolve, a comma-separated `LIST` of "+strings.Join(daemon.KnownGames(), ", ")+
 		fmt.Sprintf(" (default %q)", strings.Join(def.Games, ",")))
 	fs.String("generations", "", fmt.Sprintf("stop once each population has played `N` generations, 0 to run forever (default %d)", def.Generations))

@@ -19,7 +19,8 @@ import (
 // serveCommand implements `evolved serve`: the web site over a database,
 // beside a running daemon or alone.
 func serveCommand(fs *flag.FlagSet) action {
-	dbPath := fs.String("db", defaultDB(), "the database `FILE` to show (opened read-only)")
+	dbPath := new(string)
+	dbVar(fs, dbPath, "the database `FILE` to show (opened read-only)")
 	listen := fs.String("listen", web.DefaultListen, "serve on `HOST:PORT`; beyond loopback it needs an access token")
 	tokenFile := fs.String("token-file", "", "read the access token from `FILE` (default: $"+web.TokenEnv+"; none on loopback)")
 	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")

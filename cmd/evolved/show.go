@@ -18,7 +18,7 @@ import (
 // showCommand sets up "evolved show": what an agent is made of.
 func showCommand(fs *flag.FlagSet) action {
 	agentPath := fs.String("agent", "", "show the agent file `FILE`")
-	dbPath := fs.String("db", "", "show a champion of the database `FILE` instead")
+	dbPath := fs.String("db", "", "show a champion of the database `FILE` instead "+dbNoDefault)
 	game := fs.String("game", "", "the population `GAME` of --db: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	var generationFlag generationMark
 	fs.Var(&generationFlag, "generation", "with --db, generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")
