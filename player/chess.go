@@ -88,6 +88,9 @@ func ParseChess(spec string) (ChessSpec, error) {
 	if withSet, ok, err := withTechniques(spec, ParseChess); ok {
 		return withSet, err
 	}
+	if foreignForm(spec, "chess") {
+		return ChessSpec{}, unknownPlayer(spec, "chess")
+	}
 	if learned, ok, err := parseLearned(spec, nil); ok {
 		return learned, err
 	}
@@ -104,7 +107,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 	if isAgentFile(spec) {
 		return agentSpec(spec, "chess", ChessNet, ChessNetEPT)
 	}
-	p, err := parse(spec)
+	p, err := parse(spec, "chess")
 	if err != nil {
 		return ChessSpec{}, err
 	}
@@ -131,7 +134,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 			return search.NewMCTSPlayer(search.NewMCTS[chess.Move, *chess.Game](opts, ChessMaterial{}, chessWinRate))
 		}}, nil
 	}
-	return ChessSpec{}, fmt.Errorf("%w %q: no such chess player", ErrSpec, spec)
+	return ChessSpec{}, unknownPlayer(spec, "chess")
 }
 
 // chessNetEval is the search evaluator of one chess net: an incremental

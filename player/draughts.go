@@ -1,7 +1,6 @@
 package player
 
 import (
-	"fmt"
 	"math"
 
 	"evolved/game/draughts"
@@ -49,13 +48,16 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 	if withSet, ok, err := withTechniques(spec, ParseDraughts); ok {
 		return withSet, err
 	}
+	if foreignForm(spec, "draughts") {
+		return DraughtsSpec{}, unknownPlayer(spec, "draughts")
+	}
 	if s, ok, err := netEPTSpec(spec, "draughts", DraughtsNetEPT); ok {
 		return s, err
 	}
 	if isAgentFile(spec) {
 		return agentSpec(spec, "draughts", DraughtsNet, DraughtsNetEPT)
 	}
-	p, err := parse(spec)
+	p, err := parse(spec, "draughts")
 	if err != nil {
 		return DraughtsSpec{}, err
 	}
@@ -82,5 +84,5 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 			return search.NewMCTSPlayer(t)
 		}}, nil
 	}
-	return DraughtsSpec{}, fmt.Errorf("%w %q: no such draughts player", ErrSpec, spec)
+	return DraughtsSpec{}, unknownPlayer(spec, "draughts")
 }

@@ -1,8 +1,7 @@
 // Package player turns the player specifications of the command line and
-// the configuration (SPEC: `random`, `material:DEPTH`, `mcts:PLAYOUTS`,
-// `ept:PLAYOUTS`, `ept:PLAYOUTS@FILE`, an agent file) into players of a
-// game. It is where search,
-// nnet and the games meet; search itself stays game-independent.
+// the configuration (SPEC: `random`, `material:D`, `mcts:N`, an agent
+// file, ...; Forms lists them all) into players of a game. It is where
+// search, nnet and the games meet; search itself stays game-independent.
 package player
 
 import (
@@ -58,8 +57,10 @@ type parsed struct {
 	rest string // what follows a second colon, for kinds that take more
 }
 
-// parse splits "kind[:N[:rest]]" and checks N for the kinds that take one.
-func parse(spec string) (parsed, error) {
+// parse splits "kind[:N[:rest]]" and checks N for the kinds that take one;
+// game names the game whose parser calls it, for the error of an unknown
+// kind.
+func parse(spec, game string) (parsed, error) {
 	kind, argText, hasArg := strings.Cut(strings.TrimSpace(spec), ":")
 	p := parsed{kind: strings.ToLower(kind)}
 	switch p.kind {
@@ -84,5 +85,5 @@ func parse(spec string) (parsed, error) {
 		p.arg = n
 		return p, nil
 	}
-	return p, fmt.Errorf("%w %q: unknown player (want random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, ept:PLAYOUTS@FILE or an agent file)", ErrSpec, spec)
+	return p, unknownPlayer(spec, game)
 }

@@ -69,6 +69,9 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 	if withSet, ok, err := withTechniques(spec, ParseXiangqi); ok {
 		return withSet, err
 	}
+	if foreignForm(spec, "xiangqi") {
+		return XiangqiSpec{}, unknownPlayer(spec, "xiangqi")
+	}
 	if rest, ok := strings.CutPrefix(spec, "uci:"); ok {
 		u, err := parseUCI[xiangqi.Move, *xiangqi.Game](spec, rest, xiangqiUCI{})
 		if err != nil {
@@ -96,7 +99,7 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		}
 		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer { return classic.NewPlus(opts) }}, nil
 	}
-	p, err := parse(spec)
+	p, err := parse(spec, "xiangqi")
 	if err != nil {
 		return XiangqiSpec{}, err
 	}
@@ -119,5 +122,5 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 			return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](opts, XiangqiMaterial{}, xiangqiWinRate))
 		}}, nil
 	}
-	return XiangqiSpec{}, fmt.Errorf("%w %q: no such xiangqi player", ErrSpec, spec)
+	return XiangqiSpec{}, unknownPlayer(spec, "xiangqi")
 }
