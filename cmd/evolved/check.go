@@ -14,14 +14,12 @@ import (
 func checkCommand(fs *flag.FlagSet) action {
 	dbPath := new(string)
 	dbVar(fs, dbPath, "the database `FILE`")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved check [--db FILE]")
-		fmt.Fprintln(fs.Output(), "\nChecks a database: SQLite's full integrity check, then every genome kept whole that")
-		fmt.Fprintln(fs.Output(), "others are rebuilt from, naming each missing or damaged one with the champions it takes")
-		fmt.Fprintln(fs.Output(), "down. Exits 1 when anything is wrong. It reads the database beside a running daemon.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--db FILE]"},
+		about: `Checks a database: SQLite's full integrity check, then every genome kept whole that
+others are rebuilt from, naming each missing or damaged one with the champions it takes
+down. Exits 1 when anything is wrong. It reads the database beside a running daemon.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if fs.NArg() > 0 {
 			return usagef("check: unexpected argument %q", fs.Arg(0))

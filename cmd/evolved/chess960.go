@@ -32,17 +32,20 @@ func chess960Modes() []mode {
 // The mode comes first and has its own flags, so the command parses the
 // arguments left after its (empty) top-level flag set itself.
 func chess960Command(fs *flag.FlagSet) action {
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "Usage: evolved chess960 ga|enumerate|bench [flags]")
-		fmt.Fprintln(w, "\nSearches the 960 Chess960 back ranks for the one closest to classical chess")
-		fmt.Fprintln(w, "(fitness: sum of the pieces' file distances to RNBQKBNR; lower is better).")
-		fmt.Fprintln(w)
-		for _, m := range chess960Modes() {
-			fmt.Fprintf(w, "  %-10s %s\n", m.name, m.summary)
-		}
-		fmt.Fprintln(w, "\nRun 'evolved chess960 MODE -h' for a mode's flags.")
+	var modes, names []string
+	for _, m := range chess960Modes() {
+		modes = append(modes, fmt.Sprintf("  %-10s %s", m.name, m.summary))
+		names = append(names, m.name)
 	}
+	setHelp(fs, help{
+		usage: []string{strings.Join(names, "|") + " [flags]"},
+		about: `Searches the 960 Chess960 back ranks for the one closest to classical chess
+(fitness: sum of the pieces' file distances to RNBQKBNR; lower is better).
+
+` + strings.Join(modes, "\n") + `
+
+Run 'evolved chess960 MODE -h' for a mode's flags.`,
+	})
 	return func(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 		args := fs.Args()
 		if len(args) == 0 {
@@ -101,12 +104,11 @@ func chess960GA(fs *flag.FlagSet) action {
 	fs.IntVar(&c.Iterations, "iterations", c.Iterations, "classic GA: `N` generations bred after the initial population")
 	seedFlag := fs.Uint64("seed", 1, "the run's seed `S` (the run equals run 0 of 'evolved chess960 bench --seed S', without its stop at the optimum)")
 	plotPath := fs.String("plot", "", "also draw every individual's fitness per iteration to `FILE`.svg or FILE.png")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved chess960 ga [--seed S] [--population N] [--iterations N] [--mutation P] [--elitism E] [--plot FILE.svg]")
-		fmt.Fprintln(fs.Output(), "\nRuns the classic GA once and prints, per iteration, the best and mean fitness")
-		fmt.Fprintln(fs.Output(), "and the best arrangement.\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--seed S] [--population N] [--iterations N] [--mutation P] [--elitism E] [--plot FILE.svg]"},
+		about: `Runs the classic GA once and prints, per iteration, the best and mean fitness
+and the best arrangement.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if err := c.Validate(); err != nil {
 			return usagef("chess960 ga: %v", err)
@@ -157,13 +159,12 @@ func chess960GA(fs *flag.FlagSet) action {
 // chess960Enumerate implements `evolved chess960 enumerate`.
 func chess960Enumerate(fs *flag.FlagSet) action {
 	plotPath := fs.String("plot", "", "also draw the histogram of fitness to `FILE`.svg or FILE.png")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved chess960 enumerate [--plot FILE.svg]")
-		fmt.Fprintln(fs.Output(), "\nPrints all 960 arrangements, one line each: NUMBER ARRANGEMENT FITNESS, by")
-		fmt.Fprintln(fs.Output(), "Scharnagl number; then the optimum, the fitness distribution and the checks of")
-		fmt.Fprintln(fs.Output(), "the count against the rules and of the numbering against the chess engine.\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--plot FILE.svg]"},
+		about: `Prints all 960 arrangements, one line each: NUMBER ARRANGEMENT FITNESS, by
+Scharnagl number; then the optimum, the fitness distribution and the checks of
+the count against the rules and of the numbering against the chess engine.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if err := checkPlotPath("enumerate", *plotPath); err != nil {
 			return err
@@ -237,14 +238,14 @@ func chess960Bench(fs *flag.FlagSet) action {
 	fs.Float64Var(&b.Improved.MutationRate, "improved-mutation", b.Improved.MutationRate, "improved GA: probability `P` of a swap mutation per child")
 	fs.IntVar(&b.Improved.MaxRetries, "retries", b.Improved.MaxRetries, "improved GA: `N` extra mutations of a child already evaluated")
 	plotPath := fs.String("plot", "", "also draw the share of runs at the optimum per evaluation to `FILE`.svg or FILE.png")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved chess960 bench [--runs N] [--budget E] [--seed S] [--workers W] [--plot FILE.svg]")
-		fmt.Fprintln(fs.Output(), "\nMeasures the classic GA, the improved GA and random search: the share of runs")
-		fmt.Fprintln(fs.Output(), "that evaluate the optimum within the budget (95% Wilson interval), the mean")
-		fmt.Fprintln(fs.Output(), "evaluations to it, and the distribution of the final fitness. The last line is")
-		fmt.Fprintln(fs.Output(), "`result runs=N classic=P improved=Q random=R`, the success rates in percent.\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--runs N] [--budget E] [--seed S] [--workers W] [--plot FILE.svg]"},
+		about: `Measures the classic GA, the improved GA and random search: the share of runs
+that evaluate the optimum within the budget (95% Wilson interval), the mean
+evaluations to it, and the distribution of the final fitness. The last line is
+  result runs=N classic=P improved=Q random=R
+with the success rates in percent.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		b.Classic = *c
 		if b.Runs < 1 || b.Budget < 1 || b.Workers < 1 {

@@ -49,7 +49,7 @@ func climbCommand(fs *flag.FlagSet) action {
 	fs.Float64Var(&s.everyHours, "every-hours", 0, "instead of --every, play the first champion at or after every `H` hours of evolution (e.g. 24 for a daily curve)")
 	fs.Var(&s.from, "from", "the first generation `A` (the first played is the first multiple of --every from A on), or with Ah the one at A hours of evolution (default 0)")
 	fs.Var(&s.to, "to", "the last generation `B`, always played, or with Bh the one at B hours of evolution (default: the latest)")
-	fs.StringVar(&s.against, "against", "0", "the opponent: a generation `N` of the run (with Nh the one at N hours of evolution), whose champion each plays, or a player SPEC (as in match)")
+	fs.StringVar(&s.against, "against", "0", "the opponent: a generation `N` of the run (with Nh the one at N hours of evolution), whose champion each plays, or a player SPEC (listed below)")
 	fs.IntVar(&s.games, "games", 400, "play `N` games a champion; colours alternate and each pair shares an opening")
 	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings, the same for every champion")
@@ -59,28 +59,30 @@ func climbCommand(fs *flag.FlagSet) action {
 	fs.IntVar(&s.maxMoves, "max-moves", 100, "draw when each side has made `N` moves (0: no limit)")
 	fs.BoolVar(&s.json, "json", false, "print the results as JSON")
 	fs.StringVar(&s.out, "o", "", "also draw the curve to `FILE`.svg or FILE.png")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved climb [--db FILE] [--game G] [--every N | --every-hours H] [--from A|Ah] [--to B|Bh]")
-		fmt.Fprintln(fs.Output(), "                     [--against N|Nh|SPEC] [--games N] [--tc BASE+INC | --nodes N] [--json] [-o FILE.svg|png]")
-		fmt.Fprintln(fs.Output(), "\nDoes the run still climb? Plays the champion of every N-th generation, and the")
-		fmt.Fprintln(fs.Output(), "latest, against one opponent (generation 0's champion unless --against), each")
-		fmt.Fprintln(fs.Output(), "over the same seeded openings, and prints its Elo over the opponent with the")
-		fmt.Fprintln(fs.Output(), "95% interval and the hours of evolution that made it; then the best champion")
-		fmt.Fprintln(fs.Output(), "and the largest fall below an earlier best, with whether it exceeds its interval;")
-		fmt.Fprintln(fs.Output(), "and the level of the champions played: their mean score with its 95% interval.")
-		fmt.Fprintln(fs.Output(), "One champion is one draw from its run; the level of a window of generations")
-		fmt.Fprintln(fs.Output(), "(--every 5 --from A --to B) measures the run there. A generation may be named")
-		fmt.Fprintln(fs.Output(), "by the hours of evolution behind it: --from 5.9h --to 6h --against 1h.")
-		fmt.Fprintln(fs.Output(), "With --nodes every player searches deeper (or shallower) than the run did: what")
-		fmt.Fprintln(fs.Output(), "a run learns may show only in searches deeper than its own.")
-		fmt.Fprintln(fs.Output(), "It is cheap where `evolved rate` is not: a chess champion plays 400 games at the")
-		fmt.Fprintln(fs.Output(), "run's depth in seconds, against minutes a game on Stockfish's scale. The last")
-		fmt.Fprintln(fs.Output(), "line is")
-		fmt.Fprintln(fs.Output(), "  climb points=N best=G elo=E ci=X last=G elo=E ci=X fall=F fell=yes|no [level=S level_ci=X]")
-		fmt.Fprintln(fs.Output(), "the level's fields with two champions or more.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--db FILE] [--game G] [--every N | --every-hours H] [--from A|Ah] [--to B|Bh] [--against N|Nh|SPEC] [--games N] [--tc BASE+INC | --nodes N] [--json] [-o FILE.svg|png]"},
+		about: `Does the run still climb? Plays the champion of every N-th generation, and the
+latest, against one opponent (generation 0's champion unless --against), each
+over the same seeded openings, and prints its Elo over the opponent with the
+95% interval and the hours of evolution that made it; then the best champion
+and the largest fall below an earlier best, with whether it exceeds its interval;
+and the level of the champions played: their mean score with its 95% interval.
+
+One champion is one draw from its run; the level of a window of generations
+(--every 5 --from A --to B) measures the run there. A generation may be named
+by the hours of evolution behind it: --from 5.9h --to 6h --against 1h.
+
+With --nodes every player searches deeper (or shallower) than the run did: what
+a run learns may show only in searches deeper than its own.
+
+It is cheap where 'evolved rate' is not: a chess champion plays 400 games at the
+run's depth in seconds, against minutes a game on Stockfish's scale. The last
+line is
+  climb points=N best=G elo=E ci=X last=G elo=E ci=X fall=F fell=yes|no
+    [level=S level_ci=X]
+the level's fields with two champions or more.`,
+		players: games.Names(),
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case s.every < 1:

@@ -31,16 +31,14 @@ func distillCommand(fs *flag.FlagSet) action {
 	results := fs.Float64("results", 0, "take the share `S` (0 to 1) of each position's target from its game's result, the rest from the search (default 0: the search alone)")
 	lambda := fs.Float64("lambda", 0, "look ahead along each game as TD(`L`) does: 1-L of a position's target its own search, L the next quiet position's target, the result after the last (0 to 1; default 0: its own search alone)")
 	workers := fs.Int("workers", 0, "search `N` positions at once (default: one a CPU; the result does not depend on it)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved distill --agent FILE --games FILE -o FILE [--nodes N] [--steps N] [--rate R] [--results S] [--lambda L] [--workers N]")
-		fmt.Fprintln(fs.Output(), "\nSearches each quiet position of the games with the agent, N nodes a position,")
-		fmt.Fprintln(fs.Output(), "and fits the agent's evaluation so that it predicts what its searches found: a")
-		fmt.Fprintln(fs.Output(), "chess or xiangqi agent's piece values, piece-square tables and positional terms")
-		fmt.Fprintln(fs.Output(), "(its net is kept), a draughts agent's whole net. This is the step a run with")
-		fmt.Fprintln(fs.Output(), "distill_every makes every few generations.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--agent FILE --games FILE -o FILE [--nodes N] [--steps N] [--rate R] [--results S] [--lambda L] [--workers N]"},
+		about: `Searches each quiet position of the games with the agent, N nodes a position,
+and fits the agent's evaluation so that it predicts what its searches found: a
+chess or xiangqi agent's piece values, piece-square tables and positional terms
+(its net is kept), a draughts agent's whole net. This is the step a run with
+distill_every makes every few generations.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case *agentPath == "" || *gamesPath == "" || *out == "":

@@ -41,16 +41,14 @@ func ladderCommand(fs *flag.FlagSet) action {
 	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
 	fs.StringVar(&s.engine, "engine", "", "the ladder's engine at `PATH` (default: its name on $PATH or in /usr/games)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved ladder --game G [--pairs N] [--seed S] [--concurrency C] [-o FILE]")
-		fmt.Fprintln(fs.Output(), "\nFits the ratings of a ladder's own players, the anchors `rate` measures against:")
-		fmt.Fprintln(fs.Output(), "a round robin among them (and the lowest engine levels, whose ratings hold the")
-		fmt.Fprintln(fs.Output(), "scale; a ladder without an engine holds its origin player at 0), then a")
-		fmt.Fprintln(fs.Output(), "maximum-likelihood fit. Writes the ladder file with the command that made it;")
-		fmt.Fprintln(fs.Output(), "the built-in ladders are rating/ladders/GAME.toml.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--game G [--pairs N] [--seed S] [--concurrency C] [-o FILE]"},
+		about: `Fits the ratings of a ladder's own players, the anchors 'rate' measures against:
+a round robin among them (and the lowest engine levels, whose ratings hold the
+scale; a ladder without an engine holds its origin player at 0), then a
+maximum-likelihood fit. Writes the ladder file with the command that made it;
+the built-in ladders are rating/ladders/GAME.toml.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case s.pairs < 1 || s.pairs > 10000:

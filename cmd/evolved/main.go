@@ -178,7 +178,8 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		lead := fmt.Sprintf("  %-10s ", c.name)
+		io.WriteString(w, hang(lead, wrap(words(c.summary), helpWidth-len(lead))))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'evolved help <command>' or 'evolved <command> -h' for a command's flags.")

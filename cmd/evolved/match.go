@@ -47,8 +47,8 @@ type matchSettings struct {
 func matchCommand(fs *flag.FlagSet) action {
 	var s matchSettings
 	fs.StringVar(&s.game, "game", "", "the game `G`: draughts, chess or xiangqi (default: the game of the agent files among A and B, else draughts)")
-	fs.StringVar(&s.a, "a", "", "player A (`SPEC`: random, material:DEPTH, mcts:PLAYOUTS, ept:PLAYOUTS, an agent file,\nept:PLAYOUTS@FILE (the agent FILE's net scoring MCTS-EPT's playouts);\nfor chess and xiangqi also uci:PATH[:option=value...] with depth=, nodes= or movetime= limits;\nfor xiangqi classic and classic+[:MS]; an alpha-beta SPEC may end in #TECHNIQUES, e.g. material:6#-lmr,-null)")
-	fs.StringVar(&s.b, "b", "", "player B (`SPEC`)")
+	fs.StringVar(&s.a, "a", "", "player A, a player `SPEC` (listed below)")
+	fs.StringVar(&s.b, "b", "", "player B, a player `SPEC`")
 	fs.IntVar(&s.games, "games", 100, "play `N` games; colours alternate and each pair shares an opening")
 	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
@@ -62,20 +62,20 @@ func matchCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds, e.g. 10+0.1 (players then search by the clock; losing on time loses)")
 	fs.Int64Var(&s.nodes, "nodes", 0, "alpha-beta players search `N` nodes a move, as deep as that takes them (0: each player's own depth)")
 	fs.DurationVar(&s.movetime, "movetime", 0, "alpha-beta players search `T` a move (e.g. 100ms), as deep as that takes them")
-	fs.StringVar(&s.sprt, "sprt", "", "stop at a decision of the sequential test `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B,model=logistic|normalized]\n(Elo of A over B; alpha and beta default to 0.05); --games bounds the match")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved match --game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE] [--sprt SPEC]")
-		fmt.Fprintln(fs.Output(), "\nPlays N games between A and B and reports A's wins, draws, losses, score and")
-		fmt.Fprintln(fs.Output(), "the Elo difference with its 95% interval; with alternating colours, also the")
-		fmt.Fprintln(fs.Output(), "pentanomial counts of the game pairs, the likelihood of superiority, the draw")
-		fmt.Fprintln(fs.Output(), "ratio and the normalized Elo. --sprt stops the match as soon as the test decides.")
-		fmt.Fprintln(fs.Output(), "The last line is")
-		fmt.Fprintln(fs.Output(), "  result games=N wins=W draws=D losses=L score=S elo=E ci=X [ptnml=P0,P1,P2,P3,P4 los=L")
-		fmt.Fprintln(fs.Output(), "    drawratio=R nelo=E nci=X] [llr=L lbound=B0 ubound=B1 sprt=H0|H1|inconclusive]")
-		fmt.Fprintln(fs.Output(), "(counts from A's side, score, los and drawratio in percent, ci the interval's half-width).")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	fs.StringVar(&s.sprt, "sprt", "", "stop at a decision of the sequential test `TEST` elo0=E0,elo1=E1[,alpha=A,beta=B,model=logistic|normalized] (Elo of A over B; alpha and beta default to 0.05); --games bounds the match")
+	setHelp(fs, help{
+		usage: []string{"--game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE] [--sprt TEST]"},
+		about: `Plays N games between A and B and reports A's wins, draws, losses, score and
+the Elo difference with its 95% interval; with alternating colours, also the
+pentanomial counts of the game pairs, the likelihood of superiority, the draw
+ratio and the normalized Elo. --sprt stops the match as soon as the test decides.
+The last line is
+  result games=N wins=W draws=D losses=L score=S elo=E ci=X
+    [ptnml=P0,P1,P2,P3,P4 los=L drawratio=R nelo=E nci=X]
+    [llr=L lbound=B0 ubound=B1 sprt=H0|H1|inconclusive]
+(counts from A's side, score, los and drawratio in percent, ci the interval's half-width).`,
+		players: games.Names(),
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		s.pliesSet = flagSet(fs, "opening-plies")
 		switch {

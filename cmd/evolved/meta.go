@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"evolved/games"
 	"evolved/lab"
 	"evolved/metaheuristic"
 	"evolved/plot"
@@ -35,7 +36,7 @@ type metaSettings struct {
 func metaCommand(fs *flag.FlagSet) action {
 	s := metaSettings{Settings: lab.DefaultSettings()}
 	fs.StringVar(&s.Method, "method", "", "the `METHOD`: aco (ant colony), ga (genetic search over games) or sa (simulated annealing)")
-	fs.StringVar(&s.Opponent, "opponent", "", "the opponent (`SPEC` as in match: material:2, uci:/usr/games/stockfish:Skill Level=0:depth=1, ...)")
+	fs.StringVar(&s.Opponent, "opponent", "", "the opponent, a chess player `SPEC` (listed below): material:2, uci:/usr/games/stockfish:Skill Level=0:depth=1, ...")
 	fs.StringVar(&s.From, "from", "", "`MOVES` played from the start before the learner's first move, in UCI or SAN, move numbers allowed (\"e2e4 e7e5\", \"1. e4 e5 2. Nf3\")")
 	fs.StringVar(&s.FEN, "fen", "", "the start position `F` (default: the standard one); --from moves follow it")
 	fs.IntVar(&s.Turns, "turns", s.Turns, "at most `T` learner moves per game")
@@ -56,17 +57,14 @@ func metaCommand(fs *flag.FlagSet) action {
 	fs.BoolVar(&s.list, "list", false, "list the stored runs")
 	fs.Int64Var(&s.show, "show", 0, "show stored run `RUN`: settings, result, best line")
 	fs.StringVar(&s.plotFile, "plot", "", "with --show: draw the run's best and mean cost per iteration to `FILE`.svg or FILE.png")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved meta --method aco|ga|sa --opponent SPEC [--from \"e2e4 e7e5 ...\" | --fen F] [--turns T] [--iterations N] [...]")
-		fmt.Fprintln(fs.Output(), "       evolved meta --list [--db FILE]")
-		fmt.Fprintln(fs.Output(), "       evolved meta --show RUN [--db FILE] [--plot FILE.svg]")
-		fmt.Fprintln(fs.Output(), "\nThe chess lab: an ant colony, a genetic search over games or simulated annealing")
-		fmt.Fprintln(fs.Output(), "learns to play from a start position against an opponent. Every run is stored in")
-		fmt.Fprintln(fs.Output(), "the database; its learned table plays as the SPEC meta:RUN (or meta:RUN@FILE.db),")
-		fmt.Fprintln(fs.Output(), "and -o FILE writes it as a pheromone file, which plays as pheromones:FILE.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--method aco|ga|sa --opponent SPEC [--from \"e2e4 e7e5 ...\" | --fen F] [--turns T] [--iterations N]", "--list [--db FILE]", "--show RUN [--db FILE] [--plot FILE.svg]"},
+		about: `The chess lab: an ant colony, a genetic search over games or simulated annealing
+learns to play from a start position against an opponent. Every run is stored in
+the database; its learned table plays as the SPEC meta:RUN (or meta:RUN@FILE.db),
+and -o FILE writes it as a pheromone file, which plays as pheromones:FILE.`,
+		players: []string{games.ChessName},
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		s.set = map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })

@@ -16,14 +16,13 @@ func perftCommand(fs *flag.FlagSet) action {
 	fen := fs.String("fen", "", "start from this position `F` (the game's FEN) instead of the start position")
 	depth := fs.Int("depth", 0, "count to depth `N` in plies (required, 1..30)")
 	divide := fs.Bool("divide", false, "also print the node count below each root move at the last depth")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved perft --game draughts|chess|xiangqi [--fen F] --depth N [--divide]")
-		fmt.Fprintln(fs.Output(), "\nFor chess the FEN may be a Chess960 one (X-FEN or Shredder-FEN castling).")
-		fmt.Fprintln(fs.Output(), "\nPrints one line per depth 1..N: depth=D nodes=N seconds=S nps=R.")
-		fmt.Fprintln(fs.Output(), "The last ply is bulk-counted (its moves are counted, not played).")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--game draughts|chess|xiangqi [--fen F] --depth N [--divide]"},
+		about: `For chess the FEN may be a Chess960 one (X-FEN or Shredder-FEN castling).
+
+Prints one line per depth 1..N: depth=D nodes=N seconds=S nps=R.
+The last ply is bulk-counted (its moves are counted, not played).`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if *depth < 1 || *depth > 30 {
 			return usagef("perft: --depth must be between 1 and 30, got %d", *depth)

@@ -23,7 +23,7 @@ func playCommand(fs *flag.FlagSet) action {
 	gameName := fs.String("game", "", "the `GAME`: draughts, chess or xiangqi (default: the agent's or the database's game; draughts for --player)")
 	var generation generationMark
 	fs.Var(&generation, "generation", "with --db: play generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")
-	spec := fs.String("player", "", "play a built-in player `SPEC` instead (random, material:D, mcts:N, ept:N, ept:N@FILE; for chess and xiangqi also uci:PATH; for xiangqi classic, classic+)")
+	spec := fs.String("player", "", "play the player `SPEC` instead (listed below)")
 	depth := fs.Int("depth", 0, "the engine's search depth `D` (0: the agent's own)")
 	as := fs.String("as", "", "your `SIDE`: black or white, red in xiangqi (unset: the side that moves first: Black in draughts, White in chess, Red in xiangqi)")
 	ascii := fs.Bool("ascii", false, "draw pieces as letters instead of Unicode symbols or Chinese glyphs")
@@ -31,13 +31,12 @@ func playCommand(fs *flag.FlagSet) action {
 	record := fs.String("load", "", "replay the first game of this record `FILE` (PDN for draughts, PGN for chess and xiangqi) and play on")
 	maxMoves := new(int)
 	countVar(fs, maxMoves, "max-moves", 0, "draw when each side has made `N` moves (0: no limit)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved play (--agent FILE | --db FILE [--game G] | --player SPEC [--game G]) [--depth D] [--as black|white|red]")
-		fmt.Fprintln(fs.Output(), "\nPlays a game against an engine in the terminal; type help at the prompt for the")
-		fmt.Fprintln(fs.Output(), "commands. Reads moves from standard input, so it can also be driven by a script.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"(--agent FILE | --db FILE [--game G] | --player SPEC [--game G]) [--depth D] [--as black|white|red]"},
+		about: `Plays a game against an engine in the terminal; type help at the prompt for the
+commands. Reads moves from standard input, so it can also be driven by a script.`,
+		players: games.Names(),
+	})
 	return func(ctx context.Context, stdin io.Reader, stdout, _ io.Writer) error {
 		if generation.negative() {
 			return usagef("play: --generation must be 0 or more, got %d", generation.n)

@@ -25,17 +25,14 @@ func plotCommand(fs *flag.FlagSet) action {
 	game := fs.String("game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
 	out := fs.String("o", "", "the picture to write (required): `FILE`.svg or FILE.png")
 	compare := fs.String("compare", "", "instead, compare the rating curves of runs: `FILES`, database files separated by commas, one curve each (named by file)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved plot [--db FILE] [--game G] -o FILE.svg|png")
-		fmt.Fprintln(fs.Output(), "       evolved plot --compare A.db,B.db,... [--game G] -o FILE.svg|png")
-		fmt.Fprintln(fs.Output(), "\nDraws a population's learning curves: best and mean fitness, the champion")
-		fmt.Fprintln(fs.Output(), "ladder, the champion's scores against the baselines, by generation, and, when")
-		fmt.Fprintln(fs.Output(), "the daemon rated champions (jobs.rating_every), their ratings on the game's")
-		fmt.Fprintln(fs.Output(), "calibrated scale by generation and by hours of evolution. With --compare it")
-		fmt.Fprintln(fs.Output(), "draws the ratings of several runs (one game, one scale) side by side.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--db FILE] [--game G] -o FILE.svg|png", "--compare A.db,B.db,... [--game G] -o FILE.svg|png"},
+		about: `Draws a population's learning curves: best and mean fitness, the champion
+ladder, the champion's scores against the baselines, by generation, and, when
+the daemon rated champions (jobs.rating_every), their ratings on the game's
+calibrated scale by generation and by hours of evolution. With --compare it
+draws the ratings of several runs (one game, one scale) side by side.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		if *out == "" {
 			return usagef("plot: -o FILE.svg|png is required")

@@ -45,13 +45,11 @@ func statusCommand(fs *flag.FlagSet) action {
 	configPath := fs.String("config", "", "the daemon's configuration `FILE`, for the generation target of the ETA")
 	var target optionalInt
 	fs.Var(&target, "generations", "the generation target `N` for the ETA (default: from --config and $EVOLVED_GENERATIONS)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved status [--db FILE] [--json] [--config FILE | --generations N]")
-		fmt.Fprintln(fs.Output(), "\nShows each population's generations, fitness, rate and ETA, and the database's size.")
-		fmt.Fprintln(fs.Output(), "It reads the database beside a running daemon.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--db FILE] [--json] [--config FILE | --generations N]"},
+		about: `Shows each population's generations, fitness, rate and ETA, and the database's size.
+It reads the database beside a running daemon.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		goal := target.get(-1)
 		if target.set && goal < 0 {
@@ -358,12 +356,10 @@ func championsCommand(fs *flag.FlagSet) action {
 	dbVar(fs, dbPath, "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved champions [--game GAME] [--db FILE] [--json]")
-		fmt.Fprintln(fs.Output(), "\nLists the population's champion of every generation.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--game GAME] [--db FILE] [--json]"},
+		about: `Lists the population's champion of every generation.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
@@ -411,16 +407,14 @@ func exportCommand(fs *flag.FlagSet) action {
 	var agentFlag optionalInt
 	fs.Var(&agentFlag, "agent", "export agent `ID`, any member of any generation, champion or not")
 	out := fs.String("o", "", "write the agent to `FILE` (default: standard output)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved export [--game GAME] [--db FILE] [--generation N|Nh | --best | --agent ID] [-o FILE]")
-		fmt.Fprintln(fs.Output(), "\nWrites a champion as an agent file, which match, play and uci read. Champions")
-		fmt.Fprintln(fs.Output(), "rise and fall from generation to generation; with ratings in the database")
-		fmt.Fprintln(fs.Output(), "(jobs.rating_every), --best exports the one rated highest with confidence.")
-		fmt.Fprintln(fs.Output(), "--agent exports any agent by its id (sqlite3 DB \"select agent_id from members")
-		fmt.Fprintln(fs.Output(), "where generation = N\" lists a generation's), to measure agents that were not champions.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--game GAME] [--db FILE] [--generation N|Nh | --best | --agent ID] [-o FILE]"},
+		about: `Writes a champion as an agent file, which match, play and uci read. Champions
+rise and fall from generation to generation; with ratings in the database
+(jobs.rating_every), --best exports the one rated highest with confidence.
+--agent exports any agent by its id (sqlite3 DB "select agent_id from members
+where generation = N" lists a generation's), to measure agents that were not champions.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		if generationFlag.negative() {
 			return usagef("export: --generation must be 0 or more, got %d", generationFlag.n)

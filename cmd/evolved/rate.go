@@ -39,7 +39,7 @@ func rateCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.agent, "agent", "", "rate the exported agent `FILE`")
 	fs.StringVar(&s.db, "db", "", "rate a champion of the database `FILE`, the latest unless --generation "+dbNoDefault)
 	fs.Var(&s.generation, "generation", "with --db: rate generation `N`'s champion, or the one at N hours of evolution with Nh")
-	fs.StringVar(&s.spec, "player", "", "rate the built-in player `SPEC` (as in match)")
+	fs.StringVar(&s.spec, "player", "", "rate the player `SPEC` (listed below)")
 	fs.IntVar(&s.depth, "depth", 0, "the agent's search depth `D` in untimed games (0: the agent's own, or the run's)")
 	fs.IntVar(&s.games, "games", 0, "play at most `N` games (default: 200 for draughts, 100 for chess and xiangqi)")
 	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
@@ -48,19 +48,17 @@ func rateCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.ladder, "ladder", "", "rate on the ladder `FILE` instead of the built-in one of the game")
 	fs.StringVar(&s.engine, "engine", "", "the ladder's engine at `PATH` (default: its name on $PATH or in /usr/games)")
 	fs.BoolVar(&s.json, "json", false, "print the rating as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved rate (--agent FILE | --db FILE [--generation N|Nh] | --player SPEC) [--game G]")
-		fmt.Fprintln(fs.Output(), "                    [--games N] [--tc BASE+INC] [--concurrency C] [--json]")
-		fmt.Fprintln(fs.Output(), "\nRates a player on its game's calibrated Elo scale: it plays pairs of games")
-		fmt.Fprintln(fs.Output(), "(one opening, both colours) against the ladder's anchors nearest its strength,")
-		fmt.Fprintln(fs.Output(), "and fits its Elo by maximum likelihood over all games, with a 95% interval.")
-		fmt.Fprintln(fs.Output(), "Chess: Stockfish at UCI_Elo levels; xiangqi: Fairy-Stockfish at UCI_Elo levels;")
-		fmt.Fprintln(fs.Output(), "draughts: the project's own players, fitted once (rating/ladders/*.toml).")
-		fmt.Fprintln(fs.Output(), "The last line is")
-		fmt.Fprintln(fs.Output(), "  rating game=G elo=E ci=X games=N scale=S tc=T")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"(--agent FILE | --db FILE [--generation N|Nh] | --player SPEC) [--game G] [--games N] [--tc BASE+INC] [--concurrency C] [--json]"},
+		about: `Rates a player on its game's calibrated Elo scale: it plays pairs of games
+(one opening, both colours) against the ladder's anchors nearest its strength,
+and fits its Elo by maximum likelihood over all games, with a 95% interval.
+Chess: Stockfish at UCI_Elo levels; xiangqi: Fairy-Stockfish at UCI_Elo levels;
+draughts: the project's own players, fitted once (rating/ladders/*.toml).
+The last line is
+  rating game=G elo=E ci=X games=N scale=S tc=T`,
+		players: games.Names(),
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		sources := 0
 		for _, set := range []bool{s.agent != "", s.db != "", s.spec != ""} {

@@ -44,15 +44,13 @@ func runCommand(fs *flag.FlagSet) action {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`, for go tool pprof")
 	flagKeys := map[string]string{"db": "db", "game": "games", "generations": "generations", "seed": "seed",
 		"workers": "workers", "log-format": "log_format", "log-level": "log_level", "nats": "cluster.nats", "http": "http.listen"}
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved run [--db FILE] [--config FILE] [--game "+strings.Join(daemon.KnownGames(), ",")+"] [--generations N] [--seed S] [--workers W] [--nats URL|embedded] [--http HOST:PORT]")
-		fmt.Fprintln(fs.Output(), "\nEvolves the configured populations, committing every generation to the database;")
-		fmt.Fprintln(fs.Output(), "a restart resumes from the last committed generation. SIGINT/SIGTERM stop it")
-		fmt.Fprintln(fs.Output(), "(the generation in flight is abandoned), SIGHUP reloads the configuration file.")
-		fmt.Fprintln(fs.Output(), "Layers: built-in defaults, the --config file, $EVOLVED_* variables, then flags.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--db FILE] [--config FILE] [--game " + strings.Join(daemon.KnownGames(), ",") + "] [--generations N] [--seed S] [--workers W] [--nats URL|embedded] [--http HOST:PORT]"},
+		about: `Evolves the configured populations, committing every generation to the database;
+a restart resumes from the last committed generation. SIGINT/SIGTERM stop it
+(the generation in flight is abandoned), SIGHUP reloads the configuration file.
+Layers: built-in defaults, the --config file, $EVOLVED_* variables, then flags.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		overrides := map[string]string{}
 		fs.Visit(func(f *flag.Flag) {

@@ -26,17 +26,15 @@ func serveCommand(fs *flag.FlagSet) action {
 	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")
 	labDB := fs.String("lab-db", "", "store the runs the lab page starts in `FILE` (default: beside --db, evolved.db giving evolved.lab.db)")
 	allowLab := fs.Bool("allow-lab-on-loopback", false, "let the lab page start work without an access token (the site then answers on loopback only)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved serve [--db FILE] [--listen HOST:PORT] [--token-file FILE] [--lab-db FILE] [--allow-lab-on-loopback]")
-		fmt.Fprintln(fs.Output(), "\nServes the web site of a database: every population's curves, champions,")
-		fmt.Fprintln(fs.Output(), "generations and games on replay boards, live updates as generations are")
-		fmt.Fprintln(fs.Output(), "committed, play in the browser and Prometheus metrics at /metrics, until")
-		fmt.Fprintln(fs.Output(), "SIGINT or SIGTERM. It only reads the database, so it runs beside the daemon.")
-		fmt.Fprintln(fs.Output(), "Its lab page (/lab) starts chess-lab and Chess960 runs, stored in a lab")
-		fmt.Fprintln(fs.Output(), "database of their own; starting work needs the token, or --allow-lab-on-loopback.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"[--db FILE] [--listen HOST:PORT] [--token-file FILE] [--lab-db FILE] [--allow-lab-on-loopback]"},
+		about: `Serves the web site of a database: every population's curves, champions,
+generations and games on replay boards, live updates as generations are
+committed, play in the browser and Prometheus metrics at /metrics, until
+SIGINT or SIGTERM. It only reads the database, so it runs beside the daemon.
+Its lab page (/lab) starts chess-lab and Chess960 runs, stored in a lab
+database of their own; starting work needs the token, or --allow-lab-on-loopback.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		if *logFormat != "auto" && *logFormat != "text" && *logFormat != "json" {
 			return usagef("serve: --log-format must be auto, text or json, got %q", *logFormat)

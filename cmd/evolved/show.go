@@ -22,14 +22,12 @@ func showCommand(fs *flag.FlagSet) action {
 	game := fs.String("game", "", "the population `GAME` of --db: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	var generationFlag generationMark
 	fs.Var(&generationFlag, "generation", "with --db, generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved show --agent FILE | --db FILE [--game GAME] [--generation N|Nh]")
-		fmt.Fprintln(fs.Output(), "\nDescribes an agent: where it comes from, its search, its net, and what evolved")
-		fmt.Fprintln(fs.Output(), "beside the net: the piece values, the draughts king's value, and the positional")
-		fmt.Fprintln(fs.Output(), "terms, each as its weight, its unit and what a count of its feature is worth.")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--agent FILE | --db FILE [--game GAME] [--generation N|Nh]"},
+		about: `Describes an agent: where it comes from, its search, its net, and what evolved
+beside the net: the piece values, the draughts king's value, and the positional
+terms, each as its weight, its unit and what a count of its feature is worth.`,
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		switch {
 		case (*agentPath == "") == (*dbPath == ""):

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"evolved/game/chess"
+	"evolved/games"
 	"evolved/player"
 	"evolved/progress"
 	"evolved/tournament"
@@ -39,31 +40,33 @@ type suiteSettings struct {
 // suiteCommand implements `evolved suite`.
 func suiteCommand(fs *flag.FlagSet) action {
 	var s suiteSettings
-	fs.StringVar(&s.player, "player", "", "the chess player `SPEC`: material:D, pst:D, an agent file, uci:PATH[:option=value...], meta:RUN[@FILE.db] ...")
+	fs.StringVar(&s.player, "player", "", "the chess player `SPEC` (listed below)")
 	fs.StringVar(&s.epd, "epd", "", "the test suite `FILE`: EPD, one position a line with bm and/or am moves and an id (docs/suites/wac.epd)")
 	fs.DurationVar(&s.movetime, "movetime", 0, "search each position for `T` (1s, 100ms), as deep as that allows")
 	fs.Int64Var(&s.nodes, "nodes", 0, "search each position for about `N` nodes, as deep as that allows")
 	fs.IntVar(&s.depth, "depth", 0, fmt.Sprintf("search each position to depth `D` (1 to %d)", maxSuiteDepth))
 	fs.IntVar(&s.concurrency, "concurrency", 1, "search `C` positions at once, each with its own player")
 	fs.BoolVar(&s.json, "json", false, "print the results as JSON instead of the table")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved suite --player SPEC --epd FILE [--movetime T | --nodes N | --depth D] [--concurrency C] [--json]")
-		fmt.Fprintln(fs.Output(), "\nRuns a chess player over a test suite of positions and counts the positions it")
-		fmt.Fprintln(fs.Output(), "solves: its move is one of the position's bm moves and none of its am moves. Each")
-		fmt.Fprintln(fs.Output(), "position is searched afresh (the player's NewGame: the search's table, killers and")
-		fmt.Fprintln(fs.Output(), "history cleared), an engine started and made ready before its clock starts.")
-		fmt.Fprintln(fs.Output(), "Without a limit the player searches as its SPEC says (material:4 to depth 4, a UCI")
-		fmt.Fprintln(fs.Output(), "engine 100 ms); with one, the limit replaces the SPEC's depth. A player that takes")
-		fmt.Fprintln(fs.Output(), "no limit (mcts:N, meta:RUN) must run without one. Each position's line gives its id,")
-		fmt.Fprintln(fs.Output(), "solved or failed (- without bm or am), the move played, the depth completed and")
-		fmt.Fprintln(fs.Output(), "the nodes as the player reports them, the search time and the expected moves;")
-		fmt.Fprintln(fs.Output(), "with --depth the nodes are those that search needed to complete that depth. The")
-		fmt.Fprintln(fs.Output(), "last line is")
-		fmt.Fprintln(fs.Output(), "  result solved=N total=M positions=P nodes=X time=T")
-		fmt.Fprintln(fs.Output(), "(total: the positions with bm or am; time: the seconds of search, summed).")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--player SPEC --epd FILE [--movetime T | --nodes N | --depth D] [--concurrency C] [--json]"},
+		about: `Runs a chess player over a test suite of positions and counts the positions it
+solves: its move is one of the position's bm moves and none of its am moves. Each
+position is searched afresh (the player's NewGame: the search's table, killers and
+history cleared), an engine started and made ready before its clock starts.
+
+Without a limit the player searches as its SPEC says (material:4 to depth 4, a UCI
+engine 100 ms); with one, the limit replaces the SPEC's depth. A player that takes
+no limit (mcts:N, meta:RUN) must run without one.
+
+Each position's line gives its id,
+solved or failed (- without bm or am), the move played, the depth completed and
+the nodes as the player reports them, the search time and the expected moves;
+with --depth the nodes are those that search needed to complete that depth. The
+last line is
+  result solved=N total=M positions=P nodes=X time=T
+(total: the positions with bm or am; time: the seconds of search, summed).`,
+		players: []string{games.ChessName},
+	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		limits := 0
 		for _, set := range []bool{s.movetime != 0, s.nodes != 0, s.depth != 0} {

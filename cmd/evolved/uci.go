@@ -17,13 +17,11 @@ func uciCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "the exported chess agent `FILE` (required)")
 	depth := fs.Int("depth", 0, "the search depth `D` when the GUI sets no limit (default: the agent's own)")
 	searchFlag := fs.String("search", "", "`SEARCH` ept:N: MCTS-EPT instead of alpha-beta, the agent's net scoring playouts cut after 6 plies,\nN playouts a move when the GUI sets no limit (go nodes sets the playouts)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved uci --agent FILE [--depth D | --search ept:N]")
-		fmt.Fprintln(fs.Output(), "\nSpeaks UCI on standard input and output: point a chess GUI at")
-		fmt.Fprintln(fs.Output(), "  evolved uci --agent /path/to/champion.json")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--agent FILE [--depth D | --search ept:N]"},
+		about: `Speaks UCI on standard input and output: point a chess GUI at
+  evolved uci --agent /path/to/champion.json`,
+	})
 	return func(ctx context.Context, stdin io.Reader, stdout, _ io.Writer) error {
 		if *agentFile == "" {
 			return usagef("uci: --agent is required")

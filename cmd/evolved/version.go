@@ -11,11 +11,11 @@ import (
 // versionCommand implements `evolved version` (also `evolved --version`):
 // which build this is, so that a result or a bug report can name it.
 func versionCommand(fs *flag.FlagSet) action {
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved version")
-		fmt.Fprintln(fs.Output(), "\nPrints the module version, the Go version and, when the binary was built")
-		fmt.Fprintln(fs.Output(), "from a git checkout, the commit, its time and whether the tree was modified.")
-	}
+	setHelp(fs, help{
+		usage: []string{""},
+		about: `Prints the module version, the Go version and, when the binary was built
+from a git checkout, the commit, its time and whether the tree was modified.`,
+	})
 	return func(_ context.Context, _ io.Reader, stdout, _ io.Writer) error {
 		info, ok := debug.ReadBuildInfo()
 		if !ok {

@@ -28,15 +28,12 @@ func workerCommand(fs *flag.FlagSet) action {
 	tlsCert := fs.String("tls-cert", "", "the client certificate `FILE`, for a server that asks for one (with --tls-key)")
 	tlsKey := fs.String("tls-key", "", "the client key `FILE` (with --tls-cert)")
 	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: evolved worker --nats URL [--workers W] [--name NAME] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE]")
-		fmt.Fprintln(fs.Output(), "\nPlays the games of the generations a daemon started with --nats publishes, and")
-		fmt.Fprintln(fs.Output(), "searches the positions of its distillations, with the same code as the daemon's")
-		fmt.Fprintln(fs.Output(), "own, until SIGINT or SIGTERM. Credentials")
-		fmt.Fprintln(fs.Output(), "come from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+".")
-		fmt.Fprintln(fs.Output(), "\nFlags:")
-		fs.PrintDefaults()
-	}
+	setHelp(fs, help{
+		usage: []string{"--nats URL [--workers W] [--name NAME] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE]"},
+		about: "Plays the games of the generations a daemon started with --nats publishes, and " +
+			"searches the positions of its distillations, with the same code as the daemon's own, " +
+			"until SIGINT or SIGTERM. Credentials come from $" + cluster.EnvToken + ", or $" + cluster.EnvUser + " and $" + cluster.EnvPassword + ".",
+	})
 	return func(ctx context.Context, _ io.Reader, _, stderr io.Writer) error {
 		switch {
 		case *url == "":
