@@ -81,13 +81,13 @@ type Daemon struct {
 	status   sync.Map // game -> status text for systemd
 
 	// ratingCtx is the context of background ratings: Run's caller's, so
-	// that ratings in flight when the evolution reaches its target are
-	// finished, not cut; ratings counts them and busy maps a game to its
-	// *ratingState.
-	ratingCtx   context.Context
-	ratings     sync.WaitGroup
-	busy        sync.Map
-	ratingGrace time.Duration // ratingGrace unless a test sets it
+	// that a stop signal stops them, while the end of the evolution at
+	// its target leaves finishRatings to settle each; ratings counts them
+	// and busy maps a game to its *ratingState.
+	ratingCtx    context.Context
+	ratings      sync.WaitGroup
+	busy         sync.Map
+	ratingFinish time.Duration // ratingFinish unless a test sets it
 
 	// With [cluster] nats set, the tournaments are played by workers:
 	// coord publishes them through nc, to natsServer when embedded.
@@ -103,35 +103,95 @@ type Daemon struct {
 	metrics *metrics.Daemon
 }
 
-// ratingGrace is how long Run waits, once every population has reached
-// its generation target, for ratings still running before it abandons
-// them: long enough for a draughts rating, not for a chess one at 10+0.1,
-// whose half hour would keep a finished run from exiting.
-const ratingGrace = time.Minute
+// ratingFinish is the most a run that reached its generation target waits
+// for a rating still running, and only for one whose pace says it ends
+// within that time: every other is stopped at once, since a chess rating
+// at 10+0.1 takes half an hour that a finished `run --generations N` must
+// not sit through, and a rating is a measurement, not part of the run.
+const ratingFinish = 10 * time.Second
 
-// finishRatings waits up to ratingGrace for the ratings in flight, then
-// stops them with stop and waits for them to return.
-func (d *Daemon) finishRatings(stop context.CancelFunc) {
+// Causes of a rating's stop besides a stop signal, which the rating's log
+// line names.
+var (
+	errTargetReached = errors.New("the run reached its generation target")
+	errRunFailed     = errors.New("the run stopped on an error")
+	errFinishTooLong = errors.New("the run reached its generation target and the rating outlasted the wait for it")
+)
+
+// finishRatings settles the ratings still running when Run ends, end being
+// why: a stop signal has already stopped them through ratingCtx; at the
+// generation target, a rating that at its pace ends within ratingFinish is
+// waited for, at most that long, and every other is stopped at once (so is
+// every rating when the run failed). Each rating logs one line saying
+// which, and a stopped one stores nothing. finishRatings returns once
+// every rating has returned, then releases ratingCtx with stop.
+func (d *Daemon) finishRatings(stop context.CancelCauseFunc, end error) {
+	waiting := false
+	d.busy.Range(func(_, v any) bool {
+		job := v.(*ratingState).job.Load()
+		if job == nil {
+			return true
+		}
+		done, elapsed := int(job.done.Load()), time.Since(job.start)
+		if errors.Is(end, errTargetReached) && nearlyDone(done, job.total, elapsed, d.ratingFinish) {
+			job.log.Info("finishing the rating: the run reached its generation target and the rating's pace says it ends within the wait",
+				"games", fmt.Sprintf("%d/%d", done, job.total), "seconds", round2(elapsed.Seconds()), "wait", d.ratingFinish.String())
+			waiting = true
+		} else {
+			job.cancel(end)
+		}
+		return true
+	})
 	done := make(chan struct{})
 	go func() {
 		d.ratings.Wait()
 		close(done)
 	}()
-	select {
-	case <-done:
-	case <-time.After(d.ratingGrace):
-		d.log.Info("abandoning the ratings still running: they pass the minute a finished run waits for them (rate those champions with evolved rate)")
-		stop()
-		<-done
+	if waiting {
+		timer := time.NewTimer(d.ratingFinish)
+		select {
+		case <-done:
+		case <-timer.C:
+			d.busy.Range(func(_, v any) bool {
+				if job := v.(*ratingState).job.Load(); job != nil {
+					job.cancel(errFinishTooLong)
+				}
+				return true
+			})
+		}
+		timer.Stop()
 	}
-	stop()
+	<-done
+	stop(end)
 }
 
-// ratingState is where a game's ratings stand: one running, and the time
-// before which the next may not start (jobs.rating_share).
+// nearlyDone reports whether a rating that has played done of its total
+// games in elapsed ends within wait at that pace. With no game played it
+// has no pace, and is not nearly done.
+func nearlyDone(done, total int, elapsed, wait time.Duration) bool {
+	if done <= 0 {
+		return false
+	}
+	if done >= total {
+		return true
+	}
+	return float64(elapsed)*float64(total-done)/float64(done) <= float64(wait)
+}
+
+// ratingState is where a game's ratings stand: the one running, and the
+// time before which the next may not start (jobs.rating_share).
 type ratingState struct {
-	running   atomic.Bool
-	notBefore atomic.Int64 // Unix nanoseconds
+	job       atomic.Pointer[ratingJob] // nil: none running
+	notBefore atomic.Int64              // Unix nanoseconds
+}
+
+// ratingJob is a rating under way, as finishRatings needs it.
+type ratingJob struct {
+	log    *slog.Logger // names the game and the generation
+	start  time.Time
+	total  int          // the games it plays
+	done   atomic.Int64 // the games played so far
+	cancel context.CancelCauseFunc
 }
 
 // rating returns where game's ratings stand.
@@ -191,7 +251,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 	d := &Daemon{
 		db: db, log: opts.Logger, level: opts.Level, configPath: opts.ConfigPath, overrides: opts.Overrides,
 		line: opts.Line, notifier: opts.Notifier, cfg: cfg,
-		slots: semaphore.NewWeighted(maxSlots), ratingGrace: ratingGrace,
+		slots: semaphore.NewWeighted(maxSlots), ratingFinish: ratingFinish,
 	}
 	if d.notifier == nil {
 		d.notifier = SystemdNotifier()
@@ -379,12 +439,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	defer func() { <-jobs.Stop().Done() }()
 
-	// Ratings still running when the populations stop are given
-	// ratingGrace to finish when the target was reached (a draughts rating
-	// takes seconds), then abandoned, as they are at once on a stop signal.
-	ratingCtx, stopRatings := context.WithCancel(ctx)
+	// Ratings still running when the populations stop are settled by
+	// finishRatings: stopped at once, as a stop signal stops them, unless
+	// the target was reached and they are nearly done.
+	ratingCtx, stopRatings := context.WithCancelCause(ctx)
 	d.ratingCtx = ratingCtx
-	defer d.finishRatings(stopRatings)
+	end := errRunFailed // until the populations are known to have reached their target
+	defer func() { d.finishRatings(stopRatings, end) }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go d.watchdog(ctx)
@@ -430,6 +491,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.notifier.Notify("READY=1\nSTATUS=evolving " + fmt.Sprint(cfg.Games))
 	d.log.Info("evolving", "games", cfg.Games, "db", cfg.DB, "workers", d.workers(), "generations", cfg.Generations)
 	err = g.Wait()
+	switch {
+	case ctx.Err() != nil:
+		end = context.Cause(ctx) // the stop has reached the ratings already
+	case err == nil:
+		end = errTargetReached
+	}
 	d.notifier.Notify("STOPPING=1")
 	if err != nil && ctx.Err() == nil {
 		return err

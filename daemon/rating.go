@@ -2,7 +2,10 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"evolved/games"
@@ -29,8 +32,8 @@ func (d *Daemon) ladder(game string) (*rating.Ladder, error) {
 // rating that fails is logged and changes nothing; the evolution goes on
 // either way. Ratings share the daemon's game budget (slots) with the
 // evolution and play at most half of it at once (at least one game), so
-// that the evolution always keeps the other half; Run waits for them
-// before it returns.
+// that the evolution always keeps the other half; Run settles them before
+// it returns (finishRatings).
 func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], generation int, agentID int64, runSeed uint64,
 	champion func() search.Player[M, S]) {
 	game := kind.Name
@@ -41,29 +44,38 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 			"next_after", next.Format(time.DateTime))
 		return
 	}
-	if !state.running.CompareAndSwap(false, true) {
+	jobs := d.config().Jobs
+	ctx, cancel := context.WithCancelCause(ctx)
+	job := &ratingJob{log: log, start: time.Now(), total: jobs.RatingGames + jobs.RatingGames%2, cancel: cancel}
+	if !state.job.CompareAndSwap(nil, job) {
+		cancel(nil)
 		log.Info("rating skipped: the previous rating is still running (raise jobs.rating_every or lower jobs.rating_games)")
 		return
 	}
-	jobs := d.config().Jobs
 	workers := d.workers()
 	used := ratingWorkers(workers)
 	d.ratings.Add(1)
 	go func() {
 		defer d.ratings.Done()
-		defer state.running.Store(false)
-		ctx, cancel := context.WithTimeout(ctx, time.Duration(jobs.RatingMinutes)*time.Minute)
-		defer cancel()
-		start := time.Now()
-		r, err := rateChampion(ctx, d, kind, generation, agentID, runSeed, champion, jobs, used)
-		took := time.Since(start)
+		defer state.job.Store(nil)
+		defer cancel(nil)
+		ctx, cancelTime := context.WithTimeout(ctx, time.Duration(jobs.RatingMinutes)*time.Minute)
+		defer cancelTime()
+		r, err := rateChampion(ctx, d, kind, generation, agentID, runSeed, champion, jobs, used, func(done int) { job.done.Store(int64(done)) })
+		took := time.Since(job.start)
 		state.notBefore.Store(time.Now().Add(ratingGap(took, used, workers, jobs.RatingShare)).UnixNano())
 		secs := round2(took.Seconds())
-		switch {
-		case err != nil && ctx.Err() == context.DeadlineExceeded:
+		games := fmt.Sprintf("%d/%d", job.done.Load(), job.total)
+		switch cause := context.Cause(ctx); {
+		case err != nil && (errors.Is(cause, errTargetReached) || errors.Is(cause, errRunFailed) || errors.Is(cause, errFinishTooLong)):
+			// One line: what stopped it, and the command that rates
+			// the champion instead.
+			log.Info("rating stopped: "+cause.Error()+"; nothing stored, the rate command rates the champion",
+				"games", games, "seconds", secs, "rate", rateCommand(d.config(), game, generation))
+		case err != nil && errors.Is(cause, context.DeadlineExceeded):
 			log.Error("rating abandoned: over its time budget (jobs.rating_minutes)", "minutes", jobs.RatingMinutes)
 		case err != nil && ctx.Err() != nil:
-			log.Info("rating abandoned: stopping", "seconds", secs)
+			log.Info("rating stopped: the daemon is stopping; it stored nothing", "games", games, "seconds", secs)
 		case err != nil:
 			log.Error("rating failed; the next one is due in jobs.rating_every generations", "seconds", secs, "err", err)
 		default:
@@ -71,6 +83,31 @@ func startRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon,
 				"games", r.Games, "seconds", secs)
 		}
 	}()
+}
+
+// rateCommand returns the `evolved rate` command that rates game's
+// champion of generation as the daemon's rating would have (the same
+// database, games, ladder and engine), for a rating the daemon stopped.
+func rateCommand(cfg Config, game string, generation int) string {
+	args := []string{"evolved", "rate", "--db", shellWord(cfg.DB), "--game", game, "--generation", strconv.Itoa(generation),
+		"--games", strconv.Itoa(cfg.Jobs.RatingGames)}
+	if path, ok := cfg.Jobs.RatingLadders[game]; ok {
+		args = append(args, "--ladder", shellWord(path))
+	}
+	if cfg.Jobs.RatingEngine != "" {
+		args = append(args, "--engine", shellWord(cfg.Jobs.RatingEngine))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but
+// letters, digits and the punctuation of ordinary paths, so that a
+// command built from it can be pasted as it is.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:=,@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // ratingWorkers is how many games a rating plays at once with workers
@@ -89,9 +126,11 @@ func ratingGap(took time.Duration, used, workers int, share float64) time.Durati
 	return time.Duration(float64(took) * (cost/share - 1))
 }
 
-// rateChampion plays the rating, concurrency games at once, and stores it.
+// rateChampion plays the rating, concurrency games at once, and stores it;
+// played, if set, is told the games played after each. Only a rating
+// whose games are all played is stored: cancelling ctx stores nothing.
 func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], generation int, agentID int64, runSeed uint64,
-	champion func() search.Player[M, S], jobs JobsConfig, concurrency int) (storage.Rating, error) {
+	champion func() search.Player[M, S], jobs JobsConfig, concurrency int, played func(done int)) (storage.Rating, error) {
 	game := kind.Name
 	ladder, err := d.ladder(game)
 	if err != nil {
@@ -124,6 +163,9 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 		Games: jobs.RatingGames, Concurrency: concurrency, Seed: ratingSeed, Clock: clock, Slots: d.slots,
 		Progress: func(done, _ int, last rating.Rated, valid bool) {
 			d.beat()
+			if played != nil {
+				played(done)
+			}
 			if rep != nil && valid {
 				rep.UpdateNote(done, fmt.Sprintf("Elo %.0f ± %.0f", last.Elo, last.HalfWidth))
 			} else if rep != nil {

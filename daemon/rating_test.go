@@ -153,8 +153,9 @@ func TestDaemonRatesChampions(t *testing.T) {
 	cfg.Jobs.RatingShare = 1 // every due generation
 	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
 	d, logs := runLogged(t, cfg, 0)
-	// Run waits for the rating of generation 2, due as the target is
-	// reached, rather than cutting it.
+	// Generation 2's rating, of 8 depth-1 games beside generation 3's
+	// tournament, is done or nearly done when the target is reached: Run
+	// waits for it (ratingFinish) rather than cutting it.
 	rs, err := d.db.Ratings(context.Background(), "draughts")
 	if err != nil {
 		t.Fatal(err)
@@ -177,8 +178,8 @@ func TestDaemonRatesChampions(t *testing.T) {
 }
 
 // runLogged runs a daemon on cfg to its generation target, logging as text
-// into the buffer it returns; grace, when not zero, replaces ratingGrace.
-func runLogged(t *testing.T, cfg Config, grace time.Duration) (*Daemon, *syncBuffer) {
+// into the buffer it returns; finish, when not zero, replaces ratingFinish.
+func runLogged(t *testing.T, cfg Config, finish time.Duration) (*Daemon, *syncBuffer) {
 	t.Helper()
 	logs := new(syncBuffer)
 	d, err := New(context.Background(), cfg, Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Notifier: nopNotifier{}})
@@ -186,8 +187,8 @@ func runLogged(t *testing.T, cfg Config, grace time.Duration) (*Daemon, *syncBuf
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if grace > 0 {
-		d.ratingGrace = grace
+	if finish > 0 {
+		d.ratingFinish = finish
 	}
 	if err := d.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -246,7 +247,7 @@ func TestRatingWithAnEngineLadder(t *testing.T) {
 	} {
 		t.Setenv(fakeEngineEnv, tc.mode)
 		before, _ := d.db.Ratings(ctx, "chess")
-		r, err := rateChampion(ctx, d, games.Chess(), len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, jobs, ratingWorkers(d.workers()))
+		r, err := rateChampion(ctx, d, games.Chess(), len(before), 1, 7, func() search.Player[chess.Move, *chess.Game] { return material.New() }, jobs, ratingWorkers(d.workers()), nil)
 		after, _ := d.db.Ratings(ctx, "chess")
 		if tc.wantErr == "" {
 			if err != nil {
@@ -291,31 +292,195 @@ func TestFailingRatingsDoNotStopTheEvolution(t *testing.T) {
 	}
 }
 
-// TestFinishedRunAbandonsLongRatings reaches its generation target while a
-// rating far longer than the grace period runs: Run returns after the
-// grace, the rating is abandoned and stores nothing.
-func TestFinishedRunAbandonsLongRatings(t *testing.T) {
+// TestFinishedRunStopsALongRatingAtOnce reaches its generation target
+// while generation 0's rating, of 100,000 games on the built-in draughts
+// ladder (hours of games), runs: Run stops it at once rather than wait a
+// grace period for it (issue 63: a short chess run waited a minute at its
+// end for a Stockfish rating it then abandoned), the log says so in one
+// line with the command that rates the champion, and nothing is stored.
+// The check that Run did not wait for the rating's games is the test's
+// own timeout.
+func TestFinishedRunStopsALongRatingAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	cfg := fastDraughts()
 	cfg.DB = filepath.Join(dir, "evolved.db")
 	cfg.Generations = 2
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 1, 100000, 60
 	cfg.Jobs.RatingShare = 1
-	// Generation 0's rating outlasts the run. Without the grace, Run
-	// would wait for hours of rating games: the test's own timeout is the
-	// check that it does not.
-	d, logs := runLogged(t, cfg, 300*time.Millisecond)
-	if rs, _ := d.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
-		t.Errorf("an abandoned rating stored %+v", rs)
+	d, logs := runLogged(t, cfg, 0)
+	if rs, err := d.db.Ratings(context.Background(), "draughts"); err != nil || len(rs) != 0 {
+		t.Errorf("the stopped rating stored %+v (%v)", rs, err)
 	}
-	if !strings.Contains(logs.String(), "abandoning the ratings still running") || !strings.Contains(logs.String(), "rating abandoned: stopping") {
-		t.Errorf("the log does not say the rating was abandoned:\n%s", logs.String())
+	text := logs.String()
+	var stopped []string
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, "rating stopped") {
+			stopped = append(stopped, line)
+		}
+	}
+	if len(stopped) != 1 {
+		t.Fatalf("%d lines say a rating stopped, want 1:\n%s", len(stopped), text)
+	}
+	line := stopped[0]
+	for _, want := range []string{
+		`msg="rating stopped: the run reached its generation target; nothing stored, the rate command rates the champion"`,
+		"game=draughts generation=0 games=",
+		`rate="evolved rate --db ` + cfg.DB + ` --game draughts --generation 0 --games 100000"`,
+	} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the stop line lacks %s:\n%s", want, line)
+		}
+	}
+	if strings.Contains(text, "finishing the rating") || strings.Contains(text, "abandoning") {
+		t.Errorf("the run waited for a rating far from done:\n%s", text)
+	}
+	// The rating was cut, not played out: far fewer games than its total.
+	var done, total int
+	if _, err := fmt.Sscanf(line[strings.Index(line, "games=")+len("games="):], "%d/%d", &done, &total); err != nil || total != 100000 || done >= total/10 {
+		t.Errorf("stop line's games %d/%d (%v), want a small part of 100000:\n%s", done, total, err, line)
 	}
 }
 
-// TestInterruptedRatingIsRedone stops a run while it rates generation 0
-// (the rating is abandoned and stores nothing), then resumes it: the
-// resumed daemon rates generation 0's champion first.
+// TestFinishRatings settles ratings as Run does at its end, on stand-in
+// ratings whose progress is set by hand: at the generation target one
+// with every game played is waited for and one with a single game of
+// 100,000 in an hour is stopped at once; one that outlasts the wait is
+// stopped when the wait ends; a failed run stops every rating at once.
+func TestFinishRatings(t *testing.T) {
+	// standIn is a stand-in rating: ctx is its context, and cause, once
+	// finishRatings has returned, why it ended (nil: it finished).
+	type standIn struct {
+		ctx   context.Context
+		cause error
+	}
+	// start begins a stand-in rating of game that has played done of
+	// total games in the hour since it began: it runs until release is
+	// closed or it is stopped.
+	start := func(d *Daemon, game string, done, total int, release <-chan struct{}) *standIn {
+		ctx, cancel := context.WithCancelCause(d.ratingCtx)
+		job := &ratingJob{log: d.log, start: time.Now().Add(-time.Hour), total: total, cancel: cancel}
+		job.done.Store(int64(done))
+		state := d.rating(game)
+		state.job.Store(job)
+		r := &standIn{ctx: ctx}
+		d.ratings.Add(1)
+		go func() {
+			defer d.ratings.Done()
+			defer state.job.Store(nil)
+			select {
+			case <-release:
+			case <-ctx.Done():
+				r.cause = context.Cause(ctx)
+			}
+		}()
+		return r
+	}
+	setup := func(finish time.Duration) (*Daemon, context.Context, context.CancelCauseFunc) {
+		d := newTestDaemon(t)
+		d.ratingFinish = finish
+		ctx, stop := context.WithCancelCause(context.Background())
+		d.ratingCtx = ctx
+		return d, ctx, stop
+	}
+
+	t.Run("target", func(t *testing.T) {
+		d, ratingCtx, stop := setup(time.Hour)
+		release := make(chan struct{})
+		played := start(d, "draughts", 100, 100, release)
+		long := start(d, "chess", 1, 100000, nil)
+		settled := make(chan struct{})
+		go func() {
+			d.finishRatings(stop, errTargetReached)
+			close(settled)
+		}()
+		select {
+		case <-long.ctx.Done():
+		case <-time.After(time.Minute): // it is stopped at once; a minute spares a loaded machine
+			t.Fatal("the long rating was not stopped")
+		}
+		select {
+		case <-settled:
+			t.Fatal("finishRatings returned before the rating it waits for")
+		case <-played.ctx.Done():
+			t.Fatalf("the rating with every game played was stopped: %v", context.Cause(played.ctx))
+		default:
+		}
+		close(release)
+		<-settled
+		if long.cause != errTargetReached || played.cause != nil {
+			t.Errorf("causes: long rating %v, played one %v; want %v and nil", long.cause, played.cause, errTargetReached)
+		}
+		if got := context.Cause(ratingCtx); got != errTargetReached {
+			t.Errorf("ratingCtx's cause = %v, want %v", got, errTargetReached)
+		}
+	})
+
+	t.Run("outlasts the wait", func(t *testing.T) {
+		d, _, stop := setup(20 * time.Millisecond)
+		played := start(d, "draughts", 100, 100, nil) // never ends by itself
+		d.finishRatings(stop, errTargetReached)
+		if played.cause != errFinishTooLong {
+			t.Errorf("cause = %v, want %v", played.cause, errFinishTooLong)
+		}
+	})
+
+	t.Run("failed run", func(t *testing.T) {
+		d, _, stop := setup(time.Hour)
+		played := start(d, "draughts", 100, 100, nil)
+		long := start(d, "chess", 1, 100000, nil)
+		d.finishRatings(stop, errRunFailed)
+		if played.cause != errRunFailed || long.cause != errRunFailed {
+			t.Errorf("causes: played rating %v, long one %v; want %v for both", played.cause, long.cause, errRunFailed)
+		}
+	})
+}
+
+// TestNearlyDone checks the pace rule finishRatings waits by against
+// figures worked out by hand.
+func TestNearlyDone(t *testing.T) {
+	for _, c := range []struct {
+		done, total   int
+		elapsed, wait time.Duration
+		want          bool
+	}{
+		{0, 100, time.Millisecond, time.Hour, false}, // no pace yet
+		{100, 100, time.Hour, 0, true},               // every game played: storing is left
+		{90, 100, 90 * time.Second, 10 * time.Second, true},
+		{90, 100, 91 * time.Second, 10 * time.Second, false},
+		{50, 100, 10 * time.Second, 10 * time.Second, true},
+		{5, 100, 188 * time.Second, 10 * time.Second, false}, // the issue's chess rating
+	} {
+		if got := nearlyDone(c.done, c.total, c.elapsed, c.wait); got != c.want {
+			t.Errorf("nearlyDone(%d, %d, %v, %v) = %v, want %v", c.done, c.total, c.elapsed, c.wait, got, c.want)
+		}
+	}
+}
+
+// TestRateCommand checks the command a stopped rating's log line gives,
+// and its quoting of paths a shell would split.
+func TestRateCommand(t *testing.T) {
+	cfg := DefaultConfig()
+	for _, c := range []struct {
+		db, ladder, engine string
+		want               string
+	}{
+		{"r.db", "", "", "evolved rate --db r.db --game chess --generation 3 --games 100"},
+		{"/var/lib/my runs/r.db", "", "", `evolved rate --db '/var/lib/my runs/r.db' --game chess --generation 3 --games 100`},
+		{"it's.db", "/etc/l.toml", "/opt/sf", `evolved rate --db 'it'\''s.db' --game chess --generation 3 --games 100 --ladder /etc/l.toml --engine /opt/sf`},
+	} {
+		cfg.DB, cfg.Jobs.RatingEngine, cfg.Jobs.RatingLadders = c.db, c.engine, nil
+		if c.ladder != "" {
+			cfg.Jobs.RatingLadders = map[string]string{"chess": c.ladder}
+		}
+		if got := rateCommand(cfg, "chess", 3); got != c.want {
+			t.Errorf("rateCommand(db %q, ladder %q, engine %q) = %s, want %s", c.db, c.ladder, c.engine, got, c.want)
+		}
+	}
+}
+
+// TestInterruptedRatingIsRedone ends a run at its target while it rates
+// generation 0 (the rating is stopped and stores nothing), then resumes
+// it: the resumed daemon rates generation 0's champion first.
 func TestInterruptedRatingIsRedone(t *testing.T) {
 	dir := t.TempDir()
 	cfg := fastDraughts()
@@ -323,11 +488,11 @@ func TestInterruptedRatingIsRedone(t *testing.T) {
 	cfg.Generations = 2
 	cfg.Jobs.RatingEvery, cfg.Jobs.RatingGames, cfg.Jobs.RatingMinutes = 2, 100000, 60
 	cfg.Jobs.RatingLadders = map[string]string{"draughts": smallDraughtsLadder(t, dir)}
-	first, firstLogs := runLogged(t, cfg, 300*time.Millisecond)
+	first, firstLogs := runLogged(t, cfg, 0)
 	if rs, _ := first.db.Ratings(context.Background(), "draughts"); len(rs) != 0 {
 		t.Fatalf("the interrupted rating stored %+v", rs)
 	}
-	if !strings.Contains(firstLogs.String(), "rating abandoned: stopping") {
+	if !strings.Contains(firstLogs.String(), "rating stopped: the run reached its generation target") {
 		t.Fatalf("generation 0's rating was not interrupted:\n%s", firstLogs.String())
 	}
 	first.Close()
