@@ -694,7 +694,8 @@ func evolve[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind
 		log.Info("generation committed", attrs...)
 		if every := d.config().Jobs.RatingEvery; every > 0 && st.Generation%every == 0 {
 			if last(st.Generation) {
-				log.Info("rating skipped: the run stops after this generation (rate its champion with evolved rate)", "generation", st.Generation)
+				log.Info("rating skipped: the run stops after this generation (rate its champion with evolved rate)", "generation", st.Generation,
+					"rate", rateCommand(d.config(), game, st.Generation))
 			} else {
 				champion, err := species.Player(report.Champion.Net)
 				if err != nil {
