@@ -30,10 +30,11 @@ import (
 // existing database at path, absolute with symbolic links resolved (where
 // SQLite puts the log): path's own, unless the file's last writer used
 // another name of it (recorded in the file), or, in a file without that
-// record, another name in its directory holds the only log with changes. It refuses, with ErrOtherName and what to do, what it cannot
-// decide without losing generations: a log under a name other than the
-// last writer's (it is older than that writer's session), several logs and
-// no record, or a record naming a file that is gone while its log is not.
+// record, another name in its directory holds the only log with changes.
+// It refuses, with ErrOtherName and what to do, what it cannot decide
+// without losing generations: a log under a name other than the last
+// writer's (it is older than that writer's session), several logs and no
+// record, or a record naming a file that is gone while its log is not.
 func resolveName(ctx context.Context, path string) (string, error) {
 	self, err := realPath(path)
 	if err != nil {
@@ -68,8 +69,8 @@ func resolveName(ctx context.Context, path string) (string, error) {
 	case recorded != "" && !exists(recorded):
 		if frames, _ := committedFrames(recorded + "-wal"); frames > 0 {
 			return "", fmt.Errorf("open %s: %w: the database was last written as %s, which is gone, and %s-wal still holds "+
-				"%d pages of its last changes; move the database back to %s (or move %s-wal to %s-wal and remove %s-shm), then start again",
-				path, ErrOtherName, recorded, recorded, frames, recorded, recorded, self, recorded)
+				"its last changes; move the database back to %s (or move %s-wal to %s-wal and remove %s-shm), then start again",
+				path, ErrOtherName, recorded, recorded, recorded, recorded, self, recorded)
 		}
 	}
 	var logged []string
