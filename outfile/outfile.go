@@ -30,16 +30,16 @@ import (
 // files; nothing was written.
 var ErrProtected = errors.New("outfile: refusing to write over a database")
 
-// SideSuffixes are the suffixes SQLite appends to a database's name for
+// sideSuffixes are the suffixes SQLite appends to a database's name for
 // the files that belong to it: the write-ahead log, its shared-memory
 // index and the rollback journal. Writing over any of them destroys the
 // database's last changes.
-var SideSuffixes = [...]string{"-wal", "-shm", "-journal"}
+var sideSuffixes = [...]string{"-wal", "-shm", "-journal"}
 
 // Guard refuses output paths that would overwrite a protected database or
-// its side files. The zero value protects the databases that every Guard
-// recognises by their contents; Protect adds names. A Guard is safe for
-// concurrent use once built (its methods do not change it).
+// its side files. The zero value protects only the databases that every
+// Guard recognises by their contents; NewGuard names more. A Guard is safe
+// for concurrent use (its methods do not change it).
 type Guard struct {
 	dbs []string // the protected databases' names, as given
 }
@@ -79,7 +79,7 @@ func (g *Guard) Check(path string) error {
 		return fmt.Errorf("%w: %s is %s", ErrProtected, path, what)
 	}
 	// The side file's name of any SQLite database.
-	for _, suffix := range SideSuffixes {
+	for _, suffix := range sideSuffixes {
 		if stem, ok := strings.CutSuffix(path, suffix); ok && stem != "" && sqliteKind(stem) == "an SQLite database" {
 			return fmt.Errorf("%w: %s is the %s file of the SQLite database %s", ErrProtected, path, suffix[1:], stem)
 		}
@@ -103,7 +103,7 @@ func (g *Guard) CheckNames(path string) error {
 	// A side file's name under another name of a protected database:
 	// x.db-wal, where x.db is a hard link to the daemon's database, is a
 	// log that a later open through x.db replays.
-	for _, suffix := range SideSuffixes {
+	for _, suffix := range sideSuffixes {
 		stem, ok := strings.CutSuffix(path, suffix)
 		if !ok || stem == "" {
 			continue
@@ -127,8 +127,8 @@ func describe(db, name string) string {
 
 // sideFiles returns the names of db's side files.
 func sideFiles(db string) []string {
-	names := make([]string, 0, len(SideSuffixes))
-	for _, s := range SideSuffixes {
+	names := make([]string, 0, len(sideSuffixes))
+	for _, s := range sideSuffixes {
 		names = append(names, db+s)
 	}
 	return names
