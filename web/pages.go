@@ -23,7 +23,7 @@ import (
 type pageTemplate = template.Template
 
 // pageNames are the site's pages, each templates/NAME.html.
-var pageNames = []string{"overview", "population", "generation", "replay", "play", "lab", "error"}
+var pageNames = []string{"overview", "population", "generation", "replay", "play", "lab", "error", "token"}
 
 // templateFuncs are the helpers the templates use.
 var templateFuncs = template.FuncMap{
@@ -61,6 +61,10 @@ type Page struct {
 	// Game is the game a page is about ("" for none): live updates of
 	// other games leave it alone.
 	Game string
+	// Outside marks a page for a visitor the site has not let in: it
+	// shows nothing of the server (no database, no version, no links
+	// in) and follows no live updates.
+	Outside bool
 }
 
 // page returns the layout's data for a page titled title.
@@ -83,6 +87,12 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	if r.Method != http.MethodHead {
 		w.Write(buf.Bytes())
 	}
+}
+
+// outsidePage returns the layout's data for a page titled title that a
+// visitor without the access token sees.
+func outsidePage(title string) Page {
+	return Page{Title: title, Outside: true}
 }
 
 // errorPage is an error shown to a person.

@@ -57,6 +57,21 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, format
 	s.render(w, r, status, "error", errorPage{Page: s.page(http.StatusText(status)), Status: status, Message: msg})
 }
 
+// refuse answers a request the site does not let in, before it is known
+// to carry the access token: as fail does, but a person sees a page that
+// shows nothing of the server, and a 401 page tells how to give the token.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	switch {
+	case wantsJSON(r):
+		writeJSON(w, status, map[string]string{"error": msg})
+	case status == http.StatusUnauthorized:
+		s.render(w, r, status, "token", errorPage{Page: outsidePage("Access token needed"), Status: status, Message: msg})
+	default:
+		s.render(w, r, status, "error", errorPage{Page: outsidePage(http.StatusText(status)), Status: status, Message: msg})
+	}
+}
+
 // failErr answers with the status an error from storage or a parameter
 // deserves: 404 for what does not exist, 400 for bad input, 500 else.
 func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -276,4 +277,45 @@ func TestWrongTokensAreSlowed(t *testing.T) {
 	if code, _, _ := get(t, nil, ts.URL+"/api/status"); code != http.StatusUnauthorized {
 		t.Errorf("without a token: %d, want 401 (not counted as a guess)", code)
 	}
+}
+
+// TestUnauthorizedPage checks what a visitor without the token sees: the
+// site's own page, saying how to give the token, and nothing about the
+// server (the database's path, the version); an API client gets a JSON
+// error that says as little.
+func TestUnauthorizedPage(t *testing.T) {
+	db := fixtureDB(t)
+	const version = "v9.8.7-secret-build"
+	_, ts := newServer(t, web.Options{DB: db, Token: "correct-horse-battery", Version: version})
+	leaks := func(what, body string) {
+		t.Helper()
+		for _, secret := range []string{db, filepath.Base(db), version} {
+			if strings.Contains(body, secret) {
+				t.Errorf("%s shows %q:\n%s", what, secret, body)
+			}
+		}
+	}
+	for _, p := range []string{"/", "/lab", "/games/chess?token=wrong"} {
+		code, body, h := get(t, nil, ts.URL+p, "Accept", "text/html")
+		if code != http.StatusUnauthorized || !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+			t.Errorf("GET %s: %d %s, want 401 text/html", p, code, h.Get("Content-Type"))
+		}
+		if h.Get("Content-Security-Policy") == "" || h.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("GET %s: the security headers are missing: %v", p, h)
+		}
+		for _, want := range []string{`href="/static/site.css"`, "?token=", "Authorization: Bearer"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("GET %s: the page lacks %q:\n%s", p, want, body)
+			}
+		}
+		if strings.Contains(body, "<script>") || strings.Contains(body, "style=") {
+			t.Errorf("GET %s: inline script or style:\n%s", p, body)
+		}
+		leaks("GET "+p, body)
+	}
+	code, body, h := get(t, nil, ts.URL+"/api/status", "Accept", "application/json")
+	if code != http.StatusUnauthorized || !strings.HasPrefix(h.Get("Content-Type"), "application/json") || !strings.Contains(body, `"error"`) {
+		t.Errorf("GET /api/status: %d %s %s, want a 401 JSON error", code, h.Get("Content-Type"), body)
+	}
+	leaks("GET /api/status", body)
 }

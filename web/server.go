@@ -421,7 +421,7 @@ func (s *Server) secure(next http.Handler) http.Handler {
 			// Without a token the site trusts loopback alone; a page
 			// elsewhere that rebinds its own name to 127.0.0.1 sends its
 			// own Host and is refused here.
-			s.fail(w, r, http.StatusForbidden, "this site answers to localhost only (Host %q); serve it with a token to reach it by another name", r.Host)
+			s.refuse(w, r, http.StatusForbidden, "this site answers to localhost only (Host %q); serve it with a token to reach it by another name", r.Host)
 			return
 		}
 		if s.opts.Token != "" {
@@ -433,13 +433,13 @@ func (s *Server) secure(next http.Handler) http.Handler {
 				// client's own: the owner, from another address, is let
 				// in, so that no one locks the owner out by guessing.
 				h.Set("Retry-After", strconv.Itoa(int(1/guessRate)))
-				s.fail(w, r, http.StatusTooManyRequests, "too many wrong access tokens from %s: wait", client)
+				s.refuse(w, r, http.StatusTooManyRequests, "too many wrong access tokens from %s: wait", client)
 				return
 			}
 			if given := r.URL.Query().Get("token"); given != "" && r.Method == http.MethodGet {
 				if !s.tokenOK(given) {
 					s.guesses.allow(client, now)
-					s.fail(w, r, http.StatusUnauthorized, "wrong access token")
+					s.refuse(w, r, http.StatusUnauthorized, "wrong access token")
 					return
 				}
 				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: url.QueryEscape(given), Path: "/", HttpOnly: true,
@@ -456,7 +456,7 @@ func (s *Server) secure(next http.Handler) http.Handler {
 					s.guesses.allow(client, now)
 				}
 				h.Set("WWW-Authenticate", `Bearer realm="evolved"`)
-				s.fail(w, r, http.StatusUnauthorized, "this site needs its access token: open it once with ?token=TOKEN, or send Authorization: Bearer TOKEN")
+				s.refuse(w, r, http.StatusUnauthorized, "this site needs its access token: open it once with ?token=TOKEN, or send Authorization: Bearer TOKEN")
 				return
 			}
 		}
