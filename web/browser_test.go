@@ -13,6 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"evolved/chess960"
+	"evolved/lab"
 	"evolved/web"
 )
 
@@ -269,6 +271,26 @@ func TestBrowserLab(t *testing.T) {
 	_, ts := newServer(t, web.Options{LabDB: labDB, AllowLabOnLoopback: true})
 	b.run(t, "open the lab", chromedp.Navigate(ts.URL+"/lab"), chromedp.WaitReady(`body[data-lab-ready="true"]`))
 	b.screenshot(t, "lab")
+	// The form's defaults are the CLI's, from /api/lab/options: 20 turns
+	// (lab.DefaultSettings), the classic weights, and each Chess960
+	// method's own (the improved GA mutates with 0.5, the classic 0.1).
+	defaults := value(t, b, "defaults", chromedp.Evaluate[[]string](`(() => {
+		const m = document.getElementById("meta-form").elements, c = document.getElementById("c960-form").elements;
+		const got = ["turns", "iterations", "seed", "ants", "w-q", "w-k"].map(n => m.namedItem(n).value)
+			.concat(["population", "mutation", "iterations"].map(n => c.namedItem(n).value));
+		c.namedItem("method").value = "improved";
+		c.namedItem("method").dispatchEvent(new Event("change"));
+		got.push(c.namedItem("mutation").value, c.namedItem("tournament").value);
+		c.namedItem("method").value = "classic";
+		c.namedItem("method").dispatchEvent(new Event("change"));
+		return got;
+	})()`))
+	d, c, imp := lab.DefaultSettings(), chess960.DefaultClassic(), chess960.DefaultImproved()
+	want := []string{fmt.Sprint(d.Turns), fmt.Sprint(d.Iterations), fmt.Sprint(d.Seed), fmt.Sprint(d.Ants), "10", "1000",
+		fmt.Sprint(c.Population), fmt.Sprint(c.MutationRate), fmt.Sprint(c.Iterations), fmt.Sprint(imp.MutationRate), fmt.Sprint(imp.Tournament)}
+	if strings.Join(defaults, "|") != strings.Join(want, "|") || defaults[0] != "20" {
+		t.Errorf("the lab form's defaults: %q, want %q (the CLI's)", defaults, want)
+	}
 	// Simulated annealing for long enough to watch it, then stop it.
 	b.run(t, "start a run", chromedp.Click(`#tab-sa`),
 		chromedp.SetValue(`select[name="opponent-kind"]`, "material"),

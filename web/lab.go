@@ -443,8 +443,9 @@ func (s *Server) mayStartLab(w http.ResponseWriter, r *http.Request, needsDB boo
 	return true
 }
 
-// apiLabOptions tells the lab page what it may offer: the defaults, the
-// limits, the engines and whether this site lets it start work.
+// apiLabOptions tells the lab page what it may offer: the defaults (the
+// CLI's own, `evolved meta`'s and `evolved chess960`'s, so that the page
+// has none of its own), the limits, the engines and whether this site lets it start work.
 func (s *Server) apiLabOptions(w http.ResponseWriter, r *http.Request) {
 	var engines []labEngine
 	for _, p := range s.opts.LabEngines {
@@ -454,8 +455,9 @@ func (s *Server) apiLabOptions(w http.ResponseWriter, r *http.Request) {
 	if !s.labAllowed() {
 		reason = errLabForbidden.Error()
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"defaults": lab.DefaultSettings(), "limits": labLimits(),
-		"engines": engines, "can_start": s.labAllowed(), "why_not": reason, "lab_db": s.opts.LabDB})
+	writeJSON(w, http.StatusOK, map[string]any{"defaults": lab.DefaultSettings(), "weights": metaheuristic.DefaultWeights().String(),
+		"chess960": map[string]chess960Request{"classic": chess960Defaults("classic"), "improved": chess960Defaults("improved")},
+		"limits":   labLimits(), "engines": engines, "can_start": s.labAllowed(), "why_not": reason, "lab_db": s.opts.LabDB})
 }
 
 // labRunRow is one run in the lab page's list.

@@ -127,6 +127,22 @@ func (s *Server) apiChess960(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// chess960Defaults returns method's settings as `evolved chess960` has
+// them by default, with only the fields that belong to method set. The
+// lab page's form takes its defaults from them.
+func chess960Defaults(method string) chess960Request {
+	req := chess960Request{Method: method, Seed: 1} // `evolved chess960 ga`'s seed
+	if method == "classic" {
+		c := chess960.DefaultClassic()
+		req.Population, req.Iterations, req.Mutation, req.Elitism = c.Population, c.Iterations, c.MutationRate, c.Elitism
+	} else {
+		imp := chess960.DefaultImproved()
+		req.Budget = 500 // the classic GA's evaluations: population 10 × 50 iterations
+		req.Population, req.Tournament, req.Mutation, req.Retries = imp.Population, imp.Tournament, imp.MutationRate, imp.MaxRetries
+	}
+	return req
+}
+
 // readChess960 reads a search's settings from r's JSON body over the
 // method's defaults, `evolved chess960`'s, and checks them as the CLI
 // does, with the method's own Validate, then against chess960Limits. It
@@ -158,12 +174,7 @@ func readChess960(r *http.Request) (chess960Request, chess960.Classic, chess960.
 			}
 		}
 	}
-	req.Seed, req.Budget = 1, 500 // `evolved chess960 ga`'s seed; the classic GA's evaluations
-	if req.Method == "classic" {
-		req.Population, req.Iterations, req.Mutation, req.Elitism = c.Population, c.Iterations, c.MutationRate, c.Elitism
-	} else {
-		req.Population, req.Tournament, req.Mutation, req.Retries = imp.Population, imp.Tournament, imp.MutationRate, imp.MaxRetries
-	}
+	req = chess960Defaults(req.Method)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"evolved/chess960"
+	"evolved/lab"
+	"evolved/metaheuristic"
 	"evolved/storage"
 	"evolved/web"
 )
@@ -347,5 +349,42 @@ func TestLabDatabaseIsNotTheServedOne(t *testing.T) {
 	}
 	if got := web.DefaultLabDB("/var/lib/evolved/evolved.db"); got != "/var/lib/evolved/evolved.lab.db" {
 		t.Errorf("DefaultLabDB = %s", got)
+	}
+}
+
+// TestLabOptionsDefaults checks that the lab page's defaults are the
+// CLI's: `evolved meta`'s (lab.DefaultSettings and the classic piece
+// weights) and `evolved chess960`'s, so that the page keeps none of its
+// own to drift from them.
+func TestLabOptionsDefaults(t *testing.T) {
+	_, base, _ := labServer(t, web.Options{})
+	var opts struct {
+		Defaults lab.Settings `json:"defaults"`
+		Weights  string       `json:"weights"`
+		Chess960 map[string]struct {
+			Seed       uint64  `json:"seed"`
+			Population int     `json:"population"`
+			Iterations int     `json:"iterations"`
+			Mutation   float64 `json:"mutation"`
+			Elitism    float64 `json:"elitism"`
+			Tournament int     `json:"tournament"`
+			Retries    int     `json:"retries"`
+		} `json:"chess960"`
+	}
+	getJSON(t, base+"/api/lab/options", &opts)
+	if want := lab.DefaultSettings(); opts.Defaults != want {
+		t.Errorf("defaults = %+v, want lab.DefaultSettings() %+v", opts.Defaults, want)
+	}
+	if want := metaheuristic.DefaultWeights().String(); opts.Weights != want {
+		t.Errorf("weights = %q, want %q", opts.Weights, want)
+	}
+	c, imp := chess960.DefaultClassic(), chess960.DefaultImproved()
+	if got := opts.Chess960["classic"]; got.Seed != 1 || got.Population != c.Population || got.Iterations != c.Iterations ||
+		got.Mutation != c.MutationRate || got.Elitism != c.Elitism {
+		t.Errorf("chess960 classic = %+v, want %+v", got, c)
+	}
+	if got := opts.Chess960["improved"]; got.Seed != 1 || got.Population != imp.Population || got.Tournament != imp.Tournament ||
+		got.Mutation != imp.MutationRate || got.Retries != imp.MaxRetries {
+		t.Errorf("chess960 improved = %+v, want %+v", got, imp)
 	}
 }

@@ -79,13 +79,17 @@
   form.addEventListener("input", () => { $("opponent-spec").value = opponentSpec(); });
   field("opponent-kind").addEventListener("change", showOpponentFields);
 
-  function fillDefaults(d) {
+  // fillDefaults fills the form with the CLI's defaults, as
+  // /api/lab/options gives them: the page has none of its own.
+  function fillDefaults(d, weights) {
     for (const k of ["turns", "iterations", "seed", "ants", "dissipation", "tolerance", "population", "keep", "t0", "drop"]) {
       const f = field(k);
       if (f && d[k] !== undefined) f.value = d[k];
     }
-    field("iterations").value = 100;
-    field("turns").value = 10;
+    for (const pair of String(weights).split(",")) {
+      const [piece, value] = pair.split("=");
+      if (field("w-" + piece)) field("w-" + piece).value = value;
+    }
   }
 
   // settings returns the body of a run's request: evolved meta's flags.
@@ -103,7 +107,7 @@
     if (field("fen").value.trim() !== "") s.fen = field("fen").value.trim();
     if (field("from").value.trim() !== "") s.from = field("from").value.trim();
     const w = ["p", "n", "b", "r", "q", "k"].map((p) => `${p}=${field("w-" + p).value}`).join(",");
-    if (w !== "p=1,n=5,b=5,r=7,q=10,k=1000") s.weights = w;
+    if (!options || w !== options.weights) s.weights = w;
     if (method === "aco") Object.assign(s, { ants: num("ants"), dissipation: num("dissipation"), tolerance: num("tolerance") });
     if (method === "ga") Object.assign(s, { population: num("population"), keep: num("keep") });
     if (method === "sa") Object.assign(s, { t0: num("t0"), drop: num("drop") });
@@ -319,9 +323,20 @@
 
   // --- Chess960 -----------------------------------------------------------
   function c960Field(name) { return c960Form.elements.namedItem(name); }
+  // fillC960Defaults fills the Chess960 form with the method's defaults,
+  // `evolved chess960`'s, as /api/lab/options gives them.
+  function fillC960Defaults() {
+    const d = options && options.chess960 && options.chess960[c960Field("method").value];
+    if (!d) return;
+    for (const [k, v] of Object.entries(d)) {
+      const f = c960Field(k);
+      if (f && k !== "method" && !f.closest("label[hidden]")) f.value = v;
+    }
+  }
   c960Field("method").addEventListener("change", () => {
     const m = c960Field("method").value;
     c960Form.querySelectorAll("[data-c960]").forEach((l) => { l.hidden = l.dataset.c960 !== m; });
+    fillC960Defaults();
   });
   c960Form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -374,7 +389,8 @@
       setNotice(err.message);
       return;
     }
-    fillDefaults(options.defaults);
+    fillDefaults(options.defaults, options.weights);
+    fillC960Defaults();
     field("workers").max = options.limits.MaxWorkers;
     field("workers").placeholder = String(options.limits.MaxWorkers);
     field("iterations").max = options.limits.MaxIterations;
