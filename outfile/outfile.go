@@ -93,12 +93,8 @@ func (g *Guard) Check(path string) error {
 // that is to be a database itself (a web site's lab database, which must
 // not be the served database or its log).
 func (g *Guard) CheckNames(path string) error {
-	for _, db := range g.dbs {
-		for _, name := range append([]string{db}, sideFiles(db)...) {
-			if sameFile(path, name) {
-				return fmt.Errorf("%w: %s is %s", ErrProtected, path, describe(db, name))
-			}
-		}
+	if db, name, ok := g.find(func(name string) bool { return sameFile(path, name) }); ok {
+		return fmt.Errorf("%w: %s is %s", ErrProtected, path, describe(db, name))
 	}
 	// A side file's name under another name of a protected database:
 	// x.db-wal, where x.db is a hard link to the daemon's database, is a
@@ -125,13 +121,20 @@ func describe(db, name string) string {
 	return "the " + strings.TrimPrefix(name[len(db):], "-") + " file of the database " + db
 }
 
-// sideFiles returns the names of db's side files.
-func sideFiles(db string) []string {
-	names := make([]string, 0, len(sideSuffixes))
-	for _, s := range sideSuffixes {
-		names = append(names, db+s)
+// find returns the first protected name (a database, then each of its
+// side files) for which is reports true, and the database it belongs to.
+func (g *Guard) find(is func(name string) bool) (db, name string, ok bool) {
+	for _, db := range g.dbs {
+		if is(db) {
+			return db, db, true
+		}
+		for _, s := range sideSuffixes {
+			if is(db + s) {
+				return db, db + s, true
+			}
+		}
 	}
-	return names
+	return "", "", false
 }
 
 // sameFile reports whether a and b name one file: the same path once made
@@ -310,13 +313,13 @@ func (g *Guard) Create(path string) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("outfile: create %s: %w", path, err)
 	}
-	for _, db := range g.dbs {
-		for _, name := range append([]string{db}, sideFiles(db)...) {
-			if other, err := os.Stat(name); err == nil && os.SameFile(info, other) {
-				f.Close()
-				return nil, fmt.Errorf("%w: %s is %s", ErrProtected, path, describe(db, name))
-			}
-		}
+	opened := func(name string) bool {
+		other, err := os.Stat(name)
+		return err == nil && os.SameFile(info, other)
+	}
+	if db, name, ok := g.find(opened); ok {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s is %s", ErrProtected, path, describe(db, name))
 	}
 	if info.Mode().IsRegular() {
 		if err := f.Truncate(0); err != nil {
