@@ -82,10 +82,7 @@ func checkPlotPath(mode, path string) error {
 	if ext := strings.ToLower(path); !strings.HasSuffix(ext, ".svg") && !strings.HasSuffix(ext, ".png") {
 		return usagef("chess960 %s: --plot must end in .svg or .png, got %q", mode, path)
 	}
-	if err := outputGuard().Check(path); err != nil {
-		return fmt.Errorf("chess960 %s: --plot: %w", mode, err)
-	}
-	return nil
+	return checkOutput("chess960 "+mode, "--plot", path)
 }
 
 // classicFlags registers the classic GA's population, mutation and elitism

@@ -107,10 +107,8 @@ the level's fields with two champions or more.`,
 		if _, err := parseTC(s.tc); err != nil {
 			return &usageError{msg: "climb: " + err.Error()}
 		}
-		if s.out != "" {
-			if err := outputGuard(s.db).Check(s.out); err != nil {
-				return fmt.Errorf("climb: -o: %w", err)
-			}
+		if err := checkOutput("climb", "-o", s.out, s.db); err != nil {
+			return err
 		}
 		db, err := openReader(ctx, s.db)
 		if err != nil {

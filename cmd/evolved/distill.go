@@ -56,8 +56,8 @@ distill_every makes every few generations.`,
 		case *workers < 0:
 			return usagef("distill: --workers must be 0 or more, got %d", *workers)
 		}
-		if err := outputGuard().Check(*out); err != nil {
-			return fmt.Errorf("distill: -o: %w", err)
+		if err := checkOutput("distill", "-o", *out); err != nil {
+			return err
 		}
 		f, err := readAgentFile(*agentPath)
 		if err != nil {

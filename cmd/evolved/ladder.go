@@ -59,10 +59,8 @@ the built-in ladders are rating/ladders/GAME.toml.`,
 		if _, err := games.Lookup(strings.ToLower(s.game)); err != nil {
 			return usagef("ladder: unknown game %q (known: %s)", s.game, strings.Join(games.Names(), ", "))
 		}
-		if s.out != "" {
-			if err := outputGuard().Check(s.out); err != nil {
-				return fmt.Errorf("ladder: -o: %w", err)
-			}
+		if err := checkOutput("ladder", "-o", s.out); err != nil {
+			return err
 		}
 		var (
 			l   *rating.Ladder

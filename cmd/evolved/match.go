@@ -119,10 +119,8 @@ The last line is
 		}
 		// The games are written once played, through a temporary file:
 		// the path is checked now, not after hours of games.
-		if s.pgn != "" {
-			if err := outputGuard().Check(s.pgn); err != nil {
-				return fmt.Errorf("match: --pgn: %w", err)
-			}
+		if err := checkOutput("match", "--pgn", s.pgn); err != nil {
+			return err
 		}
 		game, err := matchGameOf(s.game, s.a, s.b)
 		if err != nil {

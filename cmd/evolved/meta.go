@@ -86,10 +86,8 @@ func metaRun(ctx context.Context, s metaSettings, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("meta: --%v", err)
 	}
-	if s.out != "" {
-		if err := outputGuard(s.db).Check(s.out); err != nil {
-			return fmt.Errorf("meta: --out: %w", err)
-		}
+	if err := checkOutput("meta", "-o", s.out, s.db); err != nil {
+		return err
 	}
 	db, err := storage.Open(ctx, s.db, storage.Options{})
 	if errors.Is(err, storage.ErrLocked) {
@@ -192,10 +190,8 @@ func metaList(ctx context.Context, s metaSettings, stdout io.Writer) error {
 
 // metaShow prints one stored run, and plots it with --plot.
 func metaShow(ctx context.Context, s metaSettings, stdout io.Writer) error {
-	if s.plotFile != "" {
-		if err := outputGuard(s.db).Check(s.plotFile); err != nil {
-			return fmt.Errorf("meta: --plot: %w", err)
-		}
+	if err := checkOutput("meta", "--plot", s.plotFile, s.db); err != nil {
+		return err
 	}
 	db, err := openReader(ctx, s.db)
 	if err != nil {

@@ -43,8 +43,8 @@ draws the ratings of several runs (one game, one scale) side by side.`,
 		if *compare != "" {
 			return compareRuns(ctx, strings.Split(*compare, ","), *game, *out, stdout)
 		}
-		if err := outputGuard(*dbPath).Check(*out); err != nil {
-			return fmt.Errorf("plot: -o: %w", err)
+		if err := checkOutput("plot", "-o", *out, *dbPath); err != nil {
+			return err
 		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {

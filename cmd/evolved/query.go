@@ -32,6 +32,19 @@ func outputGuard(dbs ...string) *outfile.Guard {
 	return outfile.NewGuard(append(dbs, storage.DefaultPath())...)
 }
 
+// checkOutput refuses, before the command does any work, an output path
+// that outputGuard(dbs...) refuses, naming the command and the flag that
+// gave it; no path ("") passes.
+func checkOutput(command, flag, path string, dbs ...string) error {
+	if path == "" {
+		return nil
+	}
+	if err := outputGuard(dbs...).Check(path); err != nil {
+		return fmt.Errorf("%s: %s: %w", command, flag, err)
+	}
+	return nil
+}
+
 // openReader opens the database read-only, next to a running daemon.
 func openReader(ctx context.Context, path string) (*storage.DB, error) {
 	return storage.Open(ctx, path, storage.Options{ReadOnly: true})
@@ -428,11 +441,8 @@ where generation = N" lists a generation's), to measure agents that were not cha
 		if agentFlag.set && agentFlag.get(0) < 0 {
 			return usagef("export: --agent must be 0 or more, got %d", agentFlag.get(0))
 		}
-		guard := outputGuard(*dbPath)
-		if *out != "" {
-			if err := guard.Check(*out); err != nil {
-				return fmt.Errorf("export: -o: %w", err)
-			}
+		if err := checkOutput("export", "-o", *out, *dbPath); err != nil {
+			return err
 		}
 		db, err := openReader(ctx, *dbPath)
 		if err != nil {
@@ -491,7 +501,7 @@ where generation = N" lists a generation's), to measure agents that were not cha
 				return fmt.Errorf("export: %w", err)
 			}
 		} else {
-			if err := guard.WriteFile(*out, buf.Bytes()); err != nil {
+			if err := outputGuard(*dbPath).WriteFile(*out, buf.Bytes()); err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
 			dest = *out
