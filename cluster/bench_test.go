@@ -28,7 +28,7 @@ import (
 // otherwise idle machine: go test ./cluster -run X -bench Generation.
 func BenchmarkGeneration(b *testing.B) {
 	setup := games.Setup{Depth: 4}
-	sp := games.Draughts().Species(setup)
+	sp := games.Draughts().Bind(setup)
 	rng := rand.New(rand.NewPCG(19, 4))
 	nets := make([]*nnet.Net, 15)
 	players := make([]func() search.Player[draughts.Move, *draughts.Game], len(nets))

@@ -57,7 +57,7 @@ func testGeneration(t *testing.T) (Generation[draughts.Move, *draughts.Game], []
 func testGenerationAt(t *testing.T, generation int) (Generation[draughts.Move, *draughts.Game], []tournament.GameResult[draughts.Move]) {
 	t.Helper()
 	setup := games.Setup{Depth: 2, MaxMoves: 60}
-	sp := games.Draughts().Species(setup)
+	sp := games.Draughts().Bind(setup)
 	rng := rand.New(rand.NewPCG(19, 1))
 	nets := make([]*nnet.Net, 4)
 	for i := range nets {
@@ -285,27 +285,9 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	}
 	startWorkers(t, nc, 2, log)
 	setup := games.Setup{Depth: 3, Nodes: 40, MaxMoves: 40}
-	local := games.Draughts().Species(setup)
+	local := population.LocalEnv(games.Draughts(), setup)
 	var raisedJobs atomic.Int64 // jobs sent at a budget the curriculum raised
-	var remoteAt func(setup games.Setup) population.Species[draughts.Move, *draughts.Game]
-	remoteAt = func(setup games.Setup) population.Species[draughts.Move, *draughts.Game] {
-		remote := games.Draughts().Species(setup)
-		remote.Tournament = func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, seed uint64, generation int,
-			progress func(done, total int)) ([]tournament.GameResult[draughts.Move], error) {
-			if setup.Nodes > 40 {
-				raisedJobs.Add(int64(len(schedule)))
-			}
-			return Play(ctx, c, Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: remote.Arena,
-				Nets: nets, Schedule: schedule, First: first, RunSeed: seed, Generation: generation, Progress: progress})
-		}
-		remote.AtNodes = func(nodes int64) population.Species[draughts.Move, *draughts.Game] {
-			at := setup
-			at.Nodes = nodes
-			return remoteAt(at)
-		}
-		return remote
-	}
-	remote := remoteAt(setup)
+	remote := remoteEnv{local, c, &raisedJobs}
 	cfg := population.DefaultConfig()
 	cfg.Hidden = []int{8}
 	cfg.Tournament.Format = tournament.Blondie
@@ -315,7 +297,7 @@ func TestGenerationsThroughWorkersAreLocalOnes(t *testing.T) {
 	cfg.RacingGames = 40
 	cfg.CurriculumEvery, cfg.CurriculumGames = 1, 2
 	cfg.ChampionGames = 4
-	stLocal, err := population.New("draughts", local.Inputs, cfg, 5)
+	stLocal, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -691,4 +673,23 @@ func (r *restartable) restart(dir string) {
 	r.server.Close()
 	time.Sleep(300 * time.Millisecond)
 	r.start(dir)
+}
+
+// remoteEnv is a Local Env whose games are played on c's workers, as the
+// daemon's are; raised counts the jobs sent at a budget above 40 nodes
+// (the curriculum's).
+type remoteEnv struct {
+	population.Local[draughts.Move, *draughts.Game]
+	c      *Coordinator
+	raised *atomic.Int64
+}
+
+// Play plays the games on the workers.
+func (e remoteEnv) Play(ctx context.Context, g games.Binding[draughts.Move, *draughts.Game], nets []*nnet.Net, schedule []tournament.Pairing, first int,
+	_ tournament.Config, seed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[draughts.Move], error) {
+	if g.Setup.Nodes > 40 {
+		e.raised.Add(int64(len(schedule)))
+	}
+	return Play(ctx, e.c, Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: g.Setup, Arena: g.Arena,
+		Nets: nets, Schedule: schedule, First: first, RunSeed: seed, Generation: generation, Progress: progress})
 }

@@ -21,7 +21,6 @@ import (
 
 	"evolved/games"
 	"evolved/nnet"
-	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -71,13 +70,13 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, l Limits, log *slog.Logg
 // Generation is one generation's tournament for Play.
 type Generation[M MoveCode, S search.Game[M]] struct {
 	// Game names the game ("draughts"); Setup is its setup, which workers
-	// build the same species from; Arena is the coordinator's own copy of
-	// that species' arena, to check the games with.
+	// bind the same game with (games.Kind.Bind); Arena is the coordinator's
+	// own copy of that binding's arena, to check the games with.
 	Game  string
 	Setup games.Setup
 	Arena tournament.Arena[M, S]
 	// Player, with Replay > 0, makes the coordinator's own players of a
-	// net (the species' Player): one game in about Replay, drawn by the
+	// net (the binding's Player): one game in about Replay, drawn by the
 	// hash of its job, is played again here and a result that differs
 	// from it is refused. The rules' check cannot tell legal moves that
 	// the agents would not have chosen; a replay can.
@@ -155,20 +154,6 @@ func Play[M MoveCode, S search.Game[M]](ctx context.Context, c *Coordinator, g G
 		games[k] = tournament.GameResult[M]{Pairing: g.Schedule[k], Record: rec}
 	}
 	return games, nil
-}
-
-// Tournament returns a population.Species.Tournament that plays a
-// generation's tournament on c's workers: game and setup are what the
-// workers build the species from, sp the coordinator's copy of it (to
-// check the games, and to replay about one in replay of them; 0 replays
-// none); alive, if set, is called every few seconds while it waits.
-func Tournament[M MoveCode, S search.Game[M]](c *Coordinator, game string, setup games.Setup, sp population.Species[M, S], replay int, alive func()) func(ctx context.Context,
-	nets []*nnet.Net, schedule []tournament.Pairing, first int, runSeed uint64, generation int, progress func(done, total int)) ([]tournament.GameResult[M], error) {
-	return func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, runSeed uint64, generation int,
-		progress func(done, total int)) ([]tournament.GameResult[M], error) {
-		return Play(ctx, c, Generation[M, S]{Game: game, Setup: setup, Arena: sp.Arena, Player: sp.Player, Replay: replay,
-			Nets: nets, Schedule: schedule, First: first, RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
-	}
 }
 
 // checkResult returns the game r states for job, or why it is refused:

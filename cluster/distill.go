@@ -126,18 +126,6 @@ func Search(ctx context.Context, c *Coordinator, s Searches) ([]float64, error) 
 	return out, nil
 }
 
-// Distillation returns a population.Species.DistillSearch that runs a
-// distillation's searches on c's workers: game names the game, scorer is
-// its search (games.Kind.Scorer), with which the coordinator checks the
-// workers; alive, if set, is called every few seconds while it waits.
-func Distillation(c *Coordinator, game string, scorer func(net *nnet.Net, nodes int64) (games.FENScorer, error), alive func()) func(ctx context.Context,
-	net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string, progress func(done, total int)) ([]float64, error) {
-	return func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string, progress func(done, total int)) ([]float64, error) {
-		return Search(ctx, c, Searches{Game: game, Positions: fens, Net: net, Nodes: nodes, Scorer: scorer,
-			RunSeed: runSeed, Generation: generation, Progress: progress, Alive: alive})
-	}
-}
-
 // checkValues returns the values r states for the search job job, or why
 // they are refused: another protocol version, a worker's error, not one
 // finite value a position.

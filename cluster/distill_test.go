@@ -29,7 +29,7 @@ import (
 // and returns its games.
 func playedRecords[M comparable, S search.Game[M]](t testing.TB, k games.Kind[M, S], setup games.Setup, nets []*nnet.Net, seed uint64, generation int) []tournament.Record[M] {
 	t.Helper()
-	sp := k.Species(setup)
+	sp := k.Bind(setup)
 	players := make([]func() search.Player[M, S], len(nets))
 	for i, n := range nets {
 		var err error

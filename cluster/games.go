@@ -9,7 +9,6 @@ import (
 	"evolved/game"
 	"evolved/games"
 	"evolved/nnet"
-	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -23,7 +22,7 @@ type MoveCode interface {
 }
 
 // playJob plays a job with the nets of its two players, with the same
-// code as a local tournament: the game's species from the job's setup,
+// code as a local tournament: the game bound with the job's setup,
 // and tournament.Arena.PlayScheduled. players, if not nil, keeps the
 // players it makes for later jobs of the same goroutine, as a local
 // tournament's worker keeps its players from game to game.
@@ -34,11 +33,11 @@ func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net, players *playerCa
 	}
 	switch job.Game {
 	case games.DraughtsName:
-		return playWith(ctx, games.Draughts().Species(setup), job, nets, players)
+		return playWith(ctx, games.Draughts().Bind(setup), job, nets, players)
 	case games.ChessName:
-		return playWith(ctx, games.Chess().Species(setup), job, nets, players)
+		return playWith(ctx, games.Chess().Bind(setup), job, nets, players)
 	case games.XiangqiName:
-		return playWith(ctx, games.Xiangqi().Species(setup), job, nets, players)
+		return playWith(ctx, games.Xiangqi().Bind(setup), job, nets, players)
 	}
 	return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
 }
@@ -56,7 +55,7 @@ func strictJSON(data []byte, v any) error {
 }
 
 // playWith plays job with sp's players for nets and returns its result.
-func playWith[M MoveCode, S search.Game[M]](ctx context.Context, sp population.Species[M, S], job *Job, nets [2]*nnet.Net, cache *playerCache) (*Result, error) {
+func playWith[M MoveCode, S search.Game[M]](ctx context.Context, sp games.Binding[M, S], job *Job, nets [2]*nnet.Net, cache *playerCache) (*Result, error) {
 	var players [2]search.Player[M, S]
 	for i, n := range nets {
 		// A game with the same net on both sides needs two players.

@@ -87,28 +87,7 @@ func (r kindRun[M, S, C]) evolve(ctx context.Context, d *Daemon) error {
 	if err != nil {
 		return err
 	}
-	// The species at a setup, and at the budgets the curriculum raises it
-	// to: its tournaments on the workers, whose jobs carry the setup, and
-	// its distillation's searches on them too.
-	var atSetup func(setup games.Setup) population.Species[M, S]
-	atSetup = func(setup games.Setup) population.Species[M, S] {
-		species := r.kind.Species(setup)
-		if d.coord != nil {
-			species.Tournament = cluster.Tournament(d.coord, r.kind.Name, setup, species, d.config().Cluster.Replay, d.beat)
-			if species.Distill != nil {
-				species.DistillSearch = cluster.Distillation(d.coord, r.kind.Name, r.kind.Scorer, d.beat)
-			}
-		}
-		if species.AtNodes != nil {
-			species.AtNodes = func(nodes int64) population.Species[M, S] {
-				at := setup
-				at.Nodes = nodes
-				return atSetup(at)
-			}
-		}
-		return species
-	}
-	return evolve(ctx, d, r.kind, atSetup(sec.setup()), sec, sec.population(0))
+	return evolve(ctx, d, r.kind, sec.setup(), sec, sec.population(0))
 }
 
 // jobBaselineIndex offsets the seeds of the baseline job's matches from
@@ -119,7 +98,7 @@ const jobBaselineIndex = 1000
 // under the current configuration, as the baseline job does.
 func (r kindRun[M, S, C]) baselines(ctx context.Context, d *Daemon, c storage.ChampionGenome) ([]string, error) {
 	sec := r.section(d.config())
-	species := r.kind.Species(sec.setup())
+	species := r.kind.Bind(sec.setup())
 	champ, err := species.Player(c.Net)
 	if err != nil {
 		return nil, err

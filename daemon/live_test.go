@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"evolved/game/draughts"
 	"evolved/games"
+	"evolved/nnet"
 	"evolved/population"
 	"evolved/progress"
 )
@@ -45,11 +47,10 @@ func fastDraughts() Config {
 // the tournament, the ladder and, every other generation, the baselines.
 func TestExtraGamesCountsWhatStepPlays(t *testing.T) {
 	dc := fastDraughts().Draughts
-	species := games.Draughts().Species(games.Setup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves})
 	var n atomic.Int64
-	species.Arena = countStarts(species.Arena, func() { n.Add(1) })
+	species := countingEnv{population.LocalEnv(games.Draughts(), games.Setup{Depth: dc.Depth, OpeningPlies: dc.OpeningPlies, MaxMoves: dc.MaxMoves}), &n}
 	pcfg := dc.population(2)
-	st, err := population.New("draughts", species.Inputs, pcfg, 1)
+	st, err := population.New("draughts", nnet.NumDraughtsInputs, pcfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +66,19 @@ func TestExtraGamesCountsWhatStepPlays(t *testing.T) {
 		}
 		st = next
 	}
+}
+
+// countingEnv is a Local Env whose arena counts the games it starts on n.
+type countingEnv struct {
+	population.Local[draughts.Move, *draughts.Game]
+	n *atomic.Int64
+}
+
+// Game binds the game with its starts counted.
+func (e countingEnv) Game(nodes int64) games.Binding[draughts.Move, *draughts.Game] {
+	b := e.Local.Game(nodes)
+	b.Arena = countStarts(b.Arena, func() { e.n.Add(1) })
+	return b
 }
 
 // liveOutput runs a daemon of cfg to its end with its live line and its

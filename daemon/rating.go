@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"evolved/games"
@@ -195,7 +197,7 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 // or a kill interrupted: the latest rating generation (a multiple of
 // jobs.rating_every) already played, if its champion has no rating yet.
 // Older missing ratings stay missing: they were measurements, not state.
-func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], species population.Species[M, S],
+func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], species games.Binding[M, S],
 	st *population.State) {
 	every := d.config().Jobs.RatingEvery
 	if every <= 0 || st.Generation == 0 {
@@ -240,4 +242,101 @@ func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, 
 	}
 	log.Info("redoing the rating a stop interrupted")
 	startRating(d.ratingCtx, d, kind, g, c.AgentID, st.Seed, champion)
+}
+
+// ratingFinish is the most a run that reached its generation target waits
+// for a rating still running, and only for one whose pace says it ends
+// within that time: every other is stopped at once, since a chess rating
+// at 10+0.1 takes half an hour that a finished `run --generations N` must
+// not sit through, and a rating is a measurement, not part of the run.
+const ratingFinish = 10 * time.Second
+
+// Causes of a rating's stop besides a stop signal, which the rating's log
+// line names.
+var (
+	errTargetReached = errors.New("the run reached its generation target")
+	errRunFailed     = errors.New("the run stopped on an error")
+	errFinishTooLong = errors.New("the run reached its generation target and the rating outlasted the wait for it")
+)
+
+// finishRatings settles the ratings still running when Run ends, end being
+// why: a stop signal has already stopped them through ratingCtx; at the
+// generation target, a rating that at its pace ends within ratingFinish is
+// waited for, at most that long, and every other is stopped at once (so is
+// every rating when the run failed). Each rating logs one line saying
+// which, and a stopped one stores nothing. finishRatings returns once
+// every rating has returned, then releases ratingCtx with stop.
+func (d *Daemon) finishRatings(stop context.CancelCauseFunc, end error) {
+	waiting := false
+	d.busy.Range(func(_, v any) bool {
+		job := v.(*ratingState).job.Load()
+		if job == nil {
+			return true
+		}
+		done, elapsed := int(job.done.Load()), time.Since(job.start)
+		if errors.Is(end, errTargetReached) && nearlyDone(done, job.total, elapsed, d.ratingFinish) {
+			job.log.Info("finishing the rating: the run reached its generation target and the rating's pace says it ends within the wait",
+				"games", fmt.Sprintf("%d/%d", done, job.total), "seconds", round2(elapsed.Seconds()), "wait", d.ratingFinish.String())
+			waiting = true
+		} else {
+			job.cancel(end)
+		}
+		return true
+	})
+	done := make(chan struct{})
+	go func() {
+		d.ratings.Wait()
+		close(done)
+	}()
+	if waiting {
+		timer := time.NewTimer(d.ratingFinish)
+		select {
+		case <-done:
+		case <-timer.C:
+			d.busy.Range(func(_, v any) bool {
+				if job := v.(*ratingState).job.Load(); job != nil {
+					job.cancel(errFinishTooLong)
+				}
+				return true
+			})
+		}
+		timer.Stop()
+	}
+	<-done
+	stop(end)
+}
+
+// nearlyDone reports whether a rating that has played done of its total
+// games in elapsed ends within wait at that pace. With no game played it
+// has no pace, and is not nearly done.
+func nearlyDone(done, total int, elapsed, wait time.Duration) bool {
+	if done <= 0 {
+		return false
+	}
+	if done >= total {
+		return true
+	}
+	return float64(elapsed)*float64(total-done)/float64(done) <= float64(wait)
+}
+
+// ratingState is where a game's ratings stand: the one running, and the
+// time before which the next may not start (jobs.rating_share).
+type ratingState struct {
+	job       atomic.Pointer[ratingJob] // nil: none running
+	notBefore atomic.Int64              // Unix nanoseconds
+}
+
+// ratingJob is a rating under way, as finishRatings needs it.
+type ratingJob struct {
+	log    *slog.Logger // names the game and the generation
+	start  time.Time
+	total  int          // the games it plays
+	done   atomic.Int64 // the games played so far
+	cancel context.CancelCauseFunc
+}
+
+// rating returns where game's ratings stand.
+func (d *Daemon) rating(game string) *ratingState {
+	v, _ := d.busy.LoadOrStore(game, new(ratingState))
+	return v.(*ratingState)
 }

@@ -118,8 +118,7 @@ func fakePosition(args []string) (chess.Position, error) {
 func seedRun(t *testing.T, d *Daemon, game string) {
 	t.Helper()
 	cc := d.config().Chess
-	species := games.Chess().Species(games.Setup{Depth: cc.Depth})
-	st, err := population.New(game, species.Inputs, cc.population(0), 1)
+	st, err := population.New(game, games.Chess().Inputs, cc.population(0), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,7 @@
 package daemon
 
 import (
-	"context"
-
 	"evolved/cluster"
-	"evolved/nnet"
 	"evolved/population"
 	"evolved/storage"
 )
@@ -33,12 +30,12 @@ func PopulationRows(st *population.State) storage.Population {
 	return p
 }
 
-// PopulationState returns the GA's state of the rows p, whose champions'
-// nets it reads through championNet (storage.DB.ChampionNet) when a
-// generation plays against them. The state shares p's nets and parent
-// lists.
-func PopulationState(p storage.Population, championNet func(ctx context.Context, generation int) (*nnet.Net, error)) *population.State {
-	st := &population.State{Game: p.Game, Seed: p.Seed, Generation: p.Generation, NextID: p.NextID, Nodes: p.Nodes, ChampionNet: championNet}
+// PopulationState returns the GA's state of the rows p, its champions
+// without their nets: the daemon's Env reads them from the database
+// (storage.DB.ChampionNet) when a generation plays against them. The
+// state shares p's nets and parent lists.
+func PopulationState(p storage.Population) *population.State {
+	st := &population.State{Game: p.Game, Seed: p.Seed, Generation: p.Generation, NextID: p.NextID, Nodes: p.Nodes}
 	if p.Agents != nil {
 		st.Agents = make([]population.Agent, len(p.Agents))
 	}

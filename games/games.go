@@ -1,6 +1,6 @@
 // Package games binds each game evolved plays to one value, a Kind: its
 // rules' start and positions, its players, its arena, the genetic
-// algorithm's species, its records and perft. The daemon's run loop, the
+// algorithm's binding (Bind), its records and perft. The daemon's run loop, the
 // cluster's jobs and the commands (match, climb, rate, perft, show) are one
 // generic body each over a Kind; only where a game is named (a flag, a
 // config key, a job) does a short switch pick the Kind (see Lookup and the
@@ -9,8 +9,9 @@
 // Adding a game is its rules package under game/ and one file here that
 // returns its Kind; Names lists it, and every command then plays it.
 //
-// The package sits above player, population and tournament (it composes
-// them) and below the daemon, the cluster and the commands.
+// The package sits above player and tournament (it composes them) and
+// below the genetic algorithm (population), the daemon, the cluster and
+// the commands.
 package games
 
 import (
@@ -28,7 +29,6 @@ import (
 	"evolved/game"
 	"evolved/nnet"
 	"evolved/player"
-	"evolved/population"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -57,7 +57,7 @@ func Unknown(name string) error {
 // Setup is how a game is played: the agents' search and the arena's rules.
 // Each game reads the fields that apply to it; the zero value of a field
 // means "none" for the arena (no move limit, no opening plies, no
-// adjudication) and the game's default for Species. Its JSON form is what
+// adjudication) and the game's default for Bind. Its JSON form is what
 // the cluster sends its workers.
 type Setup struct {
 	// Depth is the agents' alpha-beta depth in plies (before quiescence
@@ -70,10 +70,10 @@ type Setup struct {
 	// time, make the games reproducible.
 	Nodes int64
 	// OpeningPlies is the number of random plies opening each game;
-	// Species' default 4.
+	// Bind's default 4.
 	OpeningPlies int
 	// MaxMoves draws a game once each side has made this many moves;
-	// Species' default 100.
+	// Bind's default 100.
 	MaxMoves int
 	// AdjudicateMaterial, if positive, ends a game as a win for the side
 	// that is this many pawns (soldiers in xiangqi) of material ahead
@@ -183,13 +183,37 @@ type Kind[M comparable, S search.Game[M]] struct {
 	Scorer func(net *nnet.Net, nodes int64) (FENScorer, error)
 }
 
-// Species returns the genetic algorithm's binding to the game under setup,
-// its zero fields given the game's defaults: the arena, the agents'
-// players (each agent's net searching as setup says) and the baselines'
-// players.
-func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
+// Binding is a game under one setup: its arena and its players, what the
+// genetic algorithm (package population) plays a generation with. Its
+// function fields may be wrapped (a daemon counts the games started and
+// the nodes searched); each is safe for concurrent use.
+type Binding[M comparable, S search.Game[M]] struct {
+	// Kind is the game.
+	Kind Kind[M, S]
+	// Setup is the setup as given to Bind, its zero fields not yet given
+	// the game's defaults: what the cluster sends its workers, who bind
+	// the same game again from it.
+	Setup Setup
+	// Arena plays the game under Setup's rules.
+	Arena tournament.Arena[M, S]
+	// Player returns a constructor of players that search with net as
+	// Setup says; it is called once per net, the constructor once per
+	// tournament worker.
+	Player func(net *nnet.Net) (func() search.Player[M, S], error)
+	// Baseline returns a constructor of the baseline player spec names
+	// ("random", "material:4", "mcts:1000").
+	Baseline func(spec string) (func() search.Player[M, S], error)
+}
+
+// Bind returns the game under setup, its zero fields given the game's
+// defaults: the arena, the agents' players (each agent's net searching as
+// setup says) and the baselines' players.
+func (k Kind[M, S]) Bind(setup Setup) Binding[M, S] {
+	given := setup
 	setup = k.Defaults(setup)
-	sp := population.Species[M, S]{
+	return Binding[M, S]{
+		Kind:  k,
+		Setup: given,
 		Arena: k.Arena(setup),
 		Player: func(net *nnet.Net) (func() search.Player[M, S], error) {
 			spec, err := k.AgentSpec("agent", net, setup)
@@ -202,18 +226,20 @@ func (k Kind[M, S]) Species(setup Setup) population.Species[M, S] {
 			}
 			return spec.New, nil
 		},
-		Inputs: k.Inputs,
 	}
-	if setup.Search == "" { // alpha-beta: a budget the curriculum can raise
-		sp.Distill = k.Distill
-		sp.Nodes = setup.Nodes
-		sp.AtNodes = func(nodes int64) population.Species[M, S] {
-			at := setup
-			at.Nodes = nodes
-			return k.Species(at)
-		}
-	}
-	return sp
+}
+
+// AlphaBeta reports whether the agents search by alpha-beta (not
+// MCTS-EPT): only then do they search under a node budget the curriculum
+// can raise (AtNodes), and does the game distill.
+func (b Binding[M, S]) AlphaBeta() bool { return b.Setup.Search == "" }
+
+// AtNodes returns the game bound again with its agents searching under
+// nodes nodes a move.
+func (b Binding[M, S]) AtNodes(nodes int64) Binding[M, S] {
+	at := b.Setup
+	at.Nodes = nodes
+	return b.Kind.Bind(at)
 }
 
 // AgentSpec returns the spec of players searching with net as setup's

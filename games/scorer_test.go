@@ -18,7 +18,7 @@ import (
 // as a generation's tournament does, and returns its records.
 func playedGames[M comparable, S search.Game[M]](t *testing.T, k Kind[M, S], setup Setup, nets []*nnet.Net) []tournament.Record[M] {
 	t.Helper()
-	sp := k.Species(setup)
+	sp := k.Bind(setup)
 	players := make([]func() search.Player[M, S], len(nets))
 	for i, n := range nets {
 		var err error

@@ -37,11 +37,11 @@ func TestSetupJSONKeepsItsBytes(t *testing.T) {
 	}
 }
 
-// TestSpeciesSearchesAsTheSetupSays checks, in every game, the agents'
-// players of a species: alpha-beta without a search, MCTS-EPT of N
+// TestBindingSearchesAsTheSetupSays checks, in every game, the agents'
+// players of a game bound under a setup: alpha-beta without a search, MCTS-EPT of N
 // playouts cut after six plies with search ept:N, and an error naming a
 // bad search.
-func TestSpeciesSearchesAsTheSetupSays(t *testing.T) {
+func TestBindingSearchesAsTheSetupSays(t *testing.T) {
 	speciesSearch(t, games.Draughts())
 	speciesSearch(t, games.Chess())
 	speciesSearch(t, games.Xiangqi())
@@ -53,14 +53,14 @@ func speciesSearch[M comparable, S search.Game[M]](t *testing.T, k games.Kind[M,
 	if err != nil {
 		t.Fatal(err)
 	}
-	ab, err := k.Species(games.Setup{Depth: 1}).Player(net)
+	ab, err := k.Bind(games.Setup{Depth: 1}).Player(net)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p, ok := ab().(search.Searcher[M, S]); !ok {
 		t.Errorf("%s without a search: a %T, want an alpha-beta searcher", k.Name, p)
 	}
-	ept, err := k.Species(games.Setup{Depth: 1, Search: "ept:30"}).Player(net)
+	ept, err := k.Bind(games.Setup{Depth: 1, Search: "ept:30"}).Player(net)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func speciesSearch[M comparable, S search.Game[M]](t *testing.T, k games.Kind[M,
 	if o := p.Options(); o.Playouts != 30 || o.PlayoutPlies != player.EPTPlies {
 		t.Errorf("%s with search ept:30: %+v, want 30 playouts cut after %d plies", k.Name, o, player.EPTPlies)
 	}
-	if _, err := k.Species(games.Setup{Search: "ept:zero"}).Player(net); !errors.Is(err, player.ErrSearch) || !strings.Contains(err.Error(), `"ept:zero"`) {
+	if _, err := k.Bind(games.Setup{Search: "ept:zero"}).Player(net); !errors.Is(err, player.ErrSearch) || !strings.Contains(err.Error(), `"ept:zero"`) {
 		t.Errorf("%s with search ept:zero: %v, want an ErrSearch naming it", k.Name, err)
 	}
 }

@@ -30,10 +30,8 @@ var sizedPackages = []string{"daemon", "population", "cmd/evolved", "web"}
 func pendingSizes() []string {
 	return []string{
 		"daemon/daemon.go:Daemon.Run",
-		"daemon/daemon.go:evolve",
 		"population/population.go:Config.validateFitness",
 		"population/racing.go:race",
-		"population/step.go:Step",
 		"population/step.go:breed",
 		"cmd/evolved/climb.go:climbCommand",
 		"cmd/evolved/climb.go:climbOn",

@@ -17,7 +17,7 @@ import (
 // Each iteration plays the next generation of one run, so later iterations
 // play evolved (longer, more drawn) games rather than generation 0's.
 func BenchmarkGeneration(b *testing.B) {
-	species := games.Draughts().Species(games.Setup{Depth: 4})
+	species := population.LocalEnv(games.Draughts(), games.Setup{Depth: 4})
 	for _, format := range []tournament.Format{tournament.Blondie, tournament.RoundRobin} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("format=%s/workers=%d", format, workers), func(b *testing.B) {

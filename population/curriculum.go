@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"evolved/elo"
+	"evolved/games"
 	"evolved/nnet"
 	"evolved/search"
 	"evolved/seed"
@@ -59,7 +60,7 @@ func (c Config) raisedNodes(nodes int64) int64 {
 // checkCurriculum plays the champion (champ, searching under nodes)
 // against the champion of generation st.Generation - CurriculumEvery
 // (net) and decides the next budget.
-func checkCurriculum[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, nodes int64,
+func checkCurriculum[M comparable, S search.Game[M]](ctx context.Context, sp games.Binding[M, S], cfg Config, st *State, nodes int64,
 	net *nnet.Net, champ func() search.Player[M, S]) (*CurriculumCheck, error) {
 	opponent := st.Generation - cfg.CurriculumEvery
 	opp, err := sp.Player(net)

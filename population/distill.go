@@ -7,7 +7,6 @@ import (
 
 	"evolved/distill"
 	"evolved/nnet"
-	"evolved/search"
 	"evolved/tournament"
 )
 
@@ -42,27 +41,24 @@ func (c Config) distillNodes() int64 {
 
 // distillChampion fits the champion's linear weights to its searches of
 // the positions of the generation's games and returns the fitted genome,
-// whose step breed gives the whole elite. The searches run where the
-// species says (DistillSearch), or here.
-func distillChampion[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, runSeed uint64, gen int, champion Agent, games []tournament.GameResult[M]) (*nnet.Net, *DistillReport, error) {
-	if sp.Distill == nil {
-		return nil, nil, fmt.Errorf("%w: distill_every = %d, and this game does not distill", ErrConfig, cfg.DistillEvery)
+// whose step breed gives the whole elite. The Env runs the searches.
+func (g *generation[M, S]) distillChampion(ctx context.Context, champion Agent, played []tournament.GameResult[M]) (*nnet.Net, *DistillReport, error) {
+	if !g.game.AlphaBeta() || g.game.Kind.Distill == nil {
+		return nil, nil, fmt.Errorf("%w: distill_every = %d, and this game does not distill", ErrConfig, g.cfg.DistillEvery)
 	}
 	start := time.Now()
-	records := make([]tournament.Record[M], len(games))
-	for i, g := range games {
-		records[i] = g.Record
+	records := make([]tournament.Record[M], len(played))
+	for i, p := range played {
+		records[i] = p.Record
 	}
-	nodes := cfg.distillNodes()
-	opts := distill.Options{Workers: cfg.Tournament.Workers, Progress: sp.DistillProgress}
-	if sp.DistillSearch != nil {
-		opts.Search = func(ctx context.Context, fens []string, progress func(done, total int)) ([]float64, error) {
-			return sp.DistillSearch(ctx, champion.Net, nodes, runSeed, gen, fens, progress)
-		}
+	nodes := g.cfg.distillNodes()
+	opts := distill.Options{Workers: g.cfg.Tournament.Workers}
+	if g.obs != nil {
+		opts.Progress = g.obs.Searched
 	}
-	net, rep, err := sp.Distill(ctx, champion.Net, records, nodes, opts)
+	net, rep, err := g.env.Distill(ctx, g.game, champion.Net, records, nodes, g.st.Seed, g.gen, opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("population: generation %d: distilling champion %d: %w", gen, champion.ID, err)
+		return nil, nil, fmt.Errorf("population: generation %d: distilling champion %d: %w", g.gen, champion.ID, err)
 	}
 	return net, &DistillReport{Parent: champion.ID, Nodes: nodes, Report: rep, Took: time.Since(start)}, nil
 }

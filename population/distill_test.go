@@ -5,6 +5,10 @@ import (
 	"context"
 	"testing"
 
+	"evolved/distill"
+	"evolved/game/draughts"
+	"evolved/tournament"
+
 	"evolved/games"
 	"evolved/nnet"
 	"evolved/population"
@@ -12,7 +16,7 @@ import (
 
 // TestDistillSearchesElsewhere steps a draughts population that distills
 // every 2 generations through 4 generations twice: with the searches here,
-// and through Species.DistillSearch, which searches each position's FEN
+// and through an Env whose Distill searches each position's FEN
 // with the game's Scorer as a cluster's worker does and notes what it was
 // asked. The states are the same bit for bit, and the searches elsewhere
 // were asked for the champion's net at the configured budget, with the
@@ -22,7 +26,7 @@ func TestDistillSearchesElsewhere(t *testing.T) {
 	cfg := smallConfig(2)
 	cfg.BaselineEvery = 0
 	cfg.DistillEvery, cfg.DistillNodes = 2, 80
-	local := games.Draughts().Species(games.Setup{Depth: 1})
+	local := population.LocalEnv(games.Draughts(), games.Setup{Depth: 1})
 	type asked struct {
 		net        *nnet.Net
 		nodes      int64
@@ -31,9 +35,7 @@ func TestDistillSearchesElsewhere(t *testing.T) {
 		positions  int
 	}
 	var calls []asked
-	remote := local
-	remote.DistillSearch = func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string,
-		progress func(done, total int)) ([]float64, error) {
+	remote := searchEnv{local, func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string) ([]float64, error) {
 		calls = append(calls, asked{net, nodes, runSeed, generation, len(fens)})
 		score, err := games.Draughts().Scorer(net, nodes)
 		if err != nil {
@@ -46,7 +48,7 @@ func TestDistillSearchesElsewhere(t *testing.T) {
 			}
 		}
 		return out, nil
-	}
+	}}
 	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 9)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +87,7 @@ func TestDistillSearchesElsewhere(t *testing.T) {
 }
 
 // TestDistillProgress: a distillation reports its searches through
-// Species.DistillProgress, rising to the positions it fitted, and a
+// Observer.Searched, rising to the positions it fitted, and a
 // generation without one reports nothing: the daemon's live line and its
 // watchdog rely on it during a long distillation.
 func TestDistillProgress(t *testing.T) {
@@ -93,22 +95,22 @@ func TestDistillProgress(t *testing.T) {
 	cfg := smallConfig(2)
 	cfg.BaselineEvery = 0
 	cfg.DistillEvery, cfg.DistillNodes = 2, 80
-	sp := games.Draughts().Species(games.Setup{Depth: 1})
+	sp := population.LocalEnv(games.Draughts(), games.Setup{Depth: 1})
 	var done, total, calls int
-	sp.DistillProgress = func(d, n int) {
+	obs := searchedFunc(func(d, n int) {
 		if d < done || (total != 0 && n != total) {
 			t.Errorf("progress %d/%d after %d/%d", d, n, done, total)
 		}
 		done, total = d, n
 		calls++
-	}
+	})
 	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for g := range 4 {
 		done, total, calls = 0, 0, 0
-		next, rep, err := population.Step(ctx, sp, cfg, st, nil)
+		next, rep, err := population.Step(ctx, sp, cfg, st, obs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,3 +123,28 @@ func TestDistillProgress(t *testing.T) {
 		st = next
 	}
 }
+
+// searchEnv is a Local Env whose distillation searches with search, as
+// the daemon's runs them on the cluster's workers.
+type searchEnv struct {
+	population.Local[dm, *draughts.Game]
+	search func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string) ([]float64, error)
+}
+
+// Distill fits net with its searches run by e.search.
+func (e searchEnv) Distill(ctx context.Context, g games.Binding[dm, *draughts.Game], net *nnet.Net, records []tournament.Record[dm], nodes int64,
+	runSeed uint64, generation int, opts distill.Options) (*nnet.Net, distill.Report, error) {
+	opts.Search = func(ctx context.Context, fens []string, _ func(done, total int)) ([]float64, error) {
+		return e.search(ctx, net, nodes, runSeed, generation, fens)
+	}
+	return e.Local.Distill(ctx, g, net, records, nodes, runSeed, generation, opts)
+}
+
+// searchedFunc is an Observer that hears only the distillation's searches.
+type searchedFunc func(done, total int)
+
+// Played hears nothing.
+func (searchedFunc) Played(int, int) {}
+
+// Searched calls f.
+func (f searchedFunc) Searched(done, total int) { f(done, total) }

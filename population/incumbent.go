@@ -17,7 +17,7 @@ import (
 // other agent beats it head to head, in ChampionGames games from paired
 // openings, by more wins than losses. The champion leads the ranking, so
 // it heads the elite and the breeding too. The match's games are played
-// like the race's, through the species' Tournament when it has one, so
+// like the race's, through the Env, as the tournament's, so
 // they go to the workers unchanged; they decide only the title, not the
 // agents' points.
 

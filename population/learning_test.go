@@ -23,7 +23,7 @@ func TestEvolutionLearns(t *testing.T) {
 		t.Skip("long: 100 generations (skipped with -short)")
 	}
 	ctx := context.Background()
-	species := games.Draughts().Species(games.Setup{Depth: 2})
+	species := games.Draughts().Bind(games.Setup{Depth: 2})
 	cfg := population.DefaultConfig()
 	cfg.Tournament.Format = tournament.Blondie
 	cfg.BaselineEvery = 0
@@ -33,7 +33,7 @@ func TestEvolutionLearns(t *testing.T) {
 	}
 	start := time.Now()
 	for range 100 {
-		if st, _, err = population.Step(ctx, species, cfg, st, nil); err != nil {
+		if st, _, err = population.Step(ctx, population.LocalEnv(species.Kind, species.Setup), cfg, st, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -69,7 +69,7 @@ func TestChessTermsAddStrength(t *testing.T) {
 	if testing.Short() {
 		t.Skip("800 chess games at depth 2 (skipped with -short, as under the race detector)")
 	}
-	species := games.Chess().Species(games.Setup{Depth: 2})
+	species := games.Chess().Bind(games.Setup{Depth: 2})
 	for _, c := range []struct {
 		name     string
 		flags    nnet.Flags
@@ -105,7 +105,7 @@ func TestChessTermsAddStrength(t *testing.T) {
 // expectStronger plays games seeded games between the agents of nets
 // stronger and weaker and fails the test unless stronger scores at least
 // minScore.
-func expectStronger[M comparable, S search.Game[M]](t *testing.T, species population.Species[M, S], name string,
+func expectStronger[M comparable, S search.Game[M]](t *testing.T, species games.Binding[M, S], name string,
 	stronger, weaker *nnet.Net, games int, minScore float64) {
 	t.Helper()
 	a, err := species.Player(stronger)
@@ -143,9 +143,9 @@ func TestXiangqiTermsAddStrength(t *testing.T) {
 // the first agent of a seeded generation 0 with piece values, tables and
 // terms, without terms (all 0) and with every term of evolve_terms (the
 // basic ten) at its textbook value.
-func xiangqiGenerationZero(t *testing.T) (species population.Species[xiangqi.Move, *xiangqi.Game], plain, withTerms *nnet.Net) {
+func xiangqiGenerationZero(t *testing.T) (species games.Binding[xiangqi.Move, *xiangqi.Game], plain, withTerms *nnet.Net) {
 	t.Helper()
-	species = games.Xiangqi().Species(games.Setup{Depth: 2})
+	species = games.Xiangqi().Bind(games.Setup{Depth: 2})
 	cfg := population.DefaultConfig()
 	cfg.Flags |= nnet.EvolvePieceValues | nnet.EvolvePST | nnet.EvolveTerms
 	st, err := population.New("xiangqi", nnet.NumXiangqiInputs, cfg, 2026)

@@ -13,75 +13,16 @@
 package population
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
-	"evolved/distill"
 	"evolved/lineage"
 	"evolved/nnet"
-	"evolved/search"
 	"evolved/tournament"
 )
-
-// Species binds the genetic algorithm to a game: how its games are played,
-// how a net becomes a player, and what the baselines are.
-type Species[M comparable, S search.Game[M]] struct {
-	// Arena plays the game.
-	Arena tournament.Arena[M, S]
-	// Player returns a constructor of players that search with net; it is
-	// called once per agent per generation, and the constructor once per
-	// worker.
-	Player func(net *nnet.Net) (func() search.Player[M, S], error)
-	// Baseline returns a constructor of the baseline player spec names
-	// ("random", "material:4", "mcts:1000").
-	Baseline func(spec string) (func() search.Player[M, S], error)
-	// Inputs is the number of inputs of the game's nets.
-	Inputs int
-	// Tournament, if set, plays a generation's tournament in place of
-	// tournament.Run on this machine (on remote workers: package
-	// cluster). nets holds each slot's net (the agents, then the hall of
-	// fame's champions); it must return the games tournament.RunFrom would
-	// play, in schedule order, and may call progress after each. first is
-	// the index in the generation of the schedule's first game (0 for the
-	// tournament; a race continues the numbering).
-	Tournament func(ctx context.Context, nets []*nnet.Net, schedule []tournament.Pairing, first int, runSeed uint64, generation int,
-		progress func(done, total int)) ([]tournament.GameResult[M], error)
-	// Nodes is the node budget a move its players search under (0: none,
-	// they search to their depth). AtNodes, if set, returns the species
-	// whose players (and Tournament) search under another budget: the
-	// curriculum (Config.CurriculumEvery) needs both.
-	Nodes   int64
-	AtNodes func(nodes int64) Species[M, S]
-	// Distill, if set, returns net with its linear weights fitted to what
-	// searches of nodes nodes with it say of the positions of games (the
-	// generation's, in schedule order), under opts (distillChampion sets
-	// only Workers, searches at once, 0: one a CPU, Search from
-	// DistillSearch and Progress from DistillProgress); Config.DistillEvery
-	// needs it. It must be
-	// deterministic: the same net, games and options give the same genome
-	// at any number of workers.
-	Distill func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error)
-	// DistillSearch, if set, runs the distillation's searches elsewhere
-	// (on remote workers: package cluster) in place of this machine's
-	// Workers: the values of the positions fens give, searched with net
-	// under nodes nodes, in order, calling progress as they come.
-	// runSeed and generation name the generation, so that its searches
-	// are known again after a restart. It must return the values
-	// Distill's own searches give, bit for bit; distillChampion passes it
-	// to Distill as distill.Options.Search.
-	DistillSearch func(ctx context.Context, net *nnet.Net, nodes int64, runSeed uint64, generation int, fens []string,
-		progress func(done, total int)) ([]float64, error)
-	// DistillProgress, if set, is called as the distillation's searches
-	// are done, here or elsewhere, with the positions searched and their
-	// total, from one goroutine at a time: at a large distill_nodes they
-	// take a while, and the daemon shows them and tells its watchdog it
-	// is at work.
-	DistillProgress func(done, total int)
-}
 
 // Optimizer names how a generation breeds the next.
 type Optimizer string
@@ -123,7 +64,7 @@ func ParseOptimizer(s string) (Optimizer, error) {
 }
 
 // Config is the genetic algorithm's configuration. Together with the run
-// seed and the species it determines a run completely.
+// seed and the Env's game it determines a run completely.
 //
 // Its settings carry the keys that name them in the daemon's configuration
 // file and in the settings a run stores (the toml and json tags; the
@@ -165,7 +106,7 @@ type Config struct {
 	// throughout (BaselineDue).
 	BaselineEvery      int `toml:"baseline_every" json:"baseline_every"`
 	BaselineLaterEvery int `toml:"baseline_later_every" json:"baseline_later_every,omitempty"`
-	// Baselines names the fixed baseline players (the species' Baseline
+	// Baselines names the fixed baseline players (the game's Baseline
 	// reads them); BaselineGames is the games against each, and against
 	// the champion of half as many generations ago.
 	Baselines     []string `toml:"baselines" json:"baselines"`
@@ -251,7 +192,7 @@ type Config struct {
 	// from paired openings at the run's budget, and when it does not score
 	// above half (no gain) the node budget of the games that follow is
 	// multiplied by CurriculumStep, up to MaxCurriculumNodes. It needs a
-	// species with a node budget (Species.Nodes, AtNodes). 0: the budget
+	// game searched by alpha-beta under a node budget (games.Setup.Nodes). 0: the budget
 	// never changes.
 	CurriculumEvery int     `toml:"curriculum_every" json:"curriculum_every,omitempty"`
 	CurriculumGames int     `toml:"curriculum_games" json:"curriculum_games,omitempty"`
@@ -262,8 +203,8 @@ type Config struct {
 	// quiet positions of the generation's games (package distill), and
 	// the whole elite takes the fit's step before it breeds: the champion
 	// becomes the fitted genome, and every other elite moves its linear
-	// weights by as much (see breed). It needs a species that distills
-	// (Species.Distill) and the genetic algorithm (no preset "es" or
+	// weights by as much (see breed). It needs a game that distills
+	// (alpha-beta, games.Kind.Distill) and the genetic algorithm (no preset "es" or
 	// "spsa", no champion_games). 0 never distills.
 	DistillEvery int `toml:"distill_every" json:"distill_every,omitempty"`
 	// DistillNodes is the node budget of each of the distillation's
@@ -673,8 +614,8 @@ type Agent struct {
 type Champion struct {
 	Generation int   `json:"generation"`
 	AgentID    int64 `json:"agent_id"`
-	// Net is the champion's genome; nil in a state with a ChampionNet
-	// reader once no coming generation plays against it.
+	// Net is the champion's genome; nil, in a state whose Env reads
+	// champions (Env.Champions), once no coming generation plays against it.
 	Net    *nnet.Net `json:"net,omitempty"`
 	Points int       `json:"points"`
 }

@@ -7,8 +7,6 @@ import (
 	"math"
 	"slices"
 
-	"evolved/nnet"
-	"evolved/search"
 	"evolved/tournament"
 )
 
@@ -194,28 +192,23 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 	return r, ranking, sel, nil
 }
 
-// raceGames returns the racer of a generation: its games through the
-// species' Tournament when it has one, else tournament.RunFrom on this
-// machine with the slots' players.
+// racer returns the racer of the generation: its games through the Env,
+// as its tournament's.
 //
-// It plays the title match's games too (Config.ChampionGames). progress,
-// if not nil, is called after each game with the games of the generation
-// done so far (the tournament's, the race's and the title match's) and,
-// as the total, the tournament's games, the whole racing budget and the
-// title match's: the race usually ends before its budget does, and the
-// match is not played when the incumbent ranks first.
-func raceGames[M comparable, S search.Game[M]](sp Species[M, S], cfg Config, st *State, nets []*nnet.Net, players []func() search.Player[M, S],
-	progress func(done, total int)) racer[M] {
+// It plays the title match's games too (Config.ChampionGames). The
+// observer hears, after each game, the games of the generation done so
+// far (the tournament's, the race's and the title match's) and, as the
+// total, the tournament's games, the whole racing budget and the title
+// match's: the race usually ends before its budget does, and the match is
+// not played when the incumbent ranks first.
+func (g *generation[M, S]) racer() racer[M] {
 	return func(ctx context.Context, schedule []tournament.Pairing, first int) ([]tournament.GameResult[M], error) {
 		var each func(done, total int)
-		if progress != nil {
+		if g.obs != nil {
+			cfg, st := g.cfg, g.st
 			total := cfg.FitnessGames(st.Generation, len(st.Agents)) + cfg.RacingGames + cfg.ChallengeGames(st.Generation)
-			each = func(done, _ int) { progress(first+done, total) }
+			each = func(done, _ int) { g.obs.Played(first+done, total) }
 		}
-		if sp.Tournament != nil {
-			return sp.Tournament(ctx, nets, schedule, first, st.Seed, st.Generation, each)
-		}
-		res, err := tournament.RunFrom(ctx, sp.Arena, players, schedule, first, cfg.Tournament, st.Seed, st.Generation, each)
-		return res.Games, err
+		return g.env.Play(ctx, g.game, g.nets, schedule, first, g.cfg.Tournament, g.st.Seed, g.gen, each)
 	}
 }

@@ -1,7 +1,6 @@
 package population
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -27,15 +26,8 @@ type State struct {
 	NextID int64 `json:"next_id"`
 	// Nodes is the node budget a move the generation's games search under
 	// when the curriculum has raised it (Config.CurriculumEvery); 0 is the
-	// species' own (Species.Nodes).
+	// game's own (games.Setup.Nodes).
 	Nodes int64 `json:"nodes,omitempty"`
-	// ChampionNet, if set, reads the net of an earlier generation's
-	// champion from where the run is kept (the database). Step then keeps
-	// in Champions only the nets the next generation plays against
-	// (Config.ChampionNets) and reads the others when it needs them, so
-	// that a run of weeks, with hundreds of thousands of champions, does
-	// not hold them all in memory. Without it every net stays in Champions.
-	ChampionNet func(ctx context.Context, generation int) (*nnet.Net, error) `json:"-"`
 }
 
 // stateVersion is the version of State's JSON form.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"evolved/elo"
+	"evolved/games"
 	"evolved/lineage"
 	"evolved/nnet"
 	"evolved/search"
@@ -106,191 +107,254 @@ type Baseline[M comparable] struct {
 }
 
 // Step plays the generation st holds and returns the state of the next one
-// with a report of this one. st is not modified. progress, if not nil, is
-// called after each tournament game. Cancelling ctx abandons the generation
-// and returns the context's error.
-func Step[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, progress func(done, total int)) (*State, *Report[M], error) {
+// with a report of this one. st is not modified. Everything the generation
+// needs of the world it asks env; obs, if not nil, hears its progress.
+// Cancelling ctx abandons the generation and returns the context's error.
+//
+// A generation, in order: its fitness games (the tournament and the hall
+// of fame's), the selection (a race, a title match), the champion's
+// measurements (ladder, baselines, curriculum), its distillation, and the
+// breeding of the next generation.
+func Step[M comparable, S search.Game[M]](ctx context.Context, env Env[M, S], cfg Config, st *State, obs Observer) (*State, *Report[M], error) {
 	start := time.Now()
-	if err := cfg.Validate(); err != nil {
-		return nil, nil, err
-	}
-	if len(st.Agents) != cfg.Size {
-		return nil, nil, fmt.Errorf("%w: the state holds %d agents, the config says %d", ErrConfig, len(st.Agents), cfg.Size)
-	}
-	gen, game := st.Generation, st.Game
-	nodes := sp.Nodes // the budget this generation's games search under
-	if st.Nodes > 0 && st.Nodes != sp.Nodes {
-		if sp.AtNodes == nil {
-			return nil, nil, fmt.Errorf("population: generation %d: the curriculum raised the node budget to %d, and the species cannot change its budget", gen, st.Nodes)
-		}
-		sp, nodes = sp.AtNodes(st.Nodes), st.Nodes
-	}
-	if cfg.CurriculumEvery > 0 && (nodes <= 0 || sp.AtNodes == nil) {
-		return nil, nil, fmt.Errorf("%w: curriculum_every = %d needs a node budget to raise (nodes > 0, alpha-beta)", ErrConfig, cfg.CurriculumEvery)
-	}
-	champions, err := championNets(ctx, cfg, st)
+	g, err := begin(ctx, env, cfg, st, obs)
 	if err != nil {
 		return nil, nil, err
 	}
-	var schedule []tournament.Pairing
+	rep, err := g.playFitness(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := g.selectElite(ctx, rep); err != nil {
+		return nil, nil, err
+	}
+	rep.Fitness = time.Since(start)
+	if err := g.measure(ctx, rep); err != nil {
+		return nil, nil, err
+	}
+	var learnt *nnet.Net // the champion distilled, whose step the whole elite takes
+	if cfg.distillDue(g.gen) {
+		if learnt, rep.Distill, err = g.distillChampion(ctx, rep.Champion, rep.Results.Games); err != nil {
+			return nil, nil, err
+		}
+	}
+	next, err := g.breedNext(rep, learnt)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Elapsed = time.Since(start)
+	return next, rep, nil
+}
+
+// generation is a generation under way: what Step's phases share.
+type generation[M comparable, S search.Game[M]] struct {
+	env Env[M, S]
+	cfg Config
+	st  *State
+	obs Observer
+	gen int
+	// game is the game at the generation's node budget, nodes that budget
+	// (0 without one).
+	game  games.Binding[M, S]
+	nodes int64
+	// champions holds the nets of the earlier champions the generation
+	// meets, by generation (Config.ChampionNets).
+	champions map[int]*nnet.Net
+	// hall lists the hall of fame's generations; nets holds each fitness
+	// slot's net (the agents', then the hall of fame's champions'), and
+	// schedule the tournament's and the hall of fame's games.
+	hall     []int
+	nets     []*nnet.Net
+	schedule []tournament.Pairing
+}
+
+// begin checks the state against cfg, binds the game at the generation's
+// node budget, reads the champions it meets and draws its schedule.
+func begin[M comparable, S search.Game[M]](ctx context.Context, env Env[M, S], cfg Config, st *State, obs Observer) (*generation[M, S], error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(st.Agents) != cfg.Size {
+		return nil, fmt.Errorf("%w: the state holds %d agents, the config says %d", ErrConfig, len(st.Agents), cfg.Size)
+	}
+	g := &generation[M, S]{env: env, cfg: cfg, st: st, obs: obs, gen: st.Generation, game: env.Game(0)}
+	alphaBeta := g.game.AlphaBeta()
+	if alphaBeta {
+		g.nodes = g.game.Setup.Nodes
+	}
+	if st.Nodes > 0 && st.Nodes != g.nodes {
+		if !alphaBeta {
+			return nil, fmt.Errorf("population: generation %d: the curriculum raised the node budget to %d, and the game's search has none", g.gen, st.Nodes)
+		}
+		g.game, g.nodes = env.Game(st.Nodes), st.Nodes
+	}
+	if cfg.CurriculumEvery > 0 && (g.nodes <= 0 || !alphaBeta) {
+		return nil, fmt.Errorf("%w: curriculum_every = %d needs a node budget to raise (nodes > 0, alpha-beta)", ErrConfig, cfg.CurriculumEvery)
+	}
+	var err error
+	if g.champions, err = championNets(ctx, cfg, st, env.Champions()); err != nil {
+		return nil, err
+	}
 	if cfg.Optimizer == SPSA {
-		schedule = spsaSchedule(len(st.Agents), cfg.spsaGames())
-	} else if schedule, err = tournament.Schedule(cfg.Tournament, len(st.Agents), seed.Rand(st.Seed, game, gen, seed.Schedule, 0)); err != nil {
-		return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+		g.schedule = spsaSchedule(len(st.Agents), cfg.spsaGames())
+	} else if g.schedule, err = tournament.Schedule(cfg.Tournament, len(st.Agents), seed.Rand(st.Seed, st.Game, g.gen, seed.Schedule, 0)); err != nil {
+		return nil, fmt.Errorf("population: generation %d: %w", g.gen, err)
 	}
 	// The hall of fame's champions join the tournament as slots n, n+1, ...
 	// and its games follow the tournament's in the schedule, so that
 	// without a hall of fame the tournament is what it always was.
-	hall := cfg.HallGenerations(gen)
-	nets := make([]*nnet.Net, 0, len(st.Agents)+len(hall)) // each slot's net
+	g.hall = cfg.HallGenerations(g.gen)
+	g.nets = make([]*nnet.Net, 0, len(st.Agents)+len(g.hall))
 	for _, a := range st.Agents {
-		nets = append(nets, a.Net)
+		g.nets = append(g.nets, a.Net)
 	}
-	for _, g := range hall {
-		nets = append(nets, champions[g])
+	for _, h := range g.hall {
+		g.nets = append(g.nets, g.champions[h])
 	}
-	schedule = append(schedule, hallSchedule(schedule, len(st.Agents), len(hall), cfg.HallGames)...)
-	var results tournament.Results[M]
-	var players []func() search.Player[M, S] // each slot's, when the tournament is played here
-	if sp.Tournament != nil {
-		games, err := sp.Tournament(ctx, nets, schedule, 0, st.Seed, gen, progress)
-		if err != nil {
-			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
-		}
-		results = tournament.Tally(len(nets), games, cfg.Tournament.Scoring)
-	} else {
-		players = make([]func() search.Player[M, S], len(nets))
-		for i, net := range nets {
-			p, err := sp.Player(net)
-			if err != nil {
-				if i < len(st.Agents) {
-					return nil, nil, fmt.Errorf("population: generation %d: agent %d: %w", gen, st.Agents[i].ID, err)
-				}
-				return nil, nil, fmt.Errorf("population: generation %d: hall of fame champion %d: %w", gen, hall[i-len(st.Agents)], err)
-			}
-			players[i] = p
-		}
-		if results, err = tournament.Run(ctx, sp.Arena, players, schedule, cfg.Tournament, st.Seed, gen, progress); err != nil {
-			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
-		}
+	g.schedule = append(g.schedule, hallSchedule(g.schedule, len(st.Agents), len(g.hall), cfg.HallGames)...)
+	return g, nil
+}
+
+// playFitness plays the tournament and the hall of fame's games and
+// returns the report of their results and the agents' scores.
+func (g *generation[M, S]) playFitness(ctx context.Context) (*Report[M], error) {
+	var progress func(done, total int)
+	if g.obs != nil {
+		progress = g.obs.Played
 	}
-	n := len(st.Agents)
+	played, err := g.env.Play(ctx, g.game, g.nets, g.schedule, 0, g.cfg.Tournament, g.st.Seed, g.gen, progress)
+	if err != nil {
+		return nil, fmt.Errorf("population: generation %d: %w", g.gen, err)
+	}
+	results := tournament.Tally(len(g.nets), played, g.cfg.Tournament.Scoring)
+	n := len(g.st.Agents)
 	results.Points, results.Wins, results.Draws, results.Losses = results.Points[:n], results.Wins[:n], results.Draws[:n], results.Losses[:n]
-	rep := &Report[M]{Generation: gen, Agents: st.Agents, Hall: hall, Results: results, Scheduled: len(results.Games)}
+	rep := &Report[M]{Generation: g.gen, Agents: g.st.Agents, Hall: g.hall, Results: results, Scheduled: len(results.Games)}
 	rep.Scores = make([]float64, n)
 	for i := range n {
 		rep.Scores[i] = float64(results.Points[i]) / float64(max(results.Wins[i]+results.Draws[i]+results.Losses[i], 1))
 	}
-	sigma := pooledSpread(results)
+	return rep, nil
+}
+
+// selectElite ranks the agents (by a race, by their mean over every
+// generation played, or by points), says how sure the elite's boundary
+// is, plays the title match and names the champion.
+func (g *generation[M, S]) selectElite(ctx context.Context, rep *Report[M]) error {
+	cfg, n := g.cfg, len(g.st.Agents)
+	sigma := pooledSpread(rep.Results)
+	var err error
 	switch {
 	case cfg.RacingGames > 0:
-		openings := nextOpening(schedule) // the hall of fame's included: schedule holds its games
-		play := raceGames(sp, cfg, st, nets, players, progress)
-		if results, rep.Ranking, rep.Selection, err = race(ctx, cfg, st.Agents, results, len(nets), sigma, openings, play); err != nil {
-			return nil, nil, fmt.Errorf("population: generation %d: %w", gen, err)
+		openings := nextOpening(g.schedule) // the hall of fame's included: schedule holds its games
+		if rep.Results, rep.Ranking, rep.Selection, err = race(ctx, cfg, g.st.Agents, rep.Results, len(g.nets), sigma, openings, g.racer()); err != nil {
+			return fmt.Errorf("population: generation %d: %w", g.gen, err)
 		}
-		rep.Results = results
 	case cfg.FitnessMemory:
-		rep.Ranking = rankByMean(st.Agents, results, cfg.FitnessCaution)
+		rep.Ranking = rankByMean(g.st.Agents, rep.Results, cfg.FitnessCaution)
 	default:
-		rep.Ranking = rank(results.Points)
+		rep.Ranking = rank(rep.Results.Points)
 	}
 	if cfg.RacingGames == 0 && cfg.Optimizer != SPSA { // SPSA ranks nothing: its mean moves by the pairs' results
 		boundary := cfg.Elite
 		if cfg.Optimizer.Mirrored() {
 			boundary = n / 2
 		}
-		rep.Selection.Sure = sureOf(rep.Ranking, standings(cfg, st.Agents, results, sigma), boundary)
+		rep.Selection.Sure = sureOf(rep.Ranking, standings(cfg, g.st.Agents, rep.Results, sigma), boundary)
 	}
 	if cfg.ChampionGames > 0 {
-		play := raceGames(sp, cfg, st, nets, players, progress)
-		if rep.Challenge, rep.Ranking, err = challenge(ctx, cfg, st, rep.Ranking, rep.Results.Games, play); err != nil {
-			return nil, nil, err
+		if rep.Challenge, rep.Ranking, err = challenge(ctx, cfg, g.st, rep.Ranking, rep.Results.Games, g.racer()); err != nil {
+			return err
 		}
 	}
-	rep.Fitness = time.Since(start)
 	rep.ChampionSlot = rep.Ranking[0]
 	if cfg.Optimizer.Mirrored() {
 		rep.ChampionSlot = 0 // the strategy's mean
 	}
-	rep.Champion = st.Agents[rep.ChampionSlot]
-	rep.Ratings = elo.Pool(n, pairs(results, n))
-	var champ func() search.Player[M, S] // for the ladder and the baselines
-	if players != nil {
-		champ = players[rep.ChampionSlot]
-	} else if champ, err = sp.Player(rep.Champion.Net); err != nil {
-		return nil, nil, fmt.Errorf("population: generation %d: champion %d: %w", gen, rep.Champion.ID, err)
-	}
+	rep.Champion = g.st.Agents[rep.ChampionSlot]
+	rep.Ratings = elo.Pool(n, pairs(rep.Results, n))
+	return nil
+}
 
-	if cfg.LadderDue(gen) {
-		if rep.Ladder, err = ladder(ctx, sp, cfg, st, champions, champ); err != nil {
-			return nil, nil, err
+// measure plays the champion's measurements that are due: the ladder,
+// the baselines and the curriculum's check.
+func (g *generation[M, S]) measure(ctx context.Context, rep *Report[M]) error {
+	champ, err := g.game.Player(rep.Champion.Net)
+	if err != nil {
+		return fmt.Errorf("population: generation %d: champion %d: %w", g.gen, rep.Champion.ID, err)
+	}
+	if g.cfg.LadderDue(g.gen) {
+		if rep.Ladder, err = g.ladder(ctx, champ); err != nil {
+			return err
 		}
 	}
-	if cfg.BaselineDue(gen) {
-		if rep.Baselines, err = baselines(ctx, sp, cfg, st, champions, champ); err != nil {
-			return nil, nil, err
+	if g.cfg.BaselineDue(g.gen) {
+		if rep.Baselines, err = g.baselines(ctx, champ); err != nil {
+			return err
 		}
 	}
-	if cfg.curriculumDue(gen) {
-		if rep.Curriculum, err = checkCurriculum(ctx, sp, cfg, st, nodes, champions[gen-cfg.CurriculumEvery], champ); err != nil {
-			return nil, nil, err
+	if g.cfg.curriculumDue(g.gen) {
+		if rep.Curriculum, err = checkCurriculum(ctx, g.game, g.cfg, g.st, g.nodes, g.champions[g.gen-g.cfg.CurriculumEvery], champ); err != nil {
+			return err
 		}
 	}
-	var learnt *nnet.Net // the champion distilled, whose step the whole elite takes
-	if cfg.distillDue(gen) {
-		if learnt, rep.Distill, err = distillChampion(ctx, sp, cfg, st.Seed, gen, rep.Champion, rep.Results.Games); err != nil {
-			return nil, nil, err
-		}
-	}
+	return nil
+}
+
+// breedNext breeds the next generation by the optimizer and carries the
+// run's champions and node budget over to it.
+func (g *generation[M, S]) breedNext(rep *Report[M], learnt *nnet.Net) (*State, error) {
+	cfg, st := g.cfg, g.st
 	var next *State
+	var err error
 	switch cfg.Optimizer {
 	case ES:
 		next, err = breedES(cfg, st, rep.Ranking)
 	case SPSA:
-		next, err = breedSPSA(cfg, st, results)
+		next, err = breedSPSA(cfg, st, rep.Results)
 	default:
-		next, err = breed(cfg, st, rep.Ranking, results, learnt)
+		next, err = breed(cfg, st, rep.Ranking, rep.Results, learnt)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if rep.Distill != nil {
 		rep.Distill.AgentID = next.Agents[0].ID
 	}
-	next.ChampionNet = st.ChampionNet
 	next.Nodes = st.Nodes
 	if rep.Curriculum != nil {
 		next.Nodes = rep.Curriculum.Next
 	}
 	next.Champions = append(slices.Clip(st.Champions), Champion{
-		Generation: gen, AgentID: rep.Champion.ID, Net: rep.Champion.Net, Points: results.Points[rep.ChampionSlot],
+		Generation: g.gen, AgentID: rep.Champion.ID, Net: rep.Champion.Net, Points: rep.Results.Points[rep.ChampionSlot],
 	})
-	if st.ChampionNet != nil {
-		// The append copied the champions: drop from the copy the nets
-		// that the next generation does not play against (st keeps its
-		// own). Only this generation's opponents and its champion hold
-		// nets, so few are visited.
-		keep := cfg.ChampionNets(gen + 1)
-		for _, g := range append(cfg.ChampionNets(gen), gen) { // the only ones that may hold nets
-			if !slices.Contains(keep, g) {
-				next.Champions[g].Net = nil
-			}
-		}
-		for g, net := range champions { // those read this time, kept if needed
-			if slices.Contains(keep, g) {
-				next.Champions[g].Net = net
-			}
+	if g.env.Champions() != nil {
+		g.keepNeeded(next)
+	}
+	return next, nil
+}
+
+// keepNeeded leaves in next's champions (a copy of st's) only the nets
+// the next generation plays against, with those read this time: only this
+// generation's opponents and its champion hold nets, so few are visited.
+func (g *generation[M, S]) keepNeeded(next *State) {
+	keep := g.cfg.ChampionNets(g.gen + 1)
+	for _, c := range append(g.cfg.ChampionNets(g.gen), g.gen) { // the only ones that may hold nets
+		if !slices.Contains(keep, c) {
+			next.Champions[c].Net = nil
 		}
 	}
-	rep.Elapsed = time.Since(start)
-	return next, rep, nil
+	for c, net := range g.champions { // those read this time, kept if needed
+		if slices.Contains(keep, c) {
+			next.Champions[c].Net = net
+		}
+	}
 }
 
 // championNets returns the nets of the champions Step plays against in
-// st's generation, by generation: from st.Champions, or read with
-// st.ChampionNet where the state no longer holds them.
-func championNets(ctx context.Context, cfg Config, st *State) (map[int]*nnet.Net, error) {
+// st's generation, by generation: from st.Champions, or read with read
+// (Env.Champions) where the state no longer holds them.
+func championNets(ctx context.Context, cfg Config, st *State, read func(context.Context, int) (*nnet.Net, error)) (map[int]*nnet.Net, error) {
 	nets := map[int]*nnet.Net{}
 	for _, g := range cfg.ChampionNets(st.Generation) {
 		if g >= len(st.Champions) {
@@ -298,11 +362,11 @@ func championNets(ctx context.Context, cfg Config, st *State) (map[int]*nnet.Net
 		}
 		net := st.Champions[g].Net
 		if net == nil {
-			if st.ChampionNet == nil {
+			if read == nil {
 				return nil, fmt.Errorf("population: generation %d: the net of generation %d's champion is missing", st.Generation, g)
 			}
 			var err error
-			if net, err = st.ChampionNet(ctx, g); err != nil {
+			if net, err = read(ctx, g); err != nil {
 				return nil, fmt.Errorf("population: generation %d: read the champion of generation %d: %w", st.Generation, g, err)
 			}
 		}
@@ -385,7 +449,8 @@ func pooledSpread[M comparable](r tournament.Results[M]) float64 {
 
 // ladder plays the champion against the last cfg.LadderChampions champions,
 // in a generation where the ladder is due (Config.LadderDue).
-func ladder[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, nets map[int]*nnet.Net, champ func() search.Player[M, S]) (Ladder[M], error) {
+func (g *generation[M, S]) ladder(ctx context.Context, champ func() search.Player[M, S]) (Ladder[M], error) {
+	cfg, st, sp, nets := g.cfg, g.st, g.game, g.champions
 	l := Ladder[M]{Played: true}
 	first := max(0, len(st.Champions)-cfg.LadderChampions)
 	for k, old := range st.Champions[first:] {
@@ -428,7 +493,8 @@ func ladderMean(opponents []LadderMatch) (float64, bool) {
 
 // baselines plays the champion against the fixed baselines and against the
 // champion of half as many generations ago.
-func baselines[M comparable, S search.Game[M]](ctx context.Context, sp Species[M, S], cfg Config, st *State, nets map[int]*nnet.Net, champ func() search.Player[M, S]) ([]Baseline[M], error) {
+func (g *generation[M, S]) baselines(ctx context.Context, champ func() search.Player[M, S]) ([]Baseline[M], error) {
+	cfg, st, sp, nets := g.cfg, g.st, g.game, g.champions
 	if cfg.BaselineGames == 0 {
 		return nil, nil
 	}

@@ -26,7 +26,7 @@ func smallConfig(workers int) population.Config {
 
 type dm = draughts.Move
 
-var fast = games.Draughts().Species(games.Setup{Depth: 1})
+var fast = population.LocalEnv(games.Draughts(), games.Setup{Depth: 1})
 
 func encode(t *testing.T, st *population.State) []byte {
 	t.Helper()
@@ -180,14 +180,15 @@ func TestLadderScoring(t *testing.T) {
 // all.
 // onDemand returns a copy of *all that reads champions' nets through
 // ChampionNet from whatever state *all holds then (standing in for the
-// database), recording the generations read in reads.
-func onDemand(all **population.State, reads *[]int) *population.State {
-	lean := **all
-	lean.ChampionNet = func(_ context.Context, g int) (*nnet.Net, error) {
+// database), recording the generations read in reads, and fast's Env with
+// that reader.
+func onDemand(all **population.State, reads *[]int) (*population.State, population.Local[dm, *draughts.Game]) {
+	lean, env := **all, fast
+	env.ChampionNet = func(_ context.Context, g int) (*nnet.Net, error) {
 		*reads = append(*reads, g)
 		return (*all).Champions[g].Net, nil
 	}
-	return &lean
+	return &lean, env
 }
 
 func TestChampionNetsReadOnDemand(t *testing.T) {
@@ -200,13 +201,13 @@ func TestChampionNetsReadOnDemand(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reads []int
-	st := onDemand(&all, &reads)
+	st, lean := onDemand(&all, &reads)
 	for gen := range 14 {
 		var repAll, repLean *population.Report[dm]
 		if all, repAll, err = population.Step(ctx, fast, cfg, all, nil); err != nil {
 			t.Fatal(err)
 		}
-		if st, repLean, err = population.Step(ctx, fast, cfg, st, nil); err != nil {
+		if st, repLean, err = population.Step(ctx, lean, cfg, st, nil); err != nil {
 			t.Fatalf("generation %d: %v", gen, err)
 		}
 		if !slices.Equal(repAll.Results.Points, repLean.Results.Points) || repAll.Ladder.Mean != repLean.Ladder.Mean ||
@@ -254,14 +255,14 @@ func TestHallOfFame(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reads []int
-	st := onDemand(&all, &reads)
+	st, lean := onDemand(&all, &reads)
 	scoring := tournament.DefaultScoring
 	for gen := range 9 {
 		var repAll, rep *population.Report[dm]
 		if all, repAll, err = population.Step(ctx, fast, cfg, all, nil); err != nil {
 			t.Fatal(err)
 		}
-		if st, rep, err = population.Step(ctx, fast, cfg, st, nil); err != nil {
+		if st, rep, err = population.Step(ctx, lean, cfg, st, nil); err != nil {
 			t.Fatalf("generation %d: %v", gen, err)
 		}
 		if !slices.Equal(repAll.Results.Points, rep.Results.Points) {
@@ -421,25 +422,15 @@ func TestEvolutionStrategy(t *testing.T) {
 // champion against the champion of 2 generations before, 4 games) and
 // the others do not; a check raises the budget by half exactly when the
 // champion scores at most half; the next generation then plays under the
-// raised budget (the species' AtNodes is asked for it), and a state read
+// raised budget (the Env's Game is asked for it), and a state read
 // back from JSON carries it.
 func TestCurriculum(t *testing.T) {
 	ctx := context.Background()
 	cfg := smallConfig(2)
 	cfg.CurriculumEvery, cfg.CurriculumGames = 2, 4
 	cfg.BaselineEvery = 0
-	base := games.Draughts().Species(games.Setup{Depth: 3, Nodes: 60})
 	var asked []int64
-	var at func(sp population.Species[dm, *draughts.Game]) population.Species[dm, *draughts.Game]
-	at = func(sp population.Species[dm, *draughts.Game]) population.Species[dm, *draughts.Game] {
-		inner := sp.AtNodes
-		sp.AtNodes = func(nodes int64) population.Species[dm, *draughts.Game] {
-			asked = append(asked, nodes)
-			return at(inner(nodes))
-		}
-		return sp
-	}
-	sp := at(base)
+	sp := askedEnv{population.LocalEnv(games.Draughts(), games.Setup{Depth: 3, Nodes: 60}), &asked}
 	st, err := population.New("draughts", nnet.NumDraughtsInputs, cfg, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -452,7 +443,7 @@ func TestCurriculum(t *testing.T) {
 			t.Fatal(err)
 		}
 		if st.Nodes > 0 && st.Nodes != 60 && !slices.Equal(asked, []int64{st.Nodes}) {
-			t.Errorf("generation %d at %d nodes asked the species for %v", g, st.Nodes, asked)
+			t.Errorf("generation %d at %d nodes asked the Env for %v", g, st.Nodes, asked)
 		}
 		c := rep.Curriculum
 		if (c != nil) != (g == 2 || g == 4 || g == 6) {
@@ -630,4 +621,19 @@ func TestTitleMatch(t *testing.T) {
 	if !bytes.Equal(encode(t, resumed), encode(t, st)) {
 		t.Error("the state after 8 generations differs when resumed at 5")
 	}
+}
+
+// askedEnv is a Local Env that notes the node budgets it is asked to bind
+// the game at, other than the setup's own.
+type askedEnv struct {
+	population.Local[dm, *draughts.Game]
+	asked *[]int64
+}
+
+// Game notes nodes and binds the game.
+func (e askedEnv) Game(nodes int64) games.Binding[dm, *draughts.Game] {
+	if nodes != 0 {
+		*e.asked = append(*e.asked, nodes)
+	}
+	return e.Local.Game(nodes)
 }

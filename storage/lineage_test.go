@@ -17,6 +17,7 @@ import (
 	"evolved/daemon"
 	"evolved/distill"
 	"evolved/game/draughts"
+	"evolved/games"
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/storage"
@@ -594,13 +595,7 @@ func distilledTwin(t *testing.T, fit func(w []float64, games int), edit func(*po
 	if edit != nil {
 		edit(&cfg)
 	}
-	sp := species
-	sp.Distill = func(_ context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], _ int64, _ distill.Options) (*nnet.Net, distill.Report, error) {
-		w := net.Weights()
-		fit(w, len(games))
-		n, err := net.WithWeights(w)
-		return n, distill.Report{Games: len(games)}, err
-	}
+	sp := fitEnv{species, fit}
 	dir := t.TempDir()
 	keptPath = filepath.Join(dir, "kept.db")
 	all, kept = mustOpen(t, filepath.Join(dir, "all.db")), mustOpen(t, keptPath)
@@ -654,4 +649,20 @@ func checkRebuilds(t *testing.T, all, kept *storage.DB, keptPath string) {
 	if p, err := kept.CheckLineage(ctx); err != nil || len(p) != 0 {
 		t.Errorf("check: problems %v, %v", p, err)
 	}
+}
+
+// fitEnv is a Local Env whose distillation moves the champion's weights
+// by fit instead of searching.
+type fitEnv struct {
+	population.Local[draughts.Move, *draughts.Game]
+	fit func(w []float64, games int)
+}
+
+// Distill returns net with its weights moved by e.fit.
+func (e fitEnv) Distill(_ context.Context, _ games.Binding[draughts.Move, *draughts.Game], net *nnet.Net, records []tournament.Record[draughts.Move], _ int64,
+	_ uint64, _ int, _ distill.Options) (*nnet.Net, distill.Report, error) {
+	w := net.Weights()
+	e.fit(w, len(records))
+	n, err := net.WithWeights(w)
+	return n, distill.Report{Games: len(records)}, err
 }

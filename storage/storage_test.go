@@ -164,8 +164,8 @@ func TestSecondWriterIsRefused(t *testing.T) {
 	second.Close()
 }
 
-// species is a fast draughts species for storage tests.
-var species = games.Draughts().Species(games.Setup{Depth: 1})
+// species is a fast draughts Env for storage tests.
+var species = population.LocalEnv(games.Draughts(), games.Setup{Depth: 1})
 
 func testConfig() population.Config {
 	cfg := population.DefaultConfig()
@@ -249,7 +249,7 @@ func loadState(ctx context.Context, db *storage.DB) (*population.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return daemon.PopulationState(p, db.ChampionNet("draughts")), nil
+	return daemon.PopulationState(p), nil
 }
 
 func TestLoadStateEqualsTheStateInMemory(t *testing.T) {
@@ -277,7 +277,7 @@ func TestLoadStateEqualsTheStateInMemory(t *testing.T) {
 		if c.Net != nil {
 			t.Errorf("champion %d was loaded with its net", c.Generation)
 		}
-		net, err := loaded.ChampionNet(ctx, c.Generation)
+		net, err := db.ChampionNet("draughts")(ctx, c.Generation)
 		if err != nil {
 			t.Fatal(err)
 		}
