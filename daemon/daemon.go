@@ -11,7 +11,6 @@
 package daemon
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -168,90 +167,6 @@ func New(ctx context.Context, cfg Config, opts Options) (*Daemon, error) {
 	return d, nil
 }
 
-// startSite opens the web site's socket and prepares the site over the
-// daemon's database (a read-only connection of its own).
-func (d *Daemon) startSite(ctx context.Context, cfg Config, opts Options) error {
-	token := siteToken(cfg, opts)
-	ln, err := web.Listen(cfg.HTTP.Listen, token)
-	if err != nil {
-		return fmt.Errorf("daemon: http.listen: %w", err)
-	}
-	site, err := web.New(ctx, web.Options{DB: cfg.DB, Token: token, Logger: d.log, Version: opts.Version,
-		Collectors: d.metrics.Collectors(), Targets: d.targets,
-		LabDB: cmp.Or(cfg.HTTP.LabDB, web.DefaultLabDB(cfg.DB)), AllowLabOnLoopback: cfg.HTTP.AllowLabOnLoopback,
-		LabEngines: web.FindLabEngines()})
-	if err != nil {
-		ln.Close()
-		return fmt.Errorf("daemon: %w", err)
-	}
-	d.site, d.httpLn = site, ln
-	return nil
-}
-
-// siteToken is the web site's access token: the configuration's, or else
-// $EVOLVED_HTTP_TOKEN's.
-func siteToken(cfg Config, opts Options) string {
-	if cfg.HTTP.Token != "" {
-		return cfg.HTTP.Token
-	}
-	lookup := opts.LookupEnv
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	token, _ := lookup(web.TokenEnv)
-	return token
-}
-
-// targets returns the generation target of each game the daemon evolves,
-// for the site's ETA.
-func (d *Daemon) targets() map[string]int {
-	cfg := d.config()
-	out := map[string]int{}
-	for _, g := range cfg.Games {
-		out[g] = cfg.Generations
-	}
-	return out
-}
-
-// startCluster connects to the NATS server of cfg.Cluster, first
-// starting it beside the database when it is embedded, and prepares the
-// coordinator.
-func (d *Daemon) startCluster(ctx context.Context, cfg Config, lookup func(string) (string, bool)) error {
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	cc := cfg.Cluster
-	conn := cluster.ConnectOptions{URL: cc.NATS, Name: "evolved coordinator", TLSCA: cc.TLSCA, TLSCert: cc.TLSCert, TLSKey: cc.TLSKey, Log: d.log}.FromEnvironment(lookup)
-	if cc.NATS == "embedded" {
-		dir := cc.StoreDir
-		if dir == "" {
-			dir = cfg.DB + ".nats"
-		}
-		s, err := cluster.StartServer(cluster.ServerOptions{Listen: cc.Listen, StoreDir: dir, Token: conn.Token, User: conn.User, Password: conn.Password,
-			TLSCert: cc.ServerCert, TLSKey: cc.ServerKey})
-		if err != nil {
-			return fmt.Errorf("daemon: %w", err)
-		}
-		d.natsServer = s
-		conn.URL = s.URL()
-		if conn.TLSCA == "" {
-			conn.TLSCA = cc.ServerCert // a self-signed certificate is its own authority
-		}
-		d.log.Info("embedded NATS server started: add workers with evolved worker --nats URL", "url", s.URL(), "store", dir)
-	}
-	nc, err := cluster.Connect(ctx, conn)
-	if err != nil {
-		return fmt.Errorf("daemon: %w", err)
-	}
-	d.nc = nc
-	coord, err := cluster.NewCoordinator(ctx, nc, cluster.Limits{AckWait: time.Duration(cc.AckWait) * time.Second}, d.log)
-	if err != nil {
-		return fmt.Errorf("daemon: %w", err)
-	}
-	d.coord = coord
-	return nil
-}
-
 // Close closes the NATS connection and the embedded server, if any, and
 // the database.
 func (d *Daemon) Close() error {
@@ -300,29 +215,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 
-	// Catch up with the retention before evolving: a database from before
-	// retention existed, or a smaller keep since the last run.
-	pruned, err := d.db.Prune(ctx, cfg.Jobs.Retention())
-	if err != nil && ctx.Err() != nil {
-		// Stopped before evolving (a large catch-up, or a signal just
-		// after New): a clean stop, as one during a generation is.
-		d.log.Info("stopped before the first generation")
-		return nil
-	}
-	if err != nil {
+	if stopped, err := d.catchUp(ctx, cfg); stopped || err != nil {
 		return err
-	}
-	if pruned != (storage.Pruned{}) {
-		d.log.Info("retention applied", "games_deleted", pruned.Games, "genomes_dropped", pruned.Genomes,
-			"prune_keep", cfg.Jobs.PruneKeep, "genome_keep", cfg.Jobs.GenomeKeep)
-	}
-	if on, err := d.db.AutoVacuum(ctx); err == nil && !on {
-		d.log.Warn("the database cannot shrink: turning on incremental vacuum needs free disk space as large as the database; its free pages are still reused",
-			"db", cfg.DB)
-	}
-	if cfg.Jobs.RatingEvery > 0 && d.workers() == 1 {
-		d.log.Warn("ratings share the only worker with the evolution: while a rating runs, each of its games holds it and the evolution waits; give workers = 2 or more, or jobs.rating_every = 0",
-			"rating_every", cfg.Jobs.RatingEvery)
 	}
 	jobs, err := d.startJobs(cfg.Jobs)
 	if err != nil {
@@ -341,22 +235,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	defer cancel()
 	go d.watchdog(ctx)
 	if d.site != nil {
-		ln := d.httpLn
-		d.httpLn = nil // Serve closes it
-		served := make(chan struct{})
-		go func() {
-			defer close(served)
-			if err := d.site.Serve(ctx, ln); err != nil {
-				d.log.Error("the web site stopped; the evolution goes on", "err", err)
-			}
-		}()
 		// Stop the site and let its requests finish before Close closes
 		// the database under them.
-		defer func() {
-			cancel()
-			<-served
-		}()
-		d.log.Info("web site serving", "url", "http://"+ln.Addr().String()+"/")
+		defer d.serveSite(ctx, cancel)()
 	}
 	go func() {
 		for {
@@ -369,19 +250,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}()
 
-	g, gctx := errgroup.WithContext(ctx)
-	for _, name := range cfg.Games {
-		g.Go(func() error {
-			run, err := newGameRun(name)
-			if err != nil {
-				return err
-			}
-			return run.evolve(gctx, d)
-		})
-	}
-	d.notifier.Notify("READY=1\nSTATUS=evolving " + fmt.Sprint(cfg.Games))
-	d.log.Info("evolving", "games", cfg.Games, "db", cfg.DB, "workers", d.workers(), "generations", cfg.Generations)
-	err = g.Wait()
+	err = d.evolveAll(ctx, cfg)
 	switch {
 	case ctx.Err() != nil:
 		end = context.Cause(ctx) // the stop has reached the ratings already
@@ -396,6 +265,54 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.log.Info("stopped; the generations in flight were abandoned and will be replayed on the next start")
 	}
 	return nil
+}
+
+// catchUp applies the retention before evolving (a database from before
+// retention existed, or a smaller keep since the last run) and warns of
+// what will hold the run back. stopped reports a stop signal during it, a
+// clean stop as one during a generation is.
+func (d *Daemon) catchUp(ctx context.Context, cfg Config) (stopped bool, err error) {
+	pruned, err := d.db.Prune(ctx, cfg.Jobs.Retention())
+	if err != nil && ctx.Err() != nil {
+		// Stopped before evolving (a large catch-up, or a signal just
+		// after New).
+		d.log.Info("stopped before the first generation")
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if pruned != (storage.Pruned{}) {
+		d.log.Info("retention applied", "games_deleted", pruned.Games, "genomes_dropped", pruned.Genomes,
+			"prune_keep", cfg.Jobs.PruneKeep, "genome_keep", cfg.Jobs.GenomeKeep)
+	}
+	if on, err := d.db.AutoVacuum(ctx); err == nil && !on {
+		d.log.Warn("the database cannot shrink: turning on incremental vacuum needs free disk space as large as the database; its free pages are still reused",
+			"db", cfg.DB)
+	}
+	if cfg.Jobs.RatingEvery > 0 && d.workers() == 1 {
+		d.log.Warn("ratings share the only worker with the evolution: while a rating runs, each of its games holds it and the evolution waits; give workers = 2 or more, or jobs.rating_every = 0",
+			"rating_every", cfg.Jobs.RatingEvery)
+	}
+	return false, nil
+}
+
+// evolveAll evolves every configured population, one goroutine each,
+// until each reaches the target, ctx ends or one fails.
+func (d *Daemon) evolveAll(ctx context.Context, cfg Config) error {
+	g, gctx := errgroup.WithContext(ctx)
+	for _, name := range cfg.Games {
+		g.Go(func() error {
+			run, err := newGameRun(name)
+			if err != nil {
+				return err
+			}
+			return run.evolve(gctx, d)
+		})
+	}
+	d.notifier.Notify("READY=1\nSTATUS=evolving " + fmt.Sprint(cfg.Games))
+	d.log.Info("evolving", "games", cfg.Games, "db", cfg.DB, "workers", d.workers(), "generations", cfg.Generations)
+	return g.Wait()
 }
 
 // statusLine joins the populations' status texts.
