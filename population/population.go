@@ -421,6 +421,16 @@ func (c Config) validateSteps(opt Optimizer) error {
 // the memory of past generations, the hall of fame, the race and SPSA's
 // games, for the optimizer opt.
 func (c Config) validateFitness(opt Optimizer) error {
+	for _, check := range []func(Optimizer) error{c.validateSelection, c.validateRace, c.validateSPSA, c.validateLearning, c.validatePresetKeys} {
+		if err := check(opt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateSelection checks how the agents are ranked: the fitness memory and the hall of fame.
+func (c Config) validateSelection(opt Optimizer) error {
 	switch {
 	case c.FitnessCaution < 0 || c.FitnessCaution > MaxFitnessCaution || math.IsNaN(c.FitnessCaution):
 		return configError("fitness_caution", c.FitnessCaution, "want 0 (rank by the mean) to %d standard errors", MaxFitnessCaution)
@@ -432,6 +442,13 @@ func (c Config) validateFitness(opt Optimizer) error {
 		return configError("hall_of_fame", c.HallOfFame, "want 0 (none) to %d champions", MaxHallOfFame)
 	case c.HallOfFame > 0 && (c.HallGames < 2 || c.HallGames > MaxHallGames || c.HallGames%2 != 0):
 		return configError("hall_games", c.HallGames, "want an even number from 2 to %d (pairs, one game with each colour)", MaxHallGames)
+	}
+	return nil
+}
+
+// validateRace checks the race and the title match.
+func (c Config) validateRace(opt Optimizer) error {
+	switch {
 	case c.RacingGames < 0 || c.RacingGames > MaxRacingGames:
 		return configError("racing_games", c.RacingGames, "want 0 (no race) to %d games a generation", MaxRacingGames)
 	case c.RacingGames > 0 && opt.Mirrored():
@@ -444,12 +461,26 @@ func (c Config) validateFitness(opt Optimizer) error {
 		return configError("champion_games", c.ChampionGames, "want 0 (no title match) or an even number up to %d (pairs, one game with each colour)", MaxBaselineGames)
 	case c.ChampionGames > 0 && opt.Mirrored():
 		return configError("champion_games", c.ChampionGames, `not with preset %q: its champion is its mean, which no agent challenges`, opt)
+	}
+	return nil
+}
+
+// validateSPSA checks the keys of preset "spsa".
+func (c Config) validateSPSA(opt Optimizer) error {
+	switch {
 	case opt == SPSA && c.HallOfFame > 0:
 		return configError("hall_of_fame", c.HallOfFame, `not with preset "spsa": its pairs play only each other`)
 	case c.SPSAGames < 0 || c.SPSAGames > MaxHallGames || c.SPSAGames%2 != 0:
 		return configError("spsa_games", c.SPSAGames, "want 0 (%d) or an even number up to %d (pairs, one game with each colour)", DefaultSPSAGames, MaxHallGames)
 	case c.SPSARate < 0 || c.SPSARate > MaxSPSARate || math.IsNaN(c.SPSARate):
 		return configError("spsa_rate", c.SPSARate, "want 0 (1) to %d", MaxSPSARate)
+	}
+	return nil
+}
+
+// validateLearning checks the curriculum and the distillation, and the keys that need them.
+func (c Config) validateLearning(opt Optimizer) error {
+	switch {
 	case c.CurriculumEvery < 0:
 		return configError("curriculum_every", c.CurriculumEvery, "must not be negative (0: the node budget never changes)")
 	case c.CurriculumGames < 0 || c.CurriculumGames > MaxBaselineGames || c.CurriculumGames%2 != 0:
@@ -472,6 +503,13 @@ func (c Config) validateFitness(opt Optimizer) error {
 			field, v = "curriculum_step", c.CurriculumStep
 		}
 		return configError(field, v, "needs curriculum_every > 0")
+	}
+	return nil
+}
+
+// validatePresetKeys checks that the keys of a preset are set only with it.
+func (c Config) validatePresetKeys(opt Optimizer) error {
+	switch {
 	case opt != SPSA && (c.SPSAGames != 0 || c.SPSARate != 0):
 		field, v := "spsa_games", any(c.SPSAGames)
 		if c.SPSAGames == 0 {

@@ -123,19 +123,9 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 			break
 		}
 		boundary := (s[open[room-1]].stat + s[open[room]].stat) / 2
-		var undecided []int
-		for _, i := range open {
-			margin := float64(z * s[i].se)
-			switch {
-			case s[i].stat-margin > boundary:
-				in = append(in, i)
-			case s[i].stat+margin < boundary:
-				out = append(out, i)
-			default:
-				undecided = append(undecided, i)
-			}
-		}
-		open = undecided
+		var newIn, newOut []int
+		newIn, newOut, open = place(open, s, boundary, z)
+		in, out = append(in, newIn...), append(out, newOut...)
 		if room = cfg.Elite - len(in); room <= 0 || room >= len(open) {
 			continue // every agent is placed now: the top of the loop ends it
 		}
@@ -147,25 +137,8 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 		if racing < 2 {
 			break
 		}
-		runners := slices.Clone(open)
-		slices.SortStableFunc(runners, func(a, b int) int {
-			da := math.Abs(s[a].stat-boundary) / max(s[a].se, math.SmallestNonzeroFloat64)
-			db := math.Abs(s[b].stat-boundary) / max(s[b].se, math.SmallestNonzeroFloat64)
-			if c := cmp.Compare(da, db); c != 0 {
-				return c
-			}
-			return a - b
-		})
-		runners = runners[:racing]
-		slices.Sort(runners)
 		var schedule []tournament.Pairing
-		for x, a := range runners {
-			for _, b := range runners[x+1:] {
-				schedule = append(schedule, tournament.Pairing{First: a, Second: b, OpeningIndex: openings},
-					tournament.Pairing{First: b, Second: a, OpeningIndex: openings})
-				openings++
-			}
-		}
+		schedule, openings = roundRobin(closest(open, s, boundary, racing), openings)
 		games, err := play(ctx, schedule, len(r.Games))
 		if err != nil {
 			return r, nil, sel, fmt.Errorf("race round %d: %w", sel.RaceRounds+1, err)
@@ -190,6 +163,57 @@ func race[M comparable](ctx context.Context, cfg Config, agents []Agent, r tourn
 	ranking := append(in, out...)
 	sel.Sure = sureOf(ranking, s, cfg.Elite)
 	return r, ranking, sel, nil
+}
+
+// place splits the open agents by their standings s against boundary:
+// in (surely above it at z standard errors), out (surely below) and the
+// undecided, each in open's order.
+func place(open []int, s []standing, boundary, z float64) (in, out, undecided []int) {
+	for _, i := range open {
+		margin := float64(z * s[i].se)
+		switch {
+		case s[i].stat-margin > boundary:
+			in = append(in, i)
+		case s[i].stat+margin < boundary:
+			out = append(out, i)
+		default:
+			undecided = append(undecided, i)
+		}
+	}
+	return in, out, undecided
+}
+
+// closest returns the racing agents of open nearest boundary in standard
+// errors (ties by slot), in slot order: those whose place a round's games
+// decide best.
+func closest(open []int, s []standing, boundary float64, racing int) []int {
+	runners := slices.Clone(open)
+	slices.SortStableFunc(runners, func(a, b int) int {
+		da := math.Abs(s[a].stat-boundary) / max(s[a].se, math.SmallestNonzeroFloat64)
+		db := math.Abs(s[b].stat-boundary) / max(s[b].se, math.SmallestNonzeroFloat64)
+		if c := cmp.Compare(da, db); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	runners = runners[:racing]
+	slices.Sort(runners)
+	return runners
+}
+
+// roundRobin returns a round of runners, each pair a pair of games from
+// one opening, the openings numbered from openings on, and the next
+// opening free.
+func roundRobin(runners []int, openings int) ([]tournament.Pairing, int) {
+	var schedule []tournament.Pairing
+	for x, a := range runners {
+		for _, b := range runners[x+1:] {
+			schedule = append(schedule, tournament.Pairing{First: a, Second: b, OpeningIndex: openings},
+				tournament.Pairing{First: b, Second: a, OpeningIndex: openings})
+			openings++
+		}
+	}
+	return schedule, openings
 }
 
 // racer returns the racer of the generation: its games through the Env,

@@ -547,21 +547,50 @@ func (g *generation[M, S]) baselines(ctx context.Context, champ func() search.Pl
 // same for all; and the children are theirs, so what the fit learnt is
 // what the population inherits.
 func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M], learnt *nnet.Net) (*State, error) {
-	next := &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}
-	add := func(net *nnet.Net, origin Origin, node *nnet.Node, recipe *lineage.Recipe, parents ...int64) {
-		next.Agents = append(next.Agents, Agent{ID: next.NextID, Net: net, Origin: origin, Parents: parents, Node: node, Recipe: recipe})
-		next.NextID++
+	b := &brood{cfg: cfg, st: st, next: &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}}
+	if err := keepElite(b, ranking, results, learnt); err != nil {
+		return nil, err
 	}
-	gen, game, steps := st.Generation, st.Game, cfg.Steps()
-	// Every child is made through its lineage.Recipe, the one
-	// implementation storage also rebuilds dropped genomes with.
-	child := func(r lineage.Recipe, parents ...Agent) (*nnet.Net, nnet.Node, error) {
-		nets := make([]*nnet.Net, len(parents))
-		for i, p := range parents {
-			nets[i] = p.Net
+	byRank := func(r int) Agent {
+		if learnt != nil && r <= cfg.Elite {
+			return b.next.Agents[r-1]
 		}
-		return r.Make(st.Seed, game, gen, steps, nets...)
+		return st.Agents[ranking[r-1]]
 	}
+	gen := st.Generation
+	for i, pair := range cfg.Crossovers {
+		dom, sub := byRank(pair[0]), byRank(pair[1])
+		r1 := lineage.Recipe{Op: lineage.CrossoverFirst, Index: i}
+		r2 := lineage.Recipe{Op: lineage.CrossoverSecond, Index: i}
+		c1, node, err := b.child(r1, dom, sub)
+		if err != nil {
+			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
+		}
+		c2, _, err := b.child(r2, sub, dom)
+		if err != nil {
+			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
+		}
+		b.add(c1, Crossover, &node, &r1, dom.ID, sub.ID)
+		b.add(c2, Crossover, &node, &r2, sub.ID, dom.ID)
+		if err := b.mutate(dom); err != nil {
+			return nil, err
+		}
+		if err := b.mutate(sub); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range cfg.Mutants {
+		if err := b.mutate(byRank(r)); err != nil {
+			return nil, err
+		}
+	}
+	return b.next, nil
+}
+
+// keepElite puts the elite into the next generation in rank order: each
+// unchanged, or with learnt moved by the distillation's step (see breed).
+func keepElite[M comparable](b *brood, ranking []int, results tournament.Results[M], learnt *nnet.Net) error {
+	st := b.st
 	var step []lineage.Change // learnt's change of the champion's weights
 	if learnt != nil {
 		cw := st.Agents[ranking[0]].Net.Weights()
@@ -571,68 +600,61 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 			}
 		}
 	}
-	for r := 1; r <= cfg.Elite; r++ {
+	for r := 1; r <= b.cfg.Elite; r++ {
 		slot := ranking[r-1]
 		a := st.Agents[slot]
 		pastPoints := a.PastPoints + results.Points[slot]
 		pastGames := a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]
 		if learnt == nil {
-			next.Agents = append(next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
+			b.next.Agents = append(b.next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
 				PastPoints: pastPoints, PastGames: pastGames})
 			continue
 		}
 		recipe := lineage.Recipe{Op: lineage.Distill, Step: step}
-		net, _, err := child(recipe, a)
+		net, _, err := b.child(recipe, a)
 		if err != nil {
-			return nil, fmt.Errorf("population: generation %d: the distillation's step on elite %d: %w", gen, a.ID, err)
+			return fmt.Errorf("population: generation %d: the distillation's step on elite %d: %w", st.Generation, a.ID, err)
 		}
-		add(net, Distilled, nil, &recipe, a.ID)
-		next.Agents[len(next.Agents)-1].PastPoints, next.Agents[len(next.Agents)-1].PastGames = pastPoints, pastGames
+		b.add(net, Distilled, nil, &recipe, a.ID)
+		b.next.Agents[len(b.next.Agents)-1].PastPoints, b.next.Agents[len(b.next.Agents)-1].PastGames = pastPoints, pastGames
 	}
-	byRank := func(r int) Agent {
-		if learnt != nil && r <= cfg.Elite {
-			return next.Agents[r-1]
-		}
-		return st.Agents[ranking[r-1]]
+	return nil
+}
+
+// brood is the next generation as breed makes it.
+type brood struct {
+	cfg       Config
+	st        *State
+	next      *State
+	mutations int // the mutants made so far
+}
+
+// add appends a new genome, with the run's next ID.
+func (b *brood) add(net *nnet.Net, origin Origin, node *nnet.Node, recipe *lineage.Recipe, parents ...int64) {
+	b.next.Agents = append(b.next.Agents, Agent{ID: b.next.NextID, Net: net, Origin: origin, Parents: parents, Node: node, Recipe: recipe})
+	b.next.NextID++
+}
+
+// child makes a genome through its lineage.Recipe, the one implementation
+// storage also rebuilds dropped genomes with.
+func (b *brood) child(r lineage.Recipe, parents ...Agent) (*nnet.Net, nnet.Node, error) {
+	nets := make([]*nnet.Net, len(parents))
+	for i, p := range parents {
+		nets[i] = p.Net
 	}
-	mutations := 0
-	mutate := func(a Agent) error {
-		r := lineage.Recipe{Op: lineage.Mutation, Index: mutations}
-		net, _, err := child(r, a)
-		if err != nil {
-			return fmt.Errorf("population: generation %d: mutation %d: %w", gen, mutations, err)
-		}
-		add(net, Mutation, nil, &r, a.ID)
-		mutations++
-		return nil
+	return r.Make(b.st.Seed, b.st.Game, b.st.Generation, b.cfg.Steps(), nets...)
+}
+
+// mutate adds the next mutant of a.
+func (b *brood) mutate(a Agent) error {
+	r := lineage.Recipe{Op: lineage.Mutation, Index: b.mutations}
+	net, _, err := b.child(r, a)
+	if err != nil {
+		return fmt.Errorf("population: generation %d: mutation %d: %w", b.st.Generation, b.mutations, err)
 	}
-	for i, pair := range cfg.Crossovers {
-		dom, sub := byRank(pair[0]), byRank(pair[1])
-		r1 := lineage.Recipe{Op: lineage.CrossoverFirst, Index: i}
-		r2 := lineage.Recipe{Op: lineage.CrossoverSecond, Index: i}
-		c1, node, err := child(r1, dom, sub)
-		if err != nil {
-			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
-		}
-		c2, _, err := child(r2, sub, dom)
-		if err != nil {
-			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
-		}
-		add(c1, Crossover, &node, &r1, dom.ID, sub.ID)
-		add(c2, Crossover, &node, &r2, sub.ID, dom.ID)
-		if err := mutate(dom); err != nil {
-			return nil, err
-		}
-		if err := mutate(sub); err != nil {
-			return nil, err
-		}
-	}
-	for _, r := range cfg.Mutants {
-		if err := mutate(byRank(r)); err != nil {
-			return nil, err
-		}
-	}
-	return next, nil
+	b.add(net, Mutation, nil, &r, a.ID)
+	b.mutations++
+	return nil
 }
 
 // pairs turns the games among the first n slots (the population's, not
