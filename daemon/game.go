@@ -98,19 +98,19 @@ const jobBaselineIndex = 1000
 // under the current configuration, as the baseline job does.
 func (r kindRun[M, S, C]) baselines(ctx context.Context, d *Daemon, c storage.ChampionGenome) ([]string, error) {
 	sec := r.section(d.config())
-	species := r.kind.Bind(sec.setup())
-	champ, err := species.Player(c.Net)
+	bound := r.kind.Bind(sec.setup())
+	champ, err := bound.Player(c.Net)
 	if err != nil {
 		return nil, err
 	}
 	pc := sec.common()
 	var parts []string
 	for i, spec := range pc.Baselines {
-		opp, err := species.Baseline(spec)
+		opp, err := bound.Baseline(spec)
 		if err != nil {
 			return nil, err
 		}
-		res, err := tournament.Match(ctx, species.Arena, champ, opp, tournament.MatchOptions{
+		res, err := tournament.Match(ctx, bound.Arena, champ, opp, tournament.MatchOptions{
 			Games: pc.BaselineGames, Slots: d.slots, Concurrency: d.workers(),
 			Seed: seed.Derive(c.Seed, r.kind.Name, c.Generation, seed.Baseline, jobBaselineIndex+i),
 		})

@@ -197,7 +197,7 @@ func rateChampion[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 // or a kill interrupted: the latest rating generation (a multiple of
 // jobs.rating_every) already played, if its champion has no rating yet.
 // Older missing ratings stay missing: they were measurements, not state.
-func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], species games.Binding[M, S],
+func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, kind games.Kind[M, S], bound games.Binding[M, S],
 	st *population.State) {
 	every := d.config().Jobs.RatingEvery
 	if every <= 0 || st.Generation == 0 {
@@ -235,7 +235,7 @@ func redoRating[M comparable, S search.Game[M]](ctx context.Context, d *Daemon, 
 		log.Warn("could not read the champion whose rating was interrupted", "err", err)
 		return
 	}
-	champion, err := species.Player(c.Net)
+	champion, err := bound.Player(c.Net)
 	if err != nil {
 		log.Warn("could not make the champion whose rating was interrupted", "err", err)
 		return

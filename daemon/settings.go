@@ -26,7 +26,7 @@ import (
 // their keys (preset, quiet_net, population, elite, hidden, the ladder's,
 // the baselines', the hall of fame's, the mutation steps, fitness_memory
 // and fitness_caution) and checked by its Validate. The fields below are
-// the game's: how its games are played, which the species reads, and the
+// the game's: how its games are played, which the game's binding reads, and the
 // keys the genetic algorithm takes in another form (population). The
 // embedded fields without a key (Crossovers, Mutants, Flags, Tournament)
 // mean nothing here: population sets them.
