@@ -1,18 +1,15 @@
 package web
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"evolved/game/chess"
@@ -27,7 +24,7 @@ import (
 // and with the site's visitors.
 const (
 	// DefaultLabQueue bounds the runs waiting behind the one that runs.
-	DefaultLabQueue = 4
+	DefaultLabQueue = lab.DefaultQueue
 	// labStopWait is how long a stop request waits for the run to store
 	// what it learnt before answering "stopping".
 	labStopWait = 10 * time.Second
@@ -53,297 +50,13 @@ func DefaultLabDB(db string) string {
 var errLabForbidden = errors.New("starting lab work needs the site's access token ([http] token or $" + TokenEnv +
 	"); on loopback without one, allow it with `evolved serve --allow-lab-on-loopback` ([http] allow_lab_on_loopback)")
 
-// labJob is a run the site queued or runs.
-type labJob struct {
-	id   int64
-	plan lab.Plan
-
-	mu       sync.Mutex
-	state    string // storage.MetaQueued or MetaRunning while the site holds it
-	progress lab.Progress
-	its      []storage.MetaIteration // every iteration so far, for the live curve (the database lags by up to lab.DefaultStoreEvery)
-	stop     context.CancelCauseFunc // set once it runs
-	stopped  error                   // a stop asked for between leaving the queue and running
-	done     chan struct{}           // closed when it has ended and is stored
-}
-
-// snapshot returns the job's state and progress.
-func (j *labJob) snapshot() (string, lab.Progress) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.state, j.progress
-}
-
-// curve returns the job's cost curve so far.
-func (j *labJob) curve() labCurve {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return curveOf(j.its)
-}
-
-// labRunner runs the lab page's runs one at a time, in the order they were
-// started, storing them in the lab database, which it opens on first use
-// and keeps (with its writer lock) until Close.
-type labRunner struct {
-	path     string
-	queueMax int
-	log      *slog.Logger
-
-	mu      sync.Mutex
-	db      *storage.DB // the writer; nil until opened
-	reader  *storage.DB // read-only, while another process holds the writer
-	queue   []*labJob
-	jobs    map[int64]*labJob // queued and running
-	closed  bool
-	wake    chan struct{}
-	stopAll context.CancelCauseFunc
-	wg      sync.WaitGroup
-}
-
-// newLabRunner returns the runner of path and starts its loop.
-func newLabRunner(ctx context.Context, path string, queueMax int, log *slog.Logger) *labRunner {
-	l := &labRunner{path: path, queueMax: queueMax, log: log, jobs: map[int64]*labJob{}, wake: make(chan struct{}, 1)}
-	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	l.stopAll = cancel
-	l.wg.Add(1)
-	go func() {
-		defer l.wg.Done()
-		l.loop(runCtx)
-	}()
-	return l
-}
-
-// errShutdown is the reason recorded for runs the server's shutdown ends.
-var errShutdown = errors.New("the web server shut down")
-
-// close stops the running run and every queued one, waits until they are
-// stored, and closes the database.
-func (l *labRunner) close() error {
-	l.mu.Lock()
-	l.closed = true
-	l.mu.Unlock()
-	l.stopAll(errShutdown)
-	l.wg.Wait()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var errs []error
-	for _, db := range []*storage.DB{l.db, l.reader} {
-		if db != nil {
-			errs = append(errs, db.Close())
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// writer returns the lab database for writing, opening (and creating) it
-// on first use. Another process holding it is ErrLocked.
-func (l *labRunner) writer(ctx context.Context) (*storage.DB, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.db != nil {
-		return l.db, nil
-	}
-	db, err := storage.Open(ctx, l.path, storage.Options{})
-	if err != nil {
-		return nil, err
-	}
-	// The site holds the only writer lock now: a run still queued or
-	// running there was ended by a kill.
-	if _, err := db.MarkInterruptedMetaRuns(ctx, "the process that ran it ended first"); err != nil {
-		db.Close()
-		return nil, err
-	}
-	if l.reader != nil {
-		l.reader.Close()
-		l.reader = nil
-	}
-	l.db = db
-	return db, nil
-}
-
-// read returns the lab database for reading: the writer when the site has
-// it, else the file opened for reading (nil when there is none yet).
-func (l *labRunner) read(ctx context.Context) (*storage.DB, error) {
-	l.mu.Lock()
-	if l.db != nil || l.reader != nil {
-		defer l.mu.Unlock()
-		return cmp.Or(l.db, l.reader), nil
-	}
-	l.mu.Unlock()
-	if _, err := os.Stat(l.path); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	db, err := l.writer(ctx)
-	if !errors.Is(err, storage.ErrLocked) {
-		return db, err
-	}
-	ro, err := storage.Open(ctx, l.path, storage.Options{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.reader != nil || l.db != nil {
-		ro.Close()
-		return cmp.Or(l.db, l.reader), nil
-	}
-	l.reader = ro
-	return ro, nil
-}
-
-// errQueueFull refuses a run when DefaultLabQueue runs wait already.
-var errQueueFull = errors.New("the lab's queue is full")
-
-// start stores plan as a queued run and queues it; it returns the job.
-func (l *labRunner) start(ctx context.Context, plan lab.Plan) (*labJob, error) {
-	db, err := l.writer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		return nil, errShutdown
-	}
-	if len(l.queue) >= l.queueMax {
-		return nil, fmt.Errorf("%w: %d runs wait already; stop one or wait", errQueueFull, len(l.queue))
-	}
-	id, err := plan.Create(ctx, db, storage.MetaQueued, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	j := &labJob{id: id, plan: plan, state: storage.MetaQueued, done: make(chan struct{}),
-		progress: lab.Progress{Iterations: plan.Params.Iterations}}
-	l.queue = append(l.queue, j)
-	l.jobs[id] = j
-	select {
-	case l.wake <- struct{}{}:
-	default:
-	}
-	return j, nil
-}
-
-// job returns the queued or running job id, or nil.
-func (l *labRunner) job(id int64) *labJob {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.jobs[id]
-}
-
-// errStopRequested is the reason recorded for a run stopped from the page.
-var errStopRequested = errors.New("stopped from the lab page")
-
-// stop stops job id: a queued one at once, a running one once it has
-// stored what it learnt (waiting up to labStopWait). It reports whether
-// the run has ended.
-func (l *labRunner) stop(ctx context.Context, id int64) (bool, error) {
-	l.mu.Lock()
-	j := l.jobs[id]
-	if j == nil {
-		l.mu.Unlock()
-		return true, nil
-	}
-	for i, q := range l.queue {
-		if q == j {
-			l.queue = append(l.queue[:i], l.queue[i+1:]...)
-			delete(l.jobs, id)
-			db := l.db
-			l.mu.Unlock()
-			err := db.SetMetaRunState(ctx, id, storage.MetaStopped, "stopped from the lab page before it started", 0)
-			close(j.done)
-			return true, err
-		}
-	}
-	l.mu.Unlock()
-	j.mu.Lock()
-	if j.stop != nil {
-		j.stop(errStopRequested)
-	} else {
-		j.stopped = errStopRequested // the loop has taken it and is about to run it
-	}
-	j.mu.Unlock()
-	select {
-	case <-j.done:
-		return true, nil
-	case <-time.After(labStopWait):
-		return false, nil
-	case <-ctx.Done():
-		return false, nil
-	}
-}
-
-// loop runs the queued runs one at a time until ctx ends, then records
-// the runs still queued as stopped.
-func (l *labRunner) loop(ctx context.Context) {
-	for {
-		if ctx.Err() != nil {
-			l.stopQueued(ctx)
-			return
-		}
-		l.mu.Lock()
-		var j *labJob
-		if len(l.queue) > 0 {
-			j = l.queue[0]
-			l.queue = l.queue[1:]
-		}
-		db := l.db
-		l.mu.Unlock()
-		if j != nil {
-			l.run(ctx, db, j)
-			continue
-		}
-		select {
-		case <-l.wake:
-		case <-ctx.Done():
-		}
-	}
-}
-
-// stopQueued records the runs still queued as stopped by the shutdown.
-func (l *labRunner) stopQueued(ctx context.Context) {
-	l.mu.Lock()
-	queued := l.queue
-	l.queue = nil
-	db := l.db
-	for _, j := range queued {
-		delete(l.jobs, j.id)
-	}
-	l.mu.Unlock()
-	for _, j := range queued {
-		// The database is still open: close waits for this loop.
-		if err := db.SetMetaRunState(context.WithoutCancel(ctx), j.id, storage.MetaStopped, errShutdown.Error()+" before it started", 0); err != nil {
-			l.log.Warn("lab: record a queued run as stopped", "run", j.id, "err", err)
-		}
-		close(j.done)
-	}
-}
-
-// run runs one job to its end.
-func (l *labRunner) run(ctx context.Context, db *storage.DB, j *labJob) {
-	jobCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	j.mu.Lock()
-	j.state, j.stop = storage.MetaRunning, stop
-	if j.stopped != nil {
-		stop(j.stopped)
-	}
-	j.mu.Unlock()
-	_, err := j.plan.Run(jobCtx, db, j.id, func(p lab.Progress) {
-		j.mu.Lock()
-		j.progress = p
-		j.its = append(j.its, storage.MetaIteration{Iteration: p.Iteration, BestCost: p.BestCost, MeanCost: p.MeanCost})
-		j.mu.Unlock()
-	})
-	if err != nil && !errors.Is(err, lab.ErrStopped) {
-		l.log.Warn("lab run failed", "run", j.id, "err", err)
-	}
-	// Plan.Run has stored the run's end, whatever it was: the database
-	// answers from now on.
-	l.mu.Lock()
-	delete(l.jobs, j.id)
-	l.mu.Unlock()
-	close(j.done)
-}
+// Reasons the site records for the runs it ends.
+var (
+	// errShutdown ends the runs the server's shutdown ends.
+	errShutdown = errors.New("the web server shut down")
+	// errStopRequested ends a run stopped from the page.
+	errStopRequested = errors.New("stopped from the lab page")
+)
 
 // labEngine is a UCI engine the lab's runs may play against.
 type labEngine struct {
@@ -492,9 +205,9 @@ func (s *Server) apiLabRuns(w http.ResponseWriter, r *http.Request) {
 			row := labRunRow{ID: m.ID, Store: store, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed, State: m.State,
 				Iterations: m.Iterations, BestCost: finite(m.BestCost), Seconds: m.Seconds, Created: m.Created, Params: m.Params}
 			if store == "lab" && s.lab != nil {
-				if j := s.lab.job(m.ID); j != nil {
-					state, p := j.snapshot()
-					row.State, row.Iterations, row.BestCost, row.Seconds = state, p.Iteration, finite(p.BestCost), p.Seconds
+				if j, ok := s.lab.Job(m.ID); ok {
+					p := j.Progress
+					row.State, row.Iterations, row.BestCost, row.Seconds = j.State, p.Iteration, finite(p.BestCost), p.Seconds
 				}
 			}
 			rows = append(rows, row)
@@ -502,7 +215,7 @@ func (s *Server) apiLabRuns(w http.ResponseWriter, r *http.Request) {
 		return nil
 	}
 	if s.lab != nil {
-		db, err := s.lab.read(r.Context())
+		db, err := s.lab.DB(r.Context())
 		if err == nil {
 			err = add(db, "lab")
 		}
@@ -539,12 +252,12 @@ func (s *Server) apiLabStart(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "%v", err)
 		return
 	}
-	j, err := s.lab.start(r.Context(), plan)
+	id, err := s.lab.Submit(r.Context(), plan)
 	switch {
 	case errors.Is(err, storage.ErrLocked):
 		s.fail(w, r, http.StatusConflict, "the lab database %s is in use by another process (an evolved meta run?): %v", s.opts.LabDB, err)
 		return
-	case errors.Is(err, errQueueFull):
+	case errors.Is(err, lab.ErrQueueFull):
 		w.Header().Set("Retry-After", "30")
 		s.fail(w, r, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -555,8 +268,8 @@ func (s *Server) apiLabStart(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	w.Header().Set("Location", fmt.Sprintf("/api/lab/runs/%d", j.id))
-	view, err := s.labRunView(r.Context(), "lab", j.id)
+	w.Header().Set("Location", fmt.Sprintf("/api/lab/runs/%d", id))
+	view, err := s.labRunView(r.Context(), "lab", id)
 	if err != nil {
 		s.failErr(w, r, err)
 		return
@@ -619,7 +332,7 @@ func (s *Server) apiLabStop(w http.ResponseWriter, r *http.Request) {
 	if !s.mayStartLab(w, r, true) {
 		return
 	}
-	if s.lab.job(id) == nil {
+	if _, ok := s.lab.Job(id); !ok {
 		view, err := s.labRunView(r.Context(), "lab", id)
 		if err != nil {
 			s.fail(w, r, http.StatusNotFound, "%v", err)
@@ -628,7 +341,9 @@ func (s *Server) apiLabStop(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusConflict, "run %d is not running: it is %s", id, view.State)
 		return
 	}
-	ended, err := s.lab.stop(r.Context(), id)
+	ctx, cancel := context.WithTimeout(r.Context(), labStopWait)
+	defer cancel()
+	ended, err := s.lab.Cancel(ctx, id, errStopRequested)
 	if err != nil {
 		s.failErr(w, r, err)
 		return
@@ -678,7 +393,7 @@ func (s *Server) labRunView(ctx context.Context, store string, id int64) (labRun
 		db = s.db
 	} else if s.lab != nil {
 		var err error
-		if db, err = s.lab.read(ctx); err != nil {
+		if db, err = s.lab.DB(ctx); err != nil {
 			return labRunView{}, err
 		}
 		path = s.opts.LabDB
@@ -716,9 +431,9 @@ func (s *Server) labRunView(ctx context.Context, store string, id int64) (labRun
 	v.Curve = curveOf(its)
 	var best *metaheuristic.GameRecord
 	if store == "lab" && s.lab != nil {
-		if j := s.lab.job(id); j != nil {
-			state, p := j.snapshot()
-			v.State, v.Progress, best, v.Curve = state, p, p.Best, j.curve()
+		if j, ok := s.lab.Job(id); ok {
+			p := j.Progress
+			v.State, v.Progress, best, v.Curve = j.State, p, p.Best, curveOf(j.Iterations)
 			v.Progress.BestCost, v.Progress.MeanCost = finite(p.BestCost), finite(p.MeanCost)
 			v.Iterations, v.BestCost, v.Seconds = p.Iteration, finite(p.BestCost), p.Seconds
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"evolved/lab"
 	"evolved/metrics"
 	"evolved/outfile"
 	"evolved/storage"
@@ -184,9 +185,9 @@ type Server struct {
 	reg     *prometheus.Registry
 	live    *hub
 	plays   *plays
-	lab     *labRunner // nil without Options.LabDB
-	posts   *limiter   // writes (play, lab) per client
-	guesses *limiter   // wrong access tokens per client
+	lab     *lab.Runner // nil without Options.LabDB
+	posts   *limiter    // writes (play, lab) per client
+	guesses *limiter    // wrong access tokens per client
 	handler http.Handler
 
 	cancel context.CancelFunc
@@ -261,7 +262,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		}
 	}
 	if opts.LabDB != "" {
-		s.lab = newLabRunner(ctx, opts.LabDB, opts.LabQueue, opts.Logger)
+		s.lab = lab.NewRunner(ctx, lab.RunnerConfig{Path: opts.LabDB, Queue: opts.LabQueue, Shutdown: errShutdown, Logger: opts.Logger})
 	}
 	s.handler = s.secure(s.routes())
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -285,7 +286,7 @@ func (s *Server) Close() error {
 	s.live.close()
 	var labErr error
 	if s.lab != nil {
-		labErr = s.lab.close()
+		labErr = s.lab.Close()
 	}
 	return errors.Join(labErr, s.db.Close())
 }
