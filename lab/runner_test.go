@@ -118,20 +118,22 @@ func TestRunnerQueuesAndCancels(t *testing.T) {
 	r := lab.NewRunner(ctx, lab.RunnerConfig{Path: path, Queue: 2, Shutdown: shutdown})
 	defer r.Close()
 	long := longPlan(t)
-	var ids []int64
-	for range 3 {
+	submit := func() int64 {
+		t.Helper()
 		id, err := r.Submit(ctx, long)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, id)
+		return id
 	}
-	a, b, c := ids[0], ids[1], ids[2]
+	a := submit()
+	// Once a runs, the queue holds the two that wait behind it.
+	waitJob(t, r, a, func(j lab.Job, _ bool) bool { return j.State == storage.MetaRunning && j.Progress.Iteration > 0 })
+	b, c := submit(), submit()
 	_, err := r.Submit(ctx, long)
 	if !errors.Is(err, lab.ErrQueueFull) || err.Error() != "the lab's queue is full: 2 runs wait already; stop one or wait" {
 		t.Fatalf("a fourth run: %v, want ErrQueueFull", err)
 	}
-	waitJob(t, r, a, func(j lab.Job, _ bool) bool { return j.State == storage.MetaRunning && j.Progress.Iteration > 0 })
 	if j, ok := r.Job(b); !ok || j.State != storage.MetaQueued || j.Progress.Iteration != 0 || j.Progress.Iterations != 100_000 {
 		t.Fatalf("second run %+v, %v; want queued", j, ok)
 	}
@@ -148,11 +150,8 @@ func TestRunnerQueuesAndCancels(t *testing.T) {
 	if ended, err := r.Cancel(wait, a, why); !ended || err != nil {
 		t.Fatalf("Cancel of the running run = %v, %v", ended, err)
 	}
-	waitJob(t, r, c, func(j lab.Job, _ bool) bool { return j.State == storage.MetaRunning })
-	d, err := r.Submit(ctx, long)
-	if err != nil {
-		t.Fatal(err)
-	}
+	waitJob(t, r, c, func(j lab.Job, _ bool) bool { return j.State == storage.MetaRunning && j.Progress.Iteration > 0 })
+	d := submit()
 	if err := r.Close(); err != nil { // c runs, d waits
 		t.Fatal(err)
 	}
