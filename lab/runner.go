@@ -108,11 +108,7 @@ func NewRunner(ctx context.Context, cfg RunnerConfig) *Runner {
 	r := &Runner{cfg: cfg, jobs: map[int64]*job{}, wake: make(chan struct{}, 1)}
 	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	r.stopAll = cancel
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		r.loop(runCtx)
-	}()
+	r.wg.Go(func() { r.loop(runCtx) })
 	return r
 }
 

@@ -18,11 +18,7 @@ import (
 // apiStatus answers the overview as JSON.
 func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) {
 	o, err := s.loadOverview(r)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, o)
+	s.answerJSON(w, r, o, err)
 }
 
 // curvesView is a population's learning curves for the charts: per
@@ -221,11 +217,7 @@ func download(w http.ResponseWriter, name, contentType string, body []byte) {
 // apiGeneration answers a generation's agents and games.
 func (s *Server) apiGeneration(w http.ResponseWriter, r *http.Request) {
 	v, err := s.loadGeneration(r)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
+	s.answerJSON(w, r, v, err)
 }
 
 // gameView is a stored game for the replay board.

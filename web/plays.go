@@ -407,6 +407,18 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (string, *sessi
 	return id, sess, true
 }
 
+// replyPending makes an engine move that failed before (the engines were
+// busy), so that the game never waits on the engine for good; when it
+// fails again it answers 503 and reports false. The caller holds
+// sess.mu.
+func (s *Server) replyPending(w http.ResponseWriter, r *http.Request, sess *session) bool {
+	if err := s.plays.reply(r.Context(), sess.match); err != nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
+		return false
+	}
+	return true
+}
+
 // apiPlayGet answers a game in play.
 func (s *Server) apiPlayGet(w http.ResponseWriter, r *http.Request) {
 	id, sess, ok := s.session(w, r)
@@ -415,12 +427,9 @@ func (s *Server) apiPlayGet(w http.ResponseWriter, r *http.Request) {
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	// An engine move that failed before (the engines were busy) is made now.
-	if err := s.plays.reply(r.Context(), sess.match); err != nil {
-		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
-		return
+	if s.replyPending(w, r, sess) {
+		s.answerPlay(w, http.StatusOK, id, sess)
 	}
-	s.answerPlay(w, http.StatusOK, id, sess)
 }
 
 // apiPlayMove plays the person's move and the engine's reply.
@@ -442,10 +451,7 @@ func (s *Server) apiPlayMove(w http.ResponseWriter, r *http.Request) {
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	// An engine move that failed before is made first, so that the game
-	// never waits on the engine for good.
-	if err := s.plays.reply(r.Context(), sess.match); err != nil {
-		s.fail(w, r, http.StatusServiceUnavailable, "the engine could not move: %v", err)
+	if !s.replyPending(w, r, sess) {
 		return
 	}
 	if err := sess.match.Play(req.Move); err != nil {

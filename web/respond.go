@@ -36,6 +36,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(buf.Bytes())
 }
 
+// answerJSON answers v, read for r, as JSON, or the error that reading it
+// gave, with the status failErr gives it.
+func (s *Server) answerJSON(w http.ResponseWriter, r *http.Request, v any, err error) {
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
 // wantsJSON reports whether r is for the API (JSON errors) rather than a
 // page (HTML errors).
 func wantsJSON(r *http.Request) bool {

@@ -205,29 +205,12 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	if opts.Poll <= 0 {
-		opts.Poll = DefaultPoll
-	}
-	if opts.MaxPlays <= 0 {
-		opts.MaxPlays = DefaultMaxPlays
-	}
-	if opts.MaxPlaysPerClient <= 0 {
-		opts.MaxPlaysPerClient = DefaultMaxPlaysPerClient
-	}
-	if opts.PlayMaxMoves <= 0 {
-		opts.PlayMaxMoves = DefaultPlayMaxMoves
-	}
-	if opts.WriteRate <= 0 {
-		opts.WriteRate = DefaultWriteRate
-	}
-	if opts.PlayIdle <= 0 {
-		opts.PlayIdle = DefaultPlayIdle
-	}
+	opts.Poll, opts.PlayIdle = orDefault(opts.Poll, DefaultPoll), orDefault(opts.PlayIdle, DefaultPlayIdle)
+	opts.MaxPlays, opts.MaxPlaysPerClient = orDefault(opts.MaxPlays, DefaultMaxPlays), orDefault(opts.MaxPlaysPerClient, DefaultMaxPlaysPerClient)
+	opts.PlayMaxMoves, opts.WriteRate = orDefault(opts.PlayMaxMoves, DefaultPlayMaxMoves), orDefault(opts.WriteRate, DefaultWriteRate)
+	opts.LabQueue = orDefault(opts.LabQueue, DefaultLabQueue)
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.LabQueue <= 0 {
-		opts.LabQueue = DefaultLabQueue
 	}
 	if opts.LabDB != "" {
 		// Neither may be the other or one of its side files (a lab
@@ -267,12 +250,16 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s.handler = s.secure(s.routes())
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = cancel
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.watch(runCtx)
-	}()
+	s.wg.Go(func() { s.watch(runCtx) })
 	return s, nil
+}
+
+// orDefault returns v, or def when v is 0 or less: an option left unset.
+func orDefault[T int | float64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Handler returns the site's handler.
