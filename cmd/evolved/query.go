@@ -178,17 +178,8 @@ rise and fall from generation to generation; with ratings in the database
 where generation = N" lists a generation's), to measure agents that were not champions.`,
 	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
-		if generationFlag.negative() {
-			return usagef("export: --generation must be 0 or more, got %d", generationFlag.n)
-		}
-		if generationFlag.set && *best {
-			return usagef("export: --generation and --best choose the champion both; give one")
-		}
-		if agentFlag.set && (generationFlag.set || *best) {
-			return usagef("export: --agent names the agent itself; give it without --generation or --best")
-		}
-		if agentFlag.set && agentFlag.get(0) < 0 {
-			return usagef("export: --agent must be 0 or more, got %d", agentFlag.get(0))
+		if err := checkExportFlags(generationFlag, *best, agentFlag); err != nil {
+			return err
 		}
 		if err := checkOutput("export", "-o", *out, *dbPath); err != nil {
 			return err
@@ -208,26 +199,8 @@ where generation = N" lists a generation's), to measure agents that were not cha
 		}
 		var rated string
 		if *best {
-			ratings, err := db.Ratings(ctx, game)
-			if err != nil {
+			if generation, rated, err = bestGeneration(ctx, db, game); err != nil {
 				return fmt.Errorf("export: %w", err)
-			}
-			r, ok := bestRated(ratings)
-			if !ok {
-				return fmt.Errorf("export: %s holds no rating of a %s champion: rate champions as the run goes (jobs.rating_every), or choose one with --generation", *dbPath, game)
-			}
-			generation = r.Generation
-			rated = fmt.Sprintf(", rated %.0f ± %.0f on %s (the best of %d ratings)", r.Elo, r.CI, r.Scale, len(ratings))
-			// In a young run the best rated may be generation 0, the only
-			// one rated: say what else there is rather than export it
-			// silently.
-			latest, err := db.Champion(ctx, game, -1)
-			if err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-			if latest.Generation > generation {
-				rated += fmt.Sprintf("; the latest champion is generation %d, not rated yet or rated lower (--generation %d exports it)",
-					latest.Generation, latest.Generation)
 			}
 		}
 		var f agent.File
@@ -239,31 +212,77 @@ where generation = N" lists a generation's), to measure agents that were not cha
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		c := f.Provenance
-		var buf bytes.Buffer
-		if err := agent.Write(&buf, f); err != nil {
+		dest, size, err := writeAgent(f, *out, *dbPath, stdout)
+		if err != nil {
 			return fmt.Errorf("export: %w", err)
-		}
-		dest := "standard output"
-		if *out == "" {
-			if _, err := stdout.Write(buf.Bytes()); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-		} else {
-			if err := outputGuard(*dbPath).WriteFile(*out, buf.Bytes()); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-			dest = *out
 		}
 		// The report goes to standard error so that an agent written to
 		// standard output stays a clean file.
+		c := f.Provenance
 		what := fmt.Sprintf("generation %d champion, agent %d", c.Generation, c.AgentID)
 		if agentFlag.set {
 			what = fmt.Sprintf("agent %d, born in generation %d", c.AgentID, c.Generation)
 		}
-		fmt.Fprintf(stderr, "export: wrote %s: %s %s, %d bytes%s\n", dest, game, what, buf.Len(), rated)
+		fmt.Fprintf(stderr, "export: wrote %s: %s %s, %d bytes%s\n", dest, game, what, size, rated)
 		return nil
 	}
+}
+
+// checkExportFlags refuses the export flags that contradict each other or
+// name no generation or agent.
+func checkExportFlags(generation generationMark, best bool, agentID optionalInt) error {
+	switch {
+	case generation.negative():
+		return usagef("export: --generation must be 0 or more, got %d", generation.n)
+	case generation.set && best:
+		return usagef("export: --generation and --best choose the champion both; give one")
+	case agentID.set && (generation.set || best):
+		return usagef("export: --agent names the agent itself; give it without --generation or --best")
+	case agentID.set && agentID.get(0) < 0:
+		return usagef("export: --agent must be 0 or more, got %d", agentID.get(0))
+	}
+	return nil
+}
+
+// bestGeneration returns the generation of game's best rated champion
+// (bestRated) and what export says of it: its rating and, when a later
+// champion exists, that one.
+func bestGeneration(ctx context.Context, db *storage.DB, game string) (generation int, rated string, err error) {
+	ratings, err := db.Ratings(ctx, game)
+	if err != nil {
+		return 0, "", err
+	}
+	r, ok := bestRated(ratings)
+	if !ok {
+		return 0, "", fmt.Errorf("%s holds no rating of a %s champion: rate champions as the run goes (jobs.rating_every), or choose one with --generation", db.Path(), game)
+	}
+	rated = fmt.Sprintf(", rated %.0f ± %.0f on %s (the best of %d ratings)", r.Elo, r.CI, r.Scale, len(ratings))
+	// In a young run the best rated may be generation 0, the only one
+	// rated: say what else there is rather than export it silently.
+	latest, err := db.Champion(ctx, game, -1)
+	if err != nil {
+		return 0, "", err
+	}
+	if latest.Generation > r.Generation {
+		rated += fmt.Sprintf("; the latest champion is generation %d, not rated yet or rated lower (--generation %d exports it)",
+			latest.Generation, latest.Generation)
+	}
+	return r.Generation, rated, nil
+}
+
+// writeAgent writes f to the file out, checked against the database at
+// dbPath, or to stdout without one; it returns where it wrote ("standard
+// output" or out) and how many bytes.
+func writeAgent(f agent.File, out, dbPath string, stdout io.Writer) (dest string, size int, err error) {
+	var buf bytes.Buffer
+	if err := agent.Write(&buf, f); err != nil {
+		return "", 0, err
+	}
+	if out == "" {
+		_, err := stdout.Write(buf.Bytes())
+		return "standard output", buf.Len(), err
+	}
+	return out, buf.Len(), outputGuard(dbPath).WriteFile(out, buf.Bytes())
 }
 
 // bestRated returns, among ratings on the scale and time control of the
