@@ -41,7 +41,6 @@ func pendingSizes() []string {
 		"cmd/evolved/match.go:matchCommand",
 		"cmd/evolved/rate.go:rateCommand",
 		"cmd/evolved/run.go:runCommand",
-		"cmd/evolved/suite.go:runSuite",
 	}
 }
 
