@@ -40,7 +40,6 @@ func pendingSizes() []string {
 		"cmd/evolved/ladder.go:calibrateLadder",
 		"cmd/evolved/match.go:matchCommand",
 		"cmd/evolved/rate.go:rateCommand",
-		"cmd/evolved/run.go:runCommand",
 	}
 }
 
