@@ -33,11 +33,7 @@ func pendingSizes() []string {
 		"cmd/evolved/climb.go:climbOn",
 		"cmd/evolved/ladder.go:calibrateLadder",
 		"cmd/evolved/match.go:matchCommand",
-		"cmd/evolved/query.go:statusCommand",
-		"cmd/evolved/query.go:exportCommand",
 		"cmd/evolved/rate.go:rateCommand",
-		"cmd/evolved/run.go:runCommand",
-		"cmd/evolved/suite.go:runSuite",
 	}
 }
 

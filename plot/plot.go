@@ -1,7 +1,9 @@
-// Package plot draws charts from series of numbers, as SVG or PNG:
-// learning curves of a population, and later cost curves and histograms.
-// It wraps gonum.org/v1/plot, which does the drawing, behind a small
-// interface that knows nothing of evolved's data.
+// Package plot draws charts from series of numbers, as SVG or PNG, and
+// builds the charts of evolved's runs from the database's rows: a
+// population's learning curves, its champions' ratings, several runs'
+// ratings side by side, a lab run's costs (run.go). It wraps
+// gonum.org/v1/plot, which does the drawing, behind a small interface
+// (Chart, Series, WriteFile) that knows nothing of evolved's data.
 package plot
 
 import (

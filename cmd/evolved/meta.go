@@ -229,38 +229,11 @@ func metaShow(ctx context.Context, s metaSettings, stdout io.Writer) error {
 		if len(its) == 0 {
 			return fmt.Errorf("meta: run %d has no iteration to plot", r.ID)
 		}
-		chart := metaChart(r, its)
+		chart := plot.LabRun(r, its)
 		if err := plot.WriteFile(outputGuard(s.db), s.plotFile, 18*vg.Centimeter, 8*vg.Centimeter, chart); err != nil {
 			return fmt.Errorf("meta: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", s.plotFile)
 	}
 	return nil
-}
-
-// metaChart draws the best cost so far and the iterations' mean cost. A
-// long run is drawn in at most 500 bins (the mean of each bin's iteration
-// means, the best at its end), so that the picture stays small.
-func metaChart(r storage.MetaRun, its []storage.MetaIteration) plot.Chart {
-	bin := (len(its) + 499) / 500
-	var x, best, mean []float64
-	for i := 0; i < len(its); i += bin {
-		j := min(i+bin, len(its))
-		sum := 0.0
-		for _, it := range its[i:j] {
-			sum += it.MeanCost
-		}
-		last := its[j-1]
-		x, best, mean = append(x, float64(last.Iteration)), append(best, last.BestCost), append(mean, sum/float64(j-i))
-	}
-	meanName := "iteration mean"
-	if bin > 1 {
-		meanName = fmt.Sprintf("mean of %d iterations", bin)
-	}
-	return plot.Chart{
-		Title:  fmt.Sprintf("meta run %d: %s against %s", r.ID, r.Method, r.Opponent),
-		XLabel: "iteration", YLabel: "cost (learner's material balance)",
-		Series:   []plot.Series{{Name: "best so far", X: x, Y: best}, {Name: meanName, X: x, Y: mean}},
-		IntegerX: true,
-	}
 }

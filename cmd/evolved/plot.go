@@ -5,16 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
 
-	"evolved/elo"
 	"evolved/plot"
-	"evolved/rating"
 	"evolved/storage"
 )
 
@@ -65,98 +61,13 @@ draws the ratings of several runs (one game, one scale) side by side.`,
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
-		charts := append(learningCharts(*game, c), ratingCharts(ratings)...)
+		charts := append(plot.Learning(*game, c), plot.Ratings(ratings)...)
 		if err := plot.WriteFile(outputGuard(*dbPath), *out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s (%d generations)\n", *out, len(c.Generations))
 		return nil
 	}
-}
-
-// floats returns the generations as float64s, for a chart's x axis.
-func floats(gens []int) []float64 {
-	out := make([]float64, len(gens))
-	for i, g := range gens {
-		out[i] = float64(g)
-	}
-	return out
-}
-
-// learningCharts turns a run's curves into three panels.
-func learningCharts(game string, c storage.Curves) []plot.Chart {
-	gens, ladderGens := floats(c.Generations), floats(c.LadderGenerations)
-	fitness := plot.Chart{
-		Title: game + ": tournament fitness (win +2, draw 0, loss -1)", XLabel: "generation", YLabel: "points",
-		Series:   []plot.Series{{Name: "best", X: gens, Y: c.Best}, {Name: "mean", X: gens, Y: c.Mean}},
-		IntegerX: true,
-	}
-	ladder := plot.Chart{
-		Title: "champion against the previous champions (mean of 1/0/-1 per game)", XLabel: "generation", YLabel: "ladder mean",
-		YMin: -1, YMax: 1, IntegerX: true,
-		Series: []plot.Series{{Name: "ladder", X: ladderGens, Y: c.LadderMean}, {Name: "10-point mean", X: ladderGens, Y: movingMean(c.LadderMean, 10)}},
-	}
-	baselines := plot.Chart{Title: "champion's score against the baselines, with 95% intervals", XLabel: "generation",
-		YLabel: "score (%)", YMin: 0, YMax: 100, IntegerX: true}
-	names := make([]string, 0, len(c.Baselines))
-	for name := range c.Baselines {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		var s plot.Series
-		s.Name = name
-		for _, p := range c.Baselines[name] {
-			s.X = append(s.X, float64(p.Generation))
-			s.Y = append(s.Y, 100*p.Score)
-			// The interval of the Elo difference, as a score: the expected
-			// score at each of its ends.
-			s.Low = append(s.Low, 100*elo.Expected(p.Elo-p.EloCI))
-			s.High = append(s.High, 100*elo.Expected(p.Elo+p.EloCI))
-		}
-		baselines.Series = append(baselines.Series, s)
-	}
-	charts := []plot.Chart{fitness, ladder}
-	if len(baselines.Series) > 0 {
-		charts = append(charts, baselines)
-	}
-	return charts
-}
-
-// ratingCharts draws the champions' ratings with their 95% intervals as
-// bands, one series per scale and time control: against the generation,
-// and against the hours of evolution that made each champion. It returns
-// no chart when nothing was rated.
-func ratingCharts(ratings []storage.Rating) []plot.Chart {
-	if len(ratings) == 0 {
-		return nil
-	}
-	byGen := plot.Chart{Title: "champion's rating, with 95% intervals", XLabel: "generation", YLabel: "Elo", IntegerX: true}
-	byHour := plot.Chart{Title: "champion's rating against the hours of evolution that made it", XLabel: "hours of evolution", YLabel: "Elo"}
-	index := map[string]int{}
-	for _, r := range ratings {
-		name := r.Scale
-		if r.TC != rating.Untimed {
-			name += " at " + r.TC
-		}
-		i, ok := index[name]
-		if !ok {
-			i = len(byGen.Series)
-			index[name] = i
-			byGen.Series = append(byGen.Series, plot.Series{Name: name, Band: true})
-			byHour.Series = append(byHour.Series, plot.Series{Name: name, Band: true})
-		}
-		for _, ch := range []*plot.Chart{&byGen, &byHour} {
-			s := &ch.Series[i]
-			x := float64(r.Generation)
-			if ch == &byHour {
-				x = r.Hours
-			}
-			s.X, s.Y = append(s.X, x), append(s.Y, r.Elo)
-			s.Low, s.High = append(s.Low, r.Elo-r.CI), append(s.High, r.Elo+r.CI)
-		}
-	}
-	return []plot.Chart{byGen, byHour}
 }
 
 // compareRuns draws the rating curves of the runs in paths, one series
@@ -166,62 +77,52 @@ func compareRuns(ctx context.Context, paths []string, game, out string, stdout i
 	if err := guard.Check(out); err != nil {
 		return fmt.Errorf("plot: -o: %w", err)
 	}
-	var all []storage.Rating
-	scales := map[string]bool{}
+	runs := make([]plot.Run, 0, len(paths))
 	for _, path := range paths {
 		path = strings.TrimSpace(path)
 		if path == "" {
 			return usagef("plot: --compare: an empty file name in the list")
 		}
-		db, err := openReader(ctx, path)
-		if err != nil {
-			return fmt.Errorf("plot: %w", err)
-		}
-		g, err := gameOf(ctx, db, "plot", game)
-		if err == nil {
-			var ratings []storage.Rating
-			if ratings, err = db.Ratings(ctx, g); err == nil && len(ratings) == 0 {
-				err = fmt.Errorf("plot: %s holds no rating of a %s champion (jobs.rating_every)", path, g)
-			}
-			name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-			for _, r := range ratings {
-				scale := r.Scale
-				if r.TC != rating.Untimed {
-					scale += " at " + r.TC
-				}
-				scales[scale] = true
-				r.Scale, r.TC = name, rating.Untimed // one series per run
-				all = append(all, r)
-			}
-			game = g
-		}
-		db.Close()
+		g, ratings, err := readRatings(ctx, path, game)
 		if err != nil {
 			return err
 		}
+		game = g
+		runs = append(runs, plot.Run{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Ratings: ratings})
 	}
-	if len(scales) > 1 {
-		return fmt.Errorf("plot: --compare: the runs are rated on different scales (%s); compare runs rated alike", strings.Join(slices.Sorted(maps.Keys(scales)), ", "))
+	charts, err := plot.Compare(game, runs)
+	if err != nil {
+		return fmt.Errorf("plot: --compare: %w", err)
 	}
-	charts := ratingCharts(all)
-	charts[0].Title = game + ": champions' ratings, with 95% intervals (" + slices.Collect(maps.Keys(scales))[0] + ")"
 	if err := plot.WriteFile(guard, out, 18*vg.Centimeter, 8*vg.Centimeter, charts...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d runs, %d ratings)\n", out, len(paths), len(all))
+	n := 0
+	for _, r := range runs {
+		n += len(r.Ratings)
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d runs, %d ratings)\n", out, len(paths), n)
 	return nil
 }
 
-// movingMean returns the mean of the last n values at each point.
-func movingMean(v []float64, n int) []float64 {
-	out := make([]float64, len(v))
-	sum := 0.0
-	for i, x := range v {
-		sum += x
-		if i >= n {
-			sum -= v[i-n]
-		}
-		out[i] = sum / float64(min(i+1, n))
+// readRatings reads the ratings of the run of game (or the only run) in
+// the database at path; a run without a rating is an error.
+func readRatings(ctx context.Context, path, game string) (string, []storage.Rating, error) {
+	db, err := openReader(ctx, path)
+	if err != nil {
+		return "", nil, fmt.Errorf("plot: %w", err)
 	}
-	return out
+	defer db.Close()
+	g, err := gameOf(ctx, db, "plot", game)
+	if err != nil {
+		return "", nil, err
+	}
+	ratings, err := db.Ratings(ctx, g)
+	if err != nil {
+		return "", nil, fmt.Errorf("plot: %w", err)
+	}
+	if len(ratings) == 0 {
+		return "", nil, fmt.Errorf("plot: %s holds no rating of a %s champion (jobs.rating_every)", path, g)
+	}
+	return g, ratings, nil
 }

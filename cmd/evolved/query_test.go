@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -198,35 +197,6 @@ func TestExportKeepsTheNodeBudget(t *testing.T) {
 	out, err := evolvedIn(t, dir, "match", "--a", "champion.json", "--b", "random", "--games", "2").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "result games=2") {
 		t.Errorf("match with the exported agent: %v\n%s", err, out)
-	}
-}
-
-// TestDiskFillWarning checks status's arithmetic of when the disk fills:
-// 10 GiB free at 100 MiB an hour last 102.4 hours (4 days 6 hours), within
-// the week that warns; at 10 MiB an hour 1,024 hours, past it; a database
-// that does not grow never fills.
-func TestDiskFillWarning(t *testing.T) {
-	const gib, mib = 1 << 30, 1 << 20
-	for _, tc := range []struct {
-		free    int64
-		perHour float64
-		hours   float64
-		ok      bool
-		text    string
-		warn    bool
-	}{
-		{10 * gib, 100 * mib, 102.4, true, "4 days 6 hours", true},
-		{10 * gib, 10 * mib, 1024, true, "42 days 16 hours", false},
-		{10 * gib, 0, 0, false, "", false},
-		{gib, 100 * mib, 10.24, true, "10 hours", true},
-	} {
-		h, ok := fullIn(tc.free, tc.perHour)
-		if ok != tc.ok || math.Abs(h-tc.hours) > 1e-9 {
-			t.Errorf("fullIn(%d, %v) = %v, %v; want %v, %v", tc.free, tc.perHour, h, ok, tc.hours, tc.ok)
-		}
-		if ok && (daysAndHours(h) != tc.text || (h < fillWarningHours) != tc.warn) {
-			t.Errorf("%v hours: %q, warns %v; want %q, %v", h, daysAndHours(h), h < fillWarningHours, tc.text, tc.warn)
-		}
 	}
 }
 

@@ -16,22 +16,23 @@ import (
 	"evolved/game/chess"
 	"evolved/player"
 	"evolved/search"
+	"evolved/suite"
 )
 
-// suiteLines are hand-checked positions whose answer at depth 2 does not
-// depend on how the search prunes: a mate in one and a rook taking an
-// unguarded queen (found at depth 1 by any search with quiescence), the
-// same capture again (the search must start afresh: same nodes), WAC.002,
-// whose Rxb2 gives up a rook for a pawn to queen a pawn many moves later
-// (no depth-2 search plays it), the mate in one marked as the move to
-// avoid, and the start position, which has neither bm nor am.
-var suiteLines = []string{
-	`6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "mate1";`,
-	`4k3/8/8/3q4/8/8/3R4/4K3 w - - bm Rxd5; id "queen";`,
-	`4k3/8/8/3q4/8/8/3R4/4K3 w - - bm Rxd5; id "queen again";`,
-	`8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id "WAC.002";`,
-	`6k1/5ppp/8/8/8/8/8/R5K1 w - - am Ra8#; id "avoid";`,
-	`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "start";`,
+// handSuite is suite/testdata/hand.epd, hand-checked positions whose
+// answer at depth 2 does not depend on how the search prunes (see that
+// package's TestSolve): mate1 and two queens solved, WAC.002 and avoid
+// failed, start neither.
+const handSuite = "../../suite/testdata/hand.epd"
+
+// handLines returns the lines of handSuite.
+func handLines(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(handSuite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
 
 // writeSuite writes lines as an EPD file in dir and returns its name.
@@ -61,11 +62,11 @@ func suiteRows(t *testing.T, out string) map[string][]string {
 	return rows
 }
 
-// TestSuiteCountsSolvedPositions runs material:2 over suiteLines and checks
+// TestSuiteCountsSolvedPositions runs material:2 over handSuite and checks
 // each verdict, the counts and the last line.
 func TestSuiteCountsSolvedPositions(t *testing.T) {
 	dir := t.TempDir()
-	path := writeSuite(t, dir, suiteLines)
+	path := writeSuite(t, dir, handLines(t))
 	out, err := evolvedIn(t, dir, "suite", "--player", "material:2", "--epd", path).Output()
 	if err != nil {
 		t.Fatalf("suite: %v\n%s", err, out)
@@ -131,7 +132,7 @@ func TestSuiteDepthNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []suiteResult
+	var want []suite.Result
 	for _, rec := range recs {
 		p := spec.New()
 		p.(search.Searcher[chess.Move, *chess.Game]).Limits(depth, 0, 0)
@@ -141,7 +142,7 @@ func TestSuiteDepthNodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		pos := rec.Position
-		want = append(want, suiteResult{ID: rec.ID, FEN: pos.FEN(), Move: pos.FormatSAN(res.Move), Depth: depth, Nodes: res.Nodes})
+		want = append(want, suite.Result{ID: rec.ID, FEN: pos.FEN(), Move: pos.FormatSAN(res.Move), Depth: depth, Nodes: res.Nodes})
 	}
 
 	dir := t.TempDir()
@@ -164,7 +165,7 @@ func TestSuiteDepthNodes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("suite --json: %v\n%s", err, out)
 	}
-	var rep suiteReport
+	var rep suite.Report
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatalf("suite --json: %v\n%s", err, out)
 	}
@@ -182,7 +183,7 @@ func TestSuiteDepthNodes(t *testing.T) {
 // missing flags, are usage errors.
 func TestSuiteErrors(t *testing.T) {
 	dir := t.TempDir()
-	bad := writeSuite(t, dir, []string{suiteLines[0], `6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qz9; id "bad";`})
+	bad := writeSuite(t, dir, []string{handLines(t)[0], `6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qz9; id "bad";`})
 	for _, tc := range []struct {
 		args []string
 		code int
