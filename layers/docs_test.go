@@ -24,12 +24,12 @@ const reference = "docs/configuration.md"
 // docs/configuration.md against maxCell.
 func TestConfigurationCellsAreShort(t *testing.T) {
 	root, _ := moduleRoot(t)
-	text, err := os.ReadFile(filepath.Join(root, reference))
+	text, err := readText(filepath.Join(root, reference))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cells := 0
-	for _, c := range tableCells(string(text)) {
+	for _, c := range tableCells(text) {
 		cells++
 		if n := utf8.RuneCountInString(c.Text); n > maxCell {
 			t.Errorf("%s:%d: a cell of %d characters (at most %d): %.60s...", reference, c.Line, n, maxCell, c.Text)
@@ -53,20 +53,16 @@ func TestDocLinksResolve(t *testing.T) {
 	if len(docs) < 10 {
 		t.Fatalf("found only %d docs: did docs/ move?", len(docs))
 	}
-	read := func(path string) (string, error) {
-		b, err := os.ReadFile(path)
-		return string(b), err
-	}
 	links := 0
 	for _, doc := range docs {
-		text, err := read(doc)
+		text, err := readText(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rel, _ := filepath.Rel(root, doc)
 		for _, l := range relativeLinks(text) {
 			links++
-			if p := linkProblem(doc, l.Target, read); p != "" {
+			if p := linkProblem(doc, l.Target, readText); p != "" {
 				t.Errorf("%s:%d: link %q: %s", rel, l.Line, l.Target, p)
 			}
 		}
@@ -74,6 +70,12 @@ func TestDocLinksResolve(t *testing.T) {
 	if links < 100 {
 		t.Errorf("checked only %d relative links: does relativeLinks still find them?", links)
 	}
+}
+
+// readText reads a file as a string.
+func readText(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	return string(b), err
 }
 
 // cell is one table cell's trimmed text and its line (from 1).
@@ -325,10 +327,6 @@ func TestLinkProblem(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	read := func(path string) (string, error) {
-		b, err := os.ReadFile(path)
-		return string(b), err
-	}
 	for _, tt := range []struct{ target, want string }{
 		{"other.md", ""},
 		{"other.md#the-gas-step", ""},
@@ -337,7 +335,7 @@ func TestLinkProblem(t *testing.T) {
 		{"other.md#the-ga-step", "no heading with the anchor #the-ga-step"},
 		{"#nowhere", "no heading with the anchor #nowhere"},
 	} {
-		if got := linkProblem(doc, tt.target, read); got != tt.want {
+		if got := linkProblem(doc, tt.target, readText); got != tt.want {
 			t.Errorf("linkProblem(%q) = %q, want %q", tt.target, got, tt.want)
 		}
 	}
