@@ -35,13 +35,8 @@ func pendingSizes() []string {
 		"population/racing.go:race",
 		"population/step.go:Step",
 		"population/step.go:breed",
-		"cmd/evolved/climb.go:climbCommand",
-		"cmd/evolved/climb.go:climbOn",
-		"cmd/evolved/ladder.go:calibrateLadder",
-		"cmd/evolved/match.go:matchCommand",
 		"cmd/evolved/query.go:statusCommand",
 		"cmd/evolved/query.go:exportCommand",
-		"cmd/evolved/rate.go:rateCommand",
 		"cmd/evolved/run.go:runCommand",
 		"cmd/evolved/suite.go:runSuite",
 	}
