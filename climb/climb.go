@@ -5,8 +5,9 @@
 // the best point and the largest fall below an earlier best, with whether
 // that fall exceeds the fallen point's interval.
 //
-// The matches themselves are the command's: this package holds the
-// choices and the verdict, which are pure functions of their arguments.
+// Climb plays the matches, with the players the command finds for it
+// (where champions are stored is the command's); the choices and the
+// verdict are pure functions of their arguments.
 package climb
 
 import (

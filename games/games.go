@@ -2,12 +2,19 @@
 // rules' start and positions, its players, its arena, the genetic
 // algorithm's binding (Bind), its records and perft. The daemon's run loop, the
 // cluster's jobs and the commands (match, climb, rate, perft, show) are one
-// generic body each over a Kind; only where a game is named (a flag, a
-// config key, a job) does a short switch pick the Kind (see Lookup and the
-// With functions of the packages that use it).
+// generic body each over a Kind.
 //
-// Adding a game is its rules package under game/ and one file here that
-// returns its Kind; Names lists it, and every command then plays it.
+// A game is found by its name in one place, Visit (registry.go). Code that
+// needs no move or state type takes the game's Info from Lookup. Typed
+// code picks a game's types once: it writes its body as one function
+// generic over Kind[M, S] and hands Visit a Visitor, usually a Funcs of
+// three one-line closures that instantiate that body for DraughtsKind,
+// ChessKind and XiangqiKind; Visit calls the one of the game named. No
+// other code switches on a game's name.
+//
+// Adding a game is its rules package under game/, one file here that
+// returns its Kind, and its case in Visit and method in Visitor; Names
+// lists it, and the compiler then names every Visitor still to extend.
 //
 // The package sits above player and tournament (it composes them) and
 // below the genetic algorithm (population), the daemon, the cluster and

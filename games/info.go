@@ -34,17 +34,16 @@ func (k Kind[M, S]) Info() Info {
 }
 
 // Lookup returns the game called name (lower case, as Names spells it),
-// or an error wrapping ErrUnknown.
+// or an error wrapping ErrUnknown. It finds the game through Visit, the
+// one registry of games.
 func Lookup(name string) (Info, error) {
-	switch name {
-	case DraughtsName:
-		return Draughts().Info(), nil
-	case ChessName:
-		return Chess().Info(), nil
-	case XiangqiName:
-		return Xiangqi().Info(), nil
-	}
-	return Info{}, Unknown(name)
+	var info Info
+	err := Visit(name, Funcs{
+		Draughts: func(k DraughtsKind) error { info = k.Info(); return nil },
+		Chess:    func(k ChessKind) error { info = k.Info(); return nil },
+		Xiangqi:  func(k XiangqiKind) error { info = k.Info(); return nil },
+	})
+	return info, err
 }
 
 // adjudicateMaterial ends a game, with the side to move not in check, as a

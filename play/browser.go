@@ -13,8 +13,6 @@ import (
 
 	"evolved/game"
 	"evolved/game/chess"
-	"evolved/game/draughts"
-	"evolved/game/xiangqi"
 	"evolved/games"
 	"evolved/search"
 )
@@ -339,21 +337,27 @@ type stored interface {
 
 // storedGame returns the game called name, for its stored games.
 func storedGame(name string) (stored, error) {
-	switch name {
-	case games.DraughtsName:
-		return binding[draughts.Move, *draughts.Game]{games.Draughts(), DraughtsUI()}, nil
-	case games.ChessName:
-		return binding[chess.Move, *chess.Game]{games.Chess(), ChessUI()}, nil
-	case games.XiangqiName:
-		return binding[xiangqi.Move, *xiangqi.Game]{games.Xiangqi(), XiangqiUI()}, nil
+	var s stored
+	err := games.Visit(name, games.Funcs{
+		Draughts: func(k games.DraughtsKind) error { s = bind(k, DraughtsUI()); return nil },
+		Chess:    func(k games.ChessKind) error { s = bind(k, ChessUI()); return nil },
+		Xiangqi:  func(k games.XiangqiKind) error { s = bind(k, XiangqiUI()); return nil },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("unknown game %q: want draughts, chess or xiangqi", name)
 	}
-	return nil, fmt.Errorf("unknown game %q: want draughts, chess or xiangqi", name)
+	return s, nil
 }
 
 // binding is a game and its UI, for its stored games.
 type binding[M comparable, S Playable[M]] struct {
 	kind games.Kind[M, S]
 	ui   UI[M, S]
+}
+
+// bind returns k and ui as a stored.
+func bind[M comparable, S Playable[M]](k games.Kind[M, S], ui UI[M, S]) stored {
+	return binding[M, S]{k, ui}
 }
 
 // replay plays the moves of moveText from start and returns every

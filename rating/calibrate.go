@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"evolved/elo"
 	"evolved/game"
@@ -122,4 +123,72 @@ func (l *Ladder) Refit(cal Calibration, command string) *Ladder {
 	})
 	out.Command, out.Games = command, cal.Games
 	return &out
+}
+
+// CalibrationField returns who takes part in the calibration of l, from
+// the opponents of all its anchors in ladder order (Opponents): every own
+// player, free (Elo NaN) unless it is l's origin, held at 0, and the first
+// engineLevels engine levels, the lowest, fixed at their Elo. They come in
+// the order of their names, so that the games, and the ratings, do not
+// depend on the order of the ladder file: the command recorded in a
+// fitted file regenerates it exactly from the file itself. index[k] is
+// the anchor of players[k].
+func CalibrationField[M comparable, S search.Game[M]](l *Ladder, all []Opponent[M, S], engineLevels int) (players []Opponent[M, S], index []int) {
+	levels := 0
+	for i, a := range l.Anchors {
+		p := all[i]
+		switch {
+		case a.EngineElo > 0:
+			if levels == engineLevels {
+				continue
+			}
+			levels++
+		case a.Player == l.Origin:
+			p.Elo = 0
+		default:
+			p.Elo = math.NaN()
+		}
+		players = append(players, p)
+		index = append(index, i)
+	}
+	order := make([]int, len(players))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(players[a].Name, players[b].Name) })
+	sortedPlayers, sortedIndex := make([]Opponent[M, S], len(order)), make([]int, len(order))
+	for k, i := range order {
+		sortedPlayers[k], sortedIndex[k] = players[i], index[i]
+	}
+	return sortedPlayers, sortedIndex
+}
+
+// CalibrationGames returns the games Calibrate plays among players at
+// pairs game pairs a meeting: two games a pair for every two players of
+// which at least one is free.
+func CalibrationGames[M comparable, S search.Game[M]](players []Opponent[M, S], pairs int) int {
+	meetings := 0
+	for i := range players {
+		for j := i + 1; j < len(players); j++ {
+			if math.IsNaN(players[i].Elo) || math.IsNaN(players[j].Elo) {
+				meetings++
+			}
+		}
+	}
+	return 2 * pairs * meetings
+}
+
+// InLadderOrder returns cal, the calibration of the players of index
+// (CalibrationField), with a rating for every anchor of l in ladder
+// order: the fitted ones carried back, the anchors left out keeping their
+// own.
+func (l *Ladder) InLadderOrder(cal Calibration, index []int) Calibration {
+	full := Calibration{Games: cal.Games, Model: cal.Model, Ratings: make([]Rated, len(l.Anchors))}
+	for i, a := range l.Anchors {
+		full.Ratings[i] = Rated{Elo: a.Elo, HalfWidth: a.HalfWidth}
+	}
+	for k, i := range index {
+		full.Ratings[i] = cal.Ratings[k]
+	}
+	return full
 }

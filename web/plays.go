@@ -133,14 +133,22 @@ func (s *Server) newMatch(ctx context.Context, game, id, side string) (play.Matc
 		}
 	}
 	seed, maxMoves := uint64(time.Now().UnixNano()), s.opts.PlayMaxMoves
-	switch game {
-	case games.ChessName:
-		return startMatch(games.Chess(), play.ChessUI(), spec, champion, human, seed, maxMoves)
-	case games.DraughtsName:
-		return startMatch(games.Draughts(), play.DraughtsUI(), spec, champion, human, seed, maxMoves)
-	default:
-		return startMatch(games.Xiangqi(), play.XiangqiUI(), spec, champion, human, seed, maxMoves)
-	}
+	var m play.Match
+	err := games.Visit(game, games.Funcs{
+		Draughts: func(k games.DraughtsKind) (err error) {
+			m, err = startMatch(k, play.DraughtsUI(), spec, champion, human, seed, maxMoves)
+			return err
+		},
+		Chess: func(k games.ChessKind) (err error) {
+			m, err = startMatch(k, play.ChessUI(), spec, champion, human, seed, maxMoves)
+			return err
+		},
+		Xiangqi: func(k games.XiangqiKind) (err error) {
+			m, err = startMatch(k, play.XiangqiUI(), spec, champion, human, seed, maxMoves)
+			return err
+		},
+	})
+	return m, err
 }
 
 // startMatch starts a match of game k, shown as ui, from its standard

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,28 +85,8 @@ the level's fields with two champions or more.`,
 		players: games.Names(),
 	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
-		switch {
-		case s.every < 1:
-			return usagef("climb: --every must be at least 1, got %d", s.every)
-		case s.everyHours < 0 || s.everyHours == 0 && flagSet(fs, "every-hours") || math.IsNaN(s.everyHours) || math.IsInf(s.everyHours, 0):
-			return usagef("climb: --every-hours must be a positive number of hours, got %v", s.everyHours)
-		case s.everyHours > 0 && flagSet(fs, "every"):
-			return usagef("climb: --every and --every-hours choose the generations two ways; give one")
-		case s.from.negative():
-			return usagef("climb: --from must be 0 or more, got %d", s.from.n)
-		case s.games < 2 || s.games%2 != 0:
-			return usagef("climb: --games must be an even number of at least 2 (game pairs), got %d", s.games)
-		case s.nodes < 0 || s.nodes > 0 && s.tc != "":
-			return usagef("climb: --nodes must be positive and does not go with --tc, got %d", s.nodes)
-		case s.openingPlies < 0:
-			return usagef("climb: --opening-plies must not be negative, got %d", s.openingPlies)
-		case s.maxMoves < 0:
-			return usagef("climb: --max-moves must not be negative, got %d", s.maxMoves)
-		case s.out != "" && !strings.HasSuffix(strings.ToLower(s.out), ".svg") && !strings.HasSuffix(strings.ToLower(s.out), ".png"):
-			return usagef("climb: -o must end in .svg or .png, got %q", s.out)
-		}
-		if _, err := parseTC(s.tc); err != nil {
-			return &usageError{msg: "climb: " + err.Error()}
+		if err := s.check(fs); err != nil {
+			return err
 		}
 		if err := checkOutput("climb", "-o", s.out, s.db); err != nil {
 			return err
@@ -128,16 +109,45 @@ the level's fields with two champions or more.`,
 				return fmt.Errorf("climb: %w", err)
 			}
 		}
-		switch strings.ToLower(s.game) {
-		case games.DraughtsName:
-			return climbOn(ctx, s, rows, budget, stdout, stderr, games.Draughts())
-		case games.ChessName:
-			return climbOn(ctx, s, rows, budget, stdout, stderr, chessKind(ctx))
-		case games.XiangqiName:
-			return climbOn(ctx, s, rows, budget, stdout, stderr, games.Xiangqi())
+		game := strings.ToLower(s.game)
+		if _, err := games.Lookup(game); err != nil {
+			return usagef("climb: %v", err)
 		}
-		return usagef("climb: %v", games.Unknown(s.game))
+		return visitGame(ctx, game, games.Funcs{
+			Draughts: func(k games.DraughtsKind) error { return climbOn(ctx, s, rows, budget, stdout, stderr, k) },
+			Chess:    func(k games.ChessKind) error { return climbOn(ctx, s, rows, budget, stdout, stderr, k) },
+			Xiangqi:  func(k games.XiangqiKind) error { return climbOn(ctx, s, rows, budget, stdout, stderr, k) },
+		})
 	}
+}
+
+// check refuses flags out of range or that do not go together; fs says
+// which flags were given.
+func (s *climbSettings) check(fs *flag.FlagSet) error {
+	switch {
+	case s.every < 1:
+		return usagef("climb: --every must be at least 1, got %d", s.every)
+	case s.everyHours < 0 || s.everyHours == 0 && flagSet(fs, "every-hours") || math.IsNaN(s.everyHours) || math.IsInf(s.everyHours, 0):
+		return usagef("climb: --every-hours must be a positive number of hours, got %v", s.everyHours)
+	case s.everyHours > 0 && flagSet(fs, "every"):
+		return usagef("climb: --every and --every-hours choose the generations two ways; give one")
+	case s.from.negative():
+		return usagef("climb: --from must be 0 or more, got %d", s.from.n)
+	case s.games < 2 || s.games%2 != 0:
+		return usagef("climb: --games must be an even number of at least 2 (game pairs), got %d", s.games)
+	case s.nodes < 0 || s.nodes > 0 && s.tc != "":
+		return usagef("climb: --nodes must be positive and does not go with --tc, got %d", s.nodes)
+	case s.openingPlies < 0:
+		return usagef("climb: --opening-plies must not be negative, got %d", s.openingPlies)
+	case s.maxMoves < 0:
+		return usagef("climb: --max-moves must not be negative, got %d", s.maxMoves)
+	case s.out != "" && !strings.HasSuffix(strings.ToLower(s.out), ".svg") && !strings.HasSuffix(strings.ToLower(s.out), ".png"):
+		return usagef("climb: -o must end in .svg or .png, got %q", s.out)
+	}
+	if _, err := parseTC(s.tc); err != nil {
+		return &usageError{msg: "climb: " + err.Error()}
+	}
+	return nil
 }
 
 // curriculumBudget returns the node budget each generation of game's run
@@ -174,45 +184,87 @@ func climbUsage(err error, from, to int) error {
 }
 
 // climbOn plays the champions of the chosen generations against the
-// opponent, printing each point as it is measured, then the summary.
-// budget, if not nil, gives the node budget each champion plays under
-// (curriculumBudget), which the points then show.
+// opponent (climb.Climb), printing each point as it is measured, then the
+// summary. budget, if not nil, gives the node budget each champion plays
+// under (curriculumBudget), which the points then show.
 func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, budget func(int) (int64, error),
 	stdout, stderr io.Writer, k games.Kind[M, S]) error {
-	arena := k.Arena(games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies})
 	if len(rows) == 0 {
 		return fmt.Errorf("climb: %s has no played generation yet", s.game)
 	}
-	hours := climb.Hours(rows)
-	latest := rows[len(rows)-1].Generation
-	champions := func() ([]storage.ChampionRow, error) { return rows, nil }
-	from, err := s.from.generation("climb", "from", 0, champions)
+	gens, opponent, err := climbChoice(ctx, s, rows, k)
 	if err != nil {
 		return err
+	}
+	clock, _ := parseTC(s.tc) // checked before
+	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: cmp.Or(s.tc, "untimed"), Nodes: s.nodes}
+	if !s.json {
+		printClimbHeader(stdout, s, len(gens), report, budget != nil)
+	}
+	rep := progress.New(stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(stderr))
+	c := climb.Climb[M, S]{
+		Arena:    k.Arena(games.Setup{MaxMoves: s.maxMoves, OpeningPlies: s.openingPlies}),
+		Opponent: opponent.New,
+		Champion: func(g int) (func() search.Player[M, S], error) {
+			champion, err := playerSource(ctx, "climb", k, "", s.db, "", generationNumber(g), 0)
+			if err != nil {
+				return nil, err
+			}
+			return player.WithNodeBudget(champion, s.nodes).New, nil
+		},
+		Budget:   budget,
+		Hours:    climb.Hours(rows),
+		Match:    tournament.MatchOptions{Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock},
+		Progress: func(done, g int) { rep.UpdateNote(done, fmt.Sprintf("generation %d", g)) },
+		Measured: func(p climb.Point) {
+			if !s.json {
+				rep.Clear()
+				printClimbPoint(stdout, p, budget != nil)
+			}
+		},
+	}
+	report.Points, err = c.Play(ctx, gens)
+	rep.Finish()
+	if err != nil {
+		return err
+	}
+	return climbReport(stdout, s, report)
+}
+
+// climbChoice returns the generations whose champions s plays, in order,
+// and the opponent they play: a generation's champion (by number or
+// hours, which is then not played against itself) or a player spec.
+func climbChoice[M comparable, S search.Game[M]](ctx context.Context, s climbSettings, rows []storage.ChampionRow, k games.Kind[M, S]) ([]int, player.Spec[M, S], error) {
+	latest := rows[len(rows)-1].Generation
+	champions := func() ([]storage.ChampionRow, error) { return rows, nil }
+	var opponent player.Spec[M, S]
+	from, err := s.from.generation("climb", "from", 0, champions)
+	if err != nil {
+		return nil, opponent, err
 	}
 	to, err := s.to.generation("climb", "to", latest, champions)
 	if err != nil {
-		return err
+		return nil, opponent, err
 	}
 	if to < from {
-		return usagef("climb: --to (%d) must not be before --from (%d)", to, from)
+		return nil, opponent, usagef("climb: --to (%d) must not be before --from (%d)", to, from)
 	}
-	opponent, skip := player.Spec[M, S]{}, -1
+	skip := -1
 	var against generationMark
 	if against.Set(s.against) == nil { // a generation of the run, by number or hours
 		g, err := against.generation("climb", "against", 0, champions)
 		if err != nil {
-			return err
+			return nil, opponent, err
 		}
 		if g < 0 || g > latest {
-			return usagef("climb: --against %d: the run has played generations 0 to %d", g, latest)
+			return nil, opponent, usagef("climb: --against %d: the run has played generations 0 to %d", g, latest)
 		}
 		if opponent, err = playerSource(ctx, "climb", k, "", s.db, "", generationNumber(g), 0); err != nil {
-			return err
+			return nil, opponent, err
 		}
 		skip = g
 	} else if opponent, err = playerSource(ctx, "climb", k, "", "", s.against, generationMark{}, 0); err != nil {
-		return err
+		return nil, opponent, err
 	}
 	opponent = player.WithNodeBudget(opponent, s.nodes)
 	var gens []int
@@ -222,75 +274,53 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		gens, err = climb.Generations(from, to, s.every, latest, skip)
 	}
 	if err != nil {
-		return climbUsage(err, from, to)
+		return nil, opponent, climbUsage(err, from, to)
 	}
-	clock, _ := parseTC(s.tc) // checked before
-	tc := "untimed"
-	if s.tc != "" {
-		tc = s.tc
-	}
-	conditions := tc
+	return gens, opponent, nil
+}
+
+// printClimbHeader writes what the climb plays and the table's heading,
+// with a column of node budgets when budgets is set.
+func printClimbHeader(w io.Writer, s climbSettings, champions int, r climb.Report, budgets bool) {
+	conditions := r.TC
 	if s.nodes > 0 {
 		conditions = fmt.Sprintf("untimed, %d nodes a move", s.nodes)
 	}
-	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: tc, Nodes: s.nodes}
-	if !s.json {
-		fmt.Fprintf(stdout, "climb %s: %d champions of %s against %s, %d games each, seed %d, %s\n",
-			s.game, len(gens), s.db, opponent.Name, s.games, s.seed, conditions)
-		fmt.Fprintf(stdout, "%10s %7s %5s %5s %5s %7s %12s", "generation", "hours", "+", "=", "-", "score", "Elo")
-		if budget != nil {
-			fmt.Fprintf(stdout, " %8s", "nodes")
-		}
-		fmt.Fprintln(stdout)
+	fmt.Fprintf(w, "climb %s: %d champions of %s against %s, %d games each, seed %d, %s\n",
+		s.game, champions, s.db, r.Against, s.games, s.seed, conditions)
+	fmt.Fprintf(w, "%10s %7s %5s %5s %5s %7s %12s", "generation", "hours", "+", "=", "-", "score", "Elo")
+	if budgets {
+		fmt.Fprintf(w, " %8s", "nodes")
 	}
-	rep := progress.New(stderr, "climb", len(gens)*s.games, "games", progress.IsTerminal(stderr))
-	for i, g := range gens {
-		champion, err := playerSource(ctx, "climb", k, "", s.db, "", generationNumber(g), 0)
-		if err != nil {
-			rep.Finish()
-			return err
-		}
-		champion = player.WithNodeBudget(champion, s.nodes)
-		base := i * s.games
-		res, err := tournament.Match(ctx, arena, champion.New, opponent.New, tournament.MatchOptions{
-			Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock,
-			Progress: func(done, _ int) { rep.UpdateNote(base+done, fmt.Sprintf("generation %d", g)) },
-		})
-		if err != nil {
-			rep.Finish()
-			return fmt.Errorf("climb: generation %d: %w", g, err)
-		}
-		p := climb.NewPoint(g, hours[g], res.Wins, res.Draws, res.Losses)
-		if budget != nil {
-			if p.Nodes, err = budget(g); err != nil {
-				rep.Finish()
-				return fmt.Errorf("climb: %w", err)
-			}
-		}
-		report.Points = append(report.Points, p)
-		if !s.json {
-			rep.Clear()
-			fmt.Fprintf(stdout, "%10d %7.2f %5d %5d %5d %6.1f%% %+5.0f ± %-4.0f", p.Generation, p.Hours, p.Wins, p.Draws, p.Losses, p.Score, p.Elo, p.CI)
-			if budget != nil {
-				fmt.Fprintf(stdout, " %8d", p.Nodes)
-			}
-			fmt.Fprintln(stdout)
-		}
+	fmt.Fprintln(w)
+}
+
+// printClimbPoint writes one point as a row of the table, with its node
+// budget when budgets is set.
+func printClimbPoint(w io.Writer, p climb.Point, budgets bool) {
+	fmt.Fprintf(w, "%10d %7.2f %5d %5d %5d %6.1f%% %+5.0f ± %-4.0f", p.Generation, p.Hours, p.Wins, p.Draws, p.Losses, p.Score, p.Elo, p.CI)
+	if budgets {
+		fmt.Fprintf(w, " %8d", p.Nodes)
 	}
-	rep.Finish()
-	report.Best, report.Fall = climb.Summary(report.Points)
-	report.Level = climb.NewLevel(report.Points)
+	fmt.Fprintln(w)
+}
+
+// climbReport completes r with its verdict, draws it to -o, and prints it:
+// as JSON with --json, else the summary.
+func climbReport(stdout io.Writer, s climbSettings, r climb.Report) error {
+	r.Best, r.Fall = climb.Summary(r.Points)
+	r.Level = climb.NewLevel(r.Points)
 	if s.out != "" {
-		if err := plot.WriteFile(outputGuard(s.db), s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(report)...); err != nil {
+		if err := plot.WriteFile(outputGuard(s.db), s.out, 18*vg.Centimeter, 8*vg.Centimeter, climbCharts(r)...); err != nil {
 			return fmt.Errorf("climb: %w", err)
 		}
 	}
 	if s.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(report)
+		return enc.Encode(r)
 	}
-	printClimbSummary(stdout, report)
+	printClimbSummary(stdout, r)
 	return nil
 }
 

@@ -76,15 +76,14 @@ distill_every makes every few generations.`,
 				rep.Finish()
 			}
 		}()
-		switch f.Game {
-		case games.DraughtsName:
-			return distillAgent(ctx, games.Draughts(), d, stdout)
-		case games.ChessName:
-			return distillAgent(ctx, games.Chess(), d, stdout)
-		case games.XiangqiName:
-			return distillAgent(ctx, games.Xiangqi(), d, stdout)
+		if _, err := games.Lookup(f.Game); err != nil {
+			return fmt.Errorf("distill: %s: %w", *agentPath, err)
 		}
-		return fmt.Errorf("distill: %s: %w", *agentPath, games.Unknown(f.Game))
+		return games.Visit(f.Game, games.Funcs{
+			Draughts: func(k games.DraughtsKind) error { return distillAgent(ctx, k, d, stdout, nil) },
+			Chess:    func(k games.ChessKind) error { return distillAgent(ctx, k, d, stdout, chessPieceValues) },
+			Xiangqi:  func(k games.XiangqiKind) error { return distillAgent(ctx, k, d, stdout, xiangqiPieceValues) },
+		})
 	}
 }
 
@@ -97,8 +96,10 @@ type distillRun struct {
 }
 
 // distillAgent distills d's agent, of game k, on d's games, writes the
-// result and says what moved.
-func distillAgent[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[M, S], d distillRun, stdout io.Writer) error {
+// result and says what moved: with pieces, if not nil, what the net's
+// piece values were and became.
+func distillAgent[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[M, S], d distillRun, stdout io.Writer,
+	pieces func(before, after *nnet.Net) string) error {
 	records, err := readRecords(k, d.gamesPath)
 	if err != nil {
 		return fmt.Errorf("distill: %w", err)
@@ -122,13 +123,21 @@ func distillAgent[M comparable, S search.Game[M]](ctx context.Context, k games.K
 	}
 	fmt.Fprintf(stdout, "distilled %s into %s: %d positions of %d games, searches of %d nodes\n", d.agentPath, d.out, r.Positions, r.Games, d.nodes)
 	fmt.Fprintf(stdout, "squared error of the win probabilities %.5f -> %.5f; the evaluation moved %.3f %s (root mean square)\n", r.Before, r.After, r.Moved, unit)
-	switch k.Name {
-	case games.ChessName:
-		fmt.Fprintf(stdout, "piece values P N B R Q: %s -> %s\n", values(before.PieceValues()), values(net.PieceValues()))
-	case games.XiangqiName:
-		fmt.Fprintf(stdout, "piece values A E H R C P: %s -> %s\n", values(before.XiangqiPieceValues()), values(net.XiangqiPieceValues()))
+	if pieces != nil {
+		fmt.Fprintln(stdout, pieces(before, net))
 	}
 	return nil
+}
+
+// chessPieceValues says what a chess net's piece values were and became.
+func chessPieceValues(before, after *nnet.Net) string {
+	return fmt.Sprintf("piece values P N B R Q: %s -> %s", values(before.PieceValues()), values(after.PieceValues()))
+}
+
+// xiangqiPieceValues says what a xiangqi net's piece values were and
+// became.
+func xiangqiPieceValues(before, after *nnet.Net) string {
+	return fmt.Sprintf("piece values A E H R C P: %s -> %s", values(before.XiangqiPieceValues()), values(after.XiangqiPieceValues()))
 }
 
 // values formats piece values, two decimals each.

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strings"
 
 	"evolved/games"
@@ -94,69 +92,37 @@ the built-in ladders are rating/ladders/GAME.toml.`,
 		if err != nil {
 			return fmt.Errorf("ladder: %w", err)
 		}
-		switch l.Game {
-		case games.DraughtsName:
-			return calibrateLadder(ctx, s, stdout, stderr, l, enginePath, clock, games.Draughts())
-		case games.ChessName:
-			return calibrateLadder(ctx, s, stdout, stderr, l, enginePath, clock, chessKind(ctx))
-		case games.XiangqiName:
-			return calibrateLadder(ctx, s, stdout, stderr, l, enginePath, clock, games.Xiangqi())
+		if _, err := games.Lookup(l.Game); err != nil {
+			return fmt.Errorf("ladder: %w", err)
 		}
-		return fmt.Errorf("ladder: %w", games.Unknown(l.Game))
+		r := ladderRun{ladderSettings: s, ladder: l, enginePath: enginePath, clock: clock}
+		return visitGame(ctx, l.Game, games.Funcs{
+			Draughts: func(k games.DraughtsKind) error { return calibrateLadder(ctx, r, stdout, stderr, k) },
+			Chess:    func(k games.ChessKind) error { return calibrateLadder(ctx, r, stdout, stderr, k) },
+			Xiangqi:  func(k games.XiangqiKind) error { return calibrateLadder(ctx, r, stdout, stderr, k) },
+		})
 	}
 }
 
+// ladderRun is what `evolved ladder` was asked to do: its flags, the
+// ladder to fit, its engine and its clock.
+type ladderRun struct {
+	ladderSettings
+	ladder     *rating.Ladder
+	enginePath string
+	clock      tournament.Clock
+}
+
 // calibrateLadder fits the ladder's own players and writes the new ladder.
-func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladderSettings, stdout, stderr io.Writer, l *rating.Ladder, enginePath string, clock tournament.Clock,
-	k games.Kind[M, S]) error {
+func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladderRun, stdout, stderr io.Writer, k games.Kind[M, S]) error {
+	l, enginePath, clock := s.ladder, s.enginePath, s.clock
 	arena := k.Arena(games.Setup{MaxMoves: l.MoveLimit(), OpeningPlies: l.Plies()})
 	all, err := rating.Opponents(l, enginePath, k.Constructors())
 	if err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
-	// Who takes part: every own player, free unless it is the origin, and
-	// the lowest engine levels, fixed at their Elo.
-	var players []rating.Opponent[M, S]
-	var index []int // ladder index of each player
-	levels := 0
-	for i, a := range l.Anchors {
-		p := all[i]
-		switch {
-		case a.EngineElo > 0:
-			if levels == s.engineLevels {
-				continue
-			}
-			levels++
-		case a.Player == l.Origin:
-			p.Elo = 0
-		default:
-			p.Elo = math.NaN()
-		}
-		players = append(players, p)
-		index = append(index, i)
-	}
-	// Play in the order of the players' names, so that the games, and the
-	// ratings, do not depend on the order of the ladder file: the command
-	// recorded in a fitted file regenerates it exactly from the file itself.
-	order := make([]int, len(players))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(players[a].Name, players[b].Name) })
-	sortedPlayers, sortedIndex := make([]rating.Opponent[M, S], len(order)), make([]int, len(order))
-	for k, i := range order {
-		sortedPlayers[k], sortedIndex[k] = players[i], index[i]
-	}
-	players, index = sortedPlayers, sortedIndex
-	pairings := 0
-	for i := range players {
-		for j := i + 1; j < len(players); j++ {
-			if math.IsNaN(players[i].Elo) || math.IsNaN(players[j].Elo) {
-				pairings++
-			}
-		}
-	}
-	total := 2 * s.pairs * pairings
+	players, index := rating.CalibrationField(l, all, s.engineLevels)
+	total := rating.CalibrationGames(players, s.pairs)
 	fmt.Fprintf(stderr, "ladder %s: %d players, %d games (%d pairs a meeting), tc %s\n", l.Game, len(players), total, s.pairs, rating.TCName(l.TC))
 	rep := progress.New(stderr, "ladder", total, "games", progress.IsTerminal(stderr))
 	cal, err := rating.Calibrate(ctx, arena, players, rating.CalibrateOptions{
@@ -167,15 +133,7 @@ func calibrateLadder[M comparable, S search.Game[M]](ctx context.Context, s ladd
 	if err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
-	// Carry the fit back to ladder order; the anchors left out keep theirs.
-	full := rating.Calibration{Games: cal.Games, Model: cal.Model, Ratings: make([]rating.Rated, len(l.Anchors))}
-	for i, a := range l.Anchors {
-		full.Ratings[i] = rating.Rated{Elo: a.Elo, HalfWidth: a.HalfWidth}
-	}
-	for k, i := range index {
-		full.Ratings[i] = cal.Ratings[k]
-	}
-	fitted := l.Refit(full, s.command)
+	fitted := l.Refit(l.InLadderOrder(cal, index), s.command)
 	for k, p := range players {
 		r := cal.Ratings[k]
 		fmt.Fprintf(stderr, "%-28s %7.1f ± %5.1f  (%d games)\n", p.Name, r.Elo, r.HalfWidth, r.Games)

@@ -77,45 +77,8 @@ The last line is
 		players: games.Names(),
 	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
-		s.pliesSet = flagSet(fs, "opening-plies")
-		switch {
-		case s.a == "" || s.b == "":
-			return usagef("match: --a and --b are required")
-		case s.games < 1:
-			return usagef("match: --games must be at least 1, got %d", s.games)
-		case s.openingPlies < 0:
-			return usagef("match: --opening-plies must not be negative, got %d", s.openingPlies)
-		case s.maxMoves < 0:
-			return usagef("match: --max-moves must not be negative, got %d", s.maxMoves)
-		case s.colors != "alternate" && s.colors != "fixed":
-			return usagef("match: --colors must be alternate or fixed, got %q", s.colors)
-		case s.fen != "" && (s.openings != "" || s.chess960):
-			return usagef("match: --fen does not go with --openings or --chess960")
-		}
-		if (s.fen != "" || s.openings != "") && !s.pliesSet {
-			s.openingPlies = 0
-		}
-		if s.sprt != "" {
-			t, err := sprt.Parse(s.sprt)
-			if err != nil {
-				return &usageError{msg: "match: --sprt: " + err.Error()}
-			}
-			if s.colors != "alternate" {
-				return usagef("match: --sprt plays game pairs: it needs --colors alternate")
-			}
-			if s.games%2 != 0 {
-				return usagef("match: --sprt plays game pairs: --games must be even, got %d", s.games)
-			}
-			s.test = &t
-		}
-		if _, err := parseTC(s.tc); err != nil {
-			return &usageError{msg: "match: " + err.Error()}
-		}
-		if s.nodes < 0 || s.nodes > 0 && (s.tc != "" || s.movetime != 0) {
-			return usagef("match: --nodes must be positive and does not go with --tc or --movetime, got %d", s.nodes)
-		}
-		if s.movetime < 0 || s.movetime > 0 && s.tc != "" {
-			return usagef("match: --movetime must be positive and does not go with --tc, got %v", s.movetime)
+		if err := s.check(fs); err != nil {
+			return err
 		}
 		// The games are written once played, through a temporary file:
 		// the path is checked now, not after hours of games.
@@ -127,19 +90,74 @@ The last line is
 			return err
 		}
 		s.game = game
-		if s.chess960 && strings.ToLower(s.game) != games.ChessName {
+		if s.chess960 && s.game != games.ChessName {
 			return usagef("match: --chess960 is for chess, not %s", s.game)
 		}
-		switch strings.ToLower(s.game) {
-		case games.DraughtsName:
-			return matchGame(ctx, games.Draughts(), s, stdout, stderr)
-		case games.ChessName:
-			return matchGame(ctx, chessKind(ctx), s, stdout, stderr)
-		case games.XiangqiName:
-			return matchGame(ctx, games.Xiangqi(), s, stdout, stderr)
+		if _, err := games.Lookup(s.game); err != nil {
+			return usagef("match: %v", err)
 		}
-		return usagef("match: %v", games.Unknown(s.game))
+		return visitGame(ctx, s.game, games.Funcs{
+			Draughts: func(k games.DraughtsKind) error { return matchGame(ctx, k, s, stdout, stderr) },
+			Chess:    func(k games.ChessKind) error { return matchGame(ctx, k, s, stdout, stderr) },
+			Xiangqi:  func(k games.XiangqiKind) error { return matchGame(ctx, k, s, stdout, stderr) },
+		})
 	}
+}
+
+// check refuses flags that do not go together or are out of range, and
+// reads --sprt; fs says which flags were given.
+func (s *matchSettings) check(fs *flag.FlagSet) error {
+	s.pliesSet = flagSet(fs, "opening-plies")
+	switch {
+	case s.a == "" || s.b == "":
+		return usagef("match: --a and --b are required")
+	case s.games < 1:
+		return usagef("match: --games must be at least 1, got %d", s.games)
+	case s.openingPlies < 0:
+		return usagef("match: --opening-plies must not be negative, got %d", s.openingPlies)
+	case s.maxMoves < 0:
+		return usagef("match: --max-moves must not be negative, got %d", s.maxMoves)
+	case s.colors != "alternate" && s.colors != "fixed":
+		return usagef("match: --colors must be alternate or fixed, got %q", s.colors)
+	case s.fen != "" && (s.openings != "" || s.chess960):
+		return usagef("match: --fen does not go with --openings or --chess960")
+	}
+	if (s.fen != "" || s.openings != "") && !s.pliesSet {
+		s.openingPlies = 0
+	}
+	if err := s.readSPRT(); err != nil {
+		return err
+	}
+	if _, err := parseTC(s.tc); err != nil {
+		return &usageError{msg: "match: " + err.Error()}
+	}
+	if s.nodes < 0 || s.nodes > 0 && (s.tc != "" || s.movetime != 0) {
+		return usagef("match: --nodes must be positive and does not go with --tc or --movetime, got %d", s.nodes)
+	}
+	if s.movetime < 0 || s.movetime > 0 && s.tc != "" {
+		return usagef("match: --movetime must be positive and does not go with --tc, got %v", s.movetime)
+	}
+	return nil
+}
+
+// readSPRT reads --sprt, if given, into s.test: the test plays game
+// pairs, so it needs alternating colours and an even --games.
+func (s *matchSettings) readSPRT() error {
+	if s.sprt == "" {
+		return nil
+	}
+	t, err := sprt.Parse(s.sprt)
+	if err != nil {
+		return &usageError{msg: "match: --sprt: " + err.Error()}
+	}
+	if s.colors != "alternate" {
+		return usagef("match: --sprt plays game pairs: it needs --colors alternate")
+	}
+	if s.games%2 != 0 {
+		return usagef("match: --sprt plays game pairs: --games must be even, got %d", s.games)
+	}
+	s.test = &t
+	return nil
 }
 
 // matchGame plays the match of s in game k and writes its summary, and
@@ -332,5 +350,5 @@ func matchGameOf(given string, specs ...string) (string, error) {
 		}
 		game, from = a.Game, path
 	}
-	return cmp.Or(game, games.DraughtsName), nil
+	return strings.ToLower(cmp.Or(game, games.DraughtsName)), nil
 }

@@ -63,14 +63,11 @@ commands. Reads moves from standard input, so it can also be driven by a script.
 		}
 		a := playArgs{agentFile: *agentFile, dbPath: *dbPath, spec: *spec, generation: generation, depth: *depth,
 			fen: *fen, record: *record, maxMoves: *maxMoves, human: human, ascii: *ascii || !unicodeTerminal()}
-		switch g {
-		case games.DraughtsName:
-			return playGame(ctx, stdin, stdout, games.Draughts(), play.DraughtsUI(), a)
-		case games.ChessName:
-			return playGame(ctx, stdin, stdout, chessKind(ctx), play.ChessUI(), a)
-		default:
-			return playGame(ctx, stdin, stdout, games.Xiangqi(), play.XiangqiUI(), a)
-		}
+		return visitGame(ctx, g, games.Funcs{
+			Draughts: func(k games.DraughtsKind) error { return playGame(ctx, stdin, stdout, k, play.DraughtsUI(), a) },
+			Chess:    func(k games.ChessKind) error { return playGame(ctx, stdin, stdout, k, play.ChessUI(), a) },
+			Xiangqi:  func(k games.XiangqiKind) error { return playGame(ctx, stdin, stdout, k, play.XiangqiUI(), a) },
+		})
 	}
 }
 

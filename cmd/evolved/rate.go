@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -27,7 +28,7 @@ type rateSettings struct {
 	concurrency int
 	seed        uint64
 	tc          string
-	ladder      string
+	ladderFile  string
 	engine      string
 	json        bool
 }
@@ -45,7 +46,7 @@ func rateCommand(fs *flag.FlagSet) action {
 	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
 	fs.StringVar(&s.tc, "tc", "", "time control `BASE+INC` in seconds (default: the ladder's: 10+0.1 for chess and xiangqi, untimed for draughts)")
-	fs.StringVar(&s.ladder, "ladder", "", "rate on the ladder `FILE` instead of the built-in one of the game")
+	fs.StringVar(&s.ladderFile, "ladder", "", "rate on the ladder `FILE` instead of the built-in one of the game")
 	fs.StringVar(&s.engine, "engine", "", "the ladder's engine at `PATH` (default: its name on $PATH or in /usr/games)")
 	fs.BoolVar(&s.json, "json", false, "print the rating as JSON")
 	setHelp(fs, help{
@@ -60,70 +61,93 @@ The last line is
 		players: games.Names(),
 	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
-		sources := 0
-		for _, set := range []bool{s.agent != "", s.db != "", s.spec != ""} {
-			if set {
-				sources++
-			}
-		}
-		switch {
-		case sources != 1:
-			return usagef("rate: give exactly one of --agent FILE, --db FILE or --player SPEC")
-		case s.generation.set && s.db == "":
-			return usagef("rate: --generation goes with --db")
-		case s.generation.negative():
-			return usagef("rate: --generation must be 0 or more, got %d", s.generation.n)
-		case s.games < 0 || s.games > 100000:
-			return usagef("rate: --games must be between 1 and 100000, got %d", s.games)
-		case s.depth < 0 || s.depth > 30:
-			return usagef("rate: --depth must be between 1 and 30, got %d", s.depth)
+		if err := s.check(); err != nil {
+			return err
 		}
 		game, err := rateGameOf(ctx, s)
 		if err != nil {
 			return err
 		}
-		var ladder *rating.Ladder
-		if s.ladder != "" {
-			ladder, err = rating.LoadLadder(s.ladder)
-		} else {
-			ladder, err = rating.DefaultLadder(game)
-		}
-		if err != nil {
-			return fmt.Errorf("rate: %w", err)
-		}
-		if ladder.Game != game {
-			return usagef("rate: the ladder %s rates %s, not %s", s.ladder, ladder.Game, game)
-		}
-		if s.tc == "" {
-			s.tc = ladder.TC
-		}
-		clock, err := parseTC(s.tc)
-		if err != nil {
-			return &usageError{msg: "rate: " + err.Error()}
-		}
-		if s.games == 0 {
-			s.games = 100
-			if game == "draughts" {
-				s.games = 200
-			}
-		}
-		enginePath, err := ladder.FindEngine(s.engine)
+		r, err := s.onLadder(ctx, game)
 		if err != nil {
 			return err
 		}
-		if err := ladder.CheckEngine(ctx, enginePath); err != nil {
-			return err
-		}
-		switch game {
-		case games.DraughtsName:
-			return rateOn(ctx, s, stdout, stderr, ladder, enginePath, clock, games.Draughts())
-		case games.ChessName:
-			return rateOn(ctx, s, stdout, stderr, ladder, enginePath, clock, chessKind(ctx))
-		case games.XiangqiName:
-			return rateOn(ctx, s, stdout, stderr, ladder, enginePath, clock, games.Xiangqi())
-		}
-		return usagef("rate: %v", games.Unknown(game))
+		// gameFrom has refused an unknown game.
+		return visitGame(ctx, game, games.Funcs{
+			Draughts: func(k games.DraughtsKind) error { return rateOn(ctx, r, stdout, stderr, k) },
+			Chess:    func(k games.ChessKind) error { return rateOn(ctx, r, stdout, stderr, k) },
+			Xiangqi:  func(k games.XiangqiKind) error { return rateOn(ctx, r, stdout, stderr, k) },
+		})
 	}
+}
+
+// check refuses flags out of range or that do not go together.
+func (s *rateSettings) check() error {
+	sources := 0
+	for _, set := range []bool{s.agent != "", s.db != "", s.spec != ""} {
+		if set {
+			sources++
+		}
+	}
+	switch {
+	case sources != 1:
+		return usagef("rate: give exactly one of --agent FILE, --db FILE or --player SPEC")
+	case s.generation.set && s.db == "":
+		return usagef("rate: --generation goes with --db")
+	case s.generation.negative():
+		return usagef("rate: --generation must be 0 or more, got %d", s.generation.n)
+	case s.games < 0 || s.games > 100000:
+		return usagef("rate: --games must be between 1 and 100000, got %d", s.games)
+	case s.depth < 0 || s.depth > 30:
+		return usagef("rate: --depth must be between 1 and 30, got %d", s.depth)
+	}
+	return nil
+}
+
+// rateRun is what `evolved rate` was asked to do: its flags, with the
+// time control and the number of games settled, the ladder, its engine and
+// its clock.
+type rateRun struct {
+	rateSettings
+	ladder     *rating.Ladder
+	enginePath string
+	clock      tournament.Clock
+}
+
+// onLadder returns the rating of game that s asks for: on --ladder or the
+// game's own, at --tc or the ladder's, over --games or the game's default
+// number, with the ladder's engine found and checked.
+func (s rateSettings) onLadder(ctx context.Context, game string) (rateRun, error) {
+	r := rateRun{rateSettings: s}
+	var err error
+	if s.ladderFile != "" {
+		r.ladder, err = rating.LoadLadder(s.ladderFile)
+	} else {
+		r.ladder, err = rating.DefaultLadder(game)
+	}
+	if err != nil {
+		return r, fmt.Errorf("rate: %w", err)
+	}
+	if r.ladder.Game != game {
+		return r, usagef("rate: the ladder %s rates %s, not %s", s.ladderFile, r.ladder.Game, game)
+	}
+	r.tc = cmp.Or(s.tc, r.ladder.TC)
+	if r.clock, err = parseTC(r.tc); err != nil {
+		return r, &usageError{msg: "rate: " + err.Error()}
+	}
+	if r.games == 0 {
+		r.games = 100
+		if game == "draughts" {
+			r.games = 200
+		}
+	}
+	if r.enginePath, err = r.ladder.FindEngine(s.engine); err != nil {
+		return r, err
+	}
+	if err := r.ladder.CheckEngine(ctx, r.enginePath); err != nil {
+		return r, err
+	}
+	return r, nil
 }
 
 // rateGameOf returns the game to rate: --game, else the agent file's game,
@@ -168,8 +192,8 @@ func gameFrom(ctx context.Context, cmd, given, agentFile, dbPath, fallback strin
 
 // rateOn rates the player of s on the ladder, with progress on standard
 // error, and prints the report.
-func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateSettings, stdout, stderr io.Writer, ladder *rating.Ladder, enginePath string, clock tournament.Clock,
-	k games.Kind[M, S]) error {
+func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateRun, stdout, stderr io.Writer, k games.Kind[M, S]) error {
+	ladder, enginePath, clock := s.ladder, s.enginePath, s.clock
 	arena := k.Arena(games.Setup{MaxMoves: ladder.MoveLimit(), OpeningPlies: ladder.Plies()})
 	rated, err := playerSource(ctx, "rate", k, s.agent, s.db, s.spec, s.generation, s.depth)
 	if err != nil {

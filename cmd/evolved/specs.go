@@ -40,3 +40,14 @@ func chessKind(ctx context.Context) games.Kind[chess.Move, *chess.Game] {
 	k.Parse = chessParser(ctx)
 	return k
 }
+
+// visitGame is games.Visit for the commands: chess's Kind reads its
+// player specs with chessParser(ctx), as chessKind's does.
+func visitGame(ctx context.Context, name string, f games.Funcs) error {
+	chess := f.Chess
+	f.Chess = func(k games.ChessKind) error {
+		k.Parse = chessParser(ctx)
+		return chess(k)
+	}
+	return games.Visit(name, f)
+}
