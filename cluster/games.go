@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"evolved/game"
 	"evolved/games"
@@ -31,15 +32,25 @@ func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net, players *playerCa
 	if err := strictJSON(job.Setup, &setup); err != nil {
 		return nil, err
 	}
-	switch job.Game {
-	case games.DraughtsName:
-		return playWith(ctx, games.Draughts().Bind(setup), job, nets, players)
-	case games.ChessName:
-		return playWith(ctx, games.Chess().Bind(setup), job, nets, players)
-	case games.XiangqiName:
-		return playWith(ctx, games.Xiangqi().Bind(setup), job, nets, players)
+	if !slices.Contains(games.Names(), job.Game) {
+		return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
 	}
-	return nil, fmt.Errorf("%w: job %s: unknown game %q", ErrProtocol, job.ID, job.Game)
+	var res *Result
+	err := games.Visit(job.Game, games.Funcs{
+		Draughts: func(k games.DraughtsKind) (err error) {
+			res, err = playWith(ctx, k.Bind(setup), job, nets, players)
+			return err
+		},
+		Chess: func(k games.ChessKind) (err error) {
+			res, err = playWith(ctx, k.Bind(setup), job, nets, players)
+			return err
+		},
+		Xiangqi: func(k games.XiangqiKind) (err error) {
+			res, err = playWith(ctx, k.Bind(setup), job, nets, players)
+			return err
+		},
+	})
+	return res, err
 }
 
 // strictJSON decodes a setup, refusing fields this build does not know:

@@ -68,15 +68,25 @@ type kindRun[M cluster.MoveCode, S search.Game[M], C section] struct {
 
 // newGameRun returns the game called name.
 func newGameRun(name string) (gameRun, error) {
-	switch name {
-	case games.DraughtsName:
-		return kindRun[draughts.Move, *draughts.Game, DraughtsConfig]{games.Draughts(), func(c Config) DraughtsConfig { return c.Draughts }}, nil
-	case games.ChessName:
-		return kindRun[chess.Move, *chess.Game, ChessConfig]{games.Chess(), func(c Config) ChessConfig { return c.Chess }}, nil
-	case games.XiangqiName:
-		return kindRun[xiangqi.Move, *xiangqi.Game, XiangqiConfig]{games.Xiangqi(), func(c Config) XiangqiConfig { return c.Xiangqi }}, nil
+	var run gameRun
+	err := games.Visit(name, games.Funcs{
+		Draughts: func(k games.DraughtsKind) error {
+			run = kindRun[draughts.Move, *draughts.Game, DraughtsConfig]{k, func(c Config) DraughtsConfig { return c.Draughts }}
+			return nil
+		},
+		Chess: func(k games.ChessKind) error {
+			run = kindRun[chess.Move, *chess.Game, ChessConfig]{k, func(c Config) ChessConfig { return c.Chess }}
+			return nil
+		},
+		Xiangqi: func(k games.XiangqiKind) error {
+			run = kindRun[xiangqi.Move, *xiangqi.Game, XiangqiConfig]{k, func(c Config) XiangqiConfig { return c.Xiangqi }}
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("daemon: %w", err)
 	}
-	return nil, fmt.Errorf("daemon: %w", games.Unknown(name))
+	return run, nil
 }
 
 // evolve runs the population with the settings its run was started with
