@@ -57,6 +57,32 @@ type parsed struct {
 	rest string // what follows a second colon, for kinds that take more
 }
 
+// randomSpec is the spec of a player that plays uniformly random moves.
+func randomSpec[M comparable, S search.Game[M]]() Spec[M, S] {
+	return Spec[M, S]{Name: "random", New: func() search.Player[M, S] { return search.NewRandom[M, S]() }}
+}
+
+// alphaBetaSpec is the spec of an alpha-beta search on eval with opts,
+// whose scores are in unit.
+func alphaBetaSpec[M comparable, S search.Game[M]](spec, unit string, eval search.Evaluator[S], opts search.Options) Spec[M, S] {
+	return Spec[M, S]{Name: spec, Unit: unit, New: func() search.Player[M, S] {
+		return search.Searcher[M, S]{AlphaBeta: search.NewAlphaBeta[M, S](eval, opts)}
+	}}
+}
+
+// mctsSpec is the spec of mcts:N (p.kind "mcts") or ept:N ("ept", MCTS
+// with early playout termination): N playouts, scored by eval through
+// winRate.
+func mctsSpec[M comparable, S search.Game[M]](spec string, p parsed, eval search.Evaluator[S], winRate func(int) float64) Spec[M, S] {
+	opts := search.MCTSOptions{Playouts: p.arg}
+	if p.kind == "ept" {
+		opts.PlayoutPlies = EPTPlies
+	}
+	return Spec[M, S]{Name: spec, Unit: UnitWins, New: func() search.Player[M, S] {
+		return search.NewMCTSPlayer(search.NewMCTS[M, S](opts, eval, winRate))
+	}}
+}
+
 // parse splits "kind[:N[:rest]]" and checks N for the kinds that take one;
 // game names the game whose parser calls it, for the error of an unknown
 // kind.
