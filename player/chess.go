@@ -122,7 +122,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 		}
 		return alphaBetaSpec[chess.Move](spec, "", eval, search.Options{Depth: depth, Quiescence: true, TableBits: 16}), nil
 	case "mcts", "ept":
-		return mctsSpec[chess.Move](spec, p, search.Evaluator[*chess.Game](ChessMaterial{}), chessWinRate), nil
+		return mctsSpec[chess.Move](spec, mctsOptions(p), search.Evaluator[*chess.Game](ChessMaterial{}), chessWinRate), nil
 	}
 	return ChessSpec{}, unknownPlayer(spec, "chess")
 }

@@ -68,7 +68,7 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 		return alphaBetaSpec[draughts.Move](spec, "material units (100 a man)", search.Evaluator[*draughts.Game](DraughtsMaterial{}),
 			search.Options{Depth: p.arg, CaptureExtension: true, TableBits: 14}), nil
 	case "mcts", "ept":
-		return mctsSpec[draughts.Move](spec, p, search.Evaluator[*draughts.Game](DraughtsMaterial{}), materialWinRate), nil
+		return mctsSpec[draughts.Move](spec, mctsOptions(p), search.Evaluator[*draughts.Game](DraughtsMaterial{}), materialWinRate), nil
 	}
 	return DraughtsSpec{}, unknownPlayer(spec, "draughts")
 }

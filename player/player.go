@@ -70,17 +70,21 @@ func alphaBetaSpec[M comparable, S search.Game[M]](spec, unit string, eval searc
 	}}
 }
 
-// mctsSpec is the spec of mcts:N (p.kind "mcts") or ept:N ("ept", MCTS
-// with early playout termination): N playouts, scored by eval through
-// winRate.
-func mctsSpec[M comparable, S search.Game[M]](spec string, p parsed, eval search.Evaluator[S], winRate func(int) float64) Spec[M, S] {
-	opts := search.MCTSOptions{Playouts: p.arg}
-	if p.kind == "ept" {
-		opts.PlayoutPlies = EPTPlies
-	}
-	return Spec[M, S]{Name: spec, Unit: UnitWins, New: func() search.Player[M, S] {
+// mctsSpec is the spec of MCTS players with opts whose playouts eval
+// scores through winRate.
+func mctsSpec[M comparable, S search.Game[M]](name string, opts search.MCTSOptions, eval search.Evaluator[S], winRate func(int) float64) Spec[M, S] {
+	return Spec[M, S]{Name: name, Unit: UnitWins, New: func() search.Player[M, S] {
 		return search.NewMCTSPlayer(search.NewMCTS[M, S](opts, eval, winRate))
 	}}
+}
+
+// mctsOptions returns the options of mcts:N (p.kind "mcts") or ept:N
+// ("ept", MCTS with early playout termination).
+func mctsOptions(p parsed) search.MCTSOptions {
+	if p.kind == "ept" {
+		return eptOptions(p.arg)
+	}
+	return search.MCTSOptions{Playouts: p.arg}
 }
 
 // parse splits "kind[:N[:rest]]" and checks N for the kinds that take one;

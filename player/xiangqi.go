@@ -110,7 +110,7 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		return alphaBetaSpec[xiangqi.Move](spec, "", search.Evaluator[*xiangqi.Game](XiangqiMaterial{}),
 			search.Options{Depth: p.arg, Quiescence: true, TableBits: 16}), nil
 	case "mcts", "ept":
-		return mctsSpec[xiangqi.Move](spec, p, search.Evaluator[*xiangqi.Game](XiangqiMaterial{}), xiangqiWinRate), nil
+		return mctsSpec[xiangqi.Move](spec, mctsOptions(p), search.Evaluator[*xiangqi.Game](XiangqiMaterial{}), xiangqiWinRate), nil
 	}
 	return XiangqiSpec{}, unknownPlayer(spec, "xiangqi")
 }
