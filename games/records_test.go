@@ -29,6 +29,18 @@ func TestTagPairs(t *testing.T) {
 	}
 }
 
+// errFEN is the error of testPosition.
+var errFEN = errors.New("fen")
+
+// testPosition is a game's FEN reader for the tests of the helpers: the
+// FEN's length, or errFEN for "bad".
+func testPosition(fen string) (int, error) {
+	if fen == "bad" {
+		return 0, errFEN
+	}
+	return len(fen), nil
+}
+
 func TestReadRecordsOf(t *testing.T) {
 	errRead := errors.New("read")
 	read := func(r io.Reader) ([]int, error) { return []int{3, 4}, errRead }
@@ -40,14 +52,7 @@ func TestReadRecordsOf(t *testing.T) {
 }
 
 func TestWriteRecordOf(t *testing.T) {
-	errFEN := errors.New("fen")
-	position := func(fen string) (int, error) {
-		if fen == "bad" {
-			return 0, errFEN
-		}
-		return len(fen), nil
-	}
-	write := writeRecordOf(position, func(w io.Writer, start int, rec Record[int]) error {
+	write := writeRecordOf(testPosition, func(w io.Writer, start int, rec Record[int]) error {
 		_, err := fmt.Fprintf(w, "%d %v %s", start, rec.Moves, rec.Result)
 		return err
 	})
@@ -61,15 +66,8 @@ func TestWriteRecordOf(t *testing.T) {
 }
 
 func TestMoveTextOf(t *testing.T) {
-	errFEN := errors.New("fen")
-	position := func(fen string) (int, error) {
-		if fen == "bad" {
-			return 0, errFEN
-		}
-		return len(fen), nil
-	}
 	moveText := func(p int, moves []int) (string, error) { return strconv.Itoa(p) + ":" + strconv.Itoa(len(moves)), nil }
-	text := moveTextOf(position, moveText)
+	text := moveTextOf(testPosition, moveText)
 	if got, err := text("abc", []int{1, 2}); got != "3:2" || err != nil {
 		t.Errorf(`moveTextOf(...)("abc", [1 2]) = %q, %v, want "3:2", nil`, got, err)
 	}
