@@ -7,7 +7,9 @@
 // types declared here and the plumbing they would otherwise each write:
 // History, the stack of positions a Game keeps for repetitions and move
 // limits; Perft and Divide; Error, the message that wraps a package's
-// sentinel error. They depend on nothing else of ours but game/pgn.
+// sentinel error; SplitMix64, the generator of their Zobrist keys;
+// ParseFENClocks, the two counters at the end of a FEN. They depend on
+// nothing else of ours but game/pgn.
 package game
 
 import "fmt"

@@ -77,36 +77,14 @@ func Chess() Kind[chess.Move, *chess.Game] {
 			}
 			return a
 		},
-		MoveText: func(start string, moves []chess.Move) (string, error) {
-			pos, err := chessPosition(start)
-			if err != nil {
-				return "", err
-			}
-			return chess.MoveText(pos, moves)
-		},
-		ReadRecords: func(r io.Reader) ([]Record[chess.Move], error) {
-			games, err := chess.ReadPGN(r)
-			out := make([]Record[chess.Move], len(games))
-			for i, g := range games {
-				out[i] = Record[chess.Move]{Start: g.Start.FEN(), Moves: g.Moves, Result: g.Result}
-				out[i].Outcome, _ = game.ParseTag(g.Result)
-				for _, t := range g.Tags {
-					out[i].Tags = append(out[i].Tags, [2]string{t.Name, t.Value})
-				}
-			}
-			return out, err
-		},
-		WriteRecord: func(w io.Writer, rec Record[chess.Move]) error {
-			g := chess.PGNGame{Moves: rec.Moves, Result: rec.Result}
-			var err error
-			if g.Start, err = chessPosition(rec.Start); err != nil {
-				return fmt.Errorf("start: %w", err)
-			}
-			for _, t := range rec.Tags {
-				g.Tags = append(g.Tags, chess.Tag{Name: t[0], Value: t[1]})
-			}
-			return chess.WritePGN(w, g)
-		},
+		MoveText: moveTextOf(chessPosition, chess.MoveText),
+		ReadRecords: readRecordsOf(chess.ReadPGN, func(g chess.PGNGame) Record[chess.Move] {
+			outcome, _ := game.ParseTag(g.Result)
+			return Record[chess.Move]{Tags: tagPairs(g.Tags), Start: g.Start.FEN(), Moves: g.Moves, Result: g.Result, Outcome: outcome}
+		}),
+		WriteRecord: writeRecordOf(chessPosition, func(w io.Writer, start chess.Position, rec Record[chess.Move]) error {
+			return chess.WritePGN(w, chess.PGNGame{Tags: pgnTags(rec.Tags), Start: start, Moves: rec.Moves, Result: rec.Result})
+		}),
 		ResultTag: chess.ResultString,
 		Perft:     perftOf(chessPosition, chess.Perft),
 		// UCI notation, Chess960 castling as king takes rook when the

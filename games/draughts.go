@@ -45,36 +45,14 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 				OpeningPlies: s.OpeningPlies,
 			}
 		},
-		MoveText: func(start string, moves []draughts.Move) (string, error) {
-			pos, err := draughtsPosition(start)
-			if err != nil {
-				return "", err
-			}
-			return draughts.MoveText(pos, moves)
-		},
-		ReadRecords: func(r io.Reader) ([]Record[draughts.Move], error) {
-			games, err := draughts.ReadPDN(r)
-			out := make([]Record[draughts.Move], len(games))
-			for i, g := range games {
-				out[i] = Record[draughts.Move]{Start: g.Start.FEN(), Moves: g.Moves, Result: g.Result}
-				out[i].Outcome, _ = draughts.ParseResult(g.Result)
-				for _, t := range g.Tags {
-					out[i].Tags = append(out[i].Tags, [2]string{t.Name, t.Value})
-				}
-			}
-			return out, err
-		},
-		WriteRecord: func(w io.Writer, rec Record[draughts.Move]) error {
-			g := draughts.PDNGame{Moves: rec.Moves, Result: rec.Result}
-			var err error
-			if g.Start, err = draughtsPosition(rec.Start); err != nil {
-				return fmt.Errorf("start: %w", err)
-			}
-			for _, t := range rec.Tags {
-				g.Tags = append(g.Tags, draughts.Tag{Name: t[0], Value: t[1]})
-			}
-			return draughts.WritePDN(w, g)
-		},
+		MoveText: moveTextOf(draughtsPosition, draughts.MoveText),
+		ReadRecords: readRecordsOf(draughts.ReadPDN, func(g draughts.PDNGame) Record[draughts.Move] {
+			outcome, _ := draughts.ParseResult(g.Result)
+			return Record[draughts.Move]{Tags: tagPairs(g.Tags), Start: g.Start.FEN(), Moves: g.Moves, Result: g.Result, Outcome: outcome}
+		}),
+		WriteRecord: writeRecordOf(draughtsPosition, func(w io.Writer, start draughts.Position, rec Record[draughts.Move]) error {
+			return draughts.WritePDN(w, draughts.PDNGame{Tags: pgnTags(rec.Tags), Start: start, Moves: rec.Moves, Result: rec.Result})
+		}),
 		ResultTag: draughts.ResultString,
 		Distill:   draughtsDistill,
 		Scorer:    fenScorer(draughtsScorer, draughts.ParseFEN),

@@ -1,7 +1,6 @@
 package games
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -51,30 +50,14 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 			}
 			return a
 		},
-		MoveText: func(start string, moves []xiangqi.Move) (string, error) {
-			pos, err := xiangqiPosition(start)
-			if err != nil {
-				return "", err
-			}
-			return xiangqi.MoveText(pos, moves)
-		},
-		ReadRecords: func(r io.Reader) ([]Record[xiangqi.Move], error) {
-			recs, err := xiangqi.ReadRecords(r)
-			out := make([]Record[xiangqi.Move], len(recs))
-			for i, rec := range recs {
-				out[i] = Record[xiangqi.Move]{Tags: rec.Tags, Start: rec.Start.FEN(), Moves: rec.Moves, Result: rec.Result}
-				out[i].Outcome, _ = game.ParseTag(rec.Result)
-			}
-			return out, err
-		},
-		WriteRecord: func(w io.Writer, rec Record[xiangqi.Move]) error {
-			r := xiangqi.Record{Tags: rec.Tags, Moves: rec.Moves, Result: rec.Result}
-			var err error
-			if r.Start, err = xiangqiPosition(rec.Start); err != nil {
-				return fmt.Errorf("start: %w", err)
-			}
-			return xiangqi.WriteRecord(w, r)
-		},
+		MoveText: moveTextOf(xiangqiPosition, xiangqi.MoveText),
+		ReadRecords: readRecordsOf(xiangqi.ReadRecords, func(rec xiangqi.Record) Record[xiangqi.Move] {
+			outcome, _ := game.ParseTag(rec.Result)
+			return Record[xiangqi.Move]{Tags: rec.Tags, Start: rec.Start.FEN(), Moves: rec.Moves, Result: rec.Result, Outcome: outcome}
+		}),
+		WriteRecord: writeRecordOf(xiangqiPosition, func(w io.Writer, start xiangqi.Position, rec Record[xiangqi.Move]) error {
+			return xiangqi.WriteRecord(w, xiangqi.Record{Tags: rec.Tags, Start: start, Moves: rec.Moves, Result: rec.Result})
+		}),
 		ResultTag: xiangqi.ResultString,
 		Perft:     perftOf(xiangqiPosition, xiangqi.Perft),
 		Divide: divideOf(xiangqiPosition, xiangqi.Divide, func(p xiangqi.Position, m xiangqi.Move) string {

@@ -49,12 +49,7 @@ func DefaultACOConfig() ACOConfig {
 }
 
 // Validate checks c.
-func (c *ACOConfig) Validate() error {
-	if err := c.Config.Validate(); err != nil {
-		return err
-	}
-	return c.validate()
-}
+func (c *ACOConfig) Validate() error { return c.Config.validateWith(c.validate) }
 
 // validate checks the fields of ACO.
 func (c *ACOConfig) validate() error {
@@ -79,18 +74,11 @@ func (c *ACOConfig) validate() error {
 // that wraps ctx.Err(). The iteration that was running when it stopped
 // leaves no trace in the table.
 func RunACO(ctx context.Context, c ACOConfig) (res Result, err error) {
-	if err := c.validate(); err != nil {
-		return Result{Method: ACO}, err
-	}
-	e, err := newEnv(ACO, &c.Config)
+	e, err := openEnv(ACO, &c.Config, c.validate)
 	if err != nil {
 		return Result{Method: ACO}, err
 	}
-	defer func() {
-		if cerr := e.pool.close(); cerr != nil && err == nil {
-			err = fmt.Errorf("metaheuristic: aco: %w", cerr)
-		}
-	}()
+	defer e.close(&err)
 	table := NewPheromones()
 	if c.Pheromones != nil {
 		table = c.Pheromones.Clone()

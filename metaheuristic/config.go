@@ -133,6 +133,15 @@ func configError(field string, value any, format string, args ...any) error {
 	return &ConfigError{Field: field, Value: value, Err: fmt.Errorf(format, args...)}
 }
 
+// validateWith checks c, then, if c is valid, a method's own settings with
+// own: the Validate of each method's configuration.
+func (c *Config) validateWith(own func() error) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	return own()
+}
+
 // Validate checks the shared fields.
 func (c *Config) Validate() error {
 	_, err := c.prepare()

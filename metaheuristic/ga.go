@@ -39,12 +39,7 @@ func DefaultGAConfig() GAConfig {
 }
 
 // Validate checks c.
-func (c *GAConfig) Validate() error {
-	if err := c.Config.Validate(); err != nil {
-		return err
-	}
-	return c.validate()
-}
+func (c *GAConfig) Validate() error { return c.Config.validateWith(c.validate) }
 
 func (c *GAConfig) validate() error {
 	switch {
@@ -161,18 +156,11 @@ func crossover(a, b *individual, low float64, rng *rand.Rand) *individual {
 // result of the iterations completed before; a cancelled ctx gives an error
 // that wraps ctx.Err().
 func RunGA(ctx context.Context, c GAConfig) (res Result, err error) {
-	if err := c.validate(); err != nil {
-		return Result{Method: GA}, err
-	}
-	e, err := newEnv(GA, &c.Config)
+	e, err := openEnv(GA, &c.Config, c.validate)
 	if err != nil {
 		return Result{Method: GA}, err
 	}
-	defer func() {
-		if cerr := e.pool.close(); cerr != nil && err == nil {
-			err = fmt.Errorf("metaheuristic: ga: %w", cerr)
-		}
-	}()
+	defer e.close(&err)
 	tr := newTracker(e, GA, c.OnIteration)
 	var global *individual
 	finish := func() Result {

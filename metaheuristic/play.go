@@ -47,6 +47,23 @@ type env struct {
 	pool pool
 }
 
+// openEnv checks a method's own settings with validate, then opens the
+// environment of its run, as newEnv does. The run defers the env's close.
+func openEnv(method Method, c *Config, validate func() error) (*env, error) {
+	if err := validate(); err != nil {
+		return nil, err
+	}
+	return newEnv(method, c)
+}
+
+// close closes the pool of e's games; its failure becomes *err, named by
+// the method, unless *err holds an error already.
+func (e *env) close(err *error) {
+	if cerr := e.pool.close(); cerr != nil && *err == nil {
+		*err = fmt.Errorf("metaheuristic: %s: %w", e.method, cerr)
+	}
+}
+
 // newEnv validates c for method.
 func newEnv(method Method, c *Config) (*env, error) {
 	s, err := c.prepare()

@@ -33,12 +33,7 @@ func DefaultSAConfig() SAConfig {
 }
 
 // Validate checks c.
-func (c *SAConfig) Validate() error {
-	if err := c.Config.Validate(); err != nil {
-		return err
-	}
-	return c.validate()
-}
+func (c *SAConfig) Validate() error { return c.Config.validateWith(c.validate) }
 
 func (c *SAConfig) validate() error {
 	switch {
@@ -117,19 +112,12 @@ func (a *annealer) reply(ply int) (chess.Move, bool) {
 // result of the iterations completed before; a cancelled ctx gives an error
 // that wraps ctx.Err().
 func RunSA(ctx context.Context, c SAConfig) (res Result, err error) {
-	if err := c.validate(); err != nil {
-		return Result{Method: SA}, err
-	}
 	c.Workers = 1
-	e, err := newEnv(SA, &c.Config)
+	e, err := openEnv(SA, &c.Config, c.validate)
 	if err != nil {
 		return Result{Method: SA}, err
 	}
-	defer func() {
-		if cerr := e.pool.close(); cerr != nil && err == nil {
-			err = fmt.Errorf("metaheuristic: sa: %w", cerr)
-		}
-	}()
+	defer e.close(&err)
 	tr := newTracker(e, SA, c.OnIteration)
 	var saved played
 	have := false

@@ -64,21 +64,31 @@ func ClassicPieceValues() [NumPieceValues]float64 {
 
 // ChessSizes returns the layer sizes of a chess net with the given hidden
 // layers: NumChessInputs, hidden..., 1.
-func ChessSizes(hidden ...int) []int {
-	sizes := make([]int, 0, len(hidden)+2)
-	sizes = append(sizes, NumChessInputs)
-	sizes = append(sizes, hidden...)
-	return append(sizes, 1)
-}
+func ChessSizes(hidden ...int) []int { return layerSizes(NumChessInputs, hidden) }
 
 // RandomChess returns Random(ChessSizes(hidden...), flags|EvolvePieceValues,
 // rng): a chess net with small random weights and evolvable piece values
 // that start at ClassicPieceValues. For a chess net whose piece values stay
 // classic, call Random without EvolvePieceValues.
 func RandomChess(hidden []int, flags Flags, rng *rand.Rand) (*Net, error) {
-	n, err := Random(ChessSizes(hidden...), flags|EvolvePieceValues, rng)
+	return randomWithPieceValues("chess", ChessSizes(hidden...), flags, rng)
+}
+
+// layerSizes returns the layer sizes of a net of a game with inputs
+// inputs and the given hidden layers: inputs, hidden..., 1.
+func layerSizes(inputs int, hidden []int) []int {
+	sizes := make([]int, 0, len(hidden)+2)
+	sizes = append(sizes, inputs)
+	sizes = append(sizes, hidden...)
+	return append(sizes, 1)
+}
+
+// randomWithPieceValues returns Random(sizes, flags|EvolvePieceValues,
+// rng), its error naming the game's net: RandomChess and RandomXiangqi.
+func randomWithPieceValues(game string, sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
+	n, err := Random(sizes, flags|EvolvePieceValues, rng)
 	if err != nil {
-		return nil, fmt.Errorf("random chess net: %w", err)
+		return nil, fmt.Errorf("random %s net: %w", game, err)
 	}
 	return n, nil
 }

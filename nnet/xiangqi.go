@@ -75,12 +75,7 @@ func ClassicXiangqiPieceValues() [NumXiangqiPieceValues]float64 {
 
 // XiangqiSizes returns the layer sizes of a xiangqi net with the given
 // hidden layers: NumXiangqiInputs, hidden..., 1.
-func XiangqiSizes(hidden ...int) []int {
-	sizes := make([]int, 0, len(hidden)+2)
-	sizes = append(sizes, NumXiangqiInputs)
-	sizes = append(sizes, hidden...)
-	return append(sizes, 1)
-}
+func XiangqiSizes(hidden ...int) []int { return layerSizes(NumXiangqiInputs, hidden) }
 
 // RandomXiangqi returns Random(XiangqiSizes(hidden...),
 // flags|EvolvePieceValues, rng): a xiangqi net with small random weights
@@ -88,11 +83,7 @@ func XiangqiSizes(hidden ...int) []int {
 // a xiangqi net whose piece values stay classic, call Random without
 // EvolvePieceValues.
 func RandomXiangqi(hidden []int, flags Flags, rng *rand.Rand) (*Net, error) {
-	n, err := Random(XiangqiSizes(hidden...), flags|EvolvePieceValues, rng)
-	if err != nil {
-		return nil, fmt.Errorf("random xiangqi net: %w", err)
-	}
-	return n, nil
+	return randomWithPieceValues("xiangqi", XiangqiSizes(hidden...), flags, rng)
 }
 
 // XiangqiPieceValues returns the xiangqi piece values of n in pawns, by

@@ -113,26 +113,16 @@ func ParseChess(spec string) (ChessSpec, error) {
 	}
 	switch p.kind {
 	case "random":
-		return ChessSpec{Name: "random", New: func() ChessPlayer { return search.NewRandom[chess.Move, *chess.Game]() }}, nil
+		return randomSpec[chess.Move, *chess.Game](), nil
 	case "material", "pst":
 		depth := p.arg
 		var eval search.Evaluator[*chess.Game] = ChessMaterial{}
 		if p.kind == "pst" {
 			eval = ChessPST{}
 		}
-		return ChessSpec{Name: spec, New: func() ChessPlayer {
-			ab := search.NewAlphaBeta[chess.Move, *chess.Game](eval,
-				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
-			return search.Searcher[chess.Move, *chess.Game]{AlphaBeta: ab}
-		}}, nil
+		return alphaBetaSpec[chess.Move](spec, "", eval, search.Options{Depth: depth, Quiescence: true, TableBits: 16}), nil
 	case "mcts", "ept":
-		opts := search.MCTSOptions{Playouts: p.arg}
-		if p.kind == "ept" {
-			opts.PlayoutPlies = EPTPlies
-		}
-		return ChessSpec{Name: spec, Unit: UnitWins, New: func() ChessPlayer {
-			return search.NewMCTSPlayer(search.NewMCTS[chess.Move, *chess.Game](opts, ChessMaterial{}, chessWinRate))
-		}}, nil
+		return mctsSpec[chess.Move](spec, mctsOptions(p), search.Evaluator[*chess.Game](ChessMaterial{}), chessWinRate), nil
 	}
 	return ChessSpec{}, unknownPlayer(spec, "chess")
 }

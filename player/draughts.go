@@ -61,28 +61,14 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 	if err != nil {
 		return DraughtsSpec{}, err
 	}
-	name := p.kind
 	switch p.kind {
 	case "random":
-		return DraughtsSpec{Name: name, New: func() DraughtsPlayer {
-			return search.NewRandom[draughts.Move, *draughts.Game]()
-		}}, nil
+		return randomSpec[draughts.Move, *draughts.Game](), nil
 	case "material":
-		depth := p.arg
-		return DraughtsSpec{Name: spec, Unit: "material units (100 a man)", New: func() DraughtsPlayer {
-			ab := search.NewAlphaBeta[draughts.Move, *draughts.Game](DraughtsMaterial{},
-				search.Options{Depth: depth, CaptureExtension: true, TableBits: 14})
-			return search.Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
-		}}, nil
+		return alphaBetaSpec[draughts.Move](spec, "material units (100 a man)", search.Evaluator[*draughts.Game](DraughtsMaterial{}),
+			search.Options{Depth: p.arg, CaptureExtension: true, TableBits: 14}), nil
 	case "mcts", "ept":
-		opts := search.MCTSOptions{Playouts: p.arg}
-		if p.kind == "ept" {
-			opts.PlayoutPlies = EPTPlies
-		}
-		return DraughtsSpec{Name: spec, Unit: UnitWins, New: func() DraughtsPlayer {
-			t := search.NewMCTS[draughts.Move, *draughts.Game](opts, DraughtsMaterial{}, materialWinRate)
-			return search.NewMCTSPlayer(t)
-		}}, nil
+		return mctsSpec[draughts.Move](spec, mctsOptions(p), search.Evaluator[*draughts.Game](DraughtsMaterial{}), materialWinRate), nil
 	}
 	return DraughtsSpec{}, unknownPlayer(spec, "draughts")
 }

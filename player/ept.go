@@ -123,9 +123,7 @@ func ChessNetEPT(name string, net *nnet.Net, playouts int) (ChessSpec, error) {
 	if err != nil {
 		return ChessSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return ChessSpec{Name: name, Unit: UnitWins, New: func() ChessPlayer {
-		return search.NewMCTSPlayer(search.NewMCTS[chess.Move, *chess.Game](eptOptions(playouts), chessScratch{eval}, chessWinRate))
-	}}, nil
+	return mctsSpec[chess.Move](name, eptOptions(playouts), search.Evaluator[*chess.Game](chessScratch{eval}), chessWinRate), nil
 }
 
 // xiangqiScratch scores a xiangqi position with a net from scratch, for
@@ -145,9 +143,7 @@ func XiangqiNetEPT(name string, net *nnet.Net, playouts int) (XiangqiSpec, error
 	if err != nil {
 		return XiangqiSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return XiangqiSpec{Name: name, Unit: UnitWins, New: func() XiangqiPlayer {
-		return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](eptOptions(playouts), xiangqiScratch{eval}, xiangqiWinRate))
-	}}, nil
+	return mctsSpec[xiangqi.Move](name, eptOptions(playouts), search.Evaluator[*xiangqi.Game](xiangqiScratch{eval}), xiangqiWinRate), nil
 }
 
 // ChessEPT is MCTS-EPT with a chess net as a UCI server drives it (the

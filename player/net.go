@@ -96,10 +96,7 @@ func DraughtsNetEPT(name string, net *nnet.Net, playouts int) (DraughtsSpec, err
 	if err != nil {
 		return DraughtsSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return DraughtsSpec{Name: name, Unit: UnitWins, New: func() DraughtsPlayer {
-		t := search.NewMCTS[draughts.Move, *draughts.Game](eptOptions(playouts), netFromScratch{eval}, netWinRate)
-		return search.NewMCTSPlayer(t)
-	}}, nil
+	return mctsSpec[draughts.Move](name, eptOptions(playouts), search.Evaluator[*draughts.Game](netFromScratch{eval}), netWinRate), nil
 }
 
 // netFromScratch evaluates with the net without an accumulator, for MCTS

@@ -57,6 +57,36 @@ type parsed struct {
 	rest string // what follows a second colon, for kinds that take more
 }
 
+// randomSpec is the spec of a player that plays uniformly random moves.
+func randomSpec[M comparable, S search.Game[M]]() Spec[M, S] {
+	return Spec[M, S]{Name: "random", New: func() search.Player[M, S] { return search.NewRandom[M, S]() }}
+}
+
+// alphaBetaSpec is the spec of an alpha-beta search on eval with opts,
+// whose scores are in unit.
+func alphaBetaSpec[M comparable, S search.Game[M]](spec, unit string, eval search.Evaluator[S], opts search.Options) Spec[M, S] {
+	return Spec[M, S]{Name: spec, Unit: unit, New: func() search.Player[M, S] {
+		return search.Searcher[M, S]{AlphaBeta: search.NewAlphaBeta[M, S](eval, opts)}
+	}}
+}
+
+// mctsSpec is the spec of MCTS players with opts whose playouts eval
+// scores through winRate.
+func mctsSpec[M comparable, S search.Game[M]](name string, opts search.MCTSOptions, eval search.Evaluator[S], winRate func(int) float64) Spec[M, S] {
+	return Spec[M, S]{Name: name, Unit: UnitWins, New: func() search.Player[M, S] {
+		return search.NewMCTSPlayer(search.NewMCTS[M, S](opts, eval, winRate))
+	}}
+}
+
+// mctsOptions returns the options of mcts:N (p.kind "mcts") or ept:N
+// ("ept", MCTS with early playout termination).
+func mctsOptions(p parsed) search.MCTSOptions {
+	if p.kind == "ept" {
+		return eptOptions(p.arg)
+	}
+	return search.MCTSOptions{Playouts: p.arg}
+}
+
 // parse splits "kind[:N[:rest]]" and checks N for the kinds that take one;
 // game names the game whose parser calls it, for the error of an unknown
 // kind.

@@ -105,22 +105,12 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 	}
 	switch p.kind {
 	case "random":
-		return XiangqiSpec{Name: "random", New: func() XiangqiPlayer { return search.NewRandom[xiangqi.Move, *xiangqi.Game]() }}, nil
+		return randomSpec[xiangqi.Move, *xiangqi.Game](), nil
 	case "material":
-		depth := p.arg
-		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer {
-			ab := search.NewAlphaBeta[xiangqi.Move, *xiangqi.Game](XiangqiMaterial{},
-				search.Options{Depth: depth, Quiescence: true, TableBits: 16})
-			return search.Searcher[xiangqi.Move, *xiangqi.Game]{AlphaBeta: ab}
-		}}, nil
+		return alphaBetaSpec[xiangqi.Move](spec, "", search.Evaluator[*xiangqi.Game](XiangqiMaterial{}),
+			search.Options{Depth: p.arg, Quiescence: true, TableBits: 16}), nil
 	case "mcts", "ept":
-		opts := search.MCTSOptions{Playouts: p.arg}
-		if p.kind == "ept" {
-			opts.PlayoutPlies = EPTPlies
-		}
-		return XiangqiSpec{Name: spec, Unit: UnitWins, New: func() XiangqiPlayer {
-			return search.NewMCTSPlayer(search.NewMCTS[xiangqi.Move, *xiangqi.Game](opts, XiangqiMaterial{}, xiangqiWinRate))
-		}}, nil
+		return mctsSpec[xiangqi.Move](spec, mctsOptions(p), search.Evaluator[*xiangqi.Game](XiangqiMaterial{}), xiangqiWinRate), nil
 	}
 	return XiangqiSpec{}, unknownPlayer(spec, "xiangqi")
 }

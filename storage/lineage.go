@@ -681,25 +681,13 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 	}
 	// Each distillation's step, read from its parts: a broken one takes
 	// down every genome made with it.
-	holders, err := d.db.QueryContext(ctx, `SELECT l.game, l.agent_id FROM lineage l WHERE l.op = 'distill' AND l.step_of IS NULL ORDER BY l.game, l.agent_id`)
-	if err != nil {
-		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
-	}
 	type holder struct {
 		game string
 		id   int64
 	}
-	var steps []holder
-	for holders.Next() {
-		var h holder
-		if err := holders.Scan(&h.game, &h.id); err != nil {
-			holders.Close()
-			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
-		}
-		steps = append(steps, h)
-	}
-	holders.Close()
-	if err := holders.Err(); err != nil {
+	steps, err := queryRows(ctx, d.db, func(rows *sql.Rows, h *holder) error { return rows.Scan(&h.game, &h.id) },
+		`SELECT l.game, l.agent_id FROM lineage l WHERE l.op = 'distill' AND l.step_of IS NULL ORDER BY l.game, l.agent_id`)
+	if err != nil {
 		return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
 	}
 	for _, h := range steps {
@@ -714,22 +702,13 @@ func (d *DB) CheckLineage(ctx context.Context) ([]LineageProblem, error) {
 			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
 		}
 		what := "damaged (" + err.Error() + ")"
-		users, err := d.db.QueryContext(ctx, `SELECT l.agent_id, g.born FROM lineage l JOIN genomes g ON g.game = l.game AND g.agent_id = l.agent_id
+		// The genomes made with the step, reported once the query's rows are closed.
+		made, err := queryRows(ctx, d.db, func(rows *sql.Rows, p *LineageProblem) error {
+			*p = LineageProblem{Game: h.game, What: what, Step: true}
+			return rows.Scan(&p.AgentID, &p.Born)
+		}, `SELECT l.agent_id, g.born FROM lineage l JOIN genomes g ON g.game = l.game AND g.agent_id = l.agent_id
 			WHERE l.game = ?1 AND (l.agent_id = ?2 OR l.step_of = ?2) ORDER BY l.agent_id`, h.game, h.id)
 		if err != nil {
-			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
-		}
-		var made []LineageProblem // the genomes made with the step, reported once users is closed
-		for users.Next() {
-			p := LineageProblem{Game: h.game, What: what, Step: true}
-			if err := users.Scan(&p.AgentID, &p.Born); err != nil {
-				users.Close()
-				return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
-			}
-			made = append(made, p)
-		}
-		users.Close()
-		if err := users.Err(); err != nil {
 			return nil, fmt.Errorf("check lineage of %s: %w", d.path, err)
 		}
 		for _, p := range made {

@@ -137,25 +137,18 @@ func (d *DB) ChampionRange(ctx context.Context, game string, from, to int) ([]Ch
 	if to < 0 {
 		to = math.MaxInt32
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT generation, champion_id, best_fitness, improved, ladder_mean, created_at, seconds
-		FROM generations WHERE game = ? AND generation BETWEEN ? AND ? ORDER BY generation`, game, from, to)
-	if err != nil {
-		return nil, fmt.Errorf("champions %s: %w", game, err)
-	}
-	defer rows.Close()
-	var out []ChampionRow
-	for rows.Next() {
-		var c ChampionRow
+	out, err := queryRows(ctx, d.db, func(rows *sql.Rows, c *ChampionRow) error {
 		var created string
 		var l ladderCells
 		if err := rows.Scan(&c.Generation, &c.AgentID, &c.Fitness, &l.improved, &l.mean, &created, &c.Seconds); err != nil {
-			return nil, fmt.Errorf("champions %s: %w", game, err)
+			return err
 		}
-		l.into(&c)
+		l.into(c)
 		c.CreatedAt, _ = time.Parse(timeFormat, created)
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, `SELECT generation, champion_id, best_fitness, improved, ladder_mean, created_at, seconds
+		FROM generations WHERE game = ? AND generation BETWEEN ? AND ? ORDER BY generation`, game, from, to)
+	if err != nil {
 		return nil, fmt.Errorf("champions %s: %w", game, err)
 	}
 	return out, nil

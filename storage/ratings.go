@@ -59,29 +59,22 @@ func (d *DB) LatestRating(ctx context.Context, game string) (r Rating, ok bool, 
 }
 
 func (d *DB) ratings(ctx context.Context, where string, args ...any) ([]Rating, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT r.game, r.generation, r.agent_id, r.scale, r.tc, r.elo, r.ci, r.games,
-		r.wins, r.draws, r.losses, r.seed, r.seconds, r.created_at,
-		(SELECT SUM(g.seconds) FROM generations g WHERE g.game = r.game AND g.generation <= r.generation) / 3600.0
-		FROM ratings r `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("ratings: %w", err)
-	}
-	defer rows.Close()
-	var out []Rating
-	for rows.Next() {
-		var r Rating
+	out, err := queryRows(ctx, d.db, func(rows *sql.Rows, r *Rating) error {
 		var seed int64
 		var created string
 		var hours sql.NullFloat64
 		if err := rows.Scan(&r.Game, &r.Generation, &r.AgentID, &r.Scale, &r.TC, &r.Elo, &r.CI, &r.Games,
 			&r.Wins, &r.Draws, &r.Losses, &seed, &r.Seconds, &created, &hours); err != nil {
-			return nil, fmt.Errorf("ratings: %w", err)
+			return err
 		}
 		r.Seed, r.Hours = uint64(seed), hours.Float64
 		r.CreatedAt, _ = time.Parse(timeFormat, created)
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, `SELECT r.game, r.generation, r.agent_id, r.scale, r.tc, r.elo, r.ci, r.games,
+		r.wins, r.draws, r.losses, r.seed, r.seconds, r.created_at,
+		(SELECT SUM(g.seconds) FROM generations g WHERE g.game = r.game AND g.generation <= r.generation) / 3600.0
+		FROM ratings r `+where, args...)
+	if err != nil {
 		return nil, fmt.Errorf("ratings: %w", err)
 	}
 	return out, nil

@@ -8,7 +8,6 @@ package chess
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"evolved/game"
@@ -170,20 +169,9 @@ func parseFEN(s string) (Position, *game.Error) {
 	if err := p.parseEnPassant(fields[3]); err != nil {
 		return Position{}, err
 	}
-	p.fullmove = 1
-	if len(fields) > 4 {
-		n, err := strconv.ParseUint(fields[4], 10, 16)
-		if err != nil {
-			return Position{}, game.Errorf(ErrSyntax, "halfmove clock %q is not a number 0..65535", fields[4])
-		}
-		p.rule50 = uint16(n)
-	}
-	if len(fields) > 5 {
-		n, err := strconv.ParseUint(fields[5], 10, 16)
-		if err != nil {
-			return Position{}, game.Errorf(ErrSyntax, "fullmove number %q is not a number 0..65535", fields[5])
-		}
-		p.fullmove = max(uint16(n), 1) // some writers start at 0
+	var err *game.Error
+	if p.rule50, p.fullmove, err = game.ParseFENClocks(fields, ErrSyntax, "fullmove number"); err != nil {
+		return Position{}, err
 	}
 	if p.attackedBy(p.King(p.side^1), p.Occupied(), p.side) {
 		return Position{}, game.Errorf(ErrInvalidPosition, "the side not to move (%s) is in check", colorName(p.side^1))

@@ -202,7 +202,7 @@ func TestWritePGNRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, line := range strings.Split(sb.String(), "\n") {
-			if len(line) > maxLine {
+			if len(line) > 79 {
 				t.Errorf("WritePGN wrote a line of %d columns: %q", len(line), line)
 			}
 		}

@@ -18,9 +18,7 @@ import (
 )
 
 // Tag is one PGN tag pair, [Name "Value"].
-type Tag struct {
-	Name, Value string
-}
+type Tag = pgn.Tag
 
 // PGNGame is one game of a PGN file.
 type PGNGame struct {
@@ -41,24 +39,13 @@ type PGNGame struct {
 
 // Tag returns the value of the first tag called name, or "" if there is none.
 func (g *PGNGame) Tag(name string) string {
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return t.Value
-		}
-	}
-	return ""
+	return pgn.TagValue(g.Tags, name)
 }
 
 // SetTag sets the value of the first tag called name, or appends the tag
 // if there is none.
 func (g *PGNGame) SetTag(name, value string) {
-	for i := range g.Tags {
-		if g.Tags[i].Name == name {
-			g.Tags[i].Value = value
-			return
-		}
-	}
-	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	g.Tags = pgn.SetTag(g.Tags, name, value)
 }
 
 // The results of PGN.
@@ -74,38 +61,16 @@ const (
 )
 
 // ResultString returns the PGN result for r.
-func ResultString(r game.Result) string {
-	switch r {
-	case game.FirstWins:
-		return ResultWhiteWins
-	case game.SecondWins:
-		return ResultBlackWins
-	case game.Draw:
-		return ResultDraw
-	}
-	return ResultUnknown
-}
+func ResultString(r game.Result) string { return r.Tag() }
 
 // ParseResult reads a PGN result; "*" gives game.Ongoing. The second value
 // is false for a string that is not a PGN result.
 func ParseResult(s string) (game.Result, bool) { return game.ParseTag(s) }
 
 // PGNError reports a problem in PGN input: which game (counting from 1), on
-// which line, and what. Err wraps one of the sentinel errors.
-type PGNError struct {
-	Game int   // the game's index in the input, from 1
-	Line int   // the line of the offending token, from 1
-	Err  error // what is wrong
-}
-
-// Error returns, for example, `chess: pgn game 1, line 9: move 12... "Nf6"
-// (position ...): ...`.
-func (e *PGNError) Error() string {
-	return fmt.Sprintf("chess: pgn game %d, line %d: %v", e.Game, e.Line, e.Err)
-}
-
-// Unwrap returns e.Err.
-func (e *PGNError) Unwrap() error { return e.Err }
+// which line, and what. Err wraps one of the sentinel errors; Format is
+// "chess: pgn". It is the type of draughts' PDNError too.
+type PGNError = pgn.Error
 
 // ReadPGN reads every game of a PGN file. It reads tags [Name "value"]
 // (with \" and \\ escapes), move numbers ("1." and "1..."), moves in SAN
@@ -131,14 +96,7 @@ func ReadPGN(r io.Reader) ([]PGNGame, error) {
 // ParsePGN reads a PGN text that holds exactly one game, as ReadPGN does.
 func ParsePGN(s string) (PGNGame, error) {
 	games, err := parsePGN([]byte(s))
-	if err != nil {
-		return PGNGame{}, err
-	}
-	if len(games) != 1 {
-		return PGNGame{}, fmt.Errorf("chess: parse pgn: %w",
-			game.Errorf(ErrSyntax, "found %d games, want exactly one", len(games)))
-	}
-	return games[0], nil
+	return pgn.One(games, err, "chess: parse pgn", ErrSyntax)
 }
 
 // pgnReader is the state of parsePGN: the games read and the one being read.
@@ -160,7 +118,7 @@ func parsePGN(src []byte) ([]PGNGame, error) {
 		End:    p.end,
 	}
 	if line, err := r.Read(src); err != nil {
-		return p.games, &PGNError{Game: len(p.games) + 1, Line: line, Err: err}
+		return p.games, &PGNError{Format: "chess: pgn", Game: len(p.games) + 1, Line: line, Err: err}
 	}
 	return p.games, nil
 }
@@ -238,10 +196,6 @@ func moveLabel(first game.Player, fullmove uint16, ply int) string {
 	return fmt.Sprintf("%d...", n)
 }
 
-// maxLine is the longest line WritePGN writes; the standard asks for at
-// most 79 columns.
-const maxLine = 79
-
 // WritePGN writes g as PGN: its tags, a blank line, the move text in SAN
 // with move numbers in lines of at most 79 columns, ending with the result,
 // and a blank line, so that games written one after another make a PGN file.
@@ -285,58 +239,19 @@ func formatPGN(g PGNGame) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	for _, t := range tags {
-		b.WriteString("[" + t.Name + ` "`)
-		for i := 0; i < len(t.Value); i++ {
-			if c := t.Value[i]; c == '"' || c == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(t.Value[i])
-		}
-		b.WriteString("\"]\n")
-	}
-	b.WriteByte('\n')
-
-	column := 0
-	emit := func(unit string) {
-		if column > 0 && column+1+len(unit) > maxLine {
-			b.WriteByte('\n')
-			column = 0
-		}
-		if column > 0 {
-			b.WriteByte(' ')
-			column++
-		}
-		b.WriteString(unit)
-		column += len(unit)
-	}
 	units, err := moveUnits(g.Start, g.Moves)
 	if err != nil {
 		return "", err
 	}
-	for _, u := range units {
-		emit(u)
-	}
-	emit(result)
-	b.WriteString("\n\n")
-	return b.String(), nil
+	return pgn.Format(tags, units, result), nil
 }
 
 // pgnTags returns the tags WritePGN writes for g, whose result is result.
 func pgnTags(g PGNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
-		if !pgn.IsTagName(t.Name) {
-			return nil, game.Errorf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
-		}
-		if strings.ContainsAny(t.Value, "\n\r") {
-			return nil, game.Errorf(ErrSyntax, "tag %s: value has a line break", t.Name)
-		}
-		for _, u := range g.Tags[:i] {
-			if u.Name == t.Name {
-				return nil, game.Errorf(ErrSyntax, "tag %s given twice", t.Name)
-			}
+		if err := pgn.CheckTag(g.Tags, i, ErrSyntax); err != nil {
+			return nil, err
 		}
 		switch t.Name {
 		case "Result":
@@ -353,36 +268,20 @@ func pgnTags(g PGNGame, result string) ([]Tag, error) {
 		}
 		out = append(out, t)
 	}
-	has := func(name string) bool {
-		return slices.ContainsFunc(out, func(t Tag) bool { return t.Name == name })
-	}
 	roster := []Tag{
-		{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"},
-		{"White", "?"}, {"Black", "?"}, {"Result", result},
+		{Name: "Event", Value: "?"}, {Name: "Site", Value: "?"}, {Name: "Date", Value: "????.??.??"}, {Name: "Round", Value: "?"},
+		{Name: "White", Value: "?"}, {Name: "Black", Value: "?"}, {Name: "Result", Value: result},
 	}
-	for _, d := range roster {
-		if !has(d.Name) {
-			out = append(out, d)
-		}
-	}
+	out = pgn.AddMissing(out, roster)
 	if g.Start == Start() {
 		return out, nil
 	}
 	fen := g.Start.FEN()
-	if !has("Variant") && strings.ContainsAny(strings.Fields(fen)[2], "ABCDEFGHabcdefgh") {
-		out = append(out, Tag{"Variant", "Chess960"})
+	if !pgn.HasTag(out, "Variant") && strings.ContainsAny(strings.Fields(fen)[2], "ABCDEFGHabcdefgh") {
+		out = append(out, Tag{Name: "Variant", Value: "Chess960"})
 	}
 	// A start of its own needs a FEN tag and SetUp "1", just before it.
-	if !has("FEN") {
-		out = append(out, Tag{"FEN", fen})
-	}
-	if i := slices.IndexFunc(out, func(t Tag) bool { return t.Name == "SetUp" }); i >= 0 {
-		out[i].Value = "1"
-	} else {
-		i = slices.IndexFunc(out, func(t Tag) bool { return t.Name == "FEN" })
-		out = slices.Insert(out, i, Tag{"SetUp", "1"})
-	}
-	return out, nil
+	return pgn.SetUp(out, fen), nil
 }
 
 // MoveText returns the PGN move text of moves played from start, on one

@@ -20,9 +20,7 @@ import (
 )
 
 // Tag is one PDN tag pair, [Name "Value"].
-type Tag struct {
-	Name, Value string
-}
+type Tag = pgn.Tag
 
 // PDNGame is one game of a PDN file.
 type PDNGame struct {
@@ -44,24 +42,13 @@ type PDNGame struct {
 
 // Tag returns the value of the first tag called name, or "" if there is none.
 func (g *PDNGame) Tag(name string) string {
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return t.Value
-		}
-	}
-	return ""
+	return pgn.TagValue(g.Tags, name)
 }
 
 // SetTag sets the value of the first tag called name, or appends the tag
 // if there is none.
 func (g *PDNGame) SetTag(name, value string) {
-	for i := range g.Tags {
-		if g.Tags[i].Name == name {
-			g.Tags[i].Value = value
-			return
-		}
-	}
-	g.Tags = append(g.Tags, Tag{Name: name, Value: value})
+	g.Tags = pgn.SetTag(g.Tags, name, value)
 }
 
 // The results of PDN for English draughts. PDN writes results from the
@@ -86,17 +73,7 @@ const (
 
 // ResultString returns the PDN result for r: "1-0" when Black (the first
 // player) won, "0-1" when White won, "1/2-1/2" for a draw and "*" otherwise.
-func ResultString(r game.Result) string {
-	switch r {
-	case game.FirstWins:
-		return ResultBlackWins
-	case game.SecondWins:
-		return ResultWhiteWins
-	case game.Draw:
-		return ResultDraw
-	}
-	return ResultUnknown
-}
+func ResultString(r game.Result) string { return r.Tag() }
 
 // ParseResult reads a PDN result: "1-0" and "2-0" mean Black (the first
 // player) won, "0-1" and "0-2" that White won, "1/2-1/2" and "1-1" a draw.
@@ -176,21 +153,9 @@ func (g *PDNGame) Outcome() game.Result {
 
 // PDNError reports a problem in PDN input: which game (counting from 1), on
 // which line, and what. Err wraps one of the sentinel errors (ErrSyntax,
-// ErrIllegalMove, ErrAmbiguousMove, ErrInvalidPosition, ErrUnsupported).
-type PDNError struct {
-	Game int   // the game's index in the input, from 1
-	Line int   // the line of the offending token, from 1
-	Err  error // what is wrong
-}
-
-// Error returns, for example, `draughts: pdn game 1, line 9: move 12.
-// "9-14" (position ...): illegal in this position; legal moves: ...`.
-func (e *PDNError) Error() string {
-	return fmt.Sprintf("draughts: pdn game %d, line %d: %v", e.Game, e.Line, e.Err)
-}
-
-// Unwrap returns e.Err.
-func (e *PDNError) Unwrap() error { return e.Err }
+// ErrIllegalMove, ErrAmbiguousMove, ErrInvalidPosition, ErrUnsupported);
+// Format is "draughts: pdn". It is the type of chess' PGNError too.
+type PDNError = pgn.Error
 
 // ReadPDN reads every game of a PDN file. It reads tags [Name "value"]
 // (with \" and \\ escapes), move numbers ("1." and "1..."), moves in any
@@ -218,14 +183,7 @@ func ReadPDN(r io.Reader) ([]PDNGame, error) {
 // ParsePDN reads a PDN text that holds exactly one game, as ReadPDN does.
 func ParsePDN(s string) (PDNGame, error) {
 	games, err := parsePDN([]byte(s))
-	if err != nil {
-		return PDNGame{}, err
-	}
-	if len(games) != 1 {
-		return PDNGame{}, fmt.Errorf("draughts: parse pdn: %w",
-			game.Errorf(ErrSyntax, "found %d games, want exactly one", len(games)))
-	}
-	return games[0], nil
+	return pgn.One(games, err, "draughts: parse pdn", ErrSyntax)
 }
 
 // pdnReader is the state of parsePDN: the games read and the one being read.
@@ -250,7 +208,7 @@ func parsePDN(src []byte) ([]PDNGame, error) {
 		},
 	}
 	if line, err := r.Read(src); err != nil {
-		return p.games, &PDNError{Game: len(p.games) + 1, Line: line, Err: err}
+		return p.games, &PDNError{Format: "draughts: pdn", Game: len(p.games) + 1, Line: line, Err: err}
 	}
 	return p.games, nil
 }
@@ -315,10 +273,6 @@ func moveLabel(first game.Player, ply int) string {
 	return fmt.Sprintf("%d...", n)
 }
 
-// maxLine is the longest line WritePDN writes; PDN asks for fewer than 80
-// columns.
-const maxLine = 79
-
 // WritePDN writes g as PDN: its tags, a blank line, the move text with move
 // numbers in lines of fewer than 80 columns, ending with the result, and a
 // blank line, so that games written one after another make a PDN file.
@@ -363,58 +317,19 @@ func formatPDN(g PDNGame) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	for _, t := range tags {
-		b.WriteString("[" + t.Name + ` "`)
-		for i := 0; i < len(t.Value); i++ {
-			if c := t.Value[i]; c == '"' || c == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(t.Value[i])
-		}
-		b.WriteString("\"]\n")
-	}
-	b.WriteByte('\n')
-
-	column := 0
-	emit := func(unit string) {
-		if column > 0 && column+1+len(unit) > maxLine {
-			b.WriteByte('\n')
-			column = 0
-		}
-		if column > 0 {
-			b.WriteByte(' ')
-			column++
-		}
-		b.WriteString(unit)
-		column += len(unit)
-	}
 	units, err := moveUnits(g.Start, g.Moves)
 	if err != nil {
 		return "", err
 	}
-	for _, u := range units {
-		emit(u)
-	}
-	emit(result)
-	b.WriteString("\n\n")
-	return b.String(), nil
+	return pgn.Format(tags, units, result), nil
 }
 
 // pdnTags returns the tags WritePDN writes for g, whose result is result.
 func pdnTags(g PDNGame, result string) ([]Tag, error) {
 	out := make([]Tag, 0, len(g.Tags)+10)
 	for i, t := range g.Tags {
-		if !pgn.IsTagName(t.Name) {
-			return nil, game.Errorf(ErrSyntax, "tag name %q is not a letter followed by letters, digits and underscores", t.Name)
-		}
-		if strings.ContainsAny(t.Value, "\n\r") {
-			return nil, game.Errorf(ErrSyntax, "tag %s: value has a line break", t.Name)
-		}
-		for _, u := range g.Tags[:i] {
-			if u.Name == t.Name {
-				return nil, game.Errorf(ErrSyntax, "tag %s given twice", t.Name)
-			}
+		if err := pgn.CheckTag(g.Tags, i, ErrSyntax); err != nil {
+			return nil, err
 		}
 		switch t.Name {
 		case "Result":
@@ -428,32 +343,16 @@ func pdnTags(g PDNGame, result string) ([]Tag, error) {
 		}
 		out = append(out, t)
 	}
-	has := func(name string) bool {
-		return slices.ContainsFunc(out, func(t Tag) bool { return t.Name == name })
-	}
 	defaults := []Tag{
-		{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"},
-		{"Black", "?"}, {"White", "?"}, {"Result", result}, {"GameType", "21"},
+		{Name: "Event", Value: "?"}, {Name: "Site", Value: "?"}, {Name: "Date", Value: "????.??.??"}, {Name: "Round", Value: "?"},
+		{Name: "Black", Value: "?"}, {Name: "White", Value: "?"}, {Name: "Result", Value: result}, {Name: "GameType", Value: "21"},
 	}
-	for _, d := range defaults {
-		if !has(d.Name) {
-			out = append(out, d)
-		}
-	}
+	out = pgn.AddMissing(out, defaults)
 	if g.Start == Start() {
 		return out, nil
 	}
 	// A start of its own needs a FEN tag and SetUp "1", just before it.
-	if !has("FEN") {
-		out = append(out, Tag{"FEN", g.Start.FEN()})
-	}
-	if i := slices.IndexFunc(out, func(t Tag) bool { return t.Name == "SetUp" }); i >= 0 {
-		out[i].Value = "1"
-	} else {
-		i = slices.IndexFunc(out, func(t Tag) bool { return t.Name == "FEN" })
-		out = slices.Insert(out, i, Tag{"SetUp", "1"})
-	}
-	return out, nil
+	return pgn.SetUp(out, g.Start.FEN()), nil
 }
 
 // MoveText returns the PDN move text of moves played from start, on one

@@ -166,15 +166,15 @@ spanning lines (with a parenthesis}
 		t.Fatal(err)
 	}
 	wantTags := []Tag{
-		{"Event", `The "Glasgow" test`},
-		{"Site", `C:\games\x`},
-		{"Date", "2024.01.02"},
-		{"Round", "1"},
-		{"Black", "Black, B."},
-		{"White", "White, W."},
-		{"Result", "1-0"},
-		{"GameType", "21,B,8,8,N1,0"},
-		{"annotator_2", "a [bracket], a {brace}; and (parenthesis)"},
+		{Name: "Event", Value: `The "Glasgow" test`},
+		{Name: "Site", Value: `C:\games\x`},
+		{Name: "Date", Value: "2024.01.02"},
+		{Name: "Round", Value: "1"},
+		{Name: "Black", Value: "Black, B."},
+		{Name: "White", Value: "White, W."},
+		{Name: "Result", Value: "1-0"},
+		{Name: "GameType", Value: "21,B,8,8,N1,0"},
+		{Name: "annotator_2", Value: "a [bracket], a {brace}; and (parenthesis)"},
 	}
 	if !slices.Equal(g.Tags, wantTags) {
 		t.Errorf("tags =\n%q\nwant\n%q", g.Tags, wantTags)
@@ -483,7 +483,7 @@ func TestPDNGame_Tag(t *testing.T) {
 	g.SetTag("Event", "a")
 	g.SetTag("Site", "b")
 	g.SetTag("Event", "c")
-	if want := []Tag{{"Event", "c"}, {"Site", "b"}}; !slices.Equal(g.Tags, want) {
+	if want := []Tag{{Name: "Event", Value: "c"}, {Name: "Site", Value: "b"}}; !slices.Equal(g.Tags, want) {
 		t.Errorf("tags = %q, want %q", g.Tags, want)
 	}
 	if g.Tag("Event") != "c" || g.Tag("Site") != "b" || g.Tag("Round") != "" {
@@ -509,7 +509,7 @@ func movesOf(t *testing.T, start Position, line string) []Move {
 
 func TestWritePDN(t *testing.T) {
 	g := PDNGame{
-		Tags:   []Tag{{"Event", `A "quoted" \ event`}, {"Black", "B"}, {"White", "W"}},
+		Tags:   []Tag{{Name: "Event", Value: `A "quoted" \ event`}, {Name: "Black", Value: "B"}, {Name: "White", Value: "W"}},
 		Start:  Start(),
 		Moves:  movesOf(t, Start(), "11-15 23-19 8-11"),
 		Result: "",
@@ -535,7 +535,7 @@ func TestWritePDN(t *testing.T) {
 	const fen = "W:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"
 	start := fenPosition(t, fen)
 	g = PDNGame{
-		Tags:   []Tag{{"Result", "1-0"}, {"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"}, {"Black", "?"}, {"White", "?"}},
+		Tags:   []Tag{{Name: "Result", Value: "1-0"}, {Name: "Event", Value: "?"}, {Name: "Site", Value: "?"}, {Name: "Date", Value: "????.??.??"}, {Name: "Round", Value: "?"}, {Name: "Black", Value: "?"}, {Name: "White", Value: "?"}},
 		Start:  start,
 		Moves:  movesOf(t, start, "10-14 16-19 14-17 22x13"),
 		Result: "0-1",
@@ -560,15 +560,15 @@ func TestWritePDN(t *testing.T) {
 
 	// A Result tag that means the same as the result is kept, and so is a
 	// FEN tag that describes the start; one that does not is replaced.
-	g = PDNGame{Tags: []Tag{{"Result", "2-0"}, {"FEN", "B:W21-32:B1-12"}}, Start: Start(), Result: "1-0"}
+	g = PDNGame{Tags: []Tag{{Name: "Result", Value: "2-0"}, {Name: "FEN", Value: "B:W21-32:B1-12"}}, Start: Start(), Result: "1-0"}
 	if got := writeGame(t, g); !strings.HasPrefix(got, "[Result \"2-0\"]\n[FEN \"B:W21-32:B1-12\"]\n") {
 		t.Errorf("WritePDN =\n%s\nwant the Result and FEN tags kept as given", got)
 	}
-	g = PDNGame{Tags: []Tag{{"FEN", "B:W21-32:B1-12"}}, Start: start}
+	g = PDNGame{Tags: []Tag{{Name: "FEN", Value: "B:W21-32:B1-12"}}, Start: start}
 	if got := writeGame(t, g); !strings.HasPrefix(got, "[SetUp \"1\"]\n[FEN \""+fen+"\"]\n[Event") {
 		t.Errorf("WritePDN =\n%s\nwant the FEN tag replaced in place and SetUp inserted before it", got)
 	}
-	g = PDNGame{Tags: []Tag{{"SetUp", "0"}, {"Event", "e"}}, Start: start}
+	g = PDNGame{Tags: []Tag{{Name: "SetUp", Value: "0"}, {Name: "Event", Value: "e"}}, Start: start}
 	if got := writeGame(t, g); !strings.HasPrefix(got, "[SetUp \"1\"]\n[Event \"e\"]\n") || !strings.Contains(got, "[FEN \""+fen+"\"]\n") {
 		t.Errorf("WritePDN =\n%s\nwant SetUp set to 1 in place and the FEN tag appended", got)
 	}
@@ -587,12 +587,12 @@ func TestWritePDN_Errors(t *testing.T) {
 		{"illegal move", PDNGame{Start: start, Moves: movesOf(t, start, "11-15 23-19 8-11")[1:]}, ErrIllegalMove,
 			`draughts: write pdn: move 1. 23-19 (position ` + startFEN + `): illegal in this position`},
 		{"no move", PDNGame{Start: start, Moves: []Move{NoMove}}, ErrIllegalMove, ""},
-		{"tag name", PDNGame{Start: start, Tags: []Tag{{"My Tag", "x"}}}, ErrSyntax,
+		{"tag name", PDNGame{Start: start, Tags: []Tag{{Name: "My Tag", Value: "x"}}}, ErrSyntax,
 			`draughts: write pdn: tag name "My Tag" is not a letter followed by letters, digits and underscores`},
-		{"empty tag name", PDNGame{Start: start, Tags: []Tag{{"", "x"}}}, ErrSyntax, ""},
-		{"line break", PDNGame{Start: start, Tags: []Tag{{"Event", "a\nb"}}}, ErrSyntax,
+		{"empty tag name", PDNGame{Start: start, Tags: []Tag{{Name: "", Value: "x"}}}, ErrSyntax, ""},
+		{"line break", PDNGame{Start: start, Tags: []Tag{{Name: "Event", Value: "a\nb"}}}, ErrSyntax,
 			"draughts: write pdn: tag Event: value has a line break"},
-		{"tag twice", PDNGame{Start: start, Tags: []Tag{{"Event", "a"}, {"Event", "b"}}}, ErrSyntax,
+		{"tag twice", PDNGame{Start: start, Tags: []Tag{{Name: "Event", Value: "a"}, {Name: "Event", Value: "b"}}}, ErrSyntax,
 			"draughts: write pdn: tag Event given twice"},
 		{"start", PDNGame{Start: NewPosition(squareBits(1), squareBits(1), 0, Black)}, ErrInvalidPosition,
 			"draughts: write pdn: start position: square 1 holds both a black and a white piece"},
@@ -654,7 +654,7 @@ func TestPDN_RandomRoundTrip(t *testing.T) {
 	var want []PDNGame
 	for i := range games {
 		g := randomGame(rng, starts[i%len(starts)], 300)
-		g.Tags = []Tag{{"Event", fmt.Sprintf("random %d", i)}}
+		g.Tags = []Tag{{Name: "Event", Value: fmt.Sprintf("random %d", i)}}
 		text := writeGame(t, g)
 		for n, line := range strings.Split(text, "\n") {
 			if len(line) >= 80 {

@@ -139,25 +139,18 @@ type zobristKeys struct {
 	side  uint64           // xored in when White is to move
 }
 
-// zobrist holds fixed keys drawn from splitmix64 with a constant seed, so
+// zobrist holds fixed keys drawn from game.SplitMix64 with a constant seed, so
 // hashes are the same in every run and on every machine (they are stored in
 // databases and compared across processes). It is never written after init.
 var zobrist = func() (z zobristKeys) {
-	state := uint64(0x6576_6f6c_7665_6421) // "evolved!"
-	next := func() uint64 {
-		state += 0x9E3779B97F4A7C15
-		x := state
-		x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
-		x = (x ^ x>>27) * 0x94D049BB133111EB
-		return x ^ x>>31
-	}
+	keys := game.SplitMix64(0x6576_6f6c_7665_6421) // "evolved!"
 	for c := range 2 {
 		for k := range 2 {
 			for s := range 32 {
-				z.piece[c][k][s] = next()
+				z.piece[c][k][s] = keys.Next()
 			}
 		}
 	}
-	z.side = next()
+	z.side = keys.Next()
 	return z
 }()

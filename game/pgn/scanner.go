@@ -7,7 +7,10 @@
 // PGN and PDN read it: where games begin and end, move numbers and
 // suffixes, results. What a tag, a move and a result mean belongs to the
 // game packages, which give a Reader their callbacks (xiangqi, whose
-// records have rules of their own, drives a Scanner itself).
+// records have rules of their own, drives a Scanner itself). For writing,
+// Format lays out a game's tags and move text as PGN and PDN write them
+// (xiangqi's move text through MoveLines), and CheckTag, AddMissing and
+// SetUp are the tag rules their writers share.
 package pgn
 
 import (

@@ -270,23 +270,16 @@ type zobristKeys struct {
 	side uint64              // xored in when Black is to move
 }
 
-// zobrist holds fixed keys drawn from splitmix64 with a constant seed, so
+// zobrist holds fixed keys drawn from game.SplitMix64 with a constant seed, so
 // hashes are the same in every run and on every machine (they are stored in
 // databases and compared across processes). It is never written after init.
 var zobrist = func() (z zobristKeys) {
-	state := uint64(0x6576_6f6c_7665_6458) // "evolvedX"
-	next := func() uint64 {
-		state += 0x9E3779B97F4A7C15
-		x := state
-		x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
-		x = (x ^ x>>27) * 0x94D049BB133111EB
-		return x ^ x>>31
-	}
+	keys := game.SplitMix64(0x6576_6f6c_7665_6458) // "evolvedX"
 	for c := range 16 {
 		for s := range Squares {
-			z.cell[c][s] = next()
+			z.cell[c][s] = keys.Next()
 		}
 	}
-	z.side = next()
+	z.side = keys.Next()
 	return z
 }()

@@ -121,20 +121,9 @@ func parseFEN(s string) (Position, *game.Error) {
 			return Position{}, game.Errorf(ErrSyntax, "%s field %q, want -", name, fields[2+i])
 		}
 	}
-	p.fullmove = 1
-	if len(fields) > 4 {
-		n, err := strconv.ParseUint(fields[4], 10, 16)
-		if err != nil {
-			return Position{}, game.Errorf(ErrSyntax, "halfmove clock %q is not a number 0..65535", fields[4])
-		}
-		p.halfmove = uint16(n)
-	}
-	if len(fields) > 5 {
-		n, err := strconv.ParseUint(fields[5], 10, 16)
-		if err != nil {
-			return Position{}, game.Errorf(ErrSyntax, "move number %q is not a number 0..65535", fields[5])
-		}
-		p.fullmove = max(uint16(n), 1) // some writers start at 0
+	var err *game.Error
+	if p.halfmove, p.fullmove, err = game.ParseFENClocks(fields, ErrSyntax, "move number"); err != nil {
+		return Position{}, err
 	}
 	them := p.side ^ 1
 	if attacked(&p.board, p.kings[them], them) {
