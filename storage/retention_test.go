@@ -212,11 +212,11 @@ func TestRetentionKeepsWhatIsNeeded(t *testing.T) {
 
 func TestDatabaseSizeStaysBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long: 120 generations (skipped with -short)")
+		t.Skip("long: 80 generations (skipped with -short)")
 	}
 	// Half the run fills the retention windows, the other half is
-	// measured: 60 generations each, or 150 with the long tests.
-	half := 60
+	// measured: 40 generations each, or 150 with the long tests.
+	half := 40
 	if longtest.Enabled() {
 		half = 150
 	}
