@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"evolved/game/xiangqi"
+	"evolved/longtest"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -16,11 +17,9 @@ import (
 // at least 95. With this seed it wins 97 and draws 3, each by threefold
 // repetition: it checks the lone general back and forth with a chariot,
 // blind to repetitions like the program it reproduces. The match takes
-// some 10 s of CPU, so -short skips it.
+// some 10 s of CPU, so it runs only with the long tests ($EVOLVED_LONG).
 func TestBeatsRandom(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100 games against a random mover; run without -short")
-	}
+	longtest.Skip(t, "a strength test, 100 games against a random mover")
 	arena := tournament.Arena[xiangqi.Move, *xiangqi.Game]{
 		Name:    "xiangqi",
 		NewGame: func() *xiangqi.Game { return xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()) },

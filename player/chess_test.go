@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"evolved/game/chess"
+	"evolved/longtest"
 	"evolved/nnet"
 	"evolved/search"
 	"evolved/tournament"
@@ -84,16 +85,18 @@ func TestChessMaterial3BeatsRandom(t *testing.T) {
 
 func TestNoIllegalMoveInAThousandGames(t *testing.T) {
 	// tournament.Play checks every move against the legal moves and fails
-	// the match on an illegal one, so finishing is the test.
+	// the match on an illegal one, so finishing is the test. The thousand
+	// games (matches of 50) are a soak that runs with the long tests;
+	// otherwise every pairing of the specs plays a match of 8.
 	specs := []string{"random", "material:1", "mcts:20", "ept:20"}
-	games := 1000
-	if testing.Short() {
-		games = 100
+	games, match := len(specs)*len(specs)*8, 8
+	if longtest.Enabled() {
+		games, match = 1000, 50
 	}
 	played := 0
 	for i := 0; played < games; i++ {
 		a, b := mustChess(t, specs[i%len(specs)]), mustChess(t, specs[(i/len(specs))%len(specs)])
-		n := min(50, games-played)
+		n := min(match, games-played)
 		chessMatch(t, a, b, n)
 		played += n
 	}

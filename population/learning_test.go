@@ -8,6 +8,7 @@ import (
 
 	"evolved/game/xiangqi"
 	"evolved/games"
+	"evolved/longtest"
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/search"
@@ -17,11 +18,10 @@ import (
 // TestEvolutionLearns is the evidence that the GA learns: after 100
 // generations at depth 2 (seed fixed, so the outcome is deterministic), the
 // champion scores at least 60% against generation 0's champion over 200
-// games. It takes about a minute, so -short skips it.
+// games. It takes about a minute, so it runs only with the long tests
+// ($EVOLVED_LONG).
 func TestEvolutionLearns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: 100 generations (skipped with -short)")
-	}
+	longtest.Skip(t, "a strength test, 100 generations and 200 games")
 	ctx := context.Background()
 	species := games.Draughts().Bind(games.Setup{Depth: 2})
 	cfg := population.DefaultConfig()
@@ -66,9 +66,7 @@ func TestEvolutionLearns(t *testing.T) {
 // terms alone, each over 400 seeded games at depth 2. Measured: 63.5% and
 // 60.5% (docs/chess.md, "Positional terms" and "More terms").
 func TestChessTermsAddStrength(t *testing.T) {
-	if testing.Short() {
-		t.Skip("800 chess games at depth 2 (skipped with -short, as under the race detector)")
-	}
+	longtest.Skip(t, "a strength test, 800 chess games at depth 2")
 	species := games.Chess().Bind(games.Setup{Depth: 2})
 	for _, c := range []struct {
 		name     string
@@ -132,9 +130,7 @@ func expectStronger[M comparable, S search.Game[M]](t *testing.T, species games.
 // the terms at 0 over 200 seeded games at depth 2. Measured: 57.2%
 // (docs/xiangqi.md, "Positional terms").
 func TestXiangqiTermsAddStrength(t *testing.T) {
-	if testing.Short() {
-		t.Skip("200 xiangqi games at depth 2 (skipped with -short, as under the race detector)")
-	}
+	longtest.Skip(t, "a strength test, 200 xiangqi games at depth 2")
 	species, plain, withTerms := xiangqiGenerationZero(t)
 	expectStronger(t, species, "textbook terms vs none", withTerms, plain, 200, 0.55)
 }
@@ -176,9 +172,7 @@ func xiangqiGenerationZero(t *testing.T) (species games.Binding[xiangqi.Move, *x
 // quiescence) the same 400 games score 50.4%, no gain at depth 2
 // (docs/search.md).
 func TestXiangqiValuesAddStrength(t *testing.T) {
-	if testing.Short() {
-		t.Skip("400 xiangqi games at depth 2 (skipped with -short, as under the race detector)")
-	}
+	longtest.Skip(t, "a strength test, 400 xiangqi games at depth 2")
 	species, _, classic := xiangqiGenerationZero(t)
 	inner := species.Player
 	species.Player = func(n *nnet.Net) (func() search.Player[xiangqi.Move, *xiangqi.Game], error) {

@@ -18,6 +18,7 @@ import (
 	"evolved/distill"
 	"evolved/game/draughts"
 	"evolved/games"
+	"evolved/longtest"
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/storage"
@@ -31,12 +32,15 @@ import (
 // database keeps only a few genomes whole.
 func TestLineageRebuildsEveryGenome(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long: 200 generations twice (skipped with -short)")
+		t.Skip("long: generations twice (skipped with -short)")
 	}
 	ctx := context.Background()
 	const keyframes = 3
 	tw := newTwin(t, storage.Retention{Games: 2, Genomes: 1, Keyframes: keyframes, Members: -1})
-	const played = 200
+	played := 40 // the long tests play 200, a soak of the lineage
+	if longtest.Enabled() {
+		played = 200
+	}
 	tw.play(t, played)
 	tw.sameChampions(t, played)
 

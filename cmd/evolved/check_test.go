@@ -15,10 +15,10 @@ import (
 // rebuilt through it fails with the reason instead of writing another net.
 func TestCheckNamesAMissingKeyframe(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long: a 30-generation run (skipped with -short)")
+		t.Skip("long: a 20-generation run (skipped with -short)")
 	}
 	dir, config := setup(t)
-	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "30").CombinedOutput(); err != nil {
+	if out, err := evolvedIn(t, dir, "run", "--config", config, "--generations", "20").CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 	out, err := evolvedIn(t, dir, "check").CombinedOutput()

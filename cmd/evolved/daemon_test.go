@@ -27,6 +27,7 @@ import (
 	"evolved/agent"
 	"evolved/cmd/evolved/internal/stopsignal"
 	"evolved/game/chess"
+	"evolved/longtest"
 	"evolved/storage"
 )
 
@@ -156,7 +157,13 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: several daemon runs (skipped with -short)")
 	}
-	const target = "40" // about 3 s of generations: long enough to be killed often
+	// Long enough to be killed six times (each kill costs one to three
+	// generations); the long tests run 40.
+	n := 24
+	if longtest.Enabled() {
+		n = 40
+	}
+	target := strconv.Itoa(n)
 	refDir, config := setup(t)
 	start := time.Now()
 	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
@@ -165,7 +172,7 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 	// The kills below are timed in units of this machine's generation, so
 	// that a fast machine does not finish the run before it has been killed
 	// often enough, and a slow one is still killed inside generations.
-	perGeneration := time.Since(start) / 40
+	perGeneration := time.Since(start) / time.Duration(n)
 	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
 
 	dir, config := setup(t)
@@ -214,7 +221,7 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trial %d: %v\n%s", trial, err, out.String())
 		}
-		if generations(t, db) >= 40 {
+		if generations(t, db) >= n {
 			break
 		}
 	}

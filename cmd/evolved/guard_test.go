@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"evolved/longtest"
 	"evolved/storage"
 )
 
@@ -152,9 +153,7 @@ func TestOutputFlagsNeverWriteOverTheDatabase(t *testing.T) {
 // next, a symbolic link now and then): every generation committed before
 // a kill is there after it, and the run goes on to its end.
 func TestKilledDaemonThroughALinkLosesNothing(t *testing.T) {
-	if os.Getenv("EVOLVED_SOAK") == "" {
-		t.Skip("a soak test: set EVOLVED_SOAK=1 (as .ci/run does) to run it")
-	}
+	longtest.Skip(t, "a soak test, twenty SIGKILLs")
 	dir, config, db := namesOfOneDatabase(t, map[string]string{"soft.db": "hard.db"})
 	names := []string{"hard.db", "evolved.db", "hard.db", "soft.db"}
 	rng := rand.New(rand.NewPCG(2026, 60))

@@ -3,6 +3,8 @@ package chess
 import (
 	"slices"
 	"testing"
+
+	"evolved/longtest"
 )
 
 // perftCase is a position with its published perft counts, depth 1 first;
@@ -75,11 +77,16 @@ var perft960Cases = []perftCase{
 		[]uint64{33, 823, 26895, 713420, 23114629, 646390782}, 4},
 }
 
-// maxPerftNodes bounds the counts the long run checks, so that the full
-// test stays within a minute or so.
+// maxPerftNodes bounds the counts the long tests ($EVOLVED_LONG) check, so
+// that the full test stays within a minute or so; the default run stops at
+// a tenth of it.
 const maxPerftNodes = 250_000_000
 
 func TestPerft(t *testing.T) {
+	maxNodes := uint64(maxPerftNodes / 10)
+	if longtest.Enabled() {
+		maxNodes = maxPerftNodes
+	}
 	for _, tc := range slices.Concat(perftCases, trickyCases, perft960Cases) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := ParseFEN(tc.fen)
@@ -88,7 +95,7 @@ func TestPerft(t *testing.T) {
 			}
 			for d, want := range tc.nodes {
 				depth := d + 1
-				if testing.Short() && depth > tc.short || want > maxPerftNodes {
+				if testing.Short() && depth > tc.short || want > maxNodes {
 					break
 				}
 				if want == 0 {

@@ -1,6 +1,10 @@
 package draughts
 
-import "testing"
+import (
+	"testing"
+
+	"evolved/longtest"
+)
 
 // startPerft holds perft from the start position of English draughts,
 // depths 1..12, as published by the checkers programming community (Aart
@@ -11,8 +15,11 @@ var startPerft = []uint64{
 }
 
 func TestPerftStart(t *testing.T) {
-	maxDepth := 10
-	if !testing.Short() {
+	maxDepth := 11 // 85,242,128 leaves: about a second
+	if testing.Short() {
+		maxDepth = 10
+	}
+	if longtest.Enabled() {
 		maxDepth = 12 // 388,623,673 leaves: about 6 s
 	}
 	for d := 1; d <= maxDepth; d++ {

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"evolved/longtest"
 )
 
 // This file holds an independent reference move generator on (row, column)
@@ -183,7 +185,11 @@ func refPlay(p Position, m Move) Position {
 
 func TestOpeningPositionsAgreeWithReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for range 100000 {
+	games := 20000 // the long tests play 100,000, a soak of the generator
+	if longtest.Enabled() {
+		games = 100000
+	}
+	for range games {
 		p := Start()
 		for ply := 0; ply < 14; ply++ {
 			moves := p.Moves(nil)
