@@ -230,8 +230,12 @@ func record(rep *population.Report[draughts.Move]) storage.Generation {
 
 func commitGenerations(t testing.TB, db *storage.DB, st *population.State, n int) *population.State {
 	t.Helper()
+	env := species
+	if slices.ContainsFunc(st.Champions, func(c population.Champion) bool { return c.Net == nil }) {
+		env.ChampionNet = db.ChampionNet("draughts") // a state read back (loadState): its champions' nets are in db, as the daemon reads them
+	}
 	for range n {
-		next, rep, err := population.Step(context.Background(), species, testConfig(), st, nil)
+		next, rep, err := population.Step(context.Background(), env, testConfig(), st, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
