@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"evolved/longtest"
 )
 
 // freePort returns a loopback port nothing listens on now.
@@ -153,7 +155,10 @@ func TestKilledDaemonWithWorkersResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: daemon and worker processes (skipped with -short)")
 	}
-	const target = "12"
+	target := "8" // killed after generation 3, resumed to the target
+	if longtest.Enabled() {
+		target = "12"
+	}
 	want := localRun(t, target)
 	dir, config, url := clusterSetup(t)
 	db := filepath.Join(dir, "evolved.db")
