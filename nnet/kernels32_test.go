@@ -55,7 +55,7 @@ func int32Value(rng *rand.Rand) int32 {
 // guarded returns a slice of length n inside a larger one filled with
 // sentinel values, and a function that fails the test if any of the
 // sentinels has changed (a write beyond the slice).
-func guarded[T float32 | int32](t *testing.T, n int, sentinel T) ([]T, func()) {
+func guarded[T float32 | int32 | int16](t *testing.T, n int, sentinel T) ([]T, func()) {
 	t.Helper()
 	buf := make([]T, n+19)
 	for i := range buf {
