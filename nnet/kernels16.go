@@ -11,36 +11,15 @@ package nnet
 
 // addSub16 sets dst = src + p - m element-wise, wrapping on overflow; the
 // slices have dst's length.
-func addSub16(dst, src, p, m []int16) {
-	src, p, m = src[:len(dst)], p[:len(dst)], m[:len(dst)]
-	n := addSub16Vector(dst, src, p, m)
-	dst, src, p, m = dst[n:], src[n:], p[n:], m[n:]
-	for i := range dst {
-		dst[i] = src[i] + p[i] - m[i]
-	}
-}
+func addSub16(dst, src, p, m []int16) { addSubRows(addSub16Vector, dst, src, p, m) }
 
 // add16 sets dst = src + p element-wise, wrapping on overflow; the slices
 // have dst's length.
-func add16(dst, src, p []int16) {
-	src, p = src[:len(dst)], p[:len(dst)]
-	n := add16Vector(dst, src, p)
-	dst, src, p = dst[n:], src[n:], p[n:]
-	for i := range dst {
-		dst[i] = src[i] + p[i]
-	}
-}
+func add16(dst, src, p []int16) { addRows(add16Vector, dst, src, p) }
 
 // sub16 sets dst = src - m element-wise, wrapping on overflow; the slices
 // have dst's length.
-func sub16(dst, src, m []int16) {
-	src, m = src[:len(dst)], m[:len(dst)]
-	n := sub16Vector(dst, src, m)
-	dst, src, m = dst[n:], src[n:], m[n:]
-	for i := range dst {
-		dst[i] = src[i] - m[i]
-	}
-}
+func sub16(dst, src, m []int16) { subRows(sub16Vector, dst, src, m) }
 
 // creluDot16 returns the sum over i of min(max(acc[i], 0), clip) * w[i]
 // in int32, wrapping on overflow (which PerspectiveNet.Quantize rules

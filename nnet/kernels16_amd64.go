@@ -8,22 +8,22 @@ package nnet
 // declared in kernels_amd64.go.
 
 // addSub16AVX2 sets dst[i] = src[i] + p[i] - m[i] for i < n, n a positive
-// multiple of 16.
+// multiple of 16 (rows_amd64.h).
 //
 //go:noescape
 func addSub16AVX2(dst, src, p, m *int16, n int)
 
-// add16AVX2 sets dst[i] = src[i] + p[i] for i < n, n a positive multiple
+// add16AVX2 sets dst[i] = src[i] + r[i] for i < n, n a positive multiple
 // of 16.
 //
 //go:noescape
-func add16AVX2(dst, src, p *int16, n int)
+func add16AVX2(dst, src, r *int16, n int)
 
-// sub16AVX2 sets dst[i] = src[i] - m[i] for i < n, n a positive multiple
+// sub16AVX2 sets dst[i] = src[i] - r[i] for i < n, n a positive multiple
 // of 16.
 //
 //go:noescape
-func sub16AVX2(dst, src, m *int16, n int)
+func sub16AVX2(dst, src, r *int16, n int)
 
 // creluDot16AVX2 returns creluDot16 of the first n elements, n a positive
 // multiple of 16.

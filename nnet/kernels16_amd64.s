@@ -1,117 +1,25 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "rows_amd64.h"
 
-// See kernels16_amd64.go and kernels16.go. Go's operand order: the
-// destination is last. An int16 lane of a Y register holds one element;
-// n is a positive multiple of 16 in every function, which goes 32 lanes
-// (two registers) at a time, then 16 for an odd group.
+// See kernels16_amd64.go and kernels16.go, and rows_amd64.h for the row
+// kernels' bodies. Go's operand order: the destination is last. An int16
+// lane of a Y register holds one element; n is a positive multiple of 16
+// in every function, which goes 32 lanes (two registers) at a time, then
+// 16 for an odd group.
 
 // func addSub16AVX2(dst, src, p, m *int16, n int)
-//
-// dst[i] = src[i] + p[i] - m[i], wrapping (VPADDW, VPSUBW).
 TEXT ·addSub16AVX2(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ p+16(FP), DX
-	MOVQ m+24(FP), R8
-	MOVQ n+32(FP), CX
-	XORQ AX, AX
+	ADDSUBROWS(VPADDW, VPSUBW, 1)
 
-addsub32:
-	CMPQ    CX, $32
-	JLT     addsub16
-	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU 32(SI)(AX*1), Y1
-	VPADDW  (DX)(AX*1), Y0, Y0
-	VPADDW  32(DX)(AX*1), Y1, Y1
-	VPSUBW  (R8)(AX*1), Y0, Y0
-	VPSUBW  32(R8)(AX*1), Y1, Y1
-	VMOVDQU Y0, (DI)(AX*1)
-	VMOVDQU Y1, 32(DI)(AX*1)
-	ADDQ    $64, AX
-	SUBQ    $32, CX
-	JMP     addsub32
-
-addsub16:
-	TESTQ   CX, CX
-	JZ      addsubdone
-	VMOVDQU (SI)(AX*1), Y0
-	VPADDW  (DX)(AX*1), Y0, Y0
-	VPSUBW  (R8)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-
-addsubdone:
-	VZEROUPPER
-	RET
-
-// func add16AVX2(dst, src, p *int16, n int)
-//
-// dst[i] = src[i] + p[i], wrapping, in addSub16AVX2's steps.
+// func add16AVX2(dst, src, r *int16, n int)
 TEXT ·add16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ p+16(FP), DX
-	MOVQ n+24(FP), CX
-	XORQ AX, AX
+	ROWS(VPADDW, 1)
 
-add32:
-	CMPQ    CX, $32
-	JLT     add16
-	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU 32(SI)(AX*1), Y1
-	VPADDW  (DX)(AX*1), Y0, Y0
-	VPADDW  32(DX)(AX*1), Y1, Y1
-	VMOVDQU Y0, (DI)(AX*1)
-	VMOVDQU Y1, 32(DI)(AX*1)
-	ADDQ    $64, AX
-	SUBQ    $32, CX
-	JMP     add32
-
-add16:
-	TESTQ   CX, CX
-	JZ      adddone
-	VMOVDQU (SI)(AX*1), Y0
-	VPADDW  (DX)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-
-adddone:
-	VZEROUPPER
-	RET
-
-// func sub16AVX2(dst, src, m *int16, n int)
-//
-// dst[i] = src[i] - m[i], wrapping, in addSub16AVX2's steps.
+// func sub16AVX2(dst, src, r *int16, n int)
 TEXT ·sub16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ m+16(FP), DX
-	MOVQ n+24(FP), CX
-	XORQ AX, AX
-
-sub32:
-	CMPQ    CX, $32
-	JLT     sub16
-	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU 32(SI)(AX*1), Y1
-	VPSUBW  (DX)(AX*1), Y0, Y0
-	VPSUBW  32(DX)(AX*1), Y1, Y1
-	VMOVDQU Y0, (DI)(AX*1)
-	VMOVDQU Y1, 32(DI)(AX*1)
-	ADDQ    $64, AX
-	SUBQ    $32, CX
-	JMP     sub32
-
-sub16:
-	TESTQ   CX, CX
-	JZ      subdone
-	VMOVDQU (SI)(AX*1), Y0
-	VPSUBW  (DX)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-
-subdone:
-	VZEROUPPER
-	RET
+	ROWS(VPSUBW, 1)
 
 // func creluDot16AVX2(acc, w *int16, n, clip int) int32
 //

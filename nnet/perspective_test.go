@@ -3,7 +3,6 @@ package nnet
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -38,60 +37,20 @@ func quantized(t testing.TB, n *PerspectiveNet) *QuantizedPerspective {
 	return q
 }
 
-// int16Value returns a random int16: anywhere, small, or near ±2^15.
-func int16Value(rng *rand.Rand) int16 {
-	switch rng.IntN(4) {
-	case 0:
-		return int16(rng.Uint32())
-	case 1:
-		return int16(rng.IntN(601) - 300)
-	case 2:
-		return math.MaxInt16 - int16(rng.IntN(100))
-	}
-	return math.MinInt16 + int16(rng.IntN(100))
-}
-
 // TestKernels16Match checks that addSub16, add16, sub16 and creluDot16
 // (vector code with AVX2) give the results of their definitions, element
 // by element in wrapping int16 and summed in wrapping int32, for every
 // length up to 100, random, small and extreme values, and clips 0, 255,
-// random and 32767. The outputs lie inside sentinels, which must not
-// change.
+// random and 32767 (the row operations through checkRowKernels, their
+// outputs inside sentinels).
 func TestKernels16Match(t *testing.T) {
 	t.Logf("AVX2 kernels: %v", useAVX2)
 	rng := newRNG(611)
+	checkRowKernels(t, rng, kernels16(), [3]string{"addSub16", "add16", "sub16"})
 	for n := range 101 {
-		src, p, m := make([]int16, n), make([]int16, n), make([]int16, n)
+		src, p := make([]int16, n), make([]int16, n)
 		for i := range src {
-			src[i], p[i], m[i] = int16Value(rng), int16Value(rng), int16Value(rng)
-		}
-		for op, name := range []string{"addSub16", "add16", "sub16"} {
-			dst, check := guarded[int16](t, n, 12345)
-			inPlace := slices.Clone(src)
-			switch op {
-			case 0:
-				addSub16(dst, src, p, m)
-				addSub16(inPlace, inPlace, p, m)
-			case 1:
-				add16(dst, src, p)
-				add16(inPlace, inPlace, p)
-			case 2:
-				sub16(dst, src, m)
-				sub16(inPlace, inPlace, m)
-			}
-			check()
-			for i := range dst {
-				want := src[i]
-				if op != 2 {
-					want += p[i]
-				}
-				if op != 1 {
-					want -= m[i]
-				}
-				if dst[i] != want || inPlace[i] != want {
-					t.Fatalf("length %d: %s element %d = %d (in place %d), want %d", n, name, i, dst[i], inPlace[i], want)
-				}
-			}
+			src[i], p[i] = intValue[int16](rng), intValue[int16](rng)
 		}
 		for _, clip := range []int16{0, PerspectiveQA, int16(rng.IntN(math.MaxInt16)), math.MaxInt16} {
 			var want int32
