@@ -48,10 +48,15 @@ import (
 // clipped accumulators with the output weights), an int32 in units of
 // 1/(QA*QB), times PerspectiveScale, divided by QA*QB in int64 and
 // rounded to the nearest (half away from zero): centipawns for the side
-// to move. Quantize
-// refuses weights for which an accumulator or the output sum could
-// overflow (see ErrPerspectiveOverflow), so that every int16 and int32
-// sum is exact, whatever the path that led to it. The float and the integer
+// to move. Quantize refuses weights for which an accumulator or the output
+// sum could overflow (see ErrPerspectiveOverflow): a sum's bias plus the 32
+// largest of its per-square weight magnitudes (the largest of the twelve
+// pieces' on each square) must stay within 32767 units of 1/QA, about 128
+// in float, and QA times the output weights' magnitudes plus the output
+// bias within 2^31-1 units of 1/(QA*QB), so that every int16 and int32 sum
+// is exact, whatever the path that led to it (an update may wrap on the
+// way, as castling adds two rows before it subtracts two: the arithmetic is
+// modulo 2^16, and the result lies in range). The float and the integer
 // values of a position differ by the rounding of the weights, within the
 // net's QuantizationTolerance (TestPerspectiveQuantization: 10,000
 // positions of random games).

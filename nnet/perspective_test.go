@@ -166,6 +166,68 @@ func TestPerspectiveAccumulatorMatchesFromScratch(t *testing.T) {
 	t.Logf("%d checks, %d sums at the int16 bound, %d castlings with 32 pieces, moves %+v", checks, full, wraps, kinds)
 }
 
+// TestPerspectiveAccumulatorLazy evaluates only now and then (a third of
+// the time, never right after a Reset), so that updates start from
+// ancestors several plies up, or from scratch when no ply has sums; the
+// values must be those from scratch.
+func TestPerspectiveAccumulatorLazy(t *testing.T) {
+	q := quantized(t, perspectiveTestNet(t, 32, 2, 624))
+	acc := q.NewAccumulator()
+	rng := newRNG(625)
+	checks := 0
+	chessWalk(t, rng, acc, 20, 300, 60, func(p chess.Position) {
+		if acc.Ply() == 0 || rng.IntN(3) != 0 {
+			return
+		}
+		if got, want := acc.Evaluate(), q.Evaluate(&p); got != want {
+			t.Fatalf("ply %d, %s: incremental %d cp, from scratch %d", acc.Ply(), p.FEN(), got, want)
+		}
+		checks++
+	})
+	if checks < 1000 {
+		t.Errorf("%d checks, want at least 1000", checks)
+	}
+}
+
+// TestPerspectiveAccumulatorNoAllocs checks that Reset, Push, PushRef,
+// Evaluate and Pop, and QuantizedPerspective.Evaluate, do not allocate.
+func TestPerspectiveAccumulatorNoAllocs(t *testing.T) {
+	q := quantized(t, perspectiveTestNet(t, DefaultPerspectiveHidden, 1, 621))
+	acc := q.NewAccumulator()
+	positions := randomChessPositions(t, newRNG(622), 64)
+	start := chess.Start() // Start itself allocates
+	allocs := testing.AllocsPerRun(100, func() {
+		acc.Reset(start)
+		for i := range positions {
+			if i%2 == 0 {
+				acc.Push(positions[i])
+			} else {
+				acc.PushRef(&positions[i])
+			}
+			acc.Evaluate()
+		}
+		for range positions {
+			acc.Pop()
+		}
+		q.Evaluate(&positions[0])
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per run, want 0", allocs)
+	}
+}
+
+// TestPerspectiveAccumulatorPopPanics checks that popping the root panics.
+func TestPerspectiveAccumulatorPopPanics(t *testing.T) {
+	acc := quantized(t, perspectiveTestNet(t, 16, 1, 623)).NewAccumulator()
+	acc.Reset(chess.Start())
+	defer func() {
+		if recover() == nil {
+			t.Error("Pop of the root did not panic")
+		}
+	}()
+	acc.Pop()
+}
+
 // TestPerspectiveQuantization compares the integer value
 // (QuantizedPerspective) with the float one (PerspectiveNet.Evaluate) on
 // 10,000 positions of random games, for nets of RandomPerspective's scale
