@@ -32,7 +32,7 @@ const defaultPlies = 128
 // grows it only if a search goes deeper; Reset, Push, Pop and Evaluate do
 // not allocate otherwise.
 type DraughtsAccumulator struct {
-	stack[draughtsBoard]
+	stack[draughtsBoard, int32]
 	e   *DraughtsEval
 	buf []float32 // scratch for DraughtsEval.output
 }
@@ -40,7 +40,7 @@ type DraughtsAccumulator struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *DraughtsEval) NewAccumulator() *DraughtsAccumulator {
-	return &DraughtsAccumulator{stack: newStack[draughtsBoard](e.h1), e: e, buf: make([]float32, 2*e.width)}
+	return &DraughtsAccumulator{stack: newStack[draughtsBoard, int32](e.h1), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -133,5 +133,5 @@ func (a *DraughtsAccumulator) step(from, to int, pov game.Player) {
 			nm++
 		}
 	}
-	applyColumns(dst, src, e.cols, h1, plusCols[:np], minusCols[:nm])
+	applyColumns(kernels32(), dst, src, e.cols, h1, plusCols[:np], minusCols[:nm])
 }

@@ -319,51 +319,64 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 // only if a search goes deeper; Reset, Push, PushRef, Pop and Evaluate
 // do not allocate otherwise.
 type ChessAccumulator struct {
-	stack[*chess.Position]
-	own copies[chess.Position] // what Reset and Push record
+	chessPath[int32]
 	e   *ChessEval
 	buf []float32 // scratch for ChessEval.output
+}
+
+// chessPath is the storage of a chess accumulator (ChessAccumulator,
+// PerspectiveAccumulator): the stack of pointers to the positions, with
+// sums of type A, and the copies that Reset and Push record.
+type chessPath[A lane] struct {
+	stack[*chess.Position, A]
+	own copies[chess.Position]
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *ChessEval) NewAccumulator() *ChessAccumulator {
-	return &ChessAccumulator{stack: newStack[*chess.Position](e.stride), e: e, buf: make([]float32, 2*e.width)}
+	return &ChessAccumulator{chessPath: chessPath[int32]{stack: newStack[*chess.Position, int32](e.stride)}, e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
 // both points of view.
 func (a *ChessAccumulator) Reset(p chess.Position) {
-	a.top = 0
-	a.pos[0] = a.own.keep(0, len(a.pos), p)
+	a.root(p)
 	for pov := chess.White; pov <= chess.Black; pov++ {
 		a.e.refresh(a.sums(0, pov), a.pos[0], pov)
 	}
 	a.done[0] = 3
 }
 
+// root empties the stack and makes a copy of p its root, with no sums.
+func (c *chessPath[A]) root(p chess.Position) {
+	c.top = 0
+	c.pos[0] = c.own.keep(0, len(c.pos), p)
+	c.done[0] = 0
+}
+
 // Push records a copy of p, the position after a move from the current one
 // (or any position: updates are exact between any two), as the new current
 // position. It computes nothing (see Evaluate).
-func (a *ChessAccumulator) Push(p chess.Position) {
-	a.push(nil)
-	a.pos[a.top] = a.own.keep(a.top, len(a.pos), p)
+func (c *chessPath[A]) Push(p chess.Position) {
+	c.push(nil)
+	c.pos[c.top] = c.own.keep(c.top, len(c.pos), p)
 }
 
 // PushRef is Push without the copy: it records p itself, which must not
 // change until it is popped, as chess.Game.Current's positions do not
 // while their move is on the board.
-func (a *ChessAccumulator) PushRef(p *chess.Position) { a.push(p) }
+func (c *chessPath[A]) PushRef(p *chess.Position) { c.push(p) }
+
+// Ply returns the number of positions pushed since the last Reset and not popped.
+func (c *chessPath[A]) Ply() int { return c.top }
+
+// Position returns the current position.
+func (c *chessPath[A]) Position() chess.Position { return *c.pos[c.top] }
 
 // Pop takes back the last Push or PushRef. It panics if there is none
 // since the last Reset.
 func (a *ChessAccumulator) Pop() { a.pop("ChessAccumulator") }
-
-// Ply returns the number of positions pushed since the last Reset and not popped.
-func (a *ChessAccumulator) Ply() int { return a.top }
-
-// Position returns the current position.
-func (a *ChessAccumulator) Position() chess.Position { return *a.pos[a.top] }
 
 // Evaluate returns the value of the current position from pov's point of
 // view in pawns, exactly as ChessEval.Evaluate would.
@@ -385,31 +398,38 @@ func (a *ChessAccumulator) refresh(dst []int32, p **chess.Position, pov game.Pla
 func (a *ChessAccumulator) step(from, to int, pov game.Player) {
 	a.done[to] |= 1 << pov
 	e := a.e
-	width, flip := a.h1, chessFlip(pov) // width: the sums', the stride of e's columns
+	width := a.h1 // the sums', the stride of e's columns
 	dst, src := a.sums(to, pov), a.sums(from, pov)
 	p0, p1 := a.pos[from], a.pos[to]
-	// The inputs that appeared (plus) and went away (minus): on each square
-	// whose content changed, the piece of p0 goes out and the piece of p1
-	// comes in. Each (plane, square) change is one column in or out, so the
-	// sums are exact for any pair of positions, not only a move apart (two
-	// squares for a quiet move, three for en passant, four for castling).
-	// np <= 32 and nm <= 32: they count pieces of p1 and of p0.
 	var plusCols, minusCols [32]uint16
-	np, nm := 0, 0
-	for b := uint64(p0.Changed(p1)); b != 0; b &= b - 1 {
-		s := chess.Square(bits.TrailingZeros64(b))
-		if pt, c := p0.PieceAt(s); pt != chess.NoPieceType {
-			minusCols[nm] = uint16(int(c^pov)*384 + int(pt)*64 + (int(s) ^ flip))
-			nm++
-		}
-		if pt, c := p1.PieceAt(s); pt != chess.NoPieceType {
-			plusCols[np] = uint16(int(c^pov)*384 + int(pt)*64 + (int(s) ^ flip))
-			np++
-		}
-	}
+	np, nm := chessChanges(p0, p1, pov, &plusCols, &minusCols)
 	if np+nm >= bits.OnesCount64(uint64(p1.Occupied())) {
 		e.refresh(dst, p1, pov)
 		return
 	}
-	applyColumns(dst, src, e.cols, width, plusCols[:np], minusCols[:nm])
+	applyColumns(kernels32(), dst, src, e.cols, width, plusCols[:np], minusCols[:nm])
+}
+
+// chessChanges writes the inputs (ChessInputIndex, from pov's point of
+// view) that appear from p0 to p1 into plus and those that go away into
+// minus, and returns how many of each: on each square whose content
+// changed, the piece of p0 goes out and the piece of p1 comes in. Each
+// (plane, square) change is one input in or out, so a sum over the inputs
+// updated with them is exact for any pair of positions, not only a move
+// apart (two squares for a quiet move, three for en passant, four for
+// castling). np <= 32 and nm <= 32: they count pieces of p1 and of p0.
+func chessChanges(p0, p1 *chess.Position, pov game.Player, plus, minus *[32]uint16) (np, nm int) {
+	flip := chessFlip(pov)
+	for b := uint64(p0.Changed(p1)); b != 0; b &= b - 1 {
+		s := chess.Square(bits.TrailingZeros64(b))
+		if pt, c := p0.PieceAt(s); pt != chess.NoPieceType {
+			minus[nm] = uint16(int(c^pov)*384 + int(pt)*64 + (int(s) ^ flip))
+			nm++
+		}
+		if pt, c := p1.PieceAt(s); pt != chess.NoPieceType {
+			plus[np] = uint16(int(c^pov)*384 + int(pt)*64 + (int(s) ^ flip))
+			np++
+		}
+	}
+	return np, nm
 }

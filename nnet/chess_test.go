@@ -96,6 +96,15 @@ func chessStart(t testing.TB, rng *rand.Rand, i int) chess.Position {
 	return p
 }
 
+// chessPusher is what chessWalk plays on: a ChessAccumulator or a
+// PerspectiveAccumulator.
+type chessPusher interface {
+	Reset(p chess.Position)
+	Push(p chess.Position)
+	PushRef(p *chess.Position)
+	Pop()
+}
+
 // moveKinds counts the kinds of moves a walk played.
 type moveKinds struct{ moves, captures, promotions, castles, enPassant int }
 
@@ -126,7 +135,7 @@ func (k *moveKinds) count(p *chess.Position, m chess.Move) {
 // game's own (PushRef), at random; the game's history grows past its
 // first storage in walks deeper than 128 plies, which PushRef's pointers
 // into the old storage must survive.
-func chessWalk(t testing.TB, rng *rand.Rand, acc *ChessAccumulator, games, steps, maxDepth int, check func(p chess.Position)) moveKinds {
+func chessWalk(t testing.TB, rng *rand.Rand, acc chessPusher, games, steps, maxDepth int, check func(p chess.Position)) moveKinds {
 	var kinds moveKinds
 	buf := make([]chess.Move, 0, chess.MaxMoves)
 	special := make([]chess.Move, 0, chess.MaxMoves)

@@ -118,31 +118,42 @@ func dot32(w, x []float32) float32 {
 
 // addSubCols sets dst = src + p - m element-wise, wrapping on overflow;
 // the slices have dst's length.
-func addSubCols(dst, src, p, m []int32) {
+func addSubCols(dst, src, p, m []int32) { addSubRows(addSubColsVector, dst, src, p, m) }
+
+// addCols sets dst = src + p element-wise, wrapping on overflow; the
+// slices have dst's length.
+func addCols(dst, src, p []int32) { addRows(addColsVector, dst, src, p) }
+
+// subCols sets dst = src - m element-wise, wrapping on overflow; the
+// slices have dst's length.
+func subCols(dst, src, m []int32) { subRows(subColsVector, dst, src, m) }
+
+// addSubRows sets dst = src + p - m element-wise, wrapping on overflow
+// (the slices have dst's length): the first elements with vector, which
+// returns how many it did, the rest in portable Go.
+func addSubRows[A lane](vector func(dst, src, p, m []A) int, dst, src, p, m []A) {
 	src, p, m = src[:len(dst)], p[:len(dst)], m[:len(dst)]
-	n := addSubColsVector(dst, src, p, m)
+	n := vector(dst, src, p, m)
 	dst, src, p, m = dst[n:], src[n:], p[n:], m[n:]
 	for i := range dst {
 		dst[i] = src[i] + p[i] - m[i]
 	}
 }
 
-// addCols sets dst = src + p element-wise, wrapping on overflow; the
-// slices have dst's length.
-func addCols(dst, src, p []int32) {
+// addRows is addSubRows without m.
+func addRows[A lane](vector func(dst, src, p []A) int, dst, src, p []A) {
 	src, p = src[:len(dst)], p[:len(dst)]
-	n := addColsVector(dst, src, p)
+	n := vector(dst, src, p)
 	dst, src, p = dst[n:], src[n:], p[n:]
 	for i := range dst {
 		dst[i] = src[i] + p[i]
 	}
 }
 
-// subCols sets dst = src - m element-wise, wrapping on overflow; the
-// slices have dst's length.
-func subCols(dst, src, m []int32) {
+// subRows is addSubRows without p.
+func subRows[A lane](vector func(dst, src, m []A) int, dst, src, m []A) {
 	src, m = src[:len(dst)], m[:len(dst)]
-	n := subColsVector(dst, src, m)
+	n := vector(dst, src, m)
 	dst, src, m = dst[n:], src[n:], m[n:]
 	for i := range dst {
 		dst[i] = src[i] - m[i]

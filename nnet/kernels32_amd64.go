@@ -32,20 +32,23 @@ func activateAVX2(dst *float32, acc *int32, unit, b *float32, n int)
 //go:noescape
 func affine32AVX2(out, w, b, x *float32, rows, n int)
 
-// addSubColsAVX2 sets dst[i] = src[i] + p[i] - m[i] for i < n, n > 0.
+// addSubColsAVX2 sets dst[i] = src[i] + p[i] - m[i] for i < n, n a
+// positive multiple of 8 (rows_amd64.h).
 //
 //go:noescape
 func addSubColsAVX2(dst, src, p, m *int32, n int)
 
-// addColsAVX2 sets dst[i] = src[i] + p[i] for i < n, n > 0.
+// addColsAVX2 sets dst[i] = src[i] + r[i] for i < n, n a positive multiple
+// of 8.
 //
 //go:noescape
-func addColsAVX2(dst, src, p *int32, n int)
+func addColsAVX2(dst, src, r *int32, n int)
 
-// subColsAVX2 sets dst[i] = src[i] - m[i] for i < n, n > 0.
+// subColsAVX2 sets dst[i] = src[i] - r[i] for i < n, n a positive multiple
+// of 8.
 //
 //go:noescape
-func subColsAVX2(dst, src, m *int32, n int)
+func subColsAVX2(dst, src, r *int32, n int)
 
 // tanh32Vector applies tanh32 to all of z with AVX2 and returns len(z), or
 // returns 0 without AVX2 or for fewer than tanh32MinVector elements, which
@@ -82,10 +85,10 @@ func affine32Vector(out, w, b, x []float32) bool {
 	return true
 }
 
-// addSubColsVector does all of addSubCols with AVX2 and returns len(dst),
-// or returns 0 without AVX2.
+// addSubColsVector does the first len(dst) &^ 7 elements of addSubCols
+// with AVX2 and returns how many it did: 0 without AVX2.
 func addSubColsVector(dst, src, p, m []int32) int {
-	n := len(dst)
+	n := len(dst) &^ 7
 	if !useAVX2 || n == 0 {
 		return 0
 	}
@@ -94,10 +97,10 @@ func addSubColsVector(dst, src, p, m []int32) int {
 	return n
 }
 
-// addColsVector does all of addCols with AVX2 and returns len(dst), or
-// returns 0 without AVX2.
+// addColsVector does the first len(dst) &^ 7 elements of addCols with
+// AVX2 and returns how many it did: 0 without AVX2.
 func addColsVector(dst, src, p []int32) int {
-	n := len(dst)
+	n := len(dst) &^ 7
 	if !useAVX2 || n == 0 {
 		return 0
 	}
@@ -106,10 +109,10 @@ func addColsVector(dst, src, p []int32) int {
 	return n
 }
 
-// subColsVector does all of subCols with AVX2 and returns len(dst), or
-// returns 0 without AVX2.
+// subColsVector does the first len(dst) &^ 7 elements of subCols with
+// AVX2 and returns how many it did: 0 without AVX2.
 func subColsVector(dst, src, m []int32) int {
-	n := len(dst)
+	n := len(dst) &^ 7
 	if !useAVX2 || n == 0 {
 		return 0
 	}

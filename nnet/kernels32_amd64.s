@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "rows_amd64.h"
 
 // See kernels32_amd64.go and kernels32.go. Go's operand order: the
 // destination is last. A float32 lane of a Y register holds one element;
@@ -418,145 +419,13 @@ done:
 	RET
 
 // func addSubColsAVX2(dst, src, p, m *int32, n int)
-//
-// dst[i] = src[i] + p[i] - m[i], wrapping: sixteen, then eight lanes at a
-// time, then one element at a time.
 TEXT ·addSubColsAVX2(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ p+16(FP), DX
-	MOVQ m+24(FP), R8
-	MOVQ n+32(FP), CX
-	XORQ AX, AX
+	ADDSUBROWS(VPADDD, VPSUBD, 2)
 
-addsub16:
-	CMPQ    CX, $16
-	JLT     addsub8
-	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU 32(SI)(AX*1), Y1
-	VPADDD  (DX)(AX*1), Y0, Y0
-	VPADDD  32(DX)(AX*1), Y1, Y1
-	VPSUBD  (R8)(AX*1), Y0, Y0
-	VPSUBD  32(R8)(AX*1), Y1, Y1
-	VMOVDQU Y0, (DI)(AX*1)
-	VMOVDQU Y1, 32(DI)(AX*1)
-	ADDQ    $64, AX
-	SUBQ    $16, CX
-	JMP     addsub16
-
-addsub8:
-	CMPQ    CX, $8
-	JLT     addsub1
-	VMOVDQU (SI)(AX*1), Y0
-	VPADDD  (DX)(AX*1), Y0, Y0
-	VPSUBD  (R8)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-	ADDQ    $32, AX
-	SUBQ    $8, CX
-
-addsub1:
-	TESTQ CX, CX
-	JZ    addsubdone
-	MOVL  (SI)(AX*1), BX
-	ADDL  (DX)(AX*1), BX
-	SUBL  (R8)(AX*1), BX
-	MOVL  BX, (DI)(AX*1)
-	ADDQ  $4, AX
-	DECQ  CX
-	JMP   addsub1
-
-addsubdone:
-	VZEROUPPER
-	RET
-
-// func addColsAVX2(dst, src, p *int32, n int)
-//
-// dst[i] = src[i] + p[i], wrapping, in addSubColsAVX2's steps.
+// func addColsAVX2(dst, src, r *int32, n int)
 TEXT ·addColsAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ p+16(FP), DX
-	MOVQ n+24(FP), CX
-	XORQ AX, AX
+	ROWS(VPADDD, 2)
 
-add16:
-	CMPQ    CX, $16
-	JLT     add8
-	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU 32(SI)(AX*1), Y1
-	VPADDD  (DX)(AX*1), Y0, Y0
-	VPADDD  32(DX)(AX*1), Y1, Y1
-	VMOVDQU Y0, (DI)(AX*1)
-	VMOVDQU Y1, 32(DI)(AX*1)
-	ADDQ    $64, AX
-	SUBQ    $16, CX
-	JMP     add16
-
-add8:
-	CMPQ    CX, $8
-	JLT     add1
-	VMOVDQU (SI)(AX*1), Y0
-	VPADDD  (DX)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-	ADDQ    $32, AX
-	SUBQ    $8, CX
-
-add1:
-	TESTQ CX, CX
-	JZ    adddone
-	MOVL  (SI)(AX*1), BX
-	ADDL  (DX)(AX*1), BX
-	MOVL  BX, (DI)(AX*1)
-	ADDQ  $4, AX
-	DECQ  CX
-	JMP   add1
-
-adddone:
-	VZEROUPPER
-	RET
-
-// func subColsAVX2(dst, src, m *int32, n int)
-//
-// dst[i] = src[i] - m[i], wrapping, in addSubColsAVX2's steps.
+// func subColsAVX2(dst, src, r *int32, n int)
 TEXT ·subColsAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ m+16(FP), DX
-	MOVQ n+24(FP), CX
-	XORQ AX, AX
-
-sub16:
-	CMPQ    CX, $16
-	JLT     sub8
-	VMOVDQU (SI)(AX*1), Y0
-	VMOVDQU 32(SI)(AX*1), Y1
-	VPSUBD  (DX)(AX*1), Y0, Y0
-	VPSUBD  32(DX)(AX*1), Y1, Y1
-	VMOVDQU Y0, (DI)(AX*1)
-	VMOVDQU Y1, 32(DI)(AX*1)
-	ADDQ    $64, AX
-	SUBQ    $16, CX
-	JMP     sub16
-
-sub8:
-	CMPQ    CX, $8
-	JLT     sub1
-	VMOVDQU (SI)(AX*1), Y0
-	VPSUBD  (DX)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-	ADDQ    $32, AX
-	SUBQ    $8, CX
-
-sub1:
-	TESTQ CX, CX
-	JZ    subdone
-	MOVL  (SI)(AX*1), BX
-	SUBL  (DX)(AX*1), BX
-	MOVL  BX, (DI)(AX*1)
-	ADDQ  $4, AX
-	DECQ  CX
-	JMP   sub1
-
-subdone:
-	VZEROUPPER
-	RET
+	ROWS(VPSUBD, 2)

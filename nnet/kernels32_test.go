@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // special32 are the float32 inputs that test the edges of the kernels:
@@ -39,23 +40,25 @@ func value32(rng *rand.Rand, kind int) float32 {
 	return float32(rng.NormFloat64())
 }
 
-// int32Value returns a random int32: anywhere, small, or near ±2^31.
-func int32Value(rng *rand.Rand) int32 {
+// intValue returns a random T: anywhere, small, or within 1000 of its
+// least or greatest value.
+func intValue[T int16 | int32](rng *rand.Rand) T {
+	top := T(1)<<(8*unsafe.Sizeof(T(0))-1) - 1 // the shift wraps to the least value
 	switch rng.IntN(4) {
 	case 0:
-		return int32(rng.Uint32())
+		return T(rng.Uint32())
 	case 1:
-		return int32(rng.IntN(2001) - 1000)
+		return T(rng.IntN(2001) - 1000)
 	case 2:
-		return math.MaxInt32 - int32(rng.IntN(1000))
+		return top - T(rng.IntN(1000))
 	}
-	return math.MinInt32 + int32(rng.IntN(1000))
+	return -top - 1 + T(rng.IntN(1000))
 }
 
 // guarded returns a slice of length n inside a larger one filled with
 // sentinel values, and a function that fails the test if any of the
 // sentinels has changed (a write beyond the slice).
-func guarded[T float32 | int32](t *testing.T, n int, sentinel T) ([]T, func()) {
+func guarded[T float32 | int32 | int16](t *testing.T, n int, sentinel T) ([]T, func()) {
 	t.Helper()
 	buf := make([]T, n+19)
 	for i := range buf {
@@ -75,9 +78,10 @@ func guarded[T float32 | int32](t *testing.T, n int, sentinel T) ([]T, func()) {
 // TestKernels32Match checks that affine32, tanhAll32, activate, addSubCols,
 // addCols and subCols give the same bits as their portable definitions
 // (with AVX2 they run as vector code), for every shape of 1 to 13 rows and
-// 1 to 50 inputs (lengths up to 70 for the others), random, scaled and
-// special values, and a dense sweep of tanh32's domain. The outputs lie
-// inside sentinels, which must not change.
+// 1 to 50 inputs (lengths up to 70 for the others, 100 for the row
+// operations: checkRowKernels), random, scaled and special values, and a
+// dense sweep of tanh32's domain. The outputs lie inside sentinels, which
+// must not change.
 func TestKernels32Match(t *testing.T) {
 	t.Logf("AVX2 kernels: %v", useAVX2)
 	rng := newRNG(321)
@@ -127,7 +131,7 @@ func TestKernels32Match(t *testing.T) {
 
 			acc, unit, b := make([]int32, n), make([]float32, n), make([]float32, n)
 			for i := range acc {
-				acc[i] = int32Value(rng)
+				acc[i] = intValue[int32](rng)
 				if kind < 3 {
 					acc[i] >>= 18 + rng.IntN(14)
 				}
@@ -161,20 +165,34 @@ func TestKernels32Match(t *testing.T) {
 			t.Fatalf("tanhAll32(%v) = %v, portable %v", sweep[i], got[i], want[i])
 		}
 	}
-	for n := range 70 {
-		src, p, m := make([]int32, n), make([]int32, n), make([]int32, n)
+	checkRowKernels(t, rng, kernels32(), [3]string{"addSubCols", "addCols", "subCols"})
+}
+
+// checkRowKernels checks the row operations k (addSubCols, addCols and
+// subCols, or addSub16, add16 and sub16, named by names) against their
+// element-wise definitions in wrapping arithmetic, out of place inside
+// sentinels and in place, as the accumulators may call them, on random,
+// small and extreme values of every length up to 100.
+func checkRowKernels[T int16 | int32](t *testing.T, rng *rand.Rand, k rowKernels[T], names [3]string) {
+	t.Helper()
+	for n := range 101 {
+		src, p, m := make([]T, n), make([]T, n), make([]T, n)
 		for i := range src {
-			src[i], p[i], m[i] = int32Value(rng), int32Value(rng), int32Value(rng)
+			src[i], p[i], m[i] = intValue[T](rng), intValue[T](rng), intValue[T](rng)
 		}
-		for op, name := range []string{"addSubCols", "addCols", "subCols"} {
-			dst, check := guarded[int32](t, n, 12345)
+		for op, name := range names {
+			dst, check := guarded[T](t, n, 12345)
+			inPlace := append([]T(nil), src...)
 			switch op {
 			case 0:
-				addSubCols(dst, src, p, m)
+				k.addSub(dst, src, p, m)
+				k.addSub(inPlace, inPlace, p, m)
 			case 1:
-				addCols(dst, src, p)
+				k.add(dst, src, p)
+				k.add(inPlace, inPlace, p)
 			case 2:
-				subCols(dst, src, m)
+				k.sub(dst, src, m)
+				k.sub(inPlace, inPlace, m)
 			}
 			check()
 			for i := range dst {
@@ -185,23 +203,8 @@ func TestKernels32Match(t *testing.T) {
 				if op != 1 {
 					want -= m[i]
 				}
-				if dst[i] != want {
-					t.Fatalf("length %d: %s element %d = %d, want %d", n, name, i, dst[i], want)
-				}
-			}
-			// In place, as the accumulators may call it.
-			inPlace := append([]int32(nil), src...)
-			switch op {
-			case 0:
-				addSubCols(inPlace, inPlace, p, m)
-			case 1:
-				addCols(inPlace, inPlace, p)
-			case 2:
-				subCols(inPlace, inPlace, m)
-			}
-			for i := range dst {
-				if inPlace[i] != dst[i] {
-					t.Fatalf("length %d: %s in place, element %d = %d, want %d", n, name, i, inPlace[i], dst[i])
+				if dst[i] != want || inPlace[i] != want {
+					t.Fatalf("length %d: %s element %d = %d (in place %d), want %d", n, name, i, dst[i], inPlace[i], want)
 				}
 			}
 		}
@@ -320,7 +323,7 @@ func BenchmarkKernels32(b *testing.B) {
 	for i := range acc {
 		acc[i] = int32(rng.IntN(20001) - 10000)
 		unit[i] = 1.0 / 4096
-		src[i], p[i], m[i] = int32Value(rng), int32Value(rng), int32Value(rng)
+		src[i], p[i], m[i] = intValue[int32](rng), intValue[int32](rng), intValue[int32](rng)
 	}
 	b.Run("affine10x40", func(b *testing.B) {
 		b.ReportAllocs()

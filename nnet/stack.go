@@ -7,42 +7,48 @@ import (
 	"evolved/game"
 )
 
+// lane is the type of an accumulator's sums: int32 for the narrow nets'
+// first layers (see sparseColumns), int16 for the perspective net's
+// feature transformer (see PerspectiveNet).
+type lane interface{ int16 | int32 }
+
 // stack is the storage of an accumulator along a search path: per ply the
 // position and, for each point of view, the first layer's sums and whether
-// they are computed yet. The draughts, chess and xiangqi accumulators embed
-// it; only how they diff two positions differs.
-type stack[P any] struct {
+// they are computed yet. The draughts, chess and xiangqi accumulators and
+// the perspective net's embed it; only how they diff two positions and
+// the type of their sums differ.
+type stack[P any, A lane] struct {
 	h1   int
 	top  int     // the current ply; -1 before the first reset
 	pos  []P     // pos[ply]
 	done []uint8 // done[ply] has bit pov set when acc holds ply's sums for pov
-	acc  []int32 // acc[(2*ply+pov)*h1 : +h1]
+	acc  []A     // acc[(2*ply+pov)*h1 : +h1]
 }
 
 // newStack returns a stack for first layers of h1 nodes, room for
 // defaultPlies plies.
-func newStack[P any](h1 int) stack[P] {
-	return stack[P]{
+func newStack[P any, A lane](h1 int) stack[P, A] {
+	return stack[P, A]{
 		h1:   h1,
 		top:  -1,
 		pos:  make([]P, defaultPlies),
 		done: make([]uint8, defaultPlies),
-		acc:  make([]int32, 2*defaultPlies*h1),
+		acc:  make([]A, 2*defaultPlies*h1),
 	}
 }
 
 // sums returns the first-layer sums of ply for pov.
-func (s *stack[P]) sums(ply int, pov game.Player) []int32 {
+func (s *stack[P, A]) sums(ply int, pov game.Player) []A {
 	off := (2*ply + int(pov)) * s.h1
 	return s.acc[off : off+s.h1 : off+s.h1]
 }
 
 // push records p as the new current position, computing nothing.
-func (s *stack[P]) push(p P) { *s.next() = p }
+func (s *stack[P, A]) push(p P) { *s.next() = p }
 
 // next makes the ply above the current one current, with no sums, and
 // returns its entry for the caller to fill in.
-func (s *stack[P]) next() *P {
+func (s *stack[P, A]) next() *P {
 	s.top++
 	if s.top == len(s.pos) {
 		s.grow()
@@ -53,7 +59,7 @@ func (s *stack[P]) next() *P {
 
 // pop takes back the last push; what names the accumulator in the panic
 // for a pop without a push.
-func (s *stack[P]) pop(what string) {
+func (s *stack[P, A]) pop(what string) {
 	if s.top <= 0 {
 		panic("nnet: " + what + ".Pop without a Push")
 	}
@@ -61,13 +67,13 @@ func (s *stack[P]) pop(what string) {
 }
 
 // grow doubles the stack.
-func (s *stack[P]) grow() {
+func (s *stack[P, A]) grow() {
 	n := 2 * len(s.pos)
 	pos := make([]P, n)
 	copy(pos, s.pos)
 	done := make([]uint8, n)
 	copy(done, s.done)
-	acc := make([]int32, 2*n*s.h1)
+	acc := make([]A, 2*n*s.h1)
 	copy(acc, s.acc)
 	s.pos, s.done, s.acc = pos, done, acc
 }
@@ -91,8 +97,8 @@ func (c *copies[P]) keep(ply, n int, p P) *P {
 
 // stepper computes an accumulator's sums: from scratch, or from another
 // ply's (marking the target ply done).
-type stepper[P any] interface {
-	refresh(dst []int32, p *P, pov game.Player)
+type stepper[P any, A lane] interface {
+	refresh(dst []A, p *P, pov game.Player)
 	step(from, to int, pov game.Player)
 }
 
@@ -100,7 +106,7 @@ type stepper[P any] interface {
 // the parent up to date from the nearest computed ancestor (so that the
 // parent's other children start one move away), then the current ply from
 // the parent; with no computed ancestor it sums from scratch.
-func update[P any, T stepper[P]](s *stack[P], t T, pov game.Player) {
+func update[P any, A lane, T stepper[P, A]](s *stack[P, A], t T, pov game.Player) {
 	bit := uint8(1) << pov
 	anc := s.top - 1
 	for anc >= 0 && s.done[anc]&bit == 0 {
@@ -236,21 +242,34 @@ func withBalanceChannel(cols []int32, width, inputs, squares int, entry func(i i
 	return wide, float64(unit)
 }
 
+// rowKernels are the operations on an accumulator's rows of sums that
+// applyColumns uses: dst = src + p - m, dst = src + p and dst = src - m,
+// element-wise, wrapping on overflow (kernels32 for int32, kernels16 for
+// int16).
+type rowKernels[A lane] struct {
+	addSub   func(dst, src, p, m []A)
+	add, sub func(dst, src, r []A)
+}
+
+// kernels32 are the int32 row operations, for applyColumns.
+func kernels32() rowKernels[int32] { return rowKernels[int32]{addSubCols, addCols, subCols} }
+
 // applyColumns sets dst to src plus the columns plus and minus the columns
-// minus of cols (each h1 wide). A move by either side adds and removes at
-// least one column each, and the first pair goes in one pass.
-func applyColumns(dst, src, cols []int32, h1 int, plus, minus []uint16) {
-	col := func(c uint16) []int32 { return cols[int(c)*h1 : int(c)*h1+h1] }
+// minus of cols (each h1 wide), with the row operations k. A move by either
+// side adds and removes at least one column each, and the first pair goes
+// in one pass.
+func applyColumns[A lane](k rowKernels[A], dst, src, cols []A, h1 int, plus, minus []uint16) {
+	col := func(c uint16) []A { return cols[int(c)*h1 : int(c)*h1+h1] }
 	if len(plus) > 0 && len(minus) > 0 {
-		addSubCols(dst, src, col(plus[0]), col(minus[0]))
+		k.addSub(dst, src, col(plus[0]), col(minus[0]))
 		plus, minus = plus[1:], minus[1:]
 	} else {
 		copy(dst, src)
 	}
 	for _, c := range plus {
-		addCols(dst, dst, col(c))
+		k.add(dst, dst, col(c))
 	}
 	for _, c := range minus {
-		subCols(dst, dst, col(c))
+		k.sub(dst, dst, col(c))
 	}
 }

@@ -374,7 +374,7 @@ type xiangqiPly struct {
 // grows it only if a search goes deeper; Reset, Push, PushMove,
 // PushPlayed, Pop and Evaluate do not allocate otherwise.
 type XiangqiAccumulator struct {
-	stack[xiangqiPly]
+	stack[xiangqiPly, int32]
 	own copies[xiangqi.Position] // what Reset, Push and PushMove record
 	e   *XiangqiEval
 	buf []float32 // scratch for XiangqiEval.output
@@ -383,7 +383,7 @@ type XiangqiAccumulator struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *XiangqiEval) NewAccumulator() *XiangqiAccumulator {
-	return &XiangqiAccumulator{stack: newStack[xiangqiPly](e.stride), e: e, buf: make([]float32, 2*e.width)}
+	return &XiangqiAccumulator{stack: newStack[xiangqiPly, int32](e.stride), e: e, buf: make([]float32, 2*e.width)}
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -516,5 +516,5 @@ func (a *XiangqiAccumulator) step(from, to int, pov game.Player) {
 		e.refresh(dst, b1, pov)
 		return
 	}
-	applyColumns(dst, src, e.cols, width, plusCols[:np], minusCols[:nm])
+	applyColumns(kernels32(), dst, src, e.cols, width, plusCols[:np], minusCols[:nm])
 }
