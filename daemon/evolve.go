@@ -176,6 +176,7 @@ func (e *evolution[M, S]) commit(ctx context.Context, st, next *population.State
 	secs := took.Seconds()
 	d.metrics.Generation.WithLabelValues(game).Observe(secs)
 	rate := float64(len(report.Results.Games)) / secs
+	e.reliability.Observe(st.Generation, report.Agents, report.Scores, report.Ranking, e.elite)
 	attrs := e.attrs(st, report, record, secs, rate)
 	e.logEvents(st, report)
 	if d.coord != nil {
@@ -194,7 +195,8 @@ func (e *evolution[M, S]) commit(ctx context.Context, st, next *population.State
 	return nil
 }
 
-// attrs returns the attributes of generation st's log line.
+// attrs returns the attributes of generation st's log line; it reads
+// the selection's reliability, which commit has told of the generation.
 func (e *evolution[M, S]) attrs(st *population.State, report *population.Report[M], record storage.Generation, secs, rate float64) []any {
 	pcfg := e.pcfg
 	best := report.Results.Points[report.Ranking[0]]
@@ -227,7 +229,6 @@ func (e *evolution[M, S]) attrs(st *population.State, report *population.Report[
 		}
 		attrs = append(attrs, "challenger", c.ChallengerID, "challenge", fmt.Sprintf("%d-%d-%d", c.Wins, c.Draws, c.Losses), "title", title)
 	}
-	e.reliability.Observe(st.Generation, report.Agents, report.Scores, report.Ranking, e.elite)
 	if r, n := e.reliability.Correlation(); n >= reliabilityMinPairs && !math.IsNaN(r) {
 		attrs = append(attrs, "selection_r", round2(r))
 	}

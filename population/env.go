@@ -86,11 +86,11 @@ func LocalEnv[M comparable, S search.Game[M]](kind games.Kind[M, S], setup games
 // Game binds Kind under Setup, at nodes nodes a move when nodes is
 // positive.
 func (l Local[M, S]) Game(nodes int64) games.Binding[M, S] {
-	b := l.Kind.Bind(l.Setup)
-	if nodes > 0 && nodes != b.Setup.Nodes {
-		b = b.AtNodes(nodes)
+	setup := l.Setup
+	if nodes > 0 {
+		setup.Nodes = nodes
 	}
-	return b
+	return l.Kind.Bind(setup)
 }
 
 // Play plays schedule here, with cfg's workers.
