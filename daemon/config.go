@@ -16,6 +16,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"evolved/games"
+	"evolved/nnet"
 	"evolved/rating"
 	"evolved/storage"
 )
@@ -237,6 +238,12 @@ func ParseConfig(c Config, r io.Reader, name string) (Config, error) {
 		defined[k.String()] = true
 	}
 	c.defined = defined
+	// A perspective net is one wide layer: a file that turns it on and
+	// says nothing of hidden gets the usual width, not the tanh nets'
+	// two narrow layers.
+	if defined["chess.perspective"] && c.Chess.Perspective && !defined["chess.hidden"] {
+		c.Chess.Hidden = []int{nnet.DefaultPerspectiveHidden}
+	}
 	// A node budget is alpha-beta's: a file that chooses MCTS-EPT for a
 	// game and says nothing of nodes drops the default budget rather than
 	// being refused for it.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,6 +100,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nevolve_terms = false\nevolve_tapered = true\n":                    "chess.evolve_tapered = true: needs evolve_terms",
 		"[chess]\nevolve_more_terms = false\nevolve_king_danger = true\n":           "chess.evolve_king_danger = true: needs evolve_terms and evolve_more_terms",
 		"[chess]\nevolve_pst = false\nevolve_tapered_tables = true\n":               "chess.evolve_tapered_tables = true: needs evolve_pst",
+		"[chess]\nperspective = true\nhidden = [32, 8]\n":                           "chess.perspective = true: needs hidden = [N], one layer of 1 to 1024 sums (hidden is [32 8])",
+		"[chess]\nperspective = true\nhidden = [2048]\n":                            "chess.perspective = true: needs hidden = [N]",
 		"[draughts]\ncurriculum_every = 50\n":                                       "draughts.curriculum_every = 50: raises the node budget of alpha-beta",
 		"[chess]\ncurriculum_step = 2.0\n":                                          "chess.curriculum_step = 2: needs curriculum_every",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                                   "xiangqi.value_mutation_scale = 1.5",
@@ -182,6 +185,36 @@ func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 		}
 		if tc.terms && n.XiangqiTerms() != [nnet.NumXiangqiTerms]float64{} {
 			t.Errorf("%q: generation 0 starts with terms %v, want zeros", tc.file, n.XiangqiTerms())
+		}
+	}
+}
+
+// TestChessPerspectiveReachesTheGenome checks that perspective = true
+// gives generation 0 perspective nets, 256 wide unless hidden says
+// otherwise, and that the default has none.
+func TestChessPerspectiveReachesTheGenome(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		sizes []int
+	}{
+		{"", []int{nnet.NumChessInputs, 32, 8, 1}},
+		{"[chess]\nperspective = true\n", []int{nnet.NumChessInputs, 256, 1}},
+		{"[chess]\nperspective = true\nhidden = [64]\n", []int{nnet.NumChessInputs, 64, 1}},
+	} {
+		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%q: %v", tc.file, err)
+		}
+		st, err := population.New("chess", nnet.NumChessInputs, c.Chess.population(1), 1)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.file, err)
+		}
+		net := st.Agents[0].Net
+		if got, want := net.Flags()&nnet.Perspective != 0, tc.file != ""; got != want || !slices.Equal(net.Sizes(), tc.sizes) {
+			t.Errorf("%q: generation 0 has sizes %v and flags %v, want sizes %v and perspective %v", tc.file, net.Sizes(), net.Flags(), tc.sizes, want)
 		}
 	}
 }

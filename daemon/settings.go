@@ -102,6 +102,13 @@ type ChessConfig struct {
 	// (nnet.TaperedTables). It needs evolve_pst. Off by default; runs
 	// started before the key have none.
 	EvolveTaperedTables bool `toml:"evolve_tapered_tables" json:"evolve_tapered_tables,omitempty"`
+	// Perspective makes the nets perspective nets (nnet.Perspective): one
+	// layer of hidden = [N] sums (256 when the file does not set hidden),
+	// each summed from both sides' views in int16 and updated move by
+	// move, then a clipped ReLU and a linear output, in the tanh nets'
+	// place beside the tables and terms. Off by default; runs started
+	// before the key have none.
+	Perspective bool `toml:"perspective" json:"perspective,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many pawns ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -368,6 +375,9 @@ func (c ChessConfig) flags() nnet.Flags {
 	if c.EvolvePST && c.EvolveTaperedTables {
 		f |= nnet.TaperedTables
 	}
+	if c.Perspective {
+		f |= nnet.Perspective
+	}
 	return f
 }
 
@@ -443,6 +453,10 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 		return bad("value_mutation_scale", c.ValueMutationScale, "needs evolve_piece_values = true")
 	case c.TableScaleStep != 0 && !c.EvolvePST:
 		return bad("table_scale_step", c.TableScaleStep, "needs evolve_pst = true")
+	case c.Perspective && (len(c.Hidden) != 1 || c.Hidden[0] > nnet.MaxPerspectiveHidden):
+		return bad("perspective", true, fmt.Sprintf("needs hidden = [N], one layer of 1 to %d sums (hidden is %v)", nnet.MaxPerspectiveHidden, c.Hidden))
+	case c.Perspective && c.PieceDiff:
+		return bad("perspective", true, "a perspective net takes no piece_diff")
 	case c.AdjudicateMaterial < 0 || c.AdjudicateMaterial > 40:
 		return bad("adjudicate_material", c.AdjudicateMaterial, "want 0 (off) to 40 pawns")
 	}

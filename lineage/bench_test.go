@@ -23,6 +23,9 @@ func BenchmarkRebuildStep(b *testing.B) {
 		{"chess", func() (*nnet.Net, error) {
 			return nnet.RandomChess([]int{32, 8}, nnet.EvolvePST|nnet.EvolveTerms, seed.Rand(1, "chess", 0, seed.Init, 0))
 		}},
+		{"chess/perspective256", func() (*nnet.Net, error) {
+			return nnet.Random([]int{nnet.NumChessInputs, nnet.DefaultPerspectiveHidden, 1}, nnet.Perspective|nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms, seed.Rand(1, "chess", 0, seed.Init, 0))
+		}},
 		{"xiangqi", func() (*nnet.Net, error) {
 			return nnet.RandomXiangqi([]int{32, 8}, nnet.EvolvePST|nnet.EvolveTerms, seed.Rand(1, "xiangqi", 0, seed.Init, 0))
 		}},

@@ -210,6 +210,7 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 // (ChessInputs and Net.Forward).
 type ChessEval struct {
 	sparseLayer
+	persp  *QuantizedPerspective // with Perspective, the net; the sparse layer then holds only the tables' channels
 	values [NumPieceValues]float64
 	terms  []float64 // with EvolveTerms, each feature count's value in pawns (with TaperedTerms, the middlegame's then the endgame's)
 	nterms int       // the number of terms
@@ -218,12 +219,26 @@ type ChessEval struct {
 // NewChessEval builds the evaluator of n, which must have NumChessInputs
 // inputs and one output; otherwise the error wraps ErrArchitecture. The
 // evaluator keeps its own copy of n.
+//
+// With Perspective, the net is the quantized PerspectiveNet of
+// n.Perspective, whose value for the side to move (centipawns, negated
+// for the other side's point of view) takes the tanh net's place.
 func NewChessEval(n *Net) (*ChessEval, error) {
 	l, err := newSparseLayer(n, "chess", NumChessInputs, 64, chessPSTEntry)
 	if err != nil {
 		return nil, err
 	}
-	return &ChessEval{sparseLayer: l, values: l.net.PieceValues(), terms: chessTermValues(l.net), nterms: l.net.TermCount()}, nil
+	e := &ChessEval{sparseLayer: l, values: l.net.PieceValues(), terms: chessTermValues(l.net), nterms: l.net.TermCount()}
+	if n.flags&Perspective != 0 {
+		p, err := l.net.Perspective()
+		if err != nil {
+			return nil, fmt.Errorf("new chess evaluator: %w", err)
+		}
+		if e.persp, err = p.Quantize(); err != nil {
+			return nil, fmt.Errorf("new chess evaluator: %w", err)
+		}
+	}
+	return e, nil
 }
 
 // chessPSTEntry is the tables' channel entry of input i (see
@@ -255,7 +270,11 @@ func (e *ChessEval) Evaluate(p chess.Position, pov game.Player) float64 {
 	var sums [66]int32
 	buf, acc := e.scratch(&arr, &sums)
 	e.refresh(acc, &p, pov)
-	return e.value(acc, &p, pov, buf)
+	persp := 0
+	if e.persp != nil {
+		persp = e.persp.Evaluate(&p)
+	}
+	return e.value(acc, &p, pov, buf, persp)
 }
 
 // refresh sets acc to the first-layer sums (biases excluded) of p from
@@ -277,10 +296,20 @@ func (e *ChessEval) refresh(acc []int32, p *chess.Position, pov game.Player) {
 // value finishes an evaluation of p for pov from its first-layer sums acc
 // (and the tables' channels, acc[h1] and with TaperedTables acc[h1+1],
 // with EvolvePST): material + ChessNetWeight*output [+ pst] [+ terms],
-// using the first 2*e.width floats of buf as scratch.
-func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf []float32) float64 {
+// using the first 2*e.width floats of buf as scratch. With Perspective,
+// persp is the perspective net's value of p for its side to move, in
+// centipawns, which takes the output's place (negated for the other side).
+func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf []float32, persp int) float64 {
 	m := chessMaterial(p, pov, &e.values)
-	v := m + float64(ChessNetWeight*e.output(acc, m, buf))
+	var v float64
+	if e.persp != nil {
+		if pov&1 != p.Side() {
+			persp = -persp
+		}
+		v = m + float64(persp)/100
+	} else {
+		v = m + float64(ChessNetWeight*e.output(acc, m, buf))
+	}
 	switch e.stride - e.h1 {
 	case 1:
 		v += float64(float64(acc[e.h1]) * e.balanceUnit)
@@ -318,10 +347,15 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 // one ChessEval. It allocates its stack once, for 128 plies, and grows it
 // only if a search goes deeper; Reset, Push, PushRef, Pop and Evaluate
 // do not allocate otherwise.
+//
+// With a Perspective net, a PerspectiveAccumulator beside it keeps the
+// net's sums on the same positions, and the stack's own sums hold only the
+// tables' channels.
 type ChessAccumulator struct {
 	chessPath[int32]
-	e   *ChessEval
-	buf []float32 // scratch for ChessEval.output
+	e     *ChessEval
+	buf   []float32               // scratch for ChessEval.output
+	persp *PerspectiveAccumulator // with Perspective, the net's sums; nil otherwise
 }
 
 // chessPath is the storage of a chess accumulator (ChessAccumulator,
@@ -335,13 +369,20 @@ type chessPath[A lane] struct {
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *ChessEval) NewAccumulator() *ChessAccumulator {
-	return &ChessAccumulator{chessPath: chessPath[int32]{stack: newStack[*chess.Position, int32](e.stride)}, e: e, buf: make([]float32, 2*e.width)}
+	a := &ChessAccumulator{chessPath: chessPath[int32]{stack: newStack[*chess.Position, int32](e.stride)}, e: e, buf: make([]float32, 2*e.width)}
+	if e.persp != nil {
+		a.persp = e.persp.NewAccumulator()
+	}
+	return a
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
 // both points of view.
 func (a *ChessAccumulator) Reset(p chess.Position) {
 	a.root(p)
+	if a.persp != nil {
+		a.persp.Reset(p)
+	}
 	for pov := chess.White; pov <= chess.Black; pov++ {
 		a.e.refresh(a.sums(0, pov), a.pos[0], pov)
 	}
@@ -374,9 +415,32 @@ func (c *chessPath[A]) Ply() int { return c.top }
 // Position returns the current position.
 func (c *chessPath[A]) Position() chess.Position { return *c.pos[c.top] }
 
+// Push records a copy of p as the new current position (see
+// chessPath.Push).
+func (a *ChessAccumulator) Push(p chess.Position) {
+	a.chessPath.Push(p)
+	if a.persp != nil {
+		a.persp.PushRef(a.pos[a.top])
+	}
+}
+
+// PushRef records p itself as the new current position (see
+// chessPath.PushRef).
+func (a *ChessAccumulator) PushRef(p *chess.Position) {
+	a.push(p)
+	if a.persp != nil {
+		a.persp.PushRef(p)
+	}
+}
+
 // Pop takes back the last Push or PushRef. It panics if there is none
 // since the last Reset.
-func (a *ChessAccumulator) Pop() { a.pop("ChessAccumulator") }
+func (a *ChessAccumulator) Pop() {
+	a.pop("ChessAccumulator")
+	if a.persp != nil {
+		a.persp.Pop()
+	}
+}
 
 // Evaluate returns the value of the current position from pov's point of
 // view in pawns, exactly as ChessEval.Evaluate would.
@@ -385,7 +449,11 @@ func (a *ChessAccumulator) Evaluate(pov game.Player) float64 {
 	if a.done[a.top]&(1<<pov) == 0 {
 		update(&a.stack, a, pov)
 	}
-	return a.e.value(a.sums(a.top, pov), a.pos[a.top], pov, a.buf)
+	persp := 0
+	if a.persp != nil {
+		persp = a.persp.Evaluate()
+	}
+	return a.e.value(a.sums(a.top, pov), a.pos[a.top], pov, a.buf, persp)
 }
 
 // refresh sums *p from scratch for pov (for update).

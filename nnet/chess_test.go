@@ -51,10 +51,19 @@ func chessTestEval(t testing.TB, flags Flags, seed uint64) *ChessEval {
 
 // chessReference evaluates p with the plain definition: the 768 inputs,
 // Net.Forward and the material with the net's piece values.
+//
+// With Perspective, the net's part is its quantized value from scratch
+// (QuantizedPerspective.Evaluate, which TestPerspectiveQuantization holds
+// to the float definition) for the side to move, negated for the other.
 func chessReference(n *Net, p chess.Position, pov game.Player) float64 {
 	m := ChessMaterial(p, pov, n.PieceValues())
 	inputs := ChessInputs(nil, p, pov)
-	v := m + ChessNetWeight*n.Forward(nil, inputs, m)[0]
+	var v float64
+	if n.Flags()&Perspective != 0 {
+		v = m + perspectivePawns(n, p, pov)
+	} else {
+		v = m + ChessNetWeight*n.Forward(nil, inputs, m)[0]
+	}
 	if t, ok := n.PST(); ok {
 		// From the inputs: pov's piece on (its) square s adds t[pt][s],
 		// the opponent's on pov's square s sits on its own square s^56.
@@ -599,8 +608,15 @@ func TestChessAccumulatorMatchesFromScratch(t *testing.T) {
 	if testing.Short() {
 		games = 6
 	}
-	for _, flags := range []Flags{0, chessExtras} {
-		e := chessTestEval(t, flags, 171)
+	for _, c := range []struct {
+		hidden []int
+		flags  Flags
+	}{{chessHidden, 0}, {chessHidden, chessExtras}, {[]int{48}, perspectiveExtras}, {[]int{16}, Perspective}} {
+		flags := c.flags
+		e, err := NewChessEval(chessTestNet(t, c.hidden, flags, 171))
+		if err != nil {
+			t.Fatal(err)
+		}
 		acc := e.NewAccumulator()
 		rng := newRNG(172)
 		checks := 0
@@ -702,7 +718,22 @@ func TestChessAccumulatorUnrelated(t *testing.T) {
 // TestChessAccumulatorNoAllocs checks that Reset, Push, Evaluate and Pop,
 // and ChessEval.Evaluate, do not allocate.
 func TestChessAccumulatorNoAllocs(t *testing.T) {
-	e := chessTestEval(t, chessExtras, 185)
+	for _, flags := range []Flags{chessExtras, perspectiveExtras} {
+		chessAccumulatorNoAllocs(t, flags)
+	}
+}
+
+// chessAccumulatorNoAllocs is TestChessAccumulatorNoAllocs for a net of
+// the given flags (a perspective net 64 wide).
+func chessAccumulatorNoAllocs(t *testing.T, flags Flags) {
+	hidden := chessHidden
+	if flags&Perspective != 0 {
+		hidden = []int{64}
+	}
+	e, err := NewChessEval(chessTestNet(t, hidden, flags, 185))
+	if err != nil {
+		t.Fatal(err)
+	}
 	acc := e.NewAccumulator()
 	positions := randomChessPositions(t, newRNG(186), 64)
 	start := chess.Start() // Start itself allocates
@@ -718,7 +749,7 @@ func TestChessAccumulatorNoAllocs(t *testing.T) {
 		e.Evaluate(positions[0], chess.Black)
 	})
 	if allocs != 0 {
-		t.Errorf("%v allocations per run, want 0", allocs)
+		t.Errorf("flags %v: %v allocations per run, want 0", flags, allocs)
 	}
 }
 

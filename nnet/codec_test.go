@@ -8,11 +8,19 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// codecNets returns nets covering every flag combination and a few shapes.
+// perspectiveCodecFlags are the flags codecNets puts beside Perspective:
+// none, each part of the genome that follows the net, and all of them.
+var perspectiveCodecFlags = []Flags{0, SelfAdaptive, EvolveKing, EvolvePieceValues, EvolvePST | TaperedTables,
+	EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger,
+	knownFlags &^ (Perspective | PieceDiff)}
+
+// codecNets returns nets covering every flag combination (with
+// Perspective, those of perspectiveCodecFlags) and a few shapes.
 func codecNets(t testing.TB) []*Net {
 	var nets []*Net
 	for flags := Flags(0); flags <= knownFlags; flags++ {
@@ -21,8 +29,14 @@ func codecNets(t testing.TB) []*Net {
 			flags&TaperedTables != 0 && flags&EvolvePST == 0 {
 			continue // the more terms and the king danger table follow the basic terms, which tapering needs, as tapered tables need tables
 		}
+		if flags&Perspective != 0 && !slices.Contains(perspectiveCodecFlags, flags&^Perspective) {
+			continue // its wide first layer makes each a slow case: a few cover the layout's parts
+		}
 		sizes := draughtsSizes
-		if flags&(EvolvePST|EvolveTerms) != 0 {
+		switch {
+		case flags&Perspective != 0:
+			sizes = []int{NumChessInputs, 4, 1}
+		case flags&(EvolvePST|EvolveTerms) != 0:
 			sizes = ChessSizes(4) // tables and terms are for chess nets
 		}
 		nets = append(nets, testNet(t, sizes, flags, 80+uint64(flags)))
@@ -308,7 +322,7 @@ func FuzzReadNet(f *testing.F) {
 		f.Add(b)
 		f.Add(b[:len(b)/2])
 	}
-	small, _ := New([]int{1, 1}, knownFlags&^(EvolvePST|EvolveTerms|EvolveMoreTerms|TaperedTerms|EvolveKingDanger|TaperedTables)) // tables and terms need a chess net: codecNets has those
+	small, _ := New([]int{1, 1}, knownFlags&^(EvolvePST|EvolveTerms|EvolveMoreTerms|TaperedTerms|EvolveKingDanger|TaperedTables|Perspective)) // tables, terms and perspective need a chess net: codecNets has those
 	b, _ := small.MarshalBinary()
 	f.Add(b)
 	f.Add([]byte(Magic))

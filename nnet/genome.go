@@ -322,7 +322,9 @@ func Crossover(dominant, submissive *Net, rng *rand.Rand) (child1, child2 *Net, 
 }
 
 // CrossoverAt swaps node's incoming weights and bias (and their sigmas,
-// with SelfAdaptive) between the parents: child1 is the dominant parent
+// with SelfAdaptive) between the parents, and for a Perspective net the
+// node's two output weights too (those of sum h from both points of view):
+// child1 is the dominant parent
 // with that node taken from the submissive one, child2 the submissive
 // parent with the dominant one's node. Everything else, K and the piece
 // values included, comes from the parent the child is a copy of. The
@@ -346,6 +348,16 @@ func CrossoverAt(dominant, submissive *Net, node Node) (child1, child2 *Net, err
 		copy(child1.sigma[row:row+in], submissive.sigma[row:row+in])
 		copy(child2.sigma[row:row+in], dominant.sigma[row:row+in])
 		child1.sigma[bias], child2.sigma[bias] = submissive.sigma[bias], dominant.sigma[bias]
+	}
+	if dominant.flags&Perspective != 0 {
+		// Sum h means what its output weights make of it: they go with it.
+		n := dominant.sizes[1]
+		for _, i := range [2]int{dominant.WeightIndex(2, 0, node.Index), dominant.WeightIndex(2, 0, n+node.Index)} {
+			child1.w[i], child2.w[i] = submissive.w[i], dominant.w[i]
+			if dominant.sigma != nil {
+				child1.sigma[i], child2.sigma[i] = submissive.sigma[i], dominant.sigma[i]
+			}
+		}
 	}
 	return child1, child2, nil
 }

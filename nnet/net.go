@@ -133,13 +133,23 @@ const (
 	// to the centre). An endgame table that moves as a whole moves its
 	// piece's endgame value, so the piece values taper too.
 	TaperedTables
+	// Perspective makes a chess net of sizes [NumChessInputs, N, 1] a
+	// perspective net (see PerspectiveNet) instead of a tanh net: its
+	// first layer is the feature transformer, node h's incoming weights
+	// (row h) being the column of sum h, shared by both points of view,
+	// and its output layer has 2N incoming weights, those of the side to
+	// move's clipped sums, then those of the other side's, and a bias; no
+	// tanh anywhere. N is 1 to MaxPerspectiveHidden. The value it adds to
+	// the material (and the tables and terms) is the quantized net's, in
+	// centipawns (see Net.Perspective and ChessEval). Chess nets only.
+	Perspective
 
 	// knownFlags holds every bit defined above.
-	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger | TaperedTables
+	knownFlags = PieceDiff | EvolveKing | SelfAdaptive | EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger | TaperedTables | Perspective
 )
 
 // flagNames are the names of the flags in JSON, by bit.
-var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms", "tapered-terms", "evolve-king-danger", "tapered-tables"}
+var flagNames = [...]string{"piece-diff", "evolve-king", "self-adaptive", "evolve-piece-values", "evolve-pst", "evolve-terms", "evolve-more-terms", "tapered-terms", "evolve-king-danger", "tapered-tables", "perspective"}
 
 // String returns the names of the set flags joined by "|", or "none".
 func (f Flags) String() string {
@@ -285,7 +295,8 @@ func New(sizes []int, flags Flags) (*Net, error) {
 // which start at 0. It draws exactly one value from rng per weight of the
 // net's own (the layers' weights and biases and PieceDiff's direct
 // weights) in storage order, and none for the tables, terms and piece
-// values after them. Every value is then rounded to the nearest float32,
+// values after them. A Perspective net's output weights and bias are
+// then scaled by 1/sqrt(2N), N its width. Every value is then rounded to the nearest float32,
 // as the variation operators round theirs (see Float32Exact).
 func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	n, err := New(sizes, flags)
@@ -295,6 +306,16 @@ func Random(sizes []int, flags Flags, rng *rand.Rand) (*Net, error) {
 	random := n.w[:len(n.w)-len(n.pieceValues())-len(n.terms())-len(n.pst())]
 	for i := range random {
 		random[i] = float64(rng.Float64()*(2*InitRange)) - InitRange
+	}
+	if flags&Perspective != 0 {
+		// The output sums 2N clipped sums: scaled by 1/sqrt(2N), its
+		// weights keep a random net's value within a few tenths of a
+		// pawn at any width, as a tanh net's output is.
+		last := len(n.sizes) - 1
+		scale := 1 / math.Sqrt(float64(n.fanIn(last)))
+		for i := n.offset[last-1]; i <= n.BiasIndex(last, 0); i++ {
+			random[i] = float64(random[i] * scale)
+		}
 	}
 	// Like every value the variation operators make, the values of a
 	// random net are float32s (see Float32Exact).
@@ -317,6 +338,9 @@ func (n *Net) layout() (int, error) {
 	if unknown := n.flags &^ knownFlags; unknown != 0 {
 		return 0, fmt.Errorf("%w: %#x", ErrFlags, uint32(unknown))
 	}
+	if err := n.checkPerspective(); err != nil {
+		return 0, err
+	}
 	n.offset = make([]int, len(n.sizes)-1)
 	var count int64 // int64: layer products overflow a 32-bit int before the check
 	for l, size := range n.sizes {
@@ -325,7 +349,7 @@ func (n *Net) layout() (int, error) {
 		}
 		if l > 0 {
 			n.offset[l-1] = int(count)
-			count += int64(size) * int64(n.sizes[l-1]+1)
+			count += int64(size) * int64(n.fanIn(l)+1)
 		}
 		if l == len(n.sizes)-1 && n.flags&PieceDiff != 0 {
 			count += int64(size)
@@ -368,6 +392,29 @@ func (n *Net) layout() (int, error) {
 		}
 	}
 	return int(count), nil
+}
+
+// checkPerspective checks the sizes and flags of a net with Perspective:
+// [NumChessInputs, N, 1], N at most MaxPerspectiveHidden, no PieceDiff.
+func (n *Net) checkPerspective() error {
+	if n.flags&Perspective == 0 {
+		return nil
+	}
+	if len(n.sizes) != 3 || n.sizes[0] != NumChessInputs || n.sizes[2] != 1 || n.sizes[1] < 1 || n.sizes[1] > MaxPerspectiveHidden || n.flags&PieceDiff != 0 {
+		return fmt.Errorf("%w: %v on sizes %v with flags %v: a perspective net is a chess net of sizes [%d N 1], N 1 to %d, without %v",
+			ErrArchitecture, Perspective, n.sizes, n.flags, NumChessInputs, MaxPerspectiveHidden, PieceDiff)
+	}
+	return nil
+}
+
+// fanIn returns the number of incoming weights of each node of layer l
+// (1 <= l < len(sizes)): the size of layer l-1, twice that for the output
+// of a perspective net, which sees both points of view's sums.
+func (n *Net) fanIn(l int) int {
+	if l == len(n.sizes)-1 && n.flags&Perspective != 0 {
+		return 2 * n.sizes[l-1]
+	}
+	return n.sizes[l-1]
 }
 
 // pieceValueCount returns the number of piece values that EvolvePieceValues
@@ -534,15 +581,17 @@ func (n *Net) WithWeights(w []float64) (*Net, error) {
 }
 
 // WeightIndex returns the storage index of the weight from node from of
-// layer l-1 into node to of layer l (1 <= l < len(Sizes)).
+// layer l-1 into node to of layer l (1 <= l < len(Sizes)). Into the
+// output of a Perspective net, from counts the side to move's sums 0 to
+// N-1, then the other side's N to 2N-1.
 func (n *Net) WeightIndex(l, to, from int) int {
-	return n.offset[l-1] + to*n.sizes[l-1] + from
+	return n.offset[l-1] + to*n.fanIn(l) + from
 }
 
 // BiasIndex returns the storage index of the bias of node i of layer l
 // (1 <= l < len(Sizes)).
 func (n *Net) BiasIndex(l, i int) int {
-	return n.offset[l-1] + n.sizes[l]*n.sizes[l-1] + i
+	return n.offset[l-1] + n.sizes[l]*n.fanIn(l) + i
 }
 
 // DirectIndex returns the storage index of the direct (PieceDiff) weight
@@ -564,7 +613,7 @@ func (n *Net) Quieted() *Net {
 	c := n.Clone()
 	last := len(c.sizes) - 1
 	from := c.offset[last-1]
-	clear(c.w[from : from+c.sizes[last]*(c.sizes[last-1]+1)])
+	clear(c.w[from : from+c.sizes[last]*(c.fanIn(last)+1)])
 	return c
 }
 
@@ -610,8 +659,12 @@ func (n *Net) Equal(m *Net) bool {
 // in the order of operations documented at affine.
 //
 // Forward is the plain reference: it allocates. Game evaluators are the
-// fast paths.
+// fast paths. It panics for a Perspective net, which sees the board from
+// both sides: its reference is Net.Perspective's PerspectiveNet.Evaluate.
 func (n *Net) Forward(dst, in []float64, direct float64) []float64 {
+	if n.flags&Perspective != 0 {
+		panic("nnet: Forward of a perspective net")
+	}
 	if len(in) != n.sizes[0] {
 		panic(fmt.Sprintf("nnet: Forward with %d inputs, net has %d", len(in), n.sizes[0]))
 	}

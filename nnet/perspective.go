@@ -120,6 +120,49 @@ type PerspectiveNet struct {
 	OutputBias float32
 }
 
+// PerspectiveFeatureLimit is the magnitude to which a genome's feature
+// weights and biases are clamped when they become a PerspectiveNet
+// (Net.Perspective): 33 of them (32 features and the bias) times QA stay
+// within an int16 (33*988 = 32604), so no genome's sums can overflow.
+const PerspectiveFeatureLimit = 3.875
+
+// PerspectiveOutputLimit is the magnitude to which a genome's output
+// weights and bias are clamped when they become a PerspectiveNet: QA*QB
+// times the bias and the 2*MaxPerspectiveHidden weights at this limit
+// stay within an int32, so no genome's output can overflow.
+const PerspectiveOutputLimit = 4
+
+// Perspective returns the float32 masters of a Perspective net (see the
+// flag): row h of its first layer is the column of sum h (FeatureWeights[f*N+h]
+// is the weight from input f into node h), then the biases, the 2N output
+// weights and the output bias, each rounded to float32 and clamped to
+// ±PerspectiveFeatureLimit (the first layer) or ±PerspectiveOutputLimit
+// (the output), within which Quantize never refuses. The error wraps
+// ErrArchitecture for a net without the flag.
+func (n *Net) Perspective() (*PerspectiveNet, error) {
+	if n.flags&Perspective == 0 {
+		return nil, fmt.Errorf("perspective of a net with flags %v: %w: not a perspective net", n.flags, ErrArchitecture)
+	}
+	h := n.sizes[1]
+	p, err := NewPerspectiveNet(h)
+	if err != nil {
+		return nil, err
+	}
+	feature := func(w float64) float32 { return float32(min(max(w, -PerspectiveFeatureLimit), PerspectiveFeatureLimit)) }
+	output := func(w float64) float32 { return float32(min(max(w, -PerspectiveOutputLimit), PerspectiveOutputLimit)) }
+	for i := range h {
+		for f, w := range n.w[n.WeightIndex(1, i, 0):][:NumChessInputs] {
+			p.FeatureWeights[f*h+i] = feature(w)
+		}
+		p.FeatureBias[i] = feature(n.w[n.BiasIndex(1, i)])
+	}
+	for i, w := range n.w[n.WeightIndex(2, 0, 0):][:2*h] {
+		p.OutputWeights[i] = output(w)
+	}
+	p.OutputBias = output(n.w[n.BiasIndex(2, 0)])
+	return p, nil
+}
+
 // NewPerspectiveNet returns a perspective net of the given width with
 // every weight 0. The width must be 1 to MaxPerspectiveHidden; otherwise
 // the error wraps ErrArchitecture.
@@ -385,9 +428,16 @@ func (q *QuantizedPerspective) NewAccumulator() *PerspectiveAccumulator {
 	return &PerspectiveAccumulator{chessPath: chessPath[int16]{stack: newStack[*chess.Position, int16](q.hidden)}, q: q}
 }
 
-// Reset empties the stack and makes p its root; its sums are computed by
-// the first Evaluate.
-func (a *PerspectiveAccumulator) Reset(p chess.Position) { a.root(p) }
+// Reset empties the stack and makes p its root, computing its sums for
+// both points of view: a search evaluates few of the inner nodes, and the
+// leaves below them step from the nearest ancestor that has sums.
+func (a *PerspectiveAccumulator) Reset(p chess.Position) {
+	a.root(p)
+	for pov := chess.White; pov <= chess.Black; pov++ {
+		a.q.refresh(a.sums(0, pov), a.pos[0], pov)
+	}
+	a.done[0] = 3
+}
 
 // Pop takes back the last Push or PushRef. It panics if there is none
 // since the last Reset.

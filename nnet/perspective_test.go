@@ -398,6 +398,10 @@ type perspectiveNode struct{ *PerspectiveAccumulator }
 
 func (a perspectiveNode) eval() int { return a.Evaluate() }
 
+// defaultChessFlags are the genome flags of the daemon's default chess
+// configuration.
+const defaultChessFlags = EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger
+
 // BenchmarkPerspectiveChess measures a search's leaf, one node per
 // operation: make a move on a chess.Game, record the position (PushRef),
 // evaluate it for the side to move, take it back (Pop, Unmake). The nodes
@@ -408,7 +412,11 @@ func (a perspectiveNode) eval() int { return a.Evaluate() }
 // every node); "net=narrow" is today's chess evaluation, the default
 // 768-32-8-1 net with the piece-square tables and the positional terms
 // (the flags of the daemon's default chess configuration), and
-// "net=narrow/terms=no" its net and material alone. The ratios between
+// "net=narrow/terms=no" its net and material alone; "net=perspective256/genome"
+// is the whole evaluation of a chess genome with the perspective net in
+// the narrow net's place (chess.perspective = true: the net, material,
+// tables and terms, through a ChessAccumulator), "/terms=no" its net and
+// material alone. The ratios between
 // them come from the same run; evals/cpu-s (nodes per CPU second of the
 // process) is the steadier measure on a busy machine.
 func BenchmarkPerspectiveChess(b *testing.B) {
@@ -424,8 +432,8 @@ func BenchmarkPerspectiveChess(b *testing.B) {
 		m := buf[rng.IntN(len(buf))]
 		line, p = append(line, m), p.Play(m)
 	}
-	narrow := func(flags Flags) benchNode {
-		e, err := NewChessEval(chessTestNet(b, chessHidden, flags, 619))
+	narrow := func(hidden []int, flags Flags) benchNode {
+		e, err := NewChessEval(chessTestNet(b, hidden, flags, 619))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -437,8 +445,10 @@ func BenchmarkPerspectiveChess(b *testing.B) {
 		node benchNode
 	}{
 		{"net=perspective256", perspectiveNode{q.NewAccumulator()}},
-		{"net=narrow", narrow(EvolvePieceValues | EvolvePST | EvolveTerms | EvolveMoreTerms | TaperedTerms | EvolveKingDanger)},
-		{"net=narrow/terms=no", narrow(0)},
+		{"net=perspective256/genome", narrow([]int{DefaultPerspectiveHidden}, Perspective|defaultChessFlags)},
+		{"net=perspective256/genome/terms=no", narrow([]int{DefaultPerspectiveHidden}, Perspective)},
+		{"net=narrow", narrow(chessHidden, defaultChessFlags)},
+		{"net=narrow/terms=no", narrow(chessHidden, 0)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			g := chess.NewGame(start, chess.DefaultRules())

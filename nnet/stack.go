@@ -194,8 +194,11 @@ func newSparseLayer(n *Net, game string, inputs, squares int, entry func(t []flo
 		return sparseLayer{}, fmt.Errorf("new %s evaluator: %w", game, err)
 	}
 	n = n.Clone()
-	l := sparseLayer{net: n, head: newHead(n)}
-	l.cols = sparseColumns(n, l.unit, squares)
+	l := sparseLayer{net: n}
+	if n.flags&Perspective == 0 { // a perspective net's first layer is its own (see ChessEval)
+		l.head = newHead(n)
+		l.cols = sparseColumns(n, l.unit, squares)
+	}
 	l.stride = l.h1
 	if t := n.pst(); t != nil {
 		mg, eg := t, []float64(nil)

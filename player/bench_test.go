@@ -81,6 +81,23 @@ func BenchmarkChessNetSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	chessNetSearchRate(b, net)
+}
+
+// BenchmarkChessPerspectiveSearch is BenchmarkChessNetSearch with the
+// perspective net of chess.perspective = true (256 sums a side) in the
+// narrow net's place, the same tables and terms beside it.
+func BenchmarkChessPerspectiveSearch(b *testing.B) {
+	flags := nnet.Perspective | nnet.SelfAdaptive | nnet.EvolvePST | nnet.EvolveTerms | nnet.EvolveMoreTerms
+	net, err := nnet.RandomChess([]int{nnet.DefaultPerspectiveHidden}, flags, rand.New(rand.NewPCG(1, 3)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	chessNetSearchRate(b, net)
+}
+
+// chessNetSearchRate is BenchmarkChessNetSearch's body for net.
+func chessNetSearchRate(b *testing.B, net *nnet.Net) {
 	eval, err := nnet.NewChessEval(net)
 	if err != nil {
 		b.Fatal(err)
