@@ -148,7 +148,9 @@ func (n *Net) Perspective() (*PerspectiveNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	feature := func(w float64) float32 { return float32(min(max(w, -PerspectiveFeatureLimit), PerspectiveFeatureLimit)) }
+	feature := func(w float64) float32 {
+		return float32(min(max(w, -PerspectiveFeatureLimit), PerspectiveFeatureLimit))
+	}
 	output := func(w float64) float32 { return float32(min(max(w, -PerspectiveOutputLimit), PerspectiveOutputLimit)) }
 	for i := range h {
 		for f, w := range n.w[n.WeightIndex(1, i, 0):][:NumChessInputs] {
