@@ -9,11 +9,17 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// LoadConfig builds the effective configuration: defaults, then the file
-// at path (if any), then the environment, then the command-line overrides.
+// LoadConfig builds the effective configuration: defaults, then the
+// preset that overrides[PresetKey] names (if any), then the file at path
+// (if any), then the environment, then the other command-line overrides.
 func LoadConfig(path string, lookup func(string) (string, bool), overrides map[string]string) (Config, error) {
 	c := DefaultConfig()
 	var err error
+	if name, ok := overrides[PresetKey]; ok {
+		if c, err = applyPreset(c, name); err != nil {
+			return c, err
+		}
+	}
 	if path != "" {
 		if c, err = LoadConfigFile(c, path); err != nil {
 			return c, err
@@ -23,6 +29,9 @@ func LoadConfig(path string, lookup func(string) (string, bool), overrides map[s
 		return c, err
 	}
 	for k, v := range overrides {
+		if k == PresetKey {
+			continue
+		}
 		if err := c.Set(k, v); err != nil {
 			return c, err
 		}

@@ -27,11 +27,12 @@ func runCommand(fs *flag.FlagSet) action {
 	flagKeys := overrideFlags(fs)
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`, for go tool pprof")
 	setHelp(fs, help{
-		usage: []string{"[--db FILE] [--config FILE] [--game " + strings.Join(daemon.KnownGames(), ",") + "] [--generations N] [--seed S] [--workers W] [--nats URL|embedded] [--http HOST:PORT]"},
+		usage: []string{"[--db FILE] [--config FILE] [--preset " + strings.Join(daemon.Presets(), "|") + "] [--game " + strings.Join(daemon.KnownGames(), ",") + "] [--generations N] [--seed S] [--workers W] [--nats URL|embedded] [--http HOST:PORT]"},
 		about: `Evolves the configured populations, committing every generation to the database;
 a restart resumes from the last committed generation. SIGINT/SIGTERM stop it
 (the generation in flight is abandoned), SIGHUP reloads the configuration file.
-Layers: built-in defaults, the --config file, $EVOLVED_* variables, then flags.`,
+Layers: built-in defaults, the --preset, the --config file, $EVOLVED_* variables,
+then flags.`,
 	})
 	return func(ctx context.Context, _ io.Reader, stdout, stderr io.Writer) error {
 		overrides := map[string]string{}
@@ -101,7 +102,10 @@ func overrideFlags(fs *flag.FlagSet) map[string]string {
 		"beside the database with \"embedded\" (default: here; credentials from $"+cluster.EnvToken+", or $"+cluster.EnvUser+" and $"+cluster.EnvPassword+")")
 	fs.String("http", "", "serve the web site (pages, live updates, /metrics) on `HOST:PORT` while evolving, as evolved serve does\n"+
 		"(default: none; beyond loopback it needs a token: [http] token or $"+web.TokenEnv+")")
-	return map[string]string{"db": "db", "game": "games", "generations": "generations", "seed": "seed",
+	fs.String("preset", "", "start from the settings `NAME` stands for, under the --config file, $EVOLVED_* and the other flags:\n"+
+		"blondie24, the Blondie experiment (draughts, 840 generations at depth 4, its settings as docs/draughts.md measured them,\n"+
+		"whatever the defaults become); without it, the built-in defaults")
+	return map[string]string{"preset": daemon.PresetKey, "db": "db", "game": "games", "generations": "generations", "seed": "seed",
 		"workers": "workers", "log-format": "log_format", "log-level": "log_level", "nats": "cluster.nats", "http": "http.listen"}
 }
 
