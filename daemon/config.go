@@ -244,6 +244,9 @@ func ParseConfig(c Config, r io.Reader, name string) (Config, error) {
 	if defined["chess.perspective"] && c.Chess.Perspective && !defined["chess.hidden"] {
 		c.Chess.Hidden = []int{nnet.DefaultPerspectiveHidden}
 	}
+	if defined["xiangqi.perspective"] && c.Xiangqi.Perspective && !defined["xiangqi.hidden"] {
+		c.Xiangqi.Hidden = []int{nnet.DefaultPerspectiveHidden}
+	}
 	// A node budget is alpha-beta's: a file that chooses MCTS-EPT for a
 	// game and says nothing of nodes drops the default budget rather than
 	// being refused for it.

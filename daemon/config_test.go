@@ -102,6 +102,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nevolve_pst = false\nevolve_tapered_tables = true\n":               "chess.evolve_tapered_tables = true: needs evolve_pst",
 		"[chess]\nperspective = true\nhidden = [32, 8]\n":                           "chess.perspective = true: needs hidden = [N], one layer of 1 to 1024 sums (hidden is [32 8])",
 		"[chess]\nperspective = true\nhidden = [2048]\n":                            "chess.perspective = true: needs hidden = [N]",
+		"[xiangqi]\nperspective = true\nhidden = [32, 8]\n":                         "xiangqi.perspective = true: needs hidden = [N]",
 		"[draughts]\ncurriculum_every = 50\n":                                       "draughts.curriculum_every = 50: raises the node budget of alpha-beta",
 		"[chess]\ncurriculum_step = 2.0\n":                                          "chess.curriculum_step = 2: needs curriculum_every",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                                   "xiangqi.value_mutation_scale = 1.5",
@@ -189,10 +190,10 @@ func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 	}
 }
 
-// TestChessPerspectiveReachesTheGenome checks that perspective = true
-// gives generation 0 perspective nets, 256 wide unless hidden says
-// otherwise, and that the default has none.
-func TestChessPerspectiveReachesTheGenome(t *testing.T) {
+// TestPerspectiveReachesTheGenome checks that perspective = true gives
+// generation 0 perspective nets, chess's and xiangqi's, 256 wide unless
+// hidden says otherwise, and that the default has none.
+func TestPerspectiveReachesTheGenome(t *testing.T) {
 	for _, tc := range []struct {
 		file  string
 		sizes []int
@@ -200,6 +201,7 @@ func TestChessPerspectiveReachesTheGenome(t *testing.T) {
 		{"", []int{nnet.NumChessInputs, 32, 8, 1}},
 		{"[chess]\nperspective = true\n", []int{nnet.NumChessInputs, 256, 1}},
 		{"[chess]\nperspective = true\nhidden = [64]\n", []int{nnet.NumChessInputs, 64, 1}},
+		{"[xiangqi]\nperspective = true\n", []int{nnet.NumXiangqiInputs, 256, 1}},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -209,6 +211,9 @@ func TestChessPerspectiveReachesTheGenome(t *testing.T) {
 			t.Fatalf("%q: %v", tc.file, err)
 		}
 		st, err := population.New("chess", nnet.NumChessInputs, c.Chess.population(1), 1)
+		if strings.HasPrefix(tc.file, "[xiangqi]") {
+			st, err = population.New("xiangqi", nnet.NumXiangqiInputs, c.Xiangqi.population(1), 1)
+		}
 		if err != nil {
 			t.Fatalf("%q: %v", tc.file, err)
 		}

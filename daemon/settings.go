@@ -138,6 +138,11 @@ type XiangqiConfig struct {
 	// soldiers; nnet.EvolveMoreTerms). It needs evolve_terms. Runs
 	// started before the key have none.
 	EvolveMoreTerms bool `toml:"evolve_more_terms" json:"evolve_more_terms,omitempty"`
+	// Perspective makes the nets perspective nets, as chess's key does:
+	// hidden = [N] int16 sums a side (256 when the file does not set
+	// hidden) over the 1260 features of the xiangqi encoding. Off by
+	// default; runs started before the key have none.
+	Perspective bool `toml:"perspective" json:"perspective,omitempty"`
 	// AdjudicateMaterial, if positive, ends a game as won for the side this
 	// many soldiers (100 of material:D's centipawns) ahead.
 	AdjudicateMaterial int `toml:"adjudicate_material" json:"adjudicate_material"`
@@ -387,6 +392,9 @@ func (x XiangqiConfig) flags() nnet.Flags {
 	if x.EvolveTerms && x.EvolveMoreTerms {
 		f |= nnet.EvolveMoreTerms
 	}
+	if x.Perspective {
+		f |= nnet.Perspective
+	}
 	return f
 }
 
@@ -418,6 +426,18 @@ func (p *PopulationConfig) canonical() {
 	if p.Rounds == 0 {
 		p.Rounds = 1
 	}
+}
+
+// perspectiveError returns what keeps the section's nets from being
+// perspective nets, or "": they need hidden = [N] and no piece_diff.
+func (p PopulationConfig) perspectiveError() string {
+	switch {
+	case len(p.Hidden) != 1 || p.Hidden[0] > nnet.MaxPerspectiveHidden:
+		return fmt.Sprintf("needs hidden = [N], one layer of 1 to %d sums (hidden is %v)", nnet.MaxPerspectiveHidden, p.Hidden)
+	case p.PieceDiff:
+		return "a perspective net takes no piece_diff"
+	}
+	return ""
 }
 
 // validate checks the draughts section.
@@ -453,10 +473,8 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 		return bad("value_mutation_scale", c.ValueMutationScale, "needs evolve_piece_values = true")
 	case c.TableScaleStep != 0 && !c.EvolvePST:
 		return bad("table_scale_step", c.TableScaleStep, "needs evolve_pst = true")
-	case c.Perspective && (len(c.Hidden) != 1 || c.Hidden[0] > nnet.MaxPerspectiveHidden):
-		return bad("perspective", true, fmt.Sprintf("needs hidden = [N], one layer of 1 to %d sums (hidden is %v)", nnet.MaxPerspectiveHidden, c.Hidden))
-	case c.Perspective && c.PieceDiff:
-		return bad("perspective", true, "a perspective net takes no piece_diff")
+	case c.Perspective && c.perspectiveError() != "":
+		return bad("perspective", true, c.perspectiveError())
 	case c.AdjudicateMaterial < 0 || c.AdjudicateMaterial > 40:
 		return bad("adjudicate_material", c.AdjudicateMaterial, "want 0 (off) to 40 pawns")
 	}
@@ -479,6 +497,8 @@ func (x XiangqiConfig) validate(defined func(key string) bool) error {
 		return bad("value_mutation_scale", x.ValueMutationScale, "needs evolve_piece_values = true")
 	case x.TableScaleStep != 0 && !x.EvolvePST:
 		return bad("table_scale_step", x.TableScaleStep, "needs evolve_pst = true")
+	case x.Perspective && x.perspectiveError() != "":
+		return bad("perspective", true, x.perspectiveError())
 	case x.AdjudicateMaterial < 0 || x.AdjudicateMaterial > 80:
 		return bad("adjudicate_material", x.AdjudicateMaterial, "want 0 (off) to 80 soldiers")
 	}

@@ -133,7 +133,8 @@ const (
 	// to the centre). An endgame table that moves as a whole moves its
 	// piece's endgame value, so the piece values taper too.
 	TaperedTables
-	// Perspective makes a chess net of sizes [NumChessInputs, N, 1] a
+	// Perspective makes a chess net of sizes [NumChessInputs, N, 1] (or a
+	// xiangqi net of sizes [NumXiangqiInputs, N, 1]) a
 	// perspective net (see PerspectiveNet) instead of a tanh net: its
 	// first layer is the feature transformer, node h's incoming weights
 	// (row h) being the column of sum h, shared by both points of view,
@@ -141,7 +142,8 @@ const (
 	// move's clipped sums, then those of the other side's, and a bias; no
 	// tanh anywhere. N is 1 to MaxPerspectiveHidden. The value it adds to
 	// the material (and the tables and terms) is the quantized net's, in
-	// centipawns (see Net.Perspective and ChessEval). Chess nets only.
+	// centipawns (see Net.Perspective, ChessEval and XiangqiEval). Chess
+	// and xiangqi nets only.
 	Perspective
 
 	// knownFlags holds every bit defined above.
@@ -400,9 +402,9 @@ func (n *Net) checkPerspective() error {
 	if n.flags&Perspective == 0 {
 		return nil
 	}
-	if len(n.sizes) != 3 || n.sizes[0] != NumChessInputs || n.sizes[2] != 1 || n.sizes[1] < 1 || n.sizes[1] > MaxPerspectiveHidden || n.flags&PieceDiff != 0 {
-		return fmt.Errorf("%w: %v on sizes %v with flags %v: a perspective net is a chess net of sizes [%d N 1], N 1 to %d, without %v",
-			ErrArchitecture, Perspective, n.sizes, n.flags, NumChessInputs, MaxPerspectiveHidden, PieceDiff)
+	if len(n.sizes) != 3 || perspectiveSquares(n.sizes[0]) == 0 || n.sizes[2] != 1 || n.sizes[1] < 1 || n.sizes[1] > MaxPerspectiveHidden || n.flags&PieceDiff != 0 {
+		return fmt.Errorf("%w: %v on sizes %v with flags %v: a perspective net is a chess or xiangqi net of sizes [%d N 1] or [%d N 1], N 1 to %d, without %v",
+			ErrArchitecture, Perspective, n.sizes, n.flags, NumChessInputs, NumXiangqiInputs, MaxPerspectiveHidden, PieceDiff)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"evolved/game"
 	"evolved/game/chess"
+	"evolved/game/xiangqi"
 )
 
 // The perspective net (NNUE-style, efficiently updatable) for chess.
@@ -105,10 +106,14 @@ var ErrPerspectiveOverflow = errors.New("nnet: perspective weights overflow")
 // chess (see the description above): evolution and training change them,
 // games use their quantized form (Quantize).
 type PerspectiveNet struct {
+	// Inputs is the number of features a side: NumChessInputs for chess,
+	// NumXiangqiInputs for xiangqi (whose features are those of its
+	// encoding, side*630 + pt*90 + point, ranks mirrored for Black).
+	Inputs int
 	// Hidden is the width of the feature transformer, 1 to
 	// MaxPerspectiveHidden (DefaultPerspectiveHidden by default).
 	Hidden int
-	// FeatureWeights holds NumChessInputs rows of Hidden weights: the
+	// FeatureWeights holds Inputs rows of Hidden weights: the
 	// weight from feature f into sum h is FeatureWeights[f*Hidden+h].
 	FeatureWeights []float32
 	// FeatureBias holds the Hidden biases of the sums.
@@ -143,8 +148,8 @@ func (n *Net) Perspective() (*PerspectiveNet, error) {
 	if n.flags&Perspective == 0 {
 		return nil, fmt.Errorf("perspective of a net with flags %v: %w: not a perspective net", n.flags, ErrArchitecture)
 	}
-	h := n.sizes[1]
-	p, err := NewPerspectiveNet(h)
+	h, inputs := n.sizes[1], n.sizes[0]
+	p, err := newPerspectiveNet(inputs, h)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +158,7 @@ func (n *Net) Perspective() (*PerspectiveNet, error) {
 	}
 	output := func(w float64) float32 { return float32(min(max(w, -PerspectiveOutputLimit), PerspectiveOutputLimit)) }
 	for i := range h {
-		for f, w := range n.w[n.WeightIndex(1, i, 0):][:NumChessInputs] {
+		for f, w := range n.w[n.WeightIndex(1, i, 0):][:inputs] {
 			p.FeatureWeights[f*h+i] = feature(w)
 		}
 		p.FeatureBias[i] = feature(n.w[n.BiasIndex(1, i)])
@@ -169,12 +174,22 @@ func (n *Net) Perspective() (*PerspectiveNet, error) {
 // every weight 0. The width must be 1 to MaxPerspectiveHidden; otherwise
 // the error wraps ErrArchitecture.
 func NewPerspectiveNet(hidden int) (*PerspectiveNet, error) {
+	return newPerspectiveNet(NumChessInputs, hidden)
+}
+
+// newPerspectiveNet is NewPerspectiveNet for the game of inputs features a
+// side (NumChessInputs or NumXiangqiInputs).
+func newPerspectiveNet(inputs, hidden int) (*PerspectiveNet, error) {
 	if hidden < 1 || hidden > MaxPerspectiveHidden {
 		return nil, fmt.Errorf("new perspective net: %w: hidden %d, want 1 to %d", ErrArchitecture, hidden, MaxPerspectiveHidden)
 	}
+	if perspectiveSquares(inputs) == 0 {
+		return nil, fmt.Errorf("new perspective net: %w: %d inputs, want %d (chess) or %d (xiangqi)", ErrArchitecture, inputs, NumChessInputs, NumXiangqiInputs)
+	}
 	return &PerspectiveNet{
+		Inputs:         inputs,
 		Hidden:         hidden,
-		FeatureWeights: make([]float32, NumChessInputs*hidden),
+		FeatureWeights: make([]float32, inputs*hidden),
 		FeatureBias:    make([]float32, hidden),
 		OutputWeights:  make([]float32, 2*hidden),
 	}, nil
@@ -233,7 +248,7 @@ func (n *PerspectiveNet) QuantizationTolerance() float64 {
 // have the lengths its width gives or a weight is not finite.
 func (n *PerspectiveNet) check() error {
 	h := n.Hidden
-	if h < 1 || h > MaxPerspectiveHidden || len(n.FeatureWeights) != NumChessInputs*h ||
+	if h < 1 || h > MaxPerspectiveHidden || perspectiveSquares(n.Inputs) == 0 || len(n.FeatureWeights) != n.Inputs*h ||
 		len(n.FeatureBias) != h || len(n.OutputWeights) != 2*h {
 		return fmt.Errorf("%w: perspective net of width %d with %d feature weights, %d biases, %d output weights",
 			ErrArchitecture, h, len(n.FeatureWeights), len(n.FeatureBias), len(n.OutputWeights))
@@ -246,6 +261,19 @@ func (n *PerspectiveNet) check() error {
 		}
 	}
 	return nil
+}
+
+// perspectiveSquares returns the squares (points) of the game of inputs
+// features a side, each feature plane covering them once: 64 for chess,
+// 90 for xiangqi, 0 for any other count.
+func perspectiveSquares(inputs int) int {
+	switch inputs {
+	case NumChessInputs:
+		return 64
+	case NumXiangqiInputs:
+		return xiangqi.Squares
+	}
+	return 0
 }
 
 // chessFeatures writes the features that are on in p from pov's point of
@@ -265,20 +293,32 @@ func chessFeatures(p *chess.Position, pov game.Player, f *[perspectivePieces]uin
 	return k
 }
 
-// Evaluate returns the value of p for its side to move in centipawns,
-// computed from the float32 masters in float64 (the sums in chessFeatures'
-// order): the definition the quantized net approximates. It allocates; a
-// search uses a QuantizedPerspective.
+// Evaluate returns the value of the chess position p for its side to
+// move in centipawns, computed from the float32 masters of a chess net in
+// float64 (the sums in chessFeatures' order): the definition the quantized
+// net approximates. It allocates; a search uses a QuantizedPerspective.
 func (n *PerspectiveNet) Evaluate(p *chess.Position) float64 {
+	return n.evaluate(p.Side(), func(pov game.Player, f *[perspectivePieces]uint16) int { return chessFeatures(p, pov, f) })
+}
+
+// EvaluateXiangqi is Evaluate for the xiangqi position p and a xiangqi
+// net (the features in point order).
+func (n *PerspectiveNet) EvaluateXiangqi(p *xiangqi.Position) float64 {
+	return n.evaluate(p.Side(), func(pov game.Player, f *[perspectivePieces]uint16) int { return xiangqiFeatures(p, pov, f) })
+}
+
+// evaluate is Evaluate with the side to move and the features of each
+// point of view.
+func (n *PerspectiveNet) evaluate(side game.Player, features func(pov game.Player, f *[perspectivePieces]uint16) int) float64 {
 	h := n.Hidden
 	acc := make([]float64, h)
 	out := float64(n.OutputBias)
 	var f [perspectivePieces]uint16
-	for k, pov := range [2]game.Player{p.Side(), p.Side() ^ 1} {
+	for k, pov := range [2]game.Player{side, side ^ 1} {
 		for i, b := range n.FeatureBias {
 			acc[i] = float64(b)
 		}
-		for _, feat := range f[:chessFeatures(p, pov, &f)] {
+		for _, feat := range f[:features(pov, &f)] {
 			for i, w := range n.FeatureWeights[int(feat)*h : int(feat)*h+h] {
 				acc[i] += float64(w)
 			}
@@ -290,11 +330,25 @@ func (n *PerspectiveNet) Evaluate(p *chess.Position) float64 {
 	return out * PerspectiveScale
 }
 
+// xiangqiFeatures writes the features that are on in p from pov's point of
+// view into f, in point order, and returns how many there are.
+func xiangqiFeatures(p *xiangqi.Position, pov game.Player, f *[perspectivePieces]uint16) int {
+	k := 0
+	for s := range xiangqi.Squares {
+		if pt, c := p.PieceAt(xiangqi.Square(s)); pt != xiangqi.NoPieceType {
+			f[k] = uint16(xiangqiInput(pt, c, s, pov))
+			k++
+		}
+	}
+	return k
+}
+
 // QuantizedPerspective is the integer form of a PerspectiveNet (see the
 // description above), which games use: built once, immutable, shared by
 // any number of goroutines, each search with its own
 // PerspectiveAccumulator.
 type QuantizedPerspective struct {
+	inputs   int // features a side: NumChessInputs or NumXiangqiInputs
 	hidden   int
 	qb       int
 	features []int16 // features[f*hidden+h]: FeatureWeights times QA
@@ -317,22 +371,23 @@ func (n *PerspectiveNet) quantize(qb int) (*QuantizedPerspective, error) {
 		return nil, fmt.Errorf("quantize perspective net: %w", err)
 	}
 	h := n.Hidden
-	q := &QuantizedPerspective{hidden: h, qb: qb, features: make([]int16, len(n.FeatureWeights)),
+	q := &QuantizedPerspective{inputs: n.Inputs, hidden: h, qb: qb, features: make([]int16, len(n.FeatureWeights)),
 		bias: make([]int16, h), output: make([]int16, 2*h)}
 	round := func(w float32, scale float64) float64 { return math.Round(float64(w) * scale) }
 	// Each sum's bound: its bias and the 32 largest of the per-square
 	// maxima (a square holds one piece at most), in units of 1/QA.
-	var squareMax [64]float64
+	squares := perspectiveSquares(n.Inputs)
+	squareMax := make([]float64, squares)
 	for i := range h {
 		for s := range squareMax {
 			squareMax[s] = 0
-			for plane := range 12 {
-				squareMax[s] = max(squareMax[s], math.Abs(round(n.FeatureWeights[(plane*64+s)*h+i], PerspectiveQA)))
+			for plane := range n.Inputs / squares {
+				squareMax[s] = max(squareMax[s], math.Abs(round(n.FeatureWeights[(plane*squares+s)*h+i], PerspectiveQA)))
 			}
 		}
-		slices.Sort(squareMax[:])
+		slices.Sort(squareMax)
 		bound := math.Abs(round(n.FeatureBias[i], PerspectiveQA))
-		for _, m := range squareMax[64-perspectivePieces:] {
+		for _, m := range squareMax[squares-perspectivePieces:] {
 			bound += m
 		}
 		if bound > math.MaxInt16 {
@@ -376,6 +431,32 @@ func (q *QuantizedPerspective) Evaluate(p *chess.Position) int {
 	q.refresh(us[:q.hidden], p, p.Side())
 	q.refresh(them[:q.hidden], p, p.Side()^1)
 	return q.value(us[:q.hidden], them[:q.hidden])
+}
+
+// EvaluateXiangqi is Evaluate for the xiangqi position p and a xiangqi
+// net. It does not allocate.
+func (q *QuantizedPerspective) EvaluateXiangqi(p *xiangqi.Position) int {
+	var us, them [MaxPerspectiveHidden]int16
+	var b xiangqiBoard
+	b.read(p)
+	q.refreshBoard(us[:q.hidden], &b, p.Side())
+	q.refreshBoard(them[:q.hidden], &b, p.Side()^1)
+	return q.value(us[:q.hidden], them[:q.hidden])
+}
+
+// refreshBoard sets acc to the sums of the xiangqi board b from pov's
+// point of view.
+func (q *QuantizedPerspective) refreshBoard(acc []int16, b *xiangqiBoard, pov game.Player) {
+	h := q.hidden
+	copy(acc, q.bias)
+	for w, x := range b.cells {
+		for x != 0 {
+			shift := bits.TrailingZeros64(x) &^ 7 // the lowest occupied point's byte
+			feat := xiangqiCellInput(uint8(x>>shift), w*8+shift>>3, pov)
+			add16(acc, acc, q.features[feat*h:feat*h+h])
+			x &^= 0xff << shift
+		}
+	}
 }
 
 // refresh sets acc to the sums of p from pov's point of view.

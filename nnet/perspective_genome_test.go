@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"sync"
 	"testing"
 
 	"evolved/game"
@@ -19,6 +20,23 @@ const perspectiveExtras = Perspective | SelfAdaptive | EvolvePieceValues | Evolv
 // point of view in pawns, from scratch: the quantized net's centipawns for
 // the side to move, negated for the other side.
 func perspectivePawns(n *Net, p chess.Position, pov game.Player) float64 {
+	cp := quantizedOf(n).Evaluate(&p)
+	if pov&1 != p.Side() {
+		cp = -cp
+	}
+	return float64(cp) / 100
+}
+
+// quantizedNets holds the quantized perspective net of each genome the
+// references have evaluated (*Net to *QuantizedPerspective), so that a
+// reference evaluation costs an evaluation, not a quantization.
+var quantizedNets sync.Map
+
+// quantizedOf returns the quantized perspective net of n, made once.
+func quantizedOf(n *Net) *QuantizedPerspective {
+	if q, ok := quantizedNets.Load(n); ok {
+		return q.(*QuantizedPerspective)
+	}
 	f, err := n.Perspective()
 	if err != nil {
 		panic(err)
@@ -27,11 +45,8 @@ func perspectivePawns(n *Net, p chess.Position, pov game.Player) float64 {
 	if err != nil {
 		panic(err)
 	}
-	cp := q.Evaluate(&p)
-	if pov&1 != p.Side() {
-		cp = -cp
-	}
-	return float64(cp) / 100
+	quantizedNets.Store(n, q)
+	return q
 }
 
 // TestPerspectiveGenomeLayout checks the weight count and indexes of a
@@ -81,7 +96,6 @@ func TestPerspectiveGenomeRefused(t *testing.T) {
 	}{
 		{[]int{NumChessInputs, 32, 8, 1}, Perspective},                    // two hidden layers
 		{[]int{NumChessInputs, 32, 2}, Perspective},                       // two outputs
-		{[]int{NumXiangqiInputs, 32, 1}, Perspective},                     // xiangqi
 		{[]int{NumDraughtsInputs, 32, 1}, Perspective},                    // draughts
 		{[]int{NumChessInputs, MaxPerspectiveHidden + 1, 1}, Perspective}, // too wide
 		{[]int{NumChessInputs, 32, 1}, Perspective | PieceDiff},

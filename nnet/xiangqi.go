@@ -236,6 +236,7 @@ func xiangqiCellInput(k uint8, s int, pov game.Player) int {
 // against the plain float64 computation (XiangqiInputs and Net.Forward).
 type XiangqiEval struct {
 	sparseLayer
+	persp  *QuantizedPerspective // with Perspective, the net; the sparse layer then holds only the tables' channel
 	values [NumXiangqiPieceValues]float64
 	terms  []float64 // with EvolveTerms, each feature count's value in pawns
 }
@@ -243,12 +244,27 @@ type XiangqiEval struct {
 // NewXiangqiEval builds the evaluator of n, which must have
 // NumXiangqiInputs inputs and one output; otherwise the error wraps
 // ErrArchitecture. The evaluator keeps its own copy of n.
+//
+// With Perspective, the net is the quantized PerspectiveNet of
+// n.Perspective, whose value for the side to move (centipawns, negated
+// for the other side's point of view) takes the tanh net's place, as in
+// ChessEval.
 func NewXiangqiEval(n *Net) (*XiangqiEval, error) {
 	l, err := newSparseLayer(n, "xiangqi", NumXiangqiInputs, xiangqi.Squares, xiangqiPSTEntry)
 	if err != nil {
 		return nil, err
 	}
-	return &XiangqiEval{sparseLayer: l, values: l.net.XiangqiPieceValues(), terms: xiangqiTermValues(l.net)}, nil
+	e := &XiangqiEval{sparseLayer: l, values: l.net.XiangqiPieceValues(), terms: xiangqiTermValues(l.net)}
+	if n.flags&Perspective != 0 {
+		p, err := l.net.Perspective()
+		if err != nil {
+			return nil, fmt.Errorf("new xiangqi evaluator: %w", err)
+		}
+		if e.persp, err = p.Quantize(); err != nil {
+			return nil, fmt.Errorf("new xiangqi evaluator: %w", err)
+		}
+	}
+	return e, nil
 }
 
 // xiangqiPSTEntry is the tables' channel entry of input i (see
@@ -280,7 +296,11 @@ func (e *XiangqiEval) Evaluate(p xiangqi.Position, pov game.Player) float64 {
 	var sums [66]int32
 	buf, acc := e.scratch(&arr, &sums)
 	b := e.scan(acc, &p, pov)
-	return e.value(acc, &b, &p, pov, buf)
+	persp := 0
+	if e.persp != nil {
+		persp = e.persp.EvaluateXiangqi(&p)
+	}
+	return e.value(acc, &b, &p, pov, buf, persp)
 }
 
 // scan sets acc to the first-layer sums (biases excluded) of p from pov's
@@ -321,10 +341,20 @@ func (e *XiangqiEval) refresh(acc []int32, b *xiangqiBoard, pov game.Player) {
 // value finishes an evaluation of p for pov from the first-layer sums acc
 // (and the tables' channel, acc[h1], with EvolvePST) and the piece counts
 // b: material + XiangqiNetWeight*output [+ pst] [+ terms], using the first
-// 2*e.width floats of buf as scratch.
-func (e *XiangqiEval) value(acc []int32, b *xiangqiBalance, p *xiangqi.Position, pov game.Player, buf []float32) float64 {
+// 2*e.width floats of buf as scratch. With Perspective, persp is the
+// perspective net's value of p for its side to move, in centipawns, which
+// takes the output's place (negated for the other side).
+func (e *XiangqiEval) value(acc []int32, b *xiangqiBalance, p *xiangqi.Position, pov game.Player, buf []float32, persp int) float64 {
 	m := b.material(pov, &e.values)
-	v := m + float64(XiangqiNetWeight*e.output(acc, m, buf))
+	var v float64
+	if e.persp != nil {
+		if pov&1 != p.Side() {
+			persp = -persp
+		}
+		v = m + float64(persp)/100
+	} else {
+		v = m + float64(XiangqiNetWeight*e.output(acc, m, buf))
+	}
 	if e.stride > e.h1 {
 		v += float64(float64(acc[e.h1]) * e.balanceUnit)
 	}
@@ -373,17 +403,35 @@ type xiangqiPly struct {
 // share one XiangqiEval. It allocates its stack once, for 128 plies, and
 // grows it only if a search goes deeper; Reset, Push, PushMove,
 // PushPlayed, Pop and Evaluate do not allocate otherwise.
+//
+// With a Perspective net, a second stack of int16 sums beside it keeps the
+// net's sums of the same plies, from the same boards, and the first one's
+// sums hold only the tables' channel.
 type XiangqiAccumulator struct {
 	stack[xiangqiPly, int32]
-	own copies[xiangqi.Position] // what Reset, Push and PushMove record
-	e   *XiangqiEval
-	buf []float32 // scratch for XiangqiEval.output
+	own   copies[xiangqi.Position] // what Reset, Push and PushMove record
+	e     *XiangqiEval
+	buf   []float32           // scratch for XiangqiEval.output
+	persp *xiangqiPerspective // with Perspective, the net's sums; nil otherwise
+}
+
+// xiangqiPerspective is the perspective net's part of a
+// XiangqiAccumulator: per ply of the accumulator's stack, both points of
+// view's int16 sums, computed for both at once from the plies' boards.
+type xiangqiPerspective struct {
+	stack[struct{}, int16]
+	a *XiangqiAccumulator
+	q *QuantizedPerspective
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *XiangqiEval) NewAccumulator() *XiangqiAccumulator {
-	return &XiangqiAccumulator{stack: newStack[xiangqiPly, int32](e.stride), e: e, buf: make([]float32, 2*e.width)}
+	a := &XiangqiAccumulator{stack: newStack[xiangqiPly, int32](e.stride), e: e, buf: make([]float32, 2*e.width)}
+	if e.persp != nil {
+		a.persp = &xiangqiPerspective{stack: newStack[struct{}, int16](e.persp.hidden), a: a, q: e.persp}
+	}
+	return a
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -396,6 +444,13 @@ func (a *XiangqiAccumulator) Reset(p xiangqi.Position) {
 		a.e.refresh(a.sums(0, pov), b, pov)
 	}
 	a.done[0] = 3
+	if p := a.persp; p != nil {
+		p.top = 0
+		for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
+			p.q.refreshBoard(p.sums(0, pov), b, pov)
+		}
+		p.done[0] = 3
+	}
 }
 
 // Push records p, the position after a move from the current one (or any
@@ -404,6 +459,9 @@ func (a *XiangqiAccumulator) Reset(p xiangqi.Position) {
 func (a *XiangqiAccumulator) Push(p xiangqi.Position) {
 	ply := a.next()
 	ply.pos, ply.move, ply.hasBoard = a.own.keep(a.top, len(a.pos), p), xiangqi.NoMove, false
+	if a.persp != nil {
+		a.persp.next()
+	}
 }
 
 // PushMove records the position after m, which must be legal in the
@@ -429,11 +487,19 @@ func (a *XiangqiAccumulator) PushMove(m xiangqi.Move) {
 func (a *XiangqiAccumulator) PushPlayed(p *xiangqi.Position, m xiangqi.Move) {
 	ply := a.next()
 	ply.pos, ply.move, ply.hasBoard = p, m, false
+	if a.persp != nil {
+		a.persp.next()
+	}
 }
 
 // Pop takes back the last Push, PushMove or PushPlayed. It panics if there
 // is none since the last Reset.
-func (a *XiangqiAccumulator) Pop() { a.pop("XiangqiAccumulator") }
+func (a *XiangqiAccumulator) Pop() {
+	a.pop("XiangqiAccumulator")
+	if a.persp != nil {
+		a.persp.pop("XiangqiAccumulator")
+	}
+}
 
 // Ply returns the number of positions pushed since the last Reset and not popped.
 func (a *XiangqiAccumulator) Ply() int { return a.top }
@@ -448,7 +514,59 @@ func (a *XiangqiAccumulator) Evaluate(pov game.Player) float64 {
 	if a.done[a.top]&(1<<pov) == 0 {
 		update(&a.stack, a, pov)
 	}
-	return a.e.value(a.sums(a.top, pov), &a.pos[a.top].board.balance, a.pos[a.top].pos, pov, a.buf)
+	persp := 0
+	if p := a.persp; p != nil {
+		for v := xiangqi.Red; v <= xiangqi.Black; v++ { // a step computes both, a refresh one
+			if p.done[p.top]&(1<<v) == 0 {
+				update(&p.stack, p, v)
+			}
+		}
+		side := a.pos[a.top].pos.Side()
+		persp = p.q.value(p.sums(p.top, side), p.sums(p.top, side^1))
+	}
+	return a.e.value(a.sums(a.top, pov), &a.pos[a.top].board.balance, a.pos[a.top].pos, pov, a.buf, persp)
+}
+
+// refresh sums the current ply from scratch for pov (for update, which
+// calls it only for the current ply, and only before any Reset).
+func (p *xiangqiPerspective) refresh(dst []int16, _ *struct{}, pov game.Player) {
+	p.q.refreshBoard(dst, p.a.board(p.top), pov)
+}
+
+// step computes the sums of ply to from those of ply from for both points
+// of view, as PerspectiveAccumulator.step does for chess: the features
+// that changed are found once, from Red's point of view, and mirrored for
+// Black's.
+func (p *xiangqiPerspective) step(from, to int, _ game.Player) {
+	p.done[to] = 3
+	b0, b1 := p.a.board(from), p.a.board(to)
+	var plus, minus [2][32]uint16
+	np, nm := xiangqiChanges(b0, b1, xiangqi.Red, &plus[0], &minus[0])
+	if np+nm > 3 && np+nm >= b1.pieces {
+		for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
+			p.q.refreshBoard(p.sums(to, pov), b1, pov)
+		}
+		return
+	}
+	for i := range np {
+		plus[1][i] = xiangqiOtherView(plus[0][i])
+	}
+	for i := range nm {
+		minus[1][i] = xiangqiOtherView(minus[0][i])
+	}
+	for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
+		applyColumns(kernels16(), p.sums(to, pov), p.sums(from, pov), p.q.features, p.h1, plus[pov][:np], minus[pov][:nm])
+	}
+}
+
+// xiangqiOtherView returns the feature that the feature f of one point of
+// view is for the other: the same piece, of the other side, on the point
+// mirrored rank for rank.
+func xiangqiOtherView(f uint16) uint16 {
+	side, rest := f/630, f%630
+	v := rest % xiangqi.Squares
+	v = v + 81 - 18*(v/xiangqi.Files)
+	return (1-side)*630 + rest - rest%xiangqi.Squares + v
 }
 
 // board returns the board of ply i, first reading it from the position,
@@ -487,29 +605,8 @@ func (a *XiangqiAccumulator) step(from, to int, pov game.Player) {
 	width := a.h1 // the sums' width: the stride of e's columns
 	dst, src := a.sums(to, pov), a.sums(from, pov)
 	b0, b1 := &a.pos[from].board, a.board(to) // from has sums, hence a board
-	// The inputs that appeared (plus) and went away (minus). Each point
-	// whose content differs is one column out (the piece it held, if any)
-	// and one in (the piece it holds, if any), so the sums are exact for any
-	// pair of positions, not only a move apart. np <= 32 and nm <= 32: they
-	// count pieces of p1 and of p0.
 	var plusCols, minusCols [32]uint16
-	np, nm := 0, 0
-	for w := range b0.cells {
-		x0, x1 := b0.cells[w], b1.cells[w]
-		for d := x0 ^ x1; d != 0; {
-			shift := bits.TrailingZeros64(d) &^ 7 // the lowest changed point's byte
-			s := w*8 + shift>>3
-			if k := uint8(x0 >> shift); k != 0 {
-				minusCols[nm&31] = uint16(xiangqiCellInput(k, s, pov))
-				nm++
-			}
-			if k := uint8(x1 >> shift); k != 0 {
-				plusCols[np&31] = uint16(xiangqiCellInput(k, s, pov))
-				np++
-			}
-			d &^= 0xff << shift
-		}
-	}
+	np, nm := xiangqiChanges(b0, b1, pov, &plusCols, &minusCols)
 	// A move changes at most three inputs; beyond that, sum from scratch
 	// if it is cheaper.
 	if np+nm > 3 && np+nm >= b1.pieces {
@@ -517,4 +614,31 @@ func (a *XiangqiAccumulator) step(from, to int, pov game.Player) {
 		return
 	}
 	applyColumns(kernels32(), dst, src, e.cols, width, plusCols[:np], minusCols[:nm])
+}
+
+// xiangqiChanges writes the inputs (from pov's point of view) that appear
+// from board b0 to board b1 into plus and those that go away into minus,
+// and returns how many of each. Each point whose content differs is one
+// input out (the piece it held, if any) and one in (the piece it holds,
+// if any), so sums updated with them are exact for any pair of boards,
+// not only a move apart. np <= 32 and nm <= 32: they count pieces of b1
+// and of b0.
+func xiangqiChanges(b0, b1 *xiangqiBoard, pov game.Player, plus, minus *[32]uint16) (np, nm int) {
+	for w := range b0.cells {
+		x0, x1 := b0.cells[w], b1.cells[w]
+		for d := x0 ^ x1; d != 0; {
+			shift := bits.TrailingZeros64(d) &^ 7 // the lowest changed point's byte
+			s := w*8 + shift>>3
+			if k := uint8(x0 >> shift); k != 0 {
+				minus[nm&31] = uint16(xiangqiCellInput(k, s, pov))
+				nm++
+			}
+			if k := uint8(x1 >> shift); k != 0 {
+				plus[np&31] = uint16(xiangqiCellInput(k, s, pov))
+				np++
+			}
+			d &^= 0xff << shift
+		}
+	}
+	return np, nm
 }

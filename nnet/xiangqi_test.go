@@ -57,10 +57,20 @@ func xiangqiTestEval(t testing.TB, flags Flags, seed uint64) *XiangqiEval {
 // xiangqiReference evaluates p with the plain definition: the 1260 inputs,
 // Net.Forward, the material with the net's piece values and, with
 // EvolvePST, the tables read from the inputs.
+//
+// With Perspective, the net's part is its quantized value from scratch
+// (QuantizedPerspective.EvaluateXiangqi, which
+// TestXiangqiPerspectiveQuantization holds to the float definition) for
+// the side to move, negated for the other.
 func xiangqiReference(n *Net, p xiangqi.Position, pov game.Player) float64 {
 	m := XiangqiMaterial(p, pov, n.XiangqiPieceValues())
 	inputs := XiangqiInputs(nil, p, pov)
-	v := m + XiangqiNetWeight*n.Forward(nil, inputs, m)[0]
+	var v float64
+	if n.Flags()&Perspective != 0 {
+		v = m + xiangqiPerspectivePawns(n, p, pov)
+	} else {
+		v = m + XiangqiNetWeight*n.Forward(nil, inputs, m)[0]
+	}
 	if t, ok := n.XiangqiPST(); ok {
 		// pov's piece on (its) point s adds t[pt][s]; the opponent's on
 		// pov's point s sits on its own point 9-rank, the same file.
@@ -740,8 +750,15 @@ func TestXiangqiAccumulatorMatchesFromScratch(t *testing.T) {
 	if testing.Short() {
 		games = 6
 	}
-	for _, flags := range []Flags{0, xiangqiExtras} {
-		e := xiangqiTestEval(t, flags, 361)
+	for _, c := range []struct {
+		hidden []int
+		flags  Flags
+	}{{xiangqiHidden, 0}, {xiangqiHidden, xiangqiExtras}, {[]int{48}, xiangqiPerspectiveExtras}, {[]int{16}, Perspective}} {
+		flags := c.flags
+		e, err := NewXiangqiEval(xiangqiTestNet(t, c.hidden, flags, 361))
+		if err != nil {
+			t.Fatal(err)
+		}
 		acc := e.NewAccumulator()
 		rng := newRNG(362)
 		checks := 0
@@ -777,7 +794,13 @@ func TestXiangqiAccumulatorMatchesFromScratch(t *testing.T) {
 // and from plies computed for the other point of view only, and boards are
 // derived along several PushMoves at once.
 func TestXiangqiAccumulatorLazy(t *testing.T) {
-	e := xiangqiTestEval(t, xiangqiExtras, 371)
+	for _, e := range []*XiangqiEval{xiangqiTestEval(t, xiangqiExtras, 371), xiangqiPerspectiveEval(t, 371)} {
+		xiangqiAccumulatorLazy(t, e)
+	}
+}
+
+// xiangqiAccumulatorLazy is TestXiangqiAccumulatorLazy with e.
+func xiangqiAccumulatorLazy(t *testing.T, e *XiangqiEval) {
 	acc := e.NewAccumulator()
 	rng := newRNG(372)
 	xiangqiWalk(rng, acc, 10, 600, 200, func(p xiangqi.Position) {
@@ -800,7 +823,13 @@ func TestXiangqiAccumulatorLazy(t *testing.T) {
 // the preallocated 128 plies and pops back, so updates also take the
 // from-scratch branch and diffs of many points.
 func TestXiangqiAccumulatorUnrelated(t *testing.T) {
-	e := xiangqiTestEval(t, xiangqiExtras, 381)
+	for _, e := range []*XiangqiEval{xiangqiTestEval(t, xiangqiExtras, 381), xiangqiPerspectiveEval(t, 381)} {
+		xiangqiAccumulatorUnrelated(t, e)
+	}
+}
+
+// xiangqiAccumulatorUnrelated is TestXiangqiAccumulatorUnrelated with e.
+func xiangqiAccumulatorUnrelated(t *testing.T, e *XiangqiEval) {
 	acc := e.NewAccumulator()
 	rng := newRNG(382)
 	path := randomXiangqiPositions(rng, 400)
@@ -829,7 +858,13 @@ func TestXiangqiAccumulatorUnrelated(t *testing.T) {
 // TestXiangqiAccumulatorNoAllocs checks that Reset, Push, PushMove,
 // Evaluate and Pop, and XiangqiEval.Evaluate, do not allocate.
 func TestXiangqiAccumulatorNoAllocs(t *testing.T) {
-	e := xiangqiTestEval(t, xiangqiExtras, 385)
+	for _, e := range []*XiangqiEval{xiangqiTestEval(t, xiangqiExtras, 385), xiangqiPerspectiveEval(t, 385)} {
+		xiangqiAccumulatorNoAllocs(t, e)
+	}
+}
+
+// xiangqiAccumulatorNoAllocs is TestXiangqiAccumulatorNoAllocs with e.
+func xiangqiAccumulatorNoAllocs(t *testing.T, e *XiangqiEval) {
 	acc := e.NewAccumulator()
 	positions := randomXiangqiGames(386, 1, 64)[0]
 	buf := make([]xiangqi.Move, 0, xiangqi.MaxMoves)
@@ -851,7 +886,7 @@ func TestXiangqiAccumulatorNoAllocs(t *testing.T) {
 		e.Evaluate(positions[0], xiangqi.Black)
 	})
 	if allocs != 0 {
-		t.Errorf("%v allocations per run, want 0", allocs)
+		t.Errorf("%v: %v allocations per run, want 0", e.Net().Flags(), allocs)
 	}
 }
 

@@ -119,6 +119,23 @@ func BenchmarkXiangqiNetSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	xiangqiNetSearchRate(b, net)
+}
+
+// BenchmarkXiangqiPerspectiveSearch is BenchmarkXiangqiNetSearch with the
+// perspective net of xiangqi.perspective = true (256 sums a side) in the
+// narrow net's place, the same tables and terms beside it.
+func BenchmarkXiangqiPerspectiveSearch(b *testing.B) {
+	flags := nnet.Perspective | nnet.SelfAdaptive | nnet.EvolvePST | nnet.EvolveTerms
+	net, err := nnet.RandomXiangqi([]int{nnet.DefaultPerspectiveHidden}, flags, rand.New(rand.NewPCG(1, 3)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	xiangqiNetSearchRate(b, net)
+}
+
+// xiangqiNetSearchRate is BenchmarkXiangqiNetSearch's body for net.
+func xiangqiNetSearchRate(b *testing.B, net *nnet.Net) {
 	eval, err := nnet.NewXiangqiEval(net)
 	if err != nil {
 		b.Fatal(err)
