@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -48,6 +49,7 @@ type DB struct {
 	path     string // the name the database was opened by, for messages
 	sqlName  string // the name SQLite opened, beside which its log lies (resolveName)
 	readOnly bool
+	beside   bool     // opened with Options.Beside
 	lock     *os.File // the flock held by a writer, released by Close
 }
 
@@ -65,6 +67,17 @@ type Options struct {
 	ReadOnly bool
 	// SkipCheck skips the integrity check that a writer runs on open.
 	SkipCheck bool
+	// Beside opens an existing database for a few short writes beside the
+	// daemon that may be writing to it (evolved rate storing a rating):
+	// without the writer's lock, which is there to refuse a second
+	// daemon, and without the writer's integrity check, schema upgrade or
+	// any change to the file's settings. Each write waits for the
+	// daemon's transaction to end (the busy timeout) and commits on its
+	// own. The database must have been opened by a writer of this build's
+	// schema before (it is in WAL mode, its schema current); a user who
+	// cannot make its log files as their owner would is refused, as a
+	// reader would be left to read the file as it is.
+	Beside bool
 }
 
 // Open opens the evolved database at path, creating it (and nothing else)
@@ -86,7 +99,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, statErr)
 	case exists && !info.Mode().IsRegular():
 		return nil, fmt.Errorf("open %s: %w: it is %s, not a regular file", path, ErrNotEvolved, describeMode(info.Mode()))
-	case !exists && opts.ReadOnly:
+	case !exists && (opts.ReadOnly || opts.Beside):
 		return nil, fmt.Errorf("open %s: %w (start one with `evolved run`)", path, ErrNoDatabase)
 	}
 	walMode := false
@@ -96,8 +109,11 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
-	d := &DB{path: path, readOnly: opts.ReadOnly}
-	if !opts.ReadOnly {
+	if opts.Beside && !walMode {
+		return nil, fmt.Errorf("open %s: %w: no writer has opened it yet (start one with `evolved run`)", path, ErrNoDatabase)
+	}
+	d := &DB{path: path, readOnly: opts.ReadOnly, beside: opts.Beside}
+	if !opts.ReadOnly && !opts.Beside {
 		if err := d.takeLock(); err != nil {
 			return nil, err
 		}
@@ -110,10 +126,14 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	d.sqlName = name
 	source := dsn(d.sqlName, opts.ReadOnly)
-	if opts.ReadOnly && walMode {
+	if (opts.ReadOnly || opts.Beside) && walMode {
 		immutable, err := readerFiles(d.sqlName)
 		if err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		if immutable && opts.Beside {
+			return nil, fmt.Errorf("open %s: %w: this user may not write beside its writer (its log files are missing, and only their owner or root may make them)",
+				path, fs.ErrPermission)
 		}
 		if immutable {
 			source += "&immutable=1"
@@ -270,14 +290,14 @@ func (d *DB) prepare(ctx context.Context, opts Options) error {
 		if appID != 0 || tables > 0 {
 			return fmt.Errorf("open %s: %w: application id %#x and %d schema objects (refusing to touch it)", d.path, ErrNotEvolved, appID, tables)
 		}
-		if d.readOnly {
+		if d.readOnly || d.beside {
 			return fmt.Errorf("open %s: %w: empty database", d.path, ErrNoDatabase)
 		}
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("open %s: %w: schema version %d, this build knows up to %d", d.path, ErrTooNew, version, len(migrations))
 	}
-	if !opts.SkipCheck && !d.readOnly && appID == applicationID {
+	if !opts.SkipCheck && !d.readOnly && !d.beside && appID == applicationID {
 		var result string
 		if err := d.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
 			return d.openError(err)
@@ -286,7 +306,7 @@ func (d *DB) prepare(ctx context.Context, opts Options) error {
 			return fmt.Errorf("open %s: %w: %s", d.path, ErrCorrupt, result)
 		}
 	}
-	if d.readOnly {
+	if d.readOnly || d.beside {
 		if version < len(migrations) {
 			return fmt.Errorf("open %s: schema version %d is older than this build's %d; run `evolved run` once to upgrade it", d.path, version, len(migrations))
 		}

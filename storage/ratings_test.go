@@ -2,6 +2,9 @@ package storage_test
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -55,5 +58,72 @@ func TestRatingsAndTheirView(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("rating_history:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestRatingBesideTheWriter checks Options.Beside: with a writer holding
+// the database (its lock, and a transaction open while the rating
+// arrives), a rating is stored beside it once the writer commits, the
+// writer sees it, and a second writer is still refused; a database no
+// writer has opened, or none at all, is refused.
+func TestRatingBesideTheWriter(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.db")
+	db := mustOpen(t, path)
+	st := newRun(t, db, 1)
+	commitGenerations(t, db, st, 2)
+	beside, err := storage.Open(ctx, path, storage.Options{Beside: true})
+	if err != nil {
+		t.Fatalf("open beside the writer: %v", err)
+	}
+	defer beside.Close()
+	if _, err := storage.Open(ctx, path, storage.Options{}); !errors.Is(err, storage.ErrLocked) {
+		t.Errorf("a second writer beside the first: %v, want ErrLocked", err)
+	}
+	// Another connection's transaction holds the write lock for a moment,
+	// as a generation's commit does: the rating waits for it rather than
+	// failing.
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	conn, err := raw.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	committed := make(chan error, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_, err := conn.ExecContext(ctx, "COMMIT")
+		committed <- err
+	}()
+	r := storage.Rating{Game: "draughts", Generation: 1, AgentID: 16, Scale: "s", TC: "untimed", Elo: 700, CI: 50, Games: 20, Seed: 3, CreatedAt: time.Now()}
+	if err := beside.AddRating(ctx, r); err != nil {
+		t.Fatalf("add a rating beside the writer: %v", err)
+	}
+	if err := <-committed; err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	latest, ok, err := db.LatestRating(ctx, "draughts")
+	if err != nil || !ok || latest.Generation != 1 || latest.Elo != 700 {
+		t.Errorf("the writer reads %+v, %v, %v; want the rating stored beside it", latest, ok, err)
+	}
+	for name, p := range map[string]string{"none": filepath.Join(dir, "none.db"), "fresh": filepath.Join(dir, "fresh.db")} {
+		if name == "fresh" {
+			f, err := os.Create(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		}
+		if _, err := storage.Open(ctx, p, storage.Options{Beside: true}); !errors.Is(err, storage.ErrNoDatabase) {
+			t.Errorf("%s: open beside = %v, want ErrNoDatabase", name, err)
+		}
 	}
 }

@@ -468,9 +468,21 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	if err != nil || !regexp.MustCompile(`\nrating game=draughts elo=-?\d+ ci=\d+ games=4 scale=evolved-draughts-1 tc=untimed\n`).Match(out) {
 		t.Errorf("rate the exported agent: %v\n%s", err, out)
 	}
+	// A champion of the database is rated and its rating stored there,
+	// also while a writer (the daemon) holds the database.
+	writer, err := storage.Open(context.Background(), filepath.Join(dir, "evolved.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err = evolvedIn(t, dir, "rate", "--db", "evolved.db", "--generation", "1", "--games", "4").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "champion of generation 1 on evolved-draughts-1") {
-		t.Errorf("rate a champion of the database: %v\n%s", err, out)
+	if err != nil || !strings.Contains(string(out), "champion of generation 1 on evolved-draughts-1") ||
+		!strings.Contains(string(out), "\nstored in evolved.db as generation 1's rating on evolved-draughts-1 (tc untimed)\n") {
+		t.Errorf("rate a champion of the database beside its writer: %v\n%s", err, out)
+	}
+	rated, ok, err := writer.LatestRating(context.Background(), "draughts")
+	writer.Close()
+	if err != nil || !ok || rated.Generation != 1 || rated.Games != 4 || rated.Wins+rated.Draws+rated.Losses != 4 {
+		t.Errorf("the database's latest rating: %+v, %v, %v; want generation 1's, 4 games", rated, ok, err)
 	}
 	out, err = evolvedIn(t, dir, "rate", "--agent", "champion.json", "--game", "chess").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "is a draughts agent, not chess") {
@@ -494,6 +506,9 @@ func TestExportTwiceGivesIdenticalBytes(t *testing.T) {
 	champ, err := db.Champion(context.Background(), "draughts", 1)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if champ.AgentID != rated.AgentID {
+		t.Errorf("the rating is of agent %d, generation 1's champion is %d", rated.AgentID, champ.AgentID)
 	}
 	members, err := db.Members(context.Background(), "draughts", 2)
 	db.Close()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"evolved/agent"
 	"evolved/game"
 	"evolved/games"
 	"evolved/play"
@@ -123,19 +124,35 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd strin
 		}
 		return s, nil
 	}
+	a, err := championFile(ctx, cmd, game, dbPath, generation)
+	if err != nil {
+		return none, err
+	}
+	return championSpec(cmd, k, a, depth)
+}
+
+// championFile reads the champion that --generation (the latest without
+// it) names from the database at dbPath, for the command cmd.
+func championFile(ctx context.Context, cmd, game, dbPath string, generation generationMark) (agent.File, error) {
 	db, err := openReader(ctx, dbPath)
 	if err != nil {
-		return none, fmt.Errorf("%s: %w", cmd, err)
+		return agent.File{}, fmt.Errorf("%s: %w", cmd, err)
 	}
 	defer db.Close()
 	g, err := generation.generation(cmd, "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
 	if err != nil {
-		return none, err
+		return agent.File{}, err
 	}
 	a, err := db.ChampionAgent(ctx, game, g)
 	if err != nil {
-		return none, fmt.Errorf("%s: %w", cmd, err)
+		return agent.File{}, fmt.Errorf("%s: %w", cmd, err)
 	}
+	return a, nil
+}
+
+// championSpec returns the players of the champion a, named by its
+// generation, at depth (0: its own).
+func championSpec[M comparable, S search.Game[M]](cmd string, k games.Kind[M, S], a agent.File, depth int) (player.Spec[M, S], error) {
 	s, err := k.AgentFile(fmt.Sprintf("champion of generation %d", a.Provenance.Generation), a, depth)
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", cmd, err)

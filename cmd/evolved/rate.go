@@ -9,11 +9,15 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
+	"evolved/agent"
 	"evolved/games"
+	"evolved/player"
 	"evolved/progress"
 	"evolved/rating"
 	"evolved/search"
+	"evolved/storage"
 	"evolved/tournament"
 )
 
@@ -56,6 +60,8 @@ func rateCommand(fs *flag.FlagSet) action {
 and fits its Elo by maximum likelihood over all games, with a 95% interval.
 Chess: Stockfish at UCI_Elo levels; xiangqi: Fairy-Stockfish at UCI_Elo levels;
 draughts: the project's own players, fitted once (rating/ladders/*.toml).
+With --db the rating is stored in the database as that champion's, also beside
+a daemon that runs on it, where status, the web site and export --best find it.
 The last line is
   rating game=G elo=E ci=X games=N scale=S tc=T`,
 		players: games.Names(),
@@ -195,8 +201,22 @@ func gameFrom(ctx context.Context, cmd, given, agentFile, dbPath, fallback strin
 func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateRun, stdout, stderr io.Writer, k games.Kind[M, S]) error {
 	ladder, enginePath, clock := s.ladder, s.enginePath, s.clock
 	arena := k.Arena(games.Setup{MaxMoves: ladder.MoveLimit(), OpeningPlies: ladder.Plies()})
-	rated, err := playerSource(ctx, "rate", k, s.agent, s.db, s.spec, s.generation, s.depth)
-	if err != nil {
+	// A champion of a database is read once, before the games: the rating
+	// is stored as that champion's, whatever the daemon commits meanwhile.
+	var champion *agent.Provenance
+	var rated player.Spec[M, S]
+	var err error
+	if s.db != "" {
+		a, err := championFile(ctx, "rate", k.Name, s.db, s.generation)
+		if err != nil {
+			return err
+		}
+		champion = &a.Provenance
+		rated, err = championSpec("rate", k, a, s.depth)
+		if err != nil {
+			return err
+		}
+	} else if rated, err = playerSource(ctx, "rate", k, s.agent, "", s.spec, s.generation, s.depth); err != nil {
 		return err
 	}
 	anchors, err := rating.Opponents(ladder, enginePath, k.Constructors())
@@ -222,10 +242,56 @@ func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateRun, stdo
 	if err != nil {
 		return fmt.Errorf("rate: %w", err)
 	}
-	if s.json {
-		return writeRatingJSON(stdout, ladder, rated.Name, tc, s.seed, res)
+	// Stored first, so that the report says where the rating is.
+	var storeErr error
+	stored := ""
+	if champion != nil {
+		if storeErr = storeRating(ctx, s.db, ratingRow(ladder, tc, s.seed, *champion, res)); storeErr == nil {
+			stored = s.db
+		}
 	}
-	printRating(stdout, ladder, rated.Name, tc, res)
+	if s.json {
+		if err := writeRatingJSON(stdout, ladder, rated.Name, tc, s.seed, res, stored); err != nil {
+			return err
+		}
+	} else {
+		printRating(stdout, ladder, rated.Name, tc, res)
+		if stored != "" {
+			fmt.Fprintf(stdout, "stored in %s as generation %d's rating on %s (tc %s)\n", stored, champion.Generation, ladder.Scale, tc)
+		}
+	}
+	return storeErr
+}
+
+// ratingRow is the rating of the champion whose provenance is p, as the
+// daemon's ratings store theirs.
+func ratingRow[M comparable](ladder *rating.Ladder, tc string, seed uint64, p agent.Provenance, res rating.Report[M]) storage.Rating {
+	row := storage.Rating{Game: ladder.Game, Generation: p.Generation, AgentID: p.AgentID, Scale: ladder.Scale, TC: tc,
+		Elo: res.Rating.Elo, CI: res.Rating.HalfWidth, Games: res.Rating.Games, Seed: seed,
+		Seconds: res.Elapsed.Seconds(), CreatedAt: time.Now()}
+	for _, a := range res.Anchors {
+		row.Wins, row.Draws, row.Losses = row.Wins+a.Wins, row.Draws+a.Draws, row.Losses+a.Losses
+	}
+	return row
+}
+
+// storeRating keeps row in the database at path, beside the daemon if one
+// runs on it (storage.Options.Beside), where status, the web site and
+// export --best find it. The games are played: a stop that arrives now
+// does not keep the rating from its database.
+func storeRating(ctx context.Context, path string, row storage.Rating) error {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	db, err := storage.Open(wctx, path, storage.Options{Beside: true})
+	if err == nil {
+		err = db.AddRating(wctx, row)
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("rate: the rating was not stored in %s: %w", path, err)
+	}
 	return nil
 }
 
@@ -266,6 +332,8 @@ type ratingJSON struct {
 	Advantage float64      `json:"advantage"`
 	Seconds   float64      `json:"seconds"`
 	Anchors   []anchorJSON `json:"anchors"`
+	// Stored names the database the rating was stored in (--db).
+	Stored string `json:"stored,omitempty"`
 }
 
 type anchorJSON struct {
@@ -277,8 +345,8 @@ type anchorJSON struct {
 }
 
 // writeRatingJSON writes the rating as one JSON object.
-func writeRatingJSON[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, seed uint64, res rating.Report[M]) error {
-	out := ratingJSON{Game: ladder.Game, Player: name, Scale: ladder.Scale, TC: tc, Seed: seed,
+func writeRatingJSON[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, seed uint64, res rating.Report[M], stored string) error {
+	out := ratingJSON{Game: ladder.Game, Player: name, Scale: ladder.Scale, TC: tc, Seed: seed, Stored: stored,
 		Elo: round1(res.Rating.Elo), CI: round1(res.Rating.HalfWidth), Games: res.Rating.Games,
 		DrawRatio: math.Round(res.Model.DrawRatio*1000) / 1000, Advantage: round1(res.Model.Advantage), Seconds: res.Elapsed.Seconds()}
 	for _, a := range res.Anchors {
