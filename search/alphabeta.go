@@ -76,6 +76,14 @@ type Result[M comparable] struct {
 	// PV is the principal variation, starting with Move. It is only valid
 	// until the next search.
 	PV []M
+	// SelDepth is the deepest ply the search reached, quiescence and
+	// extensions included (UCI's seldepth).
+	SelDepth int
+	// Hashfull is how full the transposition table is with this search's
+	// entries, in thousandths, sampled from its first thousand entries
+	// (UCI's hashfull); 0 without a table. Set in the reports of
+	// OnIteration only.
+	Hashfull int
 }
 
 // plyState is the per-ply scratch space of a search.
@@ -109,6 +117,7 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	tech  Technique    // the techniques on, less those the game cannot use
 
 	nodes    int64
+	seldepth int // the deepest ply reached in this search
 	stopped  bool
 	deadline time.Time
 	ctx      context.Context
@@ -228,7 +237,7 @@ func (ab *AlphaBeta[M, S]) prepare(s S) {
 // completed unless ctx is already done).
 func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	start := time.Now()
-	ab.ctx, ab.nodes, ab.stopped = ctx, 0, false
+	ab.ctx, ab.nodes, ab.seldepth, ab.stopped = ctx, 0, 0, false
 	ab.deadline = time.Time{}
 	if ab.opts.Time > 0 {
 		ab.deadline = start.Add(ab.opts.Time)
@@ -269,14 +278,17 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 			res.Move = res.PV[0]
 		}
 		if ab.report != nil && !ab.stopped {
-			res.Nodes, res.Elapsed = ab.nodes, time.Since(start)
+			res.Nodes, res.Elapsed, res.SelDepth = ab.nodes, time.Since(start), ab.seldepth
+			if ab.table != nil {
+				res.Hashfull = ab.table.permill()
+			}
 			ab.report(res)
 		}
 		if ab.stopped || IsWin(score) || ab.softStop(time.Since(start), stable) {
 			break
 		}
 	}
-	res.Nodes, res.Elapsed = ab.nodes, time.Since(start)
+	res.Nodes, res.Elapsed, res.SelDepth = ab.nodes, time.Since(start), ab.seldepth
 	return res
 }
 
@@ -372,6 +384,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	ps := &ab.plies[ply]
 	ps.pv = ps.pv[:0]
 	ab.nodes++
+	ab.seldepth = max(ab.seldepth, ply)
 	if ab.nodes&1023 == 0 {
 		ab.checkLimits()
 	}
@@ -631,6 +644,7 @@ func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) in
 	ps := &ab.plies[ply]
 	ps.pv = ps.pv[:0]
 	ab.nodes++
+	ab.seldepth = max(ab.seldepth, ply)
 	if ab.nodes&1023 == 0 {
 		ab.checkLimits()
 	}

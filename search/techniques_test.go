@@ -156,3 +156,52 @@ func TestTechniquesKeepMatesExact(t *testing.T) {
 		}
 	}
 }
+
+// TestSelDepthAndHashfull checks the figures a UCI engine prints beside
+// each iteration: without quiescence or extensions the deepest ply is the
+// depth; with quiescence it goes past it where captures are; the table's
+// fill is this search's share of the entries, and 0 after Reset.
+func TestSelDepthAndHashfull(t *testing.T) {
+	kiwipete := "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	for _, c := range []struct {
+		fen   string
+		quiet bool
+		want  func(int) bool
+		what  string
+	}{
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, func(d int) bool { return d == 3 }, "3"},
+		{kiwipete, true, func(d int) bool { return d > 3 && d < maxPly }, "beyond 3"},
+	} {
+		g := chess.NewGame(mustFEN(t, c.fen), chess.DefaultRules())
+		ab := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 3, Quiescence: c.quiet, Techniques: None, TableBits: 12})
+		var reported []Result[cm]
+		ab.OnIteration(func(r Result[cm]) { reported = append(reported, r) })
+		res := ab.Search(context.Background(), g)
+		if !c.want(res.SelDepth) {
+			t.Errorf("%s, quiescence %v: seldepth %d at depth 3, want %s", c.fen, c.quiet, res.SelDepth, c.what)
+		}
+		last := reported[len(reported)-1]
+		if last.SelDepth != res.SelDepth || last.Hashfull <= 0 || last.Hashfull > 1000 {
+			t.Errorf("%s: the last report's seldepth %d (search %d), hashfull %d; want the same seldepth and 1..1000", c.fen, last.SelDepth, res.SelDepth, last.Hashfull)
+		}
+		for i := 1; i < len(reported); i++ {
+			if reported[i].Hashfull < reported[i-1].Hashfull {
+				t.Errorf("%s: hashfull fell from %d to %d between iterations", c.fen, reported[i-1].Hashfull, reported[i].Hashfull)
+			}
+		}
+	}
+	tb := newTable[cm](4) // 16 entries, all sampled
+	if got := tb.permill(); got != 0 {
+		t.Errorf("an empty table is %d‰ full", got)
+	}
+	for k := range uint64(4) {
+		tb.store(k|k<<40, 0, 0, 1, 0, boundExact)
+	}
+	if got := tb.permill(); got != 250 {
+		t.Errorf("4 of 16 entries: %d‰, want 250", got)
+	}
+	tb.age()
+	if got := tb.permill(); got != 0 {
+		t.Errorf("after a new search began: %d‰, want 0 (the entries are an older search's)", got)
+	}
+}

@@ -104,6 +104,23 @@ func (t *table[M]) store(key uint64, move M, score, depth, ply int, b bound) {
 	}
 }
 
+// permill returns how many of the table's first thousand entries (all of
+// them in a smaller table) hold a result of the current search, per
+// thousand entries sampled, as UCI's hashfull counts.
+func (t *table[M]) permill() int {
+	n, full := 0, 0
+	for i := 0; i < len(t.buckets) && n < 1000; i++ {
+		for j := range t.buckets[i] {
+			e := &t.buckets[i][j]
+			if e.bound() != boundNone && e.generation() == t.generation {
+				full++
+			}
+			n++
+		}
+	}
+	return full * 1000 / n
+}
+
 // worth ranks an entry for replacement: empty entries are worth nothing,
 // entries of earlier searches less than this search's, then by depth.
 func (t *table[M]) worth(e *ttEntry[M]) int {

@@ -131,6 +131,8 @@ func (s *Server) command(ctx context.Context, line string) bool {
 		s.say("option name Hash type spin default 16 min 1 max 4096")
 		s.say("option name Depth type spin default %d min 1 max 30", s.depth)
 		s.say("option name UCI_Chess960 type check default false")
+		s.say("option name Ponder type check default false")
+		s.say("option name Clear Hash type button")
 		s.say("uciok")
 	case "isready":
 		s.say("readyok")
@@ -182,6 +184,12 @@ func (s *Server) setOption(args []string) {
 		s.depth = d
 	case "uci_chess960":
 		s.chess960 = strings.EqualFold(strings.TrimSpace(value), "true")
+	case "ponder":
+		// GUIs set it to say they will send go ponder; the engine ponders
+		// whenever told to, so there is nothing to keep.
+	case "clear hash":
+		s.stop()
+		s.searcher.Reset()
 	default:
 		s.say("info string unknown option %q", name)
 	}
@@ -367,7 +375,8 @@ func (s *Server) info(g *chess.Game, r search.Result[chess.Move], elapsed time.D
 		p = p.Play(m)
 	}
 	ms := max(elapsed.Milliseconds(), 1)
-	s.say("info depth %d score %s nodes %d nps %d time %d pv %s", r.Depth, score, r.Nodes, r.Nodes*1000/ms, ms, strings.Join(pv, " "))
+	s.say("info depth %d seldepth %d score %s nodes %d nps %d hashfull %d time %d pv %s",
+		r.Depth, r.SelDepth, score, r.Nodes, r.Nodes*1000/ms, r.Hashfull, ms, strings.Join(pv, " "))
 }
 
 // ponderHit turns a ponder search into a timed one: the opponent played

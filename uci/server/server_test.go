@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +89,8 @@ func TestHandshakeAndSearch(t *testing.T) {
 	g.send("uci")
 	g.expect("id name test", time.Second)
 	g.expect("option name Hash type spin", time.Second)
+	g.expect("option name Ponder type check default false", time.Second)
+	g.expect("option name Clear Hash type button", time.Second)
 	g.expect("uciok", time.Second)
 	g.send("setoption name Hash value 32")
 	g.send("isready")
@@ -94,11 +98,59 @@ func TestHandshakeAndSearch(t *testing.T) {
 	g.send("ucinewgame")
 	g.send("position startpos moves e2e4 e7e5")
 	g.send("go depth 2")
-	g.expect("info depth 2 score cp", 10*time.Second)
+	info := g.expect("info depth 2 ", 10*time.Second)
+	if m := infoLine.FindStringSubmatch(info); m == nil || atoi(m[1]) < 2 || atoi(m[2]) > 1000 {
+		t.Errorf("%q: want depth, seldepth (at least the depth), score, nodes, nps, hashfull (0 to 1000), time and pv", info)
+	}
 	best := g.expect("bestmove ", 10*time.Second)
 	p, _ := chess.ParseFEN("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
 	if _, err := p.ParseUCI(strings.Fields(best)[1], false); err != nil {
 		t.Errorf("%s: not a legal move: %v", best, err)
+	}
+}
+
+// infoLine is an iteration's info line: seldepth and hashfull captured.
+var infoLine = regexp.MustCompile(`^info depth \d+ seldepth (\d+) score (?:cp|mate) -?\d+ nodes \d+ nps \d+ hashfull (\d+) time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`)
+
+// atoi is strconv.Atoi for the digits a regexp matched.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// TestClearHashForgets checks the Clear Hash button: a search after it
+// visits exactly the nodes the same search visits in a fresh engine, where
+// without it what the previous searches left in the table and the move
+// ordering changes the count. The Ponder option GUIs set is accepted.
+func TestClearHashForgets(t *testing.T) {
+	nodes := func(g *gui) string {
+		g.send("position startpos moves d2d4 d7d5 c2c4")
+		g.send("go depth 4")
+		last := ""
+		for {
+			line := g.expect("", 20*time.Second)
+			if strings.HasPrefix(line, "bestmove") {
+				return last
+			}
+			if f := strings.Fields(line); len(f) > 9 && f[1] == "depth" && f[8] == "nodes" {
+				last = "depth " + f[2] + " nodes " + f[9]
+			}
+		}
+	}
+	fresh := nodes(startServer(t))
+	g := startServer(t)
+	g.send("setoption name Ponder value true")
+	g.send("position startpos moves e2e4 c7c5 g1f3")
+	g.send("go depth 5")
+	g.expect("bestmove ", 20*time.Second)
+	warm := nodes(g)
+	g.send("setoption name Clear Hash")
+	cleared := nodes(g)
+	if cleared != fresh {
+		t.Errorf("after Clear Hash: %s, want a fresh engine's %s", cleared, fresh)
+	}
+	if warm == fresh {
+		t.Errorf("without Clear Hash the search counted as a fresh one (%s): the test cannot tell", warm)
 	}
 }
 
@@ -124,7 +176,9 @@ func TestClockAndMate(t *testing.T) {
 	g.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
 	start := time.Now()
 	g.send("go wtime 2000 btime 2000 winc 0 binc 0")
-	g.expect("info depth 1 score mate 1", 5*time.Second)
+	if info := g.expect("info depth 1 ", 5*time.Second); !strings.Contains(info, " score mate 1 ") {
+		t.Errorf("%q, want score mate 1", info)
+	}
 	best := g.expect("bestmove ", 5*time.Second)
 	if best != "bestmove a1a8" {
 		t.Errorf("%q, want bestmove a1a8", best)
