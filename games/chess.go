@@ -20,13 +20,9 @@ func Chess() Kind[chess.Move, *chess.Game] {
 	rules := func(s Setup, pos chess.Position) chess.Rules {
 		return chess.Rules{MaxMoves: s.MaxMoves, FiftyMoveRule: true, Chess960: !pos.ClassicalCastling()}
 	}
-	newGame := func(fen string, s Setup) (*chess.Game, error) {
-		pos, err := chessPosition(fen)
-		if err != nil {
-			return nil, err
-		}
-		return chess.NewGame(pos, rules(s, pos)), nil
-	}
+	newGame := newGameOf(chessPosition, func(pos chess.Position, s Setup) *chess.Game {
+		return chess.NewGame(pos, rules(s, pos))
+	})
 	fen := func(g *chess.Game) string {
 		p := g.Position()
 		return p.FEN()
@@ -118,8 +114,5 @@ func Chess() Kind[chess.Move, *chess.Game] {
 // chessPosition reads fen (FEN, X-FEN or Shredder-FEN), the start position
 // when fen is "".
 func chessPosition(fen string) (chess.Position, error) {
-	if fen == "" {
-		return chess.Start(), nil
-	}
-	return chess.ParseFEN(fen)
+	return positionOr(fen, chess.Start, chess.ParseFEN)
 }

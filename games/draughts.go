@@ -14,13 +14,9 @@ import (
 // moves first, men 100 and kings 150 for material:D, PDN records, and the
 // Blondie24 nets.
 func Draughts() Kind[draughts.Move, *draughts.Game] {
-	newGame := func(fen string, s Setup) (*draughts.Game, error) {
-		pos, err := draughtsPosition(fen)
-		if err != nil {
-			return nil, err
-		}
-		return draughts.NewGame(pos, draughts.Rules{MaxMoves: s.MaxMoves}), nil
-	}
+	newGame := newGameOf(draughtsPosition, func(pos draughts.Position, s Setup) *draughts.Game {
+		return draughts.NewGame(pos, draughts.Rules{MaxMoves: s.MaxMoves})
+	})
 	return Kind[draughts.Move, *draughts.Game]{
 		Name:         DraughtsName,
 		Sides:        [2]string{"black", "white"},
@@ -69,8 +65,5 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 
 // draughtsPosition reads fen, the start position when fen is "".
 func draughtsPosition(fen string) (draughts.Position, error) {
-	if fen == "" {
-		return draughts.Start(), nil
-	}
-	return draughts.ParseFEN(fen)
+	return positionOr(fen, draughts.Start, draughts.ParseFEN)
 }

@@ -75,3 +75,26 @@ func TestMoveTextOf(t *testing.T) {
 		t.Errorf(`moveTextOf(...)("bad", nil) = %q, %v, want "", errFEN`, got, err)
 	}
 }
+
+func TestPositionOr(t *testing.T) {
+	start := func() int { return -1 }
+	for _, c := range []struct {
+		fen  string
+		want int
+		err  error
+	}{{"", -1, nil}, {"abc", 3, nil}, {"bad", 0, errFEN}} {
+		if got, err := positionOr(c.fen, start, testPosition); got != c.want || err != c.err {
+			t.Errorf("positionOr(%q) = %d, %v, want %d, %v", c.fen, got, err, c.want, c.err)
+		}
+	}
+}
+
+func TestNewGameOf(t *testing.T) {
+	newGame := newGameOf(testPosition, func(p int, s Setup) *[2]int { return &[2]int{p, s.MaxMoves} })
+	if got, err := newGame("abcd", Setup{MaxMoves: 7}); err != nil || got == nil || *got != [2]int{4, 7} {
+		t.Errorf(`newGameOf(...)("abcd", MaxMoves 7) = %v, %v, want &[4 7], nil`, got, err)
+	}
+	if got, err := newGame("bad", Setup{}); got != nil || err != errFEN {
+		t.Errorf(`newGameOf(...)("bad") = %v, %v, want nil, errFEN`, got, err)
+	}
+}

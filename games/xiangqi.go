@@ -15,13 +15,9 @@ import (
 // with moves in coordinates, the classic program's players beside the
 // material ones, and the nets with evolved piece values, tables and terms.
 func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
-	newGame := func(fen string, s Setup) (*xiangqi.Game, error) {
-		pos, err := xiangqiPosition(fen)
-		if err != nil {
-			return nil, err
-		}
-		return xiangqi.NewGame(pos, xiangqi.Rules{MaxMoves: s.MaxMoves}), nil
-	}
+	newGame := newGameOf(xiangqiPosition, func(pos xiangqi.Position, s Setup) *xiangqi.Game {
+		return xiangqi.NewGame(pos, xiangqi.Rules{MaxMoves: s.MaxMoves})
+	})
 	return Kind[xiangqi.Move, *xiangqi.Game]{
 		Name:         XiangqiName,
 		Sides:        [2]string{"red", "black"},
@@ -78,8 +74,5 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 
 // xiangqiPosition reads fen, the start position when fen is "".
 func xiangqiPosition(fen string) (xiangqi.Position, error) {
-	if fen == "" {
-		return xiangqi.Start(), nil
-	}
-	return xiangqi.ParseFEN(fen)
+	return positionOr(fen, xiangqi.Start, xiangqi.ParseFEN)
 }
