@@ -33,3 +33,14 @@ func TestErrorf(t *testing.T) {
 		}
 	}
 }
+
+func TestParsed(t *testing.T) {
+	errKind := errors.New("kind")
+	if v, err := Parsed("g: parse X", "in", 7, nil); v != 7 || err != nil {
+		t.Errorf("Parsed(7, nil) = %d, %v, want 7, nil", v, err)
+	}
+	v, err := Parsed("g: parse X", "in", 7, Errorf(errKind, "bad %d", 1))
+	if want := `g: parse X "in": bad 1`; v != 0 || err == nil || err.Error() != want || !errors.Is(err, errKind) {
+		t.Errorf("Parsed(7, Errorf) = %d, %v, want 0 and %q wrapping the kind", v, err, want)
+	}
+}

@@ -107,10 +107,7 @@ const pieceLetters = "PNBRQKpnbrqk"
 // input.
 func ParseFEN(s string) (Position, error) {
 	p, err := parseFEN(s)
-	if err != nil {
-		return Position{}, fmt.Errorf("chess: parse FEN %q: %w", s, err)
-	}
-	return p, nil
+	return game.Parsed("chess: parse FEN", s, p, err)
 }
 
 func parseFEN(s string) (Position, *game.Error) {

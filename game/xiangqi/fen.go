@@ -1,7 +1,6 @@
 package xiangqi
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -41,10 +40,7 @@ func Start() Position { return startPos }
 // ParseFEN does not panic on any input.
 func ParseFEN(s string) (Position, error) {
 	p, err := parseFEN(s)
-	if err != nil {
-		return Position{}, fmt.Errorf("xiangqi: parse FEN %q: %w", s, err)
-	}
-	return p, nil
+	return game.Parsed("xiangqi: parse FEN", s, p, err)
 }
 
 func parseFEN(s string) (Position, *game.Error) {
