@@ -44,15 +44,11 @@ terms, each as its weight, its unit and what a count of its feature is worth.`,
 				return fmt.Errorf("show: %w", err)
 			}
 		} else {
-			db, err := openReader(ctx, *dbPath)
-			if err != nil {
-				return fmt.Errorf("show: %w", err)
-			}
-			defer db.Close()
-			g, err := gameOf(ctx, db, "show", *game)
+			db, g, err := openRun(ctx, "show", *dbPath, *game)
 			if err != nil {
 				return err
 			}
+			defer db.Close()
 			generation, err := generationFlag.generation("show", "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, g) })
 			if err != nil {
 				return err

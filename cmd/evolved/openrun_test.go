@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"evolved/storage"
+)
+
+// TestOpenRun checks the errors of openRun, which every command that reads
+// a run from a database opens it with: a missing file names the command
+// and wraps storage.ErrNoDatabase; an empty database says how to start a
+// run and leaves nothing open; a --game given is checked and lower-cased.
+func TestOpenRun(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.db")
+	if db, _, err := openRun(ctx, "show", missing, ""); db != nil || !errors.Is(err, storage.ErrNoDatabase) || !strings.HasPrefix(err.Error(), "show: ") {
+		t.Errorf("openRun(missing) = %v, %v; want no database and a show: error wrapping storage.ErrNoDatabase", db, err)
+	}
+
+	path := filepath.Join(dir, "evolved.db")
+	db, err := storage.Open(ctx, path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	want := "plot: " + path + " holds no run yet (start one with `evolved run --db " + path + "`)"
+	if db, _, err := openRun(ctx, "plot", path, ""); db != nil || err == nil || err.Error() != want {
+		t.Errorf("openRun(empty) = %v, %v; want no database and %q", db, err, want)
+	}
+	var usage *usageError
+	if db, _, err := openRun(ctx, "plot", path, "go"); db != nil || !errors.As(err, &usage) {
+		t.Errorf("openRun(--game go) = %v, %v; want no database and a usage error", db, err)
+	}
+	db, game, err := openRun(ctx, "plot", path, "Chess")
+	if err != nil || game != "chess" {
+		t.Fatalf("openRun(--game Chess) = %q, %v; want chess", game, err)
+	}
+	db.Close()
+}
