@@ -76,6 +76,19 @@ func ParseFENBoard(field string, files, ranks int, unit string, syntax error, is
 	return nil
 }
 
+// ParseFENSide reads the side-to-move field of a FEN: w (or W) for the
+// first player, b (or B) for the second. Its error wraps syntax and ends
+// with want ("want w or b").
+func ParseFENSide(field string, syntax error, want string) (Player, *Error) {
+	switch field {
+	case "w", "W":
+		return First, nil
+	case "b", "B":
+		return Second, nil
+	}
+	return First, Errorf(syntax, "side to move %q, %s", field, want)
+}
+
 // ParseFENClocks reads the clocks of a FEN split into fields: the halfmove
 // clock, fields[4], and the move number, fields[5], where present (0 and
 // 1 where not; a move number of 0, where some writers start, reads as 1).

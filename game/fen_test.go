@@ -80,3 +80,24 @@ func TestFENBoard(t *testing.T) {
 		}
 	}
 }
+
+func TestParseFENSide(t *testing.T) {
+	syntax := errors.New("syntax")
+	for _, tc := range []struct {
+		field string
+		want  Player
+		err   string // "" for none
+	}{
+		{"w", First, ""}, {"W", First, ""}, {"b", Second, ""}, {"B", Second, ""},
+		{"r", First, `side to move "r", want w or b`},
+		{"", First, `side to move "", want w or b`},
+	} {
+		got, err := ParseFENSide(tc.field, syntax, "want w or b")
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("ParseFENSide(%q) = %v, %v, want %v, nil", tc.field, got, err, tc.want)
+		case tc.err != "" && (err == nil || err.Error() != tc.err || !errors.Is(err, syntax)):
+			t.Errorf("ParseFENSide(%q) error %v, want %q wrapping the syntax error", tc.field, err, tc.err)
+		}
+	}
+}

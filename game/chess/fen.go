@@ -128,13 +128,9 @@ func parseFEN(s string) (Position, *game.Error) {
 	if err := game.ParseFENBoard(fields[0], 8, 8, "squares", ErrSyntax, isPiece, put); err != nil {
 		return Position{}, err
 	}
-	switch fields[1] {
-	case "w", "W":
-		p.side = White
-	case "b", "B":
-		p.side = Black
-	default:
-		return Position{}, game.Errorf(ErrSyntax, "side to move %q, want w or b", fields[1])
+	var err *game.Error
+	if p.side, err = game.ParseFENSide(fields[1], ErrSyntax, "want w or b"); err != nil {
+		return Position{}, err
 	}
 	if err := p.checkMaterial(); err != nil {
 		return Position{}, err
@@ -145,7 +141,6 @@ func parseFEN(s string) (Position, *game.Error) {
 	if err := p.parseEnPassant(fields[3]); err != nil {
 		return Position{}, err
 	}
-	var err *game.Error
 	if p.rule50, p.fullmove, err = game.ParseFENClocks(fields, ErrSyntax, "fullmove number"); err != nil {
 		return Position{}, err
 	}

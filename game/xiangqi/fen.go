@@ -84,20 +84,15 @@ func parseFEN(s string) (Position, *game.Error) {
 			return Position{}, game.Errorf(ErrInvalidPosition, "no %s general", colorName(c))
 		}
 	}
-	switch fields[1] {
-	case "w", "W":
-		p.side = Red
-	case "b", "B":
-		p.side = Black
-	default:
-		return Position{}, game.Errorf(ErrSyntax, "side to move %q, want w (Red) or b (Black)", fields[1])
+	var err *game.Error
+	if p.side, err = game.ParseFENSide(fields[1], ErrSyntax, "want w (Red) or b (Black)"); err != nil {
+		return Position{}, err
 	}
 	for i, name := range []string{"castling", "en passant"} {
 		if len(fields) > 2+i && fields[2+i] != "-" {
 			return Position{}, game.Errorf(ErrSyntax, "%s field %q, want -", name, fields[2+i])
 		}
 	}
-	var err *game.Error
 	if p.halfmove, p.fullmove, err = game.ParseFENClocks(fields, ErrSyntax, "move number"); err != nil {
 		return Position{}, err
 	}
