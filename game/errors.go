@@ -36,3 +36,14 @@ func Parsed[T any](op, input string, v T, err *Error) (T, error) {
 	}
 	return v, nil
 }
+
+// ParsedIn is Parsed for text read in a position, such as a move: the
+// message also names the position by the FEN that fen returns, which is
+// called only for an error: `op "input" in FEN: err`.
+func ParsedIn[T any](op, input string, fen func() string, v T, err *Error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("%s %q in %s: %w", op, input, fen(), err)
+	}
+	return v, nil
+}
