@@ -42,3 +42,35 @@ func TestOpenRun(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestOpenChampion checks that openChampion names the command when the
+// database is missing, gives -1 (the latest) for an unset mark, and that
+// a mark in hours asks the run's champions, here of a game the database
+// has no run of, with nothing left open.
+func TestOpenChampion(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var latest generationMark
+	if db, _, _, err := openChampion(ctx, "export", filepath.Join(dir, "missing.db"), "", &latest); db != nil || !errors.Is(err, storage.ErrNoDatabase) || !strings.HasPrefix(err.Error(), "export: ") {
+		t.Errorf("openChampion(missing) = %v, %v; want no database and an export: error wrapping storage.ErrNoDatabase", db, err)
+	}
+
+	path := filepath.Join(dir, "evolved.db")
+	db, err := storage.Open(ctx, path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, game, generation, err := openChampion(ctx, "show", path, "draughts", &latest)
+	if err != nil || game != "draughts" || generation != -1 {
+		t.Fatalf("openChampion(unset mark) = %q, %d, %v; want draughts, -1 (the latest), nil", game, generation, err)
+	}
+	db.Close()
+	var hours generationMark
+	if err := hours.Set("2h"); err != nil {
+		t.Fatal(err)
+	}
+	if db, _, _, err := openChampion(ctx, "show", path, "draughts", &hours); db != nil || !errors.Is(err, storage.ErrNoRun) {
+		t.Errorf("openChampion(--generation 2h) = %v, %v; want no database and an error wrapping storage.ErrNoRun", db, err)
+	}
+}

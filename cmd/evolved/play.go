@@ -13,7 +13,6 @@ import (
 	"evolved/play"
 	"evolved/player"
 	"evolved/search"
-	"evolved/storage"
 )
 
 // playCommand implements `evolved play`.
@@ -123,15 +122,11 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd strin
 		}
 		return s, nil
 	}
-	db, err := openReader(ctx, dbPath)
-	if err != nil {
-		return none, fmt.Errorf("%s: %w", cmd, err)
-	}
-	defer db.Close()
-	g, err := generation.generation(cmd, "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
+	db, _, g, err := openChampion(ctx, cmd, dbPath, game, &generation)
 	if err != nil {
 		return none, err
 	}
+	defer db.Close()
 	a, err := db.ChampionAgent(ctx, game, g)
 	if err != nil {
 		return none, fmt.Errorf("%s: %w", cmd, err)

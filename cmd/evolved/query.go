@@ -65,6 +65,21 @@ func openRun(ctx context.Context, cmd, path, given string) (*storage.DB, string,
 	return db, game, nil
 }
 
+// openChampion is openRun followed by the generation whose champion the
+// --generation mark m names in that run: the latest (-1) when m is unset.
+func openChampion(ctx context.Context, cmd, path, given string, m *generationMark) (*storage.DB, string, int, error) {
+	db, game, err := openRun(ctx, cmd, path, given)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	generation, err := m.generation(cmd, "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
+	if err != nil {
+		db.Close()
+		return nil, "", 0, err
+	}
+	return db, game, generation, nil
+}
+
 // statusCommand implements `evolved status`.
 func statusCommand(fs *flag.FlagSet) action {
 	dbPath := new(string)
@@ -196,15 +211,11 @@ where generation = N" lists a generation's), to measure agents that were not cha
 		if err := checkOutput("export", "-o", *out, *dbPath); err != nil {
 			return err
 		}
-		db, game, err := openRun(ctx, "export", *dbPath, *game)
+		db, game, generation, err := openChampion(ctx, "export", *dbPath, *game, &generationFlag)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		generation, err := generationFlag.generation("export", "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
-		if err != nil {
-			return err
-		}
 		var rated string
 		if *best {
 			if generation, rated, err = bestGeneration(ctx, db, game); err != nil {
