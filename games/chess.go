@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"evolved/distill"
 	"evolved/game"
 	"evolved/game/chess"
 	"evolved/nnet"
@@ -88,8 +89,11 @@ func Chess() Kind[chess.Move, *chess.Game] {
 		Divide: divideOf(chessPosition, chess.Divide, func(p chess.Position, m chess.Move) string {
 			return p.FormatUCI(m, !p.ClassicalCastling())
 		}),
-		Distill: chessDistill,
-		Scorer:  fenScorer(chessScorer, chess.ParseFEN),
+		// The linear weights fitted (package distill).
+		Distill: distillOf(chessPosition, func(start chess.Position, moves []chess.Move, r game.Result) distill.Game {
+			return distill.Game{Start: start, Moves: moves, Result: r}
+		}, chessScorer, distill.Fit),
+		Scorer: fenScorer(chessScorer, chess.ParseFEN),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"evolved/distill"
+	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/player"
@@ -50,9 +52,12 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 			return draughts.WritePDN(w, draughts.PDNGame{Tags: pgnTags(rec.Tags), Start: start, Moves: rec.Moves, Result: rec.Result})
 		}),
 		ResultTag: draughts.ResultString,
-		Distill:   draughtsDistill,
-		Scorer:    fenScorer(draughtsScorer, draughts.ParseFEN),
-		Perft:     perftOf(draughtsPosition, draughts.Perft),
+		// The whole net fitted (distill.FitDraughts).
+		Distill: distillOf(draughtsPosition, func(start draughts.Position, moves []draughts.Move, r game.Result) distill.DraughtsGame {
+			return distill.DraughtsGame{Start: start, Moves: moves, Result: r}
+		}, draughtsScorer, distill.FitDraughts),
+		Scorer: fenScorer(draughtsScorer, draughts.ParseFEN),
+		Perft:  perftOf(draughtsPosition, draughts.Perft),
 		Divide: divideOf(draughtsPosition, draughts.Divide, func(p draughts.Position, m draughts.Move) string {
 			return p.FormatMove(m)
 		}),

@@ -1,6 +1,7 @@
 package games
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"evolved/distill"
+	"evolved/game"
 	"evolved/game/pgn"
+	"evolved/nnet"
+	"evolved/tournament"
 )
 
 func TestTagPairs(t *testing.T) {
@@ -96,5 +101,41 @@ func TestNewGameOf(t *testing.T) {
 	}
 	if got, err := newGame("bad", Setup{}); got != nil || err != errFEN {
 		t.Errorf(`newGameOf(...)("bad") = %v, %v, want nil, errFEN`, got, err)
+	}
+}
+
+// TestDistillOf checks that distillOf hands fit one input a game, made
+// from its start, moves and result, and a scorer of searchOf's for each
+// worker, and that a start position that does not read names its game.
+func TestDistillOf(t *testing.T) {
+	type input struct {
+		start int
+		moves []int
+		r     game.Result
+	}
+	searchOf := func(_ *nnet.Net, nodes int64) (func(context.Context, int) (float64, error), error) {
+		return func(_ context.Context, p int) (float64, error) { return float64(p) + float64(nodes), nil }, nil
+	}
+	var got []input
+	var scored float64
+	fit := func(ctx context.Context, net *nnet.Net, in []input, newScorer func() func(context.Context, int) (float64, error), _ distill.Options) (*nnet.Net, distill.Report, error) {
+		got = in
+		v, err := newScorer()(ctx, 1)
+		scored = v
+		return net, distill.Report{Games: len(in)}, err
+	}
+	run := distillOf(testPosition, func(start int, moves []int, r game.Result) input { return input{start, moves, r} }, searchOf, fit)
+	games := []tournament.Record[int]{
+		{Start: "ab", Moves: []int{1}, Outcome: game.Outcome{Result: game.Draw}},
+		{Start: "abc", Moves: []int{2, 3}, Outcome: game.Outcome{Result: game.FirstWins}},
+	}
+	_, rep, err := run(context.Background(), nil, games, 10, distill.Options{})
+	want := []input{{2, []int{1}, game.Draw}, {3, []int{2, 3}, game.FirstWins}}
+	if err != nil || rep.Games != 2 || !reflect.DeepEqual(got, want) || scored != 11 {
+		t.Errorf("distillOf: fit saw %v, scored %g, reported %+v, %v; want %v, 11, 2 games, nil", got, scored, rep, err, want)
+	}
+	games[1].Start = "bad"
+	if _, _, err := run(context.Background(), nil, games, 10, distill.Options{}); !errors.Is(err, errFEN) || err.Error() != "distill: game 1: fen" {
+		t.Errorf("distillOf with a bad start = %v, want %q wrapping errFEN", err, "distill: game 1: fen")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"evolved/distill"
 	"evolved/game"
 	"evolved/game/xiangqi"
 	"evolved/nnet"
@@ -59,8 +60,10 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 		Divide: divideOf(xiangqiPosition, xiangqi.Divide, func(p xiangqi.Position, m xiangqi.Move) string {
 			return p.FormatUCI(m)
 		}),
-		Distill: xiangqiDistill,
-		Scorer:  fenScorer(xiangqiScorer, xiangqi.ParseFEN),
+		Distill: distillOf(xiangqiPosition, func(start xiangqi.Position, moves []xiangqi.Move, r game.Result) distill.XiangqiGame {
+			return distill.XiangqiGame{Start: start, Moves: moves, Result: r}
+		}, xiangqiScorer, distill.FitXiangqi),
+		Scorer: fenScorer(xiangqiScorer, xiangqi.ParseFEN),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
