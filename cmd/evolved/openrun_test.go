@@ -22,12 +22,7 @@ func TestOpenRun(t *testing.T) {
 		t.Errorf("openRun(missing) = %v, %v; want no database and a show: error wrapping storage.ErrNoDatabase", db, err)
 	}
 
-	path := filepath.Join(dir, "evolved.db")
-	db, err := storage.Open(ctx, path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	path := emptyDatabase(t, dir)
 	want := "plot: " + path + " holds no run yet (start one with `evolved run --db " + path + "`)"
 	if db, _, err := openRun(ctx, "plot", path, ""); db != nil || err == nil || err.Error() != want {
 		t.Errorf("openRun(empty) = %v, %v; want no database and %q", db, err, want)
@@ -55,12 +50,7 @@ func TestOpenChampion(t *testing.T) {
 		t.Errorf("openChampion(missing) = %v, %v; want no database and an export: error wrapping storage.ErrNoDatabase", db, err)
 	}
 
-	path := filepath.Join(dir, "evolved.db")
-	db, err := storage.Open(ctx, path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	path := emptyDatabase(t, dir)
 	db, game, generation, err := openChampion(ctx, "show", path, "draughts", &latest)
 	if err != nil || game != "draughts" || generation != -1 {
 		t.Fatalf("openChampion(unset mark) = %q, %d, %v; want draughts, -1 (the latest), nil", game, generation, err)
@@ -73,4 +63,17 @@ func TestOpenChampion(t *testing.T) {
 	if db, _, _, err := openChampion(ctx, "show", path, "draughts", &hours); db != nil || !errors.Is(err, storage.ErrNoRun) {
 		t.Errorf("openChampion(--generation 2h) = %v, %v; want no database and an error wrapping storage.ErrNoRun", db, err)
 	}
+}
+
+// emptyDatabase creates an evolved database without a run in dir and
+// returns its path.
+func emptyDatabase(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "evolved.db")
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	return path
 }
