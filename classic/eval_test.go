@@ -45,27 +45,14 @@ func expandRanks(fen string) []string {
 
 // joinRanks is the inverse of expandRanks.
 func joinRanks(rows []string) string {
-	var out []string
-	for _, row := range rows {
-		var b strings.Builder
-		empty := 0
-		for _, ch := range row {
-			if ch == '.' {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteRune(ch)
+	var b strings.Builder
+	game.WriteFENBoard(&b, xiangqi.Files, len(rows), func(f, r int) byte {
+		if ch := rows[len(rows)-1-r][f]; ch != '.' {
+			return ch
 		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		out = append(out, b.String())
-	}
-	return strings.Join(out, "/")
+		return 0
+	})
+	return b.String()
 }
 
 // flipColours returns the position with the colours swapped and the board

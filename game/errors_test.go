@@ -33,3 +33,27 @@ func TestErrorf(t *testing.T) {
 		}
 	}
 }
+
+func TestParsed(t *testing.T) {
+	errKind := errors.New("kind")
+	if v, err := Parsed("g: parse X", "in", 7, nil); v != 7 || err != nil {
+		t.Errorf("Parsed(7, nil) = %d, %v, want 7, nil", v, err)
+	}
+	v, err := Parsed("g: parse X", "in", 7, Errorf(errKind, "bad %d", 1))
+	if want := `g: parse X "in": bad 1`; v != 0 || err == nil || err.Error() != want || !errors.Is(err, errKind) {
+		t.Errorf("Parsed(7, Errorf) = %d, %v, want 0 and %q wrapping the kind", v, err, want)
+	}
+}
+
+func TestParsedIn(t *testing.T) {
+	errKind := errors.New("kind")
+	calls := 0
+	fen := func() string { calls++; return "8/8 w" }
+	if v, err := ParsedIn("g: parse move", "e4", fen, 7, nil); v != 7 || err != nil || calls != 0 {
+		t.Errorf("ParsedIn(7, nil) = %d, %v with %d FEN calls, want 7, nil and none", v, err, calls)
+	}
+	v, err := ParsedIn("g: parse move", "e4", fen, 7, Errorf(errKind, "no"))
+	if want := `g: parse move "e4" in 8/8 w: no`; v != 0 || err == nil || err.Error() != want || !errors.Is(err, errKind) {
+		t.Errorf("ParsedIn(7, Errorf) = %d, %v, want 0 and %q wrapping the kind", v, err, want)
+	}
+}

@@ -59,6 +59,18 @@ func (h *History[P, M, X]) Pop() bool {
 	return true
 }
 
+// PopPass is Pop for a pass, an entry whose move is none (as a null move
+// of search records it): it removes the current entry and reports true
+// only when that entry is a pass, and does nothing otherwise.
+func (h *History[P, M, X]) PopPass(none M) bool {
+	n := len(h.entries) - 1
+	if n == 0 || h.entries[n].Move != none {
+		return false
+	}
+	h.entries = h.entries[:n]
+	return true
+}
+
 // Top returns the current entry.
 func (h *History[P, M, X]) Top() *Entry[P, M, X] { return &h.entries[len(h.entries)-1] }
 

@@ -167,3 +167,22 @@ func TestHistoryRepetitionsStopAtNullMove(t *testing.T) {
 		}
 	}
 }
+
+func TestHistoryPopPass(t *testing.T) {
+	h := played([]uint64{10, 11}) // one move, 1
+	if h.PopPass(0) {
+		t.Errorf("PopPass after a move = true, want false")
+	}
+	if h.Ply() != 1 {
+		t.Fatalf("PopPass after a move changed Ply to %d, want 1", h.Ply())
+	}
+	_, next := h.Push()
+	next.Pos, next.Move = 12, 0 // a pass
+	if !h.PopPass(0) || h.Ply() != 1 || h.Top().Pos != 11 {
+		t.Errorf("PopPass after a pass: Ply %d, Top %d; want true, 1, 11", h.Ply(), h.Top().Pos)
+	}
+	h.Pop()
+	if h.PopPass(0) || h.Ply() != 0 {
+		t.Errorf("PopPass at the start = true or moved (Ply %d), want false, 0", h.Ply())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"evolved/distill"
 	"evolved/game"
 	"evolved/game/chess"
 	"evolved/nnet"
@@ -20,13 +21,9 @@ func Chess() Kind[chess.Move, *chess.Game] {
 	rules := func(s Setup, pos chess.Position) chess.Rules {
 		return chess.Rules{MaxMoves: s.MaxMoves, FiftyMoveRule: true, Chess960: !pos.ClassicalCastling()}
 	}
-	newGame := func(fen string, s Setup) (*chess.Game, error) {
-		pos, err := chessPosition(fen)
-		if err != nil {
-			return nil, err
-		}
-		return chess.NewGame(pos, rules(s, pos)), nil
-	}
+	newGame := newGameOf(chessPosition, func(pos chess.Position, s Setup) *chess.Game {
+		return chess.NewGame(pos, rules(s, pos))
+	})
 	fen := func(g *chess.Game) string {
 		p := g.Position()
 		return p.FEN()
@@ -92,8 +89,11 @@ func Chess() Kind[chess.Move, *chess.Game] {
 		Divide: divideOf(chessPosition, chess.Divide, func(p chess.Position, m chess.Move) string {
 			return p.FormatUCI(m, !p.ClassicalCastling())
 		}),
-		Distill: chessDistill,
-		Scorer:  fenScorer(chessScorer, chess.ParseFEN),
+		// The linear weights fitted (package distill).
+		Distill: distillOf(chessPosition, func(start chess.Position, moves []chess.Move, r game.Result) distill.Game {
+			return distill.Game{Start: start, Moves: moves, Result: r}
+		}, chessScorer, distill.Fit),
+		Scorer: fenScorer(chessScorer, chess.ParseFEN),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"pawn", "knight", "bishop", "rook", "queen"}, n.PieceValues())
@@ -118,8 +118,5 @@ func Chess() Kind[chess.Move, *chess.Game] {
 // chessPosition reads fen (FEN, X-FEN or Shredder-FEN), the start position
 // when fen is "".
 func chessPosition(fen string) (chess.Position, error) {
-	if fen == "" {
-		return chess.Start(), nil
-	}
-	return chess.ParseFEN(fen)
+	return positionOr(fen, chess.Start, chess.ParseFEN)
 }

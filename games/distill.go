@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"evolved/distill"
+	"evolved/game"
 	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/game/xiangqi"
@@ -52,7 +53,7 @@ func scorer[M comparable, S search.Game[M], P any](ab *search.AlphaBeta[M, S], n
 
 // chessScorer returns a distillation's search of chess positions with
 // net under nodes nodes: the one place that makes it, for the local fit
-// (chessDistill) and, through a FEN, for the cluster's workers
+// (Kind.Distill) and, through a FEN, for the cluster's workers
 // (Kind.Scorer).
 func chessScorer(net *nnet.Net, nodes int64) (func(context.Context, chess.Position) (float64, error), error) {
 	ab, err := player.ChessNetSearch(net, distillDepth, distillTableBits)
@@ -120,60 +121,26 @@ func fenScorer[P any](searchOf func(*nnet.Net, int64) (func(context.Context, P) 
 	}
 }
 
-// startsOf returns the start positions of games, read by position.
-func startsOf[M comparable, P any](games []tournament.Record[M], position func(string) (P, error)) ([]P, error) {
-	out := make([]P, len(games))
-	for i, g := range games {
-		var err error
-		if out[i], err = position(g.Start); err != nil {
-			return nil, fmt.Errorf("distill: game %d: %w", i, err)
+// distillOf is a Kind.Distill: net's weights fitted by fit to searches of
+// nodes nodes with it (searchOf's, as its agents search) from the quiet
+// positions of games, each handed to fit as input makes it from its start
+// (read by position), moves and result.
+func distillOf[M comparable, P, G any, S ~func(context.Context, P) (float64, error)](
+	position func(string) (P, error),
+	input func(start P, moves []M, result game.Result) G,
+	searchOf func(*nnet.Net, int64) (func(context.Context, P) (float64, error), error),
+	fit func(context.Context, *nnet.Net, []G, func() S, distill.Options) (*nnet.Net, distill.Report, error),
+) func(context.Context, *nnet.Net, []tournament.Record[M], int64, distill.Options) (*nnet.Net, distill.Report, error) {
+	return func(ctx context.Context, net *nnet.Net, games []tournament.Record[M], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
+		in := make([]G, len(games))
+		for i, g := range games {
+			start, err := position(g.Start)
+			if err != nil {
+				return nil, distill.Report{}, fmt.Errorf("distill: game %d: %w", i, err)
+			}
+			in[i] = input(start, g.Moves, g.Outcome.Result)
 		}
+		scorers := newScorer(searchOf, net, nodes)
+		return fit(ctx, net, in, func() S { return scorers() }, opts)
 	}
-	return out, nil
-}
-
-// chessDistill is chess's Kind.Distill: net's linear weights fitted to
-// searches of nodes nodes with it, as its agents search, from the quiet
-// positions of games (package distill).
-func chessDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[chess.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
-	starts, err := startsOf(games, chessPosition)
-	if err != nil {
-		return nil, distill.Report{}, err
-	}
-	in := make([]distill.Game, len(games))
-	for i, g := range games {
-		in[i] = distill.Game{Start: starts[i], Moves: g.Moves, Result: g.Outcome.Result}
-	}
-	scorers := newScorer(chessScorer, net, nodes)
-	return distill.Fit(ctx, net, in, func() distill.Scorer { return scorers() }, opts)
-}
-
-// xiangqiDistill is chessDistill for xiangqi.
-func xiangqiDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[xiangqi.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
-	starts, err := startsOf(games, xiangqiPosition)
-	if err != nil {
-		return nil, distill.Report{}, err
-	}
-	in := make([]distill.XiangqiGame, len(games))
-	for i, g := range games {
-		in[i] = distill.XiangqiGame{Start: starts[i], Moves: g.Moves, Result: g.Outcome.Result}
-	}
-	scorers := newScorer(xiangqiScorer, net, nodes)
-	return distill.FitXiangqi(ctx, net, in, func() distill.XiangqiScorer { return scorers() }, opts)
-}
-
-// draughtsDistill is draughts' Kind.Distill: the whole net fitted to
-// searches of nodes nodes with it, as its agents search, from the quiet
-// positions of games (distill.FitDraughts).
-func draughtsDistill(ctx context.Context, net *nnet.Net, games []tournament.Record[draughts.Move], nodes int64, opts distill.Options) (*nnet.Net, distill.Report, error) {
-	starts, err := startsOf(games, draughtsPosition)
-	if err != nil {
-		return nil, distill.Report{}, err
-	}
-	in := make([]distill.DraughtsGame, len(games))
-	for i, g := range games {
-		in[i] = distill.DraughtsGame{Start: starts[i], Moves: g.Moves, Result: g.Outcome.Result}
-	}
-	scorers := newScorer(draughtsScorer, net, nodes)
-	return distill.FitDraughts(ctx, net, in, func() distill.DraughtsScorer { return scorers() }, opts)
 }

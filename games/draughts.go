@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"evolved/distill"
+	"evolved/game"
 	"evolved/game/draughts"
 	"evolved/nnet"
 	"evolved/player"
@@ -14,13 +16,9 @@ import (
 // moves first, men 100 and kings 150 for material:D, PDN records, and the
 // Blondie24 nets.
 func Draughts() Kind[draughts.Move, *draughts.Game] {
-	newGame := func(fen string, s Setup) (*draughts.Game, error) {
-		pos, err := draughtsPosition(fen)
-		if err != nil {
-			return nil, err
-		}
-		return draughts.NewGame(pos, draughts.Rules{MaxMoves: s.MaxMoves}), nil
-	}
+	newGame := newGameOf(draughtsPosition, func(pos draughts.Position, s Setup) *draughts.Game {
+		return draughts.NewGame(pos, draughts.Rules{MaxMoves: s.MaxMoves})
+	})
 	return Kind[draughts.Move, *draughts.Game]{
 		Name:         DraughtsName,
 		Sides:        [2]string{"black", "white"},
@@ -54,9 +52,12 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 			return draughts.WritePDN(w, draughts.PDNGame{Tags: pgnTags(rec.Tags), Start: start, Moves: rec.Moves, Result: rec.Result})
 		}),
 		ResultTag: draughts.ResultString,
-		Distill:   draughtsDistill,
-		Scorer:    fenScorer(draughtsScorer, draughts.ParseFEN),
-		Perft:     perftOf(draughtsPosition, draughts.Perft),
+		// The whole net fitted (distill.FitDraughts).
+		Distill: distillOf(draughtsPosition, func(start draughts.Position, moves []draughts.Move, r game.Result) distill.DraughtsGame {
+			return distill.DraughtsGame{Start: start, Moves: moves, Result: r}
+		}, draughtsScorer, distill.FitDraughts),
+		Scorer: fenScorer(draughtsScorer, draughts.ParseFEN),
+		Perft:  perftOf(draughtsPosition, draughts.Perft),
 		Divide: divideOf(draughtsPosition, draughts.Divide, func(p draughts.Position, m draughts.Move) string {
 			return p.FormatMove(m)
 		}),
@@ -69,8 +70,5 @@ func Draughts() Kind[draughts.Move, *draughts.Game] {
 
 // draughtsPosition reads fen, the start position when fen is "".
 func draughtsPosition(fen string) (draughts.Position, error) {
-	if fen == "" {
-		return draughts.Start(), nil
-	}
-	return draughts.ParseFEN(fen)
+	return positionOr(fen, draughts.Start, draughts.ParseFEN)
 }

@@ -7,6 +7,28 @@ import (
 	"evolved/game/pgn"
 )
 
+// positionOr reads fen with parse, or returns start() when fen is "": how
+// every Kind reads the start position of a game, a record or a perft.
+func positionOr[P any](fen string, start func() P, parse func(string) (P, error)) (P, error) {
+	if fen == "" {
+		return start(), nil
+	}
+	return parse(fen)
+}
+
+// newGameOf is Kind.NewGame for a game whose start positions position
+// reads from a FEN and newGame starts a game from under a Setup.
+func newGameOf[P, S any](position func(string) (P, error), newGame func(P, Setup) S) func(string, Setup) (S, error) {
+	return func(fen string, s Setup) (S, error) {
+		pos, err := position(fen)
+		if err != nil {
+			var none S
+			return none, err
+		}
+		return newGame(pos, s), nil
+	}
+}
+
 // moveTextOf is Kind.MoveText for a game whose start positions position
 // reads from a FEN ("" for the standard start) and whose moveText writes
 // moves played from one.

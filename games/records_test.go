@@ -1,6 +1,7 @@
 package games
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"evolved/distill"
+	"evolved/game"
 	"evolved/game/pgn"
+	"evolved/nnet"
+	"evolved/tournament"
 )
 
 func TestTagPairs(t *testing.T) {
@@ -73,5 +78,64 @@ func TestMoveTextOf(t *testing.T) {
 	}
 	if got, err := text("bad", nil); got != "" || err != errFEN {
 		t.Errorf(`moveTextOf(...)("bad", nil) = %q, %v, want "", errFEN`, got, err)
+	}
+}
+
+func TestPositionOr(t *testing.T) {
+	start := func() int { return -1 }
+	for _, c := range []struct {
+		fen  string
+		want int
+		err  error
+	}{{"", -1, nil}, {"abc", 3, nil}, {"bad", 0, errFEN}} {
+		if got, err := positionOr(c.fen, start, testPosition); got != c.want || err != c.err {
+			t.Errorf("positionOr(%q) = %d, %v, want %d, %v", c.fen, got, err, c.want, c.err)
+		}
+	}
+}
+
+func TestNewGameOf(t *testing.T) {
+	newGame := newGameOf(testPosition, func(p int, s Setup) *[2]int { return &[2]int{p, s.MaxMoves} })
+	if got, err := newGame("abcd", Setup{MaxMoves: 7}); err != nil || got == nil || *got != [2]int{4, 7} {
+		t.Errorf(`newGameOf(...)("abcd", MaxMoves 7) = %v, %v, want &[4 7], nil`, got, err)
+	}
+	if got, err := newGame("bad", Setup{}); got != nil || err != errFEN {
+		t.Errorf(`newGameOf(...)("bad") = %v, %v, want nil, errFEN`, got, err)
+	}
+}
+
+// TestDistillOf checks that distillOf hands fit one input a game, made
+// from its start, moves and result, and a scorer of searchOf's for each
+// worker, and that a start position that does not read names its game.
+func TestDistillOf(t *testing.T) {
+	type input struct {
+		start int
+		moves []int
+		r     game.Result
+	}
+	searchOf := func(_ *nnet.Net, nodes int64) (func(context.Context, int) (float64, error), error) {
+		return func(_ context.Context, p int) (float64, error) { return float64(p) + float64(nodes), nil }, nil
+	}
+	var got []input
+	var scored float64
+	fit := func(ctx context.Context, net *nnet.Net, in []input, newScorer func() func(context.Context, int) (float64, error), _ distill.Options) (*nnet.Net, distill.Report, error) {
+		got = in
+		v, err := newScorer()(ctx, 1)
+		scored = v
+		return net, distill.Report{Games: len(in)}, err
+	}
+	run := distillOf(testPosition, func(start int, moves []int, r game.Result) input { return input{start, moves, r} }, searchOf, fit)
+	games := []tournament.Record[int]{
+		{Start: "ab", Moves: []int{1}, Outcome: game.Outcome{Result: game.Draw}},
+		{Start: "abc", Moves: []int{2, 3}, Outcome: game.Outcome{Result: game.FirstWins}},
+	}
+	_, rep, err := run(context.Background(), nil, games, 10, distill.Options{})
+	want := []input{{2, []int{1}, game.Draw}, {3, []int{2, 3}, game.FirstWins}}
+	if err != nil || rep.Games != 2 || !reflect.DeepEqual(got, want) || scored != 11 {
+		t.Errorf("distillOf: fit saw %v, scored %g, reported %+v, %v; want %v, 11, 2 games, nil", got, scored, rep, err, want)
+	}
+	games[1].Start = "bad"
+	if _, _, err := run(context.Background(), nil, games, 10, distill.Options{}); !errors.Is(err, errFEN) || err.Error() != "distill: game 1: fen" {
+		t.Errorf("distillOf with a bad start = %v, want %q wrapping errFEN", err, "distill: game 1: fen")
 	}
 }

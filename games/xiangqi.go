@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"evolved/distill"
 	"evolved/game"
 	"evolved/game/xiangqi"
 	"evolved/nnet"
@@ -15,13 +16,9 @@ import (
 // with moves in coordinates, the classic program's players beside the
 // material ones, and the nets with evolved piece values, tables and terms.
 func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
-	newGame := func(fen string, s Setup) (*xiangqi.Game, error) {
-		pos, err := xiangqiPosition(fen)
-		if err != nil {
-			return nil, err
-		}
-		return xiangqi.NewGame(pos, xiangqi.Rules{MaxMoves: s.MaxMoves}), nil
-	}
+	newGame := newGameOf(xiangqiPosition, func(pos xiangqi.Position, s Setup) *xiangqi.Game {
+		return xiangqi.NewGame(pos, xiangqi.Rules{MaxMoves: s.MaxMoves})
+	})
 	return Kind[xiangqi.Move, *xiangqi.Game]{
 		Name:         XiangqiName,
 		Sides:        [2]string{"red", "black"},
@@ -63,8 +60,10 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 		Divide: divideOf(xiangqiPosition, xiangqi.Divide, func(p xiangqi.Position, m xiangqi.Move) string {
 			return p.FormatUCI(m)
 		}),
-		Distill: xiangqiDistill,
-		Scorer:  fenScorer(xiangqiScorer, xiangqi.ParseFEN),
+		Distill: distillOf(xiangqiPosition, func(start xiangqi.Position, moves []xiangqi.Move, r game.Result) distill.XiangqiGame {
+			return distill.XiangqiGame{Start: start, Moves: moves, Result: r}
+		}, xiangqiScorer, distill.FitXiangqi),
+		Scorer: fenScorer(xiangqiScorer, xiangqi.ParseFEN),
 		DescribeNet: func(w io.Writer, n *nnet.Net) error {
 			var b strings.Builder
 			writeValues(&b, []string{"advisor", "elephant", "horse", "chariot", "cannon", "soldier"}, n.XiangqiPieceValues())
@@ -78,8 +77,5 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 
 // xiangqiPosition reads fen, the start position when fen is "".
 func xiangqiPosition(fen string) (xiangqi.Position, error) {
-	if fen == "" {
-		return xiangqi.Start(), nil
-	}
-	return xiangqi.ParseFEN(fen)
+	return positionOr(fen, xiangqi.Start, xiangqi.ParseFEN)
 }

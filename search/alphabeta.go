@@ -376,6 +376,19 @@ var lmrTable = func() (t [64][64]int8) {
 	return t
 }()
 
+// countNode counts a node of negamax or quiesce at ply (the deepest so
+// far is the search's seldepth) and checks the limits
+// every 1024 nodes; the caller returns at once when ab.stopped is then
+// set. It is small enough to be inlined (the PV reset stays with the
+// callers for that reason).
+func (ab *AlphaBeta[M, S]) countNode(ply int) {
+	ab.nodes++
+	ab.seldepth = max(ab.seldepth, ply)
+	if ab.nodes&1023 == 0 {
+		ab.checkLimits()
+	}
+}
+
 // negamax returns the value of s searched to depth plies, ply plies below
 // the root, with ext extension plies used on this path, inside the window
 // (alpha, beta); a window of width one makes a non-PV node. nullOK is false
@@ -383,11 +396,7 @@ var lmrTable = func() (t [64][64]int8) {
 func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK bool) int {
 	ps := &ab.plies[ply]
 	ps.pv = ps.pv[:0]
-	ab.nodes++
-	ab.seldepth = max(ab.seldepth, ply)
-	if ab.nodes&1023 == 0 {
-		ab.checkLimits()
-	}
+	ab.countNode(ply)
 	if ab.stopped {
 		return 0
 	}
@@ -643,11 +652,7 @@ func (ab *AlphaBeta[M, S]) noteCutoff(s S, ps *plyState[M], m M, depth int, choi
 func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) int {
 	ps := &ab.plies[ply]
 	ps.pv = ps.pv[:0]
-	ab.nodes++
-	ab.seldepth = max(ab.seldepth, ply)
-	if ab.nodes&1023 == 0 {
-		ab.checkLimits()
-	}
+	ab.countNode(ply)
 	if ab.stopped {
 		return 0
 	}

@@ -91,14 +91,12 @@ the level's fields with two champions or more.`,
 		if err := checkOutput("climb", "-o", s.out, s.db); err != nil {
 			return err
 		}
-		db, err := openReader(ctx, s.db)
+		db, run, err := openRun(ctx, "climb", s.db, s.game)
 		if err != nil {
-			return fmt.Errorf("climb: %w", err)
-		}
-		defer db.Close()
-		if s.game, err = gameOf(ctx, db, "climb", s.game); err != nil {
 			return err
 		}
+		defer db.Close()
+		s.game = run
 		rows, err := db.Champions(ctx, s.game)
 		if err != nil {
 			return fmt.Errorf("climb: %w", err)

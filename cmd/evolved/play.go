@@ -14,7 +14,6 @@ import (
 	"evolved/play"
 	"evolved/player"
 	"evolved/search"
-	"evolved/storage"
 )
 
 // playCommand implements `evolved play`.
@@ -134,15 +133,11 @@ func playerSource[M comparable, S search.Game[M]](ctx context.Context, cmd strin
 // championFile reads the champion that --generation (the latest without
 // it) names from the database at dbPath, for the command cmd.
 func championFile(ctx context.Context, cmd, game, dbPath string, generation generationMark) (agent.File, error) {
-	db, err := openReader(ctx, dbPath)
-	if err != nil {
-		return agent.File{}, fmt.Errorf("%s: %w", cmd, err)
-	}
-	defer db.Close()
-	g, err := generation.generation(cmd, "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
+	db, _, g, err := openChampion(ctx, cmd, dbPath, game, &generation)
 	if err != nil {
 		return agent.File{}, err
 	}
+	defer db.Close()
 	a, err := db.ChampionAgent(ctx, game, g)
 	if err != nil {
 		return agent.File{}, fmt.Errorf("%s: %w", cmd, err)

@@ -42,14 +42,12 @@ draws the ratings of several runs (one game, one scale) side by side.`,
 		if err := checkOutput("plot", "-o", *out, *dbPath); err != nil {
 			return err
 		}
-		db, err := openReader(ctx, *dbPath)
+		db, g, err := openRun(ctx, "plot", *dbPath, *game)
 		if err != nil {
-			return fmt.Errorf("plot: %w", err)
-		}
-		defer db.Close()
-		if *game, err = gameOf(ctx, db, "plot", *game); err != nil {
 			return err
 		}
+		defer db.Close()
+		*game = g
 		c, err := db.LoadCurves(ctx, *game)
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
@@ -108,15 +106,11 @@ func compareRuns(ctx context.Context, paths []string, game, out string, stdout i
 // readRatings reads the ratings of the run of game (or the only run) in
 // the database at path; a run without a rating is an error.
 func readRatings(ctx context.Context, path, game string) (string, []storage.Rating, error) {
-	db, err := openReader(ctx, path)
-	if err != nil {
-		return "", nil, fmt.Errorf("plot: %w", err)
-	}
-	defer db.Close()
-	g, err := gameOf(ctx, db, "plot", game)
+	db, g, err := openRun(ctx, "plot", path, game)
 	if err != nil {
 		return "", nil, err
 	}
+	defer db.Close()
 	ratings, err := db.Ratings(ctx, g)
 	if err != nil {
 		return "", nil, fmt.Errorf("plot: %w", err)

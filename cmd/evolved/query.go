@@ -49,6 +49,37 @@ func openReader(ctx context.Context, path string) (*storage.DB, error) {
 	return storage.Open(ctx, path, storage.Options{ReadOnly: true})
 }
 
+// openRun opens the database at path read-only for the command cmd and
+// picks the run it reads as gameOf does from given (the --game flag). The
+// caller closes the database; on an error there is none to close.
+func openRun(ctx context.Context, cmd, path, given string) (*storage.DB, string, error) {
+	db, err := openReader(ctx, path)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", cmd, err)
+	}
+	game, err := gameOf(ctx, db, cmd, given)
+	if err != nil {
+		db.Close()
+		return nil, "", err
+	}
+	return db, game, nil
+}
+
+// openChampion is openRun followed by the generation whose champion the
+// --generation mark m names in that run: the latest (-1) when m is unset.
+func openChampion(ctx context.Context, cmd, path, given string, m *generationMark) (*storage.DB, string, int, error) {
+	db, game, err := openRun(ctx, cmd, path, given)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	generation, err := m.generation(cmd, "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
+	if err != nil {
+		db.Close()
+		return nil, "", 0, err
+	}
+	return db, game, generation, nil
+}
+
 // statusCommand implements `evolved status`.
 func statusCommand(fs *flag.FlagSet) action {
 	dbPath := new(string)
@@ -123,15 +154,11 @@ func championsCommand(fs *flag.FlagSet) action {
 		about: `Lists the population's champion of every generation.`,
 	})
 	return func(ctx context.Context, _ io.Reader, stdout, _ io.Writer) error {
-		db, err := openReader(ctx, *dbPath)
-		if err != nil {
-			return fmt.Errorf("champions: %w", err)
-		}
-		defer db.Close()
-		g, err := gameOf(ctx, db, "champions", *game)
+		db, g, err := openRun(ctx, "champions", *dbPath, *game)
 		if err != nil {
 			return err
 		}
+		defer db.Close()
 		champs, err := db.Champions(ctx, g)
 		if err != nil {
 			return fmt.Errorf("champions: %w", err)
@@ -184,19 +211,11 @@ where generation = N" lists a generation's), to measure agents that were not cha
 		if err := checkOutput("export", "-o", *out, *dbPath); err != nil {
 			return err
 		}
-		db, err := openReader(ctx, *dbPath)
+		db, game, generation, err := openChampion(ctx, "export", *dbPath, *game, &generationFlag)
 		if err != nil {
-			return fmt.Errorf("export: %w", err)
+			return err
 		}
 		defer db.Close()
-		game, err := gameOf(ctx, db, "export", *game)
-		if err != nil {
-			return err
-		}
-		generation, err := generationFlag.generation("export", "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, game) })
-		if err != nil {
-			return err
-		}
 		var rated string
 		if *best {
 			if generation, rated, err = bestGeneration(ctx, db, game); err != nil {

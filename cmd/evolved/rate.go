@@ -177,14 +177,12 @@ func gameFrom(ctx context.Context, cmd, given, agentFile, dbPath, fallback strin
 		}
 		game = a.Game
 	case dbPath != "":
-		db, err := openReader(ctx, dbPath)
+		db, g, err := openRun(ctx, cmd, dbPath, "")
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", cmd, err)
-		}
-		defer db.Close()
-		if game, err = gameOf(ctx, db, cmd, ""); err != nil {
 			return "", err
 		}
+		defer db.Close()
+		game = g
 	case fallback != "":
 		game = fallback
 	default:

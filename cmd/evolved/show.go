@@ -12,7 +12,6 @@ import (
 	"evolved/daemon"
 	"evolved/games"
 	"evolved/player"
-	"evolved/storage"
 )
 
 // showCommand sets up "evolved show": what an agent is made of.
@@ -44,19 +43,11 @@ terms, each as its weight, its unit and what a count of its feature is worth.`,
 				return fmt.Errorf("show: %w", err)
 			}
 		} else {
-			db, err := openReader(ctx, *dbPath)
+			db, g, generation, err := openChampion(ctx, "show", *dbPath, *game, &generationFlag)
 			if err != nil {
-				return fmt.Errorf("show: %w", err)
+				return err
 			}
 			defer db.Close()
-			g, err := gameOf(ctx, db, "show", *game)
-			if err != nil {
-				return err
-			}
-			generation, err := generationFlag.generation("show", "generation", -1, func() ([]storage.ChampionRow, error) { return db.Champions(ctx, g) })
-			if err != nil {
-				return err
-			}
 			if f, err = db.ChampionAgent(ctx, g, generation); err != nil {
 				return fmt.Errorf("show: %w", err)
 			}

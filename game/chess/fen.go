@@ -107,10 +107,7 @@ const pieceLetters = "PNBRQKpnbrqk"
 // input.
 func ParseFEN(s string) (Position, error) {
 	p, err := parseFEN(s)
-	if err != nil {
-		return Position{}, fmt.Errorf("chess: parse FEN %q: %w", s, err)
-	}
-	return p, nil
+	return game.Parsed("chess: parse FEN", s, p, err)
 }
 
 func parseFEN(s string) (Position, *game.Error) {
@@ -122,43 +119,18 @@ func parseFEN(s string) (Position, *game.Error) {
 		return Position{}, game.Errorf(ErrSyntax, "%d fields, want 4 to 6", len(fields))
 	}
 	var p Position
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != 8 {
-		return Position{}, game.Errorf(ErrSyntax, "board has %d ranks, want 8", len(ranks))
+	isPiece := func(ch byte) bool { return strings.IndexByte(pieceLetters, ch) >= 0 }
+	put := func(ch byte, f, r int) *game.Error {
+		idx := strings.IndexByte(pieceLetters, ch)
+		p.put(game.Player(idx/6), PieceType(idx%6), NewSquare(f, r))
+		return nil
 	}
-	for i, row := range ranks {
-		r := 7 - i
-		f := 0
-		for j := 0; j < len(row); j++ {
-			ch := row[j]
-			if ch >= '1' && ch <= '8' {
-				f += int(ch - '0')
-				if f > 8 {
-					return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 8 squares", r+1, row)
-				}
-				continue
-			}
-			idx := strings.IndexByte(pieceLetters, ch)
-			if idx < 0 {
-				return Position{}, game.Errorf(ErrSyntax, "rank %d %q: %q is not a piece letter or digit 1..8", r+1, row, ch)
-			}
-			if f >= 8 {
-				return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 8 squares", r+1, row)
-			}
-			p.put(game.Player(idx/6), PieceType(idx%6), NewSquare(f, r))
-			f++
-		}
-		if f != 8 {
-			return Position{}, game.Errorf(ErrSyntax, "rank %d %q has %d squares, want 8", r+1, row, f)
-		}
+	if err := game.ParseFENBoard(fields[0], 8, 8, "squares", ErrSyntax, isPiece, put); err != nil {
+		return Position{}, err
 	}
-	switch fields[1] {
-	case "w", "W":
-		p.side = White
-	case "b", "B":
-		p.side = Black
-	default:
-		return Position{}, game.Errorf(ErrSyntax, "side to move %q, want w or b", fields[1])
+	var err *game.Error
+	if p.side, err = game.ParseFENSide(fields[1], ErrSyntax, "want w or b"); err != nil {
+		return Position{}, err
 	}
 	if err := p.checkMaterial(); err != nil {
 		return Position{}, err
@@ -169,7 +141,6 @@ func parseFEN(s string) (Position, *game.Error) {
 	if err := p.parseEnPassant(fields[3]); err != nil {
 		return Position{}, err
 	}
-	var err *game.Error
 	if p.rule50, p.fullmove, err = game.ParseFENClocks(fields, ErrSyntax, "fullmove number"); err != nil {
 		return Position{}, err
 	}
@@ -311,27 +282,13 @@ func parseSquare(s string) (Square, bool) {
 // every FEN this method writes.
 func (p Position) FEN() string {
 	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := range 8 {
-			pt, c := p.PieceAt(NewSquare(f, r))
-			if pt == NoPieceType {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(pieceLetters[int(c)*6+int(pt)])
+	game.WriteFENBoard(&sb, 8, 8, func(f, r int) byte {
+		pt, c := p.PieceAt(NewSquare(f, r))
+		if pt == NoPieceType {
+			return 0
 		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
+		return pieceLetters[int(c)*6+int(pt)]
+	})
 	if p.side == White {
 		sb.WriteString(" w ")
 	} else {

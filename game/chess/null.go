@@ -21,10 +21,9 @@ func (g *Game) MakeNull() {
 // UnmakeNull takes back the last MakeNull. It panics if the last entry of
 // the history is not a pass (at the start, or after a move).
 func (g *Game) UnmakeNull() {
-	if g.history.Ply() == 0 || g.history.Top().Move != NoMove {
+	if !g.history.PopPass(NoMove) {
 		panic("chess: UnmakeNull without a MakeNull")
 	}
-	g.history.Pop()
 }
 
 // NullSafe reports whether the side to move has a knight, bishop, rook or

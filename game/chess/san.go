@@ -8,7 +8,6 @@ package chess
 // h-side and O-O-O on the a-side, in Chess960 too.
 
 import (
-	"fmt"
 	"strings"
 
 	"evolved/game"
@@ -88,10 +87,7 @@ func (p *Position) FormatSAN(m Move) string {
 // Errors wrap ErrSyntax, ErrIllegalMove or ErrAmbiguousMove.
 func (p *Position) ParseSAN(s string) (Move, error) {
 	m, err := p.parseSAN(s)
-	if err != nil {
-		return NoMove, fmt.Errorf("chess: parse SAN move %q in %s: %w", s, p.FEN(), err)
-	}
-	return m, nil
+	return game.ParsedIn("chess: parse SAN move", s, func() string { return p.FEN() }, m, err)
 }
 
 func (p *Position) parseSAN(s string) (Move, *game.Error) {

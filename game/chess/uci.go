@@ -7,7 +7,6 @@ package chess
 // GUI has set UCI_Chess960, the only unambiguous form in Chess960.
 
 import (
-	"fmt"
 	"strings"
 
 	"evolved/game"
@@ -40,10 +39,7 @@ func (p *Position) FormatUCI(m Move, chess960 bool) string {
 // ErrIllegalMove.
 func (p *Position) ParseUCI(s string, chess960 bool) (Move, error) {
 	m, err := p.parseUCI(s, chess960)
-	if err != nil {
-		return NoMove, fmt.Errorf("chess: parse UCI move %q in %s: %w", s, p.FEN(), err)
-	}
-	return m, nil
+	return game.ParsedIn("chess: parse UCI move", s, func() string { return p.FEN() }, m, err)
 }
 
 func (p *Position) parseUCI(s string, chess960 bool) (Move, *game.Error) {

@@ -35,10 +35,7 @@ const maxPieces = 12
 // problem; ParseFEN does not panic on any input.
 func ParseFEN(s string) (Position, error) {
 	p, err := parseFEN(s)
-	if err != nil {
-		return Position{}, fmt.Errorf("draughts: parse FEN %q: %w", s, err)
-	}
-	return p, nil
+	return game.Parsed("draughts: parse FEN", s, p, err)
 }
 
 func parseFEN(s string) (Position, *game.Error) {

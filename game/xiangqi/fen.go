@@ -1,7 +1,6 @@
 package xiangqi
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -41,10 +40,7 @@ func Start() Position { return startPos }
 // ParseFEN does not panic on any input.
 func ParseFEN(s string) (Position, error) {
 	p, err := parseFEN(s)
-	if err != nil {
-		return Position{}, fmt.Errorf("xiangqi: parse FEN %q: %w", s, err)
-	}
-	return p, nil
+	return game.Parsed("xiangqi: parse FEN", s, p, err)
 }
 
 func parseFEN(s string) (Position, *game.Error) {
@@ -53,75 +49,50 @@ func parseFEN(s string) (Position, *game.Error) {
 		return Position{}, game.Errorf(ErrSyntax, "%d fields, want 2 to 6 (board, side, castling, en passant, clocks)", len(fields))
 	}
 	var p Position
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != Ranks {
-		return Position{}, game.Errorf(ErrSyntax, "board has %d ranks, want 10", len(ranks))
-	}
 	var counts [2][7]int
-	for i, row := range ranks {
-		r := Ranks - 1 - i
-		f := 0
-		for j := 0; j < len(row); j++ {
-			ch := row[j]
-			if ch >= '1' && ch <= '9' {
-				f += int(ch - '0')
-				if f > Files {
-					return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
-				}
-				continue
-			}
-			c := Red
-			if ch >= 'a' && ch <= 'z' {
-				c = Black
-			}
-			idx := strings.IndexByte(pieceLetters+"EH", ch&^0x20)
-			if idx < 0 || ch&^0x20 < 'A' || ch&^0x20 > 'Z' {
-				return Position{}, game.Errorf(ErrSyntax, "rank %d %q: %q is not a piece letter or digit 1..9", r+1, row, ch)
-			}
-			pt := PieceType(idx)
-			switch idx {
-			case 7:
-				pt = Elephant
-			case 8:
-				pt = Horse
-			}
-			if f >= Files {
-				return Position{}, game.Errorf(ErrSyntax, "rank %d %q is longer than 9 points", r+1, row)
-			}
-			sq := NewSquare(f, r)
-			if err := placementError(c, pt, sq); err != nil {
-				return Position{}, err
-			}
-			counts[c][pt]++
-			if counts[c][pt] > standardCount[pt] {
-				return Position{}, game.Errorf(ErrInvalidPosition, "more than %d %s %ss", standardCount[pt], colorName(c), pieceNames[pt])
-			}
-			p.put(c, pt, sq)
-			f++
+	isPiece := func(ch byte) bool {
+		return strings.IndexByte(pieceLetters+"EH", ch&^0x20) >= 0 && ch&^0x20 >= 'A' && ch&^0x20 <= 'Z'
+	}
+	put := func(ch byte, f, r int) *game.Error {
+		c := Red
+		if ch >= 'a' && ch <= 'z' {
+			c = Black
 		}
-		if f != Files {
-			return Position{}, game.Errorf(ErrSyntax, "rank %d %q has %d points, want 9", r+1, row, f)
+		pt := PieceType(strings.IndexByte(pieceLetters+"EH", ch&^0x20))
+		switch pt {
+		case 7:
+			pt = Elephant
+		case 8:
+			pt = Horse
 		}
+		sq := NewSquare(f, r)
+		if err := placementError(c, pt, sq); err != nil {
+			return err
+		}
+		counts[c][pt]++
+		if counts[c][pt] > standardCount[pt] {
+			return game.Errorf(ErrInvalidPosition, "more than %d %s %ss", standardCount[pt], colorName(c), pieceNames[pt])
+		}
+		p.put(c, pt, sq)
+		return nil
+	}
+	if err := game.ParseFENBoard(fields[0], Files, Ranks, "points", ErrSyntax, isPiece, put); err != nil {
+		return Position{}, err
 	}
 	for c := Red; c <= Black; c++ {
 		if counts[c][General] == 0 {
 			return Position{}, game.Errorf(ErrInvalidPosition, "no %s general", colorName(c))
 		}
 	}
-	switch fields[1] {
-	case "w", "W":
-		p.side = Red
-	case "b", "B":
-		p.side = Black
-	default:
-		return Position{}, game.Errorf(ErrSyntax, "side to move %q, want w (Red) or b (Black)", fields[1])
+	var err *game.Error
+	if p.side, err = game.ParseFENSide(fields[1], ErrSyntax, "want w (Red) or b (Black)"); err != nil {
+		return Position{}, err
 	}
 	for i, name := range []string{"castling", "en passant"} {
 		if len(fields) > 2+i && fields[2+i] != "-" {
 			return Position{}, game.Errorf(ErrSyntax, "%s field %q, want -", name, fields[2+i])
 		}
 	}
-	var err *game.Error
 	if p.halfmove, p.fullmove, err = game.ParseFENClocks(fields, ErrSyntax, "move number"); err != nil {
 		return Position{}, err
 	}
@@ -183,31 +154,17 @@ func colorName(c game.Player) string {
 func (p Position) FEN() string {
 	var sb strings.Builder
 	sb.Grow(90)
-	for r := Ranks - 1; r >= 0; r-- {
-		empty := 0
-		for f := range Files {
-			x := p.board[NewSquare(f, r)]
-			if x == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			ch := pieceLetters[cellType(x)]
-			if cellColor(x) == Black {
-				ch |= 0x20
-			}
-			sb.WriteByte(ch)
+	game.WriteFENBoard(&sb, Files, Ranks, func(f, r int) byte {
+		x := p.board[NewSquare(f, r)]
+		if x == 0 {
+			return 0
 		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
+		ch := pieceLetters[cellType(x)]
+		if cellColor(x) == Black {
+			ch |= 0x20
 		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
+		return ch
+	})
 	if p.side == Red {
 		sb.WriteString(" w - - ")
 	} else {

@@ -56,10 +56,7 @@ func parseClassicSquare(s string) (Square, bool) {
 // wrap ErrSyntax or ErrIllegalMove and say what is wrong.
 func (p *Position) ParseClassic(s string) (Move, error) {
 	m, err := p.parseClassic(s)
-	if err != nil {
-		return NoMove, fmt.Errorf("xiangqi: parse move %q in %s: %w", s, p.FEN(), err)
-	}
-	return m, nil
+	return game.ParsedIn("xiangqi: parse move", s, func() string { return p.FEN() }, m, err)
 }
 
 func (p *Position) parseClassic(s string) (Move, *game.Error) {

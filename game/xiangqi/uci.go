@@ -19,10 +19,7 @@ func (p *Position) FormatUCI(m Move) string { return m.String() }
 // message says why, as WhyIllegal does.
 func (p *Position) ParseUCI(s string) (Move, error) {
 	m, err := p.parseUCI(s)
-	if err != nil {
-		return NoMove, fmt.Errorf("xiangqi: parse move %q in %s: %w", s, p.FEN(), err)
-	}
-	return m, nil
+	return game.ParsedIn("xiangqi: parse move", s, func() string { return p.FEN() }, m, err)
 }
 
 func (p *Position) parseUCI(s string) (Move, *game.Error) {

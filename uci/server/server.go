@@ -375,8 +375,17 @@ func (s *Server) info(g *chess.Game, r search.Result[chess.Move], elapsed time.D
 		p = p.Play(m)
 	}
 	ms := max(elapsed.Milliseconds(), 1)
-	s.say("info depth %d seldepth %d score %s nodes %d nps %d hashfull %d time %d pv %s",
-		r.Depth, r.SelDepth, score, r.Nodes, r.Nodes*1000/ms, r.Hashfull, ms, strings.Join(pv, " "))
+	// seldepth and hashfull are an alpha-beta search's: the playouts of
+	// MCTS-EPT have neither, and a hashfull of 0 says nothing.
+	sel, full := "", ""
+	if r.SelDepth > 0 {
+		sel = fmt.Sprintf(" seldepth %d", r.SelDepth)
+	}
+	if r.Hashfull > 0 {
+		full = fmt.Sprintf(" hashfull %d", r.Hashfull)
+	}
+	s.say("info depth %d%s score %s nodes %d nps %d%s time %d pv %s",
+		r.Depth, sel, score, r.Nodes, r.Nodes*1000/ms, full, ms, strings.Join(pv, " "))
 }
 
 // ponderHit turns a ponder search into a timed one: the opponent played

@@ -100,7 +100,7 @@ func TestHandshakeAndSearch(t *testing.T) {
 	g.send("go depth 2")
 	info := g.expect("info depth 2 ", 10*time.Second)
 	if m := infoLine.FindStringSubmatch(info); m == nil || atoi(m[1]) < 2 || atoi(m[2]) > 1000 {
-		t.Errorf("%q: want depth, seldepth (at least the depth), score, nodes, nps, hashfull (0 to 1000), time and pv", info)
+		t.Errorf("%q: want depth, seldepth (at least the depth), score, nodes, nps, hashfull (1 to 1000, or none when 0), time and pv", info)
 	}
 	best := g.expect("bestmove ", 10*time.Second)
 	p, _ := chess.ParseFEN("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
@@ -110,7 +110,7 @@ func TestHandshakeAndSearch(t *testing.T) {
 }
 
 // infoLine is an iteration's info line: seldepth and hashfull captured.
-var infoLine = regexp.MustCompile(`^info depth \d+ seldepth (\d+) score (?:cp|mate) -?\d+ nodes \d+ nps \d+ hashfull (\d+) time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`)
+var infoLine = regexp.MustCompile(`^info depth \d+ seldepth (\d+) score (?:cp|mate) -?\d+ nodes \d+ nps \d+(?: hashfull (\d+))? time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`)
 
 // atoi is strconv.Atoi for the digits a regexp matched.
 func atoi(s string) int {
@@ -144,6 +144,12 @@ func TestClearHashForgets(t *testing.T) {
 	g.send("go depth 5")
 	g.expect("bestmove ", 20*time.Second)
 	warm := nodes(g)
+	// A table that has seen three searches says how full it is.
+	g.send("go depth 5")
+	if info := g.expect("info depth 5 ", 20*time.Second); !strings.Contains(info, " hashfull ") {
+		t.Errorf("%q: want hashfull", info)
+	}
+	g.expect("bestmove ", 20*time.Second)
 	g.send("setoption name Clear Hash")
 	cleared := nodes(g)
 	if cleared != fresh {
