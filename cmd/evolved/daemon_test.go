@@ -723,6 +723,7 @@ workers = 2
 log_format = "json"
 [chess]
 depth = 1
+format = "blondie"
 ladder_games = 2
 baseline_every = 1
 baselines = ["random"]
@@ -809,7 +810,8 @@ rating_every = 0
 }
 
 // TestXiangqiPopulationEndToEnd evolves two xiangqi generations with the
-// classic baseline, exports the champion and plays it against
+// classic baseline (the Blondie format, as fastConfig's: a third of a
+// round robin's games), exports the champion and plays it against
 // Fairy-Stockfish when that is installed.
 func TestXiangqiPopulationEndToEnd(t *testing.T) {
 	dir := t.TempDir()
@@ -820,6 +822,7 @@ workers = 2
 log_format = "json"
 [xiangqi]
 depth = 1
+format = "blondie"
 ladder_games = 2
 baseline_every = 1
 baselines = ["random", "classic"]
