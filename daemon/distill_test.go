@@ -48,8 +48,8 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 	run := func(cfg Config) *Daemon { return runDaemon(t, ctx, cfg) }
 	const distill = "distill_every = 2\ndistill_nodes = 150\n"
 	run(conf("a.db", 2, "")).Close()
+	copyDB(t, filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")) // b's first two generations, as played
 	straight := run(conf("a.db", 8, distill))
-	run(conf("b.db", 2, "")).Close()
 	run(conf("b.db", 5, distill)).Close()
 	resumed := run(conf("b.db", 8, distill))
 
