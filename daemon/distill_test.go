@@ -48,8 +48,8 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 	run := func(cfg Config) *Daemon { return runDaemon(t, ctx, cfg) }
 	const distill = "distill_every = 2\ndistill_nodes = 150\n"
 	run(conf("a.db", 2, "")).Close()
+	copyDB(t, filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")) // b's first two generations, as played
 	straight := run(conf("a.db", 8, distill))
-	run(conf("b.db", 2, "")).Close()
 	run(conf("b.db", 5, distill)).Close()
 	resumed := run(conf("b.db", 8, distill))
 
@@ -139,7 +139,8 @@ func TestDistillJoinsAChessRun(t *testing.T) {
 // the same games, the elites of generations 2 and 4 distilled (generation
 // 5's would join generation 6, unplayed), most weights of their nets
 // moved, all by one step, and the genomes read back from the resumed
-// run's database (the dense steps rebuilt) the straight run's.
+// run's database (the dense steps rebuilt) the straight run's. The
+// straight run is played again through a worker (checkDistillOnWorkers).
 func TestDraughtsDistills(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -209,28 +210,20 @@ func TestDraughtsDistills(t *testing.T) {
 	if want := "[2/0 2/1 2/2 2/3 2/4 4/0 4/1 4/2 4/3 4/4]"; fmt.Sprint(distilled) != want {
 		t.Errorf("distilled members (generation/slot) %v, want %s", distilled, want)
 	}
+	t.Run("on workers", func(t *testing.T) { checkDistillOnWorkers(t, straight, conf("cluster.db", 6)) })
 }
 
-// TestDistillOnWorkers runs draughts with the distillation every 2
-// generations to generation 5, once here and once with a NATS server and a
-// worker process's worth of in-process worker: the tournaments and the
-// distillations' searches go to the worker (it searched positions), and
-// every generation's members, their genomes bit for bit and their games
-// are the local run's.
-func TestDistillOnWorkers(t *testing.T) {
+// checkDistillOnWorkers runs cfg, the configuration of the local run
+// local, again with a NATS server and a worker process's worth of
+// in-process worker: the tournaments and the distillations' searches go to
+// the worker (it searched positions), and every generation's members,
+// their genomes bit for bit and their games are the local run's.
+// TestDraughtsDistills calls it with its straight run.
+func checkDistillOnWorkers(t *testing.T, local *Daemon, cfg Config) {
 	if testing.Short() {
-		t.Skip("-short: two daemons of five distilling generations, one through a NATS server (the race detector's run; cluster's own tests race the workers)")
+		t.Skip("-short: a daemon of six distilling generations through a NATS server (the race detector's run; cluster's own tests race the workers)")
 	}
 	ctx := context.Background()
-	dir := t.TempDir()
-	conf := func(db string) Config {
-		cfg := fastDraughts()
-		cfg.DB, cfg.Seed, cfg.Generations = filepath.Join(dir, db), 3, 5
-		cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 2, 100
-		return cfg
-	}
-	local := runDaemon(t, ctx, conf("local.db"))
-
 	s, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +252,6 @@ func TestDistillOnWorkers(t *testing.T) {
 			t.Errorf("worker: %v", err)
 		}
 	})
-	cfg := conf("cluster.db")
 	cfg.Cluster.NATS = s.URL()
 	remote := runDaemon(t, ctx, cfg)
 
@@ -267,7 +259,7 @@ func TestDistillOnWorkers(t *testing.T) {
 		t.Fatalf("the worker played %d games and searched %d positions; want both", played.Load(), searched.Load())
 	}
 	distilled := 0
-	for g := 0; g < 5; g++ {
+	for g := 0; g < cfg.Generations; g++ {
 		a, b := storedGames(t, local.db, "draughts", g), storedGames(t, remote.db, "draughts", g)
 		if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Fatalf("generation %d: %d games here, %d on the worker, or they differ", g, len(a), len(b))

@@ -418,16 +418,19 @@ func TestLineageRebuildsDistilledGenomes(t *testing.T) {
 				w[i] += 0.01 * float64(games%7+1)
 			}
 		}, func(int) int { return 4 + 3*8 }},
-		{"packed, 5 bits", roundedFit, func(weights int) int { return 17 + (5*weights+7)/8 }},
+		{roundedFitName, roundedFit, func(weights int) int { return 17 + (5*weights+7)/8 }},
 		{"packed, 11 bits", func(w []float64, games int) {
 			for i := range w {
 				w[i] += math.Ldexp(float64((i+games)%2001-1000), -14)
 			}
 		}, func(weights int) int { return 17 + (11*weights+7)/8 }},
 	} {
-		t.Run(tc.name, func(t *testing.T) { checkDistilledLineage(t, tc.fit, tc.size) })
+		t.Run(tc.name, func(t *testing.T) { checkDistilledLineage(t, tc.name, tc.fit, tc.size) })
 	}
 }
+
+// roundedFitName names the run distilled by roundedFit (distilledTwin).
+const roundedFitName = "packed, 5 bits"
 
 // roundedFit is a stand-in draughts fit: every weight moves by a multiple
 // of 2^-12 up to 15, as a rounding fit's step does, spread evenly (kept
@@ -446,10 +449,11 @@ func rebuildMost() storage.Retention {
 }
 
 // checkDistilledLineage is TestLineageRebuildsDistilledGenomes with the
-// stand-in fit fit and the size of its steps in the database.
-func checkDistilledLineage(t *testing.T, fit func(w []float64, games int), size func(weights int) int) {
+// stand-in fit fit, its run named name, and the size of its steps in the
+// database.
+func checkDistilledLineage(t *testing.T, name string, fit func(w []float64, games int), size func(weights int) int) {
 	keep := rebuildMost()
-	all, kept, keptPath, st := distilledTwin(t, fit, nil, keep, 16)
+	all, kept, keptPath, st := distilledTwin(t, name, fit, nil, keep, 16)
 	distilled := query(t, keptPath, "SELECT agent_id FROM genomes WHERE origin = 'distilled' ORDER BY agent_id")
 	if len(distilled) != 25 { // generations 2, 5, 8, 11 and 14, five elites each
 		t.Fatalf("%d distilled genomes, want 25", len(distilled))
@@ -491,7 +495,7 @@ func TestSharedStepOutlivesItsHolder(t *testing.T) {
 		c.Crossovers, c.Mutants = [][2]int{{2, 3}, {2, 4}}, []int{3, 4}
 	}
 	keep := storage.Retention{Games: 2, Genomes: 1, Keyframes: 2, Members: 2}
-	all, kept, keptPath, _ := distilledTwin(t, fit, noChildrenOfTheBest, keep, 24)
+	all, kept, keptPath, _ := distilledTwin(t, "no children of the best", fit, noChildrenOfTheBest, keep, 24)
 	held := query(t, keptPath, `SELECT count(*) FROM lineage h WHERE EXISTS (SELECT 1 FROM step_parts p WHERE p.agent_id = h.agent_id)
 		AND NOT EXISTS (SELECT 1 FROM members m WHERE m.agent_id = h.agent_id)
 		AND EXISTS (SELECT 1 FROM lineage r WHERE r.step_of = h.agent_id)`)
@@ -505,7 +509,7 @@ func TestSharedStepOutlivesItsHolder(t *testing.T) {
 // its steps in their lineage rows, opens with every step in parts and no
 // step column left, and every genome rebuilds bit for bit through them.
 func TestStepsMoveIntoParts(t *testing.T) {
-	all, kept, keptPath, _ := distilledTwin(t, roundedFit, nil, rebuildMost(), 16)
+	all, kept, keptPath, _ := distilledTwin(t, roundedFitName, roundedFit, nil, rebuildMost(), 16)
 	before := query(t, keptPath, "SELECT agent_id, part, hex(bytes) FROM step_parts ORDER BY agent_id, part")
 	kept.Close()
 	// Back to migration 18: each step whole in its holder's row.
@@ -541,7 +545,7 @@ func TestStepsMoveIntoParts(t *testing.T) {
 // TestMissingStepPartIsNamed: a distilled genome whose step lost a part
 // does not rebuild, and the error names the step and the part.
 func TestMissingStepPartIsNamed(t *testing.T) {
-	_, kept, keptPath, _ := distilledTwin(t, roundedFit, nil, rebuildMost(), 8)
+	_, kept, keptPath, _ := distilledTwin(t, roundedFitName, roundedFit, nil, rebuildMost(), 8)
 	rows := query(t, keptPath, `SELECT l.agent_id, coalesce(l.step_of, l.agent_id) FROM lineage l JOIN genomes g USING (game, agent_id)
 		WHERE l.op = 'distill' AND g.genome IS NULL ORDER BY l.agent_id LIMIT 1`)
 	if len(rows) != 1 {
@@ -589,8 +593,8 @@ func TestMissingStepPartIsNamed(t *testing.T) {
 // every 3 generations with the stand-in fit fit, its configuration
 // edited by edit (if set), into a database keeping everything (all) and
 // one kept by keep (kept, at keptPath), and returns them with the last
-// population.
-func distilledTwin(t *testing.T, fit func(w []float64, games int), edit func(*population.Config), keep storage.Retention, generations int) (all, kept *storage.DB, keptPath string, st *population.State) {
+// population. The run is named name: one name, one fit and edit (step).
+func distilledTwin(t *testing.T, name string, fit func(w []float64, games int), edit func(*population.Config), keep storage.Retention, generations int) (all, kept *storage.DB, keptPath string, st *population.State) {
 	t.Helper()
 	ctx := context.Background()
 	cfg := testConfig()
@@ -613,10 +617,7 @@ func distilledTwin(t *testing.T, fit func(w []float64, games int), edit func(*po
 		}
 	}
 	for range generations {
-		next, rep, err := population.Step(ctx, sp, cfg, st, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		next, rep := step(t, name, sp, cfg, st)
 		if err := all.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), storage.KeepEverything()); err != nil {
 			t.Fatal(err)
 		}

@@ -37,15 +37,13 @@ func newTwin(t *testing.T, keep storage.Retention) *twin {
 	return tw
 }
 
-// play plays n generations and commits each to both databases.
+// play plays n generations of the run of seed 9 (newTwin), as played
+// once for the package (step), and commits each to both databases.
 func (tw *twin) play(t *testing.T, n int) {
 	t.Helper()
 	ctx := context.Background()
 	for range n {
-		next, rep, err := population.Step(ctx, species, testConfig(), tw.st, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		next, rep := step(t, "seed 9", species, testConfig(), tw.st)
 		if err := tw.all.CommitGeneration(ctx, record(rep), daemon.PopulationRows(next), storage.KeepEverything()); err != nil {
 			t.Fatal(err)
 		}
@@ -212,11 +210,12 @@ func TestRetentionKeepsWhatIsNeeded(t *testing.T) {
 
 func TestDatabaseSizeStaysBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long: 80 generations (skipped with -short)")
+		t.Skip("long: 50 generations (skipped with -short)")
 	}
-	// Half the run fills the retention windows, the other half is
-	// measured: 40 generations each, or 150 with the long tests.
-	half := 40
+	// Half the run fills the retention windows (20 generations of games),
+	// the other half is measured: 25 generations each (the 50 other tests
+	// play of the same run), or 150 with the long tests.
+	half := 25
 	if longtest.Enabled() {
 		half = 150
 	}

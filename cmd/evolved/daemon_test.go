@@ -157,23 +157,20 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: several daemon runs (skipped with -short)")
 	}
-	// Long enough to be killed six times (each kill costs one to three
-	// generations); the long tests run 40.
-	n := 24
+	// Long enough to be killed four times (each kill costs one to three
+	// generations), at least three of them mid-way, to the target the
+	// other resume tests compare with; the long tests kill it six times in
+	// 40 generations, at least five of them mid-way.
+	n, most, least := resumeGenerations, 4, 3
 	if longtest.Enabled() {
-		n = 40
+		n, most, least = 40, 6, 5
 	}
 	target := strconv.Itoa(n)
-	refDir, config := setup(t)
-	start := time.Now()
-	if out, err := evolved(refDir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
-		t.Fatalf("uninterrupted run: %v\n%s", err, out)
-	}
+	ref := localRun(t, n)
 	// The kills below are timed in units of this machine's generation, so
 	// that a fast machine does not finish the run before it has been killed
 	// often enough, and a slow one is still killed inside generations.
-	perGeneration := time.Since(start) / time.Duration(n)
-	want := fingerprint(t, filepath.Join(refDir, "evolved.db"))
+	perGeneration, want := ref.perGeneration, ref.fingerprint
 
 	dir, config := setup(t)
 	db := filepath.Join(dir, "evolved.db")
@@ -183,7 +180,7 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 	// that it makes progress however fast or loaded the machine is, then
 	// kills it a random moment later, up to two generations on: inside a
 	// generation, at its commit, or in the next one.
-	for trial := 0; trial < 40 && kills < 6; trial++ {
+	for trial := 0; trial < 40 && kills < most; trial++ {
 		before := generations(t, db)
 		cmd := evolved(dir, "run", "--config", config, "--generations", target)
 		var out bytes.Buffer
@@ -225,8 +222,8 @@ func TestKilledDaemonResumesBitIdentical(t *testing.T) {
 			break
 		}
 	}
-	if kills < 5 {
-		t.Fatalf("only %d of the runs were killed mid-way; the test needs at least 5", kills)
+	if kills < least {
+		t.Fatalf("only %d of the runs were killed mid-way; the test needs at least %d", kills, least)
 	}
 	// Finish the run, then compare.
 	if out, err := evolved(dir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
@@ -741,6 +738,7 @@ workers = 2
 log_format = "json"
 [chess]
 depth = 1
+format = "blondie"
 ladder_games = 2
 baseline_every = 1
 baselines = ["random"]
@@ -827,7 +825,8 @@ rating_every = 0
 }
 
 // TestXiangqiPopulationEndToEnd evolves two xiangqi generations with the
-// classic baseline, exports the champion and plays it against
+// classic baseline (the Blondie format, as fastConfig's: a third of a
+// round robin's games), exports the champion and plays it against
 // Fairy-Stockfish when that is installed.
 func TestXiangqiPopulationEndToEnd(t *testing.T) {
 	dir := t.TempDir()
@@ -838,6 +837,7 @@ workers = 2
 log_format = "json"
 [xiangqi]
 depth = 1
+format = "blondie"
 ladder_games = 2
 baseline_every = 1
 baselines = ["random", "classic"]

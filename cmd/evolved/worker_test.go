@@ -12,8 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"evolved/longtest"
 )
 
 // freePort returns a loopback port nothing listens on now.
@@ -50,18 +48,44 @@ func startProcess(t *testing.T, cmd *exec.Cmd) (*syncWriter, chan error) {
 	return out, exited
 }
 
-// localRun runs the workers' test configuration locally for target
-// generations and returns the database's fingerprint.
-func localRun(t *testing.T, target string) string {
+// resumeGenerations is the target of the tests that resume an
+// interrupted run of fastConfig (killed, restored from a backup, played by
+// workers) and compare it with an uninterrupted one: one target, so that
+// they compare with one reference run (localRun).
+const resumeGenerations = 12
+
+// reference is an uninterrupted local run of fastConfig: its database's
+// fingerprint, and the time one of its generations took on this machine.
+type reference struct {
+	fingerprint   string
+	perGeneration time.Duration
+}
+
+// references holds the uninterrupted runs the test binary has made, by
+// generation target: the run is deterministic, so the tests that compare
+// with a run of the same target share it.
+var references = struct {
+	sync.Mutex
+	runs map[int]reference
+}{runs: map[int]reference{}}
+
+// localRun runs fastConfig locally for n generations, once per test
+// binary, and returns its reference.
+func localRun(t *testing.T, n int) reference {
 	t.Helper()
-	dir, config := setup(t)
-	if err := os.WriteFile(config, []byte(fastConfig), 0o644); err != nil {
-		t.Fatal(err)
+	references.Lock()
+	defer references.Unlock()
+	if r, ok := references.runs[n]; ok {
+		return r
 	}
-	if out, err := evolved(dir, "run", "--config", config, "--generations", target).CombinedOutput(); err != nil {
+	dir, config := setup(t)
+	start := time.Now()
+	if out, err := evolved(dir, "run", "--config", config, "--generations", strconv.Itoa(n)).CombinedOutput(); err != nil {
 		t.Fatalf("local run: %v\n%s", err, out)
 	}
-	return fingerprint(t, filepath.Join(dir, "evolved.db"))
+	r := reference{perGeneration: time.Since(start) / time.Duration(n), fingerprint: fingerprint(t, filepath.Join(dir, "evolved.db"))}
+	references.runs[n] = r
+	return r
 }
 
 // clusterSetup writes the workers' test configuration with an embedded
@@ -89,7 +113,7 @@ func TestWorkersGiveTheLocalRun(t *testing.T) {
 		t.Skip("long: a daemon and worker processes (skipped with -short)")
 	}
 	const target = "4"
-	want := localRun(t, target)
+	want := localRun(t, 4).fingerprint
 	dir, config, url := clusterSetup(t)
 	withToken := func(cmd *exec.Cmd, token string) *exec.Cmd {
 		cmd.Env = append(cmd.Env, "EVOLVED_NATS_TOKEN="+token)
@@ -155,11 +179,9 @@ func TestKilledDaemonWithWorkersResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: daemon and worker processes (skipped with -short)")
 	}
-	target := "8" // killed after generation 3, resumed to the target
-	if longtest.Enabled() {
-		target = "12"
-	}
-	want := localRun(t, target)
+	// Killed after generation 3, resumed to the target.
+	target := strconv.Itoa(resumeGenerations)
+	want := localRun(t, resumeGenerations).fingerprint
 	dir, config, url := clusterSetup(t)
 	db := filepath.Join(dir, "evolved.db")
 	first := evolved(dir, "run", "--config", config, "--generations", target)

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"evolved/longtest"
 )
 
 func TestClassicSquare(t *testing.T) {
@@ -127,11 +129,15 @@ func TestWXF(t *testing.T) {
 // TestNotationsAgree checks, in the positions of random games, that every
 // legal move reads back from each notation, that no two legal moves share
 // a WXF or classic text, and that WhyIllegal is empty exactly for the
-// legal moves among all 90x90 point pairs.
+// legal moves among all 90x90 point pairs: in 6 random games of up to 150
+// plies by default, 4 with -short and 20 with the long tests.
 func TestNotationsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	games := 20
-	if testing.Short() {
+	games := 6
+	switch {
+	case longtest.Enabled():
+		games = 20
+	case testing.Short():
 		games = 4
 	}
 	positions := 0
