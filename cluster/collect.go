@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -234,7 +233,7 @@ func collect[T any](ctx context.Context, c *Coordinator, epoch int, b batch[T]) 
 			}
 		}
 		var r Result
-		if err := json.Unmarshal(m.Data(), &r); err != nil {
+		if err := r.UnmarshalBinary(m.Data()); err != nil {
 			c.log.Warn("refused a malformed result", "generation", b.generation, "err", err)
 			continue
 		}

@@ -3,7 +3,6 @@ package cluster
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -262,7 +261,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		var job Job
-		if err := json.Unmarshal(m.Data(), &job); err != nil {
+		if err := job.UnmarshalBinary(m.Data()); err != nil {
 			t.Fatal(err)
 		}
 		if job.Kind != SearchJob || len(job.Positions) == 0 || len(job.Positions) > SearchBatch {
@@ -279,10 +278,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 		}
 		f.forge(&job, res)
 		res.Worker = "liar"
-		data, _ := json.Marshal(res)
-		if _, err := js.Publish(ctx, job.Reply, data); err != nil {
-			t.Fatal(err)
-		}
+		publishResult(t, ctx, js, job.Reply, res)
 		m.Ack()
 		t.Logf("%s: job %s", f.name, job.ID)
 	}
