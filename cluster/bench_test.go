@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -172,4 +173,47 @@ func BenchmarkDistillation(b *testing.B) {
 		}})
 		report(b, positions, cpu+stop())
 	})
+}
+
+// BenchmarkWire encodes and decodes a job or result of each kind
+// (wireSamples: a default draughts game's job and result, a search job of
+// SearchBatch chess positions and its values, a worker's error) per
+// iteration, in version 3's JSON and in the binary form, and reports the
+// bytes on the wire: go test ./cluster -run '^$' -bench Wire -benchmem.
+func BenchmarkWire(b *testing.B) {
+	for _, s := range wireSamples(b) {
+		var v any = s.job
+		decode := func(data []byte) error { var j Job; return j.UnmarshalBinary(data) }
+		decodeJSON := func(data []byte) error { var j Job; return json.Unmarshal(data, &j) }
+		if s.job == nil {
+			v = s.result
+			decode = func(data []byte) error { var r Result; return r.UnmarshalBinary(data) }
+			decodeJSON = func(data []byte) error { var r Result; return json.Unmarshal(data, &r) }
+		}
+		b.Run(s.name+"/json", func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				data, err := json.Marshal(v)
+				if err == nil {
+					err = decodeJSON(data)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(data)
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+		b.Run(s.name+"/binary", func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				data := s.marshal(b)
+				if err := decode(data); err != nil {
+					b.Fatal(err)
+				}
+				n = len(data)
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+	}
 }
