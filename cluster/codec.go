@@ -33,9 +33,9 @@ import (
 // and the bytes; unsigned integers (RunSeed, the move codes, counts) are
 // uvarints, signed ones (Generation, Index, Nodes, Opening, ...) varints;
 // Result and Reason a byte each; a genome hash 0 (none) or 32 and its 32
-// bytes; Positions and Moves a count and the elements; Values a count and
-// each value's IEEE 754 bits in 8 bytes, little-endian, so that a search's
-// value arrives to the bit. The setup stays games.Setup's JSON, some 50
+// bytes; Positions, Moves and Values a count and the elements; a value a
+// whole number of hundredths (the searches' pawns, most values) or its
+// IEEE 754 bits (appendValue), so that it arrives to the bit. The setup stays games.Setup's JSON, some 50
 // bytes, which workers decode refusing unknown fields.
 
 // MaxMessage is the size in bytes of the largest job or result that is
@@ -47,9 +47,9 @@ const MaxMessage = 1 << 20
 // The first two bytes of a job and of a result. 'E' makes a JSON decoder
 // (a worker of version 3) fail at once: "invalid character 'E' looking
 // for beginning of value".
-var (
-	jobMagic    = [2]byte{'E', 'J'}
-	resultMagic = [2]byte{'E', 'R'}
+const (
+	jobMagic    = "EJ"
+	resultMagic = "ER"
 )
 
 // MarshalBinary returns the job's binary form (see AppendBinary).
@@ -65,7 +65,7 @@ func (j *Job) AppendBinary(b []byte) ([]byte, error) {
 	if j.Version < 0 {
 		return b, fmt.Errorf("%w: job %s: version %d", ErrProtocol, j.ID, j.Version)
 	}
-	b = append(b, jobMagic[:]...)
+	b = append(b, jobMagic...)
 	b = binary.AppendUvarint(b, uint64(j.Version))
 	b = appendString(b, j.ID)
 	b = binary.AppendVarint(b, int64(j.Attempt))
@@ -154,7 +154,7 @@ func (res *Result) AppendBinary(b []byte) ([]byte, error) {
 	if res.Version < 0 {
 		return b, fmt.Errorf("%w: result %s: version %d", ErrProtocol, res.ID, res.Version)
 	}
-	b = append(b, resultMagic[:]...)
+	b = append(b, resultMagic...)
 	b = binary.AppendUvarint(b, uint64(res.Version))
 	b = appendString(b, res.ID)
 	b = binary.AppendVarint(b, int64(res.Attempt))
@@ -329,13 +329,13 @@ func (r *decoder) fail(field string, at int, format string, args ...any) {
 
 // magic reads the first two bytes, which must be want; it refuses input
 // over MaxMessage before reading.
-func (r *decoder) magic(want [2]byte) {
+func (r *decoder) magic(want string) {
 	switch {
 	case len(r.data) > MaxMessage:
 		r.err = fmt.Errorf("%w: a %s of %d bytes, more than %d", ErrProtocol, r.what, len(r.data), MaxMessage)
-	case len(r.data) < 2 || r.data[0] != want[0] || r.data[1] != want[1]:
+	case !bytes.HasPrefix(r.data, []byte(want)):
 		r.err = fmt.Errorf("%w: not a %s: it starts with %q, not %q (binary) or '{' (JSON of version 3)",
-			ErrProtocol, r.what, r.data[:min(len(r.data), 8)], want[:])
+			ErrProtocol, r.what, r.data[:min(len(r.data), 8)], want)
 	default:
 		r.off = 2
 	}

@@ -213,7 +213,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 	published chan<- publishedResult) {
 	var job Job
 	if err := job.UnmarshalBinary(m.Data()); err != nil {
-		w.Log.Error("worker: dropped a malformed job", "err", err)
+		w.Log.Error("worker: dropped a malformed job", "job", job.ID, "err", err)
 		m.Term()
 		return
 	}
