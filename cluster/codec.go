@@ -62,13 +62,10 @@ func (j *Job) MarshalBinary() ([]byte, error) {
 // negative version and genome hashes that are neither empty nor
 // GenomeHash's 64 lowercase hex digits.
 func (j *Job) AppendBinary(b []byte) ([]byte, error) {
-	if j.Version < 0 {
-		return b, fmt.Errorf("%w: job %s: version %d", ErrProtocol, j.ID, j.Version)
+	b, err := appendEnvelope(b, jobMagic, envelope{Version: j.Version, ID: j.ID, Attempt: j.Attempt})
+	if err != nil {
+		return b, err
 	}
-	b = append(b, jobMagic...)
-	b = binary.AppendUvarint(b, uint64(j.Version))
-	b = appendString(b, j.ID)
-	b = binary.AppendVarint(b, int64(j.Attempt))
 	b = appendString(b, j.Kind)
 	b = appendString(b, j.Game)
 	b = appendString(b, string(j.Setup))
@@ -76,7 +73,6 @@ func (j *Job) AppendBinary(b []byte) ([]byte, error) {
 	for _, v := range [...]int{j.Generation, j.Index, j.First, j.Second, j.OpeningIndex} {
 		b = binary.AppendVarint(b, int64(v))
 	}
-	var err error
 	for _, h := range [...]string{j.Genomes[0], j.Genomes[1]} {
 		if b, err = appendHash(b, h); err != nil {
 			return b, fmt.Errorf("%w: job %s: %w", ErrProtocol, j.ID, err)
@@ -106,10 +102,8 @@ func (j *Job) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	r := decoder{data: data, what: "job"}
-	r.magic(jobMagic)
-	j.Version = r.version()
-	j.ID = r.string("ID")
-	j.Attempt = r.int("Attempt")
+	e := r.envelope(jobMagic)
+	j.Version, j.ID, j.Attempt = e.Version, e.ID, e.Attempt
 	if r.err != nil || j.Version != ProtocolVersion {
 		return r.err
 	}
@@ -151,14 +145,10 @@ func (res *Result) MarshalBinary() ([]byte, error) {
 // res.Version, then version 4's body whatever res.Version says. It
 // refuses a negative version.
 func (res *Result) AppendBinary(b []byte) ([]byte, error) {
-	if res.Version < 0 {
-		return b, fmt.Errorf("%w: result %s: version %d", ErrProtocol, res.ID, res.Version)
+	b, err := appendEnvelope(b, resultMagic, envelope{Version: res.Version, ID: res.ID, Attempt: res.Attempt, Worker: res.Worker})
+	if err != nil {
+		return b, err
 	}
-	b = append(b, resultMagic...)
-	b = binary.AppendUvarint(b, uint64(res.Version))
-	b = appendString(b, res.ID)
-	b = binary.AppendVarint(b, int64(res.Attempt))
-	b = appendString(b, res.Worker)
 	b = appendString(b, res.Start)
 	b = binary.AppendUvarint(b, uint64(len(res.Moves)))
 	for _, m := range res.Moves {
@@ -188,11 +178,8 @@ func (res *Result) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	r := decoder{data: data, what: "result"}
-	r.magic(resultMagic)
-	res.Version = r.version()
-	res.ID = r.string("ID")
-	res.Attempt = r.int("Attempt")
-	res.Worker = r.string("Worker")
+	e := r.envelope(resultMagic)
+	res.Version, res.ID, res.Attempt, res.Worker = e.Version, e.ID, e.Attempt, e.Worker
 	if r.err != nil || res.Version != ProtocolVersion {
 		return r.err
 	}
@@ -245,6 +232,26 @@ func legacy(data []byte, what string) (envelope, bool, error) {
 		return e, true, fmt.Errorf("%w: %s %s: JSON that claims version %d, which travels in binary", ErrProtocol, what, e.ID, e.Version)
 	}
 	return e, true, nil
+}
+
+// appendEnvelope appends the envelope of a job (magic jobMagic) or a
+// result (resultMagic, which alone carries the worker's name).
+func appendEnvelope(b []byte, magic string, e envelope) ([]byte, error) {
+	if e.Version < 0 {
+		what := "job"
+		if magic == resultMagic {
+			what = "result"
+		}
+		return b, fmt.Errorf("%w: %s %s: version %d", ErrProtocol, what, e.ID, e.Version)
+	}
+	b = append(b, magic...)
+	b = binary.AppendUvarint(b, uint64(e.Version))
+	b = appendString(b, e.ID)
+	b = binary.AppendVarint(b, int64(e.Attempt))
+	if magic == resultMagic {
+		b = appendString(b, e.Worker)
+	}
+	return b, nil
 }
 
 // appendString appends s, its length first.
@@ -341,6 +348,17 @@ func (r *decoder) magic(want string) {
 	}
 }
 
+// envelope reads the envelope of a job (magic jobMagic) or a result
+// (resultMagic, with the worker's name).
+func (r *decoder) envelope(magic string) envelope {
+	r.magic(magic)
+	e := envelope{Version: r.version(), ID: r.string("ID"), Attempt: r.int("Attempt")}
+	if magic == resultMagic {
+		e.Worker = r.string("Worker")
+	}
+	return e
+}
+
 // next returns the next n bytes, which alias the input.
 func (r *decoder) next(field string, n int) []byte {
 	if r.err == nil && n > len(r.data)-r.off {
@@ -360,21 +378,6 @@ func (r *decoder) uvarint(field string) uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(r.data[r.off:])
-	r.advance(field, n)
-	return v
-}
-
-func (r *decoder) varint(field string) int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.data[r.off:])
-	r.advance(field, n)
-	return v
-}
-
-// advance moves past a varint of n bytes, as binary.Uvarint counts them.
-func (r *decoder) advance(field string, n int) {
 	switch {
 	case n == 0:
 		r.fail(field, r.off, "truncated")
@@ -383,6 +386,13 @@ func (r *decoder) advance(field string, n int) {
 	default:
 		r.off += n
 	}
+	return v
+}
+
+// varint reads a zigzag varint, as binary.Varint does.
+func (r *decoder) varint(field string) int64 {
+	u := r.uvarint(field)
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 // int reads a varint that must fit an int.

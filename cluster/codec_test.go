@@ -68,17 +68,7 @@ func wireSamples(tb testing.TB) []wireSample {
 			tb.Fatal(err)
 		}
 	}
-	var fens []string
-	for _, rec := range playedRecords(tb, k, games.Setup{Depth: 1, MaxMoves: 100}, chessNets, 1, 0) {
-		g, err := k.NewGame(rec.Start, games.Setup{})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, m := range rec.Moves {
-			fens = append(fens, k.FEN(g))
-			g.Make(m)
-		}
-	}
+	fens := playedFENs(tb, k, playedRecords(tb, k, games.Setup{Depth: 1, MaxMoves: 100}, chessNets, 1, 0))
 	if len(fens) < SearchBatch {
 		tb.Fatalf("%d positions, want %d", len(fens), SearchBatch)
 	}
@@ -279,54 +269,48 @@ func TestOtherVersions(t *testing.T) {
 			t.Errorf("%s read as JSON: %v, want a syntax error at its first byte", s.name, err)
 		}
 	}
-	job := *samples[0].job
-	job.Attempt = 3
-	old := job
-	old.Version = 3
-	oldJSON, _ := json.Marshal(old)
-	next := job
-	next.Version = ProtocolVersion + 1
-	nextData, _ := next.MarshalBinary()
-	nextData = append(nextData[:len(nextData)-10], "a body of another layout"...)
-	for _, c := range []struct {
-		name    string
-		data    []byte
-		version int
-	}{{"a job of version 3", oldJSON, 3}, {"a job of the next version", nextData, ProtocolVersion + 1}} {
-		var got Job
-		if err := got.UnmarshalBinary(c.data); err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
+	job, res := *samples[0].job, *samples[1].result
+	job.Attempt, res.Attempt = 3, 3
+	// encode returns m's form, JSON in version 3, else binary with its
+	// last cut bytes replaced (the body of another layout).
+	encode := func(m interface{ MarshalBinary() ([]byte, error) }, version, cut int) []byte {
+		if version == 3 {
+			data, _ := json.Marshal(m)
+			return data
 		}
-		if want := (Job{Version: c.version, ID: job.ID, Attempt: 3}); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: %+v, want its envelope %+v", c.name, got, want)
-		}
-		if err := got.check(); !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), "job "+job.ID+" speaks version "+strconv.Itoa(c.version)+", this build "+strconv.Itoa(ProtocolVersion)) {
-			t.Errorf("%s: check() = %v", c.name, err)
-		}
+		data, _ := m.MarshalBinary()
+		return append(data[:len(data)-cut], "a body of another layout"...)
 	}
-	res := *samples[1].result
-	oldRes := res
-	oldRes.Version = 3
-	oldResJSON, _ := json.Marshal(oldRes)
-	nextRes := res
-	nextRes.Version = ProtocolVersion + 1
-	nextResData, _ := nextRes.MarshalBinary()
 	for _, c := range []struct {
 		name    string
-		data    []byte
+		job     bool
 		version int
-	}{{"a result of version 3", oldResJSON, 3}, {"a result of the next version", nextResData[:len(nextResData)-40], ProtocolVersion + 1}} {
-		var got Result
-		if err := got.UnmarshalBinary(c.data); err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
+	}{{"a job of version 3", true, 3}, {"a job of the next version", true, ProtocolVersion + 1},
+		{"a result of version 3", false, 3}, {"a result of the next version", false, ProtocolVersion + 1}} {
+		var got, want any
+		var decodeErr, checkErr error
+		var say string
+		if c.job {
+			var j Job
+			sent := job
+			sent.Version = c.version
+			decodeErr, checkErr = j.UnmarshalBinary(encode(&sent, c.version, 10)), j.check()
+			got, want = j, Job{Version: c.version, ID: job.ID, Attempt: 3}
+			say = "job " + job.ID + " speaks version " + strconv.Itoa(c.version) + ", this build " + strconv.Itoa(ProtocolVersion)
+		} else {
+			var r Result
+			sent := res
+			sent.Version = c.version
+			decodeErr = r.UnmarshalBinary(encode(&sent, c.version, 40))
+			_, checkErr = checkValues(&job, &r)
+			got, want = r, Result{Version: c.version, ID: res.ID, Attempt: 3, Worker: res.Worker}
+			say = "the result speaks version " + strconv.Itoa(c.version) + ", this coordinator " + strconv.Itoa(ProtocolVersion)
 		}
-		if want := (Result{Version: c.version, ID: res.ID, Worker: res.Worker}); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: %+v, want its envelope %+v", c.name, got, want)
+		if decodeErr != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %+v, %v; want its envelope %+v", c.name, got, decodeErr, want)
 		}
-		if _, err := checkValues(&job, &got); !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), "the result speaks version "+strconv.Itoa(c.version)+", this coordinator "+strconv.Itoa(ProtocolVersion)) {
-			t.Errorf("%s: checkValues = %v", c.name, err)
+		if !errors.Is(checkErr, ErrProtocol) || !strings.Contains(checkErr.Error(), say) {
+			t.Errorf("%s: the check says %v, want %q", c.name, checkErr, say)
 		}
 	}
 }
@@ -366,30 +350,9 @@ func fuzzSeeds(f *testing.F, jobs bool) {
 func FuzzJob(f *testing.F) {
 	fuzzSeeds(f, true)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var j Job
-		if err := j.UnmarshalBinary(data); err != nil {
-			if !errors.Is(err, ErrProtocol) {
-				t.Fatalf("%v does not wrap ErrProtocol", err)
-			}
-			return
-		}
-		if j.Version != ProtocolVersion {
-			if want := (Job{Version: j.Version, ID: j.ID, Attempt: j.Attempt}); !reflect.DeepEqual(j, want) {
-				t.Fatalf("a job of version %d holds more than its envelope: %+v", j.Version, j)
-			}
-			return
-		}
-		again, err := j.MarshalBinary()
-		if err != nil {
-			t.Fatalf("a decoded job does not encode: %v", err)
-		}
-		var k Job
-		if err := k.UnmarshalBinary(again); err != nil || !reflect.DeepEqual(j, k) {
-			t.Fatalf("encoded again, %+v decodes into %+v, %v", j, k, err)
-		}
-		if third, _ := k.MarshalBinary(); !bytes.Equal(third, again) {
-			t.Fatalf("encoded a third time, %x, not %x", third, again)
-		}
+		checkDecoded(t, data, func(j *Job) int { return j.Version },
+			func(j *Job) Job { return Job{Version: j.Version, ID: j.ID, Attempt: j.Attempt} },
+			func(a, b *Job) bool { return reflect.DeepEqual(a, b) })
 	})
 }
 
@@ -397,38 +360,57 @@ func FuzzJob(f *testing.F) {
 func FuzzResult(f *testing.F) {
 	fuzzSeeds(f, false)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var r Result
-		if err := r.UnmarshalBinary(data); err != nil {
-			if !errors.Is(err, ErrProtocol) {
-				t.Fatalf("%v does not wrap ErrProtocol", err)
-			}
-			return
-		}
-		if r.Version != ProtocolVersion {
-			if want := (Result{Version: r.Version, ID: r.ID, Attempt: r.Attempt, Worker: r.Worker}); !reflect.DeepEqual(r, want) {
-				t.Fatalf("a result of version %d holds more than its envelope: %+v", r.Version, r)
-			}
-			return
-		}
-		again, err := r.MarshalBinary()
-		if err != nil {
-			t.Fatalf("a decoded result does not encode: %v", err)
-		}
-		var k Result
-		if err := k.UnmarshalBinary(again); err != nil || len(k.Values) != len(r.Values) {
-			t.Fatalf("encoded again, %+v decodes into %+v, %v", r, k, err)
-		}
-		for i, v := range r.Values {
-			if math.Float64bits(v) != math.Float64bits(k.Values[i]) {
-				t.Fatalf("value %d: %v encoded again decodes into %v", i, v, k.Values[i])
-			}
-		}
-		if third, _ := k.MarshalBinary(); !bytes.Equal(third, again) {
-			t.Fatalf("encoded a third time, %x, not %x", third, again)
-		}
-		r.Values, k.Values = nil, nil
-		if !reflect.DeepEqual(r, k) {
-			t.Fatalf("encoded again, %+v decodes into %+v", r, k)
-		}
+		checkDecoded(t, data, func(r *Result) int { return r.Version },
+			func(r *Result) Result {
+				return Result{Version: r.Version, ID: r.ID, Attempt: r.Attempt, Worker: r.Worker}
+			},
+			func(a, b *Result) bool {
+				if len(a.Values) != len(b.Values) {
+					return false
+				}
+				for i, v := range a.Values {
+					if math.Float64bits(v) != math.Float64bits(b.Values[i]) {
+						return false
+					}
+				}
+				x, y := *a, *b
+				x.Values, y.Values = nil, nil
+				return reflect.DeepEqual(x, y)
+			})
 	})
+}
+
+// checkDecoded is FuzzJob's and FuzzResult's property of data decoded as
+// a T: refused with ErrProtocol; or of another version (version) and
+// holding its envelope alone (bare); or encoded again into bytes that
+// decode into the same T (same) and encode into the same bytes.
+func checkDecoded[T any, P interface {
+	*T
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary([]byte) error
+}](t *testing.T, data []byte, version func(P) int, bare func(P) T, same func(a, b P) bool) {
+	var v T
+	if err := P(&v).UnmarshalBinary(data); err != nil {
+		if !errors.Is(err, ErrProtocol) {
+			t.Fatalf("%v does not wrap ErrProtocol", err)
+		}
+		return
+	}
+	if n := version(&v); n != ProtocolVersion {
+		if !reflect.DeepEqual(v, bare(&v)) {
+			t.Fatalf("a message of version %d holds more than its envelope: %+v", n, v)
+		}
+		return
+	}
+	again, err := P(&v).MarshalBinary()
+	if err != nil {
+		t.Fatalf("a decoded message does not encode: %v", err)
+	}
+	var k T
+	if err := P(&k).UnmarshalBinary(again); err != nil || !same(&v, &k) {
+		t.Fatalf("encoded again, %+v decodes into %+v, %v", v, k, err)
+	}
+	if third, _ := P(&k).MarshalBinary(); !bytes.Equal(third, again) {
+		t.Fatalf("encoded a third time, %x, not %x", third, again)
+	}
 }

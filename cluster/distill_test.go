@@ -51,6 +51,24 @@ func playedRecords[M comparable, S search.Game[M]](t testing.TB, k games.Kind[M,
 	return out
 }
 
+// playedFENs returns the FEN of every position of the records that a
+// move was played in, in order.
+func playedFENs[M comparable, S search.Game[M]](t testing.TB, k games.Kind[M, S], records []tournament.Record[M]) []string {
+	t.Helper()
+	var fens []string
+	for _, rec := range records {
+		g, err := k.NewGame(rec.Start, games.Setup{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range rec.Moves {
+			fens = append(fens, k.FEN(g))
+			g.Make(m)
+		}
+	}
+	return fens
+}
+
 // distilled is a distillation's fitted genome, for comparisons.
 type distilled struct {
 	binary, sum []byte
@@ -208,17 +226,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var fens []string
-	for _, rec := range playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 40}, nets, 7, 2) {
-		g, err := k.NewGame(rec.Start, games.Setup{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range rec.Moves {
-			fens = append(fens, k.FEN(g))
-			g.Make(m)
-		}
-	}
+	fens := playedFENs(t, k, playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 40}, nets, 7, 2))
 	const nodes = 100
 	score, err := k.Scorer(nets[0], nodes)
 	if err != nil {
