@@ -107,9 +107,10 @@ func (j *Job) UnmarshalBinary(data []byte) error {
 	if r.err != nil || j.Version != ProtocolVersion {
 		return r.err
 	}
-	j.Kind = r.string("Kind")
-	if j.Kind == SearchJob {
-		j.Kind = SearchJob // one string for every search job
+	if kind := r.bytes("Kind"); string(kind) == SearchJob {
+		j.Kind = SearchJob // no copy for the one kind but games'
+	} else {
+		j.Kind = string(kind)
 	}
 	j.Game = r.string("Game")
 	if setup := r.bytes("Setup"); len(setup) > 0 {
