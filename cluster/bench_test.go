@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -26,6 +27,10 @@ import (
 // NATS server and N in-process workers of one game at a time, so that
 // games/s compares the queue's cost with the same cores. Run it on an
 // otherwise idle machine: go test ./cluster -run X -bench Generation.
+// games/cpu-s counts the games a second of this process's CPU (the
+// coordinator's, the embedded server's and the workers' alike): what the
+// queue costs in CPU, which the other work of a shared machine leaves
+// alone where it slows games/s.
 func BenchmarkGeneration(b *testing.B) {
 	setup := games.Setup{Depth: 4}
 	sp := games.Draughts().Bind(setup)
@@ -46,18 +51,21 @@ func BenchmarkGeneration(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	games := func(b *testing.B, n int) {
+	games := func(b *testing.B, n int, cpu0 float64) {
 		b.ReportMetric(float64(n*len(schedule))/b.Elapsed().Seconds(), "games/s")
+		if cpu := cputime.Seconds() - cpu0; cpu > 0 {
+			b.ReportMetric(float64(n*len(schedule))/cpu, "games/cpu-s")
+		}
 	}
 	b.Run("local", func(b *testing.B) {
-		gen := 0
+		gen, cpu0 := 0, cputime.Seconds()
 		for b.Loop() {
 			if _, err := tournament.Run(context.Background(), sp.Arena, players, schedule, tournament.Config{Workers: 2}, 1, gen, nil); err != nil {
 				b.Fatal(err)
 			}
 			gen++
 		}
-		games(b, gen)
+		games(b, gen, cpu0)
 	})
 	for _, workers := range []int{1, 2, 4} {
 		b.Run("workers="+strconv.Itoa(workers), func(b *testing.B) {
@@ -74,7 +82,7 @@ func BenchmarkGeneration(b *testing.B) {
 				wg.Go(func() { w.Run(ctx, nc) })
 			}
 			defer func() { cancel(); wg.Wait() }()
-			gen := 0
+			gen, cpu0 := 0, cputime.Seconds()
 			for b.Loop() {
 				g := Generation[draughts.Move, *draughts.Game]{Game: "draughts", Setup: setup, Arena: sp.Arena,
 					Nets: nets, Schedule: schedule, RunSeed: 1, Generation: gen}
@@ -83,7 +91,7 @@ func BenchmarkGeneration(b *testing.B) {
 				}
 				gen++
 			}
-			games(b, gen)
+			games(b, gen, cpu0)
 		})
 	}
 }
@@ -172,4 +180,47 @@ func BenchmarkDistillation(b *testing.B) {
 		}})
 		report(b, positions, cpu+stop())
 	})
+}
+
+// BenchmarkWire encodes and decodes a job or result of each kind
+// (wireSamples: a default draughts game's job and result, a search job of
+// SearchBatch chess positions and its values, a worker's error) per
+// iteration, in version 3's JSON and in the binary form, and reports the
+// bytes on the wire: go test ./cluster -run '^$' -bench Wire -benchmem.
+func BenchmarkWire(b *testing.B) {
+	for _, s := range wireSamples(b) {
+		var v any = s.job
+		decode := func(data []byte) error { var j Job; return j.UnmarshalBinary(data) }
+		decodeJSON := func(data []byte) error { var j Job; return json.Unmarshal(data, &j) }
+		if s.job == nil {
+			v = s.result
+			decode = func(data []byte) error { var r Result; return r.UnmarshalBinary(data) }
+			decodeJSON = func(data []byte) error { var r Result; return json.Unmarshal(data, &r) }
+		}
+		b.Run(s.name+"/json", func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				data, err := json.Marshal(v)
+				if err == nil {
+					err = decodeJSON(data)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(data)
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+		b.Run(s.name+"/binary", func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				data := s.marshal(b)
+				if err := decode(data); err != nil {
+					b.Fatal(err)
+				}
+				n = len(data)
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+	}
 }

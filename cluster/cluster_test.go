@@ -171,7 +171,8 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 			}
 		},
 		func(r *Result) { r.Version = ProtocolVersion + 1 },
-		nil, // the game of other players: legal, but not the job's
+		func(r *Result) { r.Version = 3 }, // in JSON, as a worker of version 3 sends it
+		nil,                               // the game of other players: legal, but not the job's
 	}
 	for i, forge := range forgeries {
 		m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
@@ -179,7 +180,7 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		var job Job
-		if err := json.Unmarshal(m.Data(), &job); err != nil {
+		if err := job.UnmarshalBinary(m.Data()); err != nil {
 			t.Fatal(err)
 		}
 		honest := &Worker{Name: "liar", Log: log}
@@ -198,10 +199,7 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 			forge(res)
 		}
 		res.Worker = "liar"
-		data, _ := json.Marshal(res)
-		if _, err := js.Publish(ctx, job.Reply, data); err != nil {
-			t.Fatal(err)
-		}
+		publishResult(t, ctx, js, job.Reply, res)
 		m.Ack()
 		t.Logf("forgery %d: job %s", i+1, job.ID)
 	}
@@ -213,6 +211,11 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 	sameGames(t, out.games, want)
 	if n := strings.Count(logs.String(), "refused a result"); n != len(forgeries) || !strings.Contains(logs.String(), "worker=liar") {
 		t.Errorf("the coordinator logged %d refused results, want %d naming the liar:\n%s", n, len(forgeries), logs.String())
+	}
+	for _, v := range []int{3, ProtocolVersion + 1} {
+		if say := fmt.Sprintf("the result speaks version %d, this coordinator %d", v, ProtocolVersion); !strings.Contains(logs.String(), say) {
+			t.Errorf("no refusal says %q:\n%s", say, logs.String())
+		}
 	}
 	// What the daemon stores of the workers: the liar's refused results,
 	// and every game counted once, by the honest workers, by name.
@@ -232,6 +235,22 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 	}
 	if again := c.TakeWorkers(); len(again) != 0 {
 		t.Errorf("a second TakeWorkers = %+v, want nothing new", again)
+	}
+}
+
+// publishResult publishes res to subject as a worker of its version
+// sends it: JSON up to version 3, binary since.
+func publishResult(t *testing.T, ctx context.Context, js jetstream.JetStream, subject string, res *Result) {
+	t.Helper()
+	data, err := res.MarshalBinary()
+	if res.Version <= 3 {
+		data, err = json.Marshal(res)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, subject, data); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -408,16 +427,20 @@ func TestCoordinatorResumesMidGeneration(t *testing.T) {
 }
 
 // TestWorkerRefusesAnotherVersion publishes a job of the next protocol
-// version, a game and a search job: the worker logs that it refuses it,
-// saying which versions, and leaves it in the queue for a worker that
-// speaks it.
+// version, a game and a search job, and a game of version 3 in its JSON:
+// the worker logs that it refuses it, saying which versions, and leaves
+// it in the queue for a worker that speaks it.
 func TestWorkerRefusesAnotherVersion(t *testing.T) {
+	game := Job{Version: ProtocolVersion + 1, ID: "draughts/1/0/0/x", Game: "draughts", Setup: []byte("{}"),
+		Genomes: [2]string{strings.Repeat("a", 64), strings.Repeat("b", 64)}, Reply: resultSubject("draughts", 1, 0)}
+	old := game
+	old.Version = 3
 	for name, job := range map[string]Job{
-		"game": {Version: ProtocolVersion + 1, ID: "draughts/1/0/0/x", Game: "draughts", Setup: []byte("{}"),
-			Genomes: [2]string{strings.Repeat("a", 64), strings.Repeat("b", 64)}, Reply: resultSubject("draughts", 1, 0)},
+		"game": game,
 		"search": {Version: ProtocolVersion + 1, Kind: SearchJob, ID: searchJobID("chess", 1, 0, 0) + "/x", Game: "chess",
 			Positions: []string{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}, Nodes: 100,
 			Genome: strings.Repeat("a", 64), Reply: searchSubject("chess", 1, 0)},
+		"version 3": old,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, nc := testServer(t)
@@ -430,7 +453,13 @@ func TestWorkerRefusesAnotherVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, _ := json.Marshal(job)
+			data, err := job.MarshalBinary()
+			if job.Version <= 3 { // as a coordinator of version 3 sends it
+				data, err = json.Marshal(job)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
 			if _, err := js.Publish(context.Background(), jobSubject(job.Game), data); err != nil {
 				t.Fatal(err)
 			}
@@ -442,7 +471,7 @@ func TestWorkerRefusesAnotherVersion(t *testing.T) {
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
-			if want := fmt.Sprintf("speaks version %d, this build %d", ProtocolVersion+1, ProtocolVersion); !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "upgrade") {
+			if want := fmt.Sprintf("job %s speaks version %d, this build %d", job.ID, job.Version, ProtocolVersion); !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "upgrade") {
 				t.Errorf("the refusal does not say which versions, nor to upgrade:\n%s", logs.String())
 			}
 			info, err := js.Stream(context.Background(), JobsStream)
@@ -480,7 +509,10 @@ func TestUnstoredResultGoesBack(t *testing.T) {
 	job := Job{Version: ProtocolVersion, Game: "draughts", Setup: setup, RunSeed: g.RunSeed, Generation: g.Generation,
 		First: 0, Second: 1, Genomes: hashes, Reply: "evolved.nowhere"}
 	job.ID = jobID(job.Game, job.RunSeed, job.Generation, 0) + "/" + job.digest()
-	data, _ := json.Marshal(job)
+	data, err := job.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)

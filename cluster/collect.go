@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -210,8 +209,8 @@ func collect[T any](ctx context.Context, c *Coordinator, epoch int, b batch[T]) 
 				c.log.Info("cluster: published the straggling "+b.many+" again", "game", b.game, "generation", b.generation, countKey, n)
 			}
 			if time.Since(last) > quiet {
-				c.log.Warn("cluster: waiting for workers: no "+b.one+" came back for a while; are workers running and connected to this NATS server?",
-					"game", b.game, "generation", b.generation, "done", done, "total", len(jobs), "since", time.Since(last).Round(time.Second))
+				c.log.Warn("cluster: waiting for workers: no "+b.one+" came back for a while; are workers of this protocol version running and connected to this NATS server? (a worker of version 3 drops these jobs as malformed)",
+					"game", b.game, "generation", b.generation, "done", done, "total", len(jobs), "since", time.Since(last).Round(time.Second), "version", ProtocolVersion)
 				quiet += time.Minute
 			}
 			continue
@@ -234,8 +233,8 @@ func collect[T any](ctx context.Context, c *Coordinator, epoch int, b batch[T]) 
 			}
 		}
 		var r Result
-		if err := json.Unmarshal(m.Data(), &r); err != nil {
-			c.log.Warn("refused a malformed result", "generation", b.generation, "err", err)
+		if err := r.UnmarshalBinary(m.Data()); err != nil {
+			c.log.Warn("refused a malformed result", "generation", b.generation, "worker", r.Worker, "err", err)
 			continue
 		}
 		k, ok := index[r.ID]

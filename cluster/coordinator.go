@@ -264,7 +264,7 @@ func (j *Job) digest() string {
 // resumed) is queued once. copy > 0 publishes the copy-th straggler copy
 // of the attempt, under an ID of its own, which is queued beside the first.
 func (c *Coordinator) publish(ctx context.Context, job *Job, copy int, alive func()) error {
-	data, err := json.Marshal(job)
+	data, err := job.MarshalBinary()
 	if err != nil {
 		return fmt.Errorf("cluster: job %s: %w", job.ID, err)
 	}
@@ -290,7 +290,7 @@ func msgID(job *Job, copy int) string {
 func (c *Coordinator) publishAll(ctx context.Context, jobs []Job, alive func()) error {
 	futures := make([]jetstream.PubAckFuture, len(jobs))
 	for k := range jobs {
-		data, err := json.Marshal(&jobs[k])
+		data, err := jobs[k].MarshalBinary()
 		if err != nil {
 			return fmt.Errorf("cluster: job %s: %w", jobs[k].ID, err)
 		}

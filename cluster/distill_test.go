@@ -3,7 +3,6 @@ package cluster
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -50,6 +49,24 @@ func playedRecords[M comparable, S search.Game[M]](t testing.TB, k games.Kind[M,
 		out[i] = g.Record
 	}
 	return out
+}
+
+// playedFENs returns the FEN of every position of the records that a
+// move was played in, in order.
+func playedFENs[M comparable, S search.Game[M]](t testing.TB, k games.Kind[M, S], records []tournament.Record[M]) []string {
+	t.Helper()
+	var fens []string
+	for _, rec := range records {
+		g, err := k.NewGame(rec.Start, games.Setup{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range rec.Moves {
+			fens = append(fens, k.FEN(g))
+			g.Make(m)
+		}
+	}
+	return fens
 }
 
 // distilled is a distillation's fitted genome, for comparisons.
@@ -209,17 +226,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var fens []string
-	for _, rec := range playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 40}, nets, 7, 2) {
-		g, err := k.NewGame(rec.Start, games.Setup{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range rec.Moves {
-			fens = append(fens, k.FEN(g))
-			g.Make(m)
-		}
-	}
+	fens := playedFENs(t, k, playedRecords(t, k, games.Setup{Depth: 2, MaxMoves: 40}, nets, 7, 2))
 	const nodes = 100
 	score, err := k.Scorer(nets[0], nodes)
 	if err != nil {
@@ -262,7 +269,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		var job Job
-		if err := json.Unmarshal(m.Data(), &job); err != nil {
+		if err := job.UnmarshalBinary(m.Data()); err != nil {
 			t.Fatal(err)
 		}
 		if job.Kind != SearchJob || len(job.Positions) == 0 || len(job.Positions) > SearchBatch {
@@ -279,10 +286,7 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 		}
 		f.forge(&job, res)
 		res.Worker = "liar"
-		data, _ := json.Marshal(res)
-		if _, err := js.Publish(ctx, job.Reply, data); err != nil {
-			t.Fatal(err)
-		}
+		publishResult(t, ctx, js, job.Reply, res)
 		m.Ack()
 		t.Logf("%s: job %s", f.name, job.ID)
 	}

@@ -42,4 +42,9 @@
 // hash the workers cannot compute, and found the same value to the bit.
 // Games and searches share one loop (collect): delivery, refusals,
 // stragglers, resumption and recreated streams work the same for both.
+//
+// Jobs and results travel in a binary form (Job.MarshalBinary,
+// Result.MarshalBinary) whose first bytes every version keeps: the
+// version, the ID, the attempt and a result's worker, so that a message
+// of another version, or of version 3's JSON, is refused naming it.
 package cluster

@@ -20,8 +20,12 @@ import (
 // games nets play, so that a worker of an older build is refused by name
 // instead of failing its replays; version 3 added the distillation's
 // search jobs (SearchJob), which a worker of version 2 would take for
-// games.
-const ProtocolVersion = 3
+// games; version 4 sends jobs and results in a binary form (codec.go)
+// instead of JSON. A worker of version 3 fails to decode a job of
+// version 4 at its first byte and drops it as malformed, saying so in
+// its log; a job or result of version 3 (JSON) that reaches this build is
+// read as far as its version, and refused naming it.
+const ProtocolVersion = 4
 
 // SearchJob is the Kind of a job of a distillation's searches: the
 // values of Positions, each searched with the net Genome under Nodes
@@ -30,8 +34,8 @@ const SearchJob = "search"
 
 // SearchBatch is the number of positions in a search job. A job costs
 // about 0.5 ms of CPU beyond its searches (its JSON, the server's round
-// trips, the checks; measured with 1-node searches, 3,000 jobs of 4
-// positions against the same searches here), and a 1,500-node search of
+// trips, the checks; measured in protocol version 3 with 1-node searches,
+// 3,000 jobs of 4 positions against the same searches here), and a 1,500-node search of
 // the default chess net about 1 ms (BenchmarkDistillation, on a shared
 // 2-core machine), so a job of 128 positions spends some 0.4% of its time
 // on the queue, and the coordinator, which searches one position of each
@@ -62,7 +66,9 @@ const (
 var ErrProtocol = errors.New("cluster protocol")
 
 // Job is one game of a generation's tournament to play, or with Kind
-// SearchJob a batch of a distillation's searches.
+// SearchJob a batch of a distillation's searches. It travels in its
+// binary form (MarshalBinary); the JSON names are version 3's, which
+// UnmarshalBinary reads the version of.
 type Job struct {
 	Version int `json:"v"`
 	// ID names the game, game/seed/generation/index/digest, or the
@@ -132,7 +138,8 @@ func (j *Job) check() error {
 }
 
 // Result is a worker's answer to a job: the game it played, or why it
-// could not.
+// could not. It travels in its binary form (MarshalBinary); the JSON
+// names are version 3's, which UnmarshalBinary reads the version of.
 type Result struct {
 	Version int    `json:"v"`
 	ID      string `json:"id"`

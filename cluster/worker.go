@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -213,8 +212,8 @@ func (w *Worker) attach(ctx context.Context, js jetstream.JetStream) (jetstream.
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, players *playerCache, beat time.Duration,
 	published chan<- publishedResult) {
 	var job Job
-	if err := json.Unmarshal(m.Data(), &job); err != nil {
-		w.Log.Error("worker: dropped a malformed job", "err", err)
+	if err := job.UnmarshalBinary(m.Data()); err != nil {
+		w.Log.Error("worker: dropped a malformed job", "job", job.ID, "err", err)
 		m.Term()
 		return
 	}
@@ -264,7 +263,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 		w.Log.Warn("worker: could not play a job", "job", job.ID, "err", err)
 	}
 	res.Worker = w.Name
-	data, err := json.Marshal(res)
+	data, err := res.MarshalBinary()
 	var stored jetstream.PubAckFuture
 	if err == nil {
 		stored, err = js.PublishAsync(job.Reply, data, jetstream.WithMsgID(msgID(&job, 0))) // one result per attempt
