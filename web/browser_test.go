@@ -107,6 +107,26 @@ func (b *browserTab) clean(t *testing.T, page string) {
 	b.errors = nil
 }
 
+// expected takes the console errors that contain what off the record, as
+// a test that provokes them expects them, and fails the test when there
+// is none.
+func (b *browserTab) expected(t *testing.T, what string) {
+	t.Helper()
+	time.Sleep(100 * time.Millisecond) // let the messages arrive
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept := b.errors[:0]
+	for _, e := range b.errors {
+		if !strings.Contains(e, what) {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == len(b.errors) {
+		t.Errorf("no console error with %q", what)
+	}
+	b.errors = kept
+}
+
 // screenshot saves the tab's page as name.png among the artifacts: the
 // whole page, or only the element sel when one is given (the pictures
 // docs/ shows).
@@ -165,6 +185,26 @@ func TestBrowserPagesLoadCleanly(t *testing.T) {
 			if dots == 0 || whiskers != dots {
 				t.Errorf("%d baseline scores, %d with an interval; want every one", dots, whiskers)
 			}
+			// Drawn, the charts leave their loading state.
+			if left := value(t, b, "population: loading state", chromedp.Evaluate[int](`document.querySelectorAll(".chart-loading").length + document.querySelectorAll(".charts[aria-busy]").length`)); left != 0 {
+				t.Errorf("%d loading placeholders or busy sections left after drawing", left)
+			}
+			// Charts whose curves cannot be loaded say so instead of
+			// loading forever.
+			value(t, b, "population: a chart that fails", chromedp.Evaluate[bool](`(() => {
+				const s = document.createElement("section");
+				s.className = "charts"; s.id = "broken"; s.dataset.src = "/api/games/nogame/curves"; s.setAttribute("aria-busy", "true");
+				s.innerHTML = '<div class="chart" data-chart="fitness"><p class="chart-loading">Loading the curves…</p></div>';
+				document.body.append(s);
+				document.dispatchEvent(new CustomEvent("evolved:update", { detail: { game: "chess" } }));
+				return true;
+			})()`))
+			b.run(t, "population: failed charts", chromedp.WaitVisible(`#broken:not([aria-busy]) .chart-loading.chart-error`))
+			if msg := value(t, b, "population: failure text", chromedp.Text(`#broken .chart-error`)); !strings.HasPrefix(msg, "The curves could not be loaded: ") || !strings.Contains(msg, "nogame") {
+				t.Errorf("a chart that failed to load says %q", msg)
+			}
+			b.expected(t, "/api/games/nogame/curves")
+			value(t, b, "population: the failed chart goes", chromedp.Evaluate[bool](`(() => { document.getElementById("broken").remove(); return true; })()`))
 		}},
 		{"generation", "/games/xiangqi/generations/2", `#games tbody tr`, nil},
 		{"replay-draughts", "/games/draughts/generations/2/games/tournament/0", `#moves li`, nil},

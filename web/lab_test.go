@@ -111,6 +111,22 @@ func TestLabRunsToItsEnd(t *testing.T) {
 	if len(list.Runs) != 2 || list.Runs[0].Store != "lab" || list.Runs[1].Store != "main" {
 		t.Fatalf("runs %+v, want the lab's run then the fixture's", list.Runs)
 	}
+	// The overview lists the lab's run first, linked to its store.
+	var status struct {
+		Meta []struct {
+			ID     int64
+			Store  string
+			Method string
+		}
+	}
+	getJSON(t, base+"/api/status", &status)
+	if len(status.Meta) != 2 || status.Meta[0].Store != "lab" || status.Meta[0].Method != "aco" || status.Meta[1].Store != "main" {
+		t.Errorf("the overview's chess-lab runs %+v, want the lab's then the fixture's", status.Meta)
+	}
+	if code, page, _ := get(t, nil, base+"/"); code != http.StatusOK || !strings.Contains(page, `href="/lab?run=1&amp;store=lab"`) ||
+		!strings.Contains(page, `href="/lab?run=1&amp;store=main"`) {
+		t.Errorf("the overview page (%d) does not link both runs:\n%s", code, page)
+	}
 	var main labRun
 	getJSON(t, base+"/api/lab/runs/1?store=main", &main)
 	if main.Store != "main" || main.ID != 1 {

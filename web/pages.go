@@ -175,7 +175,10 @@ func viewRating(r storage.Rating) *ratingView {
 
 // metaRow is one chess-lab run on the overview.
 type metaRow struct {
-	ID         int64     `json:"id"`
+	ID int64 `json:"id"`
+	// Store says where the run is: "lab", the lab page's database, or
+	// "main", the served one (a run of evolved meta).
+	Store      string    `json:"store"`
 	Method     string    `json:"method"`
 	Opponent   string    `json:"opponent"`
 	Seed       uint64    `json:"seed"`
@@ -195,6 +198,50 @@ type overview struct {
 	Size     storage.Size `json:"size"`
 	Workers  int          `json:"workers"`
 	Database string       `json:"database"`
+}
+
+// overviewLabRuns is how many of the lab database's runs the overview
+// lists, the newest; the lab page lists them all.
+const overviewLabRuns = 10
+
+// recentLabRuns returns the chess-lab runs the overview lists: the lab
+// database's newest (overviewLabRuns of them, with the live progress of
+// those the site runs), then every run of the served database, oldest
+// first as before.
+func (s *Server) recentLabRuns(ctx context.Context) ([]metaRow, error) {
+	rows := []metaRow{}
+	row := func(m storage.MetaRun, store string) metaRow {
+		return metaRow{ID: m.ID, Store: store, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed,
+			Iterations: m.Iterations, BestCost: m.BestCost, Seconds: m.Seconds, Created: m.Created, Finished: m.Finished, State: m.State}
+	}
+	if s.lab != nil {
+		db, err := s.lab.DB(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var runs []storage.MetaRun
+		if db != nil { // nil: no lab database yet
+			runs, err = db.MetaRuns(ctx)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i := len(runs) - 1; i >= 0 && i >= len(runs)-overviewLabRuns; i-- {
+			r := row(runs[i], "lab")
+			if j, ok := s.lab.Job(r.ID); ok {
+				r.State, r.Iterations, r.BestCost, r.Seconds = j.State, j.Progress.Iteration, j.Progress.BestCost, j.Progress.Seconds
+			}
+			rows = append(rows, r)
+		}
+	}
+	runs, err := s.db.MetaRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range runs {
+		rows = append(rows, row(m, "main"))
+	}
+	return rows, nil
 }
 
 // loadOverview reads every run and chess-lab run.
@@ -228,13 +275,8 @@ func (s *Server) loadOverview(r *http.Request) (overview, error) {
 		}
 		o.Runs = append(o.Runs, row)
 	}
-	runs, err := s.db.MetaRuns(ctx)
-	if err != nil {
+	if o.Meta, err = s.recentLabRuns(ctx); err != nil {
 		return o, err
-	}
-	for _, m := range runs {
-		o.Meta = append(o.Meta, metaRow{ID: m.ID, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed,
-			Iterations: m.Iterations, BestCost: m.BestCost, Seconds: m.Seconds, Created: m.Created, Finished: m.Finished, State: m.State})
 	}
 	if o.Size, err = s.db.Size(ctx); err != nil {
 		return o, err

@@ -59,7 +59,7 @@ func TestPagesShowTheDatabase(t *testing.T) {
 		{"/", []string{`href="/games/draughts"`, `href="/games/chess"`, `href="/games/xiangqi"`,
 			"1523 ± 61", "stockfish-uci-elo", "aco", "material:1"}},
 		{"/games/chess", []string{"1523", chessHours, `data-src="/api/games/chess/curves"`, `/api/games/chess/champions/2/agent`,
-			`href="/games/chess/generations/0"`}},
+			`href="/games/chess/generations/0"`, `data-game="chess" aria-busy="true"`, `<p class="chart-loading">Loading the curves…</p>`}},
 		{"/games/xiangqi/generations/2", []string{fmt.Sprintf("Champion: agent %d", champ.AgentID), `rel="prev"`,
 			`href="/games/xiangqi/generations/2/games/tournament/0"`}},
 		{"/games/draughts/generations/1", []string{fmt.Sprintf("<td class=\"num\">%d</td>", members[3].AgentID), members[5].Origin}},

@@ -172,9 +172,17 @@
         throw new Error(data.error || res.statusText);
       }
       render(section, data);
+      delete section.dataset.error;
     } catch (err) {
       section.dataset.error = String(err.message || err);
+      // Charts never drawn say why instead of loading forever; drawn
+      // ones keep their curves until the next update.
+      section.querySelectorAll(".chart-loading").forEach(function (p) {
+        p.textContent = "The curves could not be loaded: " + section.dataset.error;
+        p.classList.add("chart-error");
+      });
     }
+    section.removeAttribute("aria-busy");
   }
 
   // The lab page draws its own curves with the same charts.
