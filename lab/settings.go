@@ -122,11 +122,11 @@ func DecodeSettings(r io.Reader) (Settings, map[string]bool, error) {
 // machine with the evolution and with its visitors. The zero Limits bounds
 // nothing beyond the methods' own ranges, as the CLI runs.
 type Limits struct {
-	MaxIterations int // iterations
-	MaxTurns      int // learner moves a game
-	MaxGames      int // ants (aco) or individuals (ga) an iteration
-	MaxWorkers    int // games at once; also the default when workers is 0
-	MaxHistory    int // moves in from
+	MaxIterations int `json:"max_iterations"` // iterations
+	MaxTurns      int `json:"max_turns"`      // learner moves a game
+	MaxGames      int `json:"max_games"`      // ants (aco) or individuals (ga) an iteration
+	MaxWorkers    int `json:"max_workers"`    // games at once; also the default when workers is 0
+	MaxHistory    int `json:"max_history"`    // moves in from
 }
 
 // Parser reads an opponent's player spec.

@@ -224,7 +224,7 @@ draughts  40           6.50   12    3.25  6.0        37             1235 ± 45 (
 chess     1            0.10   2     0.50  0.0        -              -                   -        -
 draughts rating: Elo on draughts-ladder, tc untimed, 200 games, 95% interval (evolved rate, rating_history)
 draughts curriculum: 4 checks, 2 raised the node budget (the last at generation 30); the node budget is 4000, from 1000 (sqlite3 DB 'select * from curriculum_history')
-draughts distillation: 3 champions distilled, the last of generation 36 (sqlite3 DB "select * from members where origin = 'distilled'")
+draughts distillation: 3 champions distilled, the last of generation 36 (sqlite3 DB "select born - 1 as generation, agent_id, parents from genomes where origin = 'distilled'")
 draughts settings: curriculum_every 0 -> 10 from generation 20 (changed 2026-11-01 09:00:00)
 
 WORKER  GAMES  REFUSED  GAMES/S  LAST RESULT

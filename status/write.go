@@ -73,7 +73,7 @@ func writeNotes(w io.Writer, r Row, loc *time.Location) {
 		fmt.Fprintf(w, "; the node budget is %d, from %d (sqlite3 DB 'select * from curriculum_history')\n", c.Nodes, c.FirstNodes)
 	}
 	if ds := r.Distill; ds != nil {
-		fmt.Fprintf(w, "%s distillation: %d champions distilled, the last of generation %d (sqlite3 DB \"select * from members where origin = 'distilled'\")\n",
+		fmt.Fprintf(w, "%s distillation: %d champions distilled, the last of generation %d (sqlite3 DB \"select born - 1 as generation, agent_id, parents from genomes where origin = 'distilled'\")\n",
 			r.Game, ds.Champions, ds.Last)
 	}
 	for _, c := range r.SettingChanges {

@@ -346,3 +346,24 @@ func TestOpponentsListGenerationZeroOnce(t *testing.T) {
 		t.Errorf("champion:0 listed %d times, want once: %+v", zero, got.Opponents)
 	}
 }
+
+// TestOpponentsNameALoneRatingPlainly checks the label of the rated
+// champion among /api/play/opponents: with the fixture's one chess rating
+// it is "the rated champion", not the best of one; TestOpponentsListGenerationZeroOnce
+// has two ratings and the best of them.
+func TestOpponentsNameALoneRatingPlainly(t *testing.T) {
+	_, ts := newServer(t, web.Options{})
+	var got struct {
+		Opponents []struct{ ID, Name string }
+	}
+	getJSONInto(t, ts.URL+"/api/play/opponents?game=chess", &got)
+	for _, o := range got.Opponents {
+		if o.ID == "champion:1" {
+			if o.Name != "the rated champion (generation 1)" {
+				t.Errorf("champion:1 listed as %q, want the rated champion (generation 1)", o.Name)
+			}
+			return
+		}
+	}
+	t.Errorf("the rated champion is not listed: %+v", got.Opponents)
+}

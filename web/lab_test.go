@@ -388,6 +388,15 @@ func TestLabOptionsDefaults(t *testing.T) {
 		} `json:"chess960"`
 	}
 	getJSON(t, base+"/api/lab/options", &opts)
+	// Every key in the API's own spelling, as the rest of it: the limits
+	// in snake case, not Go's field names.
+	var raw struct {
+		Limits map[string]int `json:"limits"`
+	}
+	getJSON(t, base+"/api/lab/options", &raw)
+	if len(raw.Limits) != 5 || raw.Limits["max_workers"] < 1 || raw.Limits["max_iterations"] != 100_000 {
+		t.Errorf("limits = %v, want max_iterations, max_turns, max_games, max_workers, max_history", raw.Limits)
+	}
 	if want := lab.DefaultSettings(); opts.Defaults != want {
 		t.Errorf("defaults = %+v, want lab.DefaultSettings() %+v", opts.Defaults, want)
 	}

@@ -80,7 +80,12 @@ func (s *Server) apiOpponents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if best >= 0 && best != n-1 {
-			list = append(list, opponent{fmt.Sprintf("champion:%d", best), fmt.Sprintf("the best rated champion (generation %d)", best)})
+			// "Best" among several ratings; with one, it is only rated.
+			label := fmt.Sprintf("the best rated champion (generation %d)", best)
+			if rated := ratedGenerations(ratings); rated == 1 {
+				label = fmt.Sprintf("the rated champion (generation %d)", best)
+			}
+			list = append(list, opponent{fmt.Sprintf("champion:%d", best), label})
 		}
 		if n > 1 && best != 0 { // generation 0 is listed once, as the best rated when it is
 			list = append(list, opponent{"champion:0", "generation 0's champion"})
@@ -88,6 +93,16 @@ func (s *Server) apiOpponents(w http.ResponseWriter, r *http.Request) {
 	}
 	list = append(list, builtins[game]...)
 	writeJSON(w, http.StatusOK, map[string]any{"game": game, "opponents": list, "sides": sides(game)})
+}
+
+// ratedGenerations counts the generations whose champions ratings rate
+// (a champion rated on two scales counts once).
+func ratedGenerations(ratings []storage.Rating) int {
+	seen := map[int]bool{}
+	for _, rt := range ratings {
+		seen[rt.Generation] = true
+	}
+	return len(seen)
 }
 
 // championID reads "champion:latest" or "champion:N".

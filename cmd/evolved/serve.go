@@ -78,11 +78,17 @@ func moduleVersion() string {
 	if !ok {
 		return "unknown"
 	}
-	v := info.Main.Version
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
+	return versionWithCommit(info.Main.Version, info.Settings)
+}
+
+// versionWithCommit is version followed by the first 12 digits of the
+// commit that settings stamp, unless version names it already, as a Go
+// pseudo-version does (v0.0.0-20261207011234-abcdef123456): once is enough.
+func versionWithCommit(version string, settings []debug.BuildSetting) string {
+	for _, s := range settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 && !strings.Contains(version, s.Value[:12]) {
+			version += " " + s.Value[:12]
 		}
 	}
-	return v
+	return version
 }

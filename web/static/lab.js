@@ -391,9 +391,9 @@
     }
     fillDefaults(options.defaults, options.weights);
     fillC960Defaults();
-    field("workers").max = options.limits.MaxWorkers;
-    field("workers").placeholder = String(options.limits.MaxWorkers);
-    field("iterations").max = options.limits.MaxIterations;
+    field("workers").max = options.limits.max_workers;
+    field("workers").placeholder = String(options.limits.max_workers);
+    field("iterations").max = options.limits.max_iterations;
     const kind = field("opponent-kind");
     (options.engines || []).forEach((e) => {
       const o = document.createElement("option");
