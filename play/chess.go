@@ -179,18 +179,33 @@ var (
 	}
 )
 
-// draw draws the board with White at the bottom, files and ranks around it.
-func (chessUI) draw(g *chess.Game, ascii bool) string {
+// draw draws the board with the person's side at the bottom (White's
+// when the person plays White, Black's, rank 1 at the top and file h on
+// the left, when Black), files and ranks around it.
+func (chessUI) draw(g *chess.Game, ascii bool, human game.Player) string {
 	glyphs := chessUnicode
 	if ascii {
 		glyphs = chessASCII
 	}
 	p := g.Position()
+	flip := human == chess.Black
+	files := "    a b c d e f g h\n"
+	if flip {
+		files = "    h g f e d c b a\n"
+	}
 	var b strings.Builder
-	b.WriteString("    a b c d e f g h\n")
-	for rank := 7; rank >= 0; rank-- {
+	b.WriteString(files)
+	for row := range 8 {
+		rank := 7 - row
+		if flip {
+			rank = row
+		}
 		fmt.Fprintf(&b, "  %d", rank+1)
-		for file := range 8 {
+		for col := range 8 {
+			file := col
+			if flip {
+				file = 7 - col
+			}
 			pt, side := p.PieceAt(chess.NewSquare(file, rank))
 			if pt == chess.NoPieceType {
 				b.WriteString(" .")
@@ -200,7 +215,7 @@ func (chessUI) draw(g *chess.Game, ascii bool) string {
 		}
 		fmt.Fprintf(&b, " %d\n", rank+1)
 	}
-	b.WriteString("    a b c d e f g h\n")
+	b.WriteString(files)
 	return b.String()
 }
 

@@ -52,9 +52,38 @@ func TestChessSessionEngineOpensForBlack(t *testing.T) {
 }
 
 func TestChessBoardUnicode(t *testing.T) {
-	got := chessUI{}.draw(chess.NewGame(chess.Start(), chess.DefaultRules()), false)
+	got := chessUI{}.draw(chess.NewGame(chess.Start(), chess.DefaultRules()), false, chess.White)
 	if !strings.Contains(got, "  8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ 8") || !strings.Contains(got, "  1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖ 1") {
 		t.Errorf("start position drawn as\n%s", got)
+	}
+}
+
+// TestChessBoardFromBlack checks the board of a person playing Black: their
+// pieces at the bottom, rank 1 at the top and file h on the left, after
+// 1. e4, whose pawn then stands on the right of the fourth row.
+func TestChessBoardFromBlack(t *testing.T) {
+	g := chess.NewGame(chess.Start(), chess.DefaultRules())
+	p := g.Position()
+	e4, err := p.ParseUCI("e2e4", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Make(e4)
+	want := "    h g f e d c b a\n" +
+		"  1 R N B K Q B N R 1\n" +
+		"  2 P P P . P P P P 2\n" +
+		"  3 . . . . . . . . 3\n" +
+		"  4 . . . P . . . . 4\n" +
+		"  5 . . . . . . . . 5\n" +
+		"  6 . . . . . . . . 6\n" +
+		"  7 p p p p p p p p 7\n" +
+		"  8 r n b k q b n r 8\n" +
+		"    h g f e d c b a\n"
+	if got := (chessUI{}).draw(g, true, chess.Black); got != want {
+		t.Errorf("from Black's side:\n%s\nwant\n%s", got, want)
+	}
+	if out := runChess(t, chess.Black, "quit"); !strings.Contains(out, "    h g f e d c b a\n") {
+		t.Errorf("a session as Black draws the board from White's side:\n%s", out)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"evolved/game"
 	"evolved/game/draughts"
 )
 
@@ -27,7 +28,11 @@ func (draughtsUI) scoreUnit() string {
 	return "the engine's units"
 }
 
-func (draughtsUI) draw(g *draughts.Game, ascii bool) string { return drawDraughts(g.Position(), ascii) }
+// draw draws the board as draughts diagrams do, Black (square 1) at the
+// top, whichever side the person plays.
+func (draughtsUI) draw(g *draughts.Game, ascii bool, _ game.Player) string {
+	return drawDraughts(g.Position(), ascii)
+}
 
 func (draughtsUI) formatMove(g *draughts.Game, m draughts.Move) string { return g.FormatMove(m) }
 

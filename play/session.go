@@ -52,8 +52,10 @@ type UI[M comparable, S Playable[M]] interface {
 	// scoreUnit names the unit of the engines' scores in this game, for
 	// an engine whose spec names none (player.Spec.Unit).
 	scoreUnit() string
-	// draw draws the current position for a terminal.
-	draw(g S, ascii bool) string
+	// draw draws the current position for a terminal, seen from the
+	// person's side where the game's diagrams are (chess: the person's
+	// pieces at the bottom).
+	draw(g S, ascii bool, human game.Player) string
 	// formatMove writes a move legal now, as a person reads it (SAN, PDN).
 	formatMove(g S, m M) string
 	// parseMove reads a person's move; illegal reports whether an error is
@@ -507,7 +509,7 @@ func (s *session[M, S]) describeOutcome(o game.Outcome) string {
 // display draws the board, then who is to move, the last move and the
 // engine's figures.
 func (s *session[M, S]) display() {
-	s.printf("%s", s.ui.draw(s.g, s.ascii))
+	s.printf("%s", s.ui.draw(s.g, s.ascii, s.human))
 	line := fmt.Sprintf("%s to move", s.side(s.g.ToMove()))
 	if s.g.ToMove() == s.human {
 		line += " (you)"

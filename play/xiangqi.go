@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"evolved/game"
 	"evolved/game/xiangqi"
 )
 
@@ -109,7 +110,10 @@ var (
 // numbers 1..9 along the top, Red's pieces in <...> and Black's in (...),
 // "." an empty point, "x" an empty palace point, and the river as a row
 // of dashes between rows E and F.
-func (xiangqiUI) draw(g *xiangqi.Game, ascii bool) string {
+// draw draws the board as the classic program's notation reads it, Red at
+// the bottom and rows A to J from the top, whichever side the person
+// plays: the rows and columns are the moves' coordinates.
+func (xiangqiUI) draw(g *xiangqi.Game, ascii bool, _ game.Player) string {
 	glyphs, cell := xiangqiHan, "  %s  "
 	if ascii {
 		glyphs, cell = xiangqiASCII, "  %s "

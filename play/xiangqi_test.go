@@ -17,7 +17,7 @@ func runXiangqi(t *testing.T, human game.Player, ascii bool, lines ...string) st
 }
 
 func TestXiangqiBoard(t *testing.T) {
-	got := xiangqiUI{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), false)
+	got := xiangqiUI{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), false, xiangqi.Red)
 	want := `     1    2    3    4    5    6    7    8    9
  A  (車) (馬) (象) (士) (將) (士) (象) (馬) (車)
  B   .    .    .    x    x    x    .    .    .
@@ -34,7 +34,7 @@ func TestXiangqiBoard(t *testing.T) {
 	if got != want {
 		t.Errorf("start position drawn as\n%s\nwant\n%s", got, want)
 	}
-	ascii := xiangqiUI{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), true)
+	ascii := xiangqiUI{}.draw(xiangqi.NewGame(xiangqi.Start(), xiangqi.DefaultRules()), true, xiangqi.Red)
 	if !strings.Contains(ascii, " J  <R>  <H>  <E>  <A>  <K>  <A>  <E>  <H>  <R>\n") || !strings.Contains(ascii, " B   .    .    .    x    x    x    .    .    .\n") {
 		t.Errorf("ASCII start position drawn as\n%s", ascii)
 	}
