@@ -170,6 +170,16 @@ func (n *Net) Perspective() (*PerspectiveNet, error) {
 	return p, nil
 }
 
+// quantizedPerspective returns the int16 form of a Perspective net's
+// masters (Perspective, then Quantize).
+func (n *Net) quantizedPerspective() (*QuantizedPerspective, error) {
+	p, err := n.Perspective()
+	if err != nil {
+		return nil, err
+	}
+	return p.Quantize()
+}
+
 // NewPerspectiveNet returns a perspective net of the given width with
 // every weight 0. The width must be 1 to MaxPerspectiveHidden; otherwise
 // the error wraps ErrArchitecture.
@@ -559,15 +569,33 @@ func (a *PerspectiveAccumulator) step(from, to int, _ game.Player) {
 		}
 		return
 	}
+	stepViews(&a.stack, a.q.features, from, to, &plus, &minus, np, nm, otherView)
+}
+
+// stepViews sets both points of view's int16 sums of ply to from those of
+// ply from: the features that changed, found from the first point of view
+// (plus[0][:np] came, minus[0][:nm] went), are the second's through
+// other, which it writes into plus[1] and minus[1].
+func stepViews[P any](s *stack[P, int16], features []int16, from, to int, plus, minus *[2][32]uint16, np, nm int, other func(uint16) uint16) {
 	for i := range np {
-		plus[1][i] = otherView(plus[0][i])
+		plus[1][i] = other(plus[0][i])
 	}
 	for i := range nm {
-		minus[1][i] = otherView(minus[0][i])
+		minus[1][i] = other(minus[0][i])
 	}
-	for pov := chess.White; pov <= chess.Black; pov++ {
-		applyColumns(kernels16(), a.sums(to, pov), a.sums(from, pov), a.q.features, a.h1, plus[pov][:np], minus[pov][:nm])
+	for pov := range game.Player(2) {
+		applyColumns(kernels16(), s.sums(to, pov), s.sums(from, pov), features, s.h1, plus[pov][:np], minus[pov][:nm])
 	}
+}
+
+// perspectiveValue returns the perspective net's value persp, in
+// centipawns for side (the side to move), from pov's point of view in
+// pawns.
+func perspectiveValue(persp int, side, pov game.Player) float64 {
+	if pov&1 != side {
+		persp = -persp
+	}
+	return float64(persp) / 100
 }
 
 // otherView returns the feature that the feature f of one point of view is

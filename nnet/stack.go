@@ -166,6 +166,9 @@ func squareBound(inputs, squares int, value func(i int) float64) float64 {
 type sparseLayer struct {
 	net *Net
 	head
+	// persp is, with Perspective, the net in int16: the layer's columns
+	// then hold only the tables' channels.
+	persp *QuantizedPerspective
 	// cols[input*stride+h], h < h1: the first layer's columns, int32
 	// multiples of the head's units (see sparseColumns). With EvolvePST,
 	// stride is h1+1 and cols[input*stride+h1] is what the input adds to
@@ -195,9 +198,12 @@ func newSparseLayer(n *Net, game string, inputs, squares int, entry func(t []flo
 	}
 	n = n.Clone()
 	l := sparseLayer{net: n}
-	if n.flags&Perspective == 0 { // a perspective net's first layer is its own (see ChessEval)
+	var err error
+	if n.flags&Perspective == 0 {
 		l.head = newHead(n)
 		l.cols = sparseColumns(n, l.unit, squares)
+	} else if l.persp, err = n.quantizedPerspective(); err != nil { // its first layer is its own
+		return sparseLayer{}, fmt.Errorf("new %s evaluator: %w", game, err)
 	}
 	l.stride = l.h1
 	if t := n.pst(); t != nil {

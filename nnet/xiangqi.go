@@ -236,7 +236,6 @@ func xiangqiCellInput(k uint8, s int, pov game.Player) int {
 // against the plain float64 computation (XiangqiInputs and Net.Forward).
 type XiangqiEval struct {
 	sparseLayer
-	persp  *QuantizedPerspective // with Perspective, the net; the sparse layer then holds only the tables' channel
 	values [NumXiangqiPieceValues]float64
 	terms  []float64 // with EvolveTerms, each feature count's value in pawns
 }
@@ -254,17 +253,7 @@ func NewXiangqiEval(n *Net) (*XiangqiEval, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &XiangqiEval{sparseLayer: l, values: l.net.XiangqiPieceValues(), terms: xiangqiTermValues(l.net)}
-	if n.flags&Perspective != 0 {
-		p, err := l.net.Perspective()
-		if err != nil {
-			return nil, fmt.Errorf("new xiangqi evaluator: %w", err)
-		}
-		if e.persp, err = p.Quantize(); err != nil {
-			return nil, fmt.Errorf("new xiangqi evaluator: %w", err)
-		}
-	}
-	return e, nil
+	return &XiangqiEval{sparseLayer: l, values: l.net.XiangqiPieceValues(), terms: xiangqiTermValues(l.net)}, nil
 }
 
 // xiangqiPSTEntry is the tables' channel entry of input i (see
@@ -346,13 +335,8 @@ func (e *XiangqiEval) refresh(acc []int32, b *xiangqiBoard, pov game.Player) {
 // takes the output's place (negated for the other side).
 func (e *XiangqiEval) value(acc []int32, b *xiangqiBalance, p *xiangqi.Position, pov game.Player, buf []float32, persp int) float64 {
 	m := b.material(pov, &e.values)
-	var v float64
-	if e.persp != nil {
-		if pov&1 != p.Side() {
-			persp = -persp
-		}
-		v = m + float64(persp)/100
-	} else {
+	v := m + perspectiveValue(persp, p.Side(), pov)
+	if e.persp == nil {
 		v = m + float64(XiangqiNetWeight*e.output(acc, m, buf))
 	}
 	if e.stride > e.h1 {
@@ -548,15 +532,7 @@ func (p *xiangqiPerspective) step(from, to int, _ game.Player) {
 		}
 		return
 	}
-	for i := range np {
-		plus[1][i] = xiangqiOtherView(plus[0][i])
-	}
-	for i := range nm {
-		minus[1][i] = xiangqiOtherView(minus[0][i])
-	}
-	for pov := xiangqi.Red; pov <= xiangqi.Black; pov++ {
-		applyColumns(kernels16(), p.sums(to, pov), p.sums(from, pov), p.q.features, p.h1, plus[pov][:np], minus[pov][:nm])
-	}
+	stepViews(&p.stack, p.q.features, from, to, &plus, &minus, np, nm, xiangqiOtherView)
 }
 
 // xiangqiOtherView returns the feature that the feature f of one point of
