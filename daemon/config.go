@@ -73,9 +73,13 @@ type JobsConfig struct {
 	// many breeding operations at most separate an older genome from kept
 	// weights it is rebuilt from (0: keep every champion whole and
 	// rebuild nothing). See storage.Retention.
-	PruneKeep     int `toml:"prune_keep"`
-	GenomeKeep    int `toml:"genome_keep"`
-	KeyframeEvery int `toml:"keyframe_every"`
+	PruneKeep  int `toml:"prune_keep"`
+	GenomeKeep int `toml:"genome_keep"`
+	// GenomeWindowMB caps, in MiB, the whole genomes genome_keep's window
+	// holds (storage.Retention.GenomeBytes): wide genomes keep fewer
+	// generations; 0 caps nothing.
+	GenomeWindowMB int `toml:"genome_window_mb"`
+	KeyframeEvery  int `toml:"keyframe_every"`
 	// MembersKeep is how many generations before the current population
 	// keep their populations, ladder results and the rows of genomes
 	// that matter to nothing later (storage.Retention.Members).
@@ -167,7 +171,7 @@ type ClusterConfig struct {
 
 // Retention returns the storage retention the jobs configuration sets.
 func (j JobsConfig) Retention() storage.Retention {
-	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep, Keyframes: j.KeyframeEvery, Members: j.MembersKeep}
+	return storage.Retention{Games: j.PruneKeep, Genomes: j.GenomeKeep, GenomeBytes: int64(j.GenomeWindowMB) << 20, Keyframes: j.KeyframeEvery, Members: j.MembersKeep}
 }
 
 // DefaultConfig returns the built-in configuration: Blondie24's draughts
@@ -184,7 +188,7 @@ func DefaultConfig() Config {
 		Xiangqi:   defaultXiangqi(),
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
-			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, KeyframeEvery: storage.DefaultKeyframes, MembersKeep: 1000, MinFreeMB: 1024,
+			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, GenomeWindowMB: 32, KeyframeEvery: storage.DefaultKeyframes, MembersKeep: 1000, MinFreeMB: 1024,
 			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60, RatingShare: 0.1,
 		},
 		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30, Replay: 16},
@@ -405,6 +409,9 @@ func (j JobsConfig) validate() error {
 	}
 	if j.PruneKeep < 0 {
 		return bad("prune_keep", j.PruneKeep, "must not be negative")
+	}
+	if j.GenomeWindowMB < 0 || j.GenomeWindowMB > 1<<20 {
+		return bad("genome_window_mb", j.GenomeWindowMB, "want 0 (no cap) to 1048576 MiB")
 	}
 	if j.GenomeKeep < 0 {
 		return bad("genome_keep", j.GenomeKeep, "must not be negative")

@@ -27,6 +27,15 @@ type Retention struct {
 	// is still a member, a keyframe, or (bred before lineage storage, or
 	// with Keyframes 0) a champion. Negative keeps all.
 	Genomes int
+	// GenomeBytes, when positive, narrows the Genomes window for large
+	// genomes: it keeps at most this many bytes of whole genomes a run,
+	// a generation counting its population's size times its largest
+	// genome. A perspective net's 791 KB genomes keep 2 generations in
+	// 32 MiB where a narrow chess net's 100 KB ones keep their 10, so a
+	// wide run's database does not begin with 100 MB of recent genomes.
+	// The window is a run's own (its genomes' size and population do not
+	// change), at least 1 generation.
+	GenomeBytes int64
 	// Keyframes bounds the work of rebuilding a genome: a genome bred
 	// Keyframes operations away from the nearest kept ancestor keeps its
 	// weights if it has children, so no dropped genome is more than
@@ -131,9 +140,13 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		p.Games, _ = res.RowsAffected()
 	}
 	if keep.Genomes >= 0 {
+		window, err := genomeWindow(ctx, tx, game, latest, keep)
+		if err != nil {
+			return p, err
+		}
 		// The population waiting to play is generation latest+1; the
 		// members of the generations after cutoff keep their genomes.
-		cutoff := latest - keep.Genomes
+		cutoff := latest - window
 		// Genomes bred before lineage storage (no lineage row) keep
 		// the old rule, and their weights while a genome bred since
 		// names them as a parent.
@@ -185,6 +198,26 @@ func prune(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retent
 		p.Members += n
 	}
 	return p, nil
+}
+
+// genomeWindow returns how many generations before the current population
+// keep their members' genomes whole in game's run: keep.Genomes, fewer
+// when keep.GenomeBytes says so (see Retention.GenomeBytes), measured on
+// generation latest's population.
+func genomeWindow(ctx context.Context, tx *sql.Tx, game string, latest int, keep Retention) (int, error) {
+	if keep.GenomeBytes <= 0 || keep.Genomes <= 1 {
+		return keep.Genomes, nil
+	}
+	var members, largest int64
+	err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(length(g.genome)), 0) FROM members m
+		JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id WHERE m.game = ? AND m.generation = ?`, game, latest).Scan(&members, &largest)
+	if err != nil {
+		return 0, fmt.Errorf("genome window: %w", err)
+	}
+	if generation := members * largest; generation > 0 {
+		return int(max(1, min(int64(keep.Genomes), keep.GenomeBytes/generation))), nil
+	}
+	return keep.Genomes, nil
 }
 
 // pruneMembers deletes the members and ladder results of game's

@@ -303,3 +303,37 @@ func TestSampleFitness(t *testing.T) {
 		t.Errorf("50 points of 10 generations: %d samples", len(got))
 	}
 }
+
+// TestGenomeBytesNarrowsTheWindow checks Retention.GenomeBytes: a cap of
+// two generations' genomes (the population times its largest genome)
+// keeps what a window of two generations keeps, genome for genome, where
+// the ten of Genomes alone keep more, and every champion still exports
+// as the run bred it.
+func TestGenomeBytesNarrowsTheWindow(t *testing.T) {
+	probe := newTwin(t, storage.KeepEverything())
+	probe.play(t, 1)
+	members := query(t, probe.allPath, "SELECT count(*) FROM members WHERE generation = 0")
+	largest := query(t, probe.allPath, "SELECT max(length(genome)) FROM genomes")
+	var m, l int64
+	fmt.Sscan(members[0], &m)
+	fmt.Sscan(largest[0], &l)
+	if m == 0 || l == 0 {
+		t.Fatalf("members %v, largest genome %v", members, largest)
+	}
+	capped := newTwin(t, storage.Retention{Games: -1, Genomes: 10, GenomeBytes: 2*m*l + m*l/2, Keyframes: storage.DefaultKeyframes, Members: -1})
+	two := newTwin(t, storage.Retention{Games: -1, Genomes: 2, Keyframes: storage.DefaultKeyframes, Members: -1})
+	ten := newTwin(t, storage.Retention{Games: -1, Genomes: 10, Keyframes: storage.DefaultKeyframes, Members: -1})
+	for _, tw := range []*twin{capped, two, ten} {
+		tw.play(t, 8)
+	}
+	whole := func(tw *twin) []string {
+		return query(t, tw.keptPath, "SELECT agent_id FROM genomes WHERE genome IS NOT NULL ORDER BY agent_id")
+	}
+	if got, want := whole(capped), whole(two); !slices.Equal(got, want) {
+		t.Errorf("capped at two generations' bytes, whole genomes %v; a window of 2 keeps %v", got, want)
+	}
+	if got, wide := whole(capped), whole(ten); len(got) >= len(wide) {
+		t.Errorf("the cap kept %d whole genomes, the window of 10 %d: the cap did nothing", len(got), len(wide))
+	}
+	capped.sameChampions(t, 8)
+}
