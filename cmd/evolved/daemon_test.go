@@ -730,6 +730,7 @@ func TestPlotLearningCurves(t *testing.T) {
 }
 
 func TestChessPopulationEndToEnd(t *testing.T) {
+	t.Parallel() // its own directory and database: nothing shared, nothing timed
 	dir := t.TempDir()
 	config := filepath.Join(dir, "chess.toml")
 	os.WriteFile(config, []byte(`
@@ -829,6 +830,7 @@ rating_every = 0
 // round robin's games), exports the champion and plays it against
 // Fairy-Stockfish when that is installed.
 func TestXiangqiPopulationEndToEnd(t *testing.T) {
+	t.Parallel() // its own directory and database: nothing shared, nothing timed
 	dir := t.TempDir()
 	config := filepath.Join(dir, "xiangqi.toml")
 	os.WriteFile(config, []byte(`
