@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"evolved/game"
 	"evolved/game/draughts"
@@ -87,6 +88,10 @@ func TestUndoSwapSaveLoad(t *testing.T) {
 	data, err := os.ReadFile(game)
 	if err != nil || !strings.Contains(string(data), "1. 9-13") {
 		t.Fatalf("saved game: %v\n%s", err, data)
+	}
+	if day := time.Now().Format("2006.01.02"); !strings.Contains(string(data), `[Date "`+day+`"]`) &&
+		!strings.Contains(string(data), `[Date "`+time.Now().Add(-time.Minute).Format("2006.01.02")+`"]`) { // saved just before midnight
+		t.Errorf("saved game without today's date %s:\n%s", day, data)
 	}
 	if !strings.Contains(out, "loaded 2 moves") || !strings.Contains(out, "You now play White") {
 		t.Errorf("load or swap missing:\n%s", out)

@@ -466,14 +466,15 @@ func (s *session[M, S]) readRecord(r io.Reader) (S, string, error) {
 }
 
 // writeRecord writes g, begun from start, as a game record of game k
-// between the person, who plays human, and the engine called engine.
+// between the person, who plays human, and the engine called engine,
+// dated today.
 func writeRecord[M comparable, S Playable[M]](w io.Writer, k games.Kind[M, S], g S, start string, human game.Player, engine string) error {
 	first, second := "You", engine
 	if human != game.First {
 		first, second = second, first
 	}
 	return k.WriteRecord(w, games.Record[M]{
-		Tags:   [][2]string{{"Event", "evolved play"}, {k.RecordTags[0], first}, {k.RecordTags[1], second}},
+		Tags:   [][2]string{{"Event", "evolved play"}, {"Date", time.Now().Format("2006.01.02")}, {k.RecordTags[0], first}, {k.RecordTags[1], second}},
 		Start:  start,
 		Moves:  g.Moves(nil),
 		Result: k.ResultTag(g.Outcome().Result),
