@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,24 @@ import (
 // screenshots in (default: a directory under the system's temporary one,
 // logged).
 const ArtifactsEnv = "EVOLVED_TEST_ARTIFACTS"
+
+// DocsPicturesEnv names the directory (docs/) where the browser tests
+// also write the screenshots the documentation shows, under the names
+// docsPictures gives them: `EVOLVED_DOCS_PICTURES=$PWD/docs go test
+// ./web -run Browser` makes every picture of the docs anew from the site
+// as it is, so none stays behind it.
+const DocsPicturesEnv = "EVOLVED_DOCS_PICTURES"
+
+// docsPictures maps the screenshots the documentation shows to their
+// files in docs/ (TestDocsPicturesHaveTheirScreenshots checks that every
+// picture the docs show is one of them).
+var docsPictures = map[string]string{
+	"overview":         "web-overview.png",
+	"play-draughts":    "web-play.png",
+	"lab-form":         "web-lab-form.png",
+	"lab-run":          "web-lab-run.png",
+	"lab-chess960-tab": "web-lab-chess960.png",
+}
 
 // chromium finds a Chromium to drive, or skips the test.
 func chromium(t *testing.T) string {
@@ -151,6 +170,38 @@ func (b *browserTab) screenshot(t *testing.T, name string, element ...string) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
+	if docs, file := os.Getenv(DocsPicturesEnv), docsPictures[name]; docs != "" && file != "" {
+		if err := os.WriteFile(filepath.Join(docs, file), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("docs picture: %s", filepath.Join(docs, file))
+	}
+}
+
+// TestDocsPicturesHaveTheirScreenshots checks that every picture of the
+// site that README.md and docs/ show (docs/web-*.png) is made by a
+// browser test's screenshot (docsPictures), and that each exists.
+func TestDocsPicturesHaveTheirScreenshots(t *testing.T) {
+	made := map[string]bool{}
+	for _, file := range docsPictures {
+		made[file] = true
+		if _, err := os.Stat(filepath.Join("..", "docs", file)); err != nil {
+			t.Errorf("docs/%s, made by the browser tests, is missing: %v", file, err)
+		}
+	}
+	shown := regexp.MustCompile(`\((?:docs/)?(web-[a-z0-9-]+\.png)\)`)
+	docs, _ := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	for _, doc := range append(docs, filepath.Join("..", "README.md")) {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range shown.FindAllStringSubmatch(string(text), -1) {
+			if !made[m[1]] {
+				t.Errorf("%s shows %s, which no browser test makes (docsPictures): it would go stale", doc, m[1])
+			}
+		}
+	}
 }
 
 // TestBrowserPagesLoadCleanly opens every page in Chromium, waits for what

@@ -46,3 +46,24 @@ func TestSparkPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRatingSparkPath checks a rating sparkline by hand: the Elos' line
+// and the latest rating's interval as a whisker, the y range covering it;
+// a lone rating is its dash and its whole interval.
+func TestRatingSparkPath(t *testing.T) {
+	for _, c := range []struct {
+		xs, elos []float64
+		ci, xMax float64
+		want     string
+	}{
+		// Lone: 1500 ± 50 spans 1450..1550, the dash in the middle.
+		{[]float64{4}, []float64{1500}, 50, 8, "M60.0 12.0h2M60.0 1.0V23.0"},
+		// 1400 then 1500 ± 50: the range 1400..1550 over 1..23.
+		{[]float64{0, 10}, []float64{1400, 1500}, 50, 10, "M0.0 23.0L120.0 8.3M120.0 1.0V15.7"},
+		{nil, nil, 0, 10, ""},
+	} {
+		if got := ratingSparkPath(c.xs, c.elos, c.ci, c.xMax); got != c.want {
+			t.Errorf("ratingSparkPath(%v, %v, %v, %v) = %q, want %q", c.xs, c.elos, c.ci, c.xMax, got, c.want)
+		}
+	}
+}

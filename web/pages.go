@@ -131,26 +131,48 @@ func sparkPath(xs, ys []float64, xMax float64) string {
 	if len(ys) == 0 {
 		return ""
 	}
-	lo, hi := slices.Min(ys), slices.Max(ys)
-	x := func(v float64) float64 {
-		if xMax <= 0 {
-			return sparkW / 2
-		}
-		return v / xMax * sparkW
+	return spark{xMax, slices.Min(ys), slices.Max(ys)}.path(xs, ys)
+}
+
+// ratingSparkPath is sparkPath for ratings: the line of the Elos, then the
+// latest rating's 95% interval (half-width ci) as a whisker, the y range
+// covering it, so that a lone rating shows how sure it is.
+func ratingSparkPath(xs, elos []float64, ci, xMax float64) string {
+	if len(elos) == 0 {
+		return ""
 	}
-	y := func(v float64) float64 {
-		if hi == lo {
-			return sparkH / 2
-		}
-		return 1 + (hi-v)/(hi-lo)*(sparkH-2)
+	last, x := elos[len(elos)-1], xs[len(xs)-1]
+	sp := spark{xMax, min(slices.Min(elos), last-ci), max(slices.Max(elos), last+ci)}
+	return sp.path(xs, elos) + fmt.Sprintf("M%.1f %.1fV%.1f", sp.x(x), sp.y(last+ci), sp.y(last-ci))
+}
+
+// spark maps values to the sparkline box: x from 0 to xMax, y from lo
+// (at the bottom) to hi.
+type spark struct{ xMax, lo, hi float64 }
+
+func (s spark) x(v float64) float64 {
+	if s.xMax <= 0 {
+		return sparkW / 2
 	}
+	return v / s.xMax * sparkW
+}
+
+func (s spark) y(v float64) float64 {
+	if s.hi == s.lo {
+		return sparkH / 2
+	}
+	return 1 + (s.hi-v)/(s.hi-s.lo)*(sparkH-2)
+}
+
+// path draws ys against xs; a lone point is a short dash.
+func (s spark) path(xs, ys []float64) string {
 	var b strings.Builder
 	for i := range ys {
 		cmd := "L"
 		if i == 0 {
 			cmd = "M"
 		}
-		fmt.Fprintf(&b, "%s%.1f %.1f", cmd, x(xs[i]), y(ys[i]))
+		fmt.Fprintf(&b, "%s%.1f %.1f", cmd, s.x(xs[i]), s.y(ys[i]))
 	}
 	if len(ys) == 1 {
 		fmt.Fprintf(&b, "h2")
@@ -311,10 +333,11 @@ func (s *Server) sparks(ctx context.Context, row *runRow) error {
 		return err
 	}
 	xs, ys = nil, nil
+	ci := 0.0
 	for _, r := range ratings {
-		xs, ys = append(xs, float64(r.Generation)), append(ys, r.Elo)
+		xs, ys, ci = append(xs, float64(r.Generation)), append(ys, r.Elo), r.CI
 	}
-	row.RatingSpark = sparkPath(xs, ys, xMax)
+	row.RatingSpark = ratingSparkPath(xs, ys, ci, xMax)
 	return nil
 }
 
