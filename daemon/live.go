@@ -106,8 +106,10 @@ func countStarts[M comparable, S search.Game[M]](a tournament.Arena[M, S], start
 
 // overallRate is the live line's note: the population's generations per
 // hour over this session (played generations in elapsed), and with a
-// target the generations left and when they should be done; "" before the
-// first generation is done.
+// target how many generations are left; "" before the first generation is
+// done. The line's one time estimate is its own generation's (its ETA):
+// when the run will reach its target is status' ETA column and the web
+// overview's.
 func overallRate(played int, elapsed time.Duration, generation, target int) string {
 	if played == 0 || elapsed <= 0 {
 		return "" // no generation finished yet: no rate
@@ -115,7 +117,11 @@ func overallRate(played int, elapsed time.Duration, generation, target int) stri
 	perHour := float64(played) / elapsed.Hours()
 	s := fmt.Sprintf("%.1f gens/hour", perHour)
 	if eta, ok := progress.Remaining(generation, target, perHour); ok && eta.Left > 0 {
-		s += fmt.Sprintf(", %d to go, target in %s", eta.Left, progress.Round(eta.Duration()))
+		unit := "generations"
+		if eta.Left == 1 {
+			unit = "generation"
+		}
+		s += fmt.Sprintf(", %d %s to the target", eta.Left, unit)
 	}
 	return s
 }

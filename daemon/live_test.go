@@ -124,8 +124,12 @@ func TestLiveLine(t *testing.T) {
 			t.Errorf("live line %q counts more games than the generation plays", m[0])
 		}
 	}
-	if !regexp.MustCompile(`draughts generation 2: \d+/\d+ games, [0-9.]+ games/s, [0-9.]+ gens/hour, 1 to go, target in `).MatchString(s) {
+	if !regexp.MustCompile(`draughts generation 2: \d+/\d+ games, [0-9.]+ games/s, [0-9.]+ gens/hour, 1 generation to the target`).MatchString(s) {
 		t.Errorf("generation 2's line lacks the overall rate and the target:\n%q", s)
+	}
+	// One time estimate a line: its generation's ETA, not the run's too.
+	if strings.Contains(s, "target in") {
+		t.Errorf("a live line carries two time estimates:\n%q", s)
 	}
 	// A log line while the line shows: erase, the log line, the live line again.
 	committed := regexp.MustCompile(`games, [^\r\n]*\r\033\[K\{[^\n]*"msg":"generation committed"[^\n]*\n(\r\033\[K)?draughts generation`)
@@ -189,7 +193,7 @@ func TestOverallRate(t *testing.T) {
 		{0, 0, 0, 0, ""},
 		{0, time.Minute, 5, 30, ""},
 		{3, 90 * time.Second, 3, 0, "120.0 gens/hour"},
-		{3, 90 * time.Second, 3, 30, "120.0 gens/hour, 27 to go, target in 13m30s"},
+		{3, 90 * time.Second, 3, 30, "120.0 gens/hour, 27 generations to the target"},
 		{3, 90 * time.Second, 30, 30, "120.0 gens/hour"},
 	} {
 		if got := overallRate(c.played, c.elapsed, c.generation, c.target); got != c.want {
