@@ -413,7 +413,11 @@ func TestBrowserLab(t *testing.T) {
 	if next := value(t, b, "next disabled", chromedp.Evaluate[bool](`document.getElementById("next").disabled`)); !next {
 		t.Errorf("Next is still enabled at the game's end")
 	}
-	if settings := value(t, b, "settings", chromedp.Text(`#run-settings`)); !strings.Contains(settings, "from e2e4 e7e5 g1f3") {
+	// The settings by the form's labels, not their keys, and not the
+	// method and opponent the title shows.
+	if settings := value(t, b, "settings", chromedp.Text(`#run-settings`)); !strings.Contains(settings, "Move history e2e4 e7e5 g1f3") ||
+		!strings.Contains(settings, "Initial temperature 0.8") || strings.Contains(settings, "t0 ") || strings.Contains(settings, "memo_opponent") ||
+		!strings.Contains(settings, "Piece weights of the cost p=1") || strings.Contains(settings, "method ") || strings.Contains(settings, "material:1") {
 		t.Errorf("the run's settings read %q", settings)
 	}
 	// Its settings fill the form again, to run it again or vary it.

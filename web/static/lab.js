@@ -92,6 +92,23 @@
     }
   }
 
+  // settingLabel returns the meta form's label of a setting's key (its
+  // text before the input, up to a comma or a parenthesis: "Move history",
+  // "Tolerance"), or the key itself when the form has none.
+  function settingLabel(key) {
+    // The stored keys whose inputs have other names: the checkbox, and the
+    // weights' fieldset (its legend names them).
+    const input = document.querySelector(`#meta-form [name="${{ memo_opponent: "memo", weights: "w-p" }[key] || key}"]`);
+    let text = "";
+    if (input && key === "weights") {
+      text = input.closest("fieldset").querySelector("legend").textContent;
+    } else if (input && input.closest("label")) {
+      const label = input.closest("label");
+      text = label.firstChild.nodeType === Node.TEXT_NODE && label.firstChild.textContent.trim() ? label.firstChild.textContent : label.textContent;
+    }
+    return text.split(/[,(]/)[0].trim() || key;
+  }
+
   // settings returns the body of a run's request: evolved meta's flags.
   function settings() {
     const num = (name) => Number(field(name).value);
@@ -193,7 +210,10 @@
     $("stop").hidden = !(run.store === "lab" && (run.state === "queued" || run.state === "running"));
     const st = run.settings || {};
     const shownValue = (v) => Array.isArray(v) ? v.join(" ") : typeof v === "number" && !Number.isInteger(v) ? String(Number(v.toPrecision(4))) : String(v);
-    $("run-settings").textContent = Object.keys(st).sort().map((k) => `${k} ${shownValue(st[k])}`).join(" · ");
+    // The settings by the form's own labels, less those the title and the
+    // facts above show already (method, opponent).
+    $("run-settings").textContent = Object.keys(st).filter((k) => k !== "method" && k !== "opponent").sort()
+      .map((k) => `${settingLabel(k)} ${shownValue(st[k])}`).join(" · ");
     const c = run.curve;
     if (window.EvolvedCharts) {
       window.EvolvedCharts.draw($("run-chart"), [
