@@ -210,7 +210,6 @@ func chessMaterial(p *chess.Position, pov game.Player, v *[NumPieceValues]float6
 // (ChessInputs and Net.Forward).
 type ChessEval struct {
 	sparseLayer
-	persp  *QuantizedPerspective // with Perspective, the net; the sparse layer then holds only the tables' channels
 	values [NumPieceValues]float64
 	terms  []float64 // with EvolveTerms, each feature count's value in pawns (with TaperedTerms, the middlegame's then the endgame's)
 	nterms int       // the number of terms
@@ -228,17 +227,7 @@ func NewChessEval(n *Net) (*ChessEval, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &ChessEval{sparseLayer: l, values: l.net.PieceValues(), terms: chessTermValues(l.net), nterms: l.net.TermCount()}
-	if n.flags&Perspective != 0 {
-		p, err := l.net.Perspective()
-		if err != nil {
-			return nil, fmt.Errorf("new chess evaluator: %w", err)
-		}
-		if e.persp, err = p.Quantize(); err != nil {
-			return nil, fmt.Errorf("new chess evaluator: %w", err)
-		}
-	}
-	return e, nil
+	return &ChessEval{sparseLayer: l, values: l.net.PieceValues(), terms: chessTermValues(l.net), nterms: l.net.TermCount()}, nil
 }
 
 // chessPSTEntry is the tables' channel entry of input i (see
@@ -303,10 +292,7 @@ func (e *ChessEval) value(acc []int32, p *chess.Position, pov game.Player, buf [
 	m := chessMaterial(p, pov, &e.values)
 	var v float64
 	if e.persp != nil {
-		if pov&1 != p.Side() {
-			persp = -persp
-		}
-		v = m + float64(persp)/100
+		v = m + perspectiveValue(persp, p.Side(), pov)
 	} else {
 		v = m + float64(ChessNetWeight*e.output(acc, m, buf))
 	}

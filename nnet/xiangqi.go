@@ -335,8 +335,10 @@ func (e *XiangqiEval) refresh(acc []int32, b *xiangqiBoard, pov game.Player) {
 // takes the output's place (negated for the other side).
 func (e *XiangqiEval) value(acc []int32, b *xiangqiBalance, p *xiangqi.Position, pov game.Player, buf []float32, persp int) float64 {
 	m := b.material(pov, &e.values)
-	v := m + perspectiveValue(persp, p.Side(), pov)
-	if e.persp == nil {
+	var v float64
+	if e.persp != nil {
+		v = m + perspectiveValue(persp, p.Side(), pov)
+	} else {
 		v = m + float64(XiangqiNetWeight*e.output(acc, m, buf))
 	}
 	if e.stride > e.h1 {
