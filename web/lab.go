@@ -188,6 +188,20 @@ type labRunRow struct {
 	Params     string    `json:"params"`
 }
 
+// liveLabRun returns the lab database's run m with the state and
+// progress of its job when the site runs it (queued or running), as
+// stored otherwise.
+func (s *Server) liveLabRun(m storage.MetaRun) storage.MetaRun {
+	if s.lab == nil {
+		return m
+	}
+	if j, ok := s.lab.Job(m.ID); ok {
+		p := j.Progress
+		m.State, m.Iterations, m.BestCost, m.Seconds = j.State, p.Iteration, p.BestCost, p.Seconds
+	}
+	return m
+}
+
 // apiLabRuns lists the lab database's runs, newest first, then the
 // served database's (runs of `evolved meta` stored there).
 func (s *Server) apiLabRuns(w http.ResponseWriter, r *http.Request) {
@@ -202,15 +216,11 @@ func (s *Server) apiLabRuns(w http.ResponseWriter, r *http.Request) {
 		}
 		for i := len(runs) - 1; i >= 0; i-- {
 			m := runs[i]
-			row := labRunRow{ID: m.ID, Store: store, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed, State: m.State,
-				Iterations: m.Iterations, BestCost: finite(m.BestCost), Seconds: m.Seconds, Created: m.Created, Params: m.Params}
-			if store == "lab" && s.lab != nil {
-				if j, ok := s.lab.Job(m.ID); ok {
-					p := j.Progress
-					row.State, row.Iterations, row.BestCost, row.Seconds = j.State, p.Iteration, finite(p.BestCost), p.Seconds
-				}
+			if store == "lab" {
+				m = s.liveLabRun(m)
 			}
-			rows = append(rows, row)
+			rows = append(rows, labRunRow{ID: m.ID, Store: store, Method: m.Method, Opponent: m.Opponent, Seed: m.Seed, State: m.State,
+				Iterations: m.Iterations, BestCost: finite(m.BestCost), Seconds: m.Seconds, Created: m.Created, Params: m.Params})
 		}
 		return nil
 	}

@@ -249,11 +249,7 @@ func (s *Server) recentLabRuns(ctx context.Context) ([]metaRow, error) {
 			return nil, err
 		}
 		for i := len(runs) - 1; i >= 0 && i >= len(runs)-overviewLabRuns; i-- {
-			r := row(runs[i], "lab")
-			if j, ok := s.lab.Job(r.ID); ok {
-				r.State, r.Iterations, r.BestCost, r.Seconds = j.State, j.Progress.Iteration, j.Progress.BestCost, j.Progress.Seconds
-			}
-			rows = append(rows, r)
+			rows = append(rows, row(s.liveLabRun(runs[i]), "lab"))
 		}
 	}
 	runs, err := s.db.MetaRuns(ctx)
