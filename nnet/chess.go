@@ -432,7 +432,9 @@ func (a *ChessAccumulator) Pop() {
 // view in pawns, exactly as ChessEval.Evaluate would.
 func (a *ChessAccumulator) Evaluate(pov game.Player) float64 {
 	pov &= 1
-	if a.done[a.top]&(1<<pov) == 0 {
+	// A perspective net without tables leaves this stack no sums to keep:
+	// finding a move's changes for it would be work for nothing.
+	if a.done[a.top]&(1<<pov) == 0 && a.h1 > 0 {
 		update(&a.stack, a, pov)
 	}
 	persp := 0
