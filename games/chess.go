@@ -11,6 +11,7 @@ import (
 	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/player"
+	"evolved/positions"
 	"evolved/tournament"
 )
 
@@ -40,6 +41,8 @@ func Chess() Kind[chess.Move, *chess.Game] {
 		NetEPT:       player.ChessNetEPT,
 		NewGame:      newGame,
 		FEN:          fen,
+		Pack:         func(g *chess.Game) positions.Packed { return positions.PackChess(g.Current()) },
+		PackMove:     positions.PackChessMove,
 		Position: func(line string) (string, error) {
 			// An EPD line: its first four FEN fields, then operations.
 			fields := strings.Fields(line)

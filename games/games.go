@@ -36,6 +36,7 @@ import (
 	"evolved/game"
 	"evolved/nnet"
 	"evolved/player"
+	"evolved/positions"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -161,6 +162,10 @@ type Kind[M comparable, S search.Game[M]] struct {
 	// MoveText writes moves played from start (a FEN, "" for the
 	// standard start) as the database stores them.
 	MoveText func(start string, moves []M) (string, error)
+	// Pack packs the current position of a game for a position store,
+	// PackMove a move; nil for a game the store does not hold (draughts).
+	Pack     func(g S) positions.Packed
+	PackMove func(m M) uint16
 	// ReadRecords reads the game records of r.
 	ReadRecords func(r io.Reader) ([]Record[M], error)
 	// WriteRecord writes one game record to w.

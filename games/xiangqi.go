@@ -9,6 +9,7 @@ import (
 	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/player"
+	"evolved/positions"
 	"evolved/tournament"
 )
 
@@ -31,6 +32,8 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 		NetEPT:       player.XiangqiNetEPT,
 		NewGame:      newGame,
 		FEN:          func(g *xiangqi.Game) string { return g.Position().FEN() },
+		Pack:         func(g *xiangqi.Game) positions.Packed { return positions.PackXiangqi(g.Current()) },
+		PackMove:     positions.PackXiangqiMove,
 		Position: func(line string) (string, error) {
 			p, err := xiangqi.ParseFEN(line)
 			return p.FEN(), err
