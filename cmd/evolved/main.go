@@ -115,6 +115,8 @@ func commands() []command {
 		{name: "uci", summary: "run an exported chess agent as a UCI engine (for chess GUIs)", setup: uciCommand},
 		{name: "match", summary: "play games between two players: the score and the Elo difference", setup: matchCommand},
 		{name: "distill", summary: "fit an agent's evaluation to its own searches of games' positions", setup: distillCommand},
+		{name: "selfplay", summary: "play an agent against itself into a position store, for train", setup: selfplayCommand},
+		{name: "train", summary: "train an agent's perspective net on a position store", setup: trainCommand},
 		{name: "rate", summary: "rate a player on its game's calibrated Elo scale", setup: rateCommand},
 		{name: "ladder", summary: "fit the ratings of a rating ladder's own players", setup: ladderCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
