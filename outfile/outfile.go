@@ -26,6 +26,9 @@ import (
 	"strings"
 )
 
+// ErrLockHeld is Lock's error when another process holds the lock.
+var ErrLockHeld = errors.New("outfile: lock held")
+
 // ErrProtected means an output path names a database or one of its side
 // files; nothing was written.
 var ErrProtected = errors.New("outfile: refusing to write over a database")

@@ -105,6 +105,10 @@ type Record struct {
 // a segment or a store this package wrote.
 var ErrCorrupt = errors.New("positions: corrupt")
 
+// ErrLocked is wrapped by Open's error when another process has the store
+// open for writing.
+var ErrLocked = errors.New("positions: store in use")
+
 // MarshalTo writes r into b, which must hold RecordSize bytes: the
 // position, then Score, Move and Ply little-endian, then Result and
 // Source.

@@ -71,6 +71,9 @@ const (
 	maxGameName = headerSize - len(segmentMagic)
 	// manifestName is the manifest's file in a store's directory.
 	manifestName = "manifest.json"
+	// lockName is the file a writer holds locked (outfile.Lock) while it
+	// has the store open; the kernel releases it when the process dies.
+	lockName = "lock"
 	// manifestVersion is the manifest's format.
 	manifestVersion = 1
 	// keptCommits is how many of the last commits the manifest keeps,
@@ -103,6 +106,13 @@ type Options struct {
 	// DedupBits sizes the duplicate table: 1<<DedupBits slots of 8 bytes
 	// (DefaultDedupBits when 0; 8 to 30).
 	DedupBits int
+	// ReadOnly opens a store that another process may be writing (evolved
+	// train beside selfplay, or beside the daemon): nothing is created,
+	// cut or written and no lock is taken; Scan reads what was committed
+	// when Open read the manifest; Add, Commit and Rewind refuse. A writer
+	// holds the store's lock file (lockName), so a second writer is
+	// refused by Open rather than cutting away the first one's records.
+	ReadOnly bool
 }
 
 // withDefaults returns o with its zero values replaced by the defaults,
@@ -180,6 +190,8 @@ type Store struct {
 	// dirty says f has bytes not yet synced.
 	dirty bool
 	table dedupTable
+	// lock is the writer's lock file; nil when ReadOnly.
+	lock *os.File
 	// err is the failed write after which the store must be reopened.
 	err    error
 	closed bool
@@ -206,33 +218,83 @@ func open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.ReadOnly {
+		return openReadOnly(dir, opts)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	s := &Store{dir: dir, opts: opts}
+	if err := s.takeLock(); err != nil {
+		return nil, err
+	}
+	if err := s.load(ctx); err != nil {
+		s.lock.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// takeLock takes the writer's lock on the store's lock file, at once or
+// not at all.
+func (s *Store) takeLock() error {
+	f, err := os.OpenFile(s.path(lockName), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := outfile.Lock(f); err != nil {
+		f.Close()
+		if errors.Is(err, outfile.ErrLockHeld) {
+			return fmt.Errorf("%w (another process writes to this store; evolved train reads it beside a writer)", ErrLocked)
+		}
+		return fmt.Errorf("lock: %w", err)
+	}
+	s.lock = f
+	return nil
+}
+
+// openReadOnly opens the store in dir to read what its manifest says was
+// committed (see Options.ReadOnly).
+func openReadOnly(dir string, opts Options) (*Store, error) {
+	s := &Store{dir: dir, opts: opts}
+	b, err := os.ReadFile(s.path(manifestName))
+	if err != nil {
+		return nil, err
+	}
+	if s.man, err = parseManifest(b, s.path(manifestName), opts.Game); err != nil {
+		return nil, err
+	}
+	s.segs = slices.Clone(s.man.Segments)
+	return s, nil
+}
+
+// load reads the manifest (or creates an empty store), cuts what lies
+// beyond the last commit and rebuilds the duplicate table.
+func (s *Store) load(ctx context.Context) error {
+	opts := s.opts
 	b, err := os.ReadFile(s.path(manifestName))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := s.create(); err != nil {
-			return nil, err
+			return err
 		}
 	case err != nil:
-		return nil, err
+		return err
 	default:
 		if s.man, err = parseManifest(b, s.path(manifestName), opts.Game); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := s.recover(); err != nil {
-		return nil, err
+		return err
 	}
 	s.table = newDedupTable(opts.DedupBits)
 	s.segs = slices.Clone(s.man.Segments)
 	if err := s.rebuild(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	s.buf = make([]byte, 0, writeBufferSize)
-	return s, nil
+	return nil
 }
 
 // create writes the manifest of an empty store, so a store's game is
@@ -509,6 +571,9 @@ func (s *Store) Bytes() int64 {
 func (s *Store) usable(op string) error {
 	if s.closed {
 		return fmt.Errorf("%s positions store %s: closed", op, s.dir)
+	}
+	if s.opts.ReadOnly {
+		return fmt.Errorf("%s positions store %s: opened read-only", op, s.dir)
 	}
 	if s.err != nil {
 		return fmt.Errorf("%s positions store %s: an earlier write failed, reopen the store: %w", op, s.dir, s.err)
@@ -851,6 +916,10 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	if s.lock != nil {
+		defer s.lock.Close() // after the segment: the lock is released last
+		s.lock = nil
+	}
 	if s.f == nil {
 		return nil
 	}

@@ -318,6 +318,7 @@ func TestStoreCrashLosesOnlyUncommitted(t *testing.T) {
 	if err := s.flush(); err != nil {
 		t.Fatal(err)
 	}
+	die(s)
 	if after := files(t, dir); len(after) <= len(before) {
 		t.Fatalf("the uncommitted generation wrote %d files, want more than %d", len(after), len(before))
 	}
@@ -435,6 +436,7 @@ func TestStoreResumeIsBitIdentical(t *testing.T) {
 	if err := s.flush(); err != nil {
 		t.Fatal(err)
 	}
+	die(s)
 	s = openStore(t, crashed, windowOptions)
 	resumeRun(t, s, stop+1, last)
 	s.Close()
@@ -765,4 +767,56 @@ func BenchmarkStoreScan(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(scanned)/b.Elapsed().Seconds(), "records/s")
+}
+
+// die leaves s as a killed process does: its files closed without a
+// commit, its lock released by the kernel.
+func die(s *Store) {
+	if s.f != nil {
+		s.f.Close()
+	}
+	s.lock.Close()
+	s.closed = true
+}
+
+// TestStoreLock opens a store twice for writing, which the lock refuses,
+// and once read-only beside the writer, which sees the committed records
+// only and refuses to write.
+func TestStoreLock(t *testing.T) {
+	dir := t.TempDir()
+	w := openStore(t, dir, windowOptions)
+	defer w.Close()
+	mustAdd(t, w, 1, testRecords(generationIDs(1)...))
+	mustCommit(t, w, 1)
+	committed := scanAll(t, w)
+	if _, err := Open(context.Background(), dir, windowOptions); !errors.Is(err, ErrLocked) {
+		t.Fatalf("a second writer: %v, want ErrLocked", err)
+	}
+	mustAdd(t, w, 2, testRecords(generationIDs(2)...))
+	if err := w.flush(); err != nil {
+		t.Fatal(err)
+	}
+	ro := windowOptions
+	ro.ReadOnly = true
+	r, err := Open(context.Background(), dir, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := scanAll(t, r); !slices.Equal(got, committed) {
+		t.Fatalf("read-only beside a writer: %d records, want the %d committed", len(got), len(committed))
+	}
+	if _, err := r.Add(3, testRecords(1)); err == nil {
+		t.Fatal("a read-only store took records")
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The writer's uncommitted records are still there to commit.
+	mustCommit(t, w, 2)
+	if got := scanAll(t, w); len(got) <= len(committed) {
+		t.Fatalf("after the reader: %d records, want more than %d", len(got), len(committed))
+	}
+	if _, err := Open(context.Background(), t.TempDir()+"/none", ro); err == nil {
+		t.Fatal("a read-only open of no store succeeded")
+	}
 }

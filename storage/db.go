@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"evolved/outfile"
 )
 
 // Errors that Open returns, wrapped with the file name and details.
@@ -231,9 +233,6 @@ func checkHeader(path string) (walMode bool, err error) {
 // sqliteHeaderSize is the size of an SQLite database file's header.
 const sqliteHeaderSize = 100
 
-// errLockHeld is lockFile's error when another process holds the lock.
-var errLockHeld = errors.New("storage: lock held")
-
 // takeLock takes the writer's lock on the database file itself (created
 // empty when missing, which SQLite then makes a database), failing at
 // once if another process holds it. The lock belongs to the file, not to
@@ -255,9 +254,9 @@ func (d *DB) takeLock() error {
 		}
 		return fmt.Errorf("open %s: %w", d.path, err)
 	}
-	if err := lockFile(f); err != nil {
+	if err := outfile.Lock(f); err != nil {
 		f.Close()
-		if errors.Is(err, errLockHeld) {
+		if errors.Is(err, outfile.ErrLockHeld) {
 			return fmt.Errorf("open %s: %w (another process writes to this file, perhaps under another name)", d.path, ErrLocked)
 		}
 		return fmt.Errorf("open %s: lock: %w", d.path, err)

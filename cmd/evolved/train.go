@@ -106,9 +106,10 @@ remembers. The trained agent plays with the quantized net, as any agent does.`,
 	}
 }
 
-// readStore returns every record of the position store dir, of game.
+// readStore returns every committed record of the position store dir, of
+// game, opened read-only: a selfplay or a daemon may be adding to it.
 func readStore(ctx context.Context, dir, game string) ([]positions.Record, error) {
-	store, err := positions.Open(ctx, dir, positions.Options{Game: game})
+	store, err := positions.Open(ctx, dir, positions.Options{Game: game, ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
