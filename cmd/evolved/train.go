@@ -10,6 +10,7 @@ import (
 	"evolved/agent"
 	"evolved/distill"
 	"evolved/games"
+	"evolved/nnet"
 	"evolved/positions"
 	"evolved/progress"
 )
@@ -65,27 +66,8 @@ remembers. The trained agent plays with the quantized net, as any agent does.`,
 		if err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
-		res := *results
-		if res == 0 {
-			res = -1 // the search alone: distill reads 0 as its default
-		}
-		var rep *progress.Reporter // one line an epoch
-		current := 0
-		opts := distill.TrainOptions{Epochs: *epochs, Batch: *batch, Rate: *rate, Results: res, Noisy: *noisy, Workers: *workers, Seed: *seed,
-			Progress: func(epoch, done, total int) {
-				if epoch != current {
-					if rep != nil {
-						rep.Finish()
-					}
-					current = epoch
-					rep = progress.New(stderr, fmt.Sprintf("train: epoch %d", epoch), total, "positions", progress.IsTerminal(stderr))
-				}
-				rep.Update(done)
-			}}
-		net, r, err := distill.TrainChess(ctx, f.Net, records, opts)
-		if rep != nil {
-			rep.Finish()
-		}
+		net, r, err := trainAgent(ctx, f, records, distill.TrainOptions{Epochs: *epochs, Batch: *batch, Rate: *rate, Results: *results,
+			Noisy: *noisy, Workers: *workers, Seed: *seed}, stderr)
 		if err != nil {
 			return fmt.Errorf("train: %s on %s: %w", *agentPath, *storeDir, err)
 		}
@@ -104,6 +86,31 @@ remembers. The trained agent plays with the quantized net, as any agent does.`,
 		fmt.Fprintf(stdout, "wrote %s\n", *out)
 		return nil
 	}
+}
+
+// trainAgent trains f's net on records under opts, showing each epoch's
+// progress on stderr.
+func trainAgent(ctx context.Context, f agent.File, records []positions.Record, opts distill.TrainOptions, stderr io.Writer) (*nnet.Net, distill.TrainReport, error) {
+	if opts.Results == 0 {
+		opts.Results = -1 // the search alone: TrainOptions reads 0 as its default
+	}
+	var rep *progress.Reporter // one line an epoch
+	current := 0
+	opts.Progress = func(epoch, done, total int) {
+		if epoch != current {
+			if rep != nil {
+				rep.Finish()
+			}
+			current = epoch
+			rep = progress.New(stderr, fmt.Sprintf("train: epoch %d", epoch), total, "positions", progress.IsTerminal(stderr))
+		}
+		rep.Update(done)
+	}
+	net, r, err := distill.TrainChess(ctx, f.Net, records, opts)
+	if rep != nil {
+		rep.Finish()
+	}
+	return net, r, err
 }
 
 // readStore returns every committed record of the position store dir, of
