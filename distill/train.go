@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -56,6 +57,11 @@ type TrainOptions struct {
 	// game's result, the rest from its search's score (default 0.3; a
 	// negative value means 0).
 	Results float64
+	// L2 pulls the masters back to the genome's: the loss gains L2 times
+	// the squared distance (default 0: none). Positions a search reaches
+	// but games do not (after a blunder) have features the store rarely
+	// shows; the pull keeps the weights of those where evolution left them.
+	L2 float64
 	// SkipPlies leaves out the positions of each game's first plies
 	// (default 0: the data games record none of their random openings).
 	SkipPlies int
@@ -244,6 +250,7 @@ type trainer struct {
 	net   *nnet.PerspectiveNet
 	opts  TrainOptions
 	x     []float64 // the masters as one vector: feature weights, biases, output weights, output bias
+	x0    []float64 // x as training began, which L2 pulls towards
 	adam  *adamState
 	grads [trainChunks][]float64
 	loss  [trainChunks]float64
@@ -253,6 +260,7 @@ func newTrainer(net *nnet.PerspectiveNet, opts TrainOptions) *trainer {
 	n := len(net.FeatureWeights) + len(net.FeatureBias) + len(net.OutputWeights) + 1
 	t := &trainer{net: net, opts: opts, x: make([]float64, n), adam: newAdamState(n)}
 	t.load()
+	t.x0 = slices.Clone(t.x)
 	for i := range t.grads {
 		t.grads[i] = make([]float64, n)
 	}
@@ -354,7 +362,7 @@ func (t *trainer) step(ctx context.Context, batch []trainSample) (float64, error
 	}
 	scale := 1 / float64(len(batch))
 	for j := range total {
-		total[j] *= scale
+		total[j] = total[j]*scale + 2*t.opts.L2*(t.x[j]-t.x0[j])
 	}
 	t.adam.step(t.x, total, t.opts.Rate, nil)
 	t.store()

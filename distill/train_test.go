@@ -230,3 +230,31 @@ func TestTrainRefuses(t *testing.T) {
 		t.Error("no positions, and no error")
 	}
 }
+
+// TestTrainL2Holds trains with and without the pull back to the genome's
+// weights: with a strong pull the masters move less than a fifth as far.
+func TestTrainL2Holds(t *testing.T) {
+	g := perspectiveGenome(t, 8, 10)
+	recs := teacherRecords(t, perspectiveGenome(t, 8, 11), randomChessPositions(1500, 6))
+	start, _ := g.Perspective()
+	moved := func(l2 float64) float64 {
+		out, _, err := TrainChess(context.Background(), g, recs, TrainOptions{Epochs: 4, Batch: 100, Rate: 0.01, L2: l2, Workers: 2, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := out.Perspective()
+		var d float64
+		for i := range p.FeatureWeights {
+			d += math.Pow(float64(p.FeatureWeights[i]-start.FeatureWeights[i]), 2)
+		}
+		for i := range p.OutputWeights {
+			d += math.Pow(float64(p.OutputWeights[i]-start.OutputWeights[i]), 2)
+		}
+		return math.Sqrt(d)
+	}
+	free, held := moved(0), moved(1)
+	t.Logf("distance moved: %.4f free, %.4f with L2 = 1", free, held)
+	if !(held < free/5) {
+		t.Fatalf("with L2 = 1 the masters moved %.4f, without %.4f", held, free)
+	}
+}

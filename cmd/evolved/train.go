@@ -25,11 +25,12 @@ func trainCommand(fs *flag.FlagSet) action {
 	batch := fs.Int("batch", 0, "`N` positions a step (default 16384)")
 	rate := fs.Float64("rate", 0, "Adam's step `R` (default 0.001)")
 	results := fs.Float64("results", 0.3, "take the share `S` (0 to 1) of each position's target from its game's result, the rest from its search's score")
+	l2 := fs.Float64("l2", 0, "pull the net's weights back to the agent's by `L` times their squared distance (default 0: none)")
 	noisy := fs.Bool("noisy", false, "train on positions in check or whose best move captures too (left out by default)")
 	workers := fs.Int("workers", 0, "use `N` cores (default: all; the result does not depend on it)")
 	seed := fs.Uint64("seed", 1, "the shuffles' random `SEED`")
 	setHelp(fs, help{
-		usage: []string{"--agent FILE --store DIR -o FILE [--epochs N] [--batch N] [--rate R] [--results S] [--noisy] [--workers N] [--seed S]"},
+		usage: []string{"--agent FILE --store DIR -o FILE [--epochs N] [--batch N] [--rate R] [--results S] [--l2 L] [--noisy] [--workers N] [--seed S]"},
 		about: `Trains the agent's perspective net (chess.perspective = true) on the positions of
 the store by minibatch Adam: the net learns to predict, beside the agent's
 material, tables and terms, which stay as they are, a blend of each position's
@@ -49,6 +50,8 @@ remembers. The trained agent plays with the quantized net, as any agent does.`,
 			return usagef("train: --rate must be 0 to 1 (0: the default), got %v", *rate)
 		case !(*results >= 0 && *results <= 1):
 			return usagef("train: --results must be 0 to 1, got %v", *results)
+		case !(*l2 >= 0 && *l2 <= 1):
+			return usagef("train: --l2 must be 0 to 1, got %v", *l2)
 		case *workers < 0:
 			return usagef("train: --workers must be 0 or more, got %d", *workers)
 		}
@@ -66,7 +69,7 @@ remembers. The trained agent plays with the quantized net, as any agent does.`,
 		if err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
-		net, r, err := trainAgent(ctx, f, records, distill.TrainOptions{Epochs: *epochs, Batch: *batch, Rate: *rate, Results: *results,
+		net, r, err := trainAgent(ctx, f, records, distill.TrainOptions{Epochs: *epochs, Batch: *batch, Rate: *rate, Results: *results, L2: *l2,
 			Noisy: *noisy, Workers: *workers, Seed: *seed}, stderr)
 		if err != nil {
 			return fmt.Errorf("train: %s on %s: %w", *agentPath, *storeDir, err)
