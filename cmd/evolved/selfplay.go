@@ -95,6 +95,7 @@ func selfplay[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[
 	rep := progress.New(stderr, "selfplay: games", r.games, "games", progress.IsTerminal(stderr))
 	defer rep.Finish()
 	var played, stored, seen int
+	kept := store.Records() // the positions committed
 	for played < r.games {
 		gen := store.Committed() + 1
 		n := min(selfplayGamesPerCommit, r.games-played)
@@ -106,6 +107,12 @@ func selfplay[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[
 			seen += len(recs)
 			return err
 		})
+		if err != nil && ctx.Err() != nil {
+			rep.Finish()
+			fmt.Fprintf(stdout, "selfplay: stopped after %d games, which the store keeps (the %d games under way are dropped); it holds %d positions\n",
+				played, n, kept)
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("selfplay: %w", err)
 		}
@@ -113,6 +120,7 @@ func selfplay[M comparable, S search.Game[M]](ctx context.Context, k games.Kind[
 			return fmt.Errorf("selfplay: %w", err)
 		}
 		played += n
+		kept = store.Records()
 	}
 	rep.Finish()
 	fmt.Fprintf(stdout, "selfplay: %d games, %d positions, %d added (%d already stored); the store holds %d positions, %.1f MB\n",
