@@ -134,41 +134,114 @@ type trainSample struct {
 // names the first record that is not a chess position, or a genome that
 // is not a chess perspective net.
 func TrainChess(ctx context.Context, net *nnet.Net, records []positions.Record, opts TrainOptions) (*nnet.Net, TrainReport, error) {
-	opts = opts.withDefaults()
-	masters, err := net.Perspective()
-	if err != nil {
-		return nil, TrainReport{}, fmt.Errorf("train chess: %w", err)
-	}
-	if masters.Inputs != nnet.NumChessInputs {
-		return nil, TrainReport{}, fmt.Errorf("train chess: a net of %d inputs, not chess's %d", masters.Inputs, nnet.NumChessInputs)
-	}
 	base, err := nnet.NewChessEval(net.Quieted())
 	if err != nil {
 		return nil, TrainReport{}, fmt.Errorf("train chess: %w", err)
 	}
-	train, held, err := chessSamples(ctx, records, base, opts)
-	if err != nil {
-		return nil, TrainReport{}, fmt.Errorf("train chess: %w", err)
+	return train(ctx, "chess", nnet.NumChessInputs, net, records, opts, chessSampler(base, opts.Noisy))
+}
+
+// chessSampler returns the reader of chess records for train: base values
+// the positions, noisy keeps the positions in check or whose best move
+// captures.
+func chessSampler(base *nnet.ChessEval, noisy bool) func(r *positions.Record, s *trainSample) (bool, error) {
+	return func(r *positions.Record, s *trainSample) (bool, error) {
+		p, err := positions.UnpackChess(&r.Position)
+		if err != nil {
+			return false, err
+		}
+		if !noisy {
+			if p.InCheck() {
+				return false, nil
+			}
+			if m, ok := positions.ChessMove(&p, r.Move); ok && (p.Occupied()&(1<<m.To()) != 0 && !m.IsCastle() || m.IsEnPassant()) {
+				return false, nil
+			}
+		}
+		side := p.Side()
+		n := nnet.ChessPerspectiveFeatures(&p, side, &s.own)
+		if m := nnet.ChessPerspectiveFeatures(&p, side^1, &s.other); m != n {
+			return false, fmt.Errorf("%d features from one side, %d from the other", n, m)
+		}
+		s.n, s.base = uint8(n), float32(base.Evaluate(p, side))
+		return true, nil
 	}
-	rep := TrainReport{Records: len(records), Positions: len(train), HeldOut: len(held)}
-	if len(train) == 0 {
-		return nil, rep, fmt.Errorf("train chess: no position to train on among %d records", len(records))
+}
+
+// TrainXiangqi is TrainChess for a xiangqi genome and xiangqi records
+// (quiet: the side to move not in check, the best move no capture).
+func TrainXiangqi(ctx context.Context, net *nnet.Net, records []positions.Record, opts TrainOptions) (*nnet.Net, TrainReport, error) {
+	base, err := nnet.NewXiangqiEval(net.Quieted())
+	if err != nil {
+		return nil, TrainReport{}, fmt.Errorf("train xiangqi: %w", err)
+	}
+	return train(ctx, "xiangqi", nnet.NumXiangqiInputs, net, records, opts, xiangqiSampler(base, opts.Noisy))
+}
+
+// xiangqiSampler is chessSampler for xiangqi records.
+func xiangqiSampler(base *nnet.XiangqiEval, noisy bool) func(r *positions.Record, s *trainSample) (bool, error) {
+	return func(r *positions.Record, s *trainSample) (bool, error) {
+		p, err := positions.UnpackXiangqi(&r.Position)
+		if err != nil {
+			return false, err
+		}
+		if !noisy {
+			if p.InCheck() {
+				return false, nil
+			}
+			if m, ok := positions.XiangqiMove(&p, r.Move); ok && m.IsCapture() {
+				return false, nil
+			}
+		}
+		side := p.Side()
+		n := nnet.XiangqiPerspectiveFeatures(&p, side, &s.own)
+		if m := nnet.XiangqiPerspectiveFeatures(&p, side^1, &s.other); m != n {
+			return false, fmt.Errorf("%d features from one side, %d from the other", n, m)
+		}
+		s.n, s.base = uint8(n), float32(base.Evaluate(p, side))
+		return true, nil
+	}
+}
+
+// train is TrainChess and TrainXiangqi: the genome of game (inputs
+// features a side) trained on records, each read by sample, which fills a
+// sample's features and base and reports whether the record is trained
+// on.
+func train(ctx context.Context, game string, inputs int, net *nnet.Net, records []positions.Record, opts TrainOptions,
+	sample func(r *positions.Record, s *trainSample) (bool, error)) (*nnet.Net, TrainReport, error) {
+	opts = opts.withDefaults()
+	masters, err := net.Perspective()
+	if err != nil {
+		return nil, TrainReport{}, fmt.Errorf("train %s: %w", game, err)
+	}
+	if masters.Inputs != inputs {
+		return nil, TrainReport{}, fmt.Errorf("train %s: a net of %d inputs, not %s's %d", game, masters.Inputs, game, inputs)
+	}
+	trained, held, err := samples(ctx, records, opts, sample)
+	if err != nil {
+		return nil, TrainReport{}, fmt.Errorf("train %s: %w", game, err)
+	}
+	rep := TrainReport{Records: len(records), Positions: len(trained), HeldOut: len(held)}
+	if len(trained) == 0 {
+		return nil, rep, fmt.Errorf("train %s: no position to train on among %d records", game, len(records))
 	}
 	t := newTrainer(masters, opts)
-	if err := t.run(ctx, train, held, &rep); err != nil {
-		return nil, rep, fmt.Errorf("train chess: %w", err)
+	if err := t.run(ctx, trained, held, &rep); err != nil {
+		return nil, rep, fmt.Errorf("train %s: %w", game, err)
 	}
 	out, err := net.WithPerspective(t.net)
 	if err != nil {
-		return nil, rep, fmt.Errorf("train chess: %w", err)
+		return nil, rep, fmt.Errorf("train %s: %w", game, err)
 	}
 	return out, rep, nil
 }
 
-// chessSamples turns records into the samples trained on and those held
-// out, in the records' order, unpacking and evaluating them with workers.
-func chessSamples(ctx context.Context, records []positions.Record, base *nnet.ChessEval, opts TrainOptions) (train, held []trainSample, err error) {
-	samples := make([]trainSample, len(records))
+// samples turns records into the samples trained on and those held out,
+// in the records' order, reading them with sample on opts.Workers
+// goroutines.
+func samples(ctx context.Context, records []positions.Record, opts TrainOptions,
+	sample func(r *positions.Record, s *trainSample) (bool, error)) (train, held []trainSample, err error) {
+	all := make([]trainSample, len(records))
 	keep := make([]bool, len(records))
 	g, ctx := errgroup.WithContext(ctx)
 	per := (len(records) + opts.Workers - 1) / opts.Workers
@@ -179,10 +252,15 @@ func chessSamples(ctx context.Context, records []positions.Record, base *nnet.Ch
 				if i%4096 == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				ok, err := chessSample(&records[i], base, opts, &samples[i])
+				r := &records[i]
+				if int(r.Ply) < opts.SkipPlies {
+					continue
+				}
+				ok, err := sample(r, &all[i])
 				if err != nil {
 					return fmt.Errorf("record %d: %w", i, err)
 				}
+				all[i].target = float32(sampleTarget(r, opts.Results))
 				keep[i] = ok
 			}
 			return nil
@@ -191,46 +269,17 @@ func chessSamples(ctx context.Context, records []positions.Record, base *nnet.Ch
 	if err := g.Wait(); err != nil {
 		return nil, nil, err
 	}
-	for i := range samples {
+	for i := range all {
 		if !keep[i] {
 			continue
 		}
 		if records[i].Position.Key()%uint64(opts.HoldOut) == 0 {
-			held = append(held, samples[i])
+			held = append(held, all[i])
 		} else {
-			train = append(train, samples[i])
+			train = append(train, all[i])
 		}
 	}
 	return train, held, nil
-}
-
-// chessSample fills s from r and reports whether r is trained on (not in
-// its game's skipped plies, quiet unless opts.Noisy).
-func chessSample(r *positions.Record, base *nnet.ChessEval, opts TrainOptions, s *trainSample) (bool, error) {
-	if int(r.Ply) < opts.SkipPlies {
-		return false, nil
-	}
-	p, err := positions.UnpackChess(&r.Position)
-	if err != nil {
-		return false, err
-	}
-	if !opts.Noisy {
-		if p.InCheck() {
-			return false, nil
-		}
-		if m, ok := positions.ChessMove(&p, r.Move); ok && p.Occupied()&(1<<m.To()) != 0 && !m.IsCastle() || ok && m.IsEnPassant() {
-			return false, nil
-		}
-	}
-	side := p.Side()
-	n := nnet.ChessPerspectiveFeatures(&p, side, &s.own)
-	if m := nnet.ChessPerspectiveFeatures(&p, side^1, &s.other); m != n {
-		return false, fmt.Errorf("%d features from one side, %d from the other", n, m)
-	}
-	s.n = uint8(n)
-	s.base = float32(base.Evaluate(p, side))
-	s.target = float32(sampleTarget(r, opts.Results))
-	return true, nil
 }
 
 // sampleTarget returns the target win probability of r for its side to

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"evolved/game/chess"
+	"evolved/game/xiangqi"
 	"evolved/nnet"
 	"evolved/positions"
 )
@@ -76,7 +77,7 @@ func TestTrainValueIsTheGenomes(t *testing.T) {
 	recs := teacherRecords(t, g, ps)
 	for i := range recs {
 		var s trainSample
-		ok, err := chessSample(&recs[i], base, TrainOptions{}.withDefaults(), &s)
+		ok, err := chessSampler(base, false)(&recs[i], &s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +113,8 @@ func TestTrainGradient(t *testing.T) {
 	var samples []trainSample
 	for i := range recs {
 		var s trainSample
-		if ok, err := chessSample(&recs[i], base, TrainOptions{Results: -1}.withDefaults(), &s); err != nil {
+		s.target = float32(sampleTarget(&recs[i], 0))
+		if ok, err := chessSampler(base, false)(&recs[i], &s); err != nil {
 			t.Fatal(err)
 		} else if ok {
 			samples = append(samples, s)
@@ -256,5 +258,87 @@ func TestTrainL2Holds(t *testing.T) {
 	t.Logf("distance moved: %.4f free, %.4f with L2 = 1", free, held)
 	if !(held < free/5) {
 		t.Fatalf("with L2 = 1 the masters moved %.4f, without %.4f", held, free)
+	}
+}
+
+// randomXiangqiPositions returns n positions of random xiangqi games, one
+// every few plies, none in check.
+func randomXiangqiPositions(n int, seed uint64) []xiangqi.Position {
+	rng := rand.New(rand.NewPCG(seed, 8))
+	var out []xiangqi.Position
+	var buf []xiangqi.Move
+	for len(out) < n {
+		p := xiangqi.Start()
+		for ply := 0; ply < 120 && len(out) < n; ply++ {
+			buf = p.LegalMoves(buf[:0])
+			if len(buf) == 0 {
+				break
+			}
+			if ply%3 == 2 && !p.InCheck() {
+				out = append(out, p)
+			}
+			p = p.Play(buf[rng.IntN(len(buf))])
+		}
+	}
+	return out
+}
+
+// TestTrainXiangqi checks the xiangqi trainer's forward pass against
+// nnet's evaluation, and that it learns a teacher's values.
+func TestTrainXiangqi(t *testing.T) {
+	genome := func(seed uint64) *nnet.Net {
+		n, err := nnet.RandomXiangqi([]int{16}, nnet.Perspective, rand.New(rand.NewPCG(seed, 3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	teacher := genome(1)
+	tm, _ := teacher.Perspective()
+	for i := range tm.OutputWeights {
+		tm.OutputWeights[i] *= 30
+	}
+	teacher, _ = teacher.WithPerspective(tm)
+	eval, err := nnet.NewXiangqiEval(teacher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := randomXiangqiPositions(4000, 2)
+	recs := make([]positions.Record, len(ps))
+	for i := range ps {
+		recs[i] = positions.Record{Position: positions.PackXiangqi(&ps[i]), Result: positions.Unknown, Source: positions.DataGame,
+			Score: positions.ClampScore(int(math.Round(eval.Evaluate(ps[i], ps[i].Side()) * 100)))}
+	}
+	// The forward pass, on the teacher itself: base plus net is its value.
+	base, _ := nnet.NewXiangqiEval(teacher.Quieted())
+	sample := xiangqiSampler(base, false)
+	for i := range 100 {
+		var s trainSample
+		if ok, err := sample(&recs[i], &s); err != nil || !ok {
+			t.Fatalf("record %d: %v %v", i, ok, err)
+		}
+		own, other := make([]float64, 16), make([]float64, 16)
+		sums(tm, own, s.own[:s.n])
+		sums(tm, other, s.other[:s.n])
+		out := float64(tm.OutputBias)
+		for j := range 16 {
+			out += float64(tm.OutputWeights[j])*crelu(own[j]) + float64(tm.OutputWeights[16+j])*crelu(other[j])
+		}
+		got := float64(s.base) + out*nnet.PerspectiveScale/100
+		if want := base.Evaluate(ps[i], ps[i].Side()) + tm.EvaluateXiangqi(&ps[i])/100; math.Abs(got-want) > 1e-5 {
+			t.Fatalf("%s: trainer's value %.6f, nnet's %.6f", ps[i].FEN(), got, want)
+		}
+	}
+	sm, _ := genome(2).Perspective()
+	student, _ := teacher.WithPerspective(sm)
+	_, rep, err := TrainXiangqi(context.Background(), student, recs, TrainOptions{Epochs: 20, Batch: 256, Rate: 0.003, Results: -1, Workers: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, last := rep.HeldOutLoss[0], rep.HeldOutLoss[len(rep.HeldOutLoss)-1]; !(last < first/2) {
+		t.Fatalf("held-out loss %.5f -> %.5f, want it halved", first, last)
+	}
+	if _, _, err := TrainXiangqi(context.Background(), perspectiveGenome(t, 4, 1), recs, TrainOptions{}); err == nil {
+		t.Fatal("a chess genome was trained on xiangqi records")
 	}
 }

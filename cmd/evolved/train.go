@@ -18,7 +18,7 @@ import (
 // trainCommand sets up "evolved train": an agent's perspective net trained
 // on a position store.
 func trainCommand(fs *flag.FlagSet) action {
-	agentPath := fs.String("agent", "", "the agent file `FILE` whose net is trained (a chess agent with a perspective net)")
+	agentPath := fs.String("agent", "", "the agent file `FILE` whose net is trained (a chess or xiangqi agent with a perspective net)")
 	storeDir := fs.String("store", "", "the position store `DIR` to learn from (evolved selfplay fills one)")
 	out := fs.String("o", "", "write the trained agent to `FILE`")
 	epochs := fs.Int("epochs", 0, "`N` passes over the positions (default 8)")
@@ -31,7 +31,7 @@ func trainCommand(fs *flag.FlagSet) action {
 	seed := fs.Uint64("seed", 1, "the shuffles' random `SEED`")
 	setHelp(fs, help{
 		usage: []string{"--agent FILE --store DIR -o FILE [--epochs N] [--batch N] [--rate R] [--results S] [--l2 L] [--noisy] [--workers N] [--seed S]"},
-		about: `Trains the agent's perspective net (chess.perspective = true) on the positions of
+		about: `Trains the agent's perspective net (chess.perspective or xiangqi.perspective) on the positions of
 the store by minibatch Adam: the net learns to predict, beside the agent's
 material, tables and terms, which stay as they are, a blend of each position's
 game result and its search's score. One position in 20 is held out; the loss on
@@ -62,8 +62,8 @@ remembers. The trained agent plays with the quantized net, as any agent does.`,
 		if err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
-		if f.Game != games.ChessName {
-			return fmt.Errorf("train: %s is a %s agent; training takes chess agents with a perspective net", *agentPath, f.Game)
+		if f.Game != games.ChessName && f.Game != games.XiangqiName {
+			return fmt.Errorf("train: %s is a %s agent; training takes chess and xiangqi agents with a perspective net", *agentPath, f.Game)
 		}
 		records, err := readStore(ctx, *storeDir, f.Game)
 		if err != nil {
@@ -109,7 +109,11 @@ func trainAgent(ctx context.Context, f agent.File, records []positions.Record, o
 		}
 		rep.Update(done)
 	}
-	net, r, err := distill.TrainChess(ctx, f.Net, records, opts)
+	fit := distill.TrainChess
+	if f.Game == games.XiangqiName {
+		fit = distill.TrainXiangqi
+	}
+	net, r, err := fit(ctx, f.Net, records, opts)
 	if rep != nil {
 		rep.Finish()
 	}
