@@ -198,7 +198,10 @@ const stepLargest = 15
 // moves no weight by 1/stepLargest of it or more. The encoder
 // (lineage.EncodeStep) finds the power of two again; distill may not call
 // lineage, which is on its own layer.
-func roundChange(w, w0 []float64) {
+func roundChange(w, w0 []float64) { roundChangeTo(w, w0, stepLargest) }
+
+// roundChangeTo is roundChange with the largest multiple most.
+func roundChangeTo(w, w0 []float64, most float64) {
 	var largest float64
 	for i := range w {
 		largest = max(largest, math.Abs(w[i]-w0[i]))
@@ -206,8 +209,8 @@ func roundChange(w, w0 []float64) {
 	if largest == 0 {
 		return
 	}
-	_, k := math.Frexp(largest / stepLargest) // largest/stepLargest < 2^k
-	for largest <= stepLargest*math.Ldexp(1, k-1) {
+	_, k := math.Frexp(largest / most) // largest/most < 2^k
+	for largest <= most*math.Ldexp(1, k-1) {
 		k--
 	}
 	for i := range w {

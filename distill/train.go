@@ -532,3 +532,19 @@ func inside(x float64) float64 {
 	}
 	return 0
 }
+
+// RoundStep returns net with each weight's change from from rounded to a
+// whole multiple, at most most, of one power of two (as FitDraughts
+// rounds its step): the form in which storage keeps a whole net's step
+// in a few bits a weight (lineage.EncodeStep's compact forms), where a
+// trained perspective net's 200,000 changes would take 8 bytes each. The
+// error wraps nnet.ErrArchitecture when the two are not the same
+// architecture.
+func RoundStep(net, from *nnet.Net, most int) (*nnet.Net, error) {
+	w, w0 := net.Weights(), from.Weights()
+	if len(w) != len(w0) {
+		return nil, fmt.Errorf("round step: %w: %d weights, from %d", nnet.ErrArchitecture, len(w), len(w0))
+	}
+	roundChangeTo(w, w0, float64(most))
+	return net.WithWeights(w)
+}

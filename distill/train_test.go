@@ -342,3 +342,54 @@ func TestTrainXiangqi(t *testing.T) {
 		t.Fatal("a chess genome was trained on xiangqi records")
 	}
 }
+
+// TestRoundStep rounds a trained step and checks each change is a whole
+// multiple, at most 127, of one power of two, within half that power of
+// the change it rounds, and that the largest change keeps its size.
+func TestRoundStep(t *testing.T) {
+	g := perspectiveGenome(t, 8, 12)
+	recs := teacherRecords(t, perspectiveGenome(t, 8, 13), randomChessPositions(800, 7))
+	trained, _, err := TrainChess(context.Background(), g, recs, TrainOptions{Epochs: 2, Batch: 100, Rate: 0.01, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RoundStep(trained, g, 127)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w0, w1, wr := g.Weights(), trained.Weights(), r.Weights()
+	var largest, unit float64
+	for i := range w0 {
+		largest = max(largest, math.Abs(w1[i]-w0[i]))
+	}
+	_, k := math.Frexp(largest / 127)
+	for largest <= 127*math.Ldexp(1, k-1) {
+		k--
+	}
+	unit = math.Ldexp(1, k)
+	changed := 0
+	for i := range w0 {
+		q := (wr[i] - w0[i]) / unit
+		if q != math.Round(q) || math.Abs(q) > 127 || math.Abs(wr[i]-w1[i]) > unit/2+1e-12 {
+			t.Fatalf("weight %d: change %g rounded to %g (%g units of %g)", i, w1[i]-w0[i], wr[i]-w0[i], q, unit)
+		}
+		if wr[i] != w0[i] {
+			changed++
+		}
+	}
+	if changed < len(w0)/10 {
+		t.Fatalf("only %d of %d weights changed after rounding", changed, len(w0))
+	}
+	if _, err := RoundStep(trained, narrowGenome(t), 127); err == nil {
+		t.Fatal("a step between two architectures was rounded")
+	}
+}
+
+// narrowGenome returns a chess genome without a perspective net.
+func narrowGenome(t *testing.T) *nnet.Net {
+	n, err := nnet.RandomChess([]int{4}, 0, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

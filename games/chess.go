@@ -42,6 +42,7 @@ func Chess() Kind[chess.Move, *chess.Game] {
 		NewGame:      newGame,
 		FEN:          fen,
 		Pack:         func(g *chess.Game) positions.Packed { return positions.PackChess(g.Current()) },
+		Train:        distill.TrainChess,
 		PackMove:     positions.PackChessMove,
 		Position: func(line string) (string, error) {
 			// An EPD line: its first four FEN fields, then operations.

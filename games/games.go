@@ -162,6 +162,10 @@ type Kind[M comparable, S search.Game[M]] struct {
 	// MoveText writes moves played from start (a FEN, "" for the
 	// standard start) as the database stores them.
 	MoveText func(start string, moves []M) (string, error)
+	// Train trains a perspective genome's net on position records
+	// (distill.TrainChess, TrainXiangqi); nil for a game without
+	// perspective nets (draughts).
+	Train func(ctx context.Context, net *nnet.Net, records []positions.Record, opts distill.TrainOptions) (*nnet.Net, distill.TrainReport, error)
 	// Pack packs the current position of a game for a position store,
 	// PackMove a move; nil for a game the store does not hold (draughts).
 	Pack     func(g S) positions.Packed

@@ -33,6 +33,7 @@ func Xiangqi() Kind[xiangqi.Move, *xiangqi.Game] {
 		NewGame:      newGame,
 		FEN:          func(g *xiangqi.Game) string { return g.Position().FEN() },
 		Pack:         func(g *xiangqi.Game) positions.Packed { return positions.PackXiangqi(g.Current()) },
+		Train:        distill.TrainXiangqi,
 		PackMove:     positions.PackXiangqiMove,
 		Position: func(line string) (string, error) {
 			p, err := xiangqi.ParseFEN(line)

@@ -556,6 +556,16 @@ func (s *Store) Committed() int {
 // commit included.
 func (s *Store) Records() int64 { return s.Bytes() / RecordSize }
 
+// CommittedRecords returns the number of records Scan reads: the live
+// records as of the last commit.
+func (s *Store) CommittedRecords() int64 {
+	var n int64
+	for _, g := range s.man.Segments {
+		n += g.records()
+	}
+	return n / RecordSize
+}
+
 // Bytes returns the bytes of the live records (the segments' headers not
 // counted), those added since the last commit included.
 func (s *Store) Bytes() int64 {
