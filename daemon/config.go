@@ -80,6 +80,10 @@ type JobsConfig struct {
 	// generations; 0 caps nothing.
 	GenomeWindowMB int `toml:"genome_window_mb"`
 	KeyframeEvery  int `toml:"keyframe_every"`
+	// PositionsMB bounds, in MiB, each population's position store (the
+	// data games' positions of a run with learn_every; see
+	// positions.Options.MaxBytes): the oldest positions go first.
+	PositionsMB int `toml:"positions_mb"`
 	// MembersKeep is how many generations before the current population
 	// keep their populations, ladder results and the rows of genomes
 	// that matter to nothing later (storage.Retention.Members).
@@ -188,7 +192,7 @@ func DefaultConfig() Config {
 		Xiangqi:   defaultXiangqi(),
 		Jobs: JobsConfig{
 			Backup: "@daily", BackupDir: "backups", BackupKeep: 7,
-			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, GenomeWindowMB: 32, KeyframeEvery: storage.DefaultKeyframes, MembersKeep: 1000, MinFreeMB: 1024,
+			Prune: "@daily", PruneKeep: 50, GenomeKeep: 10, GenomeWindowMB: 32, PositionsMB: 2048, KeyframeEvery: storage.DefaultKeyframes, MembersKeep: 1000, MinFreeMB: 1024,
 			RatingEvery: 100, RatingGames: 100, RatingMinutes: 60, RatingShare: 0.1,
 		},
 		Cluster: ClusterConfig{Listen: "127.0.0.1:4222", AckWait: 30, Replay: 16},
@@ -407,20 +411,8 @@ func (j JobsConfig) validate() error {
 	if j.BackupKeep < 1 {
 		return bad("backup_keep", j.BackupKeep, "want at least 1")
 	}
-	if j.PruneKeep < 0 {
-		return bad("prune_keep", j.PruneKeep, "must not be negative")
-	}
-	if j.GenomeWindowMB < 0 || j.GenomeWindowMB > 1<<20 {
-		return bad("genome_window_mb", j.GenomeWindowMB, "want 0 (no cap) to 1048576 MiB")
-	}
-	if j.GenomeKeep < 0 {
-		return bad("genome_keep", j.GenomeKeep, "must not be negative")
-	}
-	if j.MembersKeep < j.GenomeKeep {
-		return bad("members_keep", j.MembersKeep, fmt.Sprintf("want at least genome_keep (%d): a population outlives its genomes", j.GenomeKeep))
-	}
-	if j.KeyframeEvery < 0 {
-		return bad("keyframe_every", j.KeyframeEvery, "must not be negative (0 keeps every champion whole)")
+	if err := j.validateRetention(bad); err != nil {
+		return err
 	}
 	if j.MinFreeMB < 0 {
 		return bad("min_free_mb", j.MinFreeMB, "must not be negative (0 turns the check off)")
@@ -447,6 +439,31 @@ func (j JobsConfig) validate() error {
 		if l.Game != game {
 			return bad("rating_ladders."+game, strconv.Quote(path), "a ladder for "+l.Game)
 		}
+	}
+	return nil
+}
+
+// validateRetention checks the keys of what the run keeps: game records,
+// whole genomes, keyframes, members and the position stores; bad makes
+// the error of a key.
+func (j JobsConfig) validateRetention(bad func(key string, v any, msg string) error) error {
+	if j.PruneKeep < 0 {
+		return bad("prune_keep", j.PruneKeep, "must not be negative")
+	}
+	if j.GenomeWindowMB < 0 || j.GenomeWindowMB > 1<<20 {
+		return bad("genome_window_mb", j.GenomeWindowMB, "want 0 (no cap) to 1048576 MiB")
+	}
+	if j.PositionsMB < 64 || j.PositionsMB > 1<<20 {
+		return bad("positions_mb", j.PositionsMB, "want 64 (one segment) to 1048576 MiB")
+	}
+	if j.GenomeKeep < 0 {
+		return bad("genome_keep", j.GenomeKeep, "must not be negative")
+	}
+	if j.MembersKeep < j.GenomeKeep {
+		return bad("members_keep", j.MembersKeep, fmt.Sprintf("want at least genome_keep (%d): a population outlives its genomes", j.GenomeKeep))
+	}
+	if j.KeyframeEvery < 0 {
+		return bad("keyframe_every", j.KeyframeEvery, "must not be negative (0 keeps every champion whole)")
 	}
 	return nil
 }

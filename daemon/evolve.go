@@ -61,6 +61,16 @@ func evolve[M cluster.MoveCode, S search.Game[M]](ctx context.Context, d *Daemon
 	if err != nil {
 		return err
 	}
+	if pcfg.LearnEvery > 0 {
+		store, err := d.openPositions(ctx, game, st.Generation-1)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		e.env.Positions = store
+		e.log.Info("position store ready", "dir", PositionsDir(d.db.Path(), game), "positions", store.CommittedRecords(),
+			"mb", round2(float64(store.Bytes())/(1<<20)))
+	}
 	e.log.Info("population ready", "generation", st.Generation, "seed", st.Seed)
 	redoRating(ctx, d, kind, e.env.Game(0), st)
 	if d.line != nil {
@@ -166,6 +176,12 @@ func (e *evolution[M, S]) commit(ctx context.Context, st, next *population.State
 	// arrived meanwhile, so that finished work is not replayed.
 	commitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	committing := time.Now()
+	// The store commits first: after a crash between the two it is a
+	// generation ahead, and openPositions rewinds it.
+	if err := e.storePositions(st.Generation, report); err != nil {
+		cancel()
+		return err
+	}
 	err = d.db.CommitGeneration(commitCtx, record, PopulationRows(next), d.config().Jobs.Retention())
 	cancel()
 	if err != nil {
@@ -256,6 +272,11 @@ func (e *evolution[M, S]) logEvents(st *population.State, report *population.Rep
 			"positions", ds.Positions, "nodes", ds.Nodes, "error_before", fmt.Sprintf("%.3g", ds.Before), "error_after", fmt.Sprintf("%.3g", ds.After),
 			"moved", distillMoved(st.Game, ds.Moved), "seconds", round2(ds.Took.Seconds()))
 	}
+	if lr := report.Learn; lr != nil {
+		e.log.Info("champion trained", "generation", st.Generation, "champion", lr.Parent, "positions", lr.Positions,
+			"held_out", lr.HeldOut, "held_out_before", fmt.Sprintf("%.3g", lr.HeldOutLoss[0]),
+			"held_out_after", fmt.Sprintf("%.3g", lr.HeldOutLoss[len(lr.HeldOutLoss)-1]), "seconds", round2(lr.Took.Seconds()))
+	}
 }
 
 // rate starts the rating of generation st's champion when one is due,
@@ -299,4 +320,20 @@ func sign(x float64) float64 {
 		return -1
 	}
 	return 1
+}
+
+// storePositions adds the generation's data games' positions to the run's
+// position store and commits them, when the run learns.
+func (e *evolution[M, S]) storePositions(generation int, report *population.Report[M]) error {
+	store := e.env.Positions
+	if store == nil {
+		return nil
+	}
+	if _, err := store.Add(generation, report.Data); err != nil {
+		return fmt.Errorf("daemon: %s generation %d: %w", e.kind.Name, generation, err)
+	}
+	if err := store.Commit(generation); err != nil {
+		return fmt.Errorf("daemon: %s generation %d: %w", e.kind.Name, generation, err)
+	}
+	return nil
 }

@@ -397,6 +397,10 @@ const mainDraughtsSection = `[draughts]
   curriculum_step = 0.0
   distill_every = 2
   distill_nodes = 0
+  learn_every = 0
+  learn_games = 0
+  learn_nodes = 0
+  learn_positions = 0
   evolve_king = false
 
 `

@@ -21,11 +21,23 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		`population: population = 14: want an odd number of at least 3 with preset "es"`: func(c *Config) {
 			c.Optimizer, c.Size = ES, 14
 		},
-		"population: elite = 20: want 1 to population (15)":                             func(c *Config) { c.Elite = 20 },
-		"population: elite = 5: the mutant of rank 6 is outside the elite":              func(c *Config) { c.Mutants = []int{4, 6} },
-		"population: elite = 5: the crossover of ranks 0 and 2 reaches outside":         func(c *Config) { c.Crossovers[0] = [2]int{0, 2} },
-		"population: crossovers = [[1 1] [2 3]]: rank 1 crosses with itself":            func(c *Config) { c.Crossovers[0] = [2]int{1, 1} },
-		"population: hidden = []: want at least one layer":                              func(c *Config) { c.Hidden = nil },
+		"population: elite = 20: want 1 to population (15)":                              func(c *Config) { c.Elite = 20 },
+		"population: elite = 5: the mutant of rank 6 is outside the elite":               func(c *Config) { c.Mutants = []int{4, 6} },
+		"population: elite = 5: the crossover of ranks 0 and 2 reaches outside":          func(c *Config) { c.Crossovers[0] = [2]int{0, 2} },
+		"population: crossovers = [[1 1] [2 3]]: rank 1 crosses with itself":             func(c *Config) { c.Crossovers[0] = [2]int{1, 1} },
+		"population: hidden = []: want at least one layer":                               func(c *Config) { c.Hidden = nil },
+		"population: learn_every = 5: trains a perspective net, and this run's nets are": func(c *Config) { c.LearnEvery = 5 },
+		"population: learn_every = -1: must not be negative":                             func(c *Config) { c.LearnEvery = -1 },
+		"population: learn_games = 3: learn_games, learn_nodes and learn_positions need": func(c *Config) { c.LearnGames = 3 },
+		"population: learn_nodes = -5: want 0 (2000) to 1000000 nodes a move": func(c *Config) {
+			c.Flags, c.LearnEvery, c.LearnNodes = nnet.Perspective, 2, -5
+		},
+		"population: learn_positions = 10000001: want 0 (500000) to 10000000": func(c *Config) {
+			c.Flags, c.LearnEvery, c.LearnPositions = nnet.Perspective, 2, 10_000_001
+		},
+		"population: learn_every = 2: not with champion_games": func(c *Config) {
+			c.Flags, c.LearnEvery, c.ChampionGames = nnet.Perspective, 2, 20
+		},
 		"population: hidden = [40 5000]: a layer of 5000 nodes, want 1 to 4096":         func(c *Config) { c.Hidden = []int{40, 5000} },
 		"population: ladder_champions = -1: must not be negative":                       func(c *Config) { c.LadderChampions = -1 },
 		"population: ladder_games = 5: want an even number":                             func(c *Config) { c.LadderGames = 5 },

@@ -7,6 +7,7 @@ import (
 	"evolved/distill"
 	"evolved/games"
 	"evolved/nnet"
+	"evolved/positions"
 	"evolved/search"
 	"evolved/tournament"
 )
@@ -42,6 +43,17 @@ type Env[M comparable, S search.Game[M]] interface {
 	// wherever the searches run.
 	Distill(ctx context.Context, g games.Binding[M, S], net *nnet.Net, records []tournament.Record[M], nodes int64,
 		runSeed uint64, generation int, opts distill.Options) (*nnet.Net, distill.Report, error)
+	// PlayData plays the data games d of net with g's players, here or
+	// elsewhere, and returns their positions in game order
+	// (games.Binding.PlayData). The records must be the same wherever
+	// the games are played.
+	PlayData(ctx context.Context, g games.Binding[M, S], net *nnet.Net, d games.DataGames) ([]positions.Record, error)
+	// Train trains net's perspective net on the newest newest positions
+	// of the run's position store as committed after the generation
+	// before (games.Kind.Train under opts), or returns a nil net when the
+	// store holds none yet. It must be deterministic: the same store and
+	// net give the same genome.
+	Train(ctx context.Context, g games.Binding[M, S], net *nnet.Net, newest int, opts distill.TrainOptions) (*nnet.Net, distill.TrainReport, error)
 	// Champions returns the reader of earlier champions' nets from where
 	// the run is kept (storage.DB.ChampionNet), or nil. With a reader Step
 	// keeps in State.Champions only the nets the next generation plays
@@ -75,6 +87,9 @@ type Local[M comparable, S search.Game[M]] struct {
 	Kind        games.Kind[M, S]
 	Setup       games.Setup
 	ChampionNet func(ctx context.Context, generation int) (*nnet.Net, error)
+	// Positions is the run's position store, which Train reads; nil
+	// without one (Config.LearnEvery is 0), and Train refuses.
+	Positions *positions.Store
 }
 
 // LocalEnv returns the Local Env of kind under setup, which keeps every
@@ -120,6 +135,45 @@ func PlayHere[M comparable, S search.Game[M]](ctx context.Context, g games.Bindi
 func (l Local[M, S]) Distill(ctx context.Context, g games.Binding[M, S], net *nnet.Net, records []tournament.Record[M], nodes int64,
 	_ uint64, _ int, opts distill.Options) (*nnet.Net, distill.Report, error) {
 	return g.Kind.Distill(ctx, net, records, nodes, opts)
+}
+
+// PlayData plays d's games here, with d's workers.
+func (l Local[M, S]) PlayData(ctx context.Context, g games.Binding[M, S], net *nnet.Net, d games.DataGames) ([]positions.Record, error) {
+	var out []positions.Record
+	err := g.PlayData(ctx, net, d, func(_ int, recs []positions.Record) error {
+		out = append(out, recs...)
+		return nil
+	})
+	return out, err
+}
+
+// Train reads the newest positions of Positions and trains net on them
+// here.
+func (l Local[M, S]) Train(ctx context.Context, g games.Binding[M, S], net *nnet.Net, newest int, opts distill.TrainOptions) (*nnet.Net, distill.TrainReport, error) {
+	if l.Positions == nil {
+		return nil, distill.TrainReport{}, fmt.Errorf("train: %s: no position store", g.Kind.Name)
+	}
+	if g.Kind.Train == nil {
+		return nil, distill.TrainReport{}, fmt.Errorf("train: %s nets are not trained", g.Kind.Name)
+	}
+	records, err := Newest(ctx, l.Positions, newest)
+	if err != nil || len(records) == 0 {
+		return nil, distill.TrainReport{}, err
+	}
+	return g.Kind.Train(ctx, net, records, opts)
+}
+
+// Newest returns the newest n committed records of store, oldest first.
+func Newest(ctx context.Context, store *positions.Store, n int) ([]positions.Record, error) {
+	skip := max(0, store.CommittedRecords()-int64(n))
+	out := make([]positions.Record, 0, min(int64(n), store.CommittedRecords()))
+	err := store.Scan(ctx, func(i int64, r *positions.Record) error {
+		if i >= skip {
+			out = append(out, *r)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // Champions returns ChampionNet.

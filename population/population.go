@@ -210,6 +210,26 @@ type Config struct {
 	// DistillNodes is the node budget of each of the distillation's
 	// searches; 0 means DefaultDistillNodes.
 	DistillNodes int64 `toml:"distill_nodes" json:"distill_nodes,omitempty"`
+	// LearnEvery, if positive, trains every this many generations: each
+	// generation the champion plays LearnGames data games against
+	// itself at LearnNodes nodes a move, whose positions the run's
+	// position store keeps (Env.PlayData, Report.Data), and the last of
+	// every LearnEvery generations the champion (distilled first, when
+	// the distillation is due too) trains its perspective net one pass
+	// over the store's newest LearnPositions positions (Env.Train): the
+	// whole elite takes the step, as it takes the distillation's. It
+	// needs a perspective net (nnet.Perspective) and the genetic
+	// algorithm. 0 never trains and plays no data games.
+	LearnEvery int `toml:"learn_every" json:"learn_every,omitempty"`
+	// LearnGames is the number of data games a generation; 0 means
+	// DefaultLearnGames.
+	LearnGames int `toml:"learn_games" json:"learn_games,omitempty"`
+	// LearnNodes is the node budget of a data game's move; 0 means
+	// DefaultLearnNodes.
+	LearnNodes int64 `toml:"learn_nodes" json:"learn_nodes,omitempty"`
+	// LearnPositions is how many of the store's newest positions a
+	// training reads; 0 means DefaultLearnPositions.
+	LearnPositions int `toml:"learn_positions" json:"learn_positions,omitempty"`
 
 	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
 	// gives two node-swap children and both parents mutated. Default
@@ -245,6 +265,22 @@ const (
 // as one to 4,000 (+31 and +33 Elo, 1,000 games each), at under half the
 // cost.
 const DefaultDistillNodes = 1500
+
+// DefaultLearnGames, DefaultLearnNodes and DefaultLearnPositions are
+// Config.LearnGames, LearnNodes and LearnPositions when they are 0. One
+// pass over the one-hour perspective champion's own 285 k to 546 k
+// positions, searched at 2,000 nodes, made it +87 ± 39 and +47 ± 27
+// stronger (docs/commands.md, "selfplay and train"); 20 games a
+// generation bring about 2,000 positions.
+const (
+	DefaultLearnGames     = 20
+	DefaultLearnNodes     = 2000
+	DefaultLearnPositions = 500_000
+)
+
+// MaxLearnPositions bounds Config.LearnPositions: a training holds its
+// positions in memory, about 140 bytes each.
+const MaxLearnPositions = 10_000_000
 
 // MaxDistillNodes bounds Config.DistillNodes.
 const MaxDistillNodes = 1_000_000
@@ -421,7 +457,7 @@ func (c Config) validateSteps(opt Optimizer) error {
 // the memory of past generations, the hall of fame, the race and SPSA's
 // games, for the optimizer opt.
 func (c Config) validateFitness(opt Optimizer) error {
-	for _, check := range []func(Optimizer) error{c.validateSelection, c.validateRace, c.validateSPSA, c.validateLearning, c.validatePresetKeys} {
+	for _, check := range []func(Optimizer) error{c.validateSelection, c.validateRace, c.validateSPSA, c.validateLearning, c.validateTraining, c.validatePresetKeys} {
 		if err := check(opt); err != nil {
 			return err
 		}
@@ -503,6 +539,29 @@ func (c Config) validateLearning(opt Optimizer) error {
 			field, v = "curriculum_step", c.CurriculumStep
 		}
 		return configError(field, v, "needs curriculum_every > 0")
+	}
+	return nil
+}
+
+// validateTraining checks the training's keys (Config.LearnEvery).
+func (c Config) validateTraining(opt Optimizer) error {
+	switch {
+	case c.LearnEvery < 0:
+		return configError("learn_every", c.LearnEvery, "must not be negative (0: no training)")
+	case c.LearnEvery > 0 && opt.Mirrored():
+		return configError("learn_every", c.LearnEvery, `not with preset %q: its champion is its mean, and its samples are new every generation`, opt)
+	case c.LearnEvery > 0 && c.ChampionGames > 0:
+		return configError("learn_every", c.LearnEvery, "not with champion_games: the training replaces the champion whose title the match defends")
+	case c.LearnEvery > 0 && c.Flags&nnet.Perspective == 0:
+		return configError("learn_every", c.LearnEvery, "trains a perspective net, and this run's nets are not (perspective = true)")
+	case c.LearnGames < 0 || c.LearnGames > MaxBaselineGames:
+		return configError("learn_games", c.LearnGames, "want 0 (%d) to %d games a generation", DefaultLearnGames, MaxBaselineGames)
+	case c.LearnNodes < 0 || c.LearnNodes > MaxDistillNodes:
+		return configError("learn_nodes", c.LearnNodes, "want 0 (%d) to %d nodes a move", DefaultLearnNodes, MaxDistillNodes)
+	case c.LearnPositions < 0 || c.LearnPositions > MaxLearnPositions:
+		return configError("learn_positions", c.LearnPositions, "want 0 (%d) to %d positions", DefaultLearnPositions, MaxLearnPositions)
+	case c.LearnEvery == 0 && (c.LearnGames != 0 || c.LearnNodes != 0 || c.LearnPositions != 0):
+		return configError("learn_games", c.LearnGames, "learn_games, learn_nodes and learn_positions need learn_every > 0")
 	}
 	return nil
 }

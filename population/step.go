@@ -12,6 +12,7 @@ import (
 	"evolved/games"
 	"evolved/lineage"
 	"evolved/nnet"
+	"evolved/positions"
 	"evolved/search"
 	"evolved/seed"
 	"evolved/tournament"
@@ -66,6 +67,12 @@ type Report[M comparable] struct {
 	// Distill is the distillation of the champion, in the generations
 	// that make one (Config.DistillEvery); nil in the others.
 	Distill *DistillReport
+	// Data holds the positions of the generation's data games
+	// (Config.LearnEvery), for the run's position store.
+	Data []positions.Record `json:"-"`
+	// Learn is the champion's training, in the generations that make one
+	// (Config.LearnEvery); nil in the others.
+	Learn *LearnReport
 	// Elapsed is the generation's time; Fitness the part of it spent on
 	// the games that decide the ranking (the tournament's, the hall of
 	// fame's, the race's and the title match's), the rest going to the ladder, the
@@ -135,6 +142,11 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, env Env[M, S], cf
 	var learnt *nnet.Net // the champion distilled, whose step the whole elite takes
 	if cfg.distillDue(g.gen) {
 		if learnt, rep.Distill, err = g.distillChampion(ctx, rep.Champion, rep.Results.Games); err != nil {
+			return nil, nil, err
+		}
+	}
+	if g.cfg.LearnEvery > 0 {
+		if learnt, err = g.learn(ctx, rep, learnt); err != nil {
 			return nil, nil, err
 		}
 	}

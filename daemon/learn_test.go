@@ -1,0 +1,127 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"evolved/positions"
+)
+
+// learningChess is a chess run of perspective nets that trains every 2
+// generations, small enough for a test.
+func learningChess(t *testing.T, db string, generations int) Config {
+	t.Helper()
+	c, err := ParseConfig(DefaultConfig(), strings.NewReader(`
+games = ["chess"]
+workers = 2
+[chess]
+perspective = true
+hidden = [8]
+depth = 2
+nodes = 120
+max_moves = 25
+format = "blondie"
+ladder_games = 2
+baseline_every = 0
+distill_every = 0
+learn_every = 2
+learn_games = 3
+learn_nodes = 120
+[jobs]
+backup = ""
+prune = ""
+rating_every = 0
+`), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.DB, c.Generations = db, generations
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// storeFiles returns the files of the position store of the database at
+// db, by name.
+func storeFiles(t *testing.T, db string) map[string][]byte {
+	t.Helper()
+	dir := PositionsDir(db, "chess")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		if e.Name() == "lock" {
+			continue
+		}
+		if out[e.Name()], err = os.ReadFile(filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestLearningRunResumes runs a learning chess run for 3 generations
+// straight, and another for 2, stopped, then resumed for its third: the
+// store beside each database holds each generation's data games, and the
+// resumed run's store and champions are the uninterrupted run's, byte for
+// byte.
+func TestLearningRunResumes(t *testing.T) {
+	dir := t.TempDir()
+	straight, resumed := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	ctx := context.Background()
+	var log bytes.Buffer
+	d, err := New(ctx, learningChess(t, straight, 3), Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if !regexp.MustCompile(`"msg":"champion trained","game":"chess","generation":1,[^\n]*"positions":[1-9]`).Match(log.Bytes()) {
+		t.Fatalf("no training at generation 1 in the log:\n%s", log.Bytes())
+	}
+	runDaemon(t, ctx, learningChess(t, resumed, 2)).Close()
+	runDaemon(t, ctx, learningChess(t, resumed, 3)).Close()
+
+	store, err := positions.Open(ctx, PositionsDir(straight, "chess"), positions.Options{Game: "chess", ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if store.Committed() != 2 || store.CommittedRecords() < 3*3*10 {
+		t.Fatalf("the store holds generation %d and %d positions: want generation 2 and 10 a game at least", store.Committed(), store.CommittedRecords())
+	}
+	a, b := storeFiles(t, straight), storeFiles(t, resumed)
+	if len(a) != len(b) {
+		t.Fatalf("the stores hold %d and %d files", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Fatalf("%s differs between the uninterrupted and the resumed run", name)
+		}
+	}
+	da, db := newDaemonWith(t, learningChess(t, straight, 3)), newDaemonWith(t, learningChess(t, resumed, 3))
+	for g := range 3 {
+		na, err := da.db.ChampionNet("chess")(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := db.db.ChampionNet("chess")(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !na.Equal(nb) {
+			t.Fatalf("generation %d: the champions differ", g)
+		}
+	}
+}
