@@ -35,10 +35,24 @@ func startServer(t *testing.T) *gui {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return connect(t, func(out io.Writer) runner {
+		return server.New(out, server.Options{Name: "test", Author: "us", DefaultDepth: 3,
+			NewSearcher: func() server.Searcher { return ab }})
+	})
+}
+
+// runner is a server of any game.
+type runner interface {
+	Run(ctx context.Context, in io.Reader) error
+}
+
+// connect starts the server newServer makes writing to its output, and
+// returns the GUI end of its pipes.
+func connect(t *testing.T, newServer func(out io.Writer) runner) *gui {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := server.New(outW, server.Options{Name: "test", Author: "us", DefaultDepth: 3,
-		NewSearcher: func() server.Searcher { return ab }})
+	srv := newServer(outW)
 	g := &gui{t: t, in: inW, lines: make(chan string, 1000), done: make(chan error, 1)}
 	go func() {
 		g.done <- srv.Run(context.Background(), inR)
