@@ -40,12 +40,9 @@ func Chess() Game[chess.Move, *chess.Game] {
 		Name:     "chess",
 		Chess960: true,
 		NewGame: func(fen string, chess960 bool) (*chess.Game, error) {
-			start := chess.Start()
-			if fen != "" {
-				var err error
-				if start, err = chess.ParseFEN(fen); err != nil {
-					return nil, err
-				}
+			start, err := startOr(fen, chess.Start, chess.ParseFEN)
+			if err != nil {
+				return nil, err
 			}
 			return chess.NewGame(start, chess.Rules{Chess960: chess960}), nil
 		},
@@ -75,12 +72,9 @@ func Xiangqi() Game[xiangqi.Move, *xiangqi.Game] {
 		Name:    "xiangqi",
 		Variant: "xiangqi",
 		NewGame: func(fen string, _ bool) (*xiangqi.Game, error) {
-			start := xiangqi.Start()
-			if fen != "" {
-				var err error
-				if start, err = xiangqi.ParseFEN(fen); err != nil {
-					return nil, err
-				}
+			start, err := startOr(fen, xiangqi.Start, xiangqi.ParseFEN)
+			if err != nil {
+				return nil, err
 			}
 			return xiangqi.NewGame(start, xiangqi.Rules{PerpetualCheckLoses: true}), nil
 		},
@@ -96,4 +90,13 @@ func Xiangqi() Game[xiangqi.Move, *xiangqi.Game] {
 			return out
 		},
 	}
+}
+
+// startOr returns the position of fen read by parse, or start() when fen
+// is "".
+func startOr[P any](fen string, start func() P, parse func(string) (P, error)) (P, error) {
+	if fen == "" {
+		return start(), nil
+	}
+	return parse(fen)
 }

@@ -153,25 +153,10 @@ func TestXiangqiAsAGUIDrivesIt(t *testing.T) {
 	// The mate in one, found at depth 1 and scored as a mate.
 	g.send("position fen " + mateInOne)
 	g.send("go depth 3")
-	if info := g.expect("info depth 1 ", 5*time.Second); !strings.Contains(info, " score mate 1 ") {
-		t.Errorf("%q, want score mate 1", info)
-	}
-	if best := g.expect("bestmove ", 5*time.Second); best != "bestmove b1b10" {
-		t.Errorf("%q, want bestmove b1b10, the mate", best)
-	}
+	g.mates("b1b10")
 
 	// stop during go infinite answers at once.
-	g.send("position startpos")
-	g.send("go infinite")
-	time.Sleep(200 * time.Millisecond)
-	g.send("isready")
-	g.expect("readyok", time.Second)
-	stop := time.Now()
-	g.send("stop")
-	g.expect("bestmove ", 2*time.Second)
-	if d := time.Since(stop); d > time.Second {
-		t.Errorf("bestmove %v after stop", d)
-	}
+	g.stopsAtOnce()
 
 	// A bad FEN and an illegal move are named, leave no position, and the
 	// engine goes on.
@@ -192,15 +177,7 @@ func TestXiangqiAsAGUIDrivesIt(t *testing.T) {
 	g.send("go ponder")
 	g.send("ponderhit")
 	g.expect("bestmove ", 5*time.Second)
-	g.send("quit")
-	select {
-	case err := <-g.done:
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Errorf("quit did not end the server")
-	}
+	g.quit(5 * time.Second)
 }
 
 // multiPVLines reads a MultiPV search's output up to bestmove and returns
