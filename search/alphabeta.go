@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 )
@@ -84,6 +85,16 @@ type Result[M comparable] struct {
 	// (UCI's hashfull); 0 without a table. Set in the reports of
 	// OnIteration only.
 	Hashfull int
+	// MultiPV is the line's rank among the root moves, 1 for the best, in
+	// the reports of a search of several lines (SetMultiPV); 0 otherwise.
+	MultiPV int
+}
+
+// pvLine is one of the lines of a search of several (SetMultiPV): its
+// score and principal variation at the last completed iteration.
+type pvLine[M comparable] struct {
+	score int
+	pv    []M
 }
 
 // plyState is the per-ply scratch space of a search.
@@ -106,6 +117,10 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	plies   []plyState[M]
 	history []int32
 	pv      []M // the last completed iteration's PV, returned in Result
+
+	multiPV int         // the root moves each iteration ranks (SetMultiPV); 0 or 1: the best only
+	lines   []pvLine[M] // lines 2..multiPV of the iteration (lines[0] is unused: line 1 is pv)
+	exclude []M         // the root moves the root search skips: the lines found before it
 
 	// What the searched game offers, found at the start of each search.
 	q     Quiescent[M] // the game as a Quiescent, or nil
@@ -165,6 +180,24 @@ func (ab *AlphaBeta[M, S]) ResizeTable(mb int) {
 // a search with its result so far (a UCI engine prints them as info lines).
 // The Result's PV is only valid during the call.
 func (ab *AlphaBeta[M, S]) OnIteration(report func(Result[M])) { ab.report = report }
+
+// SetMultiPV makes the searches that follow rank the best k root moves
+// (UCI's MultiPV) rather than find the best only: each iteration, once the
+// search of all root moves has found the best, the root is searched again
+// without it, and then without the two found, and so on, k searches in all
+// (fewer when the root has fewer legal moves). OnIteration's function is
+// told each line of a completed iteration, best first, with its rank in
+// MultiPV; Search returns the first line, the move a search of one line
+// would choose. k <= 1 searches one line, as before any call.
+func (ab *AlphaBeta[M, S]) SetMultiPV(k int) {
+	ab.multiPV = max(1, k)
+	for len(ab.lines) < ab.multiPV {
+		ab.lines = append(ab.lines, pvLine[M]{pv: make([]M, 0, maxPly)})
+	}
+	if cap(ab.exclude) < ab.multiPV {
+		ab.exclude = make([]M, 0, ab.multiPV)
+	}
+}
 
 // NewAlphaBeta returns a search that evaluates leaves with eval.
 func NewAlphaBeta[M comparable, S Game[M]](eval Evaluator[S], opts Options) *AlphaBeta[M, S] {
@@ -252,6 +285,11 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 		ab.table.age()
 	}
 	ab.prepare(s)
+	lines := 1
+	if ab.multiPV > 1 {
+		ab.plies[0].moves = s.LegalMoves(ab.plies[0].moves)
+		lines = min(ab.multiPV, len(ab.plies[0].moves))
+	}
 	var res Result[M]
 	stable := 0 // iterations in a row that kept the best move
 	for depth := 1; depth <= ab.opts.Depth; depth++ {
@@ -277,12 +315,15 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 		if len(res.PV) > 0 {
 			res.Move = res.PV[0]
 		}
+		if lines > 1 && !ab.stopped {
+			ab.searchLines(s, depth, lines)
+		}
 		if ab.report != nil && !ab.stopped {
 			res.Nodes, res.Elapsed, res.SelDepth = ab.nodes, time.Since(start), ab.seldepth
 			if ab.table != nil {
 				res.Hashfull = ab.table.permill()
 			}
-			ab.report(res)
+			ab.reportLines(res, lines)
 		}
 		if ab.stopped || IsWin(score) || ab.softStop(time.Since(start), stable) {
 			break
@@ -290,6 +331,44 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	}
 	res.Nodes, res.Elapsed, res.SelDepth = ab.nodes, time.Since(start), ab.seldepth
 	return res
+}
+
+// searchLines searches lines 2..n of the iteration to depth whose first
+// line, the best move's, is ab.pv: line i searches the root without the
+// first moves of lines 1..i-1. A stopped search leaves the iteration's
+// lines incomplete; Search then reports none of them.
+func (ab *AlphaBeta[M, S]) searchLines(s S, depth, n int) {
+	if len(ab.pv) == 0 {
+		return
+	}
+	ab.exclude = append(ab.exclude[:0], ab.pv[0])
+	for i := 1; i < n && !ab.stopped; i++ {
+		l := &ab.lines[i]
+		score := ab.root(s, depth, l.score)
+		root := &ab.plies[0]
+		if ab.stopped || len(root.pv) == 0 {
+			break
+		}
+		l.score, l.pv = score, append(l.pv[:0], root.pv...)
+		ab.exclude = append(ab.exclude, l.pv[0])
+	}
+	ab.exclude = ab.exclude[:0]
+}
+
+// reportLines tells the report function res, the first line of an
+// iteration of n lines, and lines 2..n; their ranks are set when n > 1.
+func (ab *AlphaBeta[M, S]) reportLines(res Result[M], n int) {
+	if n <= 1 {
+		ab.report(res)
+		return
+	}
+	res.MultiPV = 1
+	ab.report(res)
+	for i := 1; i < n; i++ {
+		l := ab.lines[i]
+		res.Move, res.Score, res.PV, res.MultiPV = l.pv[0], l.score, l.pv, i+1
+		ab.report(res)
+	}
 }
 
 // softStop reports whether a search that has run for elapsed should not
@@ -486,6 +565,9 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	}
 
 	ps.moves = s.LegalMoves(ps.moves)
+	if ply == 0 && len(ab.exclude) > 0 {
+		ps.moves = ab.withoutExcluded(ps.moves)
+	}
 	moves := ps.moves
 	if len(moves) == 0 {
 		return terminalScore(s.Outcome(), s.ToMove(), ply)
@@ -553,7 +635,8 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 			}
 		}
 	}
-	if ab.table != nil {
+	// A root searched without some of its moves has no value to keep.
+	if ab.table != nil && (ply > 0 || len(ab.exclude) == 0) {
 		b := boundExact
 		switch {
 		case best >= beta:
@@ -565,6 +648,17 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 		ab.table.store(key, bestMove, best, depth, ply, b)
 	}
 	return best
+}
+
+// withoutExcluded removes the moves of ab.exclude from moves, in place.
+func (ab *AlphaBeta[M, S]) withoutExcluded(moves []M) []M {
+	kept := moves[:0]
+	for _, m := range moves {
+		if !slices.Contains(ab.exclude, m) {
+			kept = append(kept, m)
+		}
+	}
+	return kept
 }
 
 // Move ordering scores: the table's move first, then captures (in games

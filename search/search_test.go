@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -175,5 +176,99 @@ func TestResizeTable(t *testing.T) {
 	// A draughts move is 8 bytes, a chess one 4: both entries fit in 16.
 	if d, c := unsafe.Sizeof(ttEntry[dm]{}), unsafe.Sizeof(ttEntry[cm]{}); d != 16 || c != 12 {
 		t.Errorf("table entries take %d bytes in draughts and %d in chess, want 16 and 12", d, c)
+	}
+}
+
+// TestMultiPVRanksTheRootMoves checks SetMultiPV against the unpruned
+// reference: with the techniques that keep the root's value exact, the
+// lines of the last iteration are the k best root moves, distinct, each
+// with its own minimax score, in order (a tie may list either move of
+// it, so the scores are compared as sorted lists and each move against
+// its own score); line 1 has the score of a search of one line; every
+// completed iteration is reported as k lines ranked 1..k; and
+// SetMultiPV(1) reports plain results again, with no rank.
+func TestMultiPVRanksTheRootMoves(t *testing.T) {
+	const depth, k = 4, 3
+	exact := PVS | Aspiration | MateDistance
+	ab := NewAlphaBeta[dm, dg](material{}, Options{Depth: depth, Techniques: exact})
+	one := NewAlphaBeta[dm, dg](material{}, Options{Depth: depth, Techniques: exact})
+	checked := 0
+	for i, g := range samplePositions(40, 5) {
+		moves := g.LegalMoves(nil)
+		if len(moves) < k {
+			continue
+		}
+		checked++
+		var want []int
+		value := map[dm]int{}
+		for _, m := range moves {
+			g.Make(m)
+			value[m] = -minimax(g, depth-1, 1, 0, false)
+			g.Unmake()
+			want = append(want, value[m])
+		}
+		slices.SortFunc(want, func(a, b int) int { return b - a })
+		var reports []Result[dm]
+		ab.OnIteration(func(r Result[dm]) {
+			r.PV = slices.Clone(r.PV)
+			reports = append(reports, r)
+		})
+		ab.Reset()
+		ab.SetMultiPV(k)
+		res := ab.Search(context.Background(), g)
+		if len(reports) != depth*k {
+			t.Fatalf("position %d: %d reports, want %d (%d iterations of %d lines)", i, len(reports), depth*k, depth, k)
+		}
+		for j, r := range reports {
+			if r.MultiPV != j%k+1 || r.Depth != j/k+1 || r.Move != r.PV[0] {
+				t.Errorf("position %d: report %d has rank %d at depth %d, move %v, PV %v; want rank %d at depth %d, the PV's first move", i, j, r.MultiPV, r.Depth, r.Move, r.PV, j%k+1, j/k+1)
+			}
+		}
+		last := reports[len(reports)-k:]
+		seen := map[dm]bool{}
+		for j, r := range last {
+			if seen[r.Move] {
+				t.Errorf("position %d: line %d repeats %s", i, j+1, g.FormatMove(r.Move))
+			}
+			seen[r.Move] = true
+			if r.Score != want[j] || value[r.Move] != r.Score {
+				t.Errorf("position %d (%s): line %d %s scores %d; want %d, and minimax gives the move %d", i, g.Position().FEN(), j+1, g.FormatMove(r.Move), r.Score, want[j], value[r.Move])
+			}
+		}
+		one.Reset()
+		if single := one.Search(context.Background(), g); res.Score != single.Score || res.Move != last[0].Move {
+			t.Errorf("position %d: MultiPV search returns %s %d (line 1 %s); one line scores %d", i, g.FormatMove(res.Move), res.Score, g.FormatMove(last[0].Move), single.Score)
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d positions with %d moves: the test checks too little", checked, k)
+	}
+	// Back to one line: plain reports, the search's own result.
+	var ranks []int
+	ab.OnIteration(func(r Result[dm]) { ranks = append(ranks, r.MultiPV) })
+	ab.SetMultiPV(1)
+	g := draughts.NewGame(draughts.Start(), draughts.DefaultRules())
+	ab.Search(context.Background(), g)
+	if !slices.Equal(ranks, make([]int, depth)) {
+		t.Errorf("SetMultiPV(1): ranks %v, want %d reports of rank 0", ranks, depth)
+	}
+}
+
+// TestMultiPVBeyondTheMoves: asking for more lines than the root has
+// moves ranks them all.
+func TestMultiPVBeyondTheMoves(t *testing.T) {
+	g := draughts.NewGame(draughts.Start(), draughts.DefaultRules())
+	n := len(g.LegalMoves(nil)) // 7 at the start
+	ab := NewAlphaBeta[dm, dg](material{}, Options{Depth: 2})
+	ab.SetMultiPV(16)
+	var ranks []int
+	ab.OnIteration(func(r Result[dm]) {
+		if r.Depth == 2 {
+			ranks = append(ranks, r.MultiPV)
+		}
+	})
+	ab.Search(context.Background(), g)
+	if len(ranks) != n || ranks[n-1] != n {
+		t.Errorf("MultiPV 16 of %d moves: ranks %v, want 1..%d", n, ranks, n)
 	}
 }

@@ -153,7 +153,14 @@ func (e *Engine) SetOption(ctx context.Context, name, value string) error {
 // Stockfish and Fairy-Stockfish (not a UCI command proper), and returns the
 // count below each root move, in the engine's move notation, and the total.
 func (e *Engine) Perft(ctx context.Context, fen string, depth int) (map[string]uint64, uint64, error) {
-	if err := e.send("position fen " + fen); err != nil {
+	return e.PerftAfter(ctx, fen, nil, depth)
+}
+
+// PerftAfter is Perft of the position after moves (in UCI notation) from
+// fen ("" for startpos), set as a GUI sets it: an engine's move counts
+// then say which moves it took, and in which position it ended.
+func (e *Engine) PerftAfter(ctx context.Context, fen string, moves []string, depth int) (map[string]uint64, uint64, error) {
+	if err := e.send(positionCommand(fen, moves)); err != nil {
 		return nil, 0, err
 	}
 	if err := e.send(fmt.Sprintf("go perft %d", depth)); err != nil {
@@ -225,13 +232,7 @@ type Reply struct {
 
 // Go is BestMove that also returns what the engine said of its search.
 func (e *Engine) Go(ctx context.Context, fen string, moves []string, lim Limits) (Reply, error) {
-	pos := "position startpos"
-	if fen != "" {
-		pos = "position fen " + fen
-	}
-	if len(moves) > 0 {
-		pos += " moves " + strings.Join(moves, " ")
-	}
+	pos := positionCommand(fen, moves)
 	if err := e.send(pos); err != nil {
 		return Reply{}, err
 	}
@@ -277,6 +278,19 @@ func (e *Engine) Go(ctx context.Context, fen string, moves []string, lim Limits)
 		return Reply{}, fmt.Errorf("%w: %s found no move in position %q", ErrEngine, e.Name(), pos)
 	}
 	return r, nil
+}
+
+// positionCommand returns the position command of moves (in UCI
+// notation) from fen, "" for startpos.
+func positionCommand(fen string, moves []string) string {
+	pos := "position startpos"
+	if fen != "" {
+		pos = "position fen " + fen
+	}
+	if len(moves) > 0 {
+		pos += " moves " + strings.Join(moves, " ")
+	}
+	return pos
 }
 
 // searchInfo reads the depth and node count of an info line; ok is false

@@ -1,5 +1,8 @@
-// Package server speaks UCI for one of our chess engines, so that chess GUIs
-// and tournament managers can load an exported agent (evolved uci). The
+// Package server speaks UCI for one of our engines, so that GUIs and
+// tournament managers can load an exported agent (evolved uci): chess
+// agents as chess engines do, xiangqi agents as Fairy-Stockfish does under
+// UCI_Variant xiangqi. The server is one generic body over a game's move
+// and state types; a Game value holds what differs (Chess, Xiangqi). The
 // client side, driving external engines, is package uci.
 package server
 
@@ -15,63 +18,96 @@ import (
 	"time"
 	"unicode"
 
+	"evolved/game"
 	"evolved/game/chess"
 	"evolved/search"
 )
 
-// Searcher is what the server needs of an engine: an alpha-beta search over
-// chess games whose limits it sets before each search.
-type Searcher interface {
+// Engine is what the server needs of a search over games G with moves M:
+// an alpha-beta search, or one like it, whose limits it sets before each
+// search. An Engine that also has a method SetMultiPV(k int), as
+// search.AlphaBeta has, is offered with the MultiPV option.
+type Engine[M comparable, G any] interface {
 	Reset()
 	Limits(depth int, nodes int64, t time.Duration)
 	Clock(soft, hard time.Duration)
-	OnIteration(func(search.Result[chess.Move]))
+	OnIteration(func(search.Result[M]))
 	ResizeTable(mb int)
-	Search(ctx context.Context, g *chess.Game) search.Result[chess.Move]
+	Search(ctx context.Context, g G) search.Result[M]
 }
 
-// Options describes the engine the server presents.
-type Options struct {
+// multiPVEngine is an Engine that ranks several root moves (search.AlphaBeta).
+type multiPVEngine interface{ SetMultiPV(k int) }
+
+// Searcher is a chess Engine, the one New serves.
+type Searcher = Engine[chess.Move, *chess.Game]
+
+// Config describes the engine the server presents.
+type Config[M comparable, G any] struct {
 	Name, Author string
 	// NewSearcher makes the engine's search; the server calls it once.
-	NewSearcher func() Searcher
+	NewSearcher func() Engine[M, G]
 	// DefaultDepth is the depth limit when a go command sets none: the
 	// agent's own depth. The "Depth" option changes it.
 	DefaultDepth int
 }
 
-// Server speaks UCI on a reader and a writer for one engine. The search
-// runs in its own goroutine so that stop, isready and quit are answered at
-// once. Input that is not UCI is answered with an info string and ignored,
-// and so is a line over MaxLineBytes.
-type Server struct {
-	opts Options
-	out  io.Writer
-	mu   sync.Mutex // serialises writes to out
+// Options describes a chess engine, the one New serves.
+type Options = Config[chess.Move, *chess.Game]
 
-	searcher Searcher
+// MaxMultiPV is the most root moves the MultiPV option ranks.
+const MaxMultiPV = 16
+
+// Server speaks UCI on a reader and a writer for one engine of one game.
+// The search runs in its own goroutine so that stop, isready and quit are
+// answered at once. Input that is not UCI is answered with an info string
+// and ignored, and so is a line over MaxLineBytes.
+type Server[M comparable, G search.Game[M]] struct {
+	opts  Config[M, G]
+	rules Game[M, G]
+	out   io.Writer
+	mu    sync.Mutex // serialises writes to out
+
+	searcher Engine[M, G]
+	multi    multiPVEngine // searcher, when it ranks several moves; else nil
 	depth    int
+	multiPV  int // the MultiPV option: the root moves to rank, 1..MaxMultiPV
 	chess960 bool
-	game     *chess.Game // nil after a refused position command (refused says why)
-	refused  string
+	game     G      // the position to search, when refused is ""
+	refused  string // why there is no position, after a refused position command
 
 	cancel       context.CancelFunc // stops the running search; nil when idle
 	done         chan struct{}      // closed when the running search has printed bestmove
 	ponderBudget time.Duration      // the time a ponder search gets after ponderhit
 }
 
-// New returns a server writing to out.
-func New(out io.Writer, opts Options) *Server {
-	s := &Server{opts: opts, out: out, searcher: opts.NewSearcher(), depth: max(1, opts.DefaultDepth)}
+// New returns a chess server writing to out.
+func New(out io.Writer, opts Options) *Server[chess.Move, *chess.Game] {
+	return NewServer(out, Chess(), opts)
+}
+
+// NewServer returns a server of game rules writing to out.
+func NewServer[M comparable, G search.Game[M]](out io.Writer, rules Game[M, G], opts Config[M, G]) *Server[M, G] {
+	s := &Server[M, G]{opts: opts, rules: rules, out: out, searcher: opts.NewSearcher(), depth: max(1, opts.DefaultDepth), multiPV: 1}
+	s.multi, _ = s.searcher.(multiPVEngine)
 	s.searcher.ResizeTable(16)
-	s.game = chess.NewGame(chess.Start(), chess.Rules{})
+	s.game = s.startGame()
 	return s
+}
+
+// startGame returns a game at the standard start.
+func (s *Server[M, G]) startGame() G {
+	g, err := s.rules.NewGame("", s.chess960)
+	if err != nil {
+		panic(fmt.Sprintf("uci: the start position of %s: %v", s.rules.Name, err)) // a bug in Game: the start is a constant
+	}
+	return g
 }
 
 // Run reads commands until quit or the end of the input, and returns nil
 // then, or the error that ended the input. A line over MaxLineBytes is
 // refused (see tooLong) and the next one read.
-func (s *Server) Run(ctx context.Context, in io.Reader) error {
+func (s *Server[M, G]) Run(ctx context.Context, in io.Reader) error {
 	lines := newLineReader(in, MaxLineBytes, 64<<10)
 	var err error
 	for {
@@ -98,13 +134,13 @@ func (s *Server) Run(ctx context.Context, in io.Reader) error {
 // first MaxLineBytes are start, saying so in an info string. A refused
 // position command leaves no position, as a refused move does: the
 // previous position is not the one the GUI means now.
-func (s *Server) tooLong(start []byte, n int64) {
+func (s *Server[M, G]) tooLong(start []byte, n int64) {
 	limit := fmt.Sprintf("over the limit of %d bytes (%d MiB)", MaxLineBytes, MaxLineBytes>>20)
 	head := bytes.TrimLeftFunc(start, unicode.IsSpace)
 	head = head[:min(len(head), len("position "))]
 	if fields := strings.Fields(string(head)); len(fields) > 0 && fields[0] == "position" {
 		s.stop()
-		s.game, s.refused = nil, fmt.Sprintf("the position command of %d bytes was %s", n, limit)
+		s.refused = fmt.Sprintf("the position command of %d bytes was %s", n, limit)
 		s.say("info string refused a position command of %d bytes, %s; no position until the next position command", n, limit)
 		return
 	}
@@ -112,14 +148,14 @@ func (s *Server) tooLong(start []byte, n int64) {
 }
 
 // say writes one line.
-func (s *Server) say(format string, args ...any) {
+func (s *Server[M, G]) say(format string, args ...any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fmt.Fprintf(s.out, format+"\n", args...)
 }
 
 // command handles one line; it returns true on quit.
-func (s *Server) command(ctx context.Context, line string) bool {
+func (s *Server[M, G]) command(ctx context.Context, line string) bool {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return false
@@ -130,9 +166,17 @@ func (s *Server) command(ctx context.Context, line string) bool {
 		s.say("id author %s", s.opts.Author)
 		s.say("option name Hash type spin default 16 min 1 max 4096")
 		s.say("option name Depth type spin default %d min 1 max 30", s.depth)
-		s.say("option name UCI_Chess960 type check default false")
+		if s.rules.Chess960 {
+			s.say("option name UCI_Chess960 type check default false")
+		}
+		if v := s.rules.Variant; v != "" {
+			s.say("option name UCI_Variant type combo default %s var %s", v, v)
+		}
 		s.say("option name Ponder type check default false")
 		s.say("option name Clear Hash type button")
+		if s.multi != nil {
+			s.say("option name MultiPV type spin default 1 min 1 max %d", MaxMultiPV)
+		}
 		s.say("uciok")
 	case "isready":
 		s.say("readyok")
@@ -141,7 +185,7 @@ func (s *Server) command(ctx context.Context, line string) bool {
 	case "ucinewgame":
 		s.stop()
 		s.searcher.Reset()
-		s.game = chess.NewGame(chess.Start(), chess.Rules{Chess960: s.chess960})
+		s.game, s.refused = s.startGame(), ""
 	case "position":
 		s.stop()
 		s.position(fields[1:])
@@ -163,7 +207,7 @@ func (s *Server) command(ctx context.Context, line string) bool {
 }
 
 // setOption handles "setoption name N [value V]".
-func (s *Server) setOption(args []string) {
+func (s *Server[M, G]) setOption(args []string) {
 	text := strings.Join(args, " ")
 	name, value, _ := strings.Cut(strings.TrimPrefix(text, "name "), " value ")
 	switch strings.ToLower(strings.TrimSpace(name)) {
@@ -183,7 +227,30 @@ func (s *Server) setOption(args []string) {
 		}
 		s.depth = d
 	case "uci_chess960":
+		if !s.rules.Chess960 {
+			s.say("info string unknown option %q", name)
+			return
+		}
 		s.chess960 = strings.EqualFold(strings.TrimSpace(value), "true")
+	case "uci_variant":
+		v := strings.TrimSpace(value)
+		switch {
+		case s.rules.Variant == "":
+			s.say("info string unknown option %q", name)
+		case !strings.EqualFold(v, s.rules.Variant):
+			s.say("info string UCI_Variant %s is not played here: this engine plays %s only", v, s.rules.Variant)
+		}
+	case "multipv":
+		k, err := strconv.Atoi(strings.TrimSpace(value))
+		if s.multi == nil {
+			s.say("info string unknown option %q", name)
+			return
+		}
+		if err != nil || k < 1 || k > MaxMultiPV {
+			s.say("info string MultiPV takes 1..%d, got %q", MaxMultiPV, value)
+			return
+		}
+		s.multiPV = k
 	case "ponder":
 		// GUIs set it to say they will send go ponder; the engine ponders
 		// whenever told to, so there is nothing to keep.
@@ -199,24 +266,24 @@ func (s *Server) setOption(args []string) {
 // chess is longer than 17,697 plies (the 75-move rule ends it), and each
 // ply kept costs the game's history a few hundred bytes: a line of 16 MiB
 // (MaxLineBytes) could otherwise hold 3 million moves and take more than a
-// gigabyte.
+// gigabyte. Xiangqi has no such rule; the same bound is far beyond its
+// games too.
 const MaxPositionPlies = 1 << 15
 
 // position handles "position startpos|fen F [moves ...]". A bad position
 // or move leaves no position at all, and the next go answers bestmove
 // 0000 saying why: searching the previous position, or the moves before
 // the bad one, would answer a position the GUI did not send.
-func (s *Server) position(args []string) {
-	s.game, s.refused = nil, ""
+func (s *Server[M, G]) position(args []string) {
+	s.refused = ""
 	refuse := func(format string, args ...any) {
 		s.refused = fmt.Sprintf(format, args...)
 		s.say("info string %s", s.refused)
 	}
-	var start chess.Position
-	rest := args
+	fen, rest := "", args
 	switch {
 	case len(args) > 0 && args[0] == "startpos":
-		start, rest = chess.Start(), args[1:]
+		rest = args[1:]
 	case len(args) > 0 && args[0] == "fen":
 		end := len(args)
 		for i, a := range args {
@@ -225,9 +292,8 @@ func (s *Server) position(args []string) {
 				break
 			}
 		}
-		var err error
-		if start, err = chess.ParseFEN(strings.Join(args[1:end], " ")); err != nil {
-			refuse("bad position: %v", err)
+		if fen = strings.Join(args[1:end], " "); fen == "" {
+			refuse("bad position: no FEN after fen")
 			return
 		}
 		rest = args[end:]
@@ -235,19 +301,22 @@ func (s *Server) position(args []string) {
 		refuse("position needs startpos or fen")
 		return
 	}
-	g := chess.NewGame(start, chess.Rules{Chess960: s.chess960})
+	g, err := s.rules.NewGame(fen, s.chess960)
+	if err != nil {
+		refuse("bad position: %v", err)
+		return
+	}
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
 			refuse("expected moves, got %q", rest[0])
 			return
 		}
 		if n := len(rest) - 1; n > MaxPositionPlies {
-			refuse("%d moves, more than a game of chess can have (at most %d); no position until the next position command", n, MaxPositionPlies)
+			refuse("%d moves, more than a game of %s can have (at most %d); no position until the next position command", n, s.rules.Name, MaxPositionPlies)
 			return
 		}
 		for i, text := range rest[1:] {
-			p := g.Position()
-			m, err := p.ParseUCI(text, s.chess960)
+			m, err := s.rules.ParseMove(g, text, s.chess960)
 			if err != nil {
 				refuse("bad move %d, %s: %v; no position until the next position command", i+1, text, err)
 				return
@@ -258,10 +327,15 @@ func (s *Server) position(args []string) {
 	s.game = g
 }
 
-// goSearch handles "go ..." and starts the search goroutine.
-func (s *Server) goSearch(ctx context.Context, args []string) {
-	var wtime, btime, winc, binc, movestogo, movetime, depth, nodes int64
-	infinite, ponder := false, false
+// goLimits are the arguments of a go command; times are in milliseconds.
+type goLimits struct {
+	wtime, btime, winc, binc, movestogo, movetime, depth, nodes int64
+	infinite, ponder                                            bool
+}
+
+// parseGo reads the arguments of a go command, saying which it ignores.
+func (s *Server[M, G]) parseGo(args []string) goLimits {
+	var l goLimits
 	for i := 0; i < len(args); i++ {
 		next := func() int64 {
 			if i+1 < len(args) {
@@ -276,89 +350,99 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 		}
 		switch args[i] {
 		case "wtime":
-			wtime = next()
+			l.wtime = next()
 		case "btime":
-			btime = next()
+			l.btime = next()
 		case "winc":
-			winc = next()
+			l.winc = next()
 		case "binc":
-			binc = next()
+			l.binc = next()
 		case "movestogo":
-			movestogo = next()
+			l.movestogo = next()
 		case "movetime":
-			movetime = next()
+			l.movetime = next()
 		case "depth":
-			depth = next()
+			l.depth = next()
 		case "nodes":
-			nodes = next()
+			l.nodes = next()
 		case "infinite":
-			infinite = true
+			l.infinite = true
 		case "ponder":
-			ponder = true
+			l.ponder = true
 		default:
 			s.say("info string ignoring go argument %q", args[i])
 		}
 	}
-	g := s.game
-	if g == nil {
+	return l
+}
+
+// goSearch handles "go ..." and starts the search goroutine.
+func (s *Server[M, G]) goSearch(ctx context.Context, args []string) {
+	l := s.parseGo(args)
+	if s.refused != "" {
 		s.say("info string no position to search: %s", s.refused)
 		s.say("bestmove 0000")
 		return
 	}
+	g := s.game
 	if len(g.LegalMoves(nil)) == 0 {
 		s.say("info string the position has no legal move")
 		s.say("bestmove 0000")
 		return
 	}
-	left, inc := wtime, winc
-	if g.ToMove() == chess.Black {
-		left, inc = btime, binc
+	// The first player (White, Red) has wtime and winc.
+	left, inc := l.wtime, l.winc
+	if g.ToMove() == game.Second {
+		left, inc = l.btime, l.binc
 	}
 	var budget, soft time.Duration
 	switch {
-	case movetime > 0:
-		budget = time.Duration(movetime) * time.Millisecond
+	case l.movetime > 0:
+		budget = time.Duration(l.movetime) * time.Millisecond
 	case left > 0:
-		soft, budget = search.Budget(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+		soft, budget = search.Budget(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(l.movestogo))
 	}
 	searchDepth := s.depth
-	if depth > 0 {
-		searchDepth = int(depth)
+	if l.depth > 0 {
+		searchDepth = int(l.depth)
 	}
 	timed := budget > 0
-	if infinite || ponder {
+	if l.infinite || l.ponder {
 		searchDepth, budget = 30, 0 // until stop (or ponderhit's limit)
-	} else if depth == 0 && nodes == 0 && timed {
+	} else if l.depth == 0 && l.nodes == 0 && timed {
 		searchDepth = 30 // the clock decides
 	}
-	if soft > 0 && depth == 0 && nodes == 0 && !infinite && !ponder {
+	if soft > 0 && l.depth == 0 && l.nodes == 0 && !l.infinite && !l.ponder {
 		s.searcher.Clock(soft, budget) // the clock decides, the best move's stability too
 	} else {
-		s.searcher.Limits(searchDepth, nodes, budget)
+		s.searcher.Limits(searchDepth, l.nodes, budget)
+	}
+	if s.multi != nil {
+		s.multi.SetMultiPV(s.multiPV)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	s.cancel, s.done = cancel, make(chan struct{})
-	s.ponderBudget = search.Allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+	s.ponderBudget = search.Allot(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(l.movestogo))
 	done := s.done
 	start := time.Now()
-	s.searcher.OnIteration(func(r search.Result[chess.Move]) { s.info(g, r, time.Since(start)) })
+	s.searcher.OnIteration(func(r search.Result[M]) { s.info(g, r, time.Since(start)) })
 	go func() {
 		defer close(done)
 		res := s.searcher.Search(sctx, g)
-		if infinite || ponder {
+		if l.infinite || l.ponder {
 			<-sctx.Done() // the protocol wants bestmove only after stop
 		}
-		p := g.Position()
 		best := res.Move
-		if best == chess.NoMove {
+		var none M
+		if best == none {
 			best = g.LegalMoves(nil)[0]
 		}
-		s.say("bestmove %s", p.FormatUCI(best, s.chess960))
+		s.say("bestmove %s", s.rules.FormatLine(g, []M{best}, s.chess960)[0])
 	}()
 }
 
 // info prints one iteration's figures.
-func (s *Server) info(g *chess.Game, r search.Result[chess.Move], elapsed time.Duration) {
+func (s *Server[M, G]) info(g G, r search.Result[M], elapsed time.Duration) {
 	score := fmt.Sprintf("cp %d", r.Score)
 	if search.IsWin(r.Score) {
 		plies := search.Win - abs(r.Score)
@@ -368,18 +452,16 @@ func (s *Server) info(g *chess.Game, r search.Result[chess.Move], elapsed time.D
 		}
 		score = fmt.Sprintf("mate %d", moves)
 	}
-	pv := make([]string, 0, len(r.PV))
-	p := g.Position()
-	for _, m := range r.PV {
-		pv = append(pv, p.FormatUCI(m, s.chess960))
-		p = p.Play(m)
-	}
+	pv := s.rules.FormatLine(g, r.PV, s.chess960)
 	ms := max(elapsed.Milliseconds(), 1)
 	// seldepth and hashfull are an alpha-beta search's: the playouts of
 	// MCTS-EPT have neither, and a hashfull of 0 says nothing.
 	sel, full := "", ""
 	if r.SelDepth > 0 {
 		sel = fmt.Sprintf(" seldepth %d", r.SelDepth)
+	}
+	if r.MultiPV > 0 {
+		sel += fmt.Sprintf(" multipv %d", r.MultiPV)
 	}
 	if r.Hashfull > 0 {
 		full = fmt.Sprintf(" hashfull %d", r.Hashfull)
@@ -390,7 +472,7 @@ func (s *Server) info(g *chess.Game, r search.Result[chess.Move], elapsed time.D
 
 // ponderHit turns a ponder search into a timed one: the opponent played
 // the expected move, so the search goes on for the move's allotted time.
-func (s *Server) ponderHit() {
+func (s *Server[M, G]) ponderHit() {
 	if s.cancel == nil {
 		return
 	}
@@ -398,7 +480,7 @@ func (s *Server) ponderHit() {
 }
 
 // stop ends the running search, if any, and waits for its bestmove.
-func (s *Server) stop() {
+func (s *Server[M, G]) stop() {
 	if s.cancel == nil {
 		return
 	}

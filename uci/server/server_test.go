@@ -35,10 +35,24 @@ func startServer(t *testing.T) *gui {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return connect(t, func(out io.Writer) runner {
+		return server.New(out, server.Options{Name: "test", Author: "us", DefaultDepth: 3,
+			NewSearcher: func() server.Searcher { return ab }})
+	})
+}
+
+// runner is a server of any game.
+type runner interface {
+	Run(ctx context.Context, in io.Reader) error
+}
+
+// connect starts the server newServer makes writing to its output, and
+// returns the GUI end of its pipes.
+func connect(t *testing.T, newServer func(out io.Writer) runner) *gui {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := server.New(outW, server.Options{Name: "test", Author: "us", DefaultDepth: 3,
-		NewSearcher: func() server.Searcher { return ab }})
+	srv := newServer(outW)
 	g := &gui{t: t, in: inW, lines: make(chan string, 1000), done: make(chan error, 1)}
 	go func() {
 		g.done <- srv.Run(context.Background(), inR)
@@ -161,7 +175,13 @@ func TestClearHashForgets(t *testing.T) {
 }
 
 func TestStopAnswersAtOnce(t *testing.T) {
-	g := startServer(t)
+	startServer(t).stopsAtOnce()
+}
+
+// stopsAtOnce checks that go infinite from the start position answers
+// isready while it searches, and bestmove at once after stop.
+func (g *gui) stopsAtOnce() {
+	g.t.Helper()
 	g.send("position startpos")
 	g.send("go infinite")
 	time.Sleep(200 * time.Millisecond)
@@ -171,7 +191,34 @@ func TestStopAnswersAtOnce(t *testing.T) {
 	g.send("stop")
 	g.expect("bestmove ", 2*time.Second)
 	if d := time.Since(start); d > time.Second {
-		t.Errorf("bestmove %v after stop", d)
+		g.t.Errorf("bestmove %v after stop", d)
+	}
+}
+
+// quit sends quit and checks that the server ends within the time, with
+// no error.
+func (g *gui) quit(within time.Duration) {
+	g.t.Helper()
+	g.send("quit")
+	select {
+	case err := <-g.done:
+		if err != nil {
+			g.t.Errorf("run: %v", err)
+		}
+	case <-time.After(within):
+		g.t.Errorf("quit did not end the server")
+	}
+}
+
+// mates checks that the search under way finds a mate in one at depth 1
+// and plays it, move.
+func (g *gui) mates(move string) {
+	g.t.Helper()
+	if info := g.expect("info depth 1 ", 5*time.Second); !strings.Contains(info, " score mate 1 ") {
+		g.t.Errorf("%q, want score mate 1", info)
+	}
+	if best := g.expect("bestmove ", 5*time.Second); best != "bestmove "+move {
+		g.t.Errorf("%q, want bestmove %s", best, move)
 	}
 }
 
@@ -182,13 +229,7 @@ func TestClockAndMate(t *testing.T) {
 	g.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
 	start := time.Now()
 	g.send("go wtime 2000 btime 2000 winc 0 binc 0")
-	if info := g.expect("info depth 1 ", 5*time.Second); !strings.Contains(info, " score mate 1 ") {
-		t.Errorf("%q, want score mate 1", info)
-	}
-	best := g.expect("bestmove ", 5*time.Second)
-	if best != "bestmove a1a8" {
-		t.Errorf("%q, want bestmove a1a8", best)
-	}
+	g.mates("a1a8")
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("took %v with 2 s on the clock", d)
 	}
@@ -221,15 +262,7 @@ func TestGarbageIsExplained(t *testing.T) {
 	if _, err := after.ParseUCI(strings.Fields(best)[1], false); err != nil {
 		t.Errorf("%s is not a move of the position after e2e4", best)
 	}
-	g.send("quit")
-	select {
-	case err := <-g.done:
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-	case <-time.After(2 * time.Second):
-		t.Errorf("quit did not end the server")
-	}
+	g.quit(2 * time.Second)
 }
 
 func TestChess960Castling(t *testing.T) {
@@ -302,15 +335,7 @@ func TestLongLines(t *testing.T) {
 	if _, err := after.ParseUCI(strings.TrimPrefix(best, "bestmove "), false); err != nil {
 		t.Errorf("%q is not a move of the position after e2e4", best)
 	}
-	g.send("quit")
-	select {
-	case err := <-g.done:
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Errorf("quit did not end the server")
-	}
+	g.quit(5 * time.Second)
 }
 
 func mustParse(t *testing.T, p chess.Position, move string) chess.Move {
