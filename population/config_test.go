@@ -32,7 +32,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"population: learn_nodes = -5: want 0 (2000) to 1000000 nodes a move": func(c *Config) {
 			c.Flags, c.LearnEvery, c.LearnNodes = nnet.Perspective, 2, -5
 		},
-		"population: learn_positions = 10000001: want 0 (500000) to 10000000": func(c *Config) {
+		"population: learn_positions = 10000001: want 0 (two trainings' data games) to 10000000": func(c *Config) {
 			c.Flags, c.LearnEvery, c.LearnPositions = nnet.Perspective, 2, 10_000_001
 		},
 		"population: learn_every = 2: not with champion_games": func(c *Config) {

@@ -54,7 +54,7 @@ func (c Config) learnPositions() int {
 	if c.LearnPositions > 0 {
 		return c.LearnPositions
 	}
-	return DefaultLearnPositions
+	return 2 * c.LearnEvery * c.learnGames() * learnGamePositions
 }
 
 // playData plays the generation's data games with the champion's net and

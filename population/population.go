@@ -228,7 +228,10 @@ type Config struct {
 	// DefaultLearnNodes.
 	LearnNodes int64 `toml:"learn_nodes" json:"learn_nodes,omitempty"`
 	// LearnPositions is how many of the store's newest positions a
-	// training reads; 0 means DefaultLearnPositions.
+	// training reads; 0 means about two trainings' data games
+	// (2 x LearnEvery x LearnGames x 100 positions), so that each position
+	// is trained on twice: one or two passes over positions gained as
+	// much, four lost (docs/commands.md, "selfplay and train").
 	LearnPositions int `toml:"learn_positions" json:"learn_positions,omitempty"`
 
 	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
@@ -266,17 +269,19 @@ const (
 // cost.
 const DefaultDistillNodes = 1500
 
-// DefaultLearnGames, DefaultLearnNodes and DefaultLearnPositions are
-// Config.LearnGames, LearnNodes and LearnPositions when they are 0. One
-// pass over the one-hour perspective champion's own 285 k to 546 k
-// positions, searched at 2,000 nodes, made it +87 ± 39 and +47 ± 27
-// stronger (docs/commands.md, "selfplay and train"); 20 games a
-// generation bring about 2,000 positions.
+// DefaultLearnGames and DefaultLearnNodes are Config.LearnGames and
+// LearnNodes when they are 0. One pass over the one-hour perspective
+// champion's own 285 k to 546 k positions, searched at 2,000 nodes, made
+// it +87 ± 39 and +47 ± 27 stronger (docs/commands.md, "selfplay and
+// train"); 20 games a generation bring about 2,000 positions.
 const (
-	DefaultLearnGames     = 20
-	DefaultLearnNodes     = 2000
-	DefaultLearnPositions = 500_000
+	DefaultLearnGames = 20
+	DefaultLearnNodes = 2000
 )
+
+// learnGamePositions is about how many positions a data game gives its
+// store (measured: 105 on the one-hour perspective champion's games).
+const learnGamePositions = 100
 
 // MaxLearnPositions bounds Config.LearnPositions: a training holds its
 // positions in memory, about 140 bytes each.
@@ -559,7 +564,7 @@ func (c Config) validateTraining(opt Optimizer) error {
 	case c.LearnNodes < 0 || c.LearnNodes > MaxDistillNodes:
 		return configError("learn_nodes", c.LearnNodes, "want 0 (%d) to %d nodes a move", DefaultLearnNodes, MaxDistillNodes)
 	case c.LearnPositions < 0 || c.LearnPositions > MaxLearnPositions:
-		return configError("learn_positions", c.LearnPositions, "want 0 (%d) to %d positions", DefaultLearnPositions, MaxLearnPositions)
+		return configError("learn_positions", c.LearnPositions, "want 0 (two trainings' data games) to %d positions", MaxLearnPositions)
 	case c.LearnEvery == 0 && (c.LearnGames != 0 || c.LearnNodes != 0 || c.LearnPositions != 0):
 		return configError("learn_games", c.LearnGames, "learn_games, learn_nodes and learn_positions need learn_every > 0")
 	}
