@@ -81,6 +81,9 @@ func (g *Guard) Check(path string) error {
 	if what := sqliteKind(path); what != "" {
 		return fmt.Errorf("%w: %s is %s", ErrProtected, path, what)
 	}
+	if dir := filepath.Dir(path); positionStore(dir) {
+		return fmt.Errorf("%w: %s is in the position store %s", ErrProtected, path, dir)
+	}
 	// The side file's name of any SQLite database.
 	for _, suffix := range sideSuffixes {
 		if stem, ok := strings.CutSuffix(path, suffix); ok && stem != "" && sqliteKind(stem) == "an SQLite database" {
@@ -331,4 +334,19 @@ func (g *Guard) Create(path string) (*os.File, error) {
 		}
 	}
 	return f, nil
+}
+
+// positionStore reports whether dir holds a run's position store (package
+// positions): its manifest beside its segment files or its lock. Nothing
+// a command writes belongs there, and a file written over the manifest
+// or a segment would lose the run's positions.
+func positionStore(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lock")); err == nil {
+		return true
+	}
+	segs, _ := filepath.Glob(filepath.Join(dir, "seg-*.pos"))
+	return len(segs) > 0
 }

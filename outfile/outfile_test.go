@@ -224,3 +224,36 @@ func TestGuard_CreateTruncatesOrdinaryFile(t *testing.T) {
 		t.Errorf("after Create and a write: %q, want \"pgn\"", got)
 	}
 }
+
+// TestGuard_PositionStore refuses every path in a position store's
+// directory (a manifest beside segments, or beside the writer's lock),
+// existing or not, and allows a manifest.json elsewhere.
+func TestGuard_PositionStore(t *testing.T) {
+	store, other := t.TempDir(), t.TempDir()
+	for _, name := range []string{"manifest.json", "seg-00000001.pos"} {
+		if err := os.WriteFile(filepath.Join(store, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(other, "manifest.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGuard()
+	for _, name := range []string{"manifest.json", "seg-00000001.pos", "champion.json"} {
+		if err := g.Check(filepath.Join(store, name)); !errors.Is(err, ErrProtected) {
+			t.Errorf("%s: %v, want ErrProtected", name, err)
+		}
+	}
+	if err := g.Check(filepath.Join(other, "manifest.json")); err != nil {
+		t.Errorf("a manifest.json outside a store: %v", err)
+	}
+	locked := t.TempDir()
+	for _, name := range []string{"manifest.json", "lock"} {
+		if err := os.WriteFile(filepath.Join(locked, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Check(filepath.Join(locked, "a.svg")); !errors.Is(err, ErrProtected) {
+		t.Errorf("a file in a new store (manifest and lock, no segment yet): %v, want ErrProtected", err)
+	}
+}
