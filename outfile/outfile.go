@@ -44,7 +44,8 @@ var sideSuffixes = [...]string{"-wal", "-shm", "-journal"}
 // Guard recognises by their contents; NewGuard names more. A Guard is safe
 // for concurrent use (its methods do not change it).
 type Guard struct {
-	dbs []string // the protected databases' names, as given
+	dbs   []string // the protected databases' names, as given
+	store string   // the position store that its own writer may write in (ForStore); "" for none
 }
 
 // NewGuard returns a guard over the named databases; empty names are
@@ -57,6 +58,15 @@ func NewGuard(databases ...string) *Guard {
 		}
 	}
 	return g
+}
+
+// ForStore returns a guard like g that lets the position store in dir
+// write its own files there: the store's writer (package positions), the
+// one writer every other is kept out of a store's directory for.
+func (g *Guard) ForStore(dir string) *Guard {
+	c := *g
+	c.store = dir
+	return &c
 }
 
 // Check returns an error wrapping ErrProtected when writing path would
@@ -81,7 +91,7 @@ func (g *Guard) Check(path string) error {
 	if what := sqliteKind(path); what != "" {
 		return fmt.Errorf("%w: %s is %s", ErrProtected, path, what)
 	}
-	if dir := filepath.Dir(path); positionStore(dir) {
+	if dir := filepath.Dir(path); positionStore(dir) && (g.store == "" || !sameFile(dir, g.store)) {
 		return fmt.Errorf("%w: %s is in the position store %s", ErrProtected, path, dir)
 	}
 	// The side file's name of any SQLite database.

@@ -247,6 +247,12 @@ func TestGuard_PositionStore(t *testing.T) {
 	if err := g.Check(filepath.Join(other, "manifest.json")); err != nil {
 		t.Errorf("a manifest.json outside a store: %v", err)
 	}
+	if err := g.ForStore(store).Check(filepath.Join(store, "manifest.json")); err != nil {
+		t.Errorf("the store's own writer was refused its manifest: %v", err)
+	}
+	if err := g.ForStore(other).Check(filepath.Join(store, "manifest.json")); !errors.Is(err, ErrProtected) {
+		t.Errorf("another store's writer: %v, want ErrProtected", err)
+	}
 	locked := t.TempDir()
 	for _, name := range []string{"manifest.json", "lock"} {
 		if err := os.WriteFile(filepath.Join(locked, name), nil, 0o644); err != nil {

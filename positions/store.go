@@ -521,7 +521,7 @@ func (s *Store) writeManifest(m manifest) error {
 	if err != nil {
 		return err
 	}
-	return outfile.NewGuard().WriteFile(s.path(manifestName), append(b, '\n'))
+	return outfile.NewGuard().ForStore(s.dir).WriteFile(s.path(manifestName), append(b, '\n'))
 }
 
 // syncDir makes the renames and removals in dir durable.

@@ -21,14 +21,7 @@ func TestDistillCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(filepath.Join(dir, "a.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := agent.Write(f, agent.File{Game: "chess", Net: net, Search: agent.Search{Depth: 2}}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	saveAgent(t, filepath.Join(dir, "a.json"), agent.File{Game: "chess", Net: net, Search: agent.Search{Depth: 2}})
 	writeAgentFile(t, dir, "d.json", "draughts", nnet.NumDraughtsInputs)
 	if out, err := evolvedIn(t, dir, "match", "--game", "chess", "--a", "a.json", "--b", "material:1", "--games", "8",
 		"--max-moves", "30", "--pgn", "g.pgn").CombinedOutput(); err != nil {

@@ -20,12 +20,18 @@ func writeAgentFile(t *testing.T, dir, name, game string, inputs int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(filepath.Join(dir, name))
+	saveAgent(t, filepath.Join(dir, name), agent.File{Game: game, Net: net, Search: agent.Search{Depth: 2}})
+}
+
+// saveAgent writes the agent file a at path.
+func saveAgent(t *testing.T, path string, a agent.File) {
+	t.Helper()
+	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := agent.Write(f, agent.File{Game: game, Net: net, Search: agent.Search{Depth: 2}}); err != nil {
+	if err := agent.Write(f, a); err != nil {
 		t.Fatal(err)
 	}
 }

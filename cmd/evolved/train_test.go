@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,19 +20,12 @@ func TestSelfplayAndTrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(filepath.Join(dir, "p.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := agent.Write(f, agent.File{Game: "chess", Net: net, Search: agent.Search{Depth: 3, Nodes: 200}}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	saveAgent(t, filepath.Join(dir, "p.json"), agent.File{Game: "chess", Net: net, Search: agent.Search{Depth: 3, Nodes: 200}})
 	play := func() string {
 		out, err := evolvedIn(t, dir, "selfplay", "--agent", "p.json", "--store", "s", "--games", "6", "--nodes", "200",
-			"--max-moves", "30", "--workers", "2").Output()
+			"--max-moves", "30", "--workers", "2").CombinedOutput()
 		if err != nil {
-			t.Fatalf("selfplay: %v", err)
+			t.Fatalf("selfplay: %v\n%s", err, out)
 		}
 		return string(out)
 	}
