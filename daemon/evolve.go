@@ -124,8 +124,9 @@ func (e *evolution[M, S]) step(ctx context.Context, st *population.State, target
 	what := fmt.Sprintf("%s generation %d", e.kind.Name, st.Generation)
 	var rep *progress.Reporter
 	// The race is a budget and the title match is not played when the
-	// champion ranks first: the line may jump.
-	total := fitness + pcfg.RacingGames + pcfg.ChallengeGames(st.Generation) + pcfg.MeasurementGames(st.Generation)
+	// champion ranks first: the line may jump. The data games of a run
+	// that learns start through the env's arena too, so they count.
+	total := fitness + pcfg.RacingGames + pcfg.ChallengeGames(st.Generation) + pcfg.MeasurementGames(st.Generation) + pcfg.DataGames()
 	if e.d.line != nil {
 		rep = progress.NewOnLine(e.d.line, e.kind.Name, what, total, "games")
 		rep.UpdateNote(0, overallRate(e.played, time.Since(e.since), st.Generation, target))

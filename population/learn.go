@@ -34,6 +34,15 @@ func (c Config) learnDue(generation int) bool {
 	return c.LearnEvery > 0 && generation%c.LearnEvery == c.LearnEvery-1
 }
 
+// DataGames returns the data games a generation plays (Config.LearnEvery):
+// learn_games, or none when the run does not learn.
+func (c Config) DataGames() int {
+	if c.LearnEvery <= 0 {
+		return 0
+	}
+	return c.learnGames()
+}
+
 // learnGames, learnNodes and learnPositions return the data games a
 // generation, their budget a move and the positions a training reads.
 func (c Config) learnGames() int {
