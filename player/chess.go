@@ -76,7 +76,9 @@ func abs(x int) int {
 func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
 
 // ParseChess reads a player specification for chess: random, material:D,
-// pst:D (material and Michniewski's piece-square tables), mcts:N, ept:N,
+// pst:D (material and Michniewski's piece-square tables), pesto:D
+// (PeSTO's tapered tables, searched as agents search; see PeSTOSpec),
+// mcts:N, ept:N,
 // uci:PATH[:option=value...], an exported agent file, ept:N@FILE (that
 // agent's net scoring the playouts of MCTS-EPT), or
 // what the chess lab learnt: pheromones:FILE or meta:RUN[@FILE.db] (this
@@ -121,10 +123,29 @@ func ParseChess(spec string) (ChessSpec, error) {
 			eval = ChessPST{}
 		}
 		return alphaBetaSpec[chess.Move](spec, "", eval, search.Options{Depth: depth, Quiescence: true, TableBits: 16}), nil
+	case "pesto":
+		return PeSTOSpec(spec, p.arg)
 	case "mcts", "ept":
 		return mctsSpec[chess.Move](spec, mctsOptions(p), search.Evaluator[*chess.Game](ChessMaterial{}), chessWinRate), nil
 	}
 	return ChessSpec{}, unknownPlayer(spec, "chess")
+}
+
+// PeSTOSpec returns the spec, named name, of players that evaluate with
+// PeSTO's tapered tables (nnet.PeSTO: the net at 0, PeSTO's piece values
+// and tables in the genome's) and search exactly as an agent file's
+// players do (ChessNet: the same options, quiescence, transposition
+// table, evaluation cache and exchange values): to depth plies in untimed
+// games, by the clock in timed ones, where the depth no longer counts. It
+// is the diagnostic of issue 62: the project's search with a known-good
+// hand-made evaluation, so that a rating of it says how much of a gap
+// is the search's and how much the evaluation's.
+func PeSTOSpec(name string, depth int) (ChessSpec, error) {
+	net, err := nnet.PeSTO()
+	if err != nil {
+		return ChessSpec{}, fmt.Errorf("player %s: %w", name, err)
+	}
+	return ChessNet(name, net, depth)
 }
 
 // chessNetEval is the search evaluator of one chess net: an incremental

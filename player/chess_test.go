@@ -3,6 +3,7 @@ package player
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os/exec"
 	"slices"
@@ -209,4 +210,39 @@ func TestWithNodesBudgetsTheSearch(t *testing.T) {
 func chessArena(plies int) tournament.Arena[chess.Move, *chess.Game] {
 	return tournament.Arena[chess.Move, *chess.Game]{Name: "chess", OpeningPlies: plies,
 		NewGame: func() *chess.Game { return chess.NewGame(chess.Start(), chess.DefaultRules()) }}
+}
+
+// TestPeSTOSearchesAsAgents checks that pesto:D is PeSTO's net in an
+// agent's search: a Searcher (which takes the clock in timed games) whose
+// search to depth 1, where no capture follows any move, scores the root
+// as the best of PeSTO's values of the children, rounded centipawns.
+func TestPeSTOSearchesAsAgents(t *testing.T) {
+	p, ok := mustChess(t, "pesto:1").New().(search.Searcher[chess.Move, *chess.Game])
+	if !ok {
+		t.Fatalf("a pesto player is a %T, not a search.Searcher", mustChess(t, "pesto:1").New())
+	}
+	// White Nb1, Ke1 and Ph2 against Ke8 and Pa7: no move of White's
+	// reaches a capture or a check, and no side lacks mating material.
+	start, err := chess.ParseFEN("4k3/p7/8/8/8/8/7P/1N2K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := nnet.PeSTO()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval, err := nnet.NewChessEval(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := -search.MaxEval
+	for _, m := range start.LegalMoves(nil) {
+		child := start.Play(m)
+		best = max(best, int(math.Round(eval.Evaluate(child, chess.White)*100)))
+	}
+	res := p.Search(context.Background(), chess.NewGame(start, chess.DefaultRules()))
+	if res.Depth != 1 || res.Score != best {
+		t.Errorf("pesto:1 scored %d at depth %d, want %d (the best child) at depth 1", res.Score, res.Depth, best)
+	}
+	t.Logf("pesto:1: %d centipawns", res.Score)
 }

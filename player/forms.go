@@ -30,6 +30,7 @@ func Forms() []Form {
 		{Spec: "random", About: "uniformly random legal moves"},
 		{Spec: "material:D", About: "alpha-beta to depth D on material"},
 		{Spec: "pst:D", Games: chess, About: "material:D plus Michniewski's piece-square tables"},
+		{Spec: "pesto:D", Games: chess, About: "PeSTO's tapered tables in the agents' search: depth D untimed, the clock when timed"},
 		{Spec: "mcts:N", About: "Monte Carlo tree search (UCT), N random playouts a move"},
 		{Spec: "ept:N", About: fmt.Sprintf("MCTS with early playout termination: N playouts a move, cut after %d plies and scored on material", EPTPlies)},
 		{Spec: "ept:N@FILE", About: "ept:N, the playouts scored by the net of the agent file FILE"},
@@ -41,7 +42,7 @@ func Forms() []Form {
 		{Spec: "pheromones:FILE", Games: chess, About: "the chess lab's pheromone file FILE (evolved meta -o), played greedily"},
 		{Spec: "meta:RUN[@FILE.db]", Games: chess,
 			About: "the chess lab's run RUN, stored in FILE.db or the default database (evolved.db, or $EVOLVED_DB), played greedily"},
-		{Spec: "SPEC#TECHNIQUES", About: "an alpha-beta SPEC (material:D, pst:D, an agent file) with the search TECHNIQUES, e.g. material:6#-lmr,-null"},
+		{Spec: "SPEC#TECHNIQUES", About: "an alpha-beta SPEC (material:D, pst:D, pesto:D, an agent file) with the search TECHNIQUES, e.g. material:6#-lmr,-null"},
 	}
 }
 

@@ -14,6 +14,7 @@ func TestForms(t *testing.T) {
 		"random":                   "random",
 		"material:D":               "material:2",
 		"pst:D":                    "pst:2",
+		"pesto:D":                  "pesto:2",
 		"mcts:N":                   "mcts:8",
 		"ept:N":                    "ept:8",
 		"ept:N@FILE":               "ept:8@missing.json",

@@ -99,14 +99,14 @@ func parse(spec, game string) (parsed, error) {
 			return p, fmt.Errorf("%w %q: random takes no argument", ErrSpec, spec)
 		}
 		return p, nil
-	case "material", "pst", "mcts", "ept":
+	case "material", "pst", "pesto", "mcts", "ept":
 		if !hasArg {
 			return p, fmt.Errorf("%w %q: %s needs a number, as in %s:4", ErrSpec, spec, p.kind, p.kind)
 		}
 		argText, p.rest, _ = strings.Cut(argText, ":")
 		n, err := strconv.Atoi(argText)
 		limit := maxPlayouts
-		if p.kind == "material" || p.kind == "pst" {
+		if p.kind == "material" || p.kind == "pst" || p.kind == "pesto" {
 			limit = maxDepth
 		}
 		if err != nil || n < 1 || n > limit {

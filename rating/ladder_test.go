@@ -112,3 +112,29 @@ func TestPlan(t *testing.T) {
 		t.Errorf("below the ladder: %v", got)
 	}
 }
+
+// TestChessLadderReaches checks that the chess ladder has Stockfish
+// levels every 100 from 2,100 to 2,700 (issue 62), so that a rating there
+// plays its games against anchors near it: with an estimate of ± 60 (some
+// 150 games) from 2,150 to 2,650, every anchor Plan chooses is within 130
+// of it, where the ladder with 2,100, 2,400 and 2,850 alone sent a player
+// of 2,550 to 2,400 only.
+func TestChessLadderReaches(t *testing.T) {
+	l, err := DefaultLadder("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	elos := l.Elos()
+	for level := 2100.0; level <= 2700; level += 100 {
+		if !slices.Contains(elos, level) {
+			t.Errorf("the chess ladder has no anchor at %v: %v", level, elos)
+		}
+	}
+	for estimate := 2150.0; estimate <= 2650; estimate += 50 {
+		for _, a := range Plan(elos, estimate, 60, true, DefaultRoundPairs) {
+			if math.Abs(elos[a]-estimate) > 130 {
+				t.Errorf("estimate %v ± 60: anchor at %v", estimate, elos[a])
+			}
+		}
+	}
+}

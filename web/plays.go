@@ -38,7 +38,7 @@ var builtins = map[string][]opponent{
 	"draughts": {{"material:2", "material, 2 plies"}, {"material:4", "material, 4 plies"}, {"material:6", "material, 6 plies"},
 		{"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
 	"chess": {{"pst:2", "piece-square tables, 2 plies"}, {"pst:4", "piece-square tables, 4 plies"},
-		{"material:3", "material, 3 plies"}, {"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
+		{"pesto:4", "PeSTO's tapered tables, 4 plies"}, {"material:3", "material, 3 plies"}, {"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
 	"xiangqi": {{"classic", "the classic program"}, {"material:3", "material, 3 plies"},
 		{"mcts:1000", "MCTS, 1000 playouts"}, {"random", "random moves"}},
 }
