@@ -12,23 +12,34 @@ import (
 	"evolved/positions"
 )
 
-// randomChessPositions returns n positions of random games from the
-// standard start, one every few plies, none in check.
+// randomChessPositions returns n positions of random chess games from
+// the standard start, one every few plies, none in check.
 func randomChessPositions(n int, seed uint64) []chess.Position {
+	return randomPositions[chess.Position, chess.Move](chess.Start(), n, seed)
+}
+
+// randomPositions returns n positions of random games from start, one
+// every three plies, none in check, each game at most 120 plies.
+func randomPositions[P any, M any, PP interface {
+	*P
+	LegalMoves([]M) []M
+	InCheck() bool
+	Play(M) P
+}](start P, n int, seed uint64) []P {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	var out []chess.Position
-	var buf []chess.Move
+	var out []P
+	var buf []M
 	for len(out) < n {
-		p := chess.Start()
+		p := start
 		for ply := 0; ply < 120 && len(out) < n; ply++ {
-			buf = p.LegalMoves(buf[:0])
+			buf = PP(&p).LegalMoves(buf[:0])
 			if len(buf) == 0 {
 				break
 			}
-			if ply%3 == 2 && !p.InCheck() {
+			if ply%3 == 2 && !PP(&p).InCheck() {
 				out = append(out, p)
 			}
-			p = p.Play(buf[rng.IntN(len(buf))])
+			p = PP(&p).Play(buf[rng.IntN(len(buf))])
 		}
 	}
 	return out
@@ -261,28 +272,6 @@ func TestTrainL2Holds(t *testing.T) {
 	}
 }
 
-// randomXiangqiPositions returns n positions of random xiangqi games, one
-// every few plies, none in check.
-func randomXiangqiPositions(n int, seed uint64) []xiangqi.Position {
-	rng := rand.New(rand.NewPCG(seed, 8))
-	var out []xiangqi.Position
-	var buf []xiangqi.Move
-	for len(out) < n {
-		p := xiangqi.Start()
-		for ply := 0; ply < 120 && len(out) < n; ply++ {
-			buf = p.LegalMoves(buf[:0])
-			if len(buf) == 0 {
-				break
-			}
-			if ply%3 == 2 && !p.InCheck() {
-				out = append(out, p)
-			}
-			p = p.Play(buf[rng.IntN(len(buf))])
-		}
-	}
-	return out
-}
-
 // TestTrainXiangqi checks the xiangqi trainer's forward pass against
 // nnet's evaluation, and that it learns a teacher's values.
 func TestTrainXiangqi(t *testing.T) {
@@ -303,7 +292,7 @@ func TestTrainXiangqi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := randomXiangqiPositions(4000, 2)
+	ps := randomPositions[xiangqi.Position, xiangqi.Move](xiangqi.Start(), 4000, 2)
 	recs := make([]positions.Record, len(ps))
 	for i := range ps {
 		recs[i] = positions.Record{Position: positions.PackXiangqi(&ps[i]), Result: positions.Unknown, Source: positions.DataGame,
