@@ -125,3 +125,20 @@ func TestLearningRunResumes(t *testing.T) {
 		}
 	}
 }
+
+// TestLearningRunRefusesAnotherRunsStore starts a learning run on a new
+// database beside the position store of an earlier one, which it refuses
+// to mix in, naming the store.
+func TestLearningRunRefusesAnotherRunsStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "a.db")
+	ctx := context.Background()
+	runDaemon(t, ctx, learningChess(t, db, 1)).Close()
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(db + suffix)
+	}
+	d := newDaemonWith(t, learningChess(t, db, 2))
+	err := d.Run(ctx)
+	if err == nil || !strings.Contains(err.Error(), PositionsDir(db, "chess")) || !strings.Contains(err.Error(), "move or remove the store") {
+		t.Fatalf("a new run beside an old store: %v", err)
+	}
+}

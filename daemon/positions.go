@@ -26,13 +26,18 @@ func (d *Daemon) openPositions(ctx context.Context, game string, last int) (*pos
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}
+	if last < 0 && store.Committed() >= 0 {
+		store.Close()
+		return nil, fmt.Errorf("daemon: the position store %s holds %d generations of another run, and the database %s is new: move or remove the store",
+			dir, store.Committed()+1, d.db.Path())
+	}
 	if store.Committed() > last {
 		if err := store.Rewind(ctx, last); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("daemon: %s: the database's last generation is %d: %w", dir, last, err)
 		}
 	}
-	if store.Committed() < last && store.Committed() >= 0 {
+	if store.Committed() < last {
 		d.log.Warn("the position store is behind the database: the generations between hold no positions",
 			"game", game, "store", store.Committed(), "database", last)
 	}
