@@ -3,14 +3,17 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"evolved/positions"
+	"evolved/status"
 )
 
 // learningChess is a chess run of perspective nets that trains every 2
@@ -111,6 +114,21 @@ func TestLearningRunResumes(t *testing.T) {
 		}
 	}
 	da, db := newDaemonWith(t, learningChess(t, straight, 3)), newDaemonWith(t, learningChess(t, resumed, 3))
+	// status reports the store, read beside it.
+	rep, err := status.Read(ctx, da.db, status.Options{DB: straight})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := rep.Populations[0].Positions; ps == nil || ps.Records != store.CommittedRecords() || ps.Generation != 2 || ps.Dir != PositionsDir(straight, "chess") {
+		t.Fatalf("status says of the store %+v, want %d positions through generation 2", ps, store.CommittedRecords())
+	}
+	var text bytes.Buffer
+	if err := status.Write(&text, rep, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("chess positions: %d through generation 2", store.CommittedRecords()); !strings.Contains(text.String(), want) {
+		t.Fatalf("status text without %q:\n%s", want, text.String())
+	}
 	for g := range 3 {
 		na, err := da.db.ChampionNet("chess")(ctx, g)
 		if err != nil {

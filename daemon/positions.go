@@ -3,18 +3,13 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"evolved/positions"
 )
 
 // PositionsDir returns the directory of game's position store beside the
-// database at dbPath: evolved.db keeps chess's in evolved.positions/chess.
-func PositionsDir(dbPath, game string) string {
-	base := strings.TrimSuffix(dbPath, filepath.Ext(dbPath))
-	return filepath.Join(base+".positions", game)
-}
+// database at dbPath (positions.DirBeside).
+func PositionsDir(dbPath, game string) string { return positions.DirBeside(dbPath, game) }
 
 // openPositions opens game's position store for a run whose last
 // committed generation is last (-1 for none) and rewinds it there: a

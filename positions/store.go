@@ -197,6 +197,14 @@ type Store struct {
 	closed bool
 }
 
+// DirBeside returns the directory of game's position store beside the
+// database at db, where the daemon keeps it: evolved.db keeps chess's in
+// evolved.positions/chess.
+func DirBeside(db, game string) string {
+	base := strings.TrimSuffix(db, filepath.Ext(db))
+	return filepath.Join(base+".positions", game)
+}
+
 // Open opens the store in dir for opts.Game, creating dir and an empty
 // store when there is none. It cuts away what lies beyond the last commit
 // (the records of a crash between Add and Commit), then rebuilds the

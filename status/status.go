@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"evolved/positions"
 	"evolved/progress"
 	"evolved/storage"
 )
@@ -74,6 +75,17 @@ type Row struct {
 	// SettingChanges are the changes of the run's settings
 	// since it started (the curriculum's keys), oldest first.
 	SettingChanges []storage.SettingChange `json:"setting_changes"`
+	// Positions is the run's position store (learn_every); null for a
+	// run without one.
+	Positions *Positions `json:"positions"`
+}
+
+// Positions is what a run's position store holds, as committed.
+type Positions struct {
+	Dir        string `json:"dir"`
+	Records    int64  `json:"positions"`
+	Bytes      int64  `json:"bytes"`
+	Generation int    `json:"generation"` // the last committed
 }
 
 // Rating is the latest rating of a population's champions, its Elo and
@@ -168,6 +180,9 @@ func Read(ctx context.Context, src Source, o Options) (Report, error) {
 		if err != nil {
 			return Report{}, err
 		}
+		if row.Positions, err = readPositions(ctx, o.DB, p.Game); err != nil {
+			return Report{}, err
+		}
 		r.Populations = append(r.Populations, row)
 	}
 	return r, nil
@@ -229,6 +244,21 @@ func readRow(ctx context.Context, src Source, p storage.PopulationStatus, target
 		r.SettingChanges = []storage.SettingChange{}
 	}
 	return r, nil
+}
+
+// readPositions reads the position store of game beside the database db,
+// read-only (a daemon may be writing it); nil when there is none.
+func readPositions(ctx context.Context, db, game string) (*Positions, error) {
+	dir := positions.DirBeside(db, game)
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+		return nil, nil
+	}
+	store, err := positions.Open(ctx, dir, positions.Options{Game: game, ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	return &Positions{Dir: dir, Records: store.CommittedRecords(), Bytes: store.Bytes(), Generation: store.Committed()}, nil
 }
 
 // round1 rounds to one decimal, for JSON that people read too.

@@ -76,6 +76,10 @@ func writeNotes(w io.Writer, r Row, loc *time.Location) {
 		fmt.Fprintf(w, "%s distillation: %d champions distilled, the last of generation %d (sqlite3 DB \"select born - 1 as generation, agent_id, parents from genomes where origin = 'distilled'\")\n",
 			r.Game, ds.Champions, ds.Last)
 	}
+	if ps := r.Positions; ps != nil {
+		fmt.Fprintf(w, "%s positions: %d through generation %d, %s, in %s (evolved train reads them)\n",
+			r.Game, ps.Records, ps.Generation, storage.FormatBytes(ps.Bytes), ps.Dir)
+	}
 	for _, c := range r.SettingChanges {
 		fmt.Fprintf(w, "%s settings: %s %s -> %s from generation %d (changed %s)\n", r.Game, c.Key, c.Old, c.New,
 			c.Generation, c.ChangedAt.In(loc).Format(time.DateTime))
