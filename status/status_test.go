@@ -160,10 +160,10 @@ func TestRead(t *testing.T) {
 		`"rating":{"generation":30,"elo":1234.6,"ci":45,"games":200,"scale":"draughts-ladder","tc":"untimed"},` +
 		`"curriculum":{"checks":4,"raises":2,"last_raise":30,"first_nodes":1000,"nodes":4000},` +
 		`"distill":{"champions":3,"last":36},` +
-		`"setting_changes":[{"generation":20,"key":"curriculum_every","old":"0","new":"10","changed_at":"2026-11-01T09:00:00Z"}]},` +
+		`"setting_changes":[{"generation":20,"key":"curriculum_every","old":"0","new":"10","changed_at":"2026-11-01T09:00:00Z"}],"positions":null},` +
 		`{"game":"chess","seed":2,"generation":1,"games":10,"hours":0.1,"best_fitness":2,"mean_fitness":0.5,` +
 		`"gens_per_hour":0,"last_improvement":-1,"daemon_target":0,"started":"2026-11-01T11:54:00Z",` +
-		`"target":0,"eta_seconds":-1,"rating":null,"curriculum":null,"distill":null,"setting_changes":[]}],` +
+		`"target":0,"eta_seconds":-1,"rating":null,"curriculum":null,"distill":null,"setting_changes":[],"positions":null}],` +
 		`"workers":[{"name":"w1","games":500,"refused":2,"first_seen":"2026-11-01T10:00:00Z","last_seen":"2026-11-01T11:59:00Z","games_per_second":0.07}]}`
 	if string(got) != want {
 		t.Errorf("Read:\n got %s\nwant %s", got, want)
