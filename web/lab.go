@@ -117,10 +117,10 @@ func (s *Server) labOpponent(spec string) (player.ChessSpec, error) {
 	n, err := strconv.Atoi(arg)
 	switch {
 	case spec == "random":
-	case (kind == "material" || kind == "pst") && err == nil && n >= 1 && n <= 8:
+	case (kind == "material" || kind == "pst" || kind == "pesto") && err == nil && n >= 1 && n <= 8:
 	case kind == "mcts" && err == nil && n >= 1 && n <= 100_000:
 	default:
-		return bad("the lab plays random, material:D or pst:D (D 1 to 8), mcts:N (N up to 100000), or an engine: uci:PATH with PATH one of %s",
+		return bad("the lab plays random, material:D, pst:D or pesto:D (D 1 to 8), mcts:N (N up to 100000), or an engine: uci:PATH with PATH one of %s",
 			orNone(s.opts.LabEngines))
 	}
 	return player.ParseChess(spec)

@@ -152,6 +152,17 @@ func TestLabRunsToItsEnd(t *testing.T) {
 	}
 }
 
+// TestLabPlaysPeSTO runs the lab against pesto:D, PeSTO's tables in the
+// agents' search (issue 62's diagnostic), to its end.
+func TestLabPlaysPeSTO(t *testing.T) {
+	_, base, _ := labServer(t, web.Options{AllowLabOnLoopback: true})
+	r := startLab(t, base, `{"method":"aco","opponent":"pesto:1","iterations":1,"ants":2,"turns":3,"seed":1}`, http.StatusCreated)
+	r = waitLab(t, base, r.ID, func(r labRun) bool { return r.State == storage.MetaFinished })
+	if r.Progress.Iteration != 1 || r.Progress.Games != 2 {
+		t.Fatalf("finished run %+v, want 1 iteration of 2 games", r.Progress)
+	}
+}
+
 // TestLabStopsAndQueues runs one run at a time: a second waits, queued;
 // a queued run stops at once, a running one once it has stored what it
 // learnt; a run the server's shutdown ends is stored as stopped, and so is
@@ -211,6 +222,7 @@ func TestLabRefusesBadRuns(t *testing.T) {
 		`{"method":"aco","opponent":"uci:/opt/engines/stockfish:Debug Log File=/tmp/x"}`: "option \\\"Debug Log File\\\" is not one the lab sets",
 		`{"method":"aco","opponent":"uci:/opt/engines/stockfish:Skill Level=25"}`:        "Skill Level=25: want 0 to 20",
 		`{"method":"aco","opponent":"agent:/etc/passwd"}`:                                "the lab plays random",
+		`{"method":"aco","opponent":"pesto:9"}`:                                          "pesto:D (D 1 to 8)",
 		`{"method":"aco","opponent":"material:1","from":"1. e4 e5 2. Ke3"}`:              "no legal move matches",
 		`{"method":"aco","opponent":"material:1","fen":"8/8 w"}`:                         "fen",
 		`{"method":"aco","opponent":"material:1","workers":64}`:                          "workers 64",
