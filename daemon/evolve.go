@@ -11,6 +11,7 @@ import (
 	"evolved/cluster"
 	"evolved/games"
 	"evolved/population"
+	"evolved/positions"
 	"evolved/progress"
 	"evolved/search"
 	"evolved/storage"
@@ -68,7 +69,7 @@ func evolve[M cluster.MoveCode, S search.Game[M]](ctx context.Context, d *Daemon
 		}
 		defer store.Close()
 		e.env.Positions = store
-		e.log.Info("position store ready", "dir", PositionsDir(d.db.Path(), game), "positions", store.CommittedRecords(),
+		e.log.Info("position store ready", "dir", positions.DirBeside(d.db.Path(), game), "positions", store.CommittedRecords(),
 			"mb", round2(float64(store.Bytes())/(1<<20)))
 	}
 	e.log.Info("population ready", "generation", st.Generation, "seed", st.Seed)

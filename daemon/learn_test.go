@@ -55,7 +55,7 @@ rating_every = 0
 // db, by name.
 func storeFiles(t *testing.T, db string) map[string][]byte {
 	t.Helper()
-	dir := PositionsDir(db, "chess")
+	dir := positions.DirBeside(db, "chess")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestLearningRunResumes(t *testing.T) {
 	runDaemon(t, ctx, learningChess(t, resumed, 2)).Close()
 	runDaemon(t, ctx, learningChess(t, resumed, 3)).Close()
 
-	store, err := positions.Open(ctx, PositionsDir(straight, "chess"), positions.Options{Game: "chess", ReadOnly: true})
+	store, err := positions.Open(ctx, positions.DirBeside(straight, "chess"), positions.Options{Game: "chess", ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestLearningRunResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps := rep.Populations[0].Positions; ps == nil || ps.Records != store.CommittedRecords() || ps.Generation != 2 || ps.Dir != PositionsDir(straight, "chess") {
+	if ps := rep.Populations[0].Positions; ps == nil || ps.Records != store.CommittedRecords() || ps.Generation != 2 || ps.Dir != positions.DirBeside(straight, "chess") {
 		t.Fatalf("status says of the store %+v, want %d positions through generation 2", ps, store.CommittedRecords())
 	}
 	var text bytes.Buffer
@@ -156,7 +156,7 @@ func TestLearningRunRefusesAnotherRunsStore(t *testing.T) {
 	}
 	d := newDaemonWith(t, learningChess(t, db, 2))
 	err := d.Run(ctx)
-	if err == nil || !strings.Contains(err.Error(), PositionsDir(db, "chess")) || !strings.Contains(err.Error(), "move or remove the store") {
+	if err == nil || !strings.Contains(err.Error(), positions.DirBeside(db, "chess")) || !strings.Contains(err.Error(), "move or remove the store") {
 		t.Fatalf("a new run beside an old store: %v", err)
 	}
 }

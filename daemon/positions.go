@@ -7,16 +7,12 @@ import (
 	"evolved/positions"
 )
 
-// PositionsDir returns the directory of game's position store beside the
-// database at dbPath (positions.DirBeside).
-func PositionsDir(dbPath, game string) string { return positions.DirBeside(dbPath, game) }
-
 // openPositions opens game's position store for a run whose last
 // committed generation is last (-1 for none) and rewinds it there: a
 // crash between the store's commit and the database's leaves the store a
 // generation ahead, and those positions are played again.
 func (d *Daemon) openPositions(ctx context.Context, game string, last int) (*positions.Store, error) {
-	dir := PositionsDir(d.db.Path(), game)
+	dir := positions.DirBeside(d.db.Path(), game)
 	store, err := positions.Open(ctx, dir, positions.Options{Game: game, MaxBytes: int64(d.config().Jobs.PositionsMB) << 20})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
