@@ -467,17 +467,10 @@ func accumulate(net *nnet.PerspectiveNet, samples []trainSample, grad []float64)
 	fw, fb := len(net.FeatureWeights), len(net.FeatureBias)
 	own, other := make([]float64, h), make([]float64, h)
 	dOwn, dOther := make([]float64, h), make([]float64, h)
-	const outScale = nnet.PerspectiveScale / 100 // pawns an output of 1 is worth
 	var loss float64
 	for i := range samples {
 		s := &samples[i]
-		sums(net, own, s.own[:s.n])
-		sums(net, other, s.other[:s.n])
-		out := float64(net.OutputBias)
-		for j := range h {
-			out += float64(net.OutputWeights[j])*crelu(own[j]) + float64(net.OutputWeights[h+j])*crelu(other[j])
-		}
-		q := win(float64(s.base) + out*outScale)
+		q := win(value(net, s, own, other))
 		d := q - float64(s.target)
 		loss += d * d
 		if grad == nil {
@@ -506,6 +499,24 @@ func accumulate(net *nnet.PerspectiveNet, samples []trainSample, grad []float64)
 		}
 	}
 	return loss
+}
+
+// outScale is the pawns a perspective net's output of 1 is worth.
+const outScale = nnet.PerspectiveScale / 100
+
+// value returns s's value under net for its side to move, in pawns: its
+// base plus the net's output, leaving the feature transformer's sums of
+// each point of view in own and other (Hidden long each), which the
+// gradient reads.
+func value(net *nnet.PerspectiveNet, s *trainSample, own, other []float64) float64 {
+	sums(net, own, s.own[:s.n])
+	sums(net, other, s.other[:s.n])
+	h := net.Hidden
+	out := float64(net.OutputBias)
+	for j := range h {
+		out += float64(net.OutputWeights[j])*crelu(own[j]) + float64(net.OutputWeights[h+j])*crelu(other[j])
+	}
+	return float64(s.base) + out*outScale
 }
 
 // sums sets acc to net's feature transformer's sums over features.

@@ -95,14 +95,7 @@ func TestTrainValueIsTheGenomes(t *testing.T) {
 		if !ok {
 			continue
 		}
-		own, other := make([]float64, 16), make([]float64, 16)
-		sums(masters, own, s.own[:s.n])
-		sums(masters, other, s.other[:s.n])
-		out := float64(masters.OutputBias)
-		for j := range 16 {
-			out += float64(masters.OutputWeights[j])*crelu(own[j]) + float64(masters.OutputWeights[16+j])*crelu(other[j])
-		}
-		got := float64(s.base) + out*nnet.PerspectiveScale/100
+		got := value(masters, &s, make([]float64, 16), make([]float64, 16))
 		want := base.Evaluate(ps[i], ps[i].Side()) + masters.Evaluate(&ps[i])/100
 		if math.Abs(got-want) > 1e-5 {
 			t.Fatalf("%s: trainer's value %.6f pawns, nnet's %.6f", ps[i].FEN(), got, want)
@@ -306,14 +299,7 @@ func TestTrainXiangqi(t *testing.T) {
 		if ok, err := sample(&recs[i], &s); err != nil || !ok {
 			t.Fatalf("record %d: %v %v", i, ok, err)
 		}
-		own, other := make([]float64, 16), make([]float64, 16)
-		sums(tm, own, s.own[:s.n])
-		sums(tm, other, s.other[:s.n])
-		out := float64(tm.OutputBias)
-		for j := range 16 {
-			out += float64(tm.OutputWeights[j])*crelu(own[j]) + float64(tm.OutputWeights[16+j])*crelu(other[j])
-		}
-		got := float64(s.base) + out*nnet.PerspectiveScale/100
+		got := value(tm, &s, make([]float64, 16), make([]float64, 16))
 		if want := base.Evaluate(ps[i], ps[i].Side()) + tm.EvaluateXiangqi(&ps[i])/100; math.Abs(got-want) > 1e-5 {
 			t.Fatalf("%s: trainer's value %.6f, nnet's %.6f", ps[i].FEN(), got, want)
 		}
