@@ -32,19 +32,24 @@ const MaxNodes = 1e9
 const MaxPlayouts = 10_000_000
 
 // ParseSearch reads how an agent searches, as a run's search key says it:
-// "" for alpha-beta, or "ept:N" for MCTS-EPT of N playouts a move (1 to
-// MaxPlayouts, written without sign or leading zeros). It returns N, 0 for
-// alpha-beta, and ok false for anything else.
-func ParseSearch(s string) (playouts int, ok bool) {
+// "" for alpha-beta, "#LIST" for alpha-beta with the techniques and
+// parameters of LIST (which the player package reads; here it need only
+// be there), or "ept:N" for MCTS-EPT of N playouts a move (1 to
+// MaxPlayouts, written without sign or leading zeros). It returns N (0
+// for alpha-beta) and LIST, and ok false for anything else.
+func ParseSearch(s string) (playouts int, settings string, ok bool) {
 	if s == "" {
-		return 0, true
+		return 0, "", true
+	}
+	if list, ok := strings.CutPrefix(s, "#"); ok {
+		return 0, list, strings.TrimSpace(list) != ""
 	}
 	n, isEPT := strings.CutPrefix(s, "ept:")
 	playouts, err := strconv.Atoi(n)
 	if !isEPT || err != nil || playouts < 1 || playouts > MaxPlayouts || n != strconv.Itoa(playouts) {
-		return 0, false
+		return 0, "", false
 	}
-	return playouts, true
+	return playouts, "", true
 }
 
 // ErrInvalid is wrapped by every error about a malformed agent file.
@@ -86,6 +91,10 @@ type Search struct {
 	// net (a run's search = "ept:N"); Depth and Nodes then go unused.
 	// Absent for alpha-beta.
 	EPT int `json:"ept,omitempty"`
+	// Settings are the alpha-beta techniques and parameters the agent was
+	// evolved with when they were not the defaults (a run's search =
+	// "#LIST"), LIST as search.ParseSettings reads it; absent otherwise.
+	Settings string `json:"settings,omitempty"`
 }
 
 // Provenance says where an agent came from.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,7 +98,7 @@ func TestBadSearchNamesTheKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = c.Validate()
-	if want := `config: chess.search = "foo": want "" (alpha-beta) or "ept:N" (MCTS-EPT of N playouts a move, N from 1 to 10000000)`; err == nil || err.Error() != want {
+	if want := `config: chess.search = "foo": want "" (alpha-beta), "#LIST" (alpha-beta with the techniques and parameters of LIST, as "#rfp_margin=80") or "ept:N" (MCTS-EPT of N playouts a move, N from 1 to 10000000)`; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}
 	if !errors.Is(err, ErrConfig) || !errors.Is(err, player.ErrSearch) {
@@ -110,13 +111,19 @@ func TestBadSearchNamesTheKey(t *testing.T) {
 // two databases, and once with alpha-beta: the two EPT runs store the
 // same games move for move (the players are seeded per game from the run
 // seed), and the alpha-beta run other games. The champion exported from
-// an EPT run searches as it was evolved: its agent file says ept 20.
+// an EPT run searches as it was evolved: its agent file says ept 20. A
+// run of alpha-beta with other parameters (search = "#LIST") plays other
+// games too, and its champion's file keeps LIST.
 func TestEPTRunIsReproducible(t *testing.T) {
+	const tuned = "rfp_margin=30,futility_margin=30,lmr_base=200"
 	run := func(search string) map[string]string {
 		cfg := fastDraughts()
 		cfg.DB = filepath.Join(t.TempDir(), "evolved.db")
 		cfg.Generations = 1
 		cfg.Draughts.Search, cfg.Draughts.MaxMoves = search, 30
+		if strings.HasPrefix(search, "#") || search == "" {
+			cfg.Draughts.Depth = 4 // deep enough for the parameters to matter
+		}
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -125,12 +132,18 @@ func TestEPTRunIsReproducible(t *testing.T) {
 			t.Fatal(err)
 		}
 		f, err := d.db.ChampionAgent(context.Background(), "draughts", 0)
-		if want := map[string]int{"ept:20": 20, "": 0}[search]; err != nil || f.Search.EPT != want {
+		if want := map[string]int{"ept:20": 20}[search]; err != nil || f.Search.EPT != want {
 			t.Errorf("search %q: the champion's agent file says ept %d (%v), want %d", search, f.Search.EPT, err, want)
+		}
+		if want, _ := strings.CutPrefix(search, "#"); err == nil && search != "ept:20" && f.Search.Settings != want {
+			t.Errorf("search %q: the champion's agent file says settings %q, want %q", search, f.Search.Settings, want)
 		}
 		return storedGames(t, d.db, "draughts", 0)
 	}
 	a, b, ab := run("ept:20"), run("ept:20"), run("")
+	if other := run("#" + tuned); maps.Equal(other, ab) {
+		t.Errorf("search #%s played the games of the default alpha-beta: the parameters did not reach the tournament", tuned)
+	}
 	if len(a) != 15*5+2 {
 		t.Errorf("%d games stored, want the tournament's 75 and the baseline's 2", len(a))
 	}

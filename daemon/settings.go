@@ -533,14 +533,14 @@ func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline 
 		return bad("opening_plies", p.OpeningPlies, "want 0..20")
 	case p.MaxMoves < 1 || p.MaxMoves > 10000:
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
-	case p.CurriculumEvery > 0 && (p.Nodes == 0 || p.Search != ""):
-		return bad("curriculum_every", p.CurriculumEvery, "raises the node budget of alpha-beta: it needs nodes > 0 and no search key")
+	case p.CurriculumEvery > 0 && (p.Nodes == 0 || strings.HasPrefix(p.Search, "ept:")):
+		return bad("curriculum_every", p.CurriculumEvery, "raises the node budget of alpha-beta: it needs nodes > 0 and a search of alpha-beta")
 	case p.DistillEvery > 0 && game != "draughts" && flags&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0:
 		return bad("distill_every", p.DistillEvery, "fits the evolved piece values, tables and terms, and this run's nets have none")
 	}
-	if playouts, err := player.ParseSearch(p.Search); err != nil {
+	if playouts, _, err := player.ParseSearch(p.Search); err != nil {
 		return &ConfigError{Key: game + ".search", Value: strconv.Quote(p.Search),
-			Msg: fmt.Sprintf("want \"\" (alpha-beta) or \"ept:N\" (MCTS-EPT of N playouts a move, N from 1 to %d)", player.MaxPlayouts), Err: err}
+			Msg: fmt.Sprintf("want \"\" (alpha-beta), \"#LIST\" (alpha-beta with the techniques and parameters of LIST, as \"#rfp_margin=80\") or \"ept:N\" (MCTS-EPT of N playouts a move, N from 1 to %d)", player.MaxPlayouts), Err: err}
 	} else if playouts > 0 && p.Nodes > 0 {
 		return bad("nodes", p.Nodes, fmt.Sprintf("is alpha-beta's budget: with search = %q the playouts are the budget; want 0", p.Search))
 	}

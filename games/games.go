@@ -260,10 +260,11 @@ func (b Binding[M, S]) AtNodes(nodes int64) Binding[M, S] {
 
 // AgentSpec returns the spec of players searching with net as setup's
 // agents do: MCTS-EPT when setup.Search says so, else alpha-beta to
-// setup.Depth (0: the game's default) under setup.Nodes. The error names
+// setup.Depth (0: the game's default) under setup.Nodes, with the
+// techniques and parameters setup.Search may give (#LIST). The error names
 // a bad setup.Search.
 func (k Kind[M, S]) AgentSpec(name string, net *nnet.Net, setup Setup) (player.Spec[M, S], error) {
-	playouts, err := player.ParseSearch(setup.Search)
+	playouts, settings, err := player.ParseSearch(setup.Search)
 	if err != nil {
 		return player.Spec[M, S]{}, fmt.Errorf("games: %s: %w", k.Name, err)
 	}
@@ -273,6 +274,9 @@ func (k Kind[M, S]) AgentSpec(name string, net *nnet.Net, setup Setup) (player.S
 	spec, err := k.Net(name, net, cmp.Or(setup.Depth, k.DefaultDepth))
 	if err != nil {
 		return spec, err
+	}
+	if spec, err = player.WithSettings(spec, settings); err != nil {
+		return spec, fmt.Errorf("games: %s: %w", k.Name, err)
 	}
 	return player.WithNodes(spec, setup.Nodes), nil
 }

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -62,15 +63,18 @@ func agentSpec[M comparable, S search.Game[M]](path, game string, net, netEPT fu
 // AgentFileSpec returns the spec, named name, of the players of agent file
 // f searching as it was evolved: MCTS-EPT of its playouts scored by its net
 // (built by netEPT), or alpha-beta to its depth under its node budget (by
-// net). With depth positive they search alpha-beta to that depth instead,
-// with no budget.
+// net) with its techniques and parameters (f.Search.Settings). With depth
+// positive they search alpha-beta to that depth instead, with no budget.
 func AgentFileSpec[M comparable, S search.Game[M]](name string, f agent.File, depth int, net, netEPT func(string, *nnet.Net, int) (Spec[M, S], error)) (Spec[M, S], error) {
-	switch {
-	case depth > 0:
-		return net(name, f.Net, depth)
-	case f.Search.EPT > 0:
+	if f.Search.EPT > 0 && depth <= 0 {
 		return netEPT(name, f.Net, f.Search.EPT)
 	}
-	spec, err := net(name, f.Net, f.Search.Depth)
-	return WithNodes(spec, f.Search.Nodes), err
+	spec, err := net(name, f.Net, cmp.Or(depth, f.Search.Depth))
+	if err == nil {
+		spec, err = WithSettings(spec, f.Search.Settings)
+	}
+	if err != nil || depth > 0 {
+		return spec, err
+	}
+	return WithNodes(spec, f.Search.Nodes), nil
 }

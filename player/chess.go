@@ -85,7 +85,8 @@ func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/
 // one through ChessParser: here it is ErrNeedsDatabase).
 //
 // An alpha-beta spec may end in #TECHNIQUES to choose its search
-// techniques (material:6#-lmr,-null; see search.ParseTechniques).
+// techniques and their parameters (material:6#-lmr,-null,
+// pesto:6#rfp_margin=80; see search.ParseSettings).
 func ParseChess(spec string) (ChessSpec, error) {
 	if withSet, ok, err := withTechniques(spec, ParseChess); ok {
 		return withSet, err

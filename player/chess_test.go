@@ -7,8 +7,10 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 
+	"evolved/agent"
 	"evolved/game/chess"
 	"evolved/longtest"
 	"evolved/nnet"
@@ -245,4 +247,33 @@ func TestPeSTOSearchesAsAgents(t *testing.T) {
 		t.Errorf("pesto:1 scored %d at depth %d, want %d (the best child) at depth 1", res.Score, res.Depth, best)
 	}
 	t.Logf("pesto:1: %d centipawns", res.Score)
+}
+
+// TestAgentFileKeepsItsSettings checks that an agent file's search
+// settings (a run's search = "#LIST") reach its players, under its node
+// budget and at a depth asked for instead.
+func TestAgentFileKeepsItsSettings(t *testing.T) {
+	net, err := nnet.Random(nnet.ChessSizes(32, 8), nnet.EvolvePieceValues|nnet.EvolvePST, rand.New(rand.NewPCG(2026, 20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := agent.File{Game: "chess", Search: agent.Search{Depth: 3, Nodes: 2000, Settings: "rfp_margin=50,-lmr"}, Net: net}
+	for _, c := range []struct {
+		depth     int
+		wantNodes int64
+	}{{0, 2000}, {5, 0}} {
+		spec, err := AgentFileSpec("a", f, c.depth, ChessNet, ChessNetEPT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := spec.New().(search.Searcher[chess.Move, *chess.Game]).Options()
+		if opts.Params.RFPMargin != 50 || opts.Techniques != search.DefaultTechniques&^search.LMR || opts.Nodes != c.wantNodes {
+			t.Errorf("depth %d: rfp_margin %d, techniques %v, nodes %d; want 50, the defaults less lmr, %d",
+				c.depth, opts.Params.RFPMargin, opts.Techniques, opts.Nodes, c.wantNodes)
+		}
+	}
+	f.Search.Settings = "rfp_margin=5"
+	if _, err := AgentFileSpec("a", f, 0, ChessNet, ChessNetEPT); err == nil || !strings.Contains(err.Error(), "rfp_margin = 5") {
+		t.Errorf("settings out of range: %v", err)
+	}
 }

@@ -43,7 +43,8 @@ func materialWinRate(score int) float64 {
 // net scoring the playouts of MCTS-EPT.
 //
 // An alpha-beta spec may end in #TECHNIQUES to choose its search
-// techniques (material:6#-lmr,-null; see search.ParseTechniques).
+// techniques and their parameters (material:6#-lmr,-null,
+// pesto:6#rfp_margin=80; see search.ParseSettings).
 func ParseDraughts(spec string) (DraughtsSpec, error) {
 	if withSet, ok, err := withTechniques(spec, ParseDraughts); ok {
 		return withSet, err

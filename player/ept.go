@@ -32,16 +32,23 @@ const MaxPlayouts = maxPlayouts
 var ErrSearch = errors.New("player: bad search")
 
 // ParseSearch reads how a population's agents search, a run's search key:
-// "" for alpha-beta (to the run's depth, under its node budget), or
-// "ept:N" for MCTS-EPT of N playouts a move, each cut after EPTPlies plies
-// and scored by the agent's own net. It returns N, 0 for alpha-beta.
-func ParseSearch(s string) (playouts int, err error) {
-	playouts, ok := agent.ParseSearch(s)
+// "" for alpha-beta (to the run's depth, under its node budget), "#LIST"
+// for alpha-beta with the techniques and parameters of LIST
+// (search.ParseSettings: #rfp_margin=80,lmr_divisor=250), or "ept:N" for
+// MCTS-EPT of N playouts a move, each cut after EPTPlies plies and scored
+// by the agent's own net. It returns N (0 for alpha-beta) and LIST.
+func ParseSearch(s string) (playouts int, settings string, err error) {
+	playouts, settings, ok := agent.ParseSearch(s)
 	if !ok {
-		return 0, fmt.Errorf("%w %q: want \"\" (alpha-beta) or ept:N (MCTS-EPT of N playouts a move scored by the agent's net, N from 1 to %d)",
+		return 0, "", fmt.Errorf("%w %q: want \"\" (alpha-beta), #LIST (alpha-beta with the techniques and parameters of LIST, as #rfp_margin=80) or ept:N (MCTS-EPT of N playouts a move scored by the agent's net, N from 1 to %d)",
 			ErrSearch, s, maxPlayouts)
 	}
-	return playouts, nil
+	if settings != "" {
+		if _, _, err := search.ParseSettings(settings, search.DefaultTechniques, search.DefaultParams()); err != nil {
+			return 0, "", fmt.Errorf("%w %q: %w", ErrSearch, s, err)
+		}
+	}
+	return playouts, settings, nil
 }
 
 // netEPTSpec reads the specs that put an agent's net into MCTS-EPT,

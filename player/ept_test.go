@@ -127,13 +127,15 @@ func TestParseSearch(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want int
-	}{{"", 0}, {"ept:1", 1}, {"ept:50", 50}, {"ept:10000000", 10_000_000}} {
-		if got, err := ParseSearch(tc.in); got != tc.want || err != nil {
-			t.Errorf("ParseSearch(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		list string
+	}{{"", 0, ""}, {"ept:1", 1, ""}, {"ept:50", 50, ""}, {"ept:10000000", 10_000_000, ""}, {"#rfp_margin=80,-lmr", 0, "rfp_margin=80,-lmr"}} {
+		if got, list, err := ParseSearch(tc.in); got != tc.want || list != tc.list || err != nil {
+			t.Errorf("ParseSearch(%q) = %d, %q, %v; want %d, %q", tc.in, got, list, err, tc.want, tc.list)
 		}
 	}
-	for _, in := range []string{"foo", "ept", "ept:", "ept:0", "ept:-5", "ept:+5", "ept:050", "ept:10000001", "EPT:50", "mcts:50", "alphabeta", " ept:50"} {
-		if _, err := ParseSearch(in); !errors.Is(err, ErrSearch) || !strings.Contains(err.Error(), `"`+in+`"`) {
+	for _, in := range []string{"foo", "ept", "ept:", "ept:0", "ept:-5", "ept:+5", "ept:050", "ept:10000001", "EPT:50", "mcts:50", "alphabeta", " ept:50",
+		"#", "#rfp_margin=5", "#-lmx"} {
+		if _, _, err := ParseSearch(in); !errors.Is(err, ErrSearch) || !strings.Contains(err.Error(), `"`+in+`"`) {
 			t.Errorf("ParseSearch(%q) err = %v, want an ErrSearch naming it", in, err)
 		}
 	}

@@ -42,7 +42,7 @@ func Forms() []Form {
 		{Spec: "pheromones:FILE", Games: chess, About: "the chess lab's pheromone file FILE (evolved meta -o), played greedily"},
 		{Spec: "meta:RUN[@FILE.db]", Games: chess,
 			About: "the chess lab's run RUN, stored in FILE.db or the default database (evolved.db, or $EVOLVED_DB), played greedily"},
-		{Spec: "SPEC#TECHNIQUES", About: "an alpha-beta SPEC (material:D, pst:D, pesto:D, an agent file) with the search TECHNIQUES, e.g. material:6#-lmr,-null"},
+		{Spec: "SPEC#TECHNIQUES", About: "an alpha-beta SPEC (material:D, pst:D, pesto:D, an agent file) with the search TECHNIQUES and parameters, e.g. material:6#-lmr,-null or pesto:6#rfp_margin=80"},
 	}
 }
 

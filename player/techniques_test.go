@@ -39,10 +39,20 @@ func TestSpecTechniques(t *testing.T) {
 	if got := d.New().(search.Searcher[draughts.Move, *draughts.Game]).Options().Techniques; got != search.DefaultTechniques&^search.PVS {
 		t.Errorf("draughts material:4#-pvs: techniques %v", got)
 	}
+	p, err := ParseChess("pesto:4#rfp_margin=80,-lmr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := p.New().(search.Searcher[chess.Move, *chess.Game]).Options()
+	if opts.Params.RFPMargin != 80 || opts.Params.LMRDivisor != search.DefaultParams().LMRDivisor || opts.Techniques != search.DefaultTechniques&^search.LMR {
+		t.Errorf("pesto:4#rfp_margin=80,-lmr: techniques %v, parameters %q", opts.Techniques, opts.Params)
+	}
 	for spec, want := range map[string]string{
-		"material:4#-lmx": `unknown technique "lmx"`,
-		"mcts:100#-lmr":   "apply to alpha-beta players",
-		"random#none":     "apply to alpha-beta players",
+		"material:4#-lmx":          `unknown technique "lmx"`,
+		"material:4#rfp_margin=1":  "out of its range",
+		"material:4#lmr_base=high": "whole number",
+		"mcts:100#-lmr":            "apply to alpha-beta players",
+		"random#none":              "apply to alpha-beta players",
 	} {
 		_, err := ParseChess(spec)
 		if err == nil || !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), want) {

@@ -64,7 +64,8 @@ func xiangqiWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score
 // playouts of MCTS-EPT).
 //
 // An alpha-beta spec may end in #TECHNIQUES to choose its search
-// techniques (material:6#-lmr,-null; see search.ParseTechniques).
+// techniques and their parameters (material:6#-lmr,-null,
+// pesto:6#rfp_margin=80; see search.ParseSettings).
 func ParseXiangqi(spec string) (XiangqiSpec, error) {
 	if withSet, ok, err := withTechniques(spec, ParseXiangqi); ok {
 		return withSet, err

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"math"
 	"slices"
 	"time"
 	"unsafe"
@@ -43,6 +42,9 @@ type Options struct {
 	TableBits int
 	// NoTable, NoKillers and NoHistory switch those heuristics off.
 	NoTable, NoKillers, NoHistory bool
+	// Params are the numbers of the techniques (margins, depths, the
+	// reduction formula); nil means DefaultParams.
+	Params *Params
 }
 
 // withDefaults fills in zero fields.
@@ -58,6 +60,10 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Techniques == 0 {
 		o.Techniques = DefaultTechniques
+	}
+	if o.Params == nil {
+		p := DefaultParams()
+		o.Params = &p
 	}
 	return o
 }
@@ -131,6 +137,9 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	quiet bool         // run quiescence search (option on and the game supports it)
 	tech  Technique    // the techniques on, less those the game cannot use
 
+	params Params    // *opts.Params, read by the techniques
+	lmr    *lmrTable // the reductions of params
+
 	nodes    int64
 	seldepth int // the deepest ply reached in this search
 	stopped  bool
@@ -164,6 +173,27 @@ func (ab *AlphaBeta[M, S]) SetTechniques(t Technique) {
 	}
 	ab.opts.Techniques = t
 }
+
+// SetParams changes the parameters of the techniques for the searches
+// that follow. It does not check their ranges (Params.Validate does).
+func (ab *AlphaBeta[M, S]) SetParams(p Params) {
+	ab.opts.Params = &p
+	ab.params, ab.lmr = p, lmrFor(p)
+}
+
+// lmrFor returns the reduction table of p, the one built once for the
+// defaults when p's reduction formula is theirs.
+func lmrFor(p Params) *lmrTable {
+	d := DefaultParams()
+	if p.LMRBase == d.LMRBase && p.LMRDivisor == d.LMRDivisor {
+		return defaultLMR
+	}
+	return newLMRTable(p)
+}
+
+// defaultLMR is the reduction table of DefaultParams, built once and only
+// read.
+var defaultLMR = newLMRTable(DefaultParams())
 
 // ResizeTable gives the transposition table about mb megabytes (at least
 // one bucket), emptying it; a UCI engine's Hash option calls it.
@@ -203,6 +233,7 @@ func (ab *AlphaBeta[M, S]) SetMultiPV(k int) {
 func NewAlphaBeta[M comparable, S Game[M]](eval Evaluator[S], opts Options) *AlphaBeta[M, S] {
 	opts = opts.withDefaults()
 	ab := &AlphaBeta[M, S]{opts: opts, eval: eval, plies: make([]plyState[M], maxPly+1)}
+	ab.SetParams(*opts.Params)
 	ab.inc, _ = eval.(Incremental[S])
 	if !opts.NoTable {
 		ab.table = newTable[M](opts.TableBits)
@@ -390,10 +421,6 @@ func (ab *AlphaBeta[M, S]) softStop(elapsed time.Duration, stable int) bool {
 	return elapsed > soft*6/10
 }
 
-// aspirationWindow is the half-width of the first aspiration window, in
-// the evaluation's units (centipawns).
-const aspirationWindow = 30
-
 // root searches the root to depth, inside an aspiration window around the
 // last iteration's score when that technique is on, widening the window
 // until the score falls inside it.
@@ -401,7 +428,7 @@ func (ab *AlphaBeta[M, S]) root(s S, depth, last int) int {
 	if !ab.tech.Has(Aspiration) || depth < 4 || IsWin(last) {
 		return ab.negamax(s, depth, 0, 0, -Infinity, Infinity, true)
 	}
-	delta := aspirationWindow
+	delta := ab.params.Aspiration
 	alpha, beta := max(last-delta, -Infinity), min(last+delta, Infinity)
 	for {
 		score := ab.negamax(s, depth, 0, 0, alpha, beta, true)
@@ -417,7 +444,7 @@ func (ab *AlphaBeta[M, S]) root(s S, depth, last int) int {
 			return score
 		}
 		delta *= 2
-		if delta > 8*aspirationWindow {
+		if delta > 8*ab.params.Aspiration {
 			alpha, beta = -Infinity, Infinity
 		}
 	}
@@ -432,28 +459,6 @@ func (ab *AlphaBeta[M, S]) checkLimits() {
 		ab.stopped = true
 	}
 }
-
-// Margins of the pruning techniques, in the evaluation's units
-// (centipawns; a draughts man is 100).
-const (
-	reverseFutilityDepth  = 6
-	reverseFutilityMargin = 90 // a ply
-	futilityDepth         = 3
-	futilityMargin        = 100 // and as much again a ply
-	deltaMargin           = 200
-	nullMoveDepth         = 3
-)
-
-// lmrTable[d][i] is the reduction of the i-th move (from 0) at depth d:
-// 0.75 + ln(d)·ln(i)/2.25, rounded down, as in Ethereal.
-var lmrTable = func() (t [64][64]int8) {
-	for d := 1; d < 64; d++ {
-		for i := 1; i < 64; i++ {
-			t[d][i] = int8(0.75 + math.Log(float64(d))*math.Log(float64(i))/2.25)
-		}
-	}
-	return t
-}()
 
 // countNode counts a node of negamax or quiesce at ply (the deepest so
 // far is the search's seldepth) and checks the limits
@@ -536,12 +541,12 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	staticEval := -Infinity
 	if !pvNode && !unquiet && ab.tech&(ReverseFutility|NullMove|Futility) != 0 {
 		staticEval = ab.eval.Evaluate(s)
-		if ab.tech.Has(ReverseFutility) && depth <= reverseFutilityDepth && !IsWin(beta) &&
-			staticEval-reverseFutilityMargin*depth >= beta {
+		if ab.tech.Has(ReverseFutility) && depth <= ab.params.RFPDepth && !IsWin(beta) &&
+			staticEval-ab.params.RFPMargin*depth >= beta {
 			return staticEval
 		}
-		if ab.null != nil && nullOK && depth >= nullMoveDepth && staticEval >= beta && !IsWin(beta) && ab.null.NullSafe() {
-			r := 3 + depth/6
+		if ab.null != nil && nullOK && depth >= ab.params.NullDepth && staticEval >= beta && !IsWin(beta) && ab.null.NullSafe() {
+			r := ab.params.NullBase + depth/ab.params.NullDivisor
 			ab.null.MakeNull()
 			if ab.inc != nil {
 				ab.inc.Push(s)
@@ -574,9 +579,10 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	}
 	ab.scoreMoves(s, ps, ttMove)
 
-	futile := ab.tech.Has(Futility) && staticEval > -Infinity && depth <= futilityDepth &&
-		!IsWin(alpha) && staticEval+futilityMargin*(depth+1) <= alpha
-	reduce := ab.tech.Has(LMR) && depth >= 3 && !unquiet
+	futilityMargin := ab.params.FutilityMargin * (depth + 1)
+	futile := ab.tech.Has(Futility) && staticEval > -Infinity && depth <= ab.params.FutilityDepth &&
+		!IsWin(alpha) && staticEval+futilityMargin <= alpha
+	reduce := ab.tech.Has(LMR) && depth >= ab.params.LMRDepth && !unquiet
 	alphaIn := alpha
 	best, bestMove := -Infinity, zero
 	for i := range moves {
@@ -587,7 +593,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 		givesCheck := s.Tactical()
 		if futile && i > 0 && quietMove && !givesCheck {
 			ab.unmake(s)
-			best = max(best, staticEval+futilityMargin*(depth+1))
+			best = max(best, staticEval+futilityMargin)
 			continue
 		}
 		var score int
@@ -595,8 +601,8 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 			score = -ab.negamax(s, depth-1, ply+1, ext, -beta, -alpha, true)
 		} else {
 			r := 0
-			if reduce && quietMove && !givesCheck && i >= 2 {
-				r = int(lmrTable[min(depth, 63)][min(i, 63)])
+			if reduce && quietMove && !givesCheck && i >= ab.params.LMRMove {
+				r = int(ab.lmr[min(depth, 63)][min(i, 63)])
 				if pvNode {
 					r--
 				}
@@ -782,7 +788,7 @@ func (ab *AlphaBeta[M, S]) quiesce(s S, q Quiescent[M], ply, alpha, beta int) in
 	for i := range ps.moves {
 		m := ab.pickNext(ps, i)
 		if !inCheck {
-			if ab.delta != nil && standPat+ab.delta.CaptureValue(m, ab.vals)+deltaMargin <= alpha {
+			if ab.delta != nil && standPat+ab.delta.CaptureValue(m, ab.vals)+ab.params.DeltaMargin <= alpha {
 				continue
 			}
 			if ab.see != nil && !ab.see.SEEAtLeast(m, 0, ab.vals) {

@@ -86,10 +86,10 @@ func (d *DB) RunSearch(ctx context.Context, game string) (agent.Search, error) {
 		return agent.Search{}, errors.Join(fmt.Errorf("the stored %s run has no search depth", game), err)
 	}
 	s := agent.Search{Depth: defining.Depth, Nodes: defining.Nodes, CaptureExtension: true}
-	playouts, ok := agent.ParseSearch(defining.Search)
+	playouts, settings, ok := agent.ParseSearch(defining.Search)
 	if !ok {
 		return agent.Search{}, fmt.Errorf("the stored %s run searches by %q, which this build does not know", game, defining.Search)
 	}
-	s.EPT = playouts
+	s.EPT, s.Settings = playouts, settings
 	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"evolved/game/chess"
 	"evolved/game/xiangqi"
 	"evolved/games"
 	"evolved/player"
@@ -20,9 +21,9 @@ import (
 func uciCommand(fs *flag.FlagSet) action {
 	agentFile := fs.String("agent", "", "the exported chess or xiangqi agent `FILE` (required)")
 	depth := fs.Int("depth", 0, "the search depth `D` when the GUI sets no limit (default: the agent's own)")
-	searchFlag := fs.String("search", "", "`SEARCH` ept:N: MCTS-EPT instead of alpha-beta (chess), the agent's net scoring playouts cut after 6 plies,\nN playouts a move when the GUI sets no limit (go nodes sets the playouts)")
+	searchFlag := fs.String("search", "", "`SEARCH` ept:N: MCTS-EPT instead of alpha-beta (chess), the agent's net scoring playouts cut after 6 plies,\nN playouts a move when the GUI sets no limit (go nodes sets the playouts); #LIST: alpha-beta with the techniques\nand parameters of LIST (#rfp_margin=80,-lmr) instead of the agent's own")
 	setHelp(fs, help{
-		usage: []string{"--agent FILE [--depth D | --search ept:N]"},
+		usage: []string{"--agent FILE [--depth D] [--search ept:N|#LIST]"},
 		about: `Speaks UCI on standard input and output: point a chess GUI, or a
   xiangqi GUI that loads Fairy-Stockfish (UCI_Variant xiangqi), at
   evolved uci --agent /path/to/champion.json
@@ -50,9 +51,16 @@ func runUCI(ctx context.Context, agentFile string, depth int, searchFlag string,
 	if depth < 0 || depth > 30 {
 		return usagef("uci: --depth must be between 1 and 30, got %d", depth)
 	}
-	playouts, err := player.ParseSearch(searchFlag)
+	playouts, settings, err := player.ParseSearch(searchFlag)
 	if err != nil {
 		return usagef("uci: --search: %v", err)
+	}
+	if searchFlag == "" {
+		settings = a.Search.Settings // the techniques and parameters it was evolved with
+	}
+	set, params, err := search.ParseSettings(settings, search.DefaultTechniques, search.DefaultParams())
+	if err != nil {
+		return fmt.Errorf("uci: %s: %w", agentFile, err)
 	}
 	if playouts > 0 && depth != 0 {
 		return usagef("uci: --depth is alpha-beta's; --search %s has no depth", searchFlag)
@@ -70,7 +78,13 @@ func runUCI(ctx context.Context, agentFile string, depth int, searchFlag string,
 			if playouts > 0 {
 				engine, err = player.ChessNetEPTSearch(net, playouts)
 			} else {
-				engine, err = player.ChessNetSearch(net, depth, 20)
+				var ab *search.AlphaBeta[chess.Move, *chess.Game]
+				ab, err = player.ChessNetSearch(net, depth, 20)
+				if err == nil {
+					ab.SetTechniques(set)
+					ab.SetParams(params)
+				}
+				engine = ab
 			}
 			if err != nil {
 				return fmt.Errorf("uci: %w", err)
@@ -85,6 +99,8 @@ func runUCI(ctx context.Context, agentFile string, depth int, searchFlag string,
 			if err != nil {
 				return fmt.Errorf("uci: %w", err)
 			}
+			ab.SetTechniques(set)
+			ab.SetParams(params)
 			return serveUCI[xiangqi.Move](ctx, server.Xiangqi(), name, depth, ab, stdin, stdout)
 		},
 	})
