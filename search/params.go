@@ -56,21 +56,23 @@ type tunable struct {
 	step          int
 }
 
-// tunables are the parameters in the order lists give them.
+// tunables are the parameters in the order lists give them. A margin's or
+// a formula's step is about a twentieth of its range, as Fishtest's c_end;
+// a depth's is a ply.
 var tunables = [...]tunable{
-	{"aspiration", func(p *Params) *int { return &p.Aspiration }, 30, 5, 200, 5},
+	{"aspiration", func(p *Params) *int { return &p.Aspiration }, 30, 5, 200, 8},
 	{"rfp_depth", func(p *Params) *int { return &p.RFPDepth }, 6, 1, 12, 1},
-	{"rfp_margin", func(p *Params) *int { return &p.RFPMargin }, 90, 10, 400, 10},
+	{"rfp_margin", func(p *Params) *int { return &p.RFPMargin }, 90, 10, 400, 20},
 	{"futility_depth", func(p *Params) *int { return &p.FutilityDepth }, 3, 1, 8, 1},
-	{"futility_margin", func(p *Params) *int { return &p.FutilityMargin }, 100, 10, 400, 10},
-	{"delta_margin", func(p *Params) *int { return &p.DeltaMargin }, 200, 0, 1000, 20},
+	{"futility_margin", func(p *Params) *int { return &p.FutilityMargin }, 100, 10, 400, 20},
+	{"delta_margin", func(p *Params) *int { return &p.DeltaMargin }, 200, 0, 1000, 40},
 	{"null_depth", func(p *Params) *int { return &p.NullDepth }, 3, 1, 8, 1},
 	{"null_base", func(p *Params) *int { return &p.NullBase }, 3, 1, 6, 1},
 	{"null_divisor", func(p *Params) *int { return &p.NullDivisor }, 6, 2, 16, 1},
 	{"lmr_depth", func(p *Params) *int { return &p.LMRDepth }, 3, 2, 8, 1},
 	{"lmr_move", func(p *Params) *int { return &p.LMRMove }, 2, 1, 8, 1},
-	{"lmr_base", func(p *Params) *int { return &p.LMRBase }, 75, 0, 300, 10},
-	{"lmr_divisor", func(p *Params) *int { return &p.LMRDivisor }, 225, 100, 600, 15},
+	{"lmr_base", func(p *Params) *int { return &p.LMRBase }, 75, 0, 300, 20},
+	{"lmr_divisor", func(p *Params) *int { return &p.LMRDivisor }, 225, 100, 600, 25},
 }
 
 // Tunable describes a parameter to a tuner: its name, default, the range

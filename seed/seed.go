@@ -29,6 +29,8 @@ const (
 	// rises (population.Config.CurriculumEvery).
 	Curriculum Purpose = "curriculum"
 	Rating     Purpose = "rating" // rating games against a calibrated ladder
+	// Tune draws the directions of an SPSA tuning's pairs (package tune).
+	Tune Purpose = "tune"
 )
 
 // Derive returns the seed for (run, game, generation, purpose, index).

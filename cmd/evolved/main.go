@@ -117,6 +117,7 @@ func commands() []command {
 		{name: "distill", summary: "fit an agent's evaluation to its own searches of games' positions", setup: distillCommand},
 		{name: "selfplay", summary: "play an agent against itself into a position store, for train", setup: selfplayCommand},
 		{name: "train", summary: "train an agent's perspective net on a position store", setup: trainCommand},
+		{name: "tune", summary: "tune the search's parameters for a player by SPSA on game pairs", setup: tuneCommand},
 		{name: "rate", summary: "rate a player on its game's calibrated Elo scale", setup: rateCommand},
 		{name: "ladder", summary: "fit the ratings of a rating ladder's own players", setup: ladderCommand},
 		{name: "perft", summary: "count the leaf nodes of a game's move tree (rules check and speed)", setup: perftCommand},
