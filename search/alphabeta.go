@@ -583,12 +583,23 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	futile := ab.tech.Has(Futility) && staticEval > -Infinity && depth <= ab.params.FutilityDepth &&
 		!IsWin(alpha) && staticEval+futilityMargin <= alpha
 	reduce := ab.tech.Has(LMR) && depth >= ab.params.LMRDepth && !unquiet
+	lateQuiets := -1 // the quiet moves searched before late-move pruning starts; -1: it does not
+	if ab.tech.Has(LateMovePruning) && ab.q != nil && !pvNode && !inCheck && depth <= ab.params.LMPDepth {
+		lateQuiets = ab.params.LMPBase + ab.params.LMPScale*depth*depth/100
+	}
+	quiets := 0
 	alphaIn := alpha
 	best, bestMove := -Infinity, zero
 	for i := range moves {
 		m := ab.pickNext(ps, i)
 		order := ps.scores[i]
 		quietMove := order >= 0 && order < orderKiller && m != ttMove
+		if quietMove {
+			if lateQuiets >= 0 && quiets >= lateQuiets && best > -Infinity && !IsWin(best) {
+				continue
+			}
+			quiets++
+		}
 		ab.make(s, m)
 		givesCheck := s.Tactical()
 		if futile && i > 0 && quietMove && !givesCheck {

@@ -34,6 +34,9 @@ type Params struct {
 	// the i-th move at depth d is LMRBase/100 + ln(d)·ln(i)/(LMRDivisor/100),
 	// rounded down.
 	LMRDepth, LMRMove, LMRBase, LMRDivisor int
+	// LMPDepth is the deepest node late-move pruning acts at; it skips the
+	// quiet moves after the first LMPBase + LMPScale/100·depth² of them.
+	LMPDepth, LMPBase, LMPScale int
 }
 
 // DefaultParams returns the parameters the search uses unless told
@@ -73,6 +76,9 @@ var tunables = [...]tunable{
 	{"lmr_move", func(p *Params) *int { return &p.LMRMove }, 2, 1, 8, 1},
 	{"lmr_base", func(p *Params) *int { return &p.LMRBase }, 75, 0, 300, 20},
 	{"lmr_divisor", func(p *Params) *int { return &p.LMRDivisor }, 225, 100, 600, 25},
+	{"lmp_depth", func(p *Params) *int { return &p.LMPDepth }, 3, 1, 10, 1},
+	{"lmp_base", func(p *Params) *int { return &p.LMPBase }, 3, 0, 30, 1},
+	{"lmp_scale", func(p *Params) *int { return &p.LMPScale }, 100, 20, 400, 20},
 }
 
 // Tunable describes a parameter to a tuner: its name, default, the range

@@ -66,7 +66,7 @@ func TestEveryParamIsRead(t *testing.T) {
 	nodes := func(p Params) (n int64) {
 		for _, fen := range fens {
 			g := chess.NewGame(mustFEN(t, fen), chess.DefaultRules())
-			n += NewAlphaBeta[cm, cg](noisyMaterial{}, Options{Depth: 7, Quiescence: true, Params: &p}).Search(context.Background(), g).Nodes
+			n += NewAlphaBeta[cm, cg](noisyMaterial{}, Options{Depth: 7, Quiescence: true, Techniques: AllTechniques, Params: &p}).Search(context.Background(), g).Nodes
 		}
 		return n
 	}

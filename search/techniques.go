@@ -53,6 +53,11 @@ const (
 	// MateDistance narrows the window to what a mate from this ply could
 	// still improve on (mate-distance pruning).
 	MateDistance
+	// LateMovePruning skips the late quiet moves of a non-PV node near the
+	// leaves (depth <= Params.LMPDepth), not in check, once lmp_base +
+	// lmp_scale/100·depth² quiet moves have been searched there, in games
+	// that implement Quiescent.
+	LateMovePruning
 
 	// None is the set of no technique: plain alpha-beta with the table,
 	// killers and history. (Its bit only marks the set as given, so that
@@ -61,15 +66,15 @@ const (
 
 	// AllTechniques is every technique.
 	AllTechniques = PVS | Aspiration | NullMove | LMR | CheckExtension | SEE | Delta |
-		ReverseFutility | Futility | MateDistance
+		ReverseFutility | Futility | MateDistance | LateMovePruning
 
 	// DefaultTechniques are the techniques a search uses when its options
 	// name none: those that won their SPRT (docs/search.md).
-	DefaultTechniques = AllTechniques
+	DefaultTechniques = AllTechniques &^ LateMovePruning
 )
 
 // techniqueNames names the techniques in bit order, for flags and logs.
-var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp"}
+var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp"}
 
 // String lists the techniques of t by name ("pvs,null,lmr"), "none" for
 // none.
@@ -90,7 +95,7 @@ func (t Technique) String() string {
 func (t Technique) Has(u Technique) bool { return t&u == u }
 
 // ParseTechniques reads a technique set: a comma-separated list of names
-// (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp) and
+// (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp, lmp) and
 // the words all, none and default, each name optionally prefixed with +
 // (add it) or - (remove it). A list that starts with + or - changes base;
 // one that starts with a name or a word starts from nothing.
