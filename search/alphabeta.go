@@ -109,6 +109,7 @@ type plyState[M comparable] struct {
 	scores  []int32
 	killers [2]M
 	pv      []M
+	quiets  []M // the quiet moves searched at the node so far (HistoryMalus)
 }
 
 // AlphaBeta is an iterative-deepening negamax search with alpha-beta
@@ -242,6 +243,7 @@ func NewAlphaBeta[M comparable, S Game[M]](eval Evaluator[S], opts Options) *Alp
 		ab.plies[i].moves = make([]M, 0, 64)
 		ab.plies[i].scores = make([]int32, 64)
 		ab.plies[i].pv = make([]M, 0, maxPly)
+		ab.plies[i].quiets = make([]M, 0, 64)
 	}
 	return ab
 }
@@ -588,12 +590,15 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 		lateQuiets = ab.params.LMPBase + ab.params.LMPScale*depth*depth/100
 	}
 	quiets := 0
+	ps.quiets = ps.quiets[:0]
 	alphaIn := alpha
 	best, bestMove := -Infinity, zero
 	for i := range moves {
 		m := ab.pickNext(ps, i)
 		order := ps.scores[i]
-		quietMove := order >= 0 && order < orderKiller && m != ttMove
+		// History scores stay within ±orderKiller/2 (noteCutoff), above
+		// the losing captures' scores and below the killers'.
+		quietMove := order > orderBadCapture/2 && order < orderKiller && m != ttMove
 		if quietMove {
 			if lateQuiets >= 0 && quiets >= lateQuiets && best > -Infinity && !IsWin(best) {
 				continue
@@ -636,6 +641,9 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 		ab.unmake(s)
 		if ab.stopped {
 			return 0
+		}
+		if quietMove && score < beta {
+			ps.quiets = append(ps.quiets, m)
 		}
 		if score > best {
 			best, bestMove = score, m
@@ -744,13 +752,25 @@ func (ab *AlphaBeta[M, S]) noteCutoff(s S, ps *plyState[M], m M, depth int, choi
 	if !ab.opts.NoKillers && m != ps.killers[0] {
 		ps.killers[1], ps.killers[0] = ps.killers[0], m
 	}
-	if !ab.opts.NoHistory {
-		h := &ab.history[s.MoveKey(m)]
-		*h += int32(depth * depth)
-		if *h > orderKiller/2 {
-			for i := range ab.history {
-				ab.history[i] /= 2
+	if ab.opts.NoHistory {
+		return
+	}
+	bonus := int32(depth * depth)
+	h := &ab.history[s.MoveKey(m)]
+	*h += bonus
+	over := *h > orderKiller/2
+	if ab.tech.Has(HistoryMalus) {
+		for _, q := range ps.quiets {
+			if q != m {
+				h := &ab.history[s.MoveKey(q)]
+				*h -= bonus
+				over = over || *h < -orderKiller/2
 			}
+		}
+	}
+	if over {
+		for i := range ab.history {
+			ab.history[i] /= 2
 		}
 	}
 }

@@ -58,6 +58,11 @@ const (
 	// lmp_scale/100·depth² quiet moves have been searched there, in games
 	// that implement Quiescent.
 	LateMovePruning
+	// HistoryMalus lowers the history of the quiet moves searched before
+	// the quiet move that cuts a node off, by as much as the cutting move's
+	// rises (depth²), so that moves that keep failing sink in the
+	// ordering.
+	HistoryMalus
 
 	// None is the set of no technique: plain alpha-beta with the table,
 	// killers and history. (Its bit only marks the set as given, so that
@@ -66,15 +71,15 @@ const (
 
 	// AllTechniques is every technique.
 	AllTechniques = PVS | Aspiration | NullMove | LMR | CheckExtension | SEE | Delta |
-		ReverseFutility | Futility | MateDistance | LateMovePruning
+		ReverseFutility | Futility | MateDistance | LateMovePruning | HistoryMalus
 
 	// DefaultTechniques are the techniques a search uses when its options
 	// name none: those that won their SPRT (docs/search.md).
-	DefaultTechniques = AllTechniques &^ LateMovePruning
+	DefaultTechniques = AllTechniques &^ (LateMovePruning | HistoryMalus)
 )
 
 // techniqueNames names the techniques in bit order, for flags and logs.
-var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp"}
+var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp", "malus"}
 
 // String lists the techniques of t by name ("pvs,null,lmr"), "none" for
 // none.
@@ -95,7 +100,8 @@ func (t Technique) String() string {
 func (t Technique) Has(u Technique) bool { return t&u == u }
 
 // ParseTechniques reads a technique set: a comma-separated list of names
-// (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp, lmp) and
+// (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp, lmp,
+// malus) and
 // the words all, none and default, each name optionally prefixed with +
 // (add it) or - (remove it). A list that starts with + or - changes base;
 // one that starts with a name or a word starts from nothing.

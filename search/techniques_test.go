@@ -22,7 +22,7 @@ func TestParseTechniques(t *testing.T) {
 		{"-lmr,-null", AllTechniques, AllTechniques &^ (LMR | NullMove)},
 		{"+lmr", None, LMR},
 		{"pvs, LMR", DefaultTechniques, PVS | LMR},
-		{"-pvs,-aspiration,-null,-lmr,-check,-see,-delta,-rfp,-futility,-mdp,-lmp", AllTechniques, None},
+		{"-pvs,-aspiration,-null,-lmr,-check,-see,-delta,-rfp,-futility,-mdp,-lmp,-malus", AllTechniques, None},
 		{"none,+mdp", AllTechniques, MateDistance},
 	} {
 		got, err := ParseTechniques(c.in, c.base)
