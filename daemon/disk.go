@@ -3,8 +3,10 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
+	"evolved/positions"
 	"evolved/storage"
 )
 
@@ -57,7 +59,8 @@ func (d *Daemon) waitForDisk(ctx context.Context, game string) error {
 }
 
 // checkBackupSpace refuses a backup that would leave less than
-// jobs.min_free_mb free: a copy needs about the database's size.
+// jobs.min_free_mb free: a copy needs about the database's size, and at
+// most the position stores' (their unchanged segments are linked).
 func (d *Daemon) checkBackupSpace(ctx context.Context) error {
 	minFree := int64(d.config().Jobs.MinFreeMB) << 20
 	if minFree == 0 {
@@ -66,6 +69,9 @@ func (d *Daemon) checkBackupSpace(ctx context.Context) error {
 	size, err := d.db.Size(ctx)
 	if err != nil {
 		return err
+	}
+	for _, game := range d.config().Games {
+		size.Bytes += dirBytes(positions.DirBeside(d.db.Path(), game))
 	}
 	free, err := d.freeDisk()
 	if err != nil {
@@ -76,4 +82,19 @@ func (d *Daemon) checkBackupSpace(ctx context.Context) error {
 			storage.FormatBytes(size.Bytes), storage.FormatBytes(free-size.Bytes), minFree>>20)
 	}
 	return nil
+}
+
+// dirBytes returns the bytes of the files in dir (0 when there is none).
+func dirBytes(dir string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
 }

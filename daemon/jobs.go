@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"evolved/positions"
 	"evolved/storage"
 )
 
@@ -93,7 +96,9 @@ func (j JobsConfig) BackupGlob(dbPath string) string {
 	return filepath.Join(j.BackupPath(dbPath), base+"-*.db")
 }
 
-// backup writes a copy of the database into dir and keeps the newest keep copies.
+// backup writes a copy of the database into dir, then of each position
+// store beside it (backupPositions), and keeps the newest keep copies of
+// each.
 func (d *Daemon) backup(ctx context.Context, dir string, keep int) (string, error) {
 	if err := d.checkBackupSpace(ctx); err != nil {
 		return "", err
@@ -102,24 +107,78 @@ func (d *Daemon) backup(ctx context.Context, dir string, keep int) (string, erro
 		return "", fmt.Errorf("backup: %w", err)
 	}
 	base := strings.TrimSuffix(filepath.Base(d.db.Path()), filepath.Ext(d.db.Path()))
-	name := filepath.Join(dir, base+"-"+time.Now().UTC().Format("20060102T150405Z")+".db")
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	name := filepath.Join(dir, base+"-"+stamp+".db")
 	if err := d.db.Backup(ctx, name); err != nil {
 		return "", err
 	}
-	old, err := filepath.Glob(filepath.Join(dir, filepath.Base(d.config().Jobs.BackupGlob(d.db.Path()))))
+	stores, err := d.backupPositions(ctx, filepath.Join(dir, base+"-"+stamp+".positions"), filepath.Join(dir, base+"-*.positions"))
+	if err != nil {
+		return "", err
+	}
+	removed, err := keepNewest(filepath.Join(dir, filepath.Base(d.config().Jobs.BackupGlob(d.db.Path()))), keep)
+	if err != nil {
+		return "", err
+	}
+	if _, err := keepNewest(filepath.Join(dir, base+"-*.positions"), keep); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("wrote %s%s, removed %d old copies", name, stores, removed), nil
+}
+
+// backupPositions copies each game's position store, after the database
+// (a store commits before the database, so the copy is at or after the
+// database copy's generation, and the daemon rewinds it on resuming from
+// the two), into to/<game>, linking the segments the newest earlier copy
+// (glob's) holds unchanged (positions.Backup). It returns what it copied,
+// for the job's log line.
+func (d *Daemon) backupPositions(ctx context.Context, to, glob string) (string, error) {
+	earlier, err := filepath.Glob(glob)
 	if err != nil {
 		return "", fmt.Errorf("backup: %w", err)
 	}
-	slices.Sort(old) // the timestamps sort chronologically
+	slices.Sort(earlier) // the timestamps sort chronologically
+	var parts []string
+	for _, game := range d.config().Games {
+		dir := positions.DirBeside(d.db.Path(), game)
+		if _, err := os.Stat(filepath.Join(dir, "manifest.json")); errors.Is(err, fs.ErrNotExist) {
+			continue // the run keeps no positions
+		}
+		prev := ""
+		if n := len(earlier); n > 0 {
+			prev = filepath.Join(earlier[n-1], game)
+		}
+		rep, err := positions.Backup(ctx, dir, filepath.Join(to, game), prev)
+		if err != nil {
+			return "", fmt.Errorf("backup: %w", err)
+		}
+		parts = append(parts, fmt.Sprintf(" and %s's %d positions of generation %d (%d segments copied, %s; %d linked)",
+			game, rep.Records, rep.Generation, rep.Copied, storage.FormatBytes(rep.CopiedBytes), rep.Linked))
+	}
+	if len(parts) == 0 {
+		return "", nil
+	}
+	return " to " + to + strings.Join(parts, ""), nil
+}
+
+// keepNewest removes the oldest of the files or directories glob matches
+// (their names end in sortable timestamps) until keep are left, and
+// returns how many it removed.
+func keepNewest(glob string, keep int) (int, error) {
+	old, err := filepath.Glob(glob)
+	if err != nil {
+		return 0, fmt.Errorf("backup: %w", err)
+	}
+	slices.Sort(old)
 	removed := 0
 	for len(old) > keep {
-		if err := os.Remove(old[0]); err != nil {
-			return "", fmt.Errorf("backup: retention: %w", err)
+		if err := os.RemoveAll(old[0]); err != nil {
+			return removed, fmt.Errorf("backup: retention: %w", err)
 		}
 		old = old[1:]
 		removed++
 	}
-	return fmt.Sprintf("wrote %s, removed %d old copies", name, removed), nil
+	return removed, nil
 }
 
 // baselineJob plays the latest champion of each population against the

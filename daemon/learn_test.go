@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func storeFiles(t *testing.T, db string) map[string][]byte {
 	}
 	out := map[string][]byte{}
 	for _, e := range entries {
-		if e.Name() == "lock" {
+		if e.Name() == "lock" || e.Name() == "backup.json" { // a restored backup's segment sums
 			continue
 		}
 		if out[e.Name()], err = os.ReadFile(filepath.Join(dir, e.Name())); err != nil {
@@ -94,7 +95,9 @@ func TestLearningRunResumes(t *testing.T) {
 		t.Fatalf("no training at generation 1 in the log:\n%s", log.Bytes())
 	}
 	runDaemon(t, ctx, learningChess(t, resumed, 2)).Close()
+	restored := restoreBackup(t, resumed, filepath.Join(dir, "c.db"))
 	runDaemon(t, ctx, learningChess(t, resumed, 3)).Close()
+	runDaemon(t, ctx, learningChess(t, restored, 3)).Close()
 
 	store, err := positions.Open(ctx, positions.DirBeside(straight, "chess"), positions.Options{Game: "chess", ReadOnly: true})
 	if err != nil {
@@ -104,13 +107,16 @@ func TestLearningRunResumes(t *testing.T) {
 	if store.Committed() != 2 || store.CommittedRecords() < 3*3*10 {
 		t.Fatalf("the store holds generation %d and %d positions: want generation 2 and 10 a game at least", store.Committed(), store.CommittedRecords())
 	}
-	a, b := storeFiles(t, straight), storeFiles(t, resumed)
-	if len(a) != len(b) {
-		t.Fatalf("the stores hold %d and %d files", len(a), len(b))
-	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Fatalf("%s differs between the uninterrupted and the resumed run", name)
+	a := storeFiles(t, straight)
+	for _, other := range []string{resumed, restored} {
+		b := storeFiles(t, other)
+		if len(a) != len(b) {
+			t.Fatalf("the stores hold %d and %d files", len(a), len(b))
+		}
+		for name, data := range a {
+			if !bytes.Equal(data, b[name]) {
+				t.Fatalf("%s differs between the uninterrupted run and %s", name, other)
+			}
 		}
 	}
 	da, db := newDaemonWith(t, learningChess(t, straight, 3)), newDaemonWith(t, learningChess(t, resumed, 3))
@@ -141,6 +147,52 @@ func TestLearningRunResumes(t *testing.T) {
 		if !na.Equal(nb) {
 			t.Fatalf("generation %d: the champions differ", g)
 		}
+	}
+}
+
+// restoreBackup backs up the run of db with the daemon's backup job, then
+// restores the copy as a user would (the database and its positions
+// directory, renamed to) and returns to.
+func restoreBackup(t *testing.T, db, to string) string {
+	t.Helper()
+	d := newDaemonWith(t, learningChess(t, db, 2))
+	backups := filepath.Join(filepath.Dir(to), "backups")
+	msg, err := d.backup(context.Background(), backups, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`and chess's \d+ positions of generation 1 \(\d+ segments copied`).MatchString(msg) {
+		t.Fatalf("the backup job says %q", msg)
+	}
+	d.Close()
+	copies, _ := filepath.Glob(filepath.Join(backups, "b-*"))
+	if len(copies) != 2 {
+		t.Fatalf("backups %v, want a database and its positions", copies)
+	}
+	copyTree(t, copies[0], to)
+	copyTree(t, copies[1], strings.TrimSuffix(to, ".db")+".positions")
+	return to
+}
+
+// copyTree copies the file or directory tree from to to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		if e.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
