@@ -119,7 +119,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nrounds = -1\n":                                                    "chess.rounds = -1: want 1 to 10",
 		"[xiangqi]\nrounds = 11\n":                                                  "xiangqi.rounds = 11: want 1 to 10",
 		"[draughts]\nformat = \"blondie\"\nrounds = 2\n":                            "draughts.rounds = 2: the blondie format plays no rounds",
-		"[chess]\nsearch = \"foo\"\n":                                               `chess.search = "foo": want "" (alpha-beta) or "ept:N"`,
+		"[chess]\nsearch = \"foo\"\n":                                               `chess.search = "foo": want "" (alpha-beta), "#LIST"`,
 		"[xiangqi]\nsearch = \"ept:0\"\n":                                           `xiangqi.search = "ept:0"`,
 		"[draughts]\nsearch = \"ept:50\"\nnodes = 1000\n":                           "draughts.nodes = 1000: is alpha-beta's budget",
 		"[draughts]\npreset = \"es\"\nfitness_memory = false\ndistill_every = 20\n": `draughts.distill_every = 20: not with preset "es"`,
