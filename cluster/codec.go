@@ -411,25 +411,20 @@ func (r *decoder) varint(field string) int64 {
 }
 
 // int reads a varint that must fit an int.
-func (r *decoder) int(field string) int {
-	at := r.off
-	v := r.varint(field)
-	if int64(int(v)) != v {
-		r.fail(field, at, "%d does not fit an int", v)
-		return 0
-	}
-	return int(v)
-}
+func (r *decoder) int(field string) int { return signed[int](r, field) }
 
 // int32 reads a varint that must fit an int32.
-func (r *decoder) int32(field string) int32 {
+func (r *decoder) int32(field string) int32 { return signed[int32](r, field) }
+
+// signed reads a varint that must fit a T.
+func signed[T int | int32](r *decoder, field string) T {
 	at := r.off
 	v := r.varint(field)
-	if int64(int32(v)) != v {
-		r.fail(field, at, "%d does not fit an int32", v)
+	if int64(T(v)) != v {
+		r.fail(field, at, "%d does not fit an %T", v, T(0))
 		return 0
 	}
-	return int32(v)
+	return T(v)
 }
 
 // version reads the envelope's version, which must fit an int32.

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"evolved/game/chess"
 	"evolved/games"
 	"evolved/nnet"
@@ -88,12 +86,8 @@ func TestDataThroughWorkersIsLocal(t *testing.T) {
 	d := newDataCase(t)
 	want := d.local(t)
 	for _, workers := range []int{1, 2} {
-		_, nc := testServer(t)
 		log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-		c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, nc := testCoordinator(t, log)
 		startWorkers(t, nc, workers, log)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		last := 0
@@ -134,13 +128,9 @@ func TestLyingDataWorkerIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, nc := testServer(t)
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, nc := testCoordinator(t, log)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	type outcome struct {
@@ -164,26 +154,14 @@ func TestLyingDataWorkerIsRefused(t *testing.T) {
 		{"version 4", fmt.Sprintf("the result speaks version %d", ProtocolVersion-1), func(r *Result) { r.Version, r.Scores = ProtocolVersion-1, nil }},
 	}
 	for _, f := range forgeries {
-		m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var job Job
-		if err := job.UnmarshalBinary(m.Data()); err != nil {
-			t.Fatal(err)
-		}
+		m, job, nets := liarJob(t, ctx, js, cons)
 		if job.Kind != DataJob || job.Genomes[0] != job.Genomes[1] || job.Reply != dataSubject("chess", 13, 9) {
 			t.Fatalf("job %s: kind %q, genomes %q, reply %s; want a data job of one net", job.ID, job.Kind, job.Genomes, job.Reply)
-		}
-		honest := &Worker{Name: "liar", Log: log}
-		nets, err := honest.nets(ctx, &job, newNetCache(mustStore(t, js), 8))
-		if err != nil {
-			t.Fatal(err)
 		}
 		if f.forge == nil {
 			nets = [2]*nnet.Net{other, other}
 		}
-		res, err := playJob(ctx, &job, nets, nil)
+		res, err := playJob(ctx, job, nets, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

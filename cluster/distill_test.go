@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"evolved/distill"
 	"evolved/games"
@@ -264,27 +263,15 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 		{"an older version", func(_ *Job, r *Result) { r.Version = ProtocolVersion - 1 }},
 	}
 	for _, f := range forgeries {
-		m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var job Job
-		if err := job.UnmarshalBinary(m.Data()); err != nil {
-			t.Fatal(err)
-		}
+		m, job, net := liarJob(t, ctx, js, cons)
 		if job.Kind != SearchJob || len(job.Positions) == 0 || len(job.Positions) > SearchBatch {
 			t.Fatalf("job %s: kind %q, %d positions; want a search job of at most %d", job.ID, job.Kind, len(job.Positions), SearchBatch)
 		}
-		honest := &Worker{Name: "liar", Log: log}
-		net, err := honest.nets(ctx, &job, newNetCache(mustStore(t, js), 8))
+		res, err := searchJob(ctx, job, net[0], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := searchJob(ctx, &job, net[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.forge(&job, res)
+		f.forge(job, res)
 		res.Worker = "liar"
 		publishResult(t, ctx, js, job.Reply, res)
 		m.Ack()
