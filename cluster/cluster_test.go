@@ -45,6 +45,39 @@ func testServer(t testing.TB) (*Server, *nats.Conn) {
 	return s, nc
 }
 
+// testCoordinator starts an embedded server (testServer) and a
+// coordinator on it that logs to log, and returns both.
+func testCoordinator(t *testing.T, log *slog.Logger) (*Coordinator, *nats.Conn) {
+	t.Helper()
+	_, nc := testServer(t)
+	c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, nc
+}
+
+// liarJob takes the next job from the workers' consumer as a worker
+// would, and fetches its nets (of a search job, the first), for a test
+// that answers it by hand.
+func liarJob(t *testing.T, ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer) (jetstream.Msg, *Job, [2]*nnet.Net) {
+	t.Helper()
+	m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job Job
+	if err := job.UnmarshalBinary(m.Data()); err != nil {
+		t.Fatal(err)
+	}
+	liar := &Worker{Name: "liar"}
+	nets, err := liar.nets(ctx, &job, newNetCache(mustStore(t, js), 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, &job, nets
+}
+
 // testGeneration returns a draughts generation of four random nets in a
 // round robin (12 games), and the same games played locally.
 func testGeneration(t *testing.T) (Generation[draughts.Move, *draughts.Game], []tournament.GameResult[draughts.Move]) {
@@ -123,12 +156,8 @@ func startWorkers(t *testing.T, nc *nats.Conn, n int, log *slog.Logger) (stop fu
 // by three workers is the generation played locally, move for move.
 func TestWorkersPlayTheLocalGames(t *testing.T) {
 	for _, workers := range []int{1, 3} {
-		_, nc := testServer(t)
 		log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-		c, err := NewCoordinator(context.Background(), nc, Limits{}, log)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, nc := testCoordinator(t, log)
 		startWorkers(t, nc, workers, log)
 		g, want := testGeneration(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -175,23 +204,11 @@ func TestLyingWorkerIsRefused(t *testing.T) {
 		nil,                               // the game of other players: legal, but not the job's
 	}
 	for i, forge := range forgeries {
-		m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var job Job
-		if err := job.UnmarshalBinary(m.Data()); err != nil {
-			t.Fatal(err)
-		}
-		honest := &Worker{Name: "liar", Log: log}
-		nets, err := honest.nets(ctx, &job, newNetCache(mustStore(t, js), 8))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, job, nets := liarJob(t, ctx, js, cons)
 		if forge == nil {
 			nets[0], nets[1] = nets[1], nets[0]
 		}
-		res, err := playJob(ctx, &job, nets, nil)
+		res, err := playJob(ctx, job, nets, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,18 +22,19 @@ import (
 // strings. A decoder that meets another version reads the envelope only,
 // so that the job or result is refused by its version, naming it, and
 // routed by its ID and attempt; a message that starts with '{' is read as
-// version 3's JSON as far as those fields. Version 4's bodies, field by
-// field in this order:
+// version 3's JSON as far as those fields. Version 5's bodies, field by
+// field in this order (version 4's result had no Scores):
 //
 //	job:    Kind Game Setup RunSeed Generation Index First Second OpeningIndex
 //	        Genomes[0] Genomes[1] Positions Nodes Genome Reply
-//	result: Start Moves Opening Result Reason Values Error
+//	result: Start Moves Opening Result Reason Values Scores Error
 //
 // A string or bytes (Kind, Game, Setup, the FENs, ...) is a uvarint length
 // and the bytes; unsigned integers (RunSeed, the move codes, counts) are
-// uvarints, signed ones (Generation, Index, Nodes, Opening, ...) varints;
-// Result and Reason a byte each; a genome hash 0 (none) or 32 and its 32
-// bytes; Positions, Moves and Values a count and the elements; a value a
+// uvarints, signed ones (Generation, Index, Nodes, Opening, the scores,
+// ...) varints (zigzag); Result and Reason a byte each; a genome hash 0
+// (none) or 32 and its 32 bytes; Positions, Moves, Values and Scores a
+// count and the elements; a value a
 // whole number of hundredths (the searches' pawns, most values) or its
 // IEEE 754 bits (appendValue), so that it arrives to the bit. The setup stays games.Setup's JSON, some 50
 // bytes, which workers decode refusing unknown fields.
@@ -58,7 +59,7 @@ func (j *Job) MarshalBinary() ([]byte, error) {
 }
 
 // AppendBinary appends the job's binary form to b: the envelope of
-// j.Version, then version 4's body whatever j.Version says. It refuses a
+// j.Version, then version 5's body whatever j.Version says. It refuses a
 // negative version and genome hashes that are neither empty nor
 // GenomeHash's 64 lowercase hex digits.
 func (j *Job) AppendBinary(b []byte) ([]byte, error) {
@@ -107,9 +108,12 @@ func (j *Job) UnmarshalBinary(data []byte) error {
 	if r.err != nil || j.Version != ProtocolVersion {
 		return r.err
 	}
-	if kind := r.bytes("Kind"); string(kind) == SearchJob {
-		j.Kind = SearchJob // no copy for the one kind but games'
-	} else {
+	switch kind := r.bytes("Kind"); string(kind) { // no copy for the kinds this build knows
+	case SearchJob:
+		j.Kind = SearchJob
+	case DataJob:
+		j.Kind = DataJob
+	default:
 		j.Kind = string(kind)
 	}
 	j.Game = r.string("Game")
@@ -139,11 +143,11 @@ func (j *Job) UnmarshalBinary(data []byte) error {
 
 // MarshalBinary returns the result's binary form (see AppendBinary).
 func (res *Result) MarshalBinary() ([]byte, error) {
-	return res.AppendBinary(make([]byte, 0, 64+len(res.ID)+len(res.Worker)+len(res.Start)+5*len(res.Moves)+8*len(res.Values)+len(res.Error)))
+	return res.AppendBinary(make([]byte, 0, 64+len(res.ID)+len(res.Worker)+len(res.Start)+5*len(res.Moves)+8*len(res.Values)+3*len(res.Scores)+len(res.Error)))
 }
 
 // AppendBinary appends the result's binary form to b: the envelope of
-// res.Version, then version 4's body whatever res.Version says. It
+// res.Version, then version 5's body whatever res.Version says. It
 // refuses a negative version.
 func (res *Result) AppendBinary(b []byte) ([]byte, error) {
 	b, err := appendEnvelope(b, resultMagic, envelope{Version: res.Version, ID: res.ID, Attempt: res.Attempt, Worker: res.Worker})
@@ -160,6 +164,10 @@ func (res *Result) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(res.Values)))
 	for _, v := range res.Values {
 		b = appendValue(b, v)
+	}
+	b = binary.AppendUvarint(b, uint64(len(res.Scores)))
+	for _, v := range res.Scores {
+		b = binary.AppendVarint(b, int64(v))
 	}
 	return appendString(b, res.Error), nil
 }
@@ -198,6 +206,12 @@ func (res *Result) UnmarshalBinary(data []byte) error {
 		res.Values = make([]float64, n)
 		for i := range res.Values {
 			res.Values[i] = r.value("Values")
+		}
+	}
+	if n := r.count("Scores", 1); n > 0 {
+		res.Scores = make([]int32, n)
+		for i := range res.Scores {
+			res.Scores[i] = r.int32("Scores")
 		}
 	}
 	res.Error = r.string("Error")
@@ -397,14 +411,20 @@ func (r *decoder) varint(field string) int64 {
 }
 
 // int reads a varint that must fit an int.
-func (r *decoder) int(field string) int {
+func (r *decoder) int(field string) int { return signed[int](r, field) }
+
+// int32 reads a varint that must fit an int32.
+func (r *decoder) int32(field string) int32 { return signed[int32](r, field) }
+
+// signed reads a varint that must fit a T.
+func signed[T int | int32](r *decoder, field string) T {
 	at := r.off
 	v := r.varint(field)
-	if int64(int(v)) != v {
-		r.fail(field, at, "%d does not fit an int", v)
+	if int64(T(v)) != v {
+		r.fail(field, at, "%d does not fit an %T", v, T(0))
 		return 0
 	}
-	return int(v)
+	return T(v)
 }
 
 // version reads the envelope's version, which must fit an int32.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -29,8 +30,9 @@ type wireSample struct {
 // wireSamples returns real messages: a game of the default draughts
 // experiment's shape (Blondie24 nets, depth 4) as Play makes its job and
 // playJob its result, a search job of SearchBatch chess positions as
-// Search makes it (1,500 nodes) and searchJob's values, and a worker's
-// error.
+// Search makes it (1,500 nodes) and searchJob's values, a chess data
+// game's job as PlayData makes it (2,000 nodes) and playJob's result with
+// its scores, and a worker's error.
 func wireSamples(tb testing.TB) []wireSample {
 	tb.Helper()
 	ctx := context.Background()
@@ -84,6 +86,20 @@ func wireSamples(tb testing.TB) []wireSample {
 		tb.Fatal(err)
 	}
 	values.Worker = "worker-host-2"
+	// A data game of the chess net, as the learning's data games are
+	// played by default (population.DefaultLearnNodes, Bind's defaults).
+	dataSetup, err := json.Marshal(games.Setup{Depth: 64, Nodes: 2000})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	data := Job{Version: ProtocolVersion, Kind: DataJob, Game: "chess", Setup: dataSetup, RunSeed: 8041, Generation: 316, Index: 7,
+		OpeningIndex: 7, Genomes: [2]string{hash, hash}, Reply: dataSubject("chess", 8041, 316)}
+	data.ID = dataJobID(data.Game, data.RunSeed, data.Generation, data.Index) + "/" + data.digest()
+	dataGame, err := playJob(ctx, &data, [2]*nnet.Net{chessNets[0], chessNets[0]}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dataGame.Worker = "worker-host-4"
 	failed := &Result{Version: ProtocolVersion, ID: gameJob.ID, Attempt: 2, Worker: "worker-host-3",
 		Error: "job " + gameJob.ID + ": player 1: the net has 33 inputs, want 32"}
 	return []wireSample{
@@ -91,6 +107,8 @@ func wireSamples(tb testing.TB) []wireSample {
 		{name: "game result", result: played},
 		{name: "search job", job: &searches},
 		{name: "search result", result: values},
+		{name: "data job", job: &data},
+		{name: "data result", result: dataGame},
 		{name: "error result", result: failed},
 	}
 }
@@ -152,7 +170,11 @@ func TestWireRoundTrip(t *testing.T) {
 		if len(data) >= len(js) {
 			t.Errorf("%s: %d bytes, JSON %d", s.name, len(data), len(js))
 		}
-		t.Logf("%s: %d bytes, %d in JSON", s.name, len(data), len(js))
+		plies := ""
+		if s.result != nil && len(s.result.Moves) > 0 {
+			plies = fmt.Sprintf(" (%d plies, %d scores)", len(s.result.Moves), len(s.result.Scores))
+		}
+		t.Logf("%s: %d bytes, %d in JSON%s", s.name, len(data), len(js), plies)
 	}
 }
 
@@ -163,7 +185,7 @@ func TestWireFormat(t *testing.T) {
 	hash := strings.Repeat("0f", 32)
 	job := Job{Version: ProtocolVersion, ID: "d/1", Attempt: 1, Game: "draughts", Setup: []byte(`{"Depth":4}`),
 		RunSeed: 300, Generation: 2, Index: -1, First: 3, Second: 4, OpeningIndex: 5, Genomes: [2]string{hash, ""}, Reply: "r"}
-	want := "454a" + "04" + "03642f31" + "02" + // 'E' 'J', version 4, "d/1", attempt 1 (zigzag 2)
+	want := "454a" + "05" + "03642f31" + "02" + // 'E' 'J', version 5, "d/1", attempt 1 (zigzag 2)
 		"00" + "08" + hex.EncodeToString([]byte("draughts")) + "0b" + hex.EncodeToString([]byte(`{"Depth":4}`)) + // kind "", game, setup
 		"ac02" + "04" + "01" + "06" + "08" + "0a" + // seed 300, generation 2, index -1, first 3, second 4, opening 5
 		"20" + strings.Repeat("0f", 32) + "00" + // genomes
@@ -173,11 +195,13 @@ func TestWireFormat(t *testing.T) {
 		t.Errorf("job: %s, %v\nwant %s", got, err, want)
 	}
 	res := Result{Version: ProtocolVersion, ID: "d/1", Attempt: 1, Worker: "w", Start: "S", Moves: []uint64{1, 300},
-		Opening: 2, Result: game.SecondWins, Reason: game.MoveLimit, Values: []float64{-2.22, math.Copysign(0, -1)}, Error: "e"}
-	want = "4552" + "04" + "03642f31" + "02" + "0177" + // 'E' 'R', version 4, "d/1", attempt 1, worker "w"
+		Opening: 2, Result: game.SecondWins, Reason: game.MoveLimit, Values: []float64{-2.22, math.Copysign(0, -1)},
+		Scores: []int32{-3, 200, math.MinInt32}, Error: "e"}
+	want = "4552" + "05" + "03642f31" + "02" + "0177" + // 'E' 'R', version 5, "d/1", attempt 1, worker "w"
 		"0153" + "02" + "01" + "ac02" + "04" + // start "S", two moves, 1 and 300, opening 2
 		hex.EncodeToString([]byte{byte(game.SecondWins), byte(game.MoveLimit)}) +
 		"02" + "f606" + "01" + "0000000000000080" + // two values: -222 hundredths (zigzag 443, doubled), -0 in its bits
+		"03" + "05" + "9003" + "ffffffff0f" + // three scores, zigzag: -3, 200, -2^31
 		"0165" // error "e"
 	data, err = res.MarshalBinary()
 	if got := hex.EncodeToString(data); err != nil || got != want {
@@ -192,12 +216,12 @@ func TestWireFormat(t *testing.T) {
 func TestWireRefuses(t *testing.T) {
 	// head is a game job's encoding up to its genomes, here, as the
 	// tests change them.
-	head := []byte("EJ\x04\x01x\x00\x00\x08draughts\x00\x00\x00\x00\x00\x00\x00")
+	head := []byte("EJ\x05\x01x\x00\x00\x08draughts\x00\x00\x00\x00\x00\x00\x00")
 	withHash := append(bytes.Clone(head), 31)
 	withHash = append(withHash, make([]byte, 31)...)
 	lying := append(bytes.Clone(head), 0, 0)
 	lying = binary.AppendUvarint(lying, 1<<40) // positions
-	values := []byte("ER\x04\x01x\x00\x01w\x00\x00\x00\x00\x00")
+	values := []byte("ER\x05\x01x\x00\x01w\x00\x00\x00\x00\x00")
 	values = binary.AppendUvarint(values, 3) // three values in 2 bytes
 	values = append(values, 1, 0)
 	valid, err := (&Job{Version: ProtocolVersion, ID: "x", Reply: "r"}).MarshalBinary()
@@ -214,18 +238,20 @@ func TestWireRefuses(t *testing.T) {
 		{"a result for a job", true, values, `not a job: it starts with "ER`},
 		{"a job for a result", false, valid, `not a result: it starts with "EJ`},
 		{"text", false, []byte("hello"), `not a result: it starts with "hello"`},
-		{"oversized", true, append([]byte("EJ\x04"), make([]byte, MaxMessage)...), "a job of 1048579 bytes, more than 1048576"},
+		{"oversized", true, append([]byte("EJ\x05"), make([]byte, MaxMessage)...), "a job of 1048579 bytes, more than 1048576"},
 		{"oversized JSON", false, append([]byte("{"), make([]byte, MaxMessage)...), "a JSON result of 1048577 bytes"},
 		{"a byte after", true, append(bytes.Clone(valid), 0), "the end at byte 22: 1 bytes after the job"},
 		{"a varint of 11 bytes", true, []byte("EJ\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"), "version at byte 2: a varint over 64 bits"},
 		{"version 2^40", true, binary.AppendUvarint([]byte("EJ"), 1<<40), "version at byte 2: 1099511627776, beyond any version"},
-		{"an ID longer than the job", true, []byte("EJ\x04\x05abc"), "ID at byte 3: 5 bytes, but only 3 left"},
+		{"an ID longer than the job", true, []byte("EJ\x05\x05abc"), "ID at byte 3: 5 bytes, but only 3 left"},
 		{"a hash of 31 bytes", true, withHash, "Genomes[0] at byte 23: a hash of 31 bytes, want 32 or none"},
 		{"2^40 positions", true, lying, "Positions at byte 25: 1099511627776 elements of at least 1 bytes in the 0 bytes left"},
 		{"values short of their count", false, values, "Values at byte 13: 3 elements of at least 1 bytes in the 2 bytes left"},
-		{"a value marked 3", false, []byte("ER\x04\x01x\x00\x01w\x00\x00\x00\x00\x00\x01\x03\x00"), "Values at byte 14: a value marked 3, want an even number or 1"},
-		{"a value cut short", false, []byte("ER\x04\x01x\x00\x01w\x00\x00\x00\x00\x00\x01\x01\x00"), "Values at byte 15: 8 bytes, but only 1 left"},
-		{"JSON claiming this version", true, []byte(`{"v":4,"id":"x"}`), "job x: JSON that claims version 4, which travels in binary"},
+		{"a value marked 3", false, []byte("ER\x05\x01x\x00\x01w\x00\x00\x00\x00\x00\x01\x03\x00"), "Values at byte 14: a value marked 3, want an even number or 1"},
+		{"a value cut short", false, []byte("ER\x05\x01x\x00\x01w\x00\x00\x00\x00\x00\x01\x01\x00"), "Values at byte 15: 8 bytes, but only 1 left"},
+		{"scores short of their count", false, []byte("ER\x05\x01x\x00\x01w\x00\x00\x00\x00\x00\x00\x03\x01\x02"), "Scores at byte 14: 3 elements of at least 1 bytes in the 2 bytes left"},
+		{"a score beyond int32", false, binary.AppendVarint([]byte("ER\x05\x01x\x00\x01w\x00\x00\x00\x00\x00\x00\x01"), 1<<31), "Scores at byte 15: 2147483648 does not fit an int32"},
+		{"JSON claiming this version", true, []byte(`{"v":5,"id":"x"}`), "job x: JSON that claims version 5, which travels in binary"},
 		{"malformed JSON", false, []byte(` {"v":3,`), "a malformed JSON result: unexpected end of JSON input"},
 	} {
 		var err error
@@ -256,9 +282,10 @@ func TestWireRefuses(t *testing.T) {
 
 // TestOtherVersions checks what a build of this version makes of jobs
 // and results of others: a version 3 worker (JSON) fails on a binary job
-// at its first byte; a job or result of version 3 (JSON) or of the next
-// version (binary, whatever its body) is read as far as its envelope and
-// refused by the checks naming both versions.
+// at its first byte; a job or result of version 3 (JSON), of the last
+// version (4, binary, a result without Scores) or of the next version
+// (binary, whatever its body) is read as far as its envelope and refused
+// by the checks naming both versions.
 func TestOtherVersions(t *testing.T) {
 	samples := wireSamples(t)
 	for _, s := range samples {
@@ -285,8 +312,9 @@ func TestOtherVersions(t *testing.T) {
 		name    string
 		job     bool
 		version int
-	}{{"a job of version 3", true, 3}, {"a job of the next version", true, ProtocolVersion + 1},
-		{"a result of version 3", false, 3}, {"a result of the next version", false, ProtocolVersion + 1}} {
+	}{{"a job of version 3", true, 3}, {"a job of the last version", true, ProtocolVersion - 1}, {"a job of the next version", true, ProtocolVersion + 1},
+		{"a result of version 3", false, 3}, {"a result of the last version", false, ProtocolVersion - 1},
+		{"a result of the next version", false, ProtocolVersion + 1}} {
 		var got, want any
 		var decodeErr, checkErr error
 		var say string

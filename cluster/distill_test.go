@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"evolved/distill"
 	"evolved/games"
@@ -264,27 +263,15 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 		{"an older version", func(_ *Job, r *Result) { r.Version = ProtocolVersion - 1 }},
 	}
 	for _, f := range forgeries {
-		m, err := cons.Next(jetstream.FetchMaxWait(30 * time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var job Job
-		if err := job.UnmarshalBinary(m.Data()); err != nil {
-			t.Fatal(err)
-		}
+		m, job, net := liarJob(t, ctx, js, cons)
 		if job.Kind != SearchJob || len(job.Positions) == 0 || len(job.Positions) > SearchBatch {
 			t.Fatalf("job %s: kind %q, %d positions; want a search job of at most %d", job.ID, job.Kind, len(job.Positions), SearchBatch)
 		}
-		honest := &Worker{Name: "liar", Log: log}
-		net, err := honest.nets(ctx, &job, newNetCache(mustStore(t, js), 8))
+		res, err := searchJob(ctx, job, net[0], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := searchJob(ctx, &job, net[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.forge(&job, res)
+		f.forge(job, res)
 		res.Worker = "liar"
 		publishResult(t, ctx, js, job.Reply, res)
 		m.Ack()
@@ -324,12 +311,14 @@ func TestLyingSearchWorkerIsRefused(t *testing.T) {
 }
 
 // TestJobCheck checks what a worker refuses before it plays or searches:
-// another version, and the fields each kind of job needs.
+// another version, and the fields each kind of job needs; and that the
+// IDs and result subjects of games, data games and searches are apart.
 func TestJobCheck(t *testing.T) {
 	hash := strings.Repeat("0f", 32)
 	game := Job{Version: ProtocolVersion, ID: "chess/1/0/0/x", Game: "chess", Genomes: [2]string{hash, hash}, Reply: "r"}
 	searches := Job{Version: ProtocolVersion, Kind: SearchJob, ID: "chess/1/0/distill/0/x", Game: "chess", Positions: []string{"fen"},
 		Nodes: 10, Genome: hash, Reply: "r"}
+	data := Job{Version: ProtocolVersion, Kind: DataJob, ID: "chess/1/0/data/0/x", Game: "chess", Genomes: [2]string{hash, hash}, Reply: "r"}
 	for _, c := range []struct {
 		name   string
 		job    Job
@@ -346,6 +335,10 @@ func TestJobCheck(t *testing.T) {
 		{"searches without a budget", searches, func(j *Job) { j.Nodes = 0 }, "budget of 0"},
 		{"searches without a net", searches, func(j *Job) { j.Genome = "x" }, "genome hash"},
 		{"searches without a reply", searches, func(j *Job) { j.Reply = "" }, "reply subject"},
+		{"a data game", data, func(*Job) {}, ""},
+		{"a data game of two nets", data, func(j *Job) { j.Genomes[1] = strings.Repeat("1e", 32) }, "a data game is one net's"},
+		{"a data game without a pairing", data, func(j *Job) { j.OpeningIndex = -1 }, "pairing"},
+		{"a data game of the last version", data, func(j *Job) { j.Version = ProtocolVersion - 1 }, "speaks version"},
 		{"another kind", searches, func(j *Job) { j.Kind = "train" }, `kind "train"`},
 	} {
 		j := c.job
@@ -357,5 +350,13 @@ func TestJobCheck(t *testing.T) {
 	}
 	if a, b := searchJobID("chess", 1, 4, 0), jobID("chess", 1, 4, 0); a == b || strings.HasPrefix(a, b+"/") {
 		t.Errorf("the first search job's ID %q is not apart from the first game's %q", a, b)
+	}
+	for _, id := range []string{jobID("chess", 1, 4, 0), searchJobID("chess", 1, 4, 0)} {
+		if d := dataJobID("chess", 1, 4, 0); d == id || strings.HasPrefix(d, id+"/") || strings.HasPrefix(id, d+"/") {
+			t.Errorf("the first data game's ID %q is not apart from %q", d, id)
+		}
+	}
+	if d, g := dataSubject("chess", 1, 4), resultSubject("chess", 1, 4); d == g || d == searchSubject("chess", 1, 4) {
+		t.Errorf("the data games' results subject %q is not apart from the games' and the searches'", d)
 	}
 }

@@ -1,6 +1,6 @@
-// Package cluster plays a generation's tournament, and runs its
-// distillation's searches, on worker processes through NATS JetStream, so
-// that a run can use the cores of more than one machine.
+// Package cluster plays a generation's tournament and its data games, and
+// runs its distillation's searches, on worker processes through NATS
+// JetStream, so that a run can use the cores of more than one machine.
 //
 // The coordinator (the daemon) stores every net of the generation once,
 // by the SHA-256 of its binary form, in the object store GenomeBucket,
@@ -32,6 +32,15 @@
 // resumes after a crash counts the games already played and plays none
 // twice.
 //
+// A learning run's data games go the same way (PlayData): jobs of kind
+// DataJob, one a game, with the champion's hash for both sides; a worker
+// plays the game with games.Binding.PlayDataGame and returns its moves
+// and its searches' scores (Result.Scores). The coordinator checks the
+// game by the rules in the data arena and the count of scores, replays
+// about one in Replay and refuses a result whose moves, outcome or scores
+// differ, and makes the records with games.Binding.DataRecords: the
+// records local data games give, by construction.
+//
 // A distillation's searches go the same way (Search): jobs of kind
 // SearchJob, each SearchBatch positions of the generation's games as FENs,
 // the champion's hash and the node budget; a worker searches them with the
@@ -40,8 +49,9 @@
 // only in this protocol version, with one finite value a position, and
 // once it has searched one position of the job again itself, drawn by a
 // hash the workers cannot compute, and found the same value to the bit.
-// Games and searches share one loop (collect): delivery, refusals,
-// stragglers, resumption and recreated streams work the same for both.
+// Games, data games and searches share one loop (collect): delivery,
+// refusals, stragglers, resumption and recreated streams work the same
+// for all three.
 //
 // Jobs and results travel in a binary form (Job.MarshalBinary,
 // Result.MarshalBinary) whose first bytes every version keeps: the

@@ -22,11 +22,13 @@ type MoveCode interface {
 	~uint32 | ~uint64
 }
 
-// playJob plays a job with the nets of its two players, with the same
-// code as a local tournament: the game bound with the job's setup,
-// and tournament.Arena.PlayScheduled. players, if not nil, keeps the
-// players it makes for later jobs of the same goroutine, as a local
-// tournament's worker keeps its players from game to game.
+// playJob plays a job, a game or a data game (DataJob), with the nets of
+// its two players, with the same code as a local tournament or local data
+// games: the game bound with the job's setup, and
+// tournament.Arena.PlayScheduled or games.Binding.PlayDataGame. players,
+// if not nil, keeps the players it makes for later jobs of the same
+// goroutine, as a local tournament's worker keeps its players from game
+// to game.
 func playJob(ctx context.Context, job *Job, nets [2]*nnet.Net, players *playerCache) (*Result, error) {
 	var setup games.Setup
 	if err := strictJSON(job.Setup, &setup); err != nil {
@@ -65,8 +67,12 @@ func strictJSON(data []byte, v any) error {
 	return nil
 }
 
-// playWith plays job with sp's players for nets and returns its result.
+// playWith plays job with sp's players for nets and returns its result:
+// a data game's (DataJob) with its searches' scores.
 func playWith[M MoveCode, S search.Game[M]](ctx context.Context, sp games.Binding[M, S], job *Job, nets [2]*nnet.Net, cache *playerCache) (*Result, error) {
+	if job.Kind == DataJob && sp.Kind.Pack == nil {
+		return nil, fmt.Errorf("job %s: %s positions are not stored: no data games", job.ID, sp.Kind.Name)
+	}
 	var players [2]search.Player[M, S]
 	for i, n := range nets {
 		// A game with the same net on both sides needs two players.
@@ -82,12 +88,20 @@ func playWith[M MoveCode, S search.Game[M]](ctx context.Context, sp games.Bindin
 		players[i] = p()
 		cache.put(key, players[i])
 	}
-	rec, err := sp.Arena.PlayScheduled(ctx, job.GameID(), players[0], players[1], tournament.Clock{})
+	var rec tournament.Record[M]
+	var scores []int
+	var err error
+	if job.Kind == DataJob {
+		rec, scores, err = sp.PlayDataGame(ctx, job.GameID(), players)
+	} else {
+		rec, err = sp.Arena.PlayScheduled(ctx, job.GameID(), players[0], players[1], tournament.Clock{})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", job.ID, err)
 	}
 	r := &Result{Version: ProtocolVersion, ID: job.ID, Attempt: job.Attempt, Start: rec.Start,
-		Moves: make([]uint64, len(rec.Moves)), Opening: rec.Opening, Result: rec.Outcome.Result, Reason: rec.Outcome.Reason}
+		Moves: make([]uint64, len(rec.Moves)), Opening: rec.Opening, Result: rec.Outcome.Result, Reason: rec.Outcome.Reason,
+		Scores: wireScores(scores)}
 	for i, m := range rec.Moves {
 		r.Moves[i] = uint64(m)
 	}

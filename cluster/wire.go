@@ -24,13 +24,23 @@ import (
 // instead of JSON. A worker of version 3 fails to decode a job of
 // version 4 at its first byte and drops it as malformed, saying so in
 // its log; a job or result of version 3 (JSON) that reaches this build is
-// read as far as its version, and refused naming it.
-const ProtocolVersion = 4
+// read as far as its version, and refused naming it. Version 5 added the
+// data games' jobs (DataJob), which a worker of version 4 would take for
+// games, and the result's Scores, the searches' scores of a data game,
+// which its results lack.
+const ProtocolVersion = 5
 
 // SearchJob is the Kind of a job of a distillation's searches: the
 // values of Positions, each searched with the net Genome under Nodes
 // nodes. A job of Kind "" is a game.
 const SearchJob = "search"
+
+// DataJob is the Kind of a job of a data game (games.DataGames): one net
+// (both Genomes) plays itself in the data arena (games.Binding.DataArena)
+// under Setup, and the result carries the game and its searches' scores
+// (Result.Scores), from which the coordinator makes the game's position
+// records (games.Binding.DataRecords).
+const DataJob = "data"
 
 // SearchBatch is the number of positions in a search job. A job costs
 // about 0.5 ms of CPU beyond its searches (its JSON, the server's round
@@ -51,7 +61,8 @@ const (
 	JobsStream  = "EVOLVED_JOBS"
 	JobsSubject = "evolved.jobs"
 	// ResultsStream holds results, on subjects
-	// ResultsSubject.<game>.<run seed>.<generation> (games) and
+	// ResultsSubject.<game>.<run seed>.<generation> (games),
+	// ResultsSubject.<game>.<run seed>.<generation>.data (data games) and
 	// ResultsSubject.<game>.<run seed>.<generation>.distill (searches).
 	ResultsStream  = "EVOLVED_RESULTS"
 	ResultsSubject = "evolved.results"
@@ -65,16 +76,19 @@ const (
 // be taken: another protocol version, a malformed message.
 var ErrProtocol = errors.New("cluster protocol")
 
-// Job is one game of a generation's tournament to play, or with Kind
-// SearchJob a batch of a distillation's searches. It travels in its
+// Job is one game of a generation's tournament to play, with Kind DataJob
+// one of its data games, or with Kind SearchJob a batch of a
+// distillation's searches. It travels in its
 // binary form (MarshalBinary); the JSON names are version 3's, which
 // UnmarshalBinary reads the version of.
 type Job struct {
 	Version int `json:"v"`
-	// ID names the game, game/seed/generation/index/digest, or the
-	// searches, game/seed/generation/distill/batch/digest.
+	// ID names the game, game/seed/generation/index/digest, the data
+	// game, game/seed/generation/data/index/digest, or the searches,
+	// game/seed/generation/distill/batch/digest.
 	ID string `json:"id"`
-	// Kind is "" for a game, SearchJob for searches.
+	// Kind is "" for a game, DataJob for a data game, SearchJob for
+	// searches.
 	Kind string `json:"kind,omitempty"`
 	// Attempt counts the times the coordinator has published the job
 	// (from 0): a job is published again when a result was refused.
@@ -87,7 +101,8 @@ type Job struct {
 	Generation int             `json:"generation"`
 	Index      int             `json:"index"`
 	// First and Second are the pairing's slots, OpeningIndex its
-	// opening; Genomes the GenomeHash of the nets of First and Second.
+	// opening; Genomes the GenomeHash of the nets of First and Second (of
+	// a data game, the one net's twice).
 	First        int       `json:"first"`
 	Second       int       `json:"second"`
 	OpeningIndex int       `json:"opening"`
@@ -117,12 +132,14 @@ func (j *Job) check() error {
 		return fmt.Errorf("%w: job %q lacks its id or reply subject", ErrProtocol, j.ID)
 	}
 	switch j.Kind {
-	case "":
+	case "", DataJob:
 		switch {
 		case j.Index < 0 || j.First < 0 || j.Second < 0 || j.OpeningIndex < 0:
 			return fmt.Errorf("%w: job %q lacks a valid pairing", ErrProtocol, j.ID)
 		case !isHash(j.Genomes[0]) || !isHash(j.Genomes[1]):
 			return fmt.Errorf("%w: job %s: genome hashes %q, want 64 hex digits each", ErrProtocol, j.ID, j.Genomes)
+		case j.Kind == DataJob && j.Genomes[0] != j.Genomes[1]:
+			return fmt.Errorf("%w: data job %s: two nets, %s and %s; a data game is one net's", ErrProtocol, j.ID, j.Genomes[0], j.Genomes[1])
 		}
 	case SearchJob:
 		switch {
@@ -156,6 +173,9 @@ type Result struct {
 	// Values are a search job's values, one a position in the job's
 	// order (games.FENScorer's: pawns, or a draughts net's units).
 	Values []float64 `json:"values,omitempty"`
+	// Scores are a data game's searches' scores, one a move after the
+	// opening, in order (games.Binding.PlayDataGame's, clamped to int32).
+	Scores []int32 `json:"scores,omitempty"`
 	// Error, if not empty, says why the worker could not play the job.
 	Error string `json:"error,omitempty"`
 }
@@ -172,6 +192,13 @@ func searchJobID(gameName string, seed uint64, generation, batch int) string {
 	return gameName + "/" + strconv.FormatUint(seed, 10) + "/" + strconv.Itoa(generation) + "/distill/" + strconv.Itoa(batch)
 }
 
+// dataJobID returns the ID of data game index of a generation: apart from
+// every game's and search job's ID of the generation by the word data
+// where a game's index stands.
+func dataJobID(gameName string, seed uint64, generation, index int) string {
+	return gameName + "/" + strconv.FormatUint(seed, 10) + "/" + strconv.Itoa(generation) + "/data/" + strconv.Itoa(index)
+}
+
 // jobSubject returns the subject of a game's jobs.
 func jobSubject(gameName string) string { return JobsSubject + "." + gameName }
 
@@ -184,6 +211,12 @@ func resultSubject(gameName string, seed uint64, generation int) string {
 // distillation, beside (not under the filter of) its games' subject.
 func searchSubject(gameName string, seed uint64, generation int) string {
 	return resultSubject(gameName, seed, generation) + ".distill"
+}
+
+// dataSubject returns the subject of the results of a generation's data
+// games, beside its games' and its distillation's subjects.
+func dataSubject(gameName string, seed uint64, generation int) string {
+	return resultSubject(gameName, seed, generation) + ".data"
 }
 
 // GenomeHash returns the name of a net in GenomeBucket: the SHA-256 of

@@ -15,8 +15,8 @@ import (
 	"evolved/nnet"
 )
 
-// Worker plays jobs from the workers' consumer: games, and the
-// distillation's search jobs.
+// Worker plays jobs from the workers' consumer: games, data games, and
+// the distillation's search jobs.
 type Worker struct {
 	// Name names the worker in results and the coordinator's logs.
 	Name string
@@ -207,8 +207,8 @@ func (w *Worker) attach(ctx context.Context, js jetstream.JetStream) (jetstream.
 	}
 }
 
-// handle plays one job message (a game, or a search job's searches) and
-// publishes its result, then acknowledges it.
+// handle plays one job message (a game, a data game, or a search job's
+// searches) and publishes its result, then acknowledges it.
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, cache *netCache, players *playerCache, beat time.Duration,
 	published chan<- publishedResult) {
 	var job Job

@@ -224,35 +224,15 @@ func checkDistillOnWorkers(t *testing.T, local *Daemon, cfg Config) {
 		t.Skip("-short: a daemon of six distilling generations through a NATS server (the race detector's run; cluster's own tests race the workers)")
 	}
 	ctx := context.Background()
-	s, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	nc, err := cluster.Connect(ctx, cluster.ConnectOptions{URL: s.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
 	var played, searched atomic.Int64
-	w := &cluster.Worker{Name: "w1", Concurrency: 2, Log: slog.New(slog.DiscardHandler), Wait: 50 * time.Millisecond,
-		Played: func(job *cluster.Job) {
-			if job.Kind == cluster.SearchJob {
-				searched.Add(int64(len(job.Positions)))
-			} else {
-				played.Add(1)
-			}
-		}}
-	wctx, stop := context.WithCancel(ctx)
-	stopped := make(chan error, 1)
-	go func() { stopped <- w.Run(wctx, nc) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-stopped; err != nil {
-			t.Errorf("worker: %v", err)
+	url := startWorker(t, func(job *cluster.Job) {
+		if job.Kind == cluster.SearchJob {
+			searched.Add(int64(len(job.Positions)))
+		} else {
+			played.Add(1)
 		}
 	})
-	cfg.Cluster.NATS = s.URL()
+	cfg.Cluster.NATS = url
 	remote := runDaemon(t, ctx, cfg)
 
 	if played.Load() == 0 || searched.Load() == 0 {
@@ -299,4 +279,34 @@ func checkDistillOnWorkers(t *testing.T, local *Daemon, cfg Config) {
 		t.Error("no member was distilled: the test compares nothing of the distillation")
 	}
 	t.Logf("the worker played %d games and searched %d positions; %d distilled members compared", played.Load(), searched.Load(), distilled)
+}
+
+// startWorker starts an embedded NATS server and a worker process's worth
+// of in-process worker (two jobs at once) on it, both stopped when the
+// test ends, and returns the server's URL; played, if set, hears of each
+// job the worker played.
+func startWorker(t *testing.T, played func(job *cluster.Job)) string {
+	t.Helper()
+	ctx := context.Background()
+	s, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	nc, err := cluster.Connect(ctx, cluster.ConnectOptions{URL: s.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	w := &cluster.Worker{Name: "w1", Concurrency: 2, Log: slog.New(slog.DiscardHandler), Wait: 50 * time.Millisecond, Played: played}
+	wctx, stop := context.WithCancel(ctx)
+	stopped := make(chan error, 1)
+	go func() { stopped <- w.Run(wctx, nc) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-stopped; err != nil {
+			t.Errorf("worker: %v", err)
+		}
+	})
+	return s.URL()
 }

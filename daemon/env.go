@@ -10,15 +10,16 @@ import (
 	"evolved/games"
 	"evolved/nnet"
 	"evolved/population"
+	"evolved/positions"
 	"evolved/search"
 	"evolved/tournament"
 )
 
 // env is the population.Env of one of the daemon's populations: the game
 // under the run's setup, its champions' nets read from the database, its
-// fitness games and its distillation's searches on the cluster's workers
-// when the daemon has them (else here), and every game and search counted
-// for the live line, the watchdog and the metrics.
+// fitness games, data games and distillation's searches on the cluster's
+// workers when the daemon has them (else here), and every game and search
+// counted for the live line, the watchdog and the metrics.
 type env[M cluster.MoveCode, S search.Game[M]] struct {
 	population.Local[M, S]
 	d     *Daemon
@@ -46,8 +47,8 @@ func (e env[M, S]) Game(nodes int64) games.Binding[M, S] {
 	return b
 }
 
-// remote reports whether the fitness games and the distillation's
-// searches go to the cluster's workers.
+// remote reports whether the fitness games, the data games and the
+// distillation's searches go to the cluster's workers.
 func (e env[M, S]) remote() bool { return e.d.coord != nil }
 
 // Play plays the games on the workers, checked (and some replayed) with
@@ -61,6 +62,17 @@ func (e env[M, S]) Play(ctx context.Context, g games.Binding[M, S], nets []*nnet
 	return cluster.Play(ctx, e.d.coord, cluster.Generation[M, S]{Game: g.Kind.Name, Setup: g.Setup, Arena: bare.Arena, Player: bare.Player,
 		Replay: e.d.config().Cluster.Replay, Nets: nets, Schedule: schedule, First: first, RunSeed: runSeed, Generation: generation,
 		Progress: progress, Alive: e.d.beat})
+}
+
+// PlayData plays the data games on the workers, checked (and some
+// replayed) with the game bound as they bind it, or here.
+func (e env[M, S]) PlayData(ctx context.Context, g games.Binding[M, S], net *nnet.Net, d games.DataGames) ([]positions.Record, error) {
+	if !e.remote() {
+		return e.Local.PlayData(ctx, g, net, d)
+	}
+	bare := g.Kind.Bind(g.Setup) // the coordinator's own copy, as Play's
+	return cluster.PlayData(ctx, e.d.coord, cluster.Data[M, S]{Binding: bare, Net: net, Games: d, Replay: e.d.config().Cluster.Replay,
+		Alive: e.d.beat})
 }
 
 // Distill fits net with its searches on the workers, or here.

@@ -135,19 +135,8 @@ func TestLearningRunResumes(t *testing.T) {
 	if want := fmt.Sprintf("chess positions: %d through generation 2", store.CommittedRecords()); !strings.Contains(text.String(), want) {
 		t.Fatalf("status text without %q:\n%s", want, text.String())
 	}
-	for g := range 3 {
-		na, err := da.db.ChampionNet("chess")(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nb, err := db.db.ChampionNet("chess")(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !na.Equal(nb) {
-			t.Fatalf("generation %d: the champions differ", g)
-		}
-	}
+	sameChampions(t, da, db, 3)
+	t.Run("on workers", func(t *testing.T) { checkLearningOnWorkers(t, da, straight, filepath.Join(dir, "cluster.db")) })
 }
 
 // restoreBackup backs up the run of db with the daemon's backup job, then

@@ -2,12 +2,18 @@ package games
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"evolved/game/chess"
 	"evolved/nnet"
 	"evolved/positions"
+	"evolved/search"
 )
 
 // TestPlayDataChess plays data games and checks each record against the
@@ -85,5 +91,104 @@ func TestPlayDataRefusesDraughts(t *testing.T) {
 	err = Draughts().Bind(Setup{}).PlayData(context.Background(), net, DataGames{Games: 1}, nil)
 	if err == nil {
 		t.Fatal("draughts data games were played")
+	}
+}
+
+// TestPlayDataPinned pins the records of data games, hashed, as the code
+// before PlayDataGame and DataRecords made them (main at 575fe02): the
+// local data games must not change when they are played through the
+// function the cluster's workers call too. The cases cover a Chess960
+// start (a FEN in the record), adjudication and xiangqi.
+func TestPlayDataPinned(t *testing.T) {
+	chessNet, err := nnet.RandomChess([]int{8}, nnet.Perspective|nnet.EvolvePST, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xiangqiNet, err := nnet.RandomXiangqi([]int{8}, nnet.Perspective, rand.New(rand.NewPCG(3, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := DataGames{Games: 3, First: 7, RunSeed: 11, Generation: 5, Workers: 2}
+	for _, c := range []struct {
+		name string
+		play func(emit func(int, []positions.Record) error) error
+		want string
+	}{
+		{"chess", func(emit func(int, []positions.Record) error) error {
+			return Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30}).PlayData(context.Background(), chessNet, d, emit)
+		}, "151 274e10815276624352c0e86caf23c28a"},
+		{"chess960 adjudicated", func(emit func(int, []positions.Record) error) error {
+			b := Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 2, MaxMoves: 30, Chess960: true, AdjudicateMaterial: 3})
+			return b.PlayData(context.Background(), chessNet, d, emit)
+		}, "46 caea8c0174b86a86ac9ceb77bf18f4c3"},
+		{"xiangqi", func(emit func(int, []positions.Record) error) error {
+			return Xiangqi().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30}).PlayData(context.Background(), xiangqiNet, d, emit)
+		}, "168 7a6fef3910f3807397ec129d58c36460"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := sha256.New()
+			n := 0
+			err := c.play(func(_ int, recs []positions.Record) error {
+				var b [positions.RecordSize]byte
+				for k := range recs {
+					recs[k].MarshalTo(b[:])
+					h.Write(b[:])
+				}
+				n += len(recs)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprintf("%d %x", n, h.Sum(nil)[:16]); got != c.want {
+				t.Errorf("records: %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// TestDataRecordsRefuses checks that DataRecords refuses scores that are
+// not one a move after the opening and a move that is not legal, and that
+// a game's own scores give the records PlayData gives.
+func TestDataRecordsRefuses(t *testing.T) {
+	net, err := nnet.RandomChess([]int{8}, nnet.Perspective|nnet.EvolvePST, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 20})
+	newPlayer, err := b.Player(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := DataGames{Games: 1, First: 3, RunSeed: 9, Generation: 1}
+	rec, scores, err := b.PlayDataGame(context.Background(), d.ID(0), [2]search.Player[chess.Move, *chess.Game]{newPlayer(), newPlayer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scores) != len(rec.Moves)-rec.Opening || rec.Opening != 4 {
+		t.Fatalf("%d scores for %d moves, an opening of %d", len(scores), len(rec.Moves), rec.Opening)
+	}
+	got, err := b.DataRecords(rec, scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []positions.Record
+	if err := b.PlayData(context.Background(), net, d, func(_ int, recs []positions.Record) error {
+		want = recs
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatal("PlayDataGame and DataRecords differ from PlayData")
+	}
+	if _, err := b.DataRecords(rec, scores[1:]); err == nil || !strings.Contains(err.Error(), "scores for") {
+		t.Errorf("one score short: err %v, want the count named", err)
+	}
+	bad := rec
+	bad.Moves = slices.Clone(rec.Moves)
+	bad.Moves[5], bad.Moves[6] = bad.Moves[6], bad.Moves[5]
+	if _, err := b.DataRecords(bad, scores); err == nil || !strings.Contains(err.Error(), "ply 6") {
+		t.Errorf("plies 6 and 7 swapped: err %v, want ply 6 named illegal", err)
 	}
 }
