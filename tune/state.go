@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +45,15 @@ func ReadState(r io.Reader) (*State, error) {
 	if st.Done < 0 || st.Done > st.Settings.Pairs || st.Wins+st.Draws+st.Losses != 2*st.Done || st.Wins < 0 || st.Draws < 0 || st.Losses < 0 {
 		return nil, fmt.Errorf("%w: %d pairs done of %d with %d wins, %d draws and %d losses", ErrState, st.Done, st.Settings.Pairs, st.Wins, st.Draws, st.Losses)
 	}
+	batch := cmp.Or(st.Settings.Batch, DefaultBatch)
+	if want := (st.Done+batch-1)/batch + 1; len(st.Path) != want {
+		return nil, fmt.Errorf("%w: a path of %d points for %d pairs in batches of %d, want %d", ErrState, len(st.Path), st.Done, batch, want)
+	}
+	for _, point := range st.Path {
+		if len(point) != len(st.Theta) {
+			return nil, fmt.Errorf("%w: a point of the path with %d values for %d parameters", ErrState, len(point), len(st.Theta))
+		}
+	}
 	return &st, nil
 }
 
@@ -84,3 +94,20 @@ func (st *State) Report(w io.Writer) error {
 
 // StartParams returns the parameters the tuning started from.
 func (st *State) StartParams() (search.Params, error) { return st.start() }
+
+// Trajectory returns θ after every batch, as the number of pairs played
+// then and each tuned parameter's distance from where it started, in its
+// own steps (Tunable.Step): what a plot of the tuning draws. The first
+// point is the start (0 pairs, every distance 0).
+func (st *State) Trajectory() (pairs []int, names []string, steps [][]float64) {
+	batch := cmp.Or(st.Settings.Batch, DefaultBatch)
+	names = st.names()
+	steps = make([][]float64, len(names))
+	for j, point := range st.Path {
+		pairs = append(pairs, min(j*batch, st.Settings.Pairs))
+		for i, name := range names {
+			steps[i] = append(steps[i], (point[i]-st.Path[0][i])/float64(tunable(name).Step))
+		}
+	}
+	return pairs, names, steps
+}

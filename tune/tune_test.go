@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -219,4 +220,44 @@ func (material) Evaluate(g *chess.Game) int {
 		score += v * (p.Pieces(p.Side(), chess.PieceType(pt)).Count() - p.Pieces(p.Side().Other(), chess.PieceType(pt)).Count())
 	}
 	return score
+}
+
+// TestStateReadsBack writes a tuning's state and reads it back equal, and
+// refuses states that are not one a tuning wrote.
+func TestStateReadsBack(t *testing.T) {
+	st, err := New(Settings{Game: "chess", Names: []string{"rfp_margin", "lmr_base"}, Pairs: 40, Batch: 16, Rate: 0.05, Seed: 2}, search.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), st, bowl(map[string]int{"rfp_margin": 150}), 2, func(*State) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if _, err := st.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadState(strings.NewReader(b.String()))
+	if err != nil || !reflect.DeepEqual(back, st) {
+		t.Fatalf("read back %+v, %v; want %+v", back, err, st)
+	}
+	pairs, names, steps := back.Trajectory()
+	if !reflect.DeepEqual(pairs, []int{0, 16, 32, 40}) || !reflect.DeepEqual(names, []string{"rfp_margin", "lmr_base"}) || len(steps) != 2 || len(steps[0]) != 4 || steps[0][0] != 0 ||
+		steps[0][3] != (st.Theta[0].Value-90)/20 {
+		t.Errorf("trajectory %v %v %v", pairs, names, steps)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"done": 40`, `"done": 41`, "41 pairs done of 40"},
+		{`"wins": `, `"wins": 1`, "wins"},
+		{`"value": ` + strconv.FormatFloat(st.Theta[0].Value, 'g', -1, 64), `"value": 5`, "rfp_margin = 5 is out of its range"},
+		{`"batch": 16`, `"batch": 8`, "a path of 4 points for 40 pairs in batches of 8"},
+		{`"seed": 2`, `"seed": 2, "extra": 1`, `unknown field "extra"`},
+	} {
+		bad := strings.Replace(b.String(), c.from, c.to, 1)
+		if bad == b.String() {
+			t.Fatalf("%q is not in the state:\n%s", c.from, b.String())
+		}
+		if _, err := ReadState(strings.NewReader(bad)); !errors.Is(err, ErrState) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s -> %s: %v, want ErrState saying %q", c.from, c.to, err, c.want)
+		}
+	}
 }

@@ -11,9 +11,12 @@ import (
 	"runtime"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
+
 	"evolved/games"
 	"evolved/outfile"
 	"evolved/player"
+	"evolved/plot"
 	"evolved/progress"
 	"evolved/search"
 	"evolved/tune"
@@ -34,8 +37,9 @@ func tuneCommand(fs *flag.FlagSet) action {
 	fs.IntVar(&s.OpeningPlies, "opening-plies", 8, "`N` random plies open each pair's games")
 	fs.IntVar(&s.MaxMoves, "max-moves", 100, "draw when each side has made `N` moves")
 	workers := fs.Int("workers", 0, "play `N` pairs at once (default: one a CPU)")
+	plotPath := fs.String("plot", "", "draw each parameter's path to `FILE` (.svg or .png) when the command ends")
 	setHelp(fs, help{
-		usage: []string{"--player SPEC --state FILE [--nodes N] [--pairs N] [--params LIST] [--rate R] [--workers N]"},
+		usage: []string{"--player SPEC --state FILE [--nodes N] [--pairs N] [--params LIST] [--rate R] [--workers N] [--plot FILE]"},
 		about: `Tunes the alpha-beta search's parameters (margins, depths, the late-move
 reduction formula) for the player SPEC by SPSA on game pairs, as Fishtest tunes
 Stockfish's: each pair, two players with every tuned parameter pushed up or down
@@ -58,15 +62,26 @@ with evolved match before you trust it: SPSA moves on noise too.`,
 		if *workers == 0 {
 			*workers = runtime.NumCPU()
 		}
+		if err := checkOutput("tune", "--plot", *plotPath); err != nil {
+			return err
+		}
 		st, err := tuneState(fs, s, *params, *statePath)
 		if err != nil {
 			return err
 		}
-		return visitGame(ctx, st.Settings.Game, games.Funcs{
+		err = visitGame(ctx, st.Settings.Game, games.Funcs{
 			Draughts: func(k games.DraughtsKind) error { return runTune(ctx, k, st, *statePath, *workers, stdout, stderr) },
 			Chess:    func(k games.ChessKind) error { return runTune(ctx, k, st, *statePath, *workers, stdout, stderr) },
 			Xiangqi:  func(k games.XiangqiKind) error { return runTune(ctx, k, st, *statePath, *workers, stdout, stderr) },
 		})
+		if err != nil || *plotPath == "" {
+			return err
+		}
+		if err := plot.WriteFile(outputGuard(), *plotPath, 18*vg.Centimeter, 10*vg.Centimeter, plot.Tuning(st)); err != nil {
+			return fmt.Errorf("tune: %w", err)
+		}
+		fmt.Fprintf(stdout, "tune: wrote %s\n", *plotPath)
+		return nil
 	}
 }
 

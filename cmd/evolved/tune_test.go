@@ -15,12 +15,12 @@ import (
 func TestTuneRunsResumesAndRefuses(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"tune", "--game", "chess", "--player", "material:2", "--state", "t.json", "--pairs", "4", "--batch", "2",
-		"--nodes", "300", "--params", "rfp_margin,lmr_divisor", "--max-moves", "30", "--workers", "2"}
+		"--nodes", "300", "--params", "rfp_margin,lmr_divisor", "--max-moves", "30", "--workers", "2", "--plot", "t.svg"}
 	out, err := evolvedIn(t, dir, args...).Output()
 	if err != nil {
 		t.Fatalf("tune: %v", err)
 	}
-	for _, want := range []string{"tune: 4 pairs at 300 nodes a move; plus won ", "rfp_margin           90 ", "lmr_divisor         225 "} {
+	for _, want := range []string{"tune: 4 pairs at 300 nodes a move; plus won ", "rfp_margin           90 ", "lmr_divisor         225 ", "tune: wrote t.svg"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("tune said\n%s\nwant %q in it", out, want)
 		}
@@ -28,7 +28,10 @@ func TestTuneRunsResumesAndRefuses(t *testing.T) {
 	if strings.Contains(string(out), "aspiration") {
 		t.Errorf("tune reports a parameter it did not tune:\n%s", out)
 	}
-	again, err := evolvedIn(t, dir, "tune", "--state", "t.json").Output()
+	if svg, err := os.ReadFile(filepath.Join(dir, "t.svg")); err != nil || !strings.Contains(string(svg), "<svg") || !strings.Contains(string(svg), "lmr_divisor") {
+		t.Errorf("the plot: %v, %.80q", err, svg)
+	}
+	again, err := evolvedIn(t, dir, "tune", "--state", "t.json", "--plot", "t.svg").Output()
 	if err != nil || string(again) != string(out) {
 		t.Errorf("a finished tuning run again said (%v)\n%s\nthe first time\n%s", err, again, out)
 	}
