@@ -9,17 +9,26 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"evolved/positions"
 	"evolved/status"
+	"evolved/storage"
 )
 
 // learningChess is a chess run of perspective nets that trains every 2
 // generations, small enough for a test.
 func learningChess(t *testing.T, db string, generations int) Config {
+	t.Helper()
+	return chessRunWith(t, db, generations, "learn_every = 2\nlearn_games = 3\nlearn_nodes = 120\n")
+}
+
+// chessRunWith returns learningChess's configuration with learn, the
+// learn keys, in place of its own.
+func chessRunWith(t *testing.T, db string, generations int, learn string) Config {
 	t.Helper()
 	c, err := ParseConfig(DefaultConfig(), strings.NewReader(`
 games = ["chess"]
@@ -34,10 +43,7 @@ format = "blondie"
 ladder_games = 2
 baseline_every = 0
 distill_every = 0
-learn_every = 2
-learn_games = 3
-learn_nodes = 120
-[jobs]
+`+learn+`[jobs]
 backup = ""
 prune = ""
 rating_every = 0
@@ -137,6 +143,55 @@ func TestLearningRunResumes(t *testing.T) {
 	}
 	sameChampions(t, da, db, 3)
 	t.Run("on workers", func(t *testing.T) { checkLearningOnWorkers(t, da, straight, filepath.Join(dir, "cluster.db")) })
+}
+
+// TestLearningJoinsARun turns learning on in a perspective run that has
+// played two generations without it, through its file as a run may
+// change it: to generation 5 in one go, and to 4 then 5 with a restart
+// between. The store starts at the generation learning joined, both runs
+// train at generation 3 and end with the same store, byte for byte, and
+// the change is recorded with the run.
+func TestLearningJoinsARun(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	runDaemon(t, ctx, chessRunWith(t, a, 2, "")).Close()
+	copyDB(t, a, b)
+	if _, err := os.Stat(positions.DirBeside(a, "chess")); err == nil {
+		t.Fatal("a run without learning made a position store")
+	}
+	var log bytes.Buffer
+	d, err := New(ctx, learningChess(t, a, 5), Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := d.db.SettingChanges(ctx, "chess")
+	d.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(changes, func(c storage.SettingChange) bool {
+		return c.Key == "learn_every" && c.Generation == 2 && c.New == "2"
+	}) {
+		t.Fatalf("recorded changes %+v, want learn_every = 2 from generation 2", changes)
+	}
+	if !regexp.MustCompile(`"msg":"champion trained","game":"chess","generation":3,`).Match(log.Bytes()) {
+		t.Fatalf("no training at generation 3 in the log:\n%s", log.Bytes())
+	}
+	runDaemon(t, ctx, learningChess(t, b, 4)).Close()
+	runDaemon(t, ctx, learningChess(t, b, 5)).Close()
+	sa, sb := storeFiles(t, a), storeFiles(t, b)
+	if len(sa) < 2 || len(sa) != len(sb) {
+		t.Fatalf("the stores hold %d and %d files", len(sa), len(sb))
+	}
+	for name, data := range sa {
+		if !bytes.Equal(data, sb[name]) {
+			t.Fatalf("%s differs between the run in one go and the restarted one", name)
+		}
+	}
 }
 
 // restoreBackup backs up the run of db with the daemon's backup job, then

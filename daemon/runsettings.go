@@ -95,13 +95,16 @@ func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C,
 
 // changingKeys are the keys of a game section that may change in a run, in
 // groups that change together (runSettings): the curriculum's, which
-// decide only from when on the node budget rises, and the
-// distillation's, which decide only how the coming generations' last
-// newcomer is made. Each is a number the stored settings omit when it is
-// 0.
+// decide only from when on the node budget rises, the distillation's,
+// which decide only how the coming generations' last newcomer is made,
+// and the learning's, which decide what data games the coming
+// generations play and when their champion trains (the position store
+// starts with the generation learning joins). Each is a number the stored
+// settings omit when it is 0.
 var changingKeys = [][]string{
 	{"curriculum_every", "curriculum_games", "curriculum_step"},
 	{"distill_every", "distill_nodes"},
+	{"learn_every", "learn_games", "learn_nodes", "learn_positions"},
 }
 
 // changeSettings gives the run's stored settings (have, read into stored)
