@@ -47,15 +47,16 @@ const trainChunks = 16
 // TrainOptions are a training's settings; the zero value of each takes
 // its default.
 type TrainOptions struct {
-	// Epochs is the number of passes over the positions (default 8).
+	// Epochs is the number of passes over the positions (default 1: more
+	// passes over the same positions measured worse, docs/commands.md).
 	Epochs int
-	// Batch is the number of positions a step (default 16384).
+	// Batch is the number of positions a step (default 1024).
 	Batch int
 	// Rate is Adam's step size (default 0.001).
 	Rate float64
 	// Results is the share, 0 to 1, of a position's target taken from its
-	// game's result, the rest from its search's score (default 0.3; a
-	// negative value means 0).
+	// game's result, the rest from its search's score (default 0: the
+	// search's score alone, which measured best; a share of 0.3 lost).
 	Results float64
 	// L2 pulls the masters back to the genome's: the loss gains L2 times
 	// the squared distance (default 0: none). Positions a search reaches
@@ -85,18 +86,15 @@ type TrainOptions struct {
 
 func (o TrainOptions) withDefaults() TrainOptions {
 	if o.Epochs <= 0 {
-		o.Epochs = 8
+		o.Epochs = 1
 	}
 	if o.Batch <= 0 {
-		o.Batch = 16384
+		o.Batch = 1024
 	}
 	if o.Rate <= 0 {
 		o.Rate = 0.001
 	}
-	if o.Results == 0 {
-		o.Results = 0.3
-	}
-	o.Results = max(0, o.Results)
+	o.Results = min(1, max(0, o.Results))
 	if o.HoldOut <= 0 {
 		o.HoldOut = 20
 	}

@@ -180,7 +180,7 @@ func TestTrainLearnsATeacher(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := teacherRecords(t, teacher, randomChessPositions(6000, 3))
-	out, rep, err := TrainChess(context.Background(), student, recs, TrainOptions{Epochs: 20, Batch: 256, Rate: 0.003, Results: -1, Workers: 2, Seed: 1})
+	out, rep, err := TrainChess(context.Background(), student, recs, TrainOptions{Epochs: 20, Batch: 256, Rate: 0.003, Workers: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestTrainXiangqi(t *testing.T) {
 	}
 	sm, _ := genome(2).Perspective()
 	student, _ := teacher.WithPerspective(sm)
-	_, rep, err := TrainXiangqi(context.Background(), student, recs, TrainOptions{Epochs: 20, Batch: 256, Rate: 0.003, Results: -1, Workers: 2, Seed: 1})
+	_, rep, err := TrainXiangqi(context.Background(), student, recs, TrainOptions{Epochs: 20, Batch: 256, Rate: 0.003, Workers: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

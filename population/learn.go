@@ -87,7 +87,7 @@ func (g *generation[M, S]) learnChampion(ctx context.Context, parent int64, from
 	start := time.Now()
 	// The settings one pass over the store measured best
 	// (docs/commands.md, "selfplay and train").
-	opts := distill.TrainOptions{Epochs: 1, Batch: 1024, Rate: 0.001, Results: -1, Workers: g.cfg.Tournament.Workers,
+	opts := distill.TrainOptions{Epochs: 1, Batch: 1024, Rate: 0.001, Workers: g.cfg.Tournament.Workers,
 		Seed: g.st.Seed ^ uint64(g.gen)}
 	trained, rep, err := g.env.Train(ctx, g.game, net, g.cfg.learnPositions(), opts)
 	if err != nil {

@@ -21,10 +21,10 @@ func trainCommand(fs *flag.FlagSet) action {
 	agentPath := fs.String("agent", "", "the agent file `FILE` whose net is trained (a chess or xiangqi agent with a perspective net)")
 	storeDir := fs.String("store", "", "the position store `DIR` to learn from (evolved selfplay fills one)")
 	out := fs.String("o", "", "write the trained agent to `FILE`")
-	epochs := fs.Int("epochs", 0, "`N` passes over the positions (default 8)")
-	batch := fs.Int("batch", 0, "`N` positions a step (default 16384)")
+	epochs := fs.Int("epochs", 0, "`N` passes over the positions (default 1)")
+	batch := fs.Int("batch", 0, "`N` positions a step (default 1024)")
 	rate := fs.Float64("rate", 0, "Adam's step `R` (default 0.001)")
-	results := fs.Float64("results", 0.3, "take the share `S` (0 to 1) of each position's target from its game's result, the rest from its search's score")
+	results := fs.Float64("results", 0, "take the share `S` (0 to 1) of each position's target from its game's result, the rest from its search's score")
 	l2 := fs.Float64("l2", 0, "pull the net's weights back to the agent's by `L` times their squared distance (default 0: none)")
 	noisy := fs.Bool("noisy", false, "train on positions in check or whose best move captures too (left out by default)")
 	workers := fs.Int("workers", 0, "use `N` cores (default: all; the result does not depend on it)")
@@ -94,9 +94,6 @@ remembers. The trained agent plays with the quantized net, as any agent does.`,
 // trainAgent trains f's net on records under opts, showing each epoch's
 // progress on stderr.
 func trainAgent(ctx context.Context, f agent.File, records []positions.Record, opts distill.TrainOptions, stderr io.Writer) (*nnet.Net, distill.TrainReport, error) {
-	if opts.Results == 0 {
-		opts.Results = -1 // the search alone: TrainOptions reads 0 as its default
-	}
 	var rep *progress.Reporter // one line an epoch
 	current := 0
 	opts.Progress = func(epoch, done, total int) {
