@@ -92,17 +92,9 @@ func TestLearningRunResumes(t *testing.T) {
 	dir := t.TempDir()
 	straight, resumed := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
 	ctx := context.Background()
-	var log bytes.Buffer
-	d, err := New(ctx, learningChess(t, straight, 3), Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
-	if !regexp.MustCompile(`"msg":"champion trained","game":"chess","generation":1,[^\n]*"positions":[1-9]`).Match(log.Bytes()) {
-		t.Fatalf("no training at generation 1 in the log:\n%s", log.Bytes())
+	log := runLoggedJSON(t, ctx, learningChess(t, straight, 3))
+	if !regexp.MustCompile(`"msg":"champion trained","game":"chess","generation":1,[^\n]*"positions":[1-9]`).Match(log) {
+		t.Fatalf("no training at generation 1 in the log:\n%s", log)
 	}
 	runDaemon(t, ctx, learningChess(t, resumed, 2)).Close()
 	restored := restoreBackup(t, resumed, filepath.Join(dir, "c.db"))
@@ -145,19 +137,7 @@ func TestLearningRunResumes(t *testing.T) {
 	if want := fmt.Sprintf("chess positions: %d through generation 2", store.CommittedRecords()); !strings.Contains(text.String(), want) {
 		t.Fatalf("status text without %q:\n%s", want, text.String())
 	}
-	for g := range 3 {
-		na, err := da.db.ChampionNet("chess")(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nb, err := db.db.ChampionNet("chess")(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !na.Equal(nb) {
-			t.Fatalf("generation %d: the champions differ", g)
-		}
-	}
+	sameChampions(t, ctx, da, db, 3)
 }
 
 // restoreBackup backs up the run of db with the daemon's backup job, then
@@ -241,19 +221,11 @@ func TestLearnersRunResumes(t *testing.T) {
 	dir := t.TempDir()
 	straight, resumed := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
 	ctx := context.Background()
-	var log bytes.Buffer
-	d, err := New(ctx, learnersChess(t, straight, 3), Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
+	log := runLoggedJSON(t, ctx, learnersChess(t, straight, 3))
 	elite := learnersChess(t, straight, 3).Chess.Elite
-	trained := regexp.MustCompile(`"msg":"agent trained","game":"chess","generation":1,"agent":\d+,"rank":(\d),"rate":"[0-9.e-]+","results":"[0-9.e-]+","positions":[1-9]`).FindAllSubmatch(log.Bytes(), -1)
-	if len(trained) != elite || strings.Contains(log.String(), `"champion trained"`) {
-		t.Fatalf("%d lines of agents trained at generation 1, want %d and no champion's line alone:\n%s", len(trained), elite, log.Bytes())
+	trained := regexp.MustCompile(`"msg":"agent trained","game":"chess","generation":1,"agent":\d+,"rank":(\d),"rate":"[0-9.e-]+","results":"[0-9.e-]+","positions":[1-9]`).FindAllSubmatch(log, -1)
+	if len(trained) != elite || bytes.Contains(log, []byte(`"champion trained"`)) {
+		t.Fatalf("%d lines of agents trained at generation 1, want %d and no champion's line alone:\n%s", len(trained), elite, log)
 	}
 	for k, m := range trained {
 		if string(m[1]) != fmt.Sprint(k+1) {
@@ -264,19 +236,7 @@ func TestLearnersRunResumes(t *testing.T) {
 	runDaemon(t, ctx, learnersChess(t, resumed, 3)).Close()
 
 	da, db := newDaemonWith(t, learnersChess(t, straight, 3)), newDaemonWith(t, learnersChess(t, resumed, 3))
-	for g := range 3 {
-		na, err := da.db.ChampionNet("chess")(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nb, err := db.db.ChampionNet("chess")(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !na.Equal(nb) {
-			t.Fatalf("generation %d: the champions differ", g)
-		}
-	}
+	sameChampions(t, ctx, da, db, 3)
 	pa, err := da.db.LoadPopulation(ctx, "chess")
 	if err != nil {
 		t.Fatal(err)
@@ -313,8 +273,22 @@ func TestLearnersTurnedOn(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "a.db")
 	ctx := context.Background()
 	runDaemon(t, ctx, learningChess(t, db, 2)).Close()
+	log := runLoggedJSON(t, ctx, learnersChess(t, db, 4))
+	elite := learnersChess(t, db, 4).Chess.Elite
+	if n := len(regexp.MustCompile(`"msg":"agent trained","game":"chess","generation":3,`).FindAll(log, -1)); n != elite {
+		t.Fatalf("%d lines of agents trained at generation 3, want %d:\n%s", n, elite, log)
+	}
+	if !bytes.Contains(log, []byte(`"msg":"the run's settings change","game":"chess","from_generation":2,"changes":"chess.learn_explore`)) {
+		t.Errorf("the log does not say that learn_explore changed:\n%s", log)
+	}
+}
+
+// runLoggedJSON runs a daemon of cfg to its end and returns its log, as
+// JSON lines.
+func runLoggedJSON(t *testing.T, ctx context.Context, cfg Config) []byte {
+	t.Helper()
 	var log bytes.Buffer
-	d, err := New(ctx, learnersChess(t, db, 4), Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
+	d, err := New(ctx, cfg, Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,11 +296,24 @@ func TestLearnersTurnedOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	elite := learnersChess(t, db, 4).Chess.Elite
-	if n := len(regexp.MustCompile(`"msg":"agent trained","game":"chess","generation":3,`).FindAll(log.Bytes(), -1)); n != elite {
-		t.Fatalf("%d lines of agents trained at generation 3, want %d:\n%s", n, elite, log.Bytes())
-	}
-	if !strings.Contains(log.String(), `"msg":"the run's settings change","game":"chess","from_generation":2,"changes":"chess.learn_explore`) {
-		t.Errorf("the log does not say that learn_explore changed:\n%s", log.Bytes())
+	return log.Bytes()
+}
+
+// sameChampions fails the test unless the chess runs of a and b have the
+// same champions in their first n generations, bit for bit.
+func sameChampions(t *testing.T, ctx context.Context, a, b *Daemon, n int) {
+	t.Helper()
+	for g := range n {
+		na, err := a.db.ChampionNet("chess")(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := b.db.ChampionNet("chess")(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !na.Equal(nb) {
+			t.Fatalf("generation %d: the champions differ", g)
+		}
 	}
 }

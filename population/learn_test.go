@@ -23,11 +23,7 @@ import (
 // and the elite takes the step, kept in a compact form; the two runs
 // are the same bit for bit.
 func TestLearnInTheLoop(t *testing.T) {
-	cfg := population.DefaultConfig()
-	cfg.Tournament = tournament.Config{Format: tournament.Blondie, Workers: 2}
-	cfg.BaselineEvery = 0
-	cfg.Hidden, cfg.Flags = []int{8}, nnet.Perspective|nnet.EvolvePST
-	cfg.LearnEvery, cfg.LearnGames, cfg.LearnNodes = 2, 4, 150
+	cfg := learnConfig()
 	states, reps := learnRun(t, cfg)
 	for g, rep := range reps {
 		if len(rep.Data) < 4*10 {
@@ -108,11 +104,7 @@ func learnRun(t *testing.T, cfg population.Config) ([][]byte, []*population.Repo
 // genomes are that run's too (the settings' draws are streams apart); the
 // two runs with it are the same bit for bit.
 func TestLearnExploreInTheLoop(t *testing.T) {
-	cfg := population.DefaultConfig()
-	cfg.Tournament = tournament.Config{Format: tournament.Blondie, Workers: 2}
-	cfg.BaselineEvery = 0
-	cfg.Hidden, cfg.Flags = []int{8}, nnet.Perspective|nnet.EvolvePST
-	cfg.LearnEvery, cfg.LearnGames, cfg.LearnNodes = 2, 4, 150
+	cfg := learnConfig()
 	plain, _ := learnRun(t, cfg)
 	cfg.LearnExplore = true
 	states, reps := learnRun(t, cfg)
@@ -162,4 +154,15 @@ func TestLearnExploreInTheLoop(t *testing.T) {
 			t.Fatalf("generation %d: a second run with learners from the same seed differs", g)
 		}
 	}
+}
+
+// learnConfig returns the configuration of learnRun's populations: small
+// perspective nets that train every 2 generations on 4 data games each.
+func learnConfig() population.Config {
+	cfg := population.DefaultConfig()
+	cfg.Tournament = tournament.Config{Format: tournament.Blondie, Workers: 2}
+	cfg.BaselineEvery = 0
+	cfg.Hidden, cfg.Flags = []int{8}, nnet.Perspective|nnet.EvolvePST
+	cfg.LearnEvery, cfg.LearnGames, cfg.LearnNodes = 2, 4, 150
+	return cfg
 }
