@@ -17,9 +17,10 @@ type Learner struct {
 	Results float64 `json:"results"`
 }
 
-// The bounds a perturbed Learner is held to: a rate within a factor of
-// ten of the default's either way; at most half of the target from the
-// results (25-40% is what the engines that train on their games use).
+// MinLearnRate, MaxLearnRate and MaxLearnResults are the bounds a
+// perturbed Learner is held to: a rate within a factor of ten of the
+// default's either way; at most half of the target from the results
+// (25-40% is what the engines that train on their games use).
 const (
 	MinLearnRate    = 1e-4
 	MaxLearnRate    = 1e-2

@@ -217,7 +217,8 @@ type Config struct {
 	// every LearnEvery generations the champion (distilled first, when
 	// the distillation is due too) trains its perspective net one pass
 	// over the store's newest LearnPositions positions (Env.Train): the
-	// whole elite takes the step, as it takes the distillation's. It
+	// whole elite takes the step, as it takes the distillation's (with
+	// LearnExplore every elite member trains and takes its own). It
 	// needs a perspective net (nnet.Perspective) and the genetic
 	// algorithm. 0 never trains and plays no data games.
 	LearnEvery int `toml:"learn_every" json:"learn_every,omitempty"`
