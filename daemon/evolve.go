@@ -263,7 +263,9 @@ func (e *evolution[M, S]) attrs(st *population.State, report *population.Report[
 }
 
 // logEvents logs what generation st changed besides its members: a raised
-// node budget, a distilled champion.
+// node budget, a distilled champion, a trained champion or, with
+// learn_explore, each trained elite member (one line each, so the cost of
+// training the elite shows).
 func (e *evolution[M, S]) logEvents(st *population.State, report *population.Report[M]) {
 	if c := report.Curriculum; c != nil && c.Raised {
 		e.log.Info("no gain: the node budget rises", "generation", st.Generation, "against", c.Opponent,
@@ -274,7 +276,14 @@ func (e *evolution[M, S]) logEvents(st *population.State, report *population.Rep
 			"positions", ds.Positions, "nodes", ds.Nodes, "error_before", fmt.Sprintf("%.3g", ds.Before), "error_after", fmt.Sprintf("%.3g", ds.After),
 			"moved", distillMoved(st.Game, ds.Moved), "seconds", round2(ds.Took.Seconds()))
 	}
-	if lr := report.Learn; lr != nil {
+	for rank, lr := range report.Learners { // with learn_explore: the elite's trainings, the champion's first
+		e.log.Info("agent trained", "generation", st.Generation, "agent", lr.Parent, "rank", rank+1,
+			"rate", strconv.FormatFloat(lr.Learner.Rate, 'g', 3, 64), "results", strconv.FormatFloat(lr.Learner.Results, 'g', 3, 64),
+			"positions", lr.Positions, "held_out", lr.HeldOut, "loss_before", fmt.Sprintf("%.3g", lr.Loss[0]),
+			"loss_after", fmt.Sprintf("%.3g", lr.Loss[len(lr.Loss)-1]), "held_out_before", fmt.Sprintf("%.3g", lr.HeldOutLoss[0]),
+			"held_out_after", fmt.Sprintf("%.3g", lr.HeldOutLoss[len(lr.HeldOutLoss)-1]), "seconds", round2(lr.Took.Seconds()))
+	}
+	if lr := report.Learn; lr != nil && report.Learners == nil {
 		e.log.Info("champion trained", "generation", st.Generation, "champion", lr.Parent, "positions", lr.Positions,
 			"held_out", lr.HeldOut, "held_out_before", fmt.Sprintf("%.3g", lr.HeldOutLoss[0]),
 			"held_out_after", fmt.Sprintf("%.3g", lr.HeldOutLoss[len(lr.HeldOutLoss)-1]), "seconds", round2(lr.Took.Seconds()))

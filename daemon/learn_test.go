@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -23,7 +24,17 @@ import (
 // generations, small enough for a test.
 func learningChess(t *testing.T, db string, generations int) Config {
 	t.Helper()
-	return chessRunWith(t, db, generations, "learn_every = 2\nlearn_games = 3\nlearn_nodes = 120\n")
+	return chessRunWith(t, db, generations, learnKeys)
+}
+
+// learnKeys are learningChess's learn keys.
+const learnKeys = "learn_every = 2\nlearn_games = 3\nlearn_nodes = 120\n"
+
+// learningChessWith is learningChess with the keys of extra in its chess
+// section.
+func learningChessWith(t *testing.T, db string, generations int, extra string) Config {
+	t.Helper()
+	return chessRunWith(t, db, generations, learnKeys+extra+"\n")
 }
 
 // chessRunWith returns learningChess's configuration with learn, the
@@ -88,17 +99,9 @@ func TestLearningRunResumes(t *testing.T) {
 	dir := t.TempDir()
 	straight, resumed := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
 	ctx := context.Background()
-	var log bytes.Buffer
-	d, err := New(ctx, learningChess(t, straight, 3), Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
-	if !regexp.MustCompile(`"msg":"champion trained","game":"chess","generation":1,[^\n]*"positions":[1-9]`).Match(log.Bytes()) {
-		t.Fatalf("no training at generation 1 in the log:\n%s", log.Bytes())
+	log := runLoggedJSON(t, ctx, learningChess(t, straight, 3))
+	if !regexp.MustCompile(`"msg":"champion trained","game":"chess","generation":1,[^\n]*"positions":[1-9]`).Match(log) {
+		t.Fatalf("no training at generation 1 in the log:\n%s", log)
 	}
 	runDaemon(t, ctx, learningChess(t, resumed, 2)).Close()
 	restored := restoreBackup(t, resumed, filepath.Join(dir, "c.db"))
@@ -255,4 +258,100 @@ func TestLearningRunRefusesAnotherRunsStore(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), positions.DirBeside(db, "chess")) || !strings.Contains(err.Error(), "move or remove the store") {
 		t.Fatalf("a new run beside an old store: %v", err)
 	}
+}
+
+// learnersChess is learningChess with learn_explore: a run that evolves
+// learners.
+func learnersChess(t *testing.T, db string, generations int) Config {
+	t.Helper()
+	return learningChessWith(t, db, generations, "learn_explore = true")
+}
+
+// TestLearnersRunResumes runs a chess run that evolves learners for 3
+// generations straight, and another for 2, stopped, then resumed for its
+// third: generation 1 trains every elite member, one log line each with
+// its settings; the resumed run's champions and its population, learning
+// settings included as storage reads them back, are the uninterrupted
+// run's; and the settings stored are the generation's, some of them
+// perturbed away from the defaults by mutation.
+func TestLearnersRunResumes(t *testing.T) {
+	dir := t.TempDir()
+	straight, resumed := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	ctx := context.Background()
+	log := runLoggedJSON(t, ctx, learnersChess(t, straight, 3))
+	elite := learnersChess(t, straight, 3).Chess.Elite
+	trained := regexp.MustCompile(`"msg":"agent trained","game":"chess","generation":1,"agent":\d+,"rank":(\d),"rate":"[0-9.e-]+","results":"[0-9.e-]+","positions":[1-9]`).FindAllSubmatch(log, -1)
+	if len(trained) != elite || bytes.Contains(log, []byte(`"champion trained"`)) {
+		t.Fatalf("%d lines of agents trained at generation 1, want %d and no champion's line alone:\n%s", len(trained), elite, log)
+	}
+	for k, m := range trained {
+		if string(m[1]) != fmt.Sprint(k+1) {
+			t.Fatalf("the %d-th agent trained has rank %s", k+1, m[1])
+		}
+	}
+	runDaemon(t, ctx, learnersChess(t, resumed, 2)).Close()
+	runDaemon(t, ctx, learnersChess(t, resumed, 3)).Close()
+
+	da, db := newDaemonWith(t, learnersChess(t, straight, 3)), newDaemonWith(t, learnersChess(t, resumed, 3))
+	sameChampions(t, da, db, 3)
+	pa, err := da.db.LoadPopulation(ctx, "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := db.db.LoadPopulation(ctx, "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(PopulationState(pa))
+	b, _ := json.Marshal(PopulationState(pb))
+	if pa.Generation != 3 || !bytes.Equal(a, b) {
+		t.Fatalf("generation %d's population of the resumed run differs from the uninterrupted run's", pa.Generation)
+	}
+	perturbed := 0
+	for _, m := range pa.Agents {
+		if m.Learner == nil {
+			t.Fatalf("agent %d read back without its learning settings", m.ID)
+		}
+		if *m.Learner != (storage.Learner{Rate: 0.001, Results: 0}) {
+			perturbed++
+		}
+	}
+	if perturbed == 0 {
+		t.Errorf("every agent of generation 3 holds the default settings: no mutant's were perturbed")
+	}
+}
+
+// TestLearnersTurnedOn resumes a learning chess run of 2 generations with
+// learn_explore turned on in its file: the change is recorded, generation
+// 3 trains every elite member, one log line each, each with settings that
+// started from the defaults (the agents stored without them) or came from
+// generation 2's breeding, the first under learn_explore.
+func TestLearnersTurnedOn(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "a.db")
+	ctx := context.Background()
+	runDaemon(t, ctx, learningChess(t, db, 2)).Close()
+	log := runLoggedJSON(t, ctx, learnersChess(t, db, 4))
+	elite := learnersChess(t, db, 4).Chess.Elite
+	if n := len(regexp.MustCompile(`"msg":"agent trained","game":"chess","generation":3,`).FindAll(log, -1)); n != elite {
+		t.Fatalf("%d lines of agents trained at generation 3, want %d:\n%s", n, elite, log)
+	}
+	if !bytes.Contains(log, []byte(`"msg":"the run's settings change","game":"chess","from_generation":2,"changes":"chess.learn_explore`)) {
+		t.Errorf("the log does not say that learn_explore changed:\n%s", log)
+	}
+}
+
+// runLoggedJSON runs a daemon of cfg to its end and returns its log, as
+// JSON lines.
+func runLoggedJSON(t *testing.T, ctx context.Context, cfg Config) []byte {
+	t.Helper()
+	var log bytes.Buffer
+	d, err := New(ctx, cfg, Options{Logger: slog.New(slog.NewJSONHandler(&log, nil)), Notifier: nopNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	return log.Bytes()
 }

@@ -25,7 +25,7 @@ import (
 // the configuration file sets to another value than the run's is refused,
 // with the keys named: continuing a run with other settings would make a
 // run that no seed reproduces. The exceptions are changingKeys, the
-// curriculum's and the distillation's: set to other values, they hold from
+// curriculum's, the distillation's and learn_explore: set to other values, they hold from
 // the run's next generation on, recorded with it
 // (storage.DB.ChangeRunSettings), so that a run which has stopped climbing
 // can be asked harder questions, or start distilling, without starting
@@ -97,14 +97,17 @@ func runSettings[C any](ctx context.Context, d *Daemon, game string, want C) (C,
 // groups that change together (runSettings): the curriculum's, which
 // decide only from when on the node budget rises, the distillation's,
 // which decide only how the coming generations' last newcomer is made,
-// and the learning's, which decide what data games the coming
-// generations play and when their champion trains (the position store
-// starts with the generation learning joins). Each is a number the stored
-// settings omit when it is 0.
+// the learning's, which decide what data games the coming generations
+// play and when their champion trains (the position store starts with the
+// generation learning joins), and learn_explore, which decides only how
+// the coming trainings are made (an agent without settings trains with
+// the defaults). Each is a number, or a bool, the stored settings omit
+// when it is 0 or false.
 var changingKeys = [][]string{
 	{"curriculum_every", "curriculum_games", "curriculum_step"},
 	{"distill_every", "distill_nodes"},
 	{"learn_every", "learn_games", "learn_nodes", "learn_positions"},
+	{"learn_explore"},
 }
 
 // changeSettings gives the run's stored settings (have, read into stored)

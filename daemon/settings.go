@@ -573,7 +573,7 @@ var settingsOrder = [...]string{
 	"ladder_later_every", "baseline_every", "baseline_later_every", "baselines", "baseline_games", "hall_of_fame", "hall_games", "mutation_scale",
 	"table_mutation_scale", "value_mutation_scale", "table_scale_step", "mutation_half_life", "mutation_floor", "fitness_memory", "fitness_caution",
 	"racing_games", "racing_confidence", "champion_games", "spsa_games", "spsa_rate", "curriculum_every", "curriculum_games", "curriculum_step",
-	"distill_every", "distill_nodes", "learn_every", "learn_games", "learn_nodes", "learn_positions",
+	"distill_every", "distill_nodes", "learn_every", "learn_games", "learn_nodes", "learn_positions", "learn_explore",
 }
 
 // compareKeys orders a game section's keys by settingsOrder.

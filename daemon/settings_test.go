@@ -401,6 +401,7 @@ const mainDraughtsSection = `[draughts]
   learn_games = 0
   learn_nodes = 0
   learn_positions = 0
+  learn_explore = false
   evolve_king = false
 
 `

@@ -9,8 +9,8 @@ import (
 // This file converts between what the daemon's parts hold and the rows
 // storage keeps, so that storage knows neither the GA nor the cluster.
 
-// PopulationRows returns st as the rows storage keeps: its agents and,
-// without their nets, its champions. The rows share st's nets and parent
+// PopulationRows returns st as the rows storage keeps: its agents (with
+// their learning settings) and, without their nets, its champions. The rows share st's nets and parent
 // lists.
 func PopulationRows(st *population.State) storage.Population {
 	p := storage.Population{Game: st.Game, Seed: st.Seed, Generation: st.Generation, NextID: st.NextID, Nodes: st.Nodes}
@@ -20,6 +20,9 @@ func PopulationRows(st *population.State) storage.Population {
 	for i, a := range st.Agents {
 		p.Agents[i] = storage.AgentRow{ID: a.ID, Origin: string(a.Origin), Parents: a.Parents, Node: a.Node, Net: a.Net,
 			Recipe: a.Recipe, PastPoints: a.PastPoints, PastGames: a.PastGames}
+		if l := a.Learner; l != nil {
+			p.Agents[i].Learner = &storage.Learner{Rate: l.Rate, Results: l.Results}
+		}
 	}
 	if st.Champions != nil {
 		p.Champions = make([]storage.ChampionRow, len(st.Champions))
@@ -42,6 +45,9 @@ func PopulationState(p storage.Population) *population.State {
 	for i, a := range p.Agents {
 		st.Agents[i] = population.Agent{ID: a.ID, Net: a.Net, Origin: population.Origin(a.Origin), Parents: a.Parents,
 			Node: a.Node, Recipe: a.Recipe, PastPoints: a.PastPoints, PastGames: a.PastGames}
+		if l := a.Learner; l != nil {
+			st.Agents[i].Learner = &population.Learner{Rate: l.Rate, Results: l.Results}
+		}
 	}
 	if p.Champions != nil {
 		st.Champions = make([]population.Champion, len(p.Champions))

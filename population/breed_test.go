@@ -89,7 +89,7 @@ func breedCase(t *testing.T) (Config, *State, []int, tournament.Results[draughts
 
 func TestBreedFollowsTheDesign(t *testing.T) {
 	cfg, st, ranking, results := breedCase(t)
-	next, err := breed(cfg, st, ranking, results, nil)
+	next, err := breed(cfg, st, ranking, results, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestBreedFollowsTheDesign(t *testing.T) {
 // size is as without it.
 func TestBreedWithTheChampionLearnt(t *testing.T) {
 	cfg, st, ranking, results := breedCase(t)
-	plain, err := breed(cfg, st, ranking, results, nil)
+	plain, err := breed(cfg, st, ranking, results, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestBreedWithTheChampionLearnt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, err := breed(cfg, st, ranking, results, learnt)
+	next, err := breed(cfg, st, ranking, results, learnt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestBreedStepsPieceValues(t *testing.T) {
 		results.Points = append(results.Points, len(st.Agents)-i)
 		results.Wins, results.Draws, results.Losses = append(results.Wins, 5), append(results.Draws, 3), append(results.Losses, 2)
 	}
-	next, err := breed(cfg, st, ranking, results, nil)
+	next, err := breed(cfg, st, ranking, results, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

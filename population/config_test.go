@@ -29,6 +29,9 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"population: learn_every = 5: trains a perspective net, and this run's nets are": func(c *Config) { c.LearnEvery = 5 },
 		"population: learn_every = -1: must not be negative":                             func(c *Config) { c.LearnEvery = -1 },
 		"population: learn_games = 3: learn_games, learn_nodes and learn_positions need": func(c *Config) { c.LearnGames = 3 },
+		"population: learn_explore = true: evolves the settings of a training, and learn_explore needs learn_every > 0": func(c *Config) {
+			c.LearnExplore = true
+		},
 		"population: learn_nodes = -5: want 0 (2000) to 1000000 nodes a move": func(c *Config) {
 			c.Flags, c.LearnEvery, c.LearnNodes = nnet.Perspective, 2, -5
 		},

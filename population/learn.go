@@ -7,15 +7,20 @@ import (
 
 	"evolved/distill"
 	"evolved/games"
+	"evolved/lineage"
 	"evolved/nnet"
 	"evolved/positions"
 )
 
-// LearnReport is a generation's training (Config.LearnEvery).
+// LearnReport is a generation's training of one agent (Config.LearnEvery).
 type LearnReport struct {
-	// Parent is the champion trained; its genome, distilled first when
-	// the distillation was due too, took the step the whole elite takes.
+	// Parent is the agent trained: the champion, whose genome, distilled
+	// first when the distillation was due too, took the step the whole
+	// elite takes; with Config.LearnExplore, each elite member in turn,
+	// which keeps its own step.
 	Parent int64
+	// Learner is the settings it trained with.
+	Learner Learner
 	// Report is the training's: the positions read, trained on and held
 	// out, and the loss before and after.
 	distill.TrainReport
@@ -77,50 +82,98 @@ func (g *generation[M, S]) playData(ctx context.Context, champion *nnet.Net) ([]
 	return recs, nil
 }
 
-// learnChampion trains net, the champion's genome (parent its ID), on the
-// newest positions of the run's store and returns the trained genome (nil
-// when the store holds none yet),
-// its change from the champion's own genome, from rounded to the form
-// storage keeps (distill.RoundStep), whose step breed gives the whole
-// elite.
-func (g *generation[M, S]) learnChampion(ctx context.Context, parent int64, from, net *nnet.Net) (*nnet.Net, *LearnReport, error) {
+// train trains net, the genome of agent parent (net itself, or it
+// distilled first), with the settings l on the newest positions of the
+// run's store and returns the trained genome (nil when the store holds
+// none yet), its change from the agent's own genome, from, rounded to the
+// form storage keeps (distill.RoundStep). Every agent a generation trains
+// shuffles with the same seed and holds out the same positions, so that
+// their losses compare and their steps differ by their nets and settings
+// alone.
+func (g *generation[M, S]) train(ctx context.Context, parent int64, from, net *nnet.Net, l Learner) (*nnet.Net, *LearnReport, error) {
 	start := time.Now()
-	// The settings one pass over the store measured best
-	// (docs/commands.md, "selfplay and train").
-	opts := distill.TrainOptions{Epochs: 1, Batch: 1024, Rate: 0.001, Workers: g.cfg.Tournament.Workers,
+	// One pass, the setting measured best (docs/commands.md, "selfplay
+	// and train"); DefaultLearner's rate and results unless the run
+	// evolves learners.
+	opts := distill.TrainOptions{Epochs: 1, Batch: 1024, Rate: l.Rate, Results: l.Results, Workers: g.cfg.Tournament.Workers,
 		Seed: g.st.Seed ^ uint64(g.gen)}
 	trained, rep, err := g.env.Train(ctx, g.game, net, g.cfg.learnPositions(), opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("population: generation %d: training champion %d: %w", g.gen, parent, err)
+		return nil, nil, fmt.Errorf("population: generation %d: training agent %d: %w", g.gen, parent, err)
 	}
 	if trained == nil {
 		return nil, nil, nil // the store holds no position yet
 	}
 	if trained, err = distill.RoundStep(trained, from, learnStepLargest); err != nil {
-		return nil, nil, fmt.Errorf("population: generation %d: training champion %d: %w", g.gen, parent, err)
+		return nil, nil, fmt.Errorf("population: generation %d: training agent %d: %w", g.gen, parent, err)
 	}
-	return trained, &LearnReport{Parent: parent, TrainReport: rep, Took: time.Since(start)}, nil
+	return trained, &LearnReport{Parent: parent, Learner: l, TrainReport: rep, Took: time.Since(start)}, nil
 }
 
 // learn plays the generation's data games and, when a training is due,
 // trains the champion (learnt, when the distillation made it) and returns
 // the genome whose step the elite takes: learnt, or the trained genome.
-func (g *generation[M, S]) learn(ctx context.Context, rep *Report[M], learnt *nnet.Net) (*nnet.Net, error) {
+// With Config.LearnExplore the whole elite trains (learnElite), and its
+// trained genomes come back as own, by rank, learnt unchanged; own is nil
+// when no elite trained.
+func (g *generation[M, S]) learn(ctx context.Context, rep *Report[M], learnt *nnet.Net) (*nnet.Net, []*nnet.Net, error) {
 	var err error
 	if rep.Data, err = g.playData(ctx, rep.Champion.Net); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !g.cfg.learnDue(g.gen) {
-		return learnt, nil
+		return learnt, nil, nil
+	}
+	if g.cfg.LearnExplore {
+		own, err := g.learnElite(ctx, rep, learnt)
+		return learnt, own, err
 	}
 	net := rep.Champion.Net
 	if learnt != nil {
 		net = learnt
 	}
-	trained, lr, err := g.learnChampion(ctx, rep.Champion.ID, rep.Champion.Net, net)
+	trained, lr, err := g.train(ctx, rep.Champion.ID, rep.Champion.Net, net, DefaultLearner())
 	if err != nil || trained == nil {
-		return learnt, err
+		return learnt, nil, err
 	}
 	rep.Learn = lr
-	return trained, nil
+	return trained, nil, nil
+}
+
+// learnElite trains every elite member, in rank order, with its own
+// settings on the same newest positions and returns the trained genomes
+// by rank (nil when the store holds no position yet). Each starts from
+// its genome as the distillation, when due, leaves it: the champion from
+// learnt, the others moved by learnt's step, as breed moves them without
+// the training; its step is then its own change, distillation and
+// training together, as the champion's is without LearnExplore.
+func (g *generation[M, S]) learnElite(ctx context.Context, rep *Report[M], learnt *nnet.Net) ([]*nnet.Net, error) {
+	var shared []lineage.Change // the distillation's step
+	if learnt != nil {
+		shared = netStep(learnt, rep.Champion.Net)
+	}
+	own := make([]*nnet.Net, g.cfg.Elite)
+	reports := make([]LearnReport, 0, g.cfg.Elite)
+	for r := range own {
+		a := g.st.Agents[rep.Ranking[r]]
+		net := a.Net
+		switch {
+		case learnt != nil && r == 0:
+			net = learnt
+		case learnt != nil:
+			var err error
+			if net, _, err = (lineage.Recipe{Op: lineage.Distill, Step: shared}).Make(g.st.Seed, g.st.Game, g.gen, g.cfg.Steps(), a.Net); err != nil {
+				return nil, fmt.Errorf("population: generation %d: the distillation's step on elite %d: %w", g.gen, a.ID, err)
+			}
+		}
+		trained, lr, err := g.train(ctx, a.ID, a.Net, net, a.learner())
+		if err != nil || trained == nil {
+			return nil, err
+		}
+		own[r] = trained
+		reports = append(reports, *lr)
+	}
+	rep.Learners = reports
+	rep.Learn = &rep.Learners[0]
+	return own, nil
 }

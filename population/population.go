@@ -217,7 +217,8 @@ type Config struct {
 	// every LearnEvery generations the champion (distilled first, when
 	// the distillation is due too) trains its perspective net one pass
 	// over the store's newest LearnPositions positions (Env.Train): the
-	// whole elite takes the step, as it takes the distillation's. It
+	// whole elite takes the step, as it takes the distillation's (with
+	// LearnExplore every elite member trains and takes its own). It
 	// needs a perspective net (nnet.Perspective) and the genetic
 	// algorithm. 0 never trains and plays no data games.
 	LearnEvery int `toml:"learn_every" json:"learn_every,omitempty"`
@@ -233,6 +234,17 @@ type Config struct {
 	// is trained on twice: one or two passes over positions gained as
 	// much, four lost (docs/commands.md, "selfplay and train").
 	LearnPositions int `toml:"learn_positions" json:"learn_positions,omitempty"`
+	// LearnExplore, with LearnEvery, evolves learners (population-based
+	// training): every agent carries its own learning settings (Learner,
+	// generation 0's and any without the defaults of the training without
+	// it), at each training every elite member trains its own net with its
+	// own settings on the same positions and keeps its own step, and the
+	// settings are inherited as the nets are: an elite keeps its own, a
+	// crossover child takes its first parent's, a mutant its parent's
+	// perturbed (Learner.Perturbed). The tournament's selection is the
+	// exploit, the perturbation the explore. Off, the champion alone
+	// trains and the elite takes its step.
+	LearnExplore bool `toml:"learn_explore" json:"learn_explore,omitempty"`
 
 	// Crossovers lists the pairs of ranks (1 = best) that breed: each pair
 	// gives two node-swap children and both parents mutated. Default
@@ -567,6 +579,8 @@ func (c Config) validateTraining(opt Optimizer) error {
 		return configError("learn_positions", c.LearnPositions, "want 0 (two trainings' data games) to %d positions", MaxLearnPositions)
 	case c.LearnEvery == 0 && (c.LearnGames != 0 || c.LearnNodes != 0 || c.LearnPositions != 0):
 		return configError("learn_games", c.LearnGames, "learn_games, learn_nodes and learn_positions need learn_every > 0")
+	case c.LearnEvery == 0 && c.LearnExplore:
+		return configError("learn_explore", c.LearnExplore, "evolves the settings of a training, and learn_explore needs learn_every > 0")
 	}
 	return nil
 }
@@ -705,6 +719,10 @@ type Agent struct {
 	// most genomes as their recipe); nil for an elite, a random genome
 	// and the samples of ES and SPSA, whose genomes are kept whole.
 	Recipe *lineage.Recipe `json:"recipe,omitempty"`
+	// Learner is the agent's learning settings (Config.LearnExplore); nil
+	// without them, as in a run that does not evolve learners, where the
+	// defaults hold (DefaultLearner).
+	Learner *Learner `json:"learner,omitempty"`
 	// PastPoints and PastGames are the fitness points and games of the
 	// generations the agent played before this one (as an elite keeps
 	// its ID); Config.FitnessMemory ranks by them too.

@@ -35,7 +35,8 @@ const stateVersion = 1
 
 // New returns generation 0 of a run: cfg.Size random nets for a game whose
 // nets take inputs inputs, agent i drawn from seed.Rand(runSeed, game, 0,
-// seed.Init, i); for ES and SPSA a random mean (seed.Init 0) and mirrored
+// seed.Init, i), each with the default learning settings when the run
+// evolves learners (Config.LearnExplore); for ES and SPSA a random mean (seed.Init 0) and mirrored
 // pairs around it (pair k from seed.Init k+1). With cfg.QuietNet the nets (the
 // mean) are then quieted; they draw the same numbers either way.
 func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
@@ -79,6 +80,10 @@ func New(game string, inputs int, cfg Config, runSeed uint64) (*State, error) {
 			net = net.Quieted()
 		}
 		st.Agents = append(st.Agents, Agent{ID: st.NextID, Net: net, Origin: Random})
+		if cfg.LearnExplore {
+			l := DefaultLearner()
+			st.Agents[i].Learner = &l
+		}
 		st.NextID++
 	}
 	return st, nil

@@ -73,6 +73,10 @@ type Report[M comparable] struct {
 	// Learn is the champion's training, in the generations that make one
 	// (Config.LearnEvery); nil in the others.
 	Learn *LearnReport
+	// Learners are the elite's trainings, by rank, the champion's first
+	// (Learn points to it), in the generations that make them with
+	// Config.LearnExplore; nil in the others.
+	Learners []LearnReport
 	// Elapsed is the generation's time; Fitness the part of it spent on
 	// the games that decide the ranking (the tournament's, the hall of
 	// fame's, the race's and the title match's), the rest going to the ladder, the
@@ -140,17 +144,18 @@ func Step[M comparable, S search.Game[M]](ctx context.Context, env Env[M, S], cf
 		return nil, nil, err
 	}
 	var learnt *nnet.Net // the champion distilled, whose step the whole elite takes
+	var own []*nnet.Net  // with Config.LearnExplore, each elite's trained net, by rank
 	if cfg.distillDue(g.gen) {
 		if learnt, rep.Distill, err = g.distillChampion(ctx, rep.Champion, rep.Results.Games); err != nil {
 			return nil, nil, err
 		}
 	}
 	if g.cfg.LearnEvery > 0 {
-		if learnt, err = g.learn(ctx, rep, learnt); err != nil {
+		if learnt, own, err = g.learn(ctx, rep, learnt); err != nil {
 			return nil, nil, err
 		}
 	}
-	next, err := g.breedNext(rep, learnt)
+	next, err := g.breedNext(rep, learnt, own)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -314,8 +319,8 @@ func (g *generation[M, S]) measure(ctx context.Context, rep *Report[M]) error {
 }
 
 // breedNext breeds the next generation by the optimizer and carries the
-// run's champions and node budget over to it.
-func (g *generation[M, S]) breedNext(rep *Report[M], learnt *nnet.Net) (*State, error) {
+// run's champions and node budget over to it; learnt and own are breed's.
+func (g *generation[M, S]) breedNext(rep *Report[M], learnt *nnet.Net, own []*nnet.Net) (*State, error) {
 	cfg, st := g.cfg, g.st
 	var next *State
 	var err error
@@ -325,7 +330,7 @@ func (g *generation[M, S]) breedNext(rep *Report[M], learnt *nnet.Net) (*State, 
 	case SPSA:
 		next, err = breedSPSA(cfg, st, rep.Results)
 	default:
-		next, err = breed(cfg, st, rep.Ranking, rep.Results, learnt)
+		next, err = breed(cfg, st, rep.Ranking, rep.Results, learnt, own)
 	}
 	if err != nil {
 		return nil, err
@@ -558,13 +563,21 @@ func (g *generation[M, S]) baselines(ctx context.Context, champ func() search.Pl
 // rank order) that keeps its elite's past games, as the change is the
 // same for all; and the children are theirs, so what the fit learnt is
 // what the population inherits.
-func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M], learnt *nnet.Net) (*State, error) {
+//
+// With own (Config.LearnExplore: each elite's trained net, by rank), each
+// elite takes its own step instead, own[r-1]'s weights less its own; and
+// every agent of the next generation carries its learning settings: an
+// elite its own, a crossover child its first parent's, a mutant its
+// parent's perturbed (Learner.Perturbed) from the stream seed.Learner of
+// its mutation's index, apart from the nets' streams, so that the nets
+// draw the numbers they draw without it.
+func breed[M comparable](cfg Config, st *State, ranking []int, results tournament.Results[M], learnt *nnet.Net, own []*nnet.Net) (*State, error) {
 	b := &brood{cfg: cfg, st: st, next: &State{Game: st.Game, Seed: st.Seed, Generation: st.Generation + 1, NextID: st.NextID}}
-	if err := keepElite(b, ranking, results, learnt); err != nil {
+	if err := keepElite(b, ranking, results, learnt, own); err != nil {
 		return nil, err
 	}
 	byRank := func(r int) Agent {
-		if learnt != nil && r <= cfg.Elite {
+		if (learnt != nil || own != nil) && r <= cfg.Elite {
 			return b.next.Agents[r-1]
 		}
 		return st.Agents[ranking[r-1]]
@@ -583,7 +596,9 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 			return nil, fmt.Errorf("population: generation %d: crossover of ranks %v: %w", gen, pair, err)
 		}
 		b.add(c1, Crossover, &node, &r1, dom.ID, sub.ID)
+		b.inherit(dom.learner())
 		b.add(c2, Crossover, &node, &r2, sub.ID, dom.ID)
+		b.inherit(sub.learner())
 		if err := b.mutate(dom); err != nil {
 			return nil, err
 		}
@@ -600,27 +615,27 @@ func breed[M comparable](cfg Config, st *State, ranking []int, results tournamen
 }
 
 // keepElite puts the elite into the next generation in rank order: each
-// unchanged, or with learnt moved by the distillation's step (see breed).
-func keepElite[M comparable](b *brood, ranking []int, results tournament.Results[M], learnt *nnet.Net) error {
+// unchanged, with learnt moved by the distillation's step, or moved by
+// its own training's step (own; see breed).
+func keepElite[M comparable](b *brood, ranking []int, results tournament.Results[M], learnt *nnet.Net, own []*nnet.Net) error {
 	st := b.st
 	var step []lineage.Change // learnt's change of the champion's weights
 	if learnt != nil {
-		cw := st.Agents[ranking[0]].Net.Weights()
-		for i, w := range learnt.Weights() {
-			if w != cw[i] {
-				step = append(step, lineage.Change{Index: int32(i), Delta: float32(w - cw[i])})
-			}
-		}
+		step = netStep(learnt, st.Agents[ranking[0]].Net)
 	}
 	for r := 1; r <= b.cfg.Elite; r++ {
 		slot := ranking[r-1]
 		a := st.Agents[slot]
 		pastPoints := a.PastPoints + results.Points[slot]
 		pastGames := a.PastGames + results.Wins[slot] + results.Draws[slot] + results.Losses[slot]
-		if learnt == nil {
+		if learnt == nil && own == nil {
 			b.next.Agents = append(b.next.Agents, Agent{ID: a.ID, Net: a.Net, Origin: Elite, Parents: []int64{a.ID},
 				PastPoints: pastPoints, PastGames: pastGames})
+			b.inherit(a.learner())
 			continue
+		}
+		if own != nil {
+			step = netStep(own[r-1], a.Net)
 		}
 		recipe := lineage.Recipe{Op: lineage.Distill, Step: step}
 		net, _, err := b.child(recipe, a)
@@ -628,9 +643,23 @@ func keepElite[M comparable](b *brood, ranking []int, results tournament.Results
 			return fmt.Errorf("population: generation %d: the distillation's step on elite %d: %w", st.Generation, a.ID, err)
 		}
 		b.add(net, Distilled, nil, &recipe, a.ID)
+		b.inherit(a.learner())
 		b.next.Agents[len(b.next.Agents)-1].PastPoints, b.next.Agents[len(b.next.Agents)-1].PastGames = pastPoints, pastGames
 	}
 	return nil
+}
+
+// netStep returns the change of from's weights that makes to's, each
+// difference as a float32.
+func netStep(to, from *nnet.Net) []lineage.Change {
+	var step []lineage.Change
+	fw := from.Weights()
+	for i, w := range to.Weights() {
+		if w != fw[i] {
+			step = append(step, lineage.Change{Index: int32(i), Delta: float32(w - fw[i])})
+		}
+	}
+	return step
 }
 
 // brood is the next generation as breed makes it.
@@ -657,7 +686,8 @@ func (b *brood) child(r lineage.Recipe, parents ...Agent) (*nnet.Net, nnet.Node,
 	return r.Make(b.st.Seed, b.st.Game, b.st.Generation, b.cfg.Steps(), nets...)
 }
 
-// mutate adds the next mutant of a.
+// mutate adds the next mutant of a, with a's learning settings perturbed
+// (Config.LearnExplore).
 func (b *brood) mutate(a Agent) error {
 	r := lineage.Recipe{Op: lineage.Mutation, Index: b.mutations}
 	net, _, err := b.child(r, a)
@@ -665,8 +695,19 @@ func (b *brood) mutate(a Agent) error {
 		return fmt.Errorf("population: generation %d: mutation %d: %w", b.st.Generation, b.mutations, err)
 	}
 	b.add(net, Mutation, nil, &r, a.ID)
+	if b.cfg.LearnExplore {
+		b.inherit(a.learner().Perturbed(seed.Rand(b.st.Seed, b.st.Game, b.st.Generation, seed.Learner, b.mutations)))
+	}
 	b.mutations++
 	return nil
+}
+
+// inherit gives the agent added last the learning settings l, when the
+// run evolves learners (Config.LearnExplore).
+func (b *brood) inherit(l Learner) {
+	if b.cfg.LearnExplore {
+		b.next.Agents[len(b.next.Agents)-1].Learner = &l
+	}
 }
 
 // pairs turns the games among the first n slots (the population's, not

@@ -31,6 +31,9 @@ const (
 	Rating     Purpose = "rating" // rating games against a calibrated ladder
 	// Tune draws the directions of an SPSA tuning's pairs (package tune).
 	Tune Purpose = "tune"
+	// Learner draws the perturbation of a mutant's learning settings
+	// (population.Config.LearnExplore), index the mutation's.
+	Learner Purpose = "learner"
 )
 
 // Derive returns the seed for (run, game, generation, purpose, index).

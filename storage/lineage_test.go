@@ -522,6 +522,7 @@ func TestStepsMoveIntoParts(t *testing.T) {
 		"UPDATE lineage SET step = (SELECT unhex(group_concat(hex(p.bytes), '')) FROM (SELECT bytes FROM step_parts p WHERE p.agent_id = lineage.agent_id ORDER BY part) p) WHERE agent_id IN (SELECT agent_id FROM step_parts)",
 		"DROP TABLE step_parts",
 		"DROP TABLE writer",
+		"DROP TABLE learners",
 		"PRAGMA user_version = 18",
 	} {
 		if _, err := raw.Exec(stmt); err != nil {

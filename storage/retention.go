@@ -292,6 +292,9 @@ func pruneMembers(ctx context.Context, tx *sql.Tx, game string, cut, chunk int) 
 		if _, err := tx.ExecContext(ctx, "DELETE FROM step_parts WHERE game = ? AND agent_id = ?", game, id); err != nil {
 			return 0, fmt.Errorf("step of agent %d: %w", id, err)
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM learners WHERE game = ? AND agent_id = ?", game, id); err != nil {
+			return 0, fmt.Errorf("learner of agent %d: %w", id, err)
+		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM lineage WHERE game = ? AND agent_id = ?", game, id); err != nil {
 			return 0, fmt.Errorf("lineage of agent %d: %w", id, err)
 		}

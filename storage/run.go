@@ -77,6 +77,19 @@ type AgentRow struct {
 	// ID): the writers store them with the member, LoadPopulation reads
 	// them back.
 	PastPoints, PastGames int
+	// Learner is the genome's learning settings, nil for none (a run that
+	// does not evolve learners): the writers store them in learners the
+	// first time the genome is a member with them, LoadPopulation reads
+	// them back.
+	Learner *Learner
+}
+
+// Learner is a genome's learning settings, a row of learners.
+type Learner struct {
+	// Rate is the trainer's learning rate.
+	Rate float64
+	// Results is the share of a position's target its game's result gives.
+	Results float64
 }
 
 // OriginElite is the origin of a member kept from the generation before,
@@ -159,6 +172,14 @@ func insertPopulation(ctx context.Context, tx *sql.Tx, st Population) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO members (game, generation, slot, agent_id, origin, past_points, past_games)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, st.Game, st.Generation, slot, a.ID, a.Origin, a.PastPoints, a.PastGames); err != nil {
 			return fmt.Errorf("member %d of generation %d: %w", slot, st.Generation, err)
+		}
+		if l := a.Learner; l != nil {
+			// An elite's row is there already; one of a run that has
+			// just begun to evolve learners is not.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO learners (game, agent_id, rate, results) VALUES (?, ?, ?, ?)
+				ON CONFLICT (game, agent_id) DO NOTHING`, st.Game, a.ID, l.Rate, l.Results); err != nil {
+				return fmt.Errorf("learner of agent %d: %w", a.ID, err)
+			}
 		}
 	}
 	return nil
@@ -463,9 +484,11 @@ func (d *DB) Distillations(ctx context.Context, game string) (DistillSummary, bo
 // loadAgents reads the members of generation of game's run with their
 // genomes and their past.
 func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]AgentRow, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, `+holderColumn+`, g.genome
+	rows, err := d.db.QueryContext(ctx, `SELECT m.slot, m.agent_id, m.origin, m.past_points, m.past_games, g.parents, g.node, l.op, l.op_index, `+holderColumn+`, g.genome,
+		r.rate, r.results
 		FROM `+membersByGeneration("m")+` JOIN genomes g ON g.game = m.game AND g.agent_id = m.agent_id
 		LEFT JOIN lineage l ON l.game = m.game AND l.agent_id = m.agent_id
+		LEFT JOIN learners r ON r.game = m.game AND r.agent_id = m.agent_id
 		WHERE m.game = ? AND m.generation = ? ORDER BY m.slot`, game, generation)
 	if err != nil {
 		return nil, err
@@ -481,8 +504,12 @@ func (d *DB) loadAgents(ctx context.Context, game string, generation int) ([]Age
 		var node, op sql.NullString
 		var index, pastPoints, pastGames, holder sql.NullInt64
 		var blob []byte
-		if err := rows.Scan(&slot, &a.ID, &a.Origin, &pastPoints, &pastGames, &parents, &node, &op, &index, &holder, &blob); err != nil {
+		var rate, results sql.NullFloat64
+		if err := rows.Scan(&slot, &a.ID, &a.Origin, &pastPoints, &pastGames, &parents, &node, &op, &index, &holder, &blob, &rate, &results); err != nil {
 			return nil, err
+		}
+		if rate.Valid {
+			a.Learner = &Learner{Rate: rate.Float64, Results: results.Float64}
 		}
 		if pastPoints.Valid && pastGames.Valid {
 			a.PastPoints, a.PastGames = int(pastPoints.Int64), int(pastGames.Int64)

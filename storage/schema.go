@@ -451,6 +451,20 @@ CREATE TABLE writer (
 	path TEXT NOT NULL -- absolute, symbolic links resolved
 );
 `,
+	// 21: the learning settings of each genome of a run that evolves
+	// learners (population.Config.LearnExplore), written with the
+	// members that bring them: a genome keeps its settings for life, as
+	// its weights, so a row a genome; a member without one trains with
+	// the defaults. Retention deletes a row with its genome's.
+	`
+CREATE TABLE learners (
+	game     TEXT NOT NULL,
+	agent_id INTEGER NOT NULL,
+	rate     REAL NOT NULL,              -- the trainer's learning rate (Adam's step size)
+	results  REAL NOT NULL,              -- the share of the game's result in the target, the rest the search's score
+	PRIMARY KEY (game, agent_id)
+) WITHOUT ROWID;
+`,
 }
 
 // editsSchema lists the migrations that edit sqlite_schema directly:
