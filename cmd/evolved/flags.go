@@ -152,6 +152,14 @@ func dbVar(fs *flag.FlagSet, p *string, usage string) {
 	fs.Var(&givenString{p: p}, "db", usage+" "+dbDefault)
 }
 
+// dbFlag is dbVar for a command that keeps the path in a variable of its
+// own: it returns the address of the path, as fs.String does.
+func dbFlag(fs *flag.FlagSet, usage string) *string {
+	p := new(string)
+	dbVar(fs, p, usage)
+	return p
+}
+
 // givenString is a string flag whose default, in place before parsing,
 // -h does not print as a value: its usage words it instead (dbVar).
 type givenString struct {
