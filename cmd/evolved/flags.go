@@ -181,6 +181,16 @@ func (s *givenString) Set(v string) error {
 	return nil
 }
 
+// playVars defines --concurrency and --seed as every command that plays
+// seeded games between players (match, rate, ladder) words them: how many
+// games at once, at most, and the seed of the openings and of the
+// players' random choices, which decides the games whatever the
+// concurrency.
+func playVars(fs *flag.FlagSet, concurrency *int, seed *uint64) {
+	countVar(fs, concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	fs.Uint64Var(seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
+}
+
 // countVar defines an int flag that refuses a negative number when it is
 // parsed (`--concurrency -3`, `--max-moves -1`), with the flag package's
 // own "invalid value" message naming the flag.
