@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"evolved/nnet"
+	"evolved/progress"
 )
 
 // Worker plays jobs from the workers' consumer: games, data games, and
@@ -226,18 +227,8 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, m jetstream
 	// Tell JetStream the job is in hand while it is played.
 	playing, done := context.WithCancel(ctx)
 	defer done()
-	go func() {
-		t := time.NewTicker(beat)
-		defer t.Stop()
-		for {
-			select {
-			case <-playing.Done():
-				return
-			case <-t.C:
-				m.InProgress()
-			}
-		}
-	}()
+	stopBeat := progress.Every(playing, beat, func(time.Duration) { m.InProgress() })
+	defer stopBeat()
 	var res *Result
 	nets, err := w.nets(playing, &job, cache)
 	if err != nil {

@@ -72,9 +72,6 @@ func abs(x int) int {
 	return x
 }
 
-// chessWinRate maps centipawns to a win rate for MCTS-EPT.
-func chessWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
-
 // ParseChess reads a player specification for chess: random, material:D,
 // pst:D (material and Michniewski's piece-square tables), pesto:D
 // (PeSTO's tapered tables, searched as agents search; see PeSTOSpec),
@@ -127,7 +124,7 @@ func ParseChess(spec string) (ChessSpec, error) {
 	case "pesto":
 		return PeSTOSpec(spec, p.arg)
 	case "mcts", "ept":
-		return mctsSpec[chess.Move](spec, mctsOptions(p), search.Evaluator[*chess.Game](ChessMaterial{}), chessWinRate), nil
+		return mctsSpec[chess.Move](spec, mctsOptions(p), search.Evaluator[*chess.Game](ChessMaterial{}), centipawnWinRate), nil
 	}
 	return ChessSpec{}, unknownPlayer(spec, "chess")
 }

@@ -123,14 +123,14 @@ func (c chessScratch) Evaluate(g *chess.Game) int {
 
 // ChessNetEPT returns a spec whose players run MCTS-EPT, playouts
 // playouts a move, with net scoring the playouts cut after EPTPlies plies
-// (its centipawns turned into a win rate by chessWinRate). The net's
+// (its centipawns turned into a win rate by centipawnWinRate). The net's
 // evaluator is built once and shared read-only by every player made.
 func ChessNetEPT(name string, net *nnet.Net, playouts int) (ChessSpec, error) {
 	eval, err := nnet.NewChessEval(net)
 	if err != nil {
 		return ChessSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return mctsSpec[chess.Move](name, eptOptions(playouts), search.Evaluator[*chess.Game](chessScratch{eval}), chessWinRate), nil
+	return mctsSpec[chess.Move](name, eptOptions(playouts), search.Evaluator[*chess.Game](chessScratch{eval}), centipawnWinRate), nil
 }
 
 // xiangqiScratch scores a xiangqi position with a net from scratch, for
@@ -144,13 +144,13 @@ func (x xiangqiScratch) Evaluate(g *xiangqi.Game) int {
 
 // XiangqiNetEPT returns a spec whose players run MCTS-EPT, playouts
 // playouts a move, with net scoring the playouts cut after EPTPlies plies
-// (its centipawns turned into a win rate by xiangqiWinRate).
+// (its centipawns turned into a win rate by centipawnWinRate).
 func XiangqiNetEPT(name string, net *nnet.Net, playouts int) (XiangqiSpec, error) {
 	eval, err := nnet.NewXiangqiEval(net)
 	if err != nil {
 		return XiangqiSpec{}, fmt.Errorf("player %s: %w", name, err)
 	}
-	return mctsSpec[xiangqi.Move](name, eptOptions(playouts), search.Evaluator[*xiangqi.Game](xiangqiScratch{eval}), xiangqiWinRate), nil
+	return mctsSpec[xiangqi.Move](name, eptOptions(playouts), search.Evaluator[*xiangqi.Game](xiangqiScratch{eval}), centipawnWinRate), nil
 }
 
 // ChessEPT is MCTS-EPT with a chess net as a UCI server drives it (the
@@ -174,7 +174,7 @@ func ChessNetEPTSearch(net *nnet.Net, playouts int) (*ChessEPT, error) {
 	}
 	c := &ChessEPT{eval: chessScratch{e}, playouts: playouts, src: rand.NewPCG(0, 0)}
 	c.rng = rand.New(c.src)
-	c.t = search.NewMCTS[chess.Move, *chess.Game](eptOptions(playouts), c.eval, chessWinRate)
+	c.t = search.NewMCTS[chess.Move, *chess.Game](eptOptions(playouts), c.eval, centipawnWinRate)
 	c.Reset()
 	return c, nil
 }
@@ -197,7 +197,7 @@ func (c *ChessEPT) Limits(_ int, nodes int64, t time.Duration) {
 		o.Playouts, o.Time = 1<<30, t
 	}
 	if o != c.t.Options() {
-		c.t = search.NewMCTS[chess.Move, *chess.Game](o, c.eval, chessWinRate)
+		c.t = search.NewMCTS[chess.Move, *chess.Game](o, c.eval, centipawnWinRate)
 	}
 }
 
@@ -214,7 +214,7 @@ func (c *ChessEPT) ResizeTable(int) {}
 
 // Search runs the playouts from g's position. The result's Score is the
 // chosen move's mean reward turned back into centipawns through
-// chessWinRate, so that a GUI reads it as an evaluation; Depth is 1 and
+// centipawnWinRate, so that a GUI reads it as an evaluation; Depth is 1 and
 // Nodes the playouts.
 func (c *ChessEPT) Search(ctx context.Context, g *chess.Game) search.Result[chess.Move] {
 	res := c.t.Search(ctx, g, c.rng)
@@ -225,7 +225,12 @@ func (c *ChessEPT) Search(ctx context.Context, g *chess.Game) search.Result[ches
 	return res
 }
 
-// winRateCentipawns inverts chessWinRate, p clamped to [0.001, 0.999]
+// centipawnWinRate maps centipawns to a win rate for MCTS-EPT, on the
+// logistic scale of 400 centipawns per factor of e in the odds: the chess
+// and xiangqi players' (their evaluations count in centipawns alike).
+func centipawnWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
+
+// winRateCentipawns inverts centipawnWinRate, p clamped to [0.001, 0.999]
 // (±2763 centipawns, well inside search.MaxEval).
 func winRateCentipawns(p float64) int {
 	p = max(0.001, min(0.999, p))

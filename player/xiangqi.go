@@ -2,7 +2,6 @@ package player
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -51,9 +50,6 @@ func (XiangqiMaterial) Evaluate(g *xiangqi.Game) int {
 	}
 	return score
 }
-
-// xiangqiWinRate maps centipawns to a win rate for MCTS-EPT.
-func xiangqiWinRate(score int) float64 { return 1 / (1 + math.Exp(-float64(score)/400)) }
 
 // ParseXiangqi reads a player specification for xiangqi: random,
 // material:D, mcts:N, ept:N, classic (the classic terminal program's
@@ -111,7 +107,7 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		return alphaBetaSpec[xiangqi.Move](spec, "", search.Evaluator[*xiangqi.Game](XiangqiMaterial{}),
 			search.Options{Depth: p.arg, Quiescence: true, TableBits: 16}), nil
 	case "mcts", "ept":
-		return mctsSpec[xiangqi.Move](spec, mctsOptions(p), search.Evaluator[*xiangqi.Game](XiangqiMaterial{}), xiangqiWinRate), nil
+		return mctsSpec[xiangqi.Move](spec, mctsOptions(p), search.Evaluator[*xiangqi.Game](XiangqiMaterial{}), centipawnWinRate), nil
 	}
 	return XiangqiSpec{}, unknownPlayer(spec, "xiangqi")
 }

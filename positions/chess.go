@@ -57,18 +57,7 @@ func PackChess(p *chess.Position) Packed {
 // stray bits, an en passant square only where a pawn can take); the error
 // wraps ErrCorrupt otherwise, and names what is wrong.
 func UnpackChess(b *Packed) (chess.Position, error) {
-	fen, err := chessFEN(b)
-	if err != nil {
-		return chess.Position{}, fmt.Errorf("%w chess position: %v", ErrCorrupt, err)
-	}
-	p, err := chess.ParseFEN(fen)
-	if err != nil {
-		return chess.Position{}, fmt.Errorf("%w chess position %s: %v", ErrCorrupt, fen, err)
-	}
-	if PackChess(&p) != *b {
-		return chess.Position{}, fmt.Errorf("%w chess position %s: not as PackChess packs it", ErrCorrupt, fen)
-	}
-	return p, nil
+	return unpack(b, "chess", "PackChess", chessFEN, chess.ParseFEN, PackChess)
 }
 
 // chessFEN writes the FEN of the packed chess position b, its castling

@@ -109,6 +109,28 @@ var ErrCorrupt = errors.New("positions: corrupt")
 // open for writing.
 var ErrLocked = errors.New("positions: store in use")
 
+// unpack returns the position of the game name (for messages) packed into
+// b: its FEN as fen writes it, read back by parse, which checks it as a
+// FEN is checked, and packed again by pack (named packName in messages),
+// which must give b, so that b is the one packing of the position. The
+// error wraps ErrCorrupt and names what is wrong. UnpackChess and
+// UnpackXiangqi are unpack with their game's functions.
+func unpack[P any](b *Packed, name, packName string, fen func(*Packed) (string, error), parse func(string) (P, error), pack func(*P) Packed) (P, error) {
+	var none P
+	text, err := fen(b)
+	if err != nil {
+		return none, fmt.Errorf("%w %s position: %v", ErrCorrupt, name, err)
+	}
+	p, err := parse(text)
+	if err != nil {
+		return none, fmt.Errorf("%w %s position %s: %v", ErrCorrupt, name, text, err)
+	}
+	if pack(&p) != *b {
+		return none, fmt.Errorf("%w %s position %s: not as %s packs it", ErrCorrupt, name, text, packName)
+	}
+	return p, nil
+}
+
 // MarshalTo writes r into b, which must hold RecordSize bytes: the
 // position, then Score, Move and Ply little-endian, then Result and
 // Source.

@@ -46,18 +46,7 @@ func PackXiangqi(p *xiangqi.Position) Packed {
 // xiangqi.ParseFEN checks a FEN, and b must be the one packing of it; the
 // error wraps ErrCorrupt otherwise, and names what is wrong.
 func UnpackXiangqi(b *Packed) (xiangqi.Position, error) {
-	fen, err := xiangqiFEN(b)
-	if err != nil {
-		return xiangqi.Position{}, fmt.Errorf("%w xiangqi position: %v", ErrCorrupt, err)
-	}
-	p, err := xiangqi.ParseFEN(fen)
-	if err != nil {
-		return xiangqi.Position{}, fmt.Errorf("%w xiangqi position %s: %v", ErrCorrupt, fen, err)
-	}
-	if PackXiangqi(&p) != *b {
-		return xiangqi.Position{}, fmt.Errorf("%w xiangqi position %s: not as PackXiangqi packs it", ErrCorrupt, fen)
-	}
-	return p, nil
+	return unpack(b, "xiangqi", "PackXiangqi", xiangqiFEN, xiangqi.ParseFEN, PackXiangqi)
 }
 
 // xiangqiFEN writes the FEN of the packed xiangqi position b.

@@ -12,8 +12,7 @@ import (
 // checkCommand implements `evolved check`: SQLite's full integrity check
 // and the check of the genomes' lineage, beside a running daemon.
 func checkCommand(fs *flag.FlagSet) action {
-	dbPath := new(string)
-	dbVar(fs, dbPath, "the database `FILE`")
+	dbPath := dbFlag(fs, "the database `FILE`")
 	setHelp(fs, help{
 		usage: []string{"[--db FILE]"},
 		about: `Checks a database: SQLite's full integrity check, then every genome kept whole that

@@ -152,6 +152,14 @@ func dbVar(fs *flag.FlagSet, p *string, usage string) {
 	fs.Var(&givenString{p: p}, "db", usage+" "+dbDefault)
 }
 
+// dbFlag is dbVar for a command that keeps the path in a variable of its
+// own: it returns the address of the path, as fs.String does.
+func dbFlag(fs *flag.FlagSet, usage string) *string {
+	p := new(string)
+	dbVar(fs, p, usage)
+	return p
+}
+
 // givenString is a string flag whose default, in place before parsing,
 // -h does not print as a value: its usage words it instead (dbVar).
 type givenString struct {
@@ -171,6 +179,16 @@ func (s *givenString) String() string {
 func (s *givenString) Set(v string) error {
 	*s.p, s.set = v, true
 	return nil
+}
+
+// playVars defines --concurrency and --seed as every command that plays
+// seeded games between players (match, rate, ladder) words them: how many
+// games at once, at most, and the seed of the openings and of the
+// players' random choices, which decides the games whatever the
+// concurrency.
+func playVars(fs *flag.FlagSet, concurrency *int, seed *uint64) {
+	countVar(fs, concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
+	fs.Uint64Var(seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
 }
 
 // countVar defines an int flag that refuses a negative number when it is

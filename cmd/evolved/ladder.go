@@ -36,8 +36,7 @@ func ladderCommand(fs *flag.FlagSet) action {
 	fs.StringVar(&s.out, "o", "", "write the fitted ladder to `FILE` (default: standard output)")
 	fs.IntVar(&s.pairs, "pairs", 20, "every two players meet in `N` pairs of games (one opening, both colours)")
 	fs.IntVar(&s.engineLevels, "engine-levels", 2, "the own players also meet the `K` lowest engine levels, which hold the scale")
-	countVar(fs, &s.concurrency, "concurrency", 0, "play `C` games at once (default: the number of CPUs)")
-	fs.Uint64Var(&s.seed, "seed", 1, "seed `S` of the openings and of the players' random choices")
+	playVars(fs, &s.concurrency, &s.seed)
 	fs.StringVar(&s.engine, "engine", "", "the ladder's engine at `PATH` (default: its name on $PATH or in /usr/games)")
 	setHelp(fs, help{
 		usage: []string{"--game G [--pairs N] [--seed S] [--concurrency C] [-o FILE]"},

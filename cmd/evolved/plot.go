@@ -16,8 +16,7 @@ import (
 
 // plotCommand implements `evolved plot`.
 func plotCommand(fs *flag.FlagSet) action {
-	dbPath := new(string)
-	dbVar(fs, dbPath, "the database `FILE`")
+	dbPath := dbFlag(fs, "the database `FILE`")
 	game := fs.String("game", "", "the population's `GAME`: draughts, chess or xiangqi (default: the database's only run)")
 	out := fs.String("o", "", "the picture to write (required): `FILE`.svg or FILE.png")
 	compare := fs.String("compare", "", "instead, compare the rating curves of runs: `FILES`, database files separated by commas, one curve each (named by file)")

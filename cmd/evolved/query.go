@@ -82,8 +82,7 @@ func openChampion(ctx context.Context, cmd, path, given string, m *generationMar
 
 // statusCommand implements `evolved status`.
 func statusCommand(fs *flag.FlagSet) action {
-	dbPath := new(string)
-	dbVar(fs, dbPath, "the database `FILE`")
+	dbPath := dbFlag(fs, "the database `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON: {\"populations\":[...]}")
 	configPath := fs.String("config", "", "the daemon's configuration `FILE`, for the generation target of the ETA")
 	var target optionalInt
@@ -145,8 +144,7 @@ func readStatus(ctx context.Context, dbPath string, goal int, j daemon.JobsConfi
 
 // championsCommand implements `evolved champions`.
 func championsCommand(fs *flag.FlagSet) action {
-	dbPath := new(string)
-	dbVar(fs, dbPath, "the database `FILE`")
+	dbPath := dbFlag(fs, "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	setHelp(fs, help{
@@ -187,8 +185,7 @@ func championsCommand(fs *flag.FlagSet) action {
 
 // exportCommand implements `evolved export`.
 func exportCommand(fs *flag.FlagSet) action {
-	dbPath := new(string)
-	dbVar(fs, dbPath, "the database `FILE`")
+	dbPath := dbFlag(fs, "the database `FILE`")
 	game := fs.String("game", "", "the population `GAME`: "+strings.Join(daemon.KnownGames(), ", ")+" (default: the database's only run)")
 	var generationFlag generationMark
 	fs.Var(&generationFlag, "generation", "export generation `N`'s champion, or the one at N hours of evolution with Nh (default: the latest)")

@@ -19,8 +19,7 @@ import (
 // serveCommand implements `evolved serve`: the web site over a database,
 // beside a running daemon or alone.
 func serveCommand(fs *flag.FlagSet) action {
-	dbPath := new(string)
-	dbVar(fs, dbPath, "the database `FILE` to show (opened read-only)")
+	dbPath := dbFlag(fs, "the database `FILE` to show (opened read-only)")
 	listen := fs.String("listen", web.DefaultListen, "serve on `HOST:PORT`; beyond loopback it needs an access token")
 	tokenFile := fs.String("token-file", "", "read the access token from `FILE` (default: $"+web.TokenEnv+"; none on loopback)")
 	logFormat := fs.String("log-format", "auto", "log `FORMAT`: auto, text or json")

@@ -67,7 +67,7 @@ func workerCommand(fs *flag.FlagSet) action {
 			w.Concurrency = runtime.NumCPU()
 		}
 		log.Info("worker started", "nats", nc.ConnectedUrlRedacted(), "workers", w.Concurrency)
-		stop := logEvery(ctx, time.Minute, func(elapsed time.Duration) {
+		stop := progress.Every(ctx, time.Minute, func(elapsed time.Duration) {
 			n := played.Load()
 			log.Info("games played", "games", n, "games_per_s", fmt.Sprintf("%.2f", float64(n)/elapsed.Seconds()), "positions_searched", searched.Load())
 		})
@@ -78,24 +78,4 @@ func workerCommand(fs *flag.FlagSet) action {
 		log.Info("worker stopped", "games", played.Load(), "positions_searched", searched.Load())
 		return nil
 	}
-}
-
-// logEvery calls f every interval, with the time since it started, until
-// ctx is done or the returned stop is called.
-func logEvery(ctx context.Context, interval time.Duration, f func(elapsed time.Duration)) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	start := time.Now()
-	go func() {
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				f(time.Since(start))
-			}
-		}
-	}()
-	return cancel
 }

@@ -336,35 +336,25 @@ type goLimits struct {
 // parseGo reads the arguments of a go command, saying which it ignores.
 func (s *Server[M, G]) parseGo(args []string) goLimits {
 	var l goLimits
+	numbers := map[string]*int64{
+		"wtime": &l.wtime, "btime": &l.btime, "winc": &l.winc, "binc": &l.binc,
+		"movestogo": &l.movestogo, "movetime": &l.movetime, "depth": &l.depth, "nodes": &l.nodes,
+	}
 	for i := 0; i < len(args); i++ {
-		next := func() int64 {
+		if p, ok := numbers[args[i]]; ok {
+			*p = 0
 			if i+1 < len(args) {
 				i++
 				n, err := strconv.ParseInt(args[i], 10, 64)
 				if err == nil {
-					return n
+					*p = n
+				} else {
+					s.say("info string %s takes a number, got %q", args[i-1], args[i])
 				}
-				s.say("info string %s takes a number, got %q", args[i-1], args[i])
 			}
-			return 0
+			continue
 		}
 		switch args[i] {
-		case "wtime":
-			l.wtime = next()
-		case "btime":
-			l.btime = next()
-		case "winc":
-			l.winc = next()
-		case "binc":
-			l.binc = next()
-		case "movestogo":
-			l.movestogo = next()
-		case "movetime":
-			l.movetime = next()
-		case "depth":
-			l.depth = next()
-		case "nodes":
-			l.nodes = next()
 		case "infinite":
 			l.infinite = true
 		case "ponder":
