@@ -77,7 +77,8 @@ type Result[M comparable] struct {
 	Score int
 	// Depth is the depth of the last completed iteration.
 	Depth int
-	// Nodes counts the positions visited.
+	// Nodes counts the positions visited, by every thread of a search of
+	// several (SetThreads).
 	Nodes int64
 	// Elapsed is the time the search took.
 	Elapsed time.Duration
