@@ -35,6 +35,12 @@ func (h *History[P, M, X]) Reset(start P, info X) {
 	h.entries = append(h.entries[:0], Entry[P, M, X]{Pos: start, Info: info})
 }
 
+// Clone returns a copy of h that shares no storage with it, with as much
+// room to grow: a search of several threads gives each a game of its own.
+func (h *History[P, M, X]) Clone() History[P, M, X] {
+	return History[P, M, X]{entries: append(make([]Entry[P, M, X], 0, cap(h.entries)), h.entries...)}
+}
+
 // Push adds an entry, for a move played in the current position, and
 // returns the current entry and the new one, whose fields the caller
 // fills. The pointers are valid until the next Push.

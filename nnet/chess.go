@@ -362,6 +362,10 @@ func (e *ChessEval) NewAccumulator() *ChessAccumulator {
 	return a
 }
 
+// Eval returns the evaluation a sums for: a search of several threads
+// makes each of them an accumulator of its own from it.
+func (a *ChessAccumulator) Eval() *ChessEval { return a.e }
+
 // Reset empties the stack and makes p its root, computing its sums for
 // both points of view.
 func (a *ChessAccumulator) Reset(p chess.Position) {

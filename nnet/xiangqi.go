@@ -420,6 +420,10 @@ func (e *XiangqiEval) NewAccumulator() *XiangqiAccumulator {
 	return a
 }
 
+// Eval returns the evaluation a sums for: a search of several threads
+// makes each of them an accumulator of its own from it.
+func (a *XiangqiAccumulator) Eval() *XiangqiEval { return a.e }
+
 // Reset empties the stack and makes p its root, computing its sums for
 // both points of view.
 func (a *XiangqiAccumulator) Reset(p xiangqi.Position) {

@@ -166,6 +166,14 @@ func chessExchangeValues(net *nnet.Net) []int {
 	return chess.ExchangeValues(cp(v[chess.Pawn]), cp(v[chess.Knight]), cp(v[chess.Bishop]), cp(v[chess.Rook]), cp(v[chess.Queen]))
 }
 
+// Clone returns an evaluator of the same net with an accumulator and a
+// cache of its own, for another thread of a parallel search
+// (search.Cloner): the net's weights and piece values are shared, only
+// read.
+func (c *chessNetEval) Clone() search.Evaluator[*chess.Game] {
+	return &chessNetEval{acc: c.acc.Eval().NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: c.values}
+}
+
 func (c *chessNetEval) Reset(g *chess.Game) { c.acc.Reset(g.Position()) }
 func (c *chessNetEval) Push(g *chess.Game)  { c.acc.PushRef(g.Current()) }
 func (c *chessNetEval) Pop()                { c.acc.Pop() }

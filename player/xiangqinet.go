@@ -30,6 +30,14 @@ func xiangqiExchangeValues(net *nnet.Net) []int {
 	return xiangqi.ExchangeValues(cp(v[0]), cp(v[1]), cp(v[2]), cp(v[3]), cp(v[4]), cp(v[5]))
 }
 
+// Clone returns an evaluator of the same net with an accumulator and a
+// cache of its own, for another thread of a parallel search
+// (search.Cloner): the net's weights and piece values are shared, only
+// read.
+func (x *xiangqiNetEval) Clone() search.Evaluator[*xiangqi.Game] {
+	return &xiangqiNetEval{acc: x.acc.Eval().NewAccumulator(), cache: nnet.NewEvalCache(evalCacheEntries), values: x.values}
+}
+
 func (x *xiangqiNetEval) Reset(g *xiangqi.Game) { x.acc.Reset(g.Position()) }
 func (x *xiangqiNetEval) Push(g *xiangqi.Game)  { x.acc.PushPlayed(g.Current(), g.LastMove()) }
 func (x *xiangqiNetEval) Pop()                  { x.acc.Pop() }

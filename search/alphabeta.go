@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -76,7 +77,8 @@ type Result[M comparable] struct {
 	Score int
 	// Depth is the depth of the last completed iteration.
 	Depth int
-	// Nodes counts the positions visited.
+	// Nodes counts the positions visited, by every thread of a search of
+	// several (SetThreads).
 	Nodes int64
 	// Elapsed is the time the search took.
 	Elapsed time.Duration
@@ -115,7 +117,9 @@ type plyState[M comparable] struct {
 // AlphaBeta is an iterative-deepening negamax search with alpha-beta
 // pruning, a transposition table, move ordering by the table's move,
 // captures, killer moves and the history heuristic, and the techniques of
-// Options.Techniques. It is not safe for concurrent use.
+// Options.Techniques. It is not safe for concurrent use: a search of
+// several threads (SetThreads) runs its helpers itself, each on a value
+// of its own.
 type AlphaBeta[M comparable, S Game[M]] struct {
 	opts    Options
 	eval    Evaluator[S]
@@ -147,6 +151,13 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	deadline time.Time
 	ctx      context.Context
 	report   func(Result[M]) // called after each completed iteration, if set
+
+	// Lazy SMP (SetThreads): the helper threads of a main search, and in
+	// every thread of a parallel search the node count they share.
+	helpers []*AlphaBeta[M, S] // the main search's helpers; nil with one thread
+	index   int                // 0 in the main search, i in its i-th helper
+	total   *atomic.Int64      // the nodes all threads have added, during a parallel search; else nil
+	flushed int64              // the part of nodes already added to total
 }
 
 // Limits changes the depth, node and time limits of the searches that
@@ -196,12 +207,14 @@ func lmrFor(p Params) *lmrTable {
 // read.
 var defaultLMR = newLMRTable(DefaultParams())
 
-// ResizeTable gives the transposition table about mb megabytes (at least
-// one bucket), emptying it; a UCI engine's Hash option calls it.
+// ResizeTable gives the transposition table at most mb megabytes (the
+// most buckets of a power of two that fit, at least one), emptying it; a
+// UCI engine's Hash option calls it. The helpers of a parallel search
+// share the new table.
 func (ab *AlphaBeta[M, S]) ResizeTable(mb int) {
-	entry := int(unsafe.Sizeof(ttEntry[M]{}))
+	bucket := int(unsafe.Sizeof(ttBucket[M]{}))
 	bits := 1
-	for (2<<bits)*entry <= mb<<20 {
+	for (1<<bits)*bucket <= mb<<20 {
 		bits++
 	}
 	ab.table = newTable[M](bits)
@@ -257,6 +270,14 @@ func (ab *AlphaBeta[M, S]) Reset() {
 	if ab.table != nil {
 		ab.table.clear()
 	}
+	ab.forget()
+	for _, h := range ab.helpers {
+		h.forget()
+	}
+}
+
+// forget clears the killer and history tables.
+func (ab *AlphaBeta[M, S]) forget() {
 	clear(ab.history)
 	for i := range ab.plies {
 		ab.plies[i].killers = [2]M{}
@@ -301,9 +322,24 @@ func (ab *AlphaBeta[M, S]) prepare(s S) {
 // early when ctx is done or a node or time limit is reached, and then
 // reports the last completed iteration (at least depth 1 is always
 // completed unless ctx is already done).
+//
+// With more than one thread (SetThreads), the helpers search copies of s
+// beside it, sharing the table, until this search ends; the result is
+// this thread's, its Nodes those of all threads.
 func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
-	start := time.Now()
-	ab.ctx, ab.nodes, ab.seldepth, ab.stopped = ctx, 0, 0, false
+	if ab.table != nil {
+		ab.table.age()
+	}
+	if len(ab.helpers) > 0 {
+		return ab.searchParallel(ctx, s)
+	}
+	return ab.deepen(ctx, s, time.Now())
+}
+
+// deepen is the iterative deepening of Search, begun at start, on a table
+// already aged for this search; in a parallel search each thread runs it.
+func (ab *AlphaBeta[M, S]) deepen(ctx context.Context, s S, start time.Time) Result[M] {
+	ab.ctx, ab.nodes, ab.flushed, ab.seldepth, ab.stopped = ctx, 0, 0, 0, false
 	ab.deadline = time.Time{}
 	if ab.opts.Time > 0 {
 		ab.deadline = start.Add(ab.opts.Time)
@@ -314,9 +350,6 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	if ab.inc != nil {
 		ab.inc.Reset(s)
 	}
-	if ab.table != nil {
-		ab.table.age()
-	}
 	ab.prepare(s)
 	lines := 1
 	if ab.multiPV > 1 {
@@ -326,6 +359,9 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 	var res Result[M]
 	stable := 0 // iterations in a row that kept the best move
 	for depth := 1; depth <= ab.opts.Depth; depth++ {
+		if ab.index > 0 && skipDepth(ab.index, depth) {
+			continue
+		}
 		if depth > 1 {
 			ab.checkLimits()
 			if ab.stopped {
@@ -352,7 +388,7 @@ func (ab *AlphaBeta[M, S]) Search(ctx context.Context, s S) Result[M] {
 			ab.searchLines(s, depth, lines)
 		}
 		if ab.report != nil && !ab.stopped {
-			res.Nodes, res.Elapsed, res.SelDepth = ab.nodes, time.Since(start), ab.seldepth
+			res.Nodes, res.Elapsed, res.SelDepth = ab.allNodes(), time.Since(start), ab.seldepth
 			if ab.table != nil {
 				res.Hashfull = ab.table.permill()
 			}
@@ -454,9 +490,17 @@ func (ab *AlphaBeta[M, S]) root(s S, depth, last int) int {
 
 // checkLimits sets stopped when the context, the node limit or the clock
 // says so. It is called every 1024 nodes.
+//
+// In a parallel search the node limit bounds the nodes of all threads
+// together: each adds its count to the shared total here.
 func (ab *AlphaBeta[M, S]) checkLimits() {
+	nodes := ab.nodes
+	if ab.total != nil {
+		nodes = ab.total.Add(ab.nodes - ab.flushed)
+		ab.flushed = ab.nodes
+	}
 	if ab.ctx.Err() != nil ||
-		ab.opts.Nodes > 0 && ab.nodes >= ab.opts.Nodes ||
+		ab.opts.Nodes > 0 && nodes >= ab.opts.Nodes ||
 		!ab.deadline.IsZero() && time.Now().After(ab.deadline) {
 		ab.stopped = true
 	}

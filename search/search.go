@@ -6,7 +6,9 @@
 //
 // A search value is owned by one goroutine: it keeps per-ply buffers, tables
 // and counters that it reuses from move to move so that searching does not
-// allocate. Reset it between games so that a game's result never depends on
+// allocate. An AlphaBeta given several threads (SetThreads, the UCI
+// server's Threads option: Lazy SMP) starts and stops its helper goroutines
+// itself, each with its own copies, within a call of Search. Reset it between games so that a game's result never depends on
 // what the same value searched before (tournaments rely on that for
 // determinism whatever the schedule).
 package search

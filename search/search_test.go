@@ -169,13 +169,17 @@ func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 func TestResizeTable(t *testing.T) {
 	ab := NewAlphaBeta[dm, dg](material{}, Options{})
 	ab.ResizeTable(1)
-	n := 2 * len(ab.table.buckets)
-	if n&(n-1) != 0 || n*16 > 1<<20 || n*16*2 <= 1<<20 {
-		t.Errorf("1 MB gives %d entries of 16 bytes, want the largest power of two that fits", n)
+	n, size := len(ab.table.buckets), int(unsafe.Sizeof(ttBucket[dm]{}))
+	if n&(n-1) != 0 || n*size > 1<<20 || n*size*2 <= 1<<20 {
+		t.Errorf("1 MB gives %d buckets of %d bytes, want the largest power of two that fits", n, size)
 	}
-	// A draughts move is 8 bytes, a chess one 4: both entries fit in 16.
+	// A draughts move is 8 bytes, a chess one 4: both entries fit in 16,
+	// and a bucket is two of them and its 4-byte lock (aligned).
 	if d, c := unsafe.Sizeof(ttEntry[dm]{}), unsafe.Sizeof(ttEntry[cm]{}); d != 16 || c != 12 {
 		t.Errorf("table entries take %d bytes in draughts and %d in chess, want 16 and 12", d, c)
+	}
+	if d, c := unsafe.Sizeof(ttBucket[dm]{}), unsafe.Sizeof(ttBucket[cm]{}); d != 40 || c != 28 {
+		t.Errorf("table buckets take %d bytes in draughts and %d in chess, want 40 and 28", d, c)
 	}
 }
 

@@ -1,5 +1,7 @@
 package search
 
+import "sync/atomic"
+
 // bound says how a stored score relates to the true value.
 type bound uint8
 
@@ -29,6 +31,17 @@ func (e *ttEntry[M]) generation() uint8 { return e.info >> 2 }
 // generations is the number of distinct generations an entry can carry.
 const generations = 64
 
+// ttBucket is two slots of the table and the lock that guards them while
+// the table is shared by the threads of a parallel search (table.shared).
+// The lock is CounterGo's gate: a thread that finds it taken does not
+// wait, but treats the bucket as a miss (probe) or leaves it as it is
+// (store), so no thread ever blocks and no entry is ever read half
+// written. A table searched by one thread never touches it.
+type ttBucket[M comparable] struct {
+	lock  atomic.Uint32 // 1 while a thread of a shared table reads or writes slots
+	slots [2]ttEntry[M]
+}
+
 // table is a transposition table of two-slot buckets indexed by the low
 // bits of the position's hash. Each search is a generation. A result goes
 // into its position's slot if the bucket has one; otherwise it replaces
@@ -36,16 +49,22 @@ const generations = 64
 // generation (a search of an earlier move) before one of this search, the
 // shallower before the deeper. An entry of this search is not overwritten
 // for its own position by a shallower result unless that one is exact.
+//
+// A table is used by one goroutine at a time unless shared is set: then
+// probe, store and permill may be called from several at once (the
+// threads of one parallel search), and each takes its bucket's lock.
+// shared, clear and age are changed only while no search runs.
 type table[M comparable] struct {
-	buckets    [][2]ttEntry[M]
+	buckets    []ttBucket[M]
 	mask       uint64
 	generation uint8
+	shared     bool // several threads search with the table: lock buckets
 }
 
 // newTable returns a table of 1<<bits entries (1<<(bits-1) buckets).
 func newTable[M comparable](bits int) *table[M] {
 	n := uint64(1) << max(bits-1, 0)
-	return &table[M]{buckets: make([][2]ttEntry[M], n), mask: n - 1}
+	return &table[M]{buckets: make([]ttBucket[M], n), mask: n - 1}
 }
 
 // clear empties the table.
@@ -58,12 +77,35 @@ func (t *table[M]) clear() {
 // the ones the next search stores.
 func (t *table[M]) age() { t.generation = (t.generation + 1) % generations }
 
-// probe returns the entry for key, if stored.
+// lock takes b's lock when the table is shared, and reports whether the
+// caller may use b's slots: false when another thread holds it.
+func (t *table[M]) lock(b *ttBucket[M]) bool {
+	return !t.shared || b.lock.CompareAndSwap(0, 1)
+}
+
+// unlock releases what lock took.
+func (t *table[M]) unlock(b *ttBucket[M]) {
+	if t.shared {
+		b.lock.Store(0)
+	}
+}
+
+// probe returns the entry for key, if stored (and, in a shared table, if
+// no other thread holds its bucket).
 func (t *table[M]) probe(key uint64) (ttEntry[M], bool) {
 	b := &t.buckets[key&t.mask]
-	check := uint32(key >> 32)
-	for i := range b {
-		if e := b[i]; e.check == check && e.bound() != boundNone {
+	if !t.lock(b) {
+		return ttEntry[M]{}, false
+	}
+	e, ok := b.find(uint32(key >> 32))
+	t.unlock(b)
+	return e, ok
+}
+
+// find returns the entry of b whose check is check, if any.
+func (b *ttBucket[M]) find(check uint32) (ttEntry[M], bool) {
+	for i := range b.slots {
+		if e := b.slots[i]; e.check == check && e.bound() != boundNone {
 			return e, true
 		}
 	}
@@ -71,14 +113,23 @@ func (t *table[M]) probe(key uint64) (ttEntry[M], bool) {
 }
 
 // store records a search result for key. Win scores are stored relative to
-// the position (distance to the win from here), not to the root.
+// the position (distance to the win from here), not to the root. In a
+// shared table a bucket another thread holds is left as it is.
 func (t *table[M]) store(key uint64, move M, score, depth, ply int, b bound) {
 	bucket := &t.buckets[key&t.mask]
-	check := uint32(key >> 32)
+	if !t.lock(bucket) {
+		return
+	}
+	t.put(bucket, uint32(key>>32), move, score, depth, ply, b)
+	t.unlock(bucket)
+}
+
+// put is store on a bucket the caller may write.
+func (t *table[M]) put(bucket *ttBucket[M], check uint32, move M, score, depth, ply int, b bound) {
 	var zero M
 	slot := -1
-	for i := range bucket {
-		if e := &bucket[i]; e.check == check && e.bound() != boundNone {
+	for i := range bucket.slots {
+		if e := &bucket.slots[i]; e.check == check && e.bound() != boundNone {
 			if e.generation() == t.generation && int(e.depth) > depth && b != boundExact {
 				return
 			}
@@ -91,11 +142,11 @@ func (t *table[M]) store(key uint64, move M, score, depth, ply int, b bound) {
 	}
 	if slot < 0 {
 		slot = 0
-		if t.worth(&bucket[1]) < t.worth(&bucket[0]) {
+		if t.worth(&bucket.slots[1]) < t.worth(&bucket.slots[0]) {
 			slot = 1
 		}
 	}
-	bucket[slot] = ttEntry[M]{
+	bucket.slots[slot] = ttEntry[M]{
 		move:  move,
 		check: check,
 		score: int16(toTT(score, ply)),
@@ -106,19 +157,25 @@ func (t *table[M]) store(key uint64, move M, score, depth, ply int, b bound) {
 
 // permill returns how many of the table's first thousand entries (all of
 // them in a smaller table) hold a result of the current search, per
-// thousand entries sampled, as UCI's hashfull counts.
+// thousand entries sampled, as UCI's hashfull counts. In a shared table
+// the buckets other threads hold at that moment are not sampled.
 func (t *table[M]) permill() int {
 	n, full := 0, 0
 	for i := 0; i < len(t.buckets) && n < 1000; i++ {
-		for j := range t.buckets[i] {
-			e := &t.buckets[i][j]
+		b := &t.buckets[i]
+		if !t.lock(b) {
+			continue
+		}
+		for j := range b.slots {
+			e := &b.slots[j]
 			if e.bound() != boundNone && e.generation() == t.generation {
 				full++
 			}
 			n++
 		}
+		t.unlock(b)
 	}
-	return full * 1000 / n
+	return full * 1000 / max(n, 1)
 }
 
 // worth ranks an entry for replacement: empty entries are worth nothing,

@@ -62,7 +62,8 @@ func TestMatchTakesEPTWithAnAgentsNet(t *testing.T) {
 }
 
 // TestUCISearchesByEPT runs `evolved uci --search ept:N`: go nodes 50 runs
-// 50 playouts and reports them, and bad flags are usage errors.
+// 50 playouts and reports them, Threads is not offered (MCTS-EPT has one),
+// and bad flags are usage errors.
 func TestUCISearchesByEPT(t *testing.T) {
 	dir := t.TempDir()
 	writeAgentFile(t, dir, "c.json", "chess", nnet.NumChessInputs)
@@ -72,7 +73,8 @@ func TestUCISearchesByEPT(t *testing.T) {
 	if err != nil {
 		t.Fatalf("uci: %v\n%s", err, out)
 	}
-	if !regexp.MustCompile(`\ninfo depth 1 score cp -?\d+ nodes 50 nps \d+ time \d+ pv [a-h][1-8][a-h][1-8]\nbestmove [a-h][1-8][a-h][1-8]\n`).Match(out) {
+	if !regexp.MustCompile(`\ninfo depth 1 score cp -?\d+ nodes 50 nps \d+ time \d+ pv [a-h][1-8][a-h][1-8]\nbestmove [a-h][1-8][a-h][1-8]\n`).Match(out) ||
+		strings.Contains(string(out), "Threads") {
 		t.Errorf("uci --search ept:20, go nodes 50:\n%s", out)
 	}
 	for _, args := range [][]string{{"--search", "mcts:5"}, {"--search", "ept:5", "--depth", "3"}} {

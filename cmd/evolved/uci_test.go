@@ -11,20 +11,22 @@ import (
 )
 
 // TestUCIServesAXiangqiAgent runs `evolved uci` on a xiangqi agent file as
-// a xiangqi GUI would: it offers UCI_Variant xiangqi, takes a position in
-// Fairy-Stockfish's notation and answers a legal move of it; a draughts
-// agent is refused, and so is MCTS-EPT for xiangqi.
+// a xiangqi GUI would: it offers UCI_Variant xiangqi and Threads, takes a
+// position in Fairy-Stockfish's notation and answers a legal move of it on
+// two threads; a draughts agent is refused, and so is MCTS-EPT for
+// xiangqi.
 func TestUCIServesAXiangqiAgent(t *testing.T) {
 	dir := t.TempDir()
 	writeAgentFile(t, dir, "x.json", "xiangqi", nnet.NumXiangqiInputs)
 	writeAgentFile(t, dir, "d.json", "draughts", nnet.NumDraughtsInputs)
 	engine := evolvedIn(t, dir, "uci", "--agent", "x.json")
-	engine.Stdin = strings.NewReader("uci\nsetoption name UCI_Variant value xiangqi\nisready\nposition startpos moves h3e3 h10g8\ngo depth 2\n")
+	engine.Stdin = strings.NewReader("uci\nsetoption name UCI_Variant value xiangqi\nsetoption name Threads value 2\nisready\nposition startpos moves h3e3 h10g8\ngo depth 2\n")
 	out, err := engine.Output()
 	if err != nil {
 		t.Fatalf("uci: %v\n%s", err, out)
 	}
 	if !strings.Contains(string(out), "\noption name UCI_Variant type combo default xiangqi var xiangqi\n") ||
+		!strings.Contains(string(out), "\noption name Threads type spin default 1 min 1 max 256\n") ||
 		!strings.Contains(string(out), "\nuciok\nreadyok\n") || strings.Contains(string(out), "UCI_Chess960") {
 		t.Errorf("uci of a xiangqi agent:\n%s", out)
 	}

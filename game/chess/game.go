@@ -52,6 +52,11 @@ func NewGame(start Position, rules Rules) *Game {
 // Reset restarts the game from start, keeping the history's storage.
 func (g *Game) Reset(start Position) { g.history.Reset(start, struct{}{}) }
 
+// Clone returns an independent copy of g: the same rules, position and
+// history, sharing no storage with g, so that the helper threads of a
+// parallel search (search.Cloner) each play on their own.
+func (g *Game) Clone() *Game { return &Game{rules: g.rules, history: g.history.Clone()} }
+
 // Rules returns the rules the game is played under.
 func (g *Game) Rules() Rules { return g.rules }
 

@@ -26,7 +26,9 @@ import (
 // Engine is what the server needs of a search over games G with moves M:
 // an alpha-beta search, or one like it, whose limits it sets before each
 // search. An Engine that also has a method SetMultiPV(k int), as
-// search.AlphaBeta has, is offered with the MultiPV option.
+// search.AlphaBeta has, is offered with the MultiPV option; one with a
+// method SetThreads(n int) error, as search.AlphaBeta has, with the
+// Threads option.
 type Engine[M comparable, G any] interface {
 	Reset()
 	Limits(depth int, nodes int64, t time.Duration)
@@ -38,6 +40,10 @@ type Engine[M comparable, G any] interface {
 
 // multiPVEngine is an Engine that ranks several root moves (search.AlphaBeta).
 type multiPVEngine interface{ SetMultiPV(k int) }
+
+// threadsEngine is an Engine that searches on several threads
+// (search.AlphaBeta's Lazy SMP); SetThreads fails when it cannot.
+type threadsEngine interface{ SetThreads(n int) error }
 
 // Searcher is a chess Engine, the one New serves.
 type Searcher = Engine[chess.Move, *chess.Game]
@@ -58,6 +64,9 @@ type Options = Config[chess.Move, *chess.Game]
 // MaxMultiPV is the most root moves the MultiPV option ranks.
 const MaxMultiPV = 16
 
+// MaxThreads is the most threads the Threads option takes.
+const MaxThreads = search.MaxThreads
+
 // Server speaks UCI on a reader and a writer for one engine of one game.
 // The search runs in its own goroutine so that stop, isready and quit are
 // answered at once. Input that is not UCI is answered with an info string
@@ -70,6 +79,7 @@ type Server[M comparable, G search.Game[M]] struct {
 
 	searcher Engine[M, G]
 	multi    multiPVEngine // searcher, when it ranks several moves; else nil
+	threads  threadsEngine // searcher, when it searches on several threads; else nil
 	depth    int
 	multiPV  int // the MultiPV option: the root moves to rank, 1..MaxMultiPV
 	chess960 bool
@@ -90,6 +100,7 @@ func New(out io.Writer, opts Options) *Server[chess.Move, *chess.Game] {
 func NewServer[M comparable, G search.Game[M]](out io.Writer, rules Game[M, G], opts Config[M, G]) *Server[M, G] {
 	s := &Server[M, G]{opts: opts, rules: rules, out: out, searcher: opts.NewSearcher(), depth: max(1, opts.DefaultDepth), multiPV: 1}
 	s.multi, _ = s.searcher.(multiPVEngine)
+	s.threads, _ = s.searcher.(threadsEngine)
 	s.searcher.ResizeTable(16)
 	s.game = s.startGame()
 	return s
@@ -165,6 +176,9 @@ func (s *Server[M, G]) command(ctx context.Context, line string) bool {
 		s.say("id name %s", s.opts.Name)
 		s.say("id author %s", s.opts.Author)
 		s.say("option name Hash type spin default 16 min 1 max 4096")
+		if s.threads != nil {
+			s.say("option name Threads type spin default 1 min 1 max %d", MaxThreads)
+		}
 		s.say("option name Depth type spin default %d min 1 max 30", s.depth)
 		if s.rules.Chess960 {
 			s.say("option name UCI_Chess960 type check default false")
@@ -251,6 +265,8 @@ func (s *Server[M, G]) setOption(args []string) {
 			return
 		}
 		s.multiPV = k
+	case "threads":
+		s.setThreads(name, value)
 	case "ponder":
 		// GUIs set it to say they will send go ponder; the engine ponders
 		// whenever told to, so there is nothing to keep.
@@ -259,6 +275,25 @@ func (s *Server[M, G]) setOption(args []string) {
 		s.searcher.Reset()
 	default:
 		s.say("info string unknown option %q", name)
+	}
+}
+
+// setThreads handles the Threads option, named name, set to value: the
+// searches that follow run on that many threads (Lazy SMP), the running
+// one first stopped.
+func (s *Server[M, G]) setThreads(name, value string) {
+	if s.threads == nil {
+		s.say("info string unknown option %q", name)
+		return
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || n < 1 || n > MaxThreads {
+		s.say("info string Threads takes 1..%d, got %q", MaxThreads, value)
+		return
+	}
+	s.stop()
+	if err := s.threads.SetThreads(n); err != nil {
+		s.say("info string Threads %d: %v", n, err)
 	}
 }
 

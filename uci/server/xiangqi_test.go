@@ -53,7 +53,7 @@ func (g *gui) options() []string {
 }
 
 // TestOptions checks the handshake of each game line by line: chess GUIs
-// see the options they saw before xiangqi came (and MultiPV), no
+// see the options they saw before xiangqi came (and MultiPV and Threads), no
 // UCI_Variant; xiangqi GUIs see UCI_Variant xiangqi, as Fairy-Stockfish
 // offers it, and no UCI_Chess960.
 func TestOptions(t *testing.T) {
@@ -69,10 +69,12 @@ func TestOptions(t *testing.T) {
 	}{
 		{"chess", startServer(t), append([]string{"id name test", "id author us",
 			"option name Hash type spin default 16 min 1 max 4096",
+			"option name Threads type spin default 1 min 1 max 256",
 			"option name Depth type spin default 3 min 1 max 30",
 			"option name UCI_Chess960 type check default false"}, common...)},
 		{"xiangqi", startXiangqi(t), append([]string{"id name test", "id author us",
 			"option name Hash type spin default 16 min 1 max 4096",
+			"option name Threads type spin default 1 min 1 max 256",
 			"option name Depth type spin default 2 min 1 max 30",
 			"option name UCI_Variant type combo default xiangqi var xiangqi"}, common...)},
 	} {
