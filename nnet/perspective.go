@@ -384,6 +384,7 @@ type QuantizedPerspective struct {
 	features []int16 // features[f*hidden+h]: FeatureWeights times QA
 	bias     []int16 // FeatureBias times QA
 	output   []int16 // OutputWeights times qb
+	swapped  []int16 // output with its halves swapped: the other side's weights first (valuePair)
 	outBias  int32   // OutputBias times QA*qb
 }
 
@@ -446,6 +447,7 @@ func (n *PerspectiveNet) quantize(qb int) (*QuantizedPerspective, error) {
 	for i, w := range n.OutputWeights {
 		q.output[i] = int16(round(w, float64(qb)))
 	}
+	q.swapped = append(slices.Clone(q.output[h:]), q.output[:h]...)
 	q.outBias = int32(round(n.OutputBias, float64(PerspectiveQA*qb)))
 	return q, nil
 }
@@ -504,7 +506,24 @@ func (q *QuantizedPerspective) refresh(acc []int16, p *chess.Position, pov game.
 // for chess and xiangqi, ten-thousandths of an output for draughts.
 func (q *QuantizedPerspective) value(us, them []int16) int {
 	h := q.hidden
-	s := q.outBias + creluDot16(us, q.output[:h], PerspectiveQA) + creluDot16(them, q.output[h:], PerspectiveQA)
+	return q.rounded(q.outBias + creluDot16(us, q.output[:h], PerspectiveQA) + creluDot16(them, q.output[h:], PerspectiveQA))
+}
+
+// valuePair is value for the sums of both points of view as a stack keeps
+// a ply's, pair (the first point of view's, then the second's), and pov,
+// whose sums are us: one dot product over both. The int32 sum is the same
+// in any order, so the value is value's, bit for bit.
+func (q *QuantizedPerspective) valuePair(pair []int16, pov game.Player) int {
+	w := q.output
+	if pov != 0 {
+		w = q.swapped
+	}
+	return q.rounded(q.outBias + creluDot16(pair, w, PerspectiveQA))
+}
+
+// rounded returns the output sum s (in units of 1/(QA*QB)) in the value's
+// units, rounded to the nearest, half away from zero.
+func (q *QuantizedPerspective) rounded(s int32) int {
 	v, d := int64(s)*q.scale, int64(PerspectiveQA*q.qb)
 	if v < 0 {
 		return -int((-v + d/2) / d)
