@@ -133,6 +133,7 @@ func (f *File) Validate() error {
 	if !ok {
 		return fmt.Errorf("%w: unknown game %q", ErrInvalid, f.Game)
 	}
+	inputs = nnet.GenomeInputs(inputs, f.Net.Flags()) // a draughts perspective net has features of its own
 	if sizes := f.Net.Sizes(); sizes[0] != inputs || sizes[len(sizes)-1] != 1 {
 		return fmt.Errorf("%w: a %s net needs %d inputs and 1 output, this one has sizes %v", ErrInvalid, f.Game, inputs, sizes)
 	}

@@ -255,6 +255,9 @@ func ParseConfig(c Config, r io.Reader, name string) (Config, error) {
 	if defined["xiangqi.perspective"] && c.Xiangqi.Perspective && !defined["xiangqi.hidden"] {
 		c.Xiangqi.Hidden = []int{nnet.DefaultPerspectiveHidden}
 	}
+	if defined["draughts.perspective"] && c.Draughts.Perspective {
+		c.Draughts.perspectiveDefaults(defined)
+	}
 	// A node budget is alpha-beta's: a file that chooses MCTS-EPT for a
 	// game and says nothing of nodes drops the default budget rather than
 	// being refused for it.

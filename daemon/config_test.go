@@ -103,6 +103,11 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"[chess]\nperspective = true\nhidden = [32, 8]\n":                           "chess.perspective = true: needs hidden = [N], one layer of 1 to 1024 sums (hidden is [32 8])",
 		"[chess]\nperspective = true\nhidden = [2048]\n":                            "chess.perspective = true: needs hidden = [N]",
 		"[xiangqi]\nperspective = true\nhidden = [32, 8]\n":                         "xiangqi.perspective = true: needs hidden = [N]",
+		"[draughts]\nperspective = true\nhidden = [40, 10]\n":                       "draughts.perspective = true: needs hidden = [N]",
+		"[draughts]\nperspective = true\npiece_diff = true\n":                       "draughts.perspective = true: a perspective net takes no piece_diff",
+		"[draughts]\nperspective = true\nevolve_king = true\n":                      "draughts.perspective = true: a draughts perspective net has features of its own for kings",
+		"[draughts]\nperspective = true\ndistill_every = 2\n":                       "draughts.perspective = true: the draughts distillation fits the Blondie net's tanh layers",
+		"[draughts]\nperspective = true\nlearn_every = 2\n":                         "draughts.perspective = true: training takes chess and xiangqi position stores",
 		"[draughts]\ncurriculum_every = 50\n":                                       "draughts.curriculum_every = 50: raises the node budget of alpha-beta",
 		"[chess]\ncurriculum_step = 2.0\n":                                          "chess.curriculum_step = 2: needs curriculum_every",
 		"[xiangqi]\nvalue_mutation_scale = 1.5\n":                                   "xiangqi.value_mutation_scale = 1.5",
@@ -191,8 +196,9 @@ func TestXiangqiEvolveTermsReachesTheGenome(t *testing.T) {
 }
 
 // TestPerspectiveReachesTheGenome checks that perspective = true gives
-// generation 0 perspective nets, chess's and xiangqi's, 256 wide unless
-// hidden says otherwise, and that the default has none.
+// generation 0 perspective nets, chess's and xiangqi's 256 wide and
+// draughts' 128 unless hidden says otherwise, and that the default has
+// none.
 func TestPerspectiveReachesTheGenome(t *testing.T) {
 	for _, tc := range []struct {
 		file  string
@@ -202,6 +208,8 @@ func TestPerspectiveReachesTheGenome(t *testing.T) {
 		{"[chess]\nperspective = true\n", []int{nnet.NumChessInputs, 256, 1}},
 		{"[chess]\nperspective = true\nhidden = [64]\n", []int{nnet.NumChessInputs, 64, 1}},
 		{"[xiangqi]\nperspective = true\n", []int{nnet.NumXiangqiInputs, 256, 1}},
+		{"[draughts]\nperspective = true\n", []int{nnet.NumDraughtsPerspectiveInputs, 128, 1}},
+		{"[draughts]\nperspective = true\nhidden = [256]\n", []int{nnet.NumDraughtsPerspectiveInputs, 256, 1}},
 	} {
 		c, err := ParseConfig(DefaultConfig(), strings.NewReader(tc.file), "test.toml")
 		if err != nil {
@@ -213,6 +221,15 @@ func TestPerspectiveReachesTheGenome(t *testing.T) {
 		st, err := population.New("chess", nnet.NumChessInputs, c.Chess.population(1), 1)
 		if strings.HasPrefix(tc.file, "[xiangqi]") {
 			st, err = population.New("xiangqi", nnet.NumXiangqiInputs, c.Xiangqi.population(1), 1)
+		}
+		if strings.HasPrefix(tc.file, "[draughts]") {
+			// The Blondie net's piece difference and distillation step
+			// aside when the file does not set them.
+			pc := c.Draughts.population(1)
+			if pc.Flags&nnet.PieceDiff != 0 || pc.DistillEvery != 0 {
+				t.Errorf("%q: flags %v, distill_every %d; want no piece difference, no distillation", tc.file, pc.Flags, pc.DistillEvery)
+			}
+			st, err = population.New("draughts", nnet.GenomeInputs(nnet.NumDraughtsInputs, pc.Flags), pc, 1)
 		}
 		if err != nil {
 			t.Fatalf("%q: %v", tc.file, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"evolved/games"
+	"evolved/nnet"
 	"evolved/population"
 	"evolved/search"
 	"evolved/storage"
@@ -187,7 +188,7 @@ func loadOrCreate[M comparable, S search.Game[M]](ctx context.Context, d *Daemon
 	switch {
 	case errors.Is(err, storage.ErrNoRun):
 		seed := uint64(d.config().Seed)
-		st, err := population.New(game, kind.Inputs, pcfg, seed)
+		st, err := population.New(game, nnet.GenomeInputs(kind.Inputs, pcfg.Flags), pcfg, seed)
 		if err != nil {
 			return nil, fmt.Errorf("daemon: new %s run: %w", game, err)
 		}

@@ -65,6 +65,16 @@ type PopulationConfig struct {
 type DraughtsConfig struct {
 	PopulationConfig
 	EvolveKing bool `toml:"evolve_king" json:"evolve_king"`
+	// Perspective makes the nets draughts perspective nets
+	// (nnet.Perspective, issue 61) in the Blondie net's place: 128
+	// features a side (men and kings of each side on 32 squares) into
+	// hidden = [N] int16 sums (nnet.DefaultDraughtsPerspectiveHidden when
+	// the file does not set hidden), a clipped ReLU and a linear output in
+	// the Blondie net's units. A file that turns it on and does not set
+	// piece_diff or distill_every gets neither: the net takes no piece
+	// difference, and the distillation fits tanh nets. Off by default, and
+	// in the blondie24 preset; runs started before the key have none.
+	Perspective bool `toml:"perspective" json:"perspective,omitempty"`
 }
 
 // ChessConfig defines the chess population.
@@ -358,10 +368,14 @@ func (x XiangqiConfig) population(workers int) population.Config {
 
 // flags returns the nets' flags that the draughts keys set.
 func (d DraughtsConfig) flags() nnet.Flags {
+	var f nnet.Flags
 	if d.EvolveKing {
-		return nnet.EvolveKing
+		f |= nnet.EvolveKing
 	}
-	return 0
+	if d.Perspective {
+		f |= nnet.Perspective
+	}
+	return f
 }
 
 // flags returns the nets' flags that the chess keys set; the more terms
@@ -442,6 +456,9 @@ func (p PopulationConfig) perspectiveError() string {
 
 // validate checks the draughts section.
 func (d DraughtsConfig) validate(defined func(key string) bool) error {
+	if err := d.validatePerspective(); err != nil {
+		return err
+	}
 	switch {
 	case d.ValueMutationScale != 0:
 		return &ConfigError{Key: "draughts.value_mutation_scale", Value: d.ValueMutationScale, Msg: "draughts nets have no piece values (evolve_king evolves the king's)"}
@@ -452,6 +469,47 @@ func (d DraughtsConfig) validate(defined func(key string) bool) error {
 		return err
 	}
 	return d.PopulationConfig.validate("draughts", d.flags(), specParser(player.ParseDraughts))
+}
+
+// perspectiveDefaults gives a file that turns perspective on what the
+// Blondie net's defaults would refuse, for the keys that no layer set
+// (defined): one layer of the default width, no piece difference and no
+// distillation.
+func (d *DraughtsConfig) perspectiveDefaults(defined map[string]bool) {
+	if !defined["draughts.hidden"] {
+		d.Hidden = []int{nnet.DefaultDraughtsPerspectiveHidden}
+	}
+	if !defined["draughts.piece_diff"] {
+		d.PieceDiff = false
+	}
+	if !defined["draughts.distill_every"] {
+		d.DistillEvery = 0
+		if !defined["draughts.distill_nodes"] {
+			d.DistillNodes = 0
+		}
+	}
+}
+
+// validatePerspective checks what perspective = true needs of the
+// draughts section: perspectiveError's shape, no evolving king (its
+// features count kings apart, K weighs nothing) and no distillation or
+// training, which fit tanh nets and chess and xiangqi positions.
+func (d DraughtsConfig) validatePerspective() error {
+	if !d.Perspective {
+		return nil
+	}
+	bad := func(msg string) error { return &ConfigError{Key: "draughts.perspective", Value: true, Msg: msg} }
+	switch {
+	case d.perspectiveError() != "":
+		return bad(d.perspectiveError())
+	case d.EvolveKing:
+		return bad("a draughts perspective net has features of its own for kings: not with evolve_king")
+	case d.DistillEvery > 0:
+		return bad("the draughts distillation fits the Blondie net's tanh layers: not with distill_every")
+	case d.LearnEvery > 0:
+		return bad("training takes chess and xiangqi position stores: not with learn_every")
+	}
+	return nil
 }
 
 // validate checks the chess section; defined tells the keys the

@@ -403,6 +403,7 @@ const mainDraughtsSection = `[draughts]
   learn_positions = 0
   learn_explore = false
   evolve_king = false
+  perspective = false
 
 `
 

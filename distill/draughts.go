@@ -90,6 +90,9 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 	if err := opts.check(); err != nil {
 		return nil, rep, err
 	}
+	if net.Flags()&nnet.Perspective != 0 {
+		return nil, rep, fmt.Errorf("distill: %w: a draughts perspective net (the distillation fits the Blondie net's tanh layers)", nnet.ErrArchitecture)
+	}
 	bp, err := nnet.NewBackprop(net)
 	if err != nil {
 		return nil, rep, fmt.Errorf("distill: %w", err)

@@ -200,6 +200,13 @@ func TestFitDraughtsErrors(t *testing.T) {
 	if _, _, err := FitDraughts(ctx, chessNet, games, draughtsStatic(t, n), Options{}); !errors.Is(err, nnet.ErrArchitecture) {
 		t.Errorf("a chess net: %v, want ErrArchitecture", err)
 	}
+	persp, err := nnet.Random([]int{nnet.NumDraughtsPerspectiveInputs, 8, 1}, nnet.Perspective, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := FitDraughts(ctx, persp, games, draughtsStatic(t, n), Options{}); !errors.Is(err, nnet.ErrArchitecture) || !strings.Contains(err.Error(), "perspective") {
+		t.Errorf("a draughts perspective net: %v, want ErrArchitecture naming it", err)
+	}
 	if _, _, err := FitDraughts(ctx, n, games, draughtsStatic(t, n), Options{SkipPlies: 100}); !errors.Is(err, ErrNothingToFit) {
 		t.Errorf("no position past the skipped plies: %v, want ErrNothingToFit", err)
 	}

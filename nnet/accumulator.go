@@ -31,16 +31,25 @@ const defaultPlies = 128
 // share one DraughtsEval. It allocates its stack once, for 128 plies, and
 // grows it only if a search goes deeper; Reset, Push, Pop and Evaluate do
 // not allocate otherwise.
+//
+// With a perspective net, a second stack beside it keeps the net's int16
+// sums of the same plies, computed from the boards of the first, which
+// then has no sums of its own.
 type DraughtsAccumulator struct {
 	stack[draughtsBoard, int32]
-	e   *DraughtsEval
-	buf []float32 // scratch for DraughtsEval.output
+	e     *DraughtsEval
+	buf   []float32            // scratch for DraughtsEval.output
+	persp *draughtsPerspective // with a perspective net, its sums; nil otherwise
 }
 
 // NewAccumulator returns an accumulator for searches with e. Call Reset
 // before anything else.
 func (e *DraughtsEval) NewAccumulator() *DraughtsAccumulator {
-	return &DraughtsAccumulator{stack: newStack[draughtsBoard, int32](e.h1), e: e, buf: make([]float32, 2*e.width)}
+	a := &DraughtsAccumulator{stack: newStack[draughtsBoard, int32](e.h1), e: e, buf: make([]float32, 2*e.width)}
+	if e.persp != nil {
+		a.persp = &draughtsPerspective{stack: newStack[struct{}, int16](e.persp.hidden), a: a, q: e.persp}
+	}
+	return a
 }
 
 // Reset empties the stack and makes p its root, computing its sums for
@@ -48,6 +57,10 @@ func (e *DraughtsEval) NewAccumulator() *DraughtsAccumulator {
 func (a *DraughtsAccumulator) Reset(p draughts.Position) {
 	a.top = 0
 	a.pos[0] = boardOf(&p)
+	if a.persp != nil {
+		a.persp.reset()
+		return
+	}
 	for pov := draughts.Black; pov <= draughts.White; pov++ {
 		a.e.refresh(a.sums(0, pov), &a.pos[0], pov)
 	}
@@ -56,25 +69,39 @@ func (a *DraughtsAccumulator) Reset(p draughts.Position) {
 
 // Push records p, the position after a move from the current one, as the
 // new current position. It computes nothing (see Evaluate).
-func (a *DraughtsAccumulator) Push(p draughts.Position) { a.push(boardOf(&p)) }
+func (a *DraughtsAccumulator) Push(p draughts.Position) {
+	a.PushPieces(p.Black, p.White, p.Kings)
+}
 
 // PushPieces is Push of the position whose Black, White and Kings
 // bitboards are given (draughts.Game.Pieces): a search's way, which copies
 // three words instead of a position.
 func (a *DraughtsAccumulator) PushPieces(black, white, kings uint32) {
 	a.push(draughtsBoard{black: black, white: white, kings: kings})
+	if a.persp != nil {
+		a.persp.next()
+	}
 }
 
 // Pop takes back the last Push. It panics if there is none since the last Reset.
-func (a *DraughtsAccumulator) Pop() { a.pop("DraughtsAccumulator") }
+func (a *DraughtsAccumulator) Pop() {
+	a.pop("DraughtsAccumulator")
+	if a.persp != nil {
+		a.persp.pop("DraughtsAccumulator")
+	}
+}
 
 // Ply returns the number of positions pushed since the last Reset and not popped.
 func (a *DraughtsAccumulator) Ply() int { return a.top }
 
 // Evaluate returns the value of the current position from pov's point of
-// view, in (-1, 1), exactly as DraughtsEval.Evaluate would.
+// view, in (-1, 1) ([-1, 1] for a perspective net), exactly as
+// DraughtsEval.Evaluate would.
 func (a *DraughtsAccumulator) Evaluate(pov game.Player) float64 {
 	pov &= 1
+	if a.persp != nil {
+		return a.persp.evaluate(pov)
+	}
 	if a.done[a.top]&(1<<pov) == 0 {
 		update(&a.stack, a, pov)
 	}

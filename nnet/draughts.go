@@ -161,18 +161,27 @@ func boardOf(p *draughts.Position) draughtsBoard {
 // (DraughtsInputs and Net.Forward) a column is off by at most 2^-30 of its
 // node's bound and an output by about 1e-6; the tests check whole
 // evaluations against it.
+//
+// With a Perspective net (draughts.perspective = true) the evaluator holds
+// the quantized perspective net instead (see perspective_draughts.go), and
+// no head or columns: the value is the perspective net's alone.
 type DraughtsEval struct {
 	net *Net
 	head
-	cols []int32 // cols[(kind*32+s)*h1+h], kind 0 = man, 1 = king, multiples of unit[h]
-	king float64
+	cols  []int32 // cols[(kind*32+s)*h1+h], kind 0 = man, 1 = king, multiples of unit[h]
+	king  float64
+	persp *QuantizedPerspective // with Perspective, the net in int16; nil otherwise
 }
 
 // NewDraughtsEval builds the evaluator of n, which must have
-// NumDraughtsInputs inputs and one output; otherwise the error wraps
+// NumDraughtsInputs inputs and one output, or be a Perspective net of
+// NumDraughtsPerspectiveInputs; otherwise the error wraps
 // ErrArchitecture. The evaluator keeps its own copy of what it needs, so
 // later changes to n (there are none in this package) would not affect it.
 func NewDraughtsEval(n *Net) (*DraughtsEval, error) {
+	if n.flags&Perspective != 0 {
+		return newDraughtsPerspectiveEval(n)
+	}
 	if n.sizes[0] != NumDraughtsInputs || n.sizes[len(n.sizes)-1] != 1 {
 		return nil, fmt.Errorf("new draughts evaluator: %w: sizes %v, want %d inputs and 1 output",
 			ErrArchitecture, n.sizes, NumDraughtsInputs)
@@ -207,13 +216,34 @@ func NewDraughtsEval(n *Net) (*DraughtsEval, error) {
 	return e, nil
 }
 
+// newDraughtsPerspectiveEval is NewDraughtsEval for a Perspective net.
+func newDraughtsPerspectiveEval(n *Net) (*DraughtsEval, error) {
+	if n.sizes[0] != NumDraughtsPerspectiveInputs {
+		return nil, fmt.Errorf("new draughts evaluator: %w: sizes %v with flags %v, want %d inputs",
+			ErrArchitecture, n.sizes, n.flags, NumDraughtsPerspectiveInputs)
+	}
+	if err := n.validate(); err != nil {
+		return nil, fmt.Errorf("new draughts evaluator: %w", err)
+	}
+	n = n.Clone()
+	q, err := n.quantizedPerspective()
+	if err != nil {
+		return nil, fmt.Errorf("new draughts evaluator: %w", err)
+	}
+	return &DraughtsEval{net: n, king: n.king, persp: q}, nil
+}
+
 // Net returns the evaluator's copy of the net. It must not be modified.
 func (e *DraughtsEval) Net() *Net { return e.net }
 
-// Evaluate returns the value of p from pov's point of view, in (-1, 1),
-// positive when p is good for pov, computed from scratch. It does not
-// allocate for nets whose layers after the inputs have at most 64 nodes.
+// Evaluate returns the value of p from pov's point of view, in (-1, 1)
+// ([-1, 1] for a perspective net), positive when p is good for pov,
+// computed from scratch. It does not allocate for nets whose layers after
+// the inputs have at most 64 nodes, nor for perspective nets.
 func (e *DraughtsEval) Evaluate(p draughts.Position, pov game.Player) float64 {
+	if e.persp != nil {
+		return draughtsPerspectiveValue(e.persp.EvaluateDraughts(&p, pov))
+	}
 	var arr [2 * 64]float32
 	var sums [64]int32
 	buf, acc := arr[:], sums[:]

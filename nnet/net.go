@@ -134,7 +134,8 @@ const (
 	// piece's endgame value, so the piece values taper too.
 	TaperedTables
 	// Perspective makes a chess net of sizes [NumChessInputs, N, 1] (or a
-	// xiangqi net of sizes [NumXiangqiInputs, N, 1]) a
+	// xiangqi net of sizes [NumXiangqiInputs, N, 1], or a draughts net of
+	// sizes [NumDraughtsPerspectiveInputs, N, 1]) a
 	// perspective net (see PerspectiveNet) instead of a tanh net: its
 	// first layer is the feature transformer, node h's incoming weights
 	// (row h) being the column of sum h, shared by both points of view,
@@ -142,8 +143,9 @@ const (
 	// move's clipped sums, then those of the other side's, and a bias; no
 	// tanh anywhere. N is 1 to MaxPerspectiveHidden. The value it adds to
 	// the material (and the tables and terms) is the quantized net's, in
-	// centipawns (see Net.Perspective, ChessEval and XiangqiEval). Chess
-	// and xiangqi nets only.
+	// centipawns (see Net.Perspective, ChessEval and XiangqiEval); a
+	// draughts net's value is the quantized net's alone, in the Blondie
+	// net's units (see DraughtsEval). Not with PieceDiff.
 	Perspective
 
 	// knownFlags holds every bit defined above.
@@ -397,14 +399,15 @@ func (n *Net) layout() (int, error) {
 }
 
 // checkPerspective checks the sizes and flags of a net with Perspective:
-// [NumChessInputs, N, 1], N at most MaxPerspectiveHidden, no PieceDiff.
+// [NumChessInputs, N, 1] (or the xiangqi or draughts perspective inputs),
+// N at most MaxPerspectiveHidden, no PieceDiff.
 func (n *Net) checkPerspective() error {
 	if n.flags&Perspective == 0 {
 		return nil
 	}
 	if len(n.sizes) != 3 || perspectiveSquares(n.sizes[0]) == 0 || n.sizes[2] != 1 || n.sizes[1] < 1 || n.sizes[1] > MaxPerspectiveHidden || n.flags&PieceDiff != 0 {
-		return fmt.Errorf("%w: %v on sizes %v with flags %v: a perspective net is a chess or xiangqi net of sizes [%d N 1] or [%d N 1], N 1 to %d, without %v",
-			ErrArchitecture, Perspective, n.sizes, n.flags, NumChessInputs, NumXiangqiInputs, MaxPerspectiveHidden, PieceDiff)
+		return fmt.Errorf("%w: %v on sizes %v with flags %v: a perspective net is a chess, xiangqi or draughts net of sizes [%d N 1], [%d N 1] or [%d N 1], N 1 to %d, without %v",
+			ErrArchitecture, Perspective, n.sizes, n.flags, NumChessInputs, NumXiangqiInputs, NumDraughtsPerspectiveInputs, MaxPerspectiveHidden, PieceDiff)
 	}
 	return nil
 }

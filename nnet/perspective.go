@@ -103,12 +103,15 @@ const perspectivePieces = 32
 var ErrPerspectiveOverflow = errors.New("nnet: perspective weights overflow")
 
 // PerspectiveNet holds the float32 master weights of a perspective net for
-// chess (see the description above): evolution and training change them,
+// chess, xiangqi or draughts (see the description above and, for
+// draughts, perspective_draughts.go): evolution and training change them,
 // games use their quantized form (Quantize).
 type PerspectiveNet struct {
 	// Inputs is the number of features a side: NumChessInputs for chess,
 	// NumXiangqiInputs for xiangqi (whose features are those of its
-	// encoding, side*630 + pt*90 + point, ranks mirrored for Black).
+	// encoding, side*630 + pt*90 + point, ranks mirrored for Black),
+	// NumDraughtsPerspectiveInputs for draughts (side*64 + kind*32 +
+	// square, the board turned for White; see draughtsFeatures).
 	Inputs int
 	// Hidden is the width of the feature transformer, 1 to
 	// MaxPerspectiveHidden (DefaultPerspectiveHidden by default).
@@ -188,13 +191,14 @@ func NewPerspectiveNet(hidden int) (*PerspectiveNet, error) {
 }
 
 // newPerspectiveNet is NewPerspectiveNet for the game of inputs features a
-// side (NumChessInputs or NumXiangqiInputs).
+// side (NumChessInputs, NumXiangqiInputs or NumDraughtsPerspectiveInputs).
 func newPerspectiveNet(inputs, hidden int) (*PerspectiveNet, error) {
 	if hidden < 1 || hidden > MaxPerspectiveHidden {
 		return nil, fmt.Errorf("new perspective net: %w: hidden %d, want 1 to %d", ErrArchitecture, hidden, MaxPerspectiveHidden)
 	}
 	if perspectiveSquares(inputs) == 0 {
-		return nil, fmt.Errorf("new perspective net: %w: %d inputs, want %d (chess) or %d (xiangqi)", ErrArchitecture, inputs, NumChessInputs, NumXiangqiInputs)
+		return nil, fmt.Errorf("new perspective net: %w: %d inputs, want %d (chess), %d (xiangqi) or %d (draughts)",
+			ErrArchitecture, inputs, NumChessInputs, NumXiangqiInputs, NumDraughtsPerspectiveInputs)
 	}
 	return &PerspectiveNet{
 		Inputs:         inputs,
@@ -227,9 +231,11 @@ func RandomPerspective(hidden int, rng *rand.Rand) (*PerspectiveNet, error) {
 	return n, nil
 }
 
-// QuantizationTolerance returns how far, in centipawns, the integer value
-// of a position (Quantize, then QuantizedPerspective.Evaluate) may lie from
-// the float one (Evaluate): 0.5 cp for the final rounding plus
+// QuantizationTolerance returns how far, in the units of the net's value
+// (centipawns for chess and xiangqi, ten-thousandths of an output for
+// draughts: see perspectiveScale), the integer value of a position
+// (Quantize, then QuantizedPerspective.Evaluate) may lie from the float
+// one (Evaluate): half a unit for the final rounding plus
 // perspectiveSigmas (4) times a bound on the standard deviation of what
 // the rounding of the weights adds. Each weight is off by a uniform error of
 // at most half a unit (variance 1/12 unit²), independently; a sum adds at
@@ -240,7 +246,7 @@ func RandomPerspective(hidden int, rng *rand.Rand) (*PerspectiveNet, error) {
 //
 //	sum_h (|o_h| + |o_N+h|)² * 33/(12*QA²) + 2N/(12*QB²)
 //
-// times PerspectiveScale² in centipawns². The bound assumes every sum
+// times the scale² in units². The bound assumes every sum
 // unclipped and every clipped sum at 1, so the differences measured are
 // well inside it: for RandomPerspective(256) the tolerance is about 13 cp
 // and the largest difference on 10,000 positions 3.4 cp, the mean 0.6.
@@ -251,7 +257,7 @@ func (n *PerspectiveNet) QuantizationTolerance() float64 {
 		o := math.Abs(float64(n.OutputWeights[i])) + math.Abs(float64(n.OutputWeights[h+i]))
 		v += o * o * (perspectivePieces + 1) / (12 * PerspectiveQA * PerspectiveQA)
 	}
-	return 0.5 + perspectiveSigmas*PerspectiveScale*math.Sqrt(v)
+	return 0.5 + perspectiveSigmas*float64(perspectiveScale(n.Inputs))*math.Sqrt(v)
 }
 
 // check returns an error wrapping ErrArchitecture if n's slices do not
@@ -275,15 +281,28 @@ func (n *PerspectiveNet) check() error {
 
 // perspectiveSquares returns the squares (points) of the game of inputs
 // features a side, each feature plane covering them once: 64 for chess,
-// 90 for xiangqi, 0 for any other count.
+// 90 for xiangqi, 32 for draughts, 0 for any other count.
 func perspectiveSquares(inputs int) int {
 	switch inputs {
 	case NumChessInputs:
 		return 64
 	case NumXiangqiInputs:
 		return xiangqi.Squares
+	case NumDraughtsPerspectiveInputs:
+		return 32
 	}
 	return 0
+}
+
+// perspectiveScale returns what an output of 1 is worth in the units of
+// the value of the game of inputs features a side: PerspectiveScale
+// centipawns for chess and xiangqi, DraughtsPerspectiveScale
+// ten-thousandths of the Blondie net's full output for draughts.
+func perspectiveScale(inputs int) int64 {
+	if inputs == NumDraughtsPerspectiveInputs {
+		return DraughtsPerspectiveScale
+	}
+	return PerspectiveScale
 }
 
 // chessFeatures writes the features that are on in p from pov's point of
@@ -337,7 +356,7 @@ func (n *PerspectiveNet) evaluate(side game.Player, features func(pov game.Playe
 			out += float64(n.OutputWeights[k*h+i]) * min(max(a, 0), 1)
 		}
 	}
-	return out * PerspectiveScale
+	return out * float64(perspectiveScale(n.Inputs))
 }
 
 // xiangqiFeatures writes the features that are on in p from pov's point of
@@ -358,12 +377,14 @@ func xiangqiFeatures(p *xiangqi.Position, pov game.Player, f *[perspectivePieces
 // any number of goroutines, each search with its own
 // PerspectiveAccumulator.
 type QuantizedPerspective struct {
-	inputs   int // features a side: NumChessInputs or NumXiangqiInputs
+	inputs   int // features a side: NumChessInputs, NumXiangqiInputs or NumDraughtsPerspectiveInputs
 	hidden   int
 	qb       int
+	scale    int64   // an output of 1 in the value's units (perspectiveScale)
 	features []int16 // features[f*hidden+h]: FeatureWeights times QA
 	bias     []int16 // FeatureBias times QA
 	output   []int16 // OutputWeights times qb
+	swapped  []int16 // output with its halves swapped: the other side's weights first (valuePair)
 	outBias  int32   // OutputBias times QA*qb
 }
 
@@ -381,7 +402,7 @@ func (n *PerspectiveNet) quantize(qb int) (*QuantizedPerspective, error) {
 		return nil, fmt.Errorf("quantize perspective net: %w", err)
 	}
 	h := n.Hidden
-	q := &QuantizedPerspective{inputs: n.Inputs, hidden: h, qb: qb, features: make([]int16, len(n.FeatureWeights)),
+	q := &QuantizedPerspective{inputs: n.Inputs, hidden: h, qb: qb, scale: perspectiveScale(n.Inputs), features: make([]int16, len(n.FeatureWeights)),
 		bias: make([]int16, h), output: make([]int16, 2*h)}
 	round := func(w float32, scale float64) float64 { return math.Round(float64(w) * scale) }
 	// Each sum's bound: its bias and the 32 largest of the per-square
@@ -426,6 +447,7 @@ func (n *PerspectiveNet) quantize(qb int) (*QuantizedPerspective, error) {
 	for i, w := range n.OutputWeights {
 		q.output[i] = int16(round(w, float64(qb)))
 	}
+	q.swapped = append(slices.Clone(q.output[h:]), q.output[:h]...)
 	q.outBias = int32(round(n.OutputBias, float64(PerspectiveQA*qb)))
 	return q, nil
 }
@@ -479,12 +501,30 @@ func (q *QuantizedPerspective) refresh(acc []int16, p *chess.Position, pov game.
 	}
 }
 
-// value returns the centipawns of the sums us (the side to move's) and
-// them (the other side's).
+// value returns the value of the sums us (the side to move's; in
+// draughts, the point of view's) and them (the other side's): centipawns
+// for chess and xiangqi, ten-thousandths of an output for draughts.
 func (q *QuantizedPerspective) value(us, them []int16) int {
 	h := q.hidden
-	s := q.outBias + creluDot16(us, q.output[:h], PerspectiveQA) + creluDot16(them, q.output[h:], PerspectiveQA)
-	v, d := int64(s)*PerspectiveScale, int64(PerspectiveQA*q.qb)
+	return q.rounded(q.outBias + creluDot16(us, q.output[:h], PerspectiveQA) + creluDot16(them, q.output[h:], PerspectiveQA))
+}
+
+// valuePair is value for the sums of both points of view as a stack keeps
+// a ply's, pair (the first point of view's, then the second's), and pov,
+// whose sums are us: one dot product over both. The int32 sum is the same
+// in any order, so the value is value's, bit for bit.
+func (q *QuantizedPerspective) valuePair(pair []int16, pov game.Player) int {
+	w := q.output
+	if pov != 0 {
+		w = q.swapped
+	}
+	return q.rounded(q.outBias + creluDot16(pair, w, PerspectiveQA))
+}
+
+// rounded returns the output sum s (in units of 1/(QA*QB)) in the value's
+// units, rounded to the nearest, half away from zero.
+func (q *QuantizedPerspective) rounded(s int32) int {
+	v, d := int64(s)*q.scale, int64(PerspectiveQA*q.qb)
 	if v < 0 {
 		return -int((-v + d/2) / d)
 	}

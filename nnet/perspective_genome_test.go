@@ -261,37 +261,45 @@ func TestPerspectiveQuieted(t *testing.T) {
 }
 
 // TestPerspectiveCrossover checks that node-swap crossover of perspective
-// genomes swaps exactly the node's 768 incoming weights, its bias and its
-// two output weights, and their sigmas.
+// genomes swaps exactly the node's incoming weights (768 for chess, 128
+// for draughts), its bias and its two output weights, and their sigmas.
 func TestPerspectiveCrossover(t *testing.T) {
 	const h, node = 12, 5
-	a := chessTestNet(t, []int{h}, perspectiveExtras, 8)
-	b := chessTestNet(t, []int{h}, perspectiveExtras, 9)
-	c1, c2, err := CrossoverAt(a, b, Node{Layer: 1, Index: node})
-	if err != nil {
-		t.Fatal(err)
-	}
-	swapped := map[int]bool{a.BiasIndex(1, node): true, a.WeightIndex(2, 0, node): true, a.WeightIndex(2, 0, h+node): true}
-	for f := range NumChessInputs {
-		swapped[a.WeightIndex(1, node, f)] = true
-	}
-	if len(swapped) != NumChessInputs+3 {
-		t.Fatalf("%d distinct swapped indexes", len(swapped))
-	}
-	for _, c := range []struct {
-		name       string
-		child      *Net
-		copy, from *Net
-	}{{"child1", c1, a, b}, {"child2", c2, b, a}} {
-		w, s := c.child.Weights(), c.child.Sigmas()
-		cw, cs, fw, fs := c.copy.Weights(), c.copy.Sigmas(), c.from.Weights(), c.from.Sigmas()
-		for i := range w {
-			wantW, wantS := cw[i], cs[i]
-			if swapped[i] {
-				wantW, wantS = fw[i], fs[i]
-			}
-			if w[i] != wantW || s[i] != wantS {
-				t.Fatalf("%s: weight %d = %v (sigma %v), want %v (%v); swapped %v", c.name, i, w[i], s[i], wantW, wantS, swapped[i])
+	for _, g := range []struct {
+		name   string
+		inputs int
+		a, b   *Net
+	}{
+		{"chess", NumChessInputs, chessTestNet(t, []int{h}, perspectiveExtras, 8), chessTestNet(t, []int{h}, perspectiveExtras, 9)},
+		{"draughts", NumDraughtsPerspectiveInputs, draughtsPerspectiveGenome(t, h, 8), draughtsPerspectiveGenome(t, h, 9)},
+	} {
+		a, b := g.a, g.b
+		c1, c2, err := CrossoverAt(a, b, Node{Layer: 1, Index: node})
+		if err != nil {
+			t.Fatal(err)
+		}
+		swapped := map[int]bool{a.BiasIndex(1, node): true, a.WeightIndex(2, 0, node): true, a.WeightIndex(2, 0, h+node): true}
+		for f := range g.inputs {
+			swapped[a.WeightIndex(1, node, f)] = true
+		}
+		if len(swapped) != g.inputs+3 {
+			t.Fatalf("%s: %d distinct swapped indexes", g.name, len(swapped))
+		}
+		for _, c := range []struct {
+			name       string
+			child      *Net
+			copy, from *Net
+		}{{"child1", c1, a, b}, {"child2", c2, b, a}} {
+			w, s := c.child.Weights(), c.child.Sigmas()
+			cw, cs, fw, fs := c.copy.Weights(), c.copy.Sigmas(), c.from.Weights(), c.from.Sigmas()
+			for i := range w {
+				wantW, wantS := cw[i], cs[i]
+				if swapped[i] {
+					wantW, wantS = fw[i], fs[i]
+				}
+				if w[i] != wantW || s[i] != wantS {
+					t.Fatalf("%s %s: weight %d = %v (sigma %v), want %v (%v); swapped %v", g.name, c.name, i, w[i], s[i], wantW, wantS, swapped[i])
+				}
 			}
 		}
 	}

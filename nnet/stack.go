@@ -43,6 +43,13 @@ func (s *stack[P, A]) sums(ply int, pov game.Player) []A {
 	return s.acc[off : off+s.h1 : off+s.h1]
 }
 
+// pair returns the first-layer sums of ply for both points of view, the
+// first's then the second's.
+func (s *stack[P, A]) pair(ply int) []A {
+	off := 2 * ply * s.h1
+	return s.acc[off : off+2*s.h1 : off+2*s.h1]
+}
+
 // push records p as the new current position, computing nothing.
 func (s *stack[P, A]) push(p P) { *s.next() = p }
 
