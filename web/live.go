@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"evolved/progress"
 	"evolved/storage"
 )
 
@@ -92,20 +93,13 @@ func (s *Server) watch(ctx context.Context) {
 	if err != nil {
 		s.log.Warn("live updates: could not read the database's progress", "err", err)
 	}
-	t := time.NewTicker(s.opts.Poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	stop := progress.Every(ctx, s.opts.Poll, func(time.Duration) {
 		now, err := s.db.Progress(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("live updates: could not read the database's progress", "err", err)
 			}
-			continue
+			return
 		}
 		for _, game := range slices.Sorted(maps.Keys(now)) {
 			if p := now[game]; p != last[game] {
@@ -113,7 +107,9 @@ func (s *Server) watch(ctx context.Context) {
 			}
 		}
 		last = now
-	}
+	})
+	<-ctx.Done()
+	stop()
 }
 
 // events streams live updates as server-sent events: an "update" event per
