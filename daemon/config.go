@@ -17,6 +17,7 @@ import (
 
 	"evolved/games"
 	"evolved/nnet"
+	"evolved/player"
 	"evolved/rating"
 	"evolved/storage"
 )
@@ -260,9 +261,10 @@ func ParseConfig(c Config, r io.Reader, name string) (Config, error) {
 	}
 	// A node budget is alpha-beta's: a file that chooses MCTS-EPT for a
 	// game and says nothing of nodes drops the default budget rather than
-	// being refused for it.
+	// being refused for it. An alpha-beta search with settings ("#LIST")
+	// keeps it.
 	for game, p := range map[string]*PopulationConfig{"draughts": &c.Draughts.PopulationConfig, "chess": &c.Chess.PopulationConfig, "xiangqi": &c.Xiangqi.PopulationConfig} {
-		if defined[game+".search"] && !defined[game+".nodes"] && p.Search != "" {
+		if playouts, _, err := player.ParseSearch(p.Search); err == nil && playouts > 0 && defined[game+".search"] && !defined[game+".nodes"] {
 			p.Nodes = 0
 		}
 	}

@@ -36,6 +36,18 @@ func TestSearchKeyRoundTrips(t *testing.T) {
 	if c.Draughts.Search != "ept:50" || c.Chess.Search != "ept:7" || c.Xiangqi.Search != "" {
 		t.Errorf("search keys %q, %q, %q; want ept:50, ept:7 and none", c.Draughts.Search, c.Chess.Search, c.Xiangqi.Search)
 	}
+	if c.Draughts.Nodes != 0 || c.Chess.Nodes != 0 || c.Xiangqi.Nodes != DefaultConfig().Xiangqi.Nodes {
+		t.Errorf("node budgets %d, %d, %d; want none for MCTS-EPT, the default for alpha-beta", c.Draughts.Nodes, c.Chess.Nodes, c.Xiangqi.Nodes)
+	}
+	// An alpha-beta search with its settings keeps the default budget.
+	withList, err := ParseConfig(DefaultConfig(), strings.NewReader("[chess]\nsearch = \"#-malus\"\n[xiangqi]\nsearch = \"#rfp_margin=80\"\nnodes = 500\n"), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withList.Chess.Nodes != DefaultConfig().Chess.Nodes || withList.Chess.Nodes == 0 || withList.Xiangqi.Nodes != 500 {
+		t.Errorf("with search = \"#LIST\": node budgets %d and %d, want the default %d and the file's 500",
+			withList.Chess.Nodes, withList.Xiangqi.Nodes, DefaultConfig().Chess.Nodes)
+	}
 	if s := c.Draughts.setup(); s.Search != "ept:50" || c.Chess.setup().Search != "ept:7" {
 		t.Errorf("setups %+v and %+v, want their section's search", s, c.Chess.setup())
 	}
