@@ -98,7 +98,10 @@ func TestPlayDataRefusesDraughts(t *testing.T) {
 // before PlayDataGame and DataRecords made them (main at 575fe02): the
 // local data games must not change when they are played through the
 // function the cluster's workers call too. The cases cover a Chess960
-// start (a FEN in the record), adjudication and xiangqi.
+// start (a FEN in the record), adjudication and xiangqi. They search as
+// the agents of that time did: without the history malus, which chess and
+// xiangqi have by default since (search.Defaults), so the setups say
+// "#-malus".
 func TestPlayDataPinned(t *testing.T) {
 	chessNet, err := nnet.RandomChess([]int{8}, nnet.Perspective|nnet.EvolvePST, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
@@ -115,14 +118,14 @@ func TestPlayDataPinned(t *testing.T) {
 		want string
 	}{
 		{"chess", func(emit func(int, []positions.Record) error) error {
-			return Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30}).PlayData(context.Background(), chessNet, d, emit)
+			return Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30, Search: "#-malus"}).PlayData(context.Background(), chessNet, d, emit)
 		}, "151 274e10815276624352c0e86caf23c28a"},
 		{"chess960 adjudicated", func(emit func(int, []positions.Record) error) error {
-			b := Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 2, MaxMoves: 30, Chess960: true, AdjudicateMaterial: 3})
+			b := Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 2, MaxMoves: 30, Chess960: true, AdjudicateMaterial: 3, Search: "#-malus"})
 			return b.PlayData(context.Background(), chessNet, d, emit)
 		}, "46 caea8c0174b86a86ac9ceb77bf18f4c3"},
 		{"xiangqi", func(emit func(int, []positions.Record) error) error {
-			return Xiangqi().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30}).PlayData(context.Background(), xiangqiNet, d, emit)
+			return Xiangqi().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30, Search: "#-malus"}).PlayData(context.Background(), xiangqiNet, d, emit)
 		}, "168 7a6fef3910f3807397ec129d58c36460"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

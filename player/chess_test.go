@@ -267,8 +267,8 @@ func TestAgentFileKeepsItsSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts := spec.New().(search.Searcher[chess.Move, *chess.Game]).Options()
-		if opts.Params.RFPMargin != 50 || opts.Techniques != search.DefaultTechniques&^search.LMR || opts.Nodes != c.wantNodes {
-			t.Errorf("depth %d: rfp_margin %d, techniques %v, nodes %d; want 50, the defaults less lmr, %d",
+		if opts.Params.RFPMargin != 50 || opts.Techniques != search.DefaultTechniques&^search.LMR|search.HistoryMalus || opts.Nodes != c.wantNodes {
+			t.Errorf("depth %d: rfp_margin %d, techniques %v, nodes %d; want 50, chess's defaults less lmr, %d",
 				c.depth, opts.Params.RFPMargin, opts.Techniques, opts.Nodes, c.wantNodes)
 		}
 	}

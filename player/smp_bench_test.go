@@ -123,7 +123,7 @@ func smpSearch(b *testing.B) *search.AlphaBeta[chess.Move, *chess.Game] {
 	if err != nil {
 		b.Fatal(err)
 	}
-	set, params, err := search.ParseSettings(a.Search.Settings, search.DefaultTechniques, search.DefaultParams())
+	set, params, err := search.ParseSettings(a.Search.Settings, search.Defaults[chess.Move, *chess.Game](), search.DefaultParams())
 	if err != nil {
 		b.Fatal(err)
 	}

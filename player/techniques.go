@@ -17,7 +17,7 @@ type techniqueSetter interface {
 // withTechniques reads the suffix of an alpha-beta spec that chooses its
 // search techniques and their parameters, SPEC#LIST (material:6#-lmr,
 // champion.json#none, pst:8#pvs,lmr, pesto:6#rfp_margin=80,lmr_divisor=250;
-// LIST as search.ParseSettings reads it, starting from the default
+// LIST as search.ParseSettings reads it, starting from the game's default
 // techniques and parameters), and returns the spec parse gives for SPEC
 // with those. ok is false when spec has no suffix. The players of the
 // spec must be alpha-beta searchers.
@@ -27,7 +27,7 @@ func withTechniques[M comparable, S search.Game[M]](spec string, parse func(stri
 		return Spec[M, S]{}, false, nil
 	}
 	base, list := spec[:i], spec[i+1:]
-	if _, _, err := search.ParseSettings(list, search.DefaultTechniques, search.DefaultParams()); err != nil {
+	if _, _, err := search.ParseSettings(list, search.Defaults[M, S](), search.DefaultParams()); err != nil {
 		return Spec[M, S]{}, true, fmt.Errorf("%w %q: %w", ErrSpec, spec, err)
 	}
 	inner, err := parse(base)
@@ -49,7 +49,7 @@ func WithSettings[M comparable, S search.Game[M]](spec Spec[M, S], list string) 
 	if strings.TrimSpace(list) == "" {
 		return spec, nil
 	}
-	set, params, err := search.ParseSettings(list, search.DefaultTechniques, search.DefaultParams())
+	set, params, err := search.ParseSettings(list, search.Defaults[M, S](), search.DefaultParams())
 	if err != nil {
 		return spec, err
 	}

@@ -15,9 +15,10 @@ func TestSpecTechniques(t *testing.T) {
 		spec string
 		want search.Technique
 	}{
-		{"material:4", search.DefaultTechniques},
+		{"material:4", search.DefaultTechniques | search.HistoryMalus},
 		{"material:4#none", search.None},
-		{"material:4#-lmr,-null", search.DefaultTechniques &^ (search.LMR | search.NullMove)},
+		{"material:4#-lmr,-null", search.DefaultTechniques&^(search.LMR|search.NullMove) | search.HistoryMalus},
+		{"material:4#-malus", search.DefaultTechniques},
 		{"pst:6#pvs,lmr", search.PVS | search.LMR},
 	} {
 		spec, err := ParseChess(c.spec)
@@ -44,7 +45,7 @@ func TestSpecTechniques(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := p.New().(search.Searcher[chess.Move, *chess.Game]).Options()
-	if opts.Params.RFPMargin != 80 || opts.Params.LMRDivisor != search.DefaultParams().LMRDivisor || opts.Techniques != search.DefaultTechniques&^search.LMR {
+	if opts.Params.RFPMargin != 80 || opts.Params.LMRDivisor != search.DefaultParams().LMRDivisor || opts.Techniques != search.DefaultTechniques&^search.LMR|search.HistoryMalus {
 		t.Errorf("pesto:4#rfp_margin=80,-lmr: techniques %v, parameters %q", opts.Techniques, opts.Params)
 	}
 	for spec, want := range map[string]string{

@@ -24,7 +24,7 @@ import (
 // are the same bit for bit.
 func TestLearnInTheLoop(t *testing.T) {
 	cfg := learnConfig()
-	states, reps := learnRun(t, cfg)
+	states, reps, stored := learnRun(t, cfg)
 	for g, rep := range reps {
 		if len(rep.Data) < 4*10 {
 			t.Fatalf("generation %d: %d positions of data games, want at least 10 a game", g, len(rep.Data))
@@ -34,8 +34,8 @@ func TestLearnInTheLoop(t *testing.T) {
 		}
 	}
 	lr := reps[1].Learn
-	if lr.Positions+lr.HeldOut == 0 || lr.Parent != reps[1].Champion.ID || lr.Records != len(reps[0].Data) {
-		t.Fatalf("training %+v: want generation 0's %d positions, champion %d", lr, len(reps[0].Data), reps[1].Champion.ID)
+	if lr.Positions+lr.HeldOut == 0 || lr.Parent != reps[1].Champion.ID || lr.Records != stored {
+		t.Fatalf("training %+v: want the %d positions generation 0 stored, champion %d", lr, stored, reps[1].Champion.ID)
 	}
 	var next population.State
 	if err := json.Unmarshal(states[1], &next); err != nil {
@@ -51,7 +51,7 @@ func TestLearnInTheLoop(t *testing.T) {
 	if n, size := len(first.Recipe.Step), len(lineage.EncodeStep(first.Recipe.Step)); n < 100 || size > weights {
 		t.Fatalf("the step changes %d of %d weights in %d bytes: want a compact form under a byte a weight", n, weights, size)
 	}
-	again, _ := learnRun(t, cfg)
+	again, _, _ := learnRun(t, cfg)
 	for g := range states {
 		if !bytes.Equal(states[g], again[g]) {
 			t.Fatalf("generation %d: a second run from the same seed differs", g)
@@ -61,8 +61,10 @@ func TestLearnInTheLoop(t *testing.T) {
 
 // learnRun steps a chess population of cfg from seed 5 for two
 // generations, storing each generation's data games as the daemon does,
-// and returns each next state's JSON and each generation's report.
-func learnRun(t *testing.T, cfg population.Config) ([][]byte, []*population.Report[chess.Move]) {
+// and returns each next state's JSON, each generation's report and the
+// positions the first generation's data games added to the store: all but
+// those the store already held (a position its games repeat).
+func learnRun(t *testing.T, cfg population.Config) ([][]byte, []*population.Report[chess.Move], int) {
 	t.Helper()
 	ctx := context.Background()
 	store, err := positions.Open(ctx, t.TempDir(), positions.Options{Game: "chess", DedupBits: 12})
@@ -78,13 +80,21 @@ func learnRun(t *testing.T, cfg population.Config) ([][]byte, []*population.Repo
 	}
 	var states [][]byte
 	var reps []*population.Report[chess.Move]
+	stored := 0
 	for g := range 2 {
 		next, rep, err := population.Step(ctx, env, cfg, st, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := store.Add(g, rep.Data); err != nil {
+		added, err := store.Add(g, rep.Data)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if g == 0 {
+			if added == 0 || added > len(rep.Data) {
+				t.Fatalf("generation 0 stored %d of its %d positions", added, len(rep.Data))
+			}
+			stored = added
 		}
 		if err := store.Commit(g); err != nil {
 			t.Fatal(err)
@@ -92,7 +102,7 @@ func learnRun(t *testing.T, cfg population.Config) ([][]byte, []*population.Repo
 		states, reps = append(states, encode(t, next)), append(reps, rep)
 		st = next
 	}
-	return states, reps
+	return states, reps, stored
 }
 
 // TestLearnExploreInTheLoop runs TestLearnInTheLoop's population with
@@ -105,9 +115,9 @@ func learnRun(t *testing.T, cfg population.Config) ([][]byte, []*population.Repo
 // two runs with it are the same bit for bit.
 func TestLearnExploreInTheLoop(t *testing.T) {
 	cfg := learnConfig()
-	plain, _ := learnRun(t, cfg)
+	plain, _, _ := learnRun(t, cfg)
 	cfg.LearnExplore = true
-	states, reps := learnRun(t, cfg)
+	states, reps, stored := learnRun(t, cfg)
 	if reps[0].Learners != nil || len(reps[1].Learners) != cfg.Elite || reps[1].Learn != &reps[1].Learners[0] {
 		t.Fatalf("trainings %d and %d, want none and %d (the champion's first)", len(reps[0].Learners), len(reps[1].Learners), cfg.Elite)
 	}
@@ -133,8 +143,8 @@ func TestLearnExploreInTheLoop(t *testing.T) {
 	for k, lr := range reps[1].Learners {
 		e := was.Agents[reps[1].Ranking[k]]
 		a := next.Agents[k]
-		if lr.Parent != e.ID || lr.Learner != *e.Learner || lr.Records != len(reps[0].Data) || lr.Positions == 0 || len(lr.HeldOutLoss) != 2 {
-			t.Errorf("training %d: %+v; want elite %d with its settings %+v on generation 0's %d positions", k, lr, e.ID, *e.Learner, len(reps[0].Data))
+		if lr.Parent != e.ID || lr.Learner != *e.Learner || lr.Records != stored || lr.Positions == 0 || len(lr.HeldOutLoss) != 2 {
+			t.Errorf("training %d: %+v; want elite %d with its settings %+v on the %d positions generation 0 stored", k, lr, e.ID, *e.Learner, stored)
 		}
 		if a.Origin != population.Distilled || !slices.Equal(a.Parents, []int64{e.ID}) || a.Recipe == nil || len(a.Recipe.Step) < 100 || *a.Learner != *e.Learner {
 			t.Errorf("elite %d: origin %s, parents %v; want its own trained step of %d", k+1, a.Origin, a.Parents, e.ID)
@@ -148,7 +158,7 @@ func TestLearnExploreInTheLoop(t *testing.T) {
 	if !next.Agents[0].Net.Equal(off.Agents[0].Net) {
 		t.Errorf("the champion's trained genome differs from the one trained without learners")
 	}
-	again, _ := learnRun(t, cfg)
+	again, _, _ := learnRun(t, cfg)
 	for g := range states {
 		if !bytes.Equal(states[g], again[g]) {
 			t.Fatalf("generation %d: a second run with learners from the same seed differs", g)

@@ -25,8 +25,8 @@ type Options struct {
 	// position in the middle of an exchange.
 	Quiescence bool
 	// Techniques are the pruning, reduction and extension techniques the
-	// search uses where the game allows them; zero means
-	// DefaultTechniques, None plain alpha-beta.
+	// search uses where the game allows them; zero means the game's
+	// Defaults, None plain alpha-beta.
 	Techniques Technique
 	// Nodes stops the search after about this many nodes (0: no limit).
 	Nodes int64
@@ -58,9 +58,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.TableBits <= 0 {
 		o.TableBits = 16
-	}
-	if o.Techniques == 0 {
-		o.Techniques = DefaultTechniques
 	}
 	if o.Params == nil {
 		p := DefaultParams()
@@ -178,10 +175,10 @@ func (ab *AlphaBeta[M, S]) Clock(soft, hard time.Duration) {
 }
 
 // SetTechniques changes the techniques of the searches that follow (zero:
-// DefaultTechniques).
+// the game's Defaults).
 func (ab *AlphaBeta[M, S]) SetTechniques(t Technique) {
 	if t == 0 {
-		t = DefaultTechniques
+		t = Defaults[M, S]()
 	}
 	ab.opts.Techniques = t
 }
@@ -246,6 +243,9 @@ func (ab *AlphaBeta[M, S]) SetMultiPV(k int) {
 // NewAlphaBeta returns a search that evaluates leaves with eval.
 func NewAlphaBeta[M comparable, S Game[M]](eval Evaluator[S], opts Options) *AlphaBeta[M, S] {
 	opts = opts.withDefaults()
+	if opts.Techniques == 0 {
+		opts.Techniques = Defaults[M, S]()
+	}
 	ab := &AlphaBeta[M, S]{opts: opts, eval: eval, plies: make([]plyState[M], maxPly+1)}
 	ab.SetParams(*opts.Params)
 	ab.inc, _ = eval.(Incremental[S])

@@ -66,17 +66,33 @@ const (
 
 	// None is the set of no technique: plain alpha-beta with the table,
 	// killers and history. (Its bit only marks the set as given, so that
-	// Options' zero value can mean DefaultTechniques.)
+	// Options' zero value can mean the game's defaults, Defaults.)
 	None Technique = 1 << 31
 
 	// AllTechniques is every technique.
 	AllTechniques = PVS | Aspiration | NullMove | LMR | CheckExtension | SEE | Delta |
 		ReverseFutility | Futility | MateDistance | LateMovePruning | HistoryMalus
 
-	// DefaultTechniques are the techniques a search uses when its options
-	// name none: those that won their SPRT (docs/search.md).
+	// DefaultTechniques are the techniques every game's search uses when
+	// its options name none: those that won their SPRT (docs/search.md).
+	// Some games add more (Defaults).
 	DefaultTechniques = AllTechniques &^ (LateMovePruning | HistoryMalus)
 )
+
+// Defaults returns the techniques a search of the game S uses when its
+// options name none, and the set a list of techniques starting with + or
+// - changes: DefaultTechniques, and in the games with a quiescence search
+// (those that implement Quiescent: chess and xiangqi) the history malus
+// too, which won its SPRTs there and lost none (docs/search.md). Draughts
+// keeps DefaultTechniques: the malus made no difference there, and the
+// Blondie reproduction keeps its games.
+func Defaults[M comparable, S Game[M]]() Technique {
+	var s S
+	if _, ok := any(s).(Quiescent[M]); ok {
+		return DefaultTechniques | HistoryMalus
+	}
+	return DefaultTechniques
+}
 
 // techniqueNames names the techniques in bit order, for flags and logs.
 var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp", "malus"}
@@ -101,10 +117,10 @@ func (t Technique) Has(u Technique) bool { return t&u == u }
 
 // ParseTechniques reads a technique set: a comma-separated list of names
 // (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp, lmp,
-// malus) and
-// the words all, none and default, each name optionally prefixed with +
-// (add it) or - (remove it). A list that starts with + or - changes base;
-// one that starts with a name or a word starts from nothing.
+// malus) and the words all, none and default (base: callers pass the
+// game's Defaults), each name optionally prefixed with + (add it) or -
+// (remove it). A list that starts with + or - changes base; one that
+// starts with a name or a word starts from nothing.
 func ParseTechniques(s string, base Technique) (Technique, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -127,7 +143,7 @@ func ParseTechniques(s string, base Technique) (Technique, error) {
 		case "none":
 			t = 0
 		case "default":
-			t = DefaultTechniques
+			t = base &^ None
 		default:
 			found := false
 			for i, name := range techniqueNames {

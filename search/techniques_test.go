@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"evolved/game/chess"
+	"evolved/game/draughts"
 )
 
 func TestParseTechniques(t *testing.T) {
@@ -24,6 +25,8 @@ func TestParseTechniques(t *testing.T) {
 		{"pvs, LMR", DefaultTechniques, PVS | LMR},
 		{"-pvs,-aspiration,-null,-lmr,-check,-see,-delta,-rfp,-futility,-mdp,-lmp,-malus", AllTechniques, None},
 		{"none,+mdp", AllTechniques, MateDistance},
+		{"default,-pvs", DefaultTechniques | HistoryMalus, DefaultTechniques&^PVS | HistoryMalus},
+		{"default", PVS, PVS},
 	} {
 		got, err := ParseTechniques(c.in, c.base)
 		if err != nil || got != c.want {
@@ -38,6 +41,29 @@ func TestParseTechniques(t *testing.T) {
 	}
 	if got := None.String(); got != "none" {
 		t.Errorf("None.String = %q", got)
+	}
+}
+
+// TestGameDefaults checks the technique set each game's searches start
+// from: chess (and xiangqi, the other game with a quiescence search) adds
+// the history malus, which won its SPRTs there; draughts keeps
+// DefaultTechniques, so that the Blondie reproduction keeps its games.
+func TestGameDefaults(t *testing.T) {
+	chessSet := Defaults[chess.Move, *chess.Game]()
+	if chessSet != DefaultTechniques|HistoryMalus || chessSet.Has(LateMovePruning) {
+		t.Errorf("chess defaults %v, want %v plus malus", chessSet, DefaultTechniques)
+	}
+	if got := Defaults[draughts.Move, *draughts.Game](); got != DefaultTechniques || got.Has(HistoryMalus) {
+		t.Errorf("draughts defaults %v, want %v", got, DefaultTechniques)
+	}
+	if got := NewAlphaBeta[chess.Move, *chess.Game](chessMaterial{}, Options{Depth: 2}).Options().Techniques; got != chessSet {
+		t.Errorf("a chess search with no techniques named uses %v, want %v", got, chessSet)
+	}
+	ab := NewAlphaBeta[draughts.Move, *draughts.Game](material{}, Options{Depth: 2})
+	ab.SetTechniques(PVS)
+	ab.SetTechniques(0)
+	if got := ab.Options().Techniques; got != DefaultTechniques {
+		t.Errorf("a draughts search set back to zero uses %v, want %v", got, DefaultTechniques)
 	}
 }
 

@@ -58,8 +58,7 @@ func runUCI(ctx context.Context, agentFile string, depth int, searchFlag string,
 	if searchFlag == "" {
 		settings = a.Search.Settings // the techniques and parameters it was evolved with
 	}
-	set, params, err := search.ParseSettings(settings, search.DefaultTechniques, search.DefaultParams())
-	if err != nil {
+	if _, _, err := search.ParseSettings(settings, search.DefaultTechniques, search.DefaultParams()); err != nil {
 		return fmt.Errorf("uci: %s: %w", agentFile, err)
 	}
 	if playouts > 0 && depth != 0 {
@@ -81,8 +80,7 @@ func runUCI(ctx context.Context, agentFile string, depth int, searchFlag string,
 				var ab *search.AlphaBeta[chess.Move, *chess.Game]
 				ab, err = player.ChessNetSearch(net, depth, 20)
 				if err == nil {
-					ab.SetTechniques(set)
-					ab.SetParams(params)
+					err = applySettings(ab, settings)
 				}
 				engine = ab
 			}
@@ -96,14 +94,28 @@ func runUCI(ctx context.Context, agentFile string, depth int, searchFlag string,
 				return usagef("uci: %s searches alpha-beta only over UCI, not %s; give --depth D", k.Name, searchFlag)
 			}
 			ab, err := player.XiangqiNetSearch(net, depth, 20)
+			if err == nil {
+				err = applySettings(ab, settings)
+			}
 			if err != nil {
 				return fmt.Errorf("uci: %w", err)
 			}
-			ab.SetTechniques(set)
-			ab.SetParams(params)
 			return serveUCI[xiangqi.Move](ctx, server.Xiangqi(), name, depth, ab, stdin, stdout)
 		},
 	})
+}
+
+// applySettings gives ab the techniques and parameters of settings (the
+// agent's, or --search's #LIST), from its game's defaults
+// (search.Defaults).
+func applySettings[M comparable, S search.Game[M]](ab *search.AlphaBeta[M, S], settings string) error {
+	set, params, err := search.ParseSettings(settings, search.Defaults[M, S](), search.DefaultParams())
+	if err != nil {
+		return err
+	}
+	ab.SetTechniques(set)
+	ab.SetParams(params)
+	return nil
 }
 
 // serveUCI serves engine, an agent's search of rules' game, over UCI on
