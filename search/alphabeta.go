@@ -109,6 +109,7 @@ type plyState[M comparable] struct {
 	killers [2]M
 	pv      []M
 	quiets  []M // the quiet moves searched at the node so far (HistoryMalus)
+	move    M   // the move being searched from the node; zero for a null move (CounterMove)
 }
 
 // AlphaBeta is an iterative-deepening negamax search with alpha-beta
@@ -124,6 +125,7 @@ type AlphaBeta[M comparable, S Game[M]] struct {
 	table   *table[M]
 	plies   []plyState[M]
 	history []int32
+	counter []M // by MoveKey of the move played: the quiet move that last cut off in reply (CounterMove)
 	pv      []M // the last completed iteration's PV, returned in Result
 
 	multiPV int         // the root moves each iteration ranks (SetMultiPV); 0 or 1: the best only
@@ -279,6 +281,7 @@ func (ab *AlphaBeta[M, S]) Reset() {
 // forget clears the killer and history tables.
 func (ab *AlphaBeta[M, S]) forget() {
 	clear(ab.history)
+	clear(ab.counter)
 	for i := range ab.plies {
 		ab.plies[i].killers = [2]M{}
 	}
@@ -345,7 +348,7 @@ func (ab *AlphaBeta[M, S]) deepen(ctx context.Context, s S, start time.Time) Res
 		ab.deadline = start.Add(ab.opts.Time)
 	}
 	if n := s.MoveKeySpace(); len(ab.history) != n {
-		ab.history = make([]int32, n)
+		ab.history, ab.counter = make([]int32, n), make([]M, n)
 	}
 	if ab.inc != nil {
 		ab.inc.Reset(s)
@@ -580,6 +583,10 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 		}
 	}
 
+	if ab.tech.Has(IIR) && ply > 0 && depth >= ab.params.IIRDepth && ttMove == zero && ab.table != nil {
+		depth--
+	}
+
 	// Pruning before the moves, at non-PV nodes that are quiet (not in
 	// check, no capture pending).
 	pvNode := beta-alpha > 1
@@ -593,6 +600,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 		}
 		if ab.null != nil && nullOK && depth >= ab.params.NullDepth && staticEval >= beta && !IsWin(beta) && ab.null.NullSafe() {
 			r := ab.params.NullBase + depth/ab.params.NullDivisor
+			ps.move = zero
 			ab.null.MakeNull()
 			if ab.inc != nil {
 				ab.inc.Push(s)
@@ -623,7 +631,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	if len(moves) == 0 {
 		return terminalScore(s.Outcome(), s.ToMove(), ply)
 	}
-	ab.scoreMoves(s, ps, ttMove)
+	ab.scoreMoves(s, ps, ttMove, ab.counterTo(s, ply))
 
 	futilityMargin := ab.params.FutilityMargin * (depth + 1)
 	futile := ab.tech.Has(Futility) && staticEval > -Infinity && depth <= ab.params.FutilityDepth &&
@@ -649,6 +657,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 			}
 			quiets++
 		}
+		ps.move = m
 		ab.make(s, m)
 		givesCheck := s.Tactical()
 		if futile && i > 0 && quietMove && !givesCheck {
@@ -697,7 +706,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 				ps.pv = append(append(ps.pv[:0], m), child...)
 				if alpha >= beta {
 					if ab.q == nil || ab.q.CaptureOrder(m) == 0 {
-						ab.noteCutoff(s, ps, m, depth, len(moves) > 1)
+						ab.noteCutoff(s, ply, m, depth, len(moves) > 1)
 					}
 					break
 				}
@@ -732,17 +741,35 @@ func (ab *AlphaBeta[M, S]) withoutExcluded(moves []M) []M {
 
 // Move ordering scores: the table's move first, then captures (in games
 // that rank them) that do not lose material, then the killers, then the
-// rest by history, and last the captures that lose material by static
-// exchange.
+// counter move (CounterMove), then the rest by history, and last the
+// captures that lose material by static exchange. The counter move counts
+// as a quiet move (it is reduced and pruned as one); the killers do not.
 const (
 	orderTable      = 1 << 30
 	orderCapture    = 1<<29 + 1<<28
 	orderKiller     = 1 << 29
+	orderCounter    = orderKiller - 1
 	orderBadCapture = -1 << 29
 )
 
-// scoreMoves fills ps.scores for ps.moves.
-func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
+// counterTo returns the counter move (CounterMove) to the move that led
+// to the node at ply, or the zero move when there is none: at the root,
+// after a null move, or with the technique off.
+func (ab *AlphaBeta[M, S]) counterTo(s S, ply int) M {
+	var zero M
+	if !ab.tech.Has(CounterMove) || ply == 0 {
+		return zero
+	}
+	prev := ab.plies[ply-1].move
+	if prev == zero {
+		return zero
+	}
+	return ab.counter[s.MoveKey(prev)]
+}
+
+// scoreMoves fills ps.scores for ps.moves; counter is the counter move to
+// the move just played, or the zero move.
+func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove, counter M) {
 	if cap(ps.scores) < len(ps.moves) {
 		ps.scores = make([]int32, len(ps.moves), 2*len(ps.moves))
 	}
@@ -764,6 +791,8 @@ func (ab *AlphaBeta[M, S]) scoreMoves(s S, ps *plyState[M], ttMove M) {
 			}
 		case !ab.opts.NoKillers && (m == ps.killers[0] || m == ps.killers[1]):
 			sc = orderKiller
+		case m == counter && counter != zero:
+			sc = orderCounter
 		case !ab.opts.NoHistory:
 			sc = ab.history[s.MoveKey(m)]
 		}
@@ -787,11 +816,19 @@ func (ab *AlphaBeta[M, S]) pickNext(ps *plyState[M], i int) M {
 	return moves[0]
 }
 
-// noteCutoff records a move that caused a beta cutoff in the killer and
-// history tables. Forced moves teach nothing and are skipped.
-func (ab *AlphaBeta[M, S]) noteCutoff(s S, ps *plyState[M], m M, depth int, choice bool) {
+// noteCutoff records a quiet move that caused a beta cutoff at ply in the
+// killer, counter-move and history tables. Forced moves teach nothing and
+// are skipped.
+func (ab *AlphaBeta[M, S]) noteCutoff(s S, ply int, m M, depth int, choice bool) {
 	if !choice {
 		return
+	}
+	ps := &ab.plies[ply]
+	var zero M
+	if ab.tech.Has(CounterMove) && ply > 0 {
+		if prev := ab.plies[ply-1].move; prev != zero {
+			ab.counter[s.MoveKey(prev)] = m
+		}
 	}
 	if !ab.opts.NoKillers && m != ps.killers[0] {
 		ps.killers[1], ps.killers[0] = ps.killers[0], m

@@ -37,6 +37,9 @@ type Params struct {
 	// LMPDepth is the deepest node late-move pruning acts at; it skips the
 	// quiet moves after the first LMPBase + LMPScale/100·depth² of them.
 	LMPDepth, LMPBase, LMPScale int
+	// IIRDepth is the shallowest node that internal iterative reduction
+	// reduces.
+	IIRDepth int
 }
 
 // DefaultParams returns the parameters the search uses unless told
@@ -79,6 +82,7 @@ var tunables = [...]tunable{
 	{"lmp_depth", func(p *Params) *int { return &p.LMPDepth }, 3, 1, 10, 1},
 	{"lmp_base", func(p *Params) *int { return &p.LMPBase }, 3, 0, 30, 1},
 	{"lmp_scale", func(p *Params) *int { return &p.LMPScale }, 100, 20, 400, 20},
+	{"iir_depth", func(p *Params) *int { return &p.IIRDepth }, 4, 2, 12, 1},
 }
 
 // Tunable describes a parameter to a tuner: its name, default, the range

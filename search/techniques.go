@@ -63,6 +63,16 @@ const (
 	// rises (depth²), so that moves that keep failing sink in the
 	// ordering.
 	HistoryMalus
+	// IIR reduces by one ply a node at depth >= Params.IIRDepth, below the
+	// root, that has no move from the table to search first (internal
+	// iterative reduction): without one its move ordering is poor and its
+	// search costly, and the shallower search fills the table for the
+	// next iteration.
+	IIR
+	// CounterMove orders, after the killers, the quiet move that last cut
+	// a node off in reply to the move just played (the counter-move
+	// heuristic: one move a key of the previous move).
+	CounterMove
 
 	// None is the set of no technique: plain alpha-beta with the table,
 	// killers and history. (Its bit only marks the set as given, so that
@@ -71,12 +81,12 @@ const (
 
 	// AllTechniques is every technique.
 	AllTechniques = PVS | Aspiration | NullMove | LMR | CheckExtension | SEE | Delta |
-		ReverseFutility | Futility | MateDistance | LateMovePruning | HistoryMalus
+		ReverseFutility | Futility | MateDistance | LateMovePruning | HistoryMalus | IIR | CounterMove
 
 	// DefaultTechniques are the techniques every game's search uses when
 	// its options name none: those that won their SPRT (docs/search.md).
 	// Some games add more (Defaults).
-	DefaultTechniques = AllTechniques &^ (LateMovePruning | HistoryMalus)
+	DefaultTechniques = AllTechniques &^ (LateMovePruning | HistoryMalus | IIR | CounterMove)
 )
 
 // Defaults returns the techniques a search of the game S uses when its
@@ -95,7 +105,7 @@ func Defaults[M comparable, S Game[M]]() Technique {
 }
 
 // techniqueNames names the techniques in bit order, for flags and logs.
-var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp", "malus"}
+var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp", "malus", "iir", "counter"}
 
 // String lists the techniques of t by name ("pvs,null,lmr"), "none" for
 // none.
@@ -117,7 +127,7 @@ func (t Technique) Has(u Technique) bool { return t&u == u }
 
 // ParseTechniques reads a technique set: a comma-separated list of names
 // (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp, lmp,
-// malus) and the words all, none and default (base: callers pass the
+// malus, iir, counter) and the words all, none and default (base: callers pass the
 // game's Defaults), each name optionally prefixed with + (add it) or -
 // (remove it). A list that starts with + or - changes base; one that
 // starts with a name or a word starts from nothing.
