@@ -110,6 +110,7 @@ type plyState[M comparable] struct {
 	pv      []M
 	quiets  []M // the quiet moves searched at the node so far (HistoryMalus)
 	move    M   // the move being searched from the node; zero for a null move (CounterMove)
+	eval    int // the node's static value, -Infinity when not evaluated (in check, or no technique needed it)
 }
 
 // AlphaBeta is an iterative-deepening negamax search with alpha-beta
@@ -592,10 +593,18 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	pvNode := beta-alpha > 1
 	unquiet := inCheck || s.Tactical()
 	staticEval := -Infinity
-	if !pvNode && !unquiet && ab.tech&(ReverseFutility|NullMove|Futility) != 0 {
+	if !unquiet && (!pvNode && ab.tech&(ReverseFutility|NullMove|Futility) != 0 || ab.tech.Has(Improving)) {
 		staticEval = ab.eval.Evaluate(s)
+	}
+	ps.eval = staticEval
+	improving := ab.tech.Has(Improving) && ab.improving(ply)
+	if !pvNode && staticEval > -Infinity {
+		rfpDepth := depth
+		if improving {
+			rfpDepth--
+		}
 		if ab.tech.Has(ReverseFutility) && depth <= ab.params.RFPDepth && !IsWin(beta) &&
-			staticEval-ab.params.RFPMargin*depth >= beta {
+			staticEval-ab.params.RFPMargin*rfpDepth >= beta {
 			return staticEval
 		}
 		if ab.null != nil && nullOK && depth >= ab.params.NullDepth && staticEval >= beta && !IsWin(beta) && ab.null.NullSafe() {
@@ -634,7 +643,7 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 	ab.scoreMoves(s, ps, ttMove, ab.counterTo(s, ply))
 
 	futilityMargin := ab.params.FutilityMargin * (depth + 1)
-	futile := ab.tech.Has(Futility) && staticEval > -Infinity && depth <= ab.params.FutilityDepth &&
+	futile := ab.tech.Has(Futility) && !pvNode && staticEval > -Infinity && depth <= ab.params.FutilityDepth &&
 		!IsWin(alpha) && staticEval+futilityMargin <= alpha
 	reduce := ab.tech.Has(LMR) && depth >= ab.params.LMRDepth && !unquiet
 	lateQuiets := -1 // the quiet moves searched before late-move pruning starts; -1: it does not
@@ -674,6 +683,9 @@ func (ab *AlphaBeta[M, S]) negamax(s S, depth, ply, ext, alpha, beta int, nullOK
 				r = int(ab.lmr[min(depth, 63)][min(i, 63)])
 				if pvNode {
 					r--
+				}
+				if ab.tech.Has(Improving) && !improving {
+					r++
 				}
 				r = max(0, min(r, depth-2))
 			}
@@ -751,6 +763,23 @@ const (
 	orderCounter    = orderKiller - 1
 	orderBadCapture = -1 << 29
 )
+
+// improving reports whether the static value of the node at ply is
+// above that of the node two plies up, the same side's last (Improving);
+// four plies up when that one was not evaluated (in check), and true when
+// neither was. A node not evaluated itself is not improving.
+func (ab *AlphaBeta[M, S]) improving(ply int) bool {
+	e := ab.plies[ply].eval
+	if e == -Infinity {
+		return false
+	}
+	for _, up := range [2]int{2, 4} {
+		if ply >= up && ab.plies[ply-up].eval != -Infinity {
+			return e > ab.plies[ply-up].eval
+		}
+	}
+	return true
+}
 
 // counterTo returns the counter move (CounterMove) to the move that led
 // to the node at ply, or the zero move when there is none: at the root,

@@ -73,6 +73,11 @@ const (
 	// a node off in reply to the move just played (the counter-move
 	// heuristic: one move a key of the previous move).
 	CounterMove
+	// Improving evaluates every quiet node and compares its static value
+	// with the same side's two plies up: a node whose value has risen
+	// (improving) prunes by reverse futility a ply sooner, and the late
+	// quiet moves of one whose value has not are reduced a ply more.
+	Improving
 
 	// None is the set of no technique: plain alpha-beta with the table,
 	// killers and history. (Its bit only marks the set as given, so that
@@ -81,12 +86,12 @@ const (
 
 	// AllTechniques is every technique.
 	AllTechniques = PVS | Aspiration | NullMove | LMR | CheckExtension | SEE | Delta |
-		ReverseFutility | Futility | MateDistance | LateMovePruning | HistoryMalus | IIR | CounterMove
+		ReverseFutility | Futility | MateDistance | LateMovePruning | HistoryMalus | IIR | CounterMove | Improving
 
 	// DefaultTechniques are the techniques every game's search uses when
 	// its options name none: those that won their SPRT (docs/search.md).
 	// Some games add more (Defaults).
-	DefaultTechniques = AllTechniques &^ (LateMovePruning | HistoryMalus | IIR | CounterMove)
+	DefaultTechniques = AllTechniques &^ (LateMovePruning | HistoryMalus | IIR | CounterMove | Improving)
 )
 
 // Defaults returns the techniques a search of the game S uses when its
@@ -105,7 +110,7 @@ func Defaults[M comparable, S Game[M]]() Technique {
 }
 
 // techniqueNames names the techniques in bit order, for flags and logs.
-var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp", "malus", "iir", "counter"}
+var techniqueNames = [...]string{"pvs", "aspiration", "null", "lmr", "check", "see", "delta", "rfp", "futility", "mdp", "lmp", "malus", "iir", "counter", "improving"}
 
 // String lists the techniques of t by name ("pvs,null,lmr"), "none" for
 // none.
@@ -127,7 +132,7 @@ func (t Technique) Has(u Technique) bool { return t&u == u }
 
 // ParseTechniques reads a technique set: a comma-separated list of names
 // (pvs, aspiration, null, lmr, check, see, delta, rfp, futility, mdp, lmp,
-// malus, iir, counter) and the words all, none and default (base: callers pass the
+// malus, iir, counter, improving) and the words all, none and default (base: callers pass the
 // game's Defaults), each name optionally prefixed with + (add it) or -
 // (remove it). A list that starts with + or - changes base; one that
 // starts with a name or a word starts from nothing.

@@ -23,7 +23,7 @@ func TestParseTechniques(t *testing.T) {
 		{"-lmr,-null", AllTechniques, AllTechniques &^ (LMR | NullMove)},
 		{"+lmr", None, LMR},
 		{"pvs, LMR", DefaultTechniques, PVS | LMR},
-		{"-pvs,-aspiration,-null,-lmr,-check,-see,-delta,-rfp,-futility,-mdp,-lmp,-malus,-iir,-counter", AllTechniques, None},
+		{"-pvs,-aspiration,-null,-lmr,-check,-see,-delta,-rfp,-futility,-mdp,-lmp,-malus,-iir,-counter,-improving", AllTechniques, None},
 		{"none,+mdp", AllTechniques, MateDistance},
 		{"default,-pvs", DefaultTechniques | HistoryMalus, DefaultTechniques&^PVS | HistoryMalus},
 		{"default", PVS, PVS},
@@ -304,5 +304,43 @@ func TestIIRReducesNodesWithoutTableMove(t *testing.T) {
 	}
 	if a, b := search(4, DefaultTechniques|IIR, 5), search(4, DefaultTechniques, 5); a.Nodes != b.Nodes || a.Move != b.Move {
 		t.Errorf("depth 4, iir_depth 5: %d nodes and %v with IIR, %d and %v without: want the same search", a.Nodes, a.Move, b.Nodes, b.Move)
+	}
+}
+
+// TestImproving checks the improving flag by hand, from the static values
+// of the nodes on the path, and that the technique changes a search: the
+// same fixed-depth search of Kiwipete visits another number of nodes with
+// it and still finds a move.
+func TestImproving(t *testing.T) {
+	ab := NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 1})
+	const none = -Infinity
+	for _, c := range []struct {
+		evals []int // plies 0.. of the path; the last is the node's
+		want  bool
+	}{
+		{[]int{10, 0, 20}, true},
+		{[]int{30, 0, 20}, false},
+		{[]int{20, 0, 20}, false},
+		{[]int{10, 0, none}, false},        // the node was not evaluated
+		{[]int{none, 0, 5}, true},          // nothing above to compare with
+		{[]int{50, 0, none, 0, 40}, false}, // two plies up in check: four plies up
+		{[]int{30, 0, none, 0, 40}, true},
+		{[]int{7}, true}, // the root
+	} {
+		for i, e := range c.evals {
+			ab.plies[i].eval = e
+		}
+		if got := ab.improving(len(c.evals) - 1); got != c.want {
+			t.Errorf("static values %v: improving %v, want %v", c.evals, got, c.want)
+		}
+	}
+	const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	search := func(set Technique) Result[cm] {
+		g := chess.NewGame(mustFEN(t, kiwipete), chess.DefaultRules())
+		return NewAlphaBeta[cm, cg](chessMaterial{}, Options{Depth: 7, Quiescence: true, Techniques: set}).Search(context.Background(), g)
+	}
+	with, without := search(DefaultTechniques|Improving), search(DefaultTechniques)
+	if with.Nodes == without.Nodes || with.Move == 0 {
+		t.Errorf("depth 7: %d nodes and move %v with improving, %d without: want another search", with.Nodes, with.Move, without.Nodes)
 	}
 }
