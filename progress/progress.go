@@ -1,6 +1,7 @@
 // Package progress reports the progress of long work: on a terminal a live
 // line (what, done/total, rate, ETA) redrawn in place; elsewhere one plain
-// line per milestone (every tenth of the work), so that logs stay short.
+// line per milestone (every tenth of the work, and at least every
+// QuietLimit while work goes on), so that logs stay short.
 // A Line shares one live line between several reporters and a log that
 // writes through it, so that log lines scroll above the live line.
 package progress
@@ -24,8 +25,9 @@ type Reporter struct {
 	live     bool
 	start    time.Time
 	lastDraw time.Time
-	nextMark int    // next milestone (in tenths) to log when not live
-	note     string // shown after the rate: "best cost 21", say
+	nextMark int       // next milestone (in tenths) to log when not live
+	lastLine time.Time // when the last line was logged (or the work began), when not live
+	note     string    // shown after the rate: "best cost 21", say
 	now      func() time.Time
 	// line and key, when line is set, draw the live text on a shared Line
 	// instead of on w.
@@ -39,6 +41,7 @@ type Reporter struct {
 func New(w io.Writer, what string, total int, unit string, live bool) *Reporter {
 	r := &Reporter{w: w, what: what, unit: unit, total: total, live: live, now: time.Now, nextMark: 1}
 	r.start = r.now()
+	r.lastLine = r.start
 	return r
 }
 
@@ -93,13 +96,21 @@ func (r *Reporter) update(done int) {
 		fmt.Fprintf(r.w, "%s%s", clearLine, r.text(done, now))
 		return
 	}
-	if r.total > 0 && done*10 >= r.nextMark*r.total {
-		for done*10 >= r.nextMark*r.total {
-			r.nextMark++
-		}
+	mark := r.total > 0 && done*10 >= r.nextMark*r.total
+	for r.total > 0 && done*10 >= r.nextMark*r.total {
+		r.nextMark++
+	}
+	if mark || now.Sub(r.lastLine) >= QuietLimit {
+		r.lastLine = now
 		fmt.Fprintln(r.w, r.text(done, now))
 	}
 }
+
+// QuietLimit is the longest a reporter that is not live stays silent while
+// work goes on: work whose tenths take longer (an SPRT bounded by many
+// more games than it plays, a slow rating) logs a line at least this
+// often, at its next update.
+const QuietLimit = 10 * time.Minute
 
 // Clear erases the live line, if any, so that other output to the same
 // terminal (a table's row on standard output) takes its place; the next

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,31 @@ func TestMilestonesWhenNotLive(t *testing.T) {
 	}
 	if want := "match: 20/20 games, 1.0 games/s, done in 20s"; lines[9] != want {
 		t.Errorf("last line %q, want %q", lines[9], want)
+	}
+}
+
+// TestQuietLimit checks that slow work logs between its tenths: a line at
+// the first update QuietLimit after the last one, and none before.
+func TestQuietLimit(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, "match", 1000, "games", false)
+	clock := r.start
+	r.now = func() time.Time { return clock }
+	for i := 1; i <= 30; i++ { // 30 games, 2 minutes each: none is a tenth
+		clock = clock.Add(2 * time.Minute)
+		r.UpdateNote(i, fmt.Sprintf("LLR %d", i))
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("got %d lines over 60 minutes, want 6 (one every 10):\n%s", len(lines), b.String())
+	}
+	if !strings.HasPrefix(lines[0], "match: 5/1000 games") || !strings.Contains(lines[0], "LLR 5") ||
+		!strings.HasPrefix(lines[5], "match: 30/1000 games") {
+		t.Errorf("lines %q ... %q, want games 5 and 30 with their notes", lines[0], lines[5])
+	}
+	r.Update(100) // a tenth logs at once
+	if got := strings.Count(b.String(), "\n"); got != 7 {
+		t.Errorf("%d lines after the first tenth, want 7", got)
 	}
 }
 
