@@ -31,7 +31,24 @@ type MatchOptions struct {
 	// opening of its own, instead of alternating colours over shared
 	// openings: for measuring a player from one side of a given position.
 	FixedColors bool
+	// Resume, for a sequential match (SequentialMatch), holds A's scores
+	// in the game pairs of the chunks an earlier run of the same match
+	// played, in schedule order, whole chunks of SequentialChunkPairs
+	// pairs (the last may be shorter when it ends the match): they count
+	// in their place and are not played again, so a resumed match decides
+	// where the uninterrupted one would have (untimed games are the same
+	// games). Their games are not in the result's Records.
+	Resume []PairScores
+	// ChunkDone, if set, is called by a sequential match after each chunk
+	// it plays, with the chunk's number and A's scores in its pairs,
+	// before the test looks at them: what a journal keeps for Resume. An
+	// error stops the match.
+	ChunkDone func(chunk int, pairs []PairScores) error
 }
+
+// PairScores are A's scores (1, 0.5 or 0) in a game pair: the game in
+// which A moves first, then the one in which B does.
+type PairScores [2]float64
 
 // MatchResult holds a match's games and their tally from A's point of view.
 type MatchResult[M comparable] struct {

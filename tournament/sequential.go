@@ -53,25 +53,44 @@ func SequentialMatch[M comparable, S search.Game[M]](ctx context.Context, arena 
 	}
 	agents := []func() search.Player[M, S]{newA, newB}
 	cfg := Config{Workers: opts.Concurrency, Slots: opts.Slots, Clock: opts.Clock}
+	kept := 0 // games counted, resumed ones too
 	for chunk, played := 0, 0; played < opts.Games/2 && seq.Decision == sprt.Continue; chunk++ {
 		pairs := min(SequentialChunkPairs, opts.Games/2-played)
-		schedule := make([]Pairing, 0, 2*pairs)
-		for j := range pairs {
-			schedule = append(schedule, Pairing{First: 0, Second: 1, OpeningIndex: j}, Pairing{First: 1, Second: 0, OpeningIndex: j})
-		}
-		base, llr := 2*played, seq.LLR
-		r, err := Run(ctx, arena, agents, schedule, cfg, opts.Seed, chunk, func(done, _ int) { progress(base+done, llr) })
-		if err != nil {
-			return res, seq, fmt.Errorf("tournament: match: %w", err)
+		var scores []PairScores
+		var games []GameResult[M]
+		if played < len(opts.Resume) {
+			if len(opts.Resume)-played < pairs {
+				return res, seq, fmt.Errorf("tournament: match: resumed with %d pairs, which ends inside chunk %d of %d pairs", len(opts.Resume), chunk, pairs)
+			}
+			scores = opts.Resume[played : played+pairs]
+		} else {
+			schedule := make([]Pairing, 0, 2*pairs)
+			for j := range pairs {
+				schedule = append(schedule, Pairing{First: 0, Second: 1, OpeningIndex: j}, Pairing{First: 1, Second: 0, OpeningIndex: j})
+			}
+			base, llr := 2*played, seq.LLR
+			r, err := Run(ctx, arena, agents, schedule, cfg, opts.Seed, chunk, func(done, _ int) { progress(base+done, llr) })
+			if err != nil {
+				return res, seq, fmt.Errorf("tournament: match: %w", err)
+			}
+			games = r.Games
+			for j := range pairs {
+				scores = append(scores, PairScores{firstAgentScore(games[2*j]), firstAgentScore(games[2*j+1])})
+			}
+			if opts.ChunkDone != nil {
+				if err := opts.ChunkDone(chunk, scores); err != nil {
+					return res, seq, fmt.Errorf("tournament: match: chunk %d: %w", chunk, err)
+				}
+			}
 		}
 		for j := 0; j < pairs && seq.Decision == sprt.Continue; j++ {
-			for _, g := range r.Games[2*j : 2*j+2] {
-				res.Records = append(res.Records, g.Record)
-				res.AFirst = append(res.AFirst, g.First == 0)
+			if games != nil {
+				for _, g := range games[2*j : 2*j+2] {
+					res.Records = append(res.Records, g.Record)
+					res.AFirst = append(res.AFirst, g.First == 0)
+				}
 			}
-			k := len(res.Records) - 2
-			a, b := res.scoreOfA(k), res.scoreOfA(k+1)
-			for _, x := range []float64{a, b} {
+			for _, x := range scores[j] {
 				switch x {
 				case 1:
 					res.Wins++
@@ -81,11 +100,22 @@ func SequentialMatch[M comparable, S search.Game[M]](ctx context.Context, arena 
 					res.Draws++
 				}
 			}
-			seq.Pentanomial.Add(a, b)
+			kept += 2
+			seq.Pentanomial.Add(scores[j][0], scores[j][1])
 			seq.Decision, seq.LLR = test.Decide(seq.Pentanomial)
 		}
 		played += pairs
-		progress(len(res.Records), seq.LLR)
+		progress(kept, seq.LLR)
 	}
 	return res, seq, nil
+}
+
+// firstAgentScore returns A's score in g, a game of a two-agent schedule in
+// which A is agent 0.
+func firstAgentScore[M comparable](g GameResult[M]) float64 {
+	s := g.Record.Outcome.Result.FirstScore()
+	if g.First != 0 {
+		s = 1 - s
+	}
+	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"evolved/sprt"
@@ -124,5 +125,54 @@ func TestSequentialMatchRefusesUnpairedGames(t *testing.T) {
 		if _, _, err := SequentialMatch(context.Background(), draughtsArena(), random, random, opts, test, nil); err == nil {
 			t.Errorf("SequentialMatch(%+v) played", opts)
 		}
+	}
+}
+
+// TestSequentialMatchResumes checks a match stopped after some chunks and
+// resumed from what ChunkDone gave: it decides at the same pair with the
+// same counts and LLR as the match played in one go, plays only the chunks
+// after those resumed (their games are the uninterrupted match's), and
+// refuses scores that end inside a chunk.
+func TestSequentialMatchResumes(t *testing.T) {
+	test := sequentialTest(t, "elo0=0,elo1=20")
+	var journal []PairScores
+	chunks := 0
+	whole, wholeSeq, err := SequentialMatch(context.Background(), draughtsArena(), alphaBeta(2), alphaBeta(1),
+		MatchOptions{Games: 2000, Seed: 7, ChunkDone: func(chunk int, pairs []PairScores) error {
+			if chunk != chunks {
+				t.Fatalf("chunk %d done after %d chunks", chunk, chunks)
+			}
+			chunks++
+			journal = append(journal, pairs...)
+			return nil
+		}}, test, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wholeSeq.Decision == sprt.Continue || chunks < 3 || len(journal) != chunks*SequentialChunkPairs {
+		t.Fatalf("decision %v after %d chunks, %d pairs journaled: want a decision after at least 3 whole chunks", wholeSeq.Decision, chunks, len(journal))
+	}
+	for i, p := range journal[:len(whole.Records)/2] {
+		if want := (PairScores{whole.scoreOfA(2 * i), whole.scoreOfA(2*i + 1)}); p != want {
+			t.Fatalf("pair %d journaled %v, its games score %v", i, p, want)
+		}
+	}
+	done := 2 * SequentialChunkPairs // two chunks played before the stop
+	played := 0
+	res, seq, err := SequentialMatch(context.Background(), draughtsArena(), alphaBeta(2), alphaBeta(1),
+		MatchOptions{Games: 2000, Seed: 7, Resume: journal[:done], ChunkDone: func(int, []PairScores) error { played++; return nil }}, test, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seq != wholeSeq || res.Wins != whole.Wins || res.Draws != whole.Draws || res.Losses != whole.Losses {
+		t.Errorf("resumed: %+v, +%d =%d -%d; in one go: %+v, +%d =%d -%d", seq, res.Wins, res.Draws, res.Losses, wholeSeq, whole.Wins, whole.Draws, whole.Losses)
+	}
+	if played != chunks-2 || !reflect.DeepEqual(res.Records, whole.Records[2*done:]) {
+		t.Errorf("resumed: played %d chunks and %d games, want %d chunks, the last %d games of the match in one go", played, len(res.Records), chunks-2, len(whole.Records)-2*done)
+	}
+	_, _, err = SequentialMatch(context.Background(), draughtsArena(), alphaBeta(2), alphaBeta(1),
+		MatchOptions{Games: 2000, Seed: 7, Resume: journal[:done-1]}, test, nil)
+	if err == nil || !strings.Contains(err.Error(), "inside chunk 1") {
+		t.Errorf("resumed with a chunk cut short: error %v, want one naming chunk 1", err)
 	}
 }

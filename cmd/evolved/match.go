@@ -37,6 +37,7 @@ type matchSettings struct {
 	fen          string
 	colors       string
 	sprt         string
+	journal      string
 	nodes        int64
 	movetime     time.Duration
 	test         *sprt.Test // parsed from sprt
@@ -62,6 +63,7 @@ func matchCommand(fs *flag.FlagSet) action {
 	fs.Int64Var(&s.nodes, "nodes", 0, "alpha-beta players search `N` nodes a move, as deep as that takes them (0: each player's own depth)")
 	fs.DurationVar(&s.movetime, "movetime", 0, "alpha-beta players search `T` a move (e.g. 100ms), as deep as that takes them")
 	fs.StringVar(&s.sprt, "sprt", "", "stop at a decision of the sequential test `TEST` elo0=E0,elo1=E1[,alpha=A,beta=B,model=logistic|normalized] (Elo of A over B; alpha and beta default to 0.05); --games bounds the match")
+	fs.StringVar(&s.journal, "journal", "", "with --sprt: keep the results in `FILE` as they come, and resume from it: the match\nstarted again with the same flags and FILE goes on where it stopped (a crash, a reboot, Ctrl-C)")
 	setHelp(fs, help{
 		usage: []string{"--game G --a SPEC --b SPEC --games N [--concurrency C] [--pgn FILE] [--sprt TEST]"},
 		about: `Plays N games between A and B and reports A's wins, draws, losses, score and
@@ -82,6 +84,9 @@ The last line is
 		// The games are written once played, through a temporary file:
 		// the path is checked now, not after hours of games.
 		if err := checkOutput("match", "--pgn", s.pgn); err != nil {
+			return err
+		}
+		if err := checkOutput("match", "--journal", s.journal); err != nil {
 			return err
 		}
 		game, err := matchGameOf(s.game, s.a, s.b)
@@ -120,6 +125,9 @@ func (s *matchSettings) check(fs *flag.FlagSet) error {
 		return usagef("match: --colors must be alternate or fixed, got %q", s.colors)
 	case s.fen != "" && (s.openings != "" || s.chess960):
 		return usagef("match: --fen does not go with --openings or --chess960")
+	}
+	if s.journal != "" && (s.sprt == "" || s.pgn != "") {
+		return usagef("match: --journal resumes a sequential test: it needs --sprt, and does not go with --pgn (the games of earlier runs are not kept)")
 	}
 	if (s.fen != "" || s.openings != "") && !s.pliesSet {
 		s.openingPlies = 0
@@ -251,6 +259,13 @@ func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournam
 		}
 	} else {
 		var seq tournament.Sequential
+		if s.journal != "" {
+			j, err := resumeJournal(s, &opts, stdout)
+			if err != nil {
+				return res, out, 0, err
+			}
+			defer j.Close()
+		}
 		res, seq, err = tournament.SequentialMatch(ctx, arena, newA, newB, opts, *s.test,
 			func(done int, llr float64) { rep.UpdateNote(done, fmt.Sprintf("LLR %.2f", llr)) })
 		out.ptnml, out.decision, out.llr = seq.Pentanomial, seq.Decision, seq.LLR
@@ -261,6 +276,24 @@ func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournam
 	}
 	out.wins, out.draws, out.losses = res.Wins, res.Draws, res.Losses
 	return res, out, time.Since(start), nil
+}
+
+// resumeJournal opens s's --journal and sets opts to resume from it and
+// to write each chunk to it, saying on stdout how many games it resumes.
+func resumeJournal(s matchSettings, opts *tournament.MatchOptions, stdout io.Writer) (*matchJournal, error) {
+	header, err := journalHeader(s)
+	if err != nil {
+		return nil, err
+	}
+	j, err := openMatchJournal(s.journal, header)
+	if err != nil {
+		return nil, err
+	}
+	if len(j.pairs) > 0 {
+		fmt.Fprintf(stdout, "resuming from %s: %d games played before\n", s.journal, 2*len(j.pairs))
+	}
+	opts.Resume, opts.ChunkDone = j.pairs, j.add
+	return j, nil
 }
 
 // printMatch writes the summary and the machine-readable last line.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,5 +91,58 @@ func TestMatchOpeningsDraughtsXiangqi(t *testing.T) {
 	bad := write("bad.fen", "W:W18:B1\nW:nonsense\n")
 	if out, code := exitStatus(t, "match", "--game", "draughts", "--a", "random", "--b", "random", "--games", "2", "--openings", bad); code != 1 || !strings.Contains(out, "line 2") {
 		t.Errorf("bad opening file: exit %d\n%s", code, out)
+	}
+}
+
+// TestMatchJournalResumes stops a sequential match part way, as a crash
+// would (the journal cut after two chunks and inside the third's line),
+// and starts it again with the same flags: it says what it resumes, plays
+// the rest and ends with the result line of the match played in one go,
+// and the journal holds whole lines again. Another match, or a journal
+// with a bad line, is refused by name; --journal needs --sprt.
+func TestMatchJournalResumes(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "j.txt")
+	args := []string{"match", "--game", "draughts", "--a", "material:2", "--b", "material:1", "--games", "2000",
+		"--sprt", "elo0=0,elo1=20", "--seed", "3", "--journal", journal}
+	resultLine := regexp.MustCompile(`(?m)^result games=.*$`)
+	out, code := exitStatus(t, args...)
+	whole := resultLine.FindString(out)
+	if code != 0 || whole == "" || strings.Contains(out, "resuming") {
+		t.Fatalf("first run: exit %d\n%s", code, out)
+	}
+	data, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) < 5 || !strings.HasPrefix(lines[0], journalVersion) || !strings.HasPrefix(lines[3], "chunk 2: ") {
+		t.Fatalf("journal of %d lines, want a header and at least 3 chunks:\n%s", len(lines), data)
+	}
+	cut := strings.Join(lines[:3], "") + lines[3][:12] // two chunks, and the third's cut short
+	if err := os.WriteFile(journal, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = exitStatus(t, args...)
+	if code != 0 || !strings.Contains(out, "resuming from "+journal+": 64 games played before") || resultLine.FindString(out) != whole {
+		t.Errorf("resumed run: exit %d, want the resumption said and %q\n%s", code, whole, out)
+	}
+	if again, _ := os.ReadFile(journal); string(again) != string(data) {
+		t.Errorf("the journal after resuming:\n%s\nwant the one of the match in one go:\n%s", again, data)
+	}
+
+	other := append(slices.Clone(args[:len(args)-2]), "--seed", "4", "--journal", journal)
+	if out, code := exitStatus(t, other...); code != 1 || !strings.Contains(out, "is the journal of another match") {
+		t.Errorf("another seed on the journal: exit %d\n%s", code, out)
+	}
+	bad := strings.Join(lines[:2], "") + "chunk 1: 1,0.7\n"
+	if err := os.WriteFile(journal, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := exitStatus(t, args...); code != 1 || !strings.Contains(out, journal+" line 3") || !strings.Contains(out, `"1,0.7"`) {
+		t.Errorf("a journal with a bad line: exit %d\n%s", code, out)
+	}
+	if out, code := exitStatus(t, "match", "--game", "draughts", "--a", "random", "--b", "random", "--journal", journal); code != 2 || !strings.Contains(out, "needs --sprt") {
+		t.Errorf("--journal without --sprt: exit %d\n%s", code, out)
 	}
 }
