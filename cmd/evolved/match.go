@@ -126,9 +126,6 @@ func (s *matchSettings) check(fs *flag.FlagSet) error {
 	case s.fen != "" && (s.openings != "" || s.chess960):
 		return usagef("match: --fen does not go with --openings or --chess960")
 	}
-	if s.journal != "" && (s.sprt == "" || s.pgn != "") {
-		return usagef("match: --journal resumes a sequential test: it needs --sprt, and does not go with --pgn (the games of earlier runs are not kept)")
-	}
 	if (s.fen != "" || s.openings != "") && !s.pliesSet {
 		s.openingPlies = 0
 	}
@@ -148,8 +145,12 @@ func (s *matchSettings) check(fs *flag.FlagSet) error {
 }
 
 // readSPRT reads --sprt, if given, into s.test: the test plays game
-// pairs, so it needs alternating colours and an even --games.
+// pairs, so it needs alternating colours and an even --games; --journal
+// needs it.
 func (s *matchSettings) readSPRT() error {
+	if s.journal != "" && (s.sprt == "" || s.pgn != "") {
+		return usagef("match: --journal resumes a sequential test: it needs --sprt, and does not go with --pgn (the games of earlier runs are not kept)")
+	}
 	if s.sprt == "" {
 		return nil
 	}
