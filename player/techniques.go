@@ -27,7 +27,8 @@ func withTechniques[M comparable, S search.Game[M]](spec string, parse func(stri
 		return Spec[M, S]{}, false, nil
 	}
 	base, list := spec[:i], spec[i+1:]
-	if _, _, err := search.ParseSettings(list, search.Defaults[M, S](), search.DefaultParams()); err != nil {
+	set, params := search.GameDefaults[M, S]()
+	if _, _, err := search.ParseSettings(list, set, params); err != nil {
 		return Spec[M, S]{}, true, fmt.Errorf("%w %q: %w", ErrSpec, spec, err)
 	}
 	inner, err := parse(base)
@@ -49,7 +50,8 @@ func WithSettings[M comparable, S search.Game[M]](spec Spec[M, S], list string) 
 	if strings.TrimSpace(list) == "" {
 		return spec, nil
 	}
-	set, params, err := search.ParseSettings(list, search.Defaults[M, S](), search.DefaultParams())
+	set, params := search.GameDefaults[M, S]()
+	set, params, err := search.ParseSettings(list, set, params)
 	if err != nil {
 		return spec, err
 	}

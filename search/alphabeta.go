@@ -44,7 +44,7 @@ type Options struct {
 	// NoTable, NoKillers and NoHistory switch those heuristics off.
 	NoTable, NoKillers, NoHistory bool
 	// Params are the numbers of the techniques (margins, depths, the
-	// reduction formula); nil means DefaultParams.
+	// reduction formula); nil means the game's (GameDefaults).
 	Params *Params
 }
 
@@ -58,10 +58,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.TableBits <= 0 {
 		o.TableBits = 16
-	}
-	if o.Params == nil {
-		p := DefaultParams()
-		o.Params = &p
 	}
 	return o
 }
@@ -246,8 +242,14 @@ func (ab *AlphaBeta[M, S]) SetMultiPV(k int) {
 // NewAlphaBeta returns a search that evaluates leaves with eval.
 func NewAlphaBeta[M comparable, S Game[M]](eval Evaluator[S], opts Options) *AlphaBeta[M, S] {
 	opts = opts.withDefaults()
-	if opts.Techniques == 0 {
-		opts.Techniques = Defaults[M, S]()
+	if opts.Techniques == 0 || opts.Params == nil {
+		set, p := GameDefaults[M, S]()
+		if opts.Techniques == 0 {
+			opts.Techniques = set
+		}
+		if opts.Params == nil {
+			opts.Params = &p
+		}
 	}
 	ab := &AlphaBeta[M, S]{opts: opts, eval: eval, plies: make([]plyState[M], maxPly+1)}
 	ab.SetParams(*opts.Params)

@@ -94,19 +94,40 @@ const (
 	DefaultTechniques = AllTechniques &^ (LateMovePruning | HistoryMalus | IIR | CounterMove | Improving)
 )
 
+// Tuned is implemented by games whose searches start from settings of
+// their own rather than from DefaultTechniques and DefaultParams: chess
+// and xiangqi, whose SPRTs chose them (docs/search.md). A game's rules
+// package holds them as text, so that it need not import search.
+type Tuned interface {
+	// SearchSettings returns the settings as a list ParseSettings reads
+	// from DefaultTechniques and DefaultParams ("+malus,futility_margin=49").
+	SearchSettings() string
+}
+
 // Defaults returns the techniques a search of the game S uses when its
 // options name none, and the set a list of techniques starting with + or
-// - changes: DefaultTechniques, and in the games with a quiescence search
-// (those that implement Quiescent: chess and xiangqi) the history malus
-// too, which won its SPRTs there and lost none (docs/search.md). Draughts
-// keeps DefaultTechniques: the malus made no difference there, and the
-// Blondie reproduction keeps its games.
+// - changes (GameDefaults).
 func Defaults[M comparable, S Game[M]]() Technique {
+	t, _ := GameDefaults[M, S]()
+	return t
+}
+
+// GameDefaults returns the techniques and parameters a search of the game
+// S starts from: the game's own SearchSettings when it is Tuned, else
+// DefaultTechniques and DefaultParams. Draughts keeps those, so that the
+// Blondie reproduction keeps its games. It panics on settings that do not
+// parse, a fault of the game's code that its tests catch.
+func GameDefaults[M comparable, S Game[M]]() (Technique, Params) {
 	var s S
-	if _, ok := any(s).(Quiescent[M]); ok {
-		return DefaultTechniques | HistoryMalus
+	tuned, ok := any(s).(Tuned)
+	if !ok {
+		return DefaultTechniques, DefaultParams()
 	}
-	return DefaultTechniques
+	set, p, err := ParseSettings(tuned.SearchSettings(), DefaultTechniques, DefaultParams())
+	if err != nil {
+		panic(fmt.Sprintf("search: the search settings of %T: %v", s, err))
+	}
+	return set, p
 }
 
 // techniqueNames names the techniques in bit order, for flags and logs.

@@ -8,6 +8,7 @@ import (
 
 	"evolved/game/chess"
 	"evolved/game/draughts"
+	"evolved/game/xiangqi"
 )
 
 func TestParseTechniques(t *testing.T) {
@@ -49,6 +50,14 @@ func TestParseTechniques(t *testing.T) {
 // the history malus, which won its SPRTs there; draughts keeps
 // DefaultTechniques, so that the Blondie reproduction keeps its games.
 func TestGameDefaults(t *testing.T) {
+	for name, list := range map[string]string{"chess": (*chess.Game)(nil).SearchSettings(), "xiangqi": (*xiangqi.Game)(nil).SearchSettings()} {
+		if _, _, err := ParseSettings(list, DefaultTechniques, DefaultParams()); err != nil {
+			t.Errorf("%s's search settings %q: %v", name, list, err)
+		}
+	}
+	if _, p := GameDefaults[draughts.Move, *draughts.Game](); p != DefaultParams() {
+		t.Errorf("draughts parameters %v, want the defaults", p)
+	}
 	chessSet := Defaults[chess.Move, *chess.Game]()
 	if chessSet != DefaultTechniques|HistoryMalus || chessSet.Has(LateMovePruning) {
 		t.Errorf("chess defaults %v, want %v plus malus", chessSet, DefaultTechniques)
@@ -342,5 +351,37 @@ func TestImproving(t *testing.T) {
 	with, without := search(DefaultTechniques|Improving), search(DefaultTechniques)
 	if with.Nodes == without.Nodes || with.Move == 0 {
 		t.Errorf("depth 7: %d nodes and move %v with improving, %d without: want another search", with.Nodes, with.Move, without.Nodes)
+	}
+}
+
+// tunedChess is chess with settings of its own, for TestTunedGame.
+type tunedChess struct{ *chess.Game }
+
+func (tunedChess) SearchSettings() string { return "-null,+iir,futility_margin=49,lmr_base=101" }
+
+// tunedEval evaluates tunedChess by material.
+type tunedEval struct{}
+
+func (tunedEval) Evaluate(g tunedChess) int { return chessMaterial{}.Evaluate(g.Game) }
+
+// TestTunedGame checks that a game's SearchSettings are where its searches
+// start: their techniques and parameters when the options name none, the
+// base of a #-list, and options that name their own keep them.
+func TestTunedGame(t *testing.T) {
+	wantSet := DefaultTechniques&^NullMove | IIR
+	wantParams := DefaultParams()
+	wantParams.FutilityMargin, wantParams.LMRBase = 49, 101
+	o := NewAlphaBeta[cm, tunedChess](tunedEval{}, Options{Depth: 2}).Options()
+	if o.Techniques != wantSet || *o.Params != wantParams {
+		t.Errorf("techniques %v, parameters %q; want %v, %q", o.Techniques, o.Params, wantSet, wantParams)
+	}
+	set, p := GameDefaults[cm, tunedChess]()
+	if got, _, err := ParseSettings("-lmr", set, p); err != nil || got != wantSet&^LMR {
+		t.Errorf("-lmr from the game's settings: %v, %v; want %v", got, err, wantSet&^LMR)
+	}
+	own := DefaultParams()
+	o = NewAlphaBeta[cm, tunedChess](tunedEval{}, Options{Depth: 2, Techniques: PVS, Params: &own}).Options()
+	if o.Techniques != PVS || *o.Params != own {
+		t.Errorf("options naming their own: techniques %v, parameters %q", o.Techniques, o.Params)
 	}
 }

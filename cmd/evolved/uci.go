@@ -107,9 +107,10 @@ func runUCI(ctx context.Context, agentFile string, depth int, searchFlag string,
 
 // applySettings gives ab the techniques and parameters of settings (the
 // agent's, or --search's #LIST), from its game's defaults
-// (search.Defaults).
+// (search.GameDefaults).
 func applySettings[M comparable, S search.Game[M]](ab *search.AlphaBeta[M, S], settings string) error {
-	set, params, err := search.ParseSettings(settings, search.Defaults[M, S](), search.DefaultParams())
+	set, params := search.GameDefaults[M, S]()
+	set, params, err := search.ParseSettings(settings, set, params)
 	if err != nil {
 		return err
 	}

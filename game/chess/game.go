@@ -211,6 +211,12 @@ const MoveKeys = 64 * 64
 // rook's square), for history and killer tables in search.
 func (g *Game) MoveKey(m Move) int { return int(m.From())<<6 | int(m.To()) }
 
+// SearchSettings returns the settings the project's alpha-beta search
+// starts from in chess (search.Tuned), as a list of its techniques and
+// parameters: the history malus, which won its SPRTs here
+// (docs/search.md).
+func (g *Game) SearchSettings() string { return "+malus" }
+
 // MoveKeySpace returns MoveKeys; search sizes its tables with it.
 func (g *Game) MoveKeySpace() int { return MoveKeys }
 

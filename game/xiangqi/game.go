@@ -224,6 +224,12 @@ const MoveKeys = Squares * Squares
 // tables in search.
 func (g *Game) MoveKey(m Move) int { return int(m.From())*Squares + int(m.To()) }
 
+// SearchSettings returns the settings the project's alpha-beta search
+// starts from in xiangqi (search.Tuned), as a list of its techniques and
+// parameters: the history malus, which won its SPRTs here
+// (docs/search.md).
+func (g *Game) SearchSettings() string { return "+malus" }
+
 // MoveKeySpace returns MoveKeys; search sizes its tables with it.
 func (g *Game) MoveKeySpace() int { return MoveKeys }
 
