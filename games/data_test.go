@@ -100,9 +100,10 @@ func TestPlayDataRefusesDraughts(t *testing.T) {
 // function the cluster's workers call too. The cases cover a Chess960
 // start (a FEN in the record), adjudication and xiangqi. They search as
 // the agents of that time did: without the history malus, which chess and
-// xiangqi have by default since (search.Defaults), so the setups say
-// "#-malus".
+// xiangqi have by default since, and with the parameters of that time,
+// which chess has tuned since (search.GameDefaults), as the setups say.
 func TestPlayDataPinned(t *testing.T) {
+	const oldChessSearch = "#-malus,aspiration=30,rfp_margin=90,futility_margin=100,delta_margin=200,lmr_base=75,lmr_divisor=225"
 	chessNet, err := nnet.RandomChess([]int{8}, nnet.Perspective|nnet.EvolvePST, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
@@ -118,10 +119,10 @@ func TestPlayDataPinned(t *testing.T) {
 		want string
 	}{
 		{"chess", func(emit func(int, []positions.Record) error) error {
-			return Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30, Search: "#-malus"}).PlayData(context.Background(), chessNet, d, emit)
+			return Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 4, MaxMoves: 30, Search: oldChessSearch}).PlayData(context.Background(), chessNet, d, emit)
 		}, "151 274e10815276624352c0e86caf23c28a"},
 		{"chess960 adjudicated", func(emit func(int, []positions.Record) error) error {
-			b := Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 2, MaxMoves: 30, Chess960: true, AdjudicateMaterial: 3, Search: "#-malus"})
+			b := Chess().Bind(Setup{Depth: 20, Nodes: 200, OpeningPlies: 2, MaxMoves: 30, Chess960: true, AdjudicateMaterial: 3, Search: oldChessSearch})
 			return b.PlayData(context.Background(), chessNet, d, emit)
 		}, "46 caea8c0174b86a86ac9ceb77bf18f4c3"},
 		{"xiangqi", func(emit func(int, []positions.Record) error) error {

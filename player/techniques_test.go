@@ -45,7 +45,9 @@ func TestSpecTechniques(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := p.New().(search.Searcher[chess.Move, *chess.Game]).Options()
-	if opts.Params.RFPMargin != 80 || opts.Params.LMRDivisor != search.DefaultParams().LMRDivisor || opts.Techniques != search.DefaultTechniques&^search.LMR|search.HistoryMalus {
+	_, want := search.GameDefaults[chess.Move, *chess.Game]() // chess's own parameters, rfp_margin set
+	want.RFPMargin = 80
+	if *opts.Params != want || want == search.DefaultParams() || opts.Techniques != search.DefaultTechniques&^search.LMR|search.HistoryMalus {
 		t.Errorf("pesto:4#rfp_margin=80,-lmr: techniques %v, parameters %q", opts.Techniques, opts.Params)
 	}
 	for spec, want := range map[string]string{
