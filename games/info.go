@@ -8,6 +8,7 @@ import (
 
 	"evolved/game"
 	"evolved/nnet"
+	"evolved/search"
 )
 
 // Info is what is known of a game without its move and state types: what
@@ -25,12 +26,17 @@ type Info struct {
 	// Scorer is Kind.Scorer: the distillation's search of a FEN, which a
 	// cluster's worker runs without knowing the game's types.
 	Scorer func(net *nnet.Net, nodes int64) (FENScorer, error)
+	// SearchParams are the parameters the game's alpha-beta searches
+	// start from (search.GameDefaults).
+	SearchParams search.Params
 }
 
 // Info returns what is known of k without its types.
 func (k Kind[M, S]) Info() Info {
-	return Info{Name: k.Name, Sides: k.Sides, RecordExts: k.RecordExts, Inputs: k.Inputs, DefaultDepth: k.DefaultDepth,
+	info := Info{Name: k.Name, Sides: k.Sides, RecordExts: k.RecordExts, Inputs: k.Inputs, DefaultDepth: k.DefaultDepth,
 		Perft: k.Perft, Divide: k.Divide, DescribeNet: k.DescribeNet, Scorer: k.Scorer}
+	_, info.SearchParams = search.GameDefaults[M, S]()
+	return info
 }
 
 // Lookup returns the game called name (lower case, as Names spells it),

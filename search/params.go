@@ -140,10 +140,16 @@ func (p Params) Validate() error {
 // String lists the parameters that differ from their defaults as
 // name=value items joined by commas, in Tunables' order; "" for the
 // defaults. ParseSettings reads it back.
-func (p Params) String() string {
+func (p Params) String() string { return p.Diff(DefaultParams()) }
+
+// Diff lists the parameters of p that differ from base's, as ParseSettings
+// reads them from base ("rfp_margin=80,lmr_divisor=250"); "" when none
+// does. Against a game's own parameters (GameDefaults) it is the list a
+// player spec of that game needs.
+func (p Params) Diff(base Params) string {
 	var items []string
 	for _, t := range tunables {
-		if v := *t.field(&p); v != t.def {
+		if v := *t.field(&p); v != *t.field(&base) {
 			items = append(items, t.name+"="+strconv.Itoa(v))
 		}
 	}

@@ -379,6 +379,9 @@ func TestTunedGame(t *testing.T) {
 	if got, _, err := ParseSettings("-lmr", set, p); err != nil || got != wantSet&^LMR {
 		t.Errorf("-lmr from the game's settings: %v, %v; want %v", got, err, wantSet&^LMR)
 	}
+	if got, back := wantParams.Diff(DefaultParams()), DefaultParams().Diff(wantParams); got != "futility_margin=49,lmr_base=101" || back != "futility_margin=100,lmr_base=75" {
+		t.Errorf("Diff: %q and back %q", got, back)
+	}
 	own := DefaultParams()
 	o = NewAlphaBeta[cm, tunedChess](tunedEval{}, Options{Depth: 2, Techniques: PVS, Params: &own}).Options()
 	if o.Techniques != PVS || *o.Params != own {

@@ -229,9 +229,13 @@ func printTune(w io.Writer, st *tune.State) error {
 	if err != nil {
 		return err
 	}
-	list := p.String()
+	info, err := games.Lookup(s.Game)
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	list := p.Diff(info.SearchParams) // a list of the game's, as its specs read them
 	if list == "" {
-		fmt.Fprintln(w, "tune: the tuned parameters are the defaults")
+		fmt.Fprintf(w, "tune: the tuned parameters are %s's defaults\n", s.Game)
 		return nil
 	}
 	base, _, _ := strings.Cut(s.Player, "#")
