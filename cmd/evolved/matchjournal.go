@@ -101,6 +101,12 @@ func openMatchJournal(path, header string) (*matchJournal, error) {
 	if i := strings.LastIndexByte(text, '\n'); i < len(text)-1 {
 		text = text[:i+1] // a line cut short by a crash
 	}
+	if text == "" { // not even the header was written whole: a new journal
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("match: --journal: %w", err)
+		}
+		return openMatchJournal(path, header)
+	}
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if lines[0] != header {
 		return nil, fmt.Errorf("match: --journal: %s is the journal of another match, or of these players before their files changed (its first line: %.200s): give a new file, or the flags it was started with", path, lines[0])

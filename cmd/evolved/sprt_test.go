@@ -131,6 +131,13 @@ func TestMatchJournalResumes(t *testing.T) {
 		t.Errorf("the journal after resuming:\n%s\nwant the one of the match in one go:\n%s", again, data)
 	}
 
+	// A crash before the header was written whole leaves a part of it: a new journal.
+	if err := os.WriteFile(journal, []byte(lines[0][:10]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := exitStatus(t, args...); code != 0 || strings.Contains(out, "resuming") || resultLine.FindString(out) != whole {
+		t.Errorf("a journal with half a header: exit %d\n%s", code, out)
+	}
 	other := append(slices.Clone(args[:len(args)-2]), "--seed", "4", "--journal", journal)
 	if out, code := exitStatus(t, other...); code != 1 || !strings.Contains(out, "is the journal of another match") {
 		t.Errorf("another seed on the journal: exit %d\n%s", code, out)
