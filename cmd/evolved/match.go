@@ -358,6 +358,15 @@ func parseTC(tc string) (tournament.Clock, error) {
 	return tournament.Clock{Base: time.Duration(base * float64(time.Second)), Inc: time.Duration(inc * float64(time.Second))}, nil
 }
 
+// specFile returns the file a player spec names: the spec itself, or the
+// FILE of ept:N@FILE. Whether it is a file is for the caller to find.
+func specFile(spec string) string {
+	if _, file, ok := strings.Cut(spec, "@"); ok && strings.HasPrefix(spec, "ept:") {
+		return file
+	}
+	return spec
+}
+
 // matchGameOf returns the game of a match: given if set, else the game of
 // the agent files among the players' specs (a file, or the FILE of
 // ept:N@FILE), which must agree, else draughts.
@@ -367,10 +376,7 @@ func matchGameOf(given string, specs ...string) (string, error) {
 	}
 	game, from := "", ""
 	for _, spec := range specs {
-		path := spec
-		if _, file, ok := strings.Cut(spec, "@"); ok && strings.HasPrefix(spec, "ept:") {
-			path = file
-		}
+		path := specFile(spec)
 		if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
 			continue // a built-in player, or a spec the players' parser explains
 		}

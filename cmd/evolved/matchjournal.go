@@ -37,14 +37,10 @@ type matchJournal struct {
 // not depend on it.
 func journalHeader(s matchSettings) (string, error) {
 	hash := func(spec string) (string, error) {
-		path := spec
-		if i := strings.LastIndexByte(path, '#'); i >= 0 {
-			path = path[:i]
+		if i := strings.LastIndexByte(spec, '#'); i >= 0 {
+			spec = spec[:i] // the search settings: in the header's a and b
 		}
-		if _, file, ok := strings.Cut(path, "@"); ok && strings.HasPrefix(path, "ept:") {
-			path = file
-		}
-		data, err := os.ReadFile(path)
+		data, err := os.ReadFile(specFile(spec))
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", nil // a built-in player
 		}
