@@ -96,9 +96,9 @@ func (r *Reporter) update(done int) {
 		fmt.Fprintf(r.w, "%s%s", clearLine, r.text(done, now))
 		return
 	}
-	mark := r.total > 0 && done*10 >= r.nextMark*r.total
+	mark := false // a tenth of the work done since the last mark
 	for r.total > 0 && done*10 >= r.nextMark*r.total {
-		r.nextMark++
+		r.nextMark, mark = r.nextMark+1, true
 	}
 	if mark || now.Sub(r.lastLine) >= QuietLimit {
 		r.lastLine = now
