@@ -41,7 +41,7 @@ func learningChessWith(t *testing.T, db string, generations int, extra string) C
 // learn keys, in place of its own.
 func chessRunWith(t *testing.T, db string, generations int, learn string) Config {
 	t.Helper()
-	c, err := ParseConfig(DefaultConfig(), strings.NewReader(`
+	return parsedConfig(t, DefaultConfig(), `
 games = ["chess"]
 workers = 2
 [chess]
@@ -58,7 +58,14 @@ distill_every = 0
 backup = ""
 prune = ""
 rating_every = 0
-`), "test.toml")
+`, db, generations)
+}
+
+// parsedConfig returns base with the TOML text over it, writing to db for
+// generations, validated: a test's run.
+func parsedConfig(t *testing.T, base Config, text, db string, generations int) Config {
+	t.Helper()
+	c, err := ParseConfig(base, strings.NewReader(text), "test.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,15 +21,7 @@ import (
 func TestDraughtsPerspectiveRun(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "evolved.db")
 	config := func(generations int) Config {
-		c, err := ParseConfig(fastDraughts(), strings.NewReader("[draughts]\nperspective = true\nhidden = [16]\ndepth = 2\nmax_moves = 40\n"), "test.toml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.DB, c.Generations = db, generations
-		if err := c.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		return c
+		return parsedConfig(t, fastDraughts(), "[draughts]\nperspective = true\nhidden = [16]\ndepth = 2\nmax_moves = 40\n", db, generations)
 	}
 	runDaemon(t, context.Background(), config(2)).Close()
 	d := runDaemon(t, context.Background(), config(3))
