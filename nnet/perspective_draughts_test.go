@@ -43,13 +43,7 @@ func draughtsPerspectiveMasters(t testing.TB, hidden int, scale float32, seed ui
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range [][]float32{n.FeatureWeights, n.FeatureBias, n.OutputWeights} {
-		for i := range s {
-			s[i] *= scale
-		}
-	}
-	n.OutputBias *= scale
-	return n
+	return scaled(n, scale)
 }
 
 // TestDraughtsPerspectiveHandComputed checks values worked out by hand

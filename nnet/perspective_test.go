@@ -18,6 +18,12 @@ func perspectiveTestNet(t testing.TB, hidden int, scale float32, seed uint64) *P
 	if err != nil {
 		t.Fatal(err)
 	}
+	return scaled(n, scale)
+}
+
+// scaled multiplies every weight and bias of n by scale, in place, and
+// returns n.
+func scaled(n *PerspectiveNet, scale float32) *PerspectiveNet {
 	for _, s := range [][]float32{n.FeatureWeights, n.FeatureBias, n.OutputWeights} {
 		for i := range s {
 			s[i] *= scale
