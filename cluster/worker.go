@@ -86,6 +86,12 @@ func (w *Worker) serve(ctx context.Context, js jetstream.JetStream, cons jetstre
 		}
 		return !now.CachedInfo().Created.Equal(info.Created)
 	}
+	// After a reconnect the server may be a new one without the queue;
+	// the iterator then waits for jobs that never come (its pull request
+	// outlives the old consumer), so a goroutine that hears nothing for
+	// recheckWait asks, once a reconnect, whether the consumer is still
+	// the one attached to.
+	reconnects := js.Conn().Stats().Reconnects
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
 	cache := newNetCache(store, 64)
@@ -109,10 +115,22 @@ func (w *Worker) serve(ctx context.Context, js jetstream.JetStream, cons jetstre
 	for range n {
 		wg.Go(func() {
 			players := newPlayerCache(32) // this goroutine's: players and searches are not shared
+			seen := reconnects
 			for {
-				m, err := it.Next()
+				m, err := it.Next(jetstream.NextMaxWait(recheckWait))
 				if errors.Is(err, jetstream.ErrMsgIteratorClosed) || ctx.Err() != nil {
 					return
+				}
+				if errors.Is(err, nats.ErrTimeout) { // no job for a while: an idle queue, or a lost one
+					if now := js.Conn().Stats().Reconnects; now != seen {
+						if replaced() {
+							gone.Store(true)
+							it.Stop()
+							return
+						}
+						seen = now // the same queue: the server kept its store
+					}
+					continue
 				}
 				if err != nil { // the server away, say: the iterator carries on when it is back
 					if replaced() { // unless it came back without the queue
@@ -171,6 +189,11 @@ func (w *Worker) settle(ctx context.Context, giveUp <-chan struct{}, p published
 	case <-giveUp:
 	}
 }
+
+// recheckWait is how long a worker's goroutine waits for a job, after
+// its connection came back, before it asks the server whether the job
+// queue it attached to still exists.
+const recheckWait = 2 * time.Second
 
 // settleWait is how long a stopping worker waits for the server's word on
 // the results it has published; publishTimeout how long a running one
