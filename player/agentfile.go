@@ -50,14 +50,23 @@ func AgentName(path string, a agent.File) string {
 	return fmt.Sprintf("%s (gen %d)", strings.TrimSuffix(filepath.Base(path), ".json"), a.Provenance.Generation)
 }
 
-// agentSpec returns the spec of the agent file at path, an agent of game,
-// searching as it was evolved (AgentFileSpec).
-func agentSpec[M comparable, S search.Game[M]](path, game string, net, netEPT func(string, *nnet.Net, int) (Spec[M, S], error)) (Spec[M, S], error) {
-	a, err := ReadAgent(path, game)
-	if err != nil {
-		return Spec[M, S]{}, err
+// agentFileSpec reads the specs that name an agent file of game: the
+// file itself, whose players search as it was evolved (AgentFileSpec), and
+// ept:N@FILE, its net scoring the playouts of MCTS-EPT (netEPTSpec). ok is
+// false for every other spec.
+func agentFileSpec[M comparable, S search.Game[M]](spec, game string, net, netEPT func(string, *nnet.Net, int) (Spec[M, S], error)) (_ Spec[M, S], ok bool, _ error) {
+	if s, ok, err := netEPTSpec(spec, game, netEPT); ok {
+		return s, true, err
 	}
-	return AgentFileSpec(AgentName(path, a), a, 0, net, netEPT)
+	if !isAgentFile(spec) {
+		return Spec[M, S]{}, false, nil
+	}
+	a, err := ReadAgent(spec, game)
+	if err != nil {
+		return Spec[M, S]{}, true, err
+	}
+	s, err := AgentFileSpec(AgentName(spec, a), a, 0, net, netEPT)
+	return s, true, err
 }
 
 // AgentFileSpec returns the spec, named name, of the players of agent file

@@ -101,11 +101,8 @@ func ParseChess(spec string) (ChessSpec, error) {
 		}
 		return ChessSpec{Name: spec, New: func() ChessPlayer { return u.clone() }}, nil
 	}
-	if s, ok, err := netEPTSpec(spec, "chess", ChessNetEPT); ok {
+	if s, ok, err := agentFileSpec(spec, "chess", ChessNet, ChessNetEPT); ok {
 		return s, err
-	}
-	if isAgentFile(spec) {
-		return agentSpec(spec, "chess", ChessNet, ChessNetEPT)
 	}
 	p, err := parse(spec, "chess")
 	if err != nil {

@@ -52,11 +52,8 @@ func ParseDraughts(spec string) (DraughtsSpec, error) {
 	if foreignForm(spec, "draughts") {
 		return DraughtsSpec{}, unknownPlayer(spec, "draughts")
 	}
-	if s, ok, err := netEPTSpec(spec, "draughts", DraughtsNetEPT); ok {
+	if s, ok, err := agentFileSpec(spec, "draughts", DraughtsNet, DraughtsNetEPT); ok {
 		return s, err
-	}
-	if isAgentFile(spec) {
-		return agentSpec(spec, "draughts", DraughtsNet, DraughtsNetEPT)
 	}
 	p, err := parse(spec, "draughts")
 	if err != nil {

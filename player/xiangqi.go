@@ -76,11 +76,8 @@ func ParseXiangqi(spec string) (XiangqiSpec, error) {
 		}
 		return XiangqiSpec{Name: spec, New: func() XiangqiPlayer { return u.clone() }}, nil
 	}
-	if s, ok, err := netEPTSpec(spec, "xiangqi", XiangqiNetEPT); ok {
+	if s, ok, err := agentFileSpec(spec, "xiangqi", XiangqiNet, XiangqiNetEPT); ok {
 		return s, err
-	}
-	if isAgentFile(spec) {
-		return agentSpec(spec, "xiangqi", XiangqiNet, XiangqiNetEPT)
 	}
 	if spec == "classic" {
 		return XiangqiSpec{Name: "classic", New: func() XiangqiPlayer { return classic.New() }}, nil
