@@ -15,12 +15,6 @@ import (
 	"evolved/storage"
 )
 
-// apiStatus answers the overview as JSON.
-func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) {
-	o, err := s.loadOverview(r)
-	s.answerJSON(w, r, o, err)
-}
-
 // curvesView is a population's learning curves for the charts: per
 // generation, the fitness, the ladder and the baselines, and the ratings.
 type curvesView struct {
@@ -212,12 +206,6 @@ func download(w http.ResponseWriter, name, contentType string, body []byte) {
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(body)
-}
-
-// apiGeneration answers a generation's agents and games.
-func (s *Server) apiGeneration(w http.ResponseWriter, r *http.Request) {
-	v, err := s.loadGeneration(r)
-	s.answerJSON(w, r, v, err)
 }
 
 // gameView is a stored game for the replay board.

@@ -349,16 +349,6 @@ func roundDuration(d time.Duration) string {
 	return d.String()[:len(d.String())-2] // "1h5m0s" -> "1h5m"
 }
 
-// overviewPage shows every population and chess-lab run.
-func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request) {
-	o, err := s.loadOverview(r)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	s.render(w, r, http.StatusOK, "overview", o)
-}
-
 // championView is one row of a population's champion history.
 type championView struct {
 	storage.ChampionRow
@@ -508,16 +498,6 @@ func (s *Server) loadGeneration(r *http.Request) (generationView, error) {
 	v.PrunedGames = len(v.Games) == 0
 	v.PrunedMembers = len(v.Members) == 0
 	return v, nil
-}
-
-// generationPage shows a generation's agents and games.
-func (s *Server) generationPage(w http.ResponseWriter, r *http.Request) {
-	v, err := s.loadGeneration(r)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	s.render(w, r, http.StatusOK, "generation", v)
 }
 
 // replayView is the replay page's data.

@@ -36,14 +36,33 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(buf.Bytes())
 }
 
-// answerJSON answers v, read for r, as JSON, or the error that reading it
-// gave, with the status failErr gives it.
-func (s *Server) answerJSON(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		s.failErr(w, r, err)
-		return
+// pageOf returns the handler of a page that shows what load reads for the
+// request, drawn by the template name, or the error that reading it gave,
+// with the status failErr gives it. A page and its API answer (jsonOf)
+// share one load, so they show the same data.
+func pageOf[T any](s *Server, name string, load func(*http.Request) (T, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v, err := load(r)
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		s.render(w, r, http.StatusOK, name, v)
 	}
-	writeJSON(w, http.StatusOK, v)
+}
+
+// jsonOf returns the handler of an API route that answers what load reads
+// for the request as JSON, or the error that reading it gave, with the
+// status failErr gives it.
+func jsonOf[T any](s *Server, load func(*http.Request) (T, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v, err := load(r)
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, v)
+	}
 }
 
 // wantsJSON reports whether r is for the API (JSON errors) rather than a

@@ -324,17 +324,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // every parameter is validated by its handler before any query.
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.overviewPage)
+	mux.HandleFunc("GET /{$}", pageOf(s, "overview", s.loadOverview))
 	mux.HandleFunc("GET /games/{game}", s.populationPage)
-	mux.HandleFunc("GET /games/{game}/generations/{gen}", s.generationPage)
+	mux.HandleFunc("GET /games/{game}/generations/{gen}", pageOf(s, "generation", s.loadGeneration))
 	mux.HandleFunc("GET /games/{game}/generations/{gen}/games/{kind}/{idx}", s.replayPage)
 	mux.HandleFunc("GET /play", s.playPage)
 
-	mux.HandleFunc("GET /api/status", s.apiStatus)
+	mux.HandleFunc("GET /api/status", jsonOf(s, s.loadOverview))
 	mux.HandleFunc("GET /api/games/{game}/curves", s.apiCurves)
 	mux.HandleFunc("GET /api/games/{game}/champions", s.apiChampions)
 	mux.HandleFunc("GET /api/games/{game}/champions/{gen}/agent", s.apiAgent)
-	mux.HandleFunc("GET /api/games/{game}/generations/{gen}", s.apiGeneration)
+	mux.HandleFunc("GET /api/games/{game}/generations/{gen}", jsonOf(s, s.loadGeneration))
 	mux.HandleFunc("GET /api/games/{game}/generations/{gen}/games/{kind}/{idx}", s.apiGame)
 	mux.HandleFunc("GET /api/games/{game}/generations/{gen}/games/{kind}/{idx}/record", s.apiGameRecord)
 	mux.HandleFunc("GET /api/play/opponents", s.apiOpponents)
