@@ -1,6 +1,7 @@
 // board.js draws a play.Board (see the web contract) as an inline SVG and lets a
 // person pick one of a list of legal moves by clicking two cells. It defines one
-// global, EvolvedBoard; board.css styles what it draws. No inline styles: the
+// global, EvolvedBoard, which also holds the JSON request (api) of the pages
+// that draw boards; board.css styles what it draws. No inline styles: the
 // site's Content-Security-Policy forbids them, so every look is a CSS class.
 "use strict";
 
@@ -512,6 +513,35 @@
     list.replaceChildren(...items);
   }
 
+  // api sends a request to the site's API and returns the JSON answer; a
+  // failure throws an Error with the server's {"error": …} message and the
+  // HTTP status. The pages that draw boards load their games through it.
+  async function api(method, url, body) {
+    const init = { method: method, headers: { Accept: "application/json" } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(url, init);
+    } catch (err) {
+      throw new Error(`Could not reach the server: ${err.message}`);
+    }
+    let data = null;
+    try {
+      data = await res.json();
+    } catch (err) {
+      data = null;
+    }
+    if (!res.ok) {
+      const err = new Error((data && data.error) || `The server answered ${res.status} ${res.statusText}`.trim());
+      err.status = res.status;
+      throw err;
+    }
+    return data;
+  }
+
   window.EvolvedBoard = {
     // create makes a board inside container. options: flip, legal, onMove(option),
     // disabled; each may be overridden by draw's opts.
@@ -523,5 +553,6 @@
     firstSide: firstSide,
     otherSide: otherSide,
     capital: capital,
+    api: api,
   };
 })();

@@ -62,34 +62,6 @@
     section.dataset.status = kind || "";
   }
 
-  // api sends a request and returns the JSON answer; a failure throws an Error
-  // with the server's {"error": …} message and the HTTP status.
-  async function api(method, url, body) {
-    const init = { method: method, headers: { Accept: "application/json" } };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let res;
-    try {
-      res = await fetch(url, init);
-    } catch (err) {
-      throw new Error(`Could not reach the server: ${err.message}`);
-    }
-    let data = null;
-    try {
-      data = await res.json();
-    } catch (err) {
-      data = null;
-    }
-    if (!res.ok) {
-      const err = new Error((data && data.error) || `The server answered ${res.status} ${res.statusText}`.trim());
-      err.status = res.status;
-      throw err;
-    }
-    return data;
-  }
-
   function setBusy(b) {
     busy = b;
     if (submit) submit.disabled = b;
@@ -115,7 +87,7 @@
     const keepSide = sideSel.value;
     opponentSel.disabled = sideSel.disabled = true;
     try {
-      const data = await api("GET", `/api/play/opponents?game=${encodeURIComponent(game)}`);
+      const data = await EB.api("GET", `/api/play/opponents?game=${encodeURIComponent(game)}`);
       if (token !== optionsToken) return;
       const opponents = (data && Array.isArray(data.opponents) ? data.opponents : []).map((o) => ({
         value: o.id,
@@ -215,7 +187,7 @@
     );
     setStatus("thinking…", "thinking");
     try {
-      const data = await api("POST", `/api/play/${encodeURIComponent(id)}/move`, { move: option.text });
+      const data = await EB.api("POST", `/api/play/${encodeURIComponent(id)}/move`, { move: option.text });
       if (!current || current.id !== id) return; // a new game began meanwhile
       show(data);
     } catch (err) {
@@ -243,7 +215,7 @@
     board.setDisabled(true);
     setStatus("thinking…", "thinking");
     try {
-      const data = await api("POST", "/api/play", body);
+      const data = await EB.api("POST", "/api/play", body);
       show(data);
     } catch (err) {
       showError(err.message);
@@ -258,7 +230,7 @@
   async function resume(id) {
     setStatus("loading…", "thinking");
     try {
-      const data = await api("GET", `/api/play/${encodeURIComponent(id)}`);
+      const data = await EB.api("GET", `/api/play/${encodeURIComponent(id)}`);
       show(data);
       if (chooseGame(data.state.board.game)) await loadOptions(data.state.board.game);
       return;

@@ -85,21 +85,11 @@
       showError("This page names no game to replay.");
       return;
     }
-    let res;
+    let data;
     try {
-      res = await fetch(src, { headers: { Accept: "application/json" } });
+      data = await EB.api("GET", src);
     } catch (err) {
-      showError(`Could not reach the server: ${err.message}`);
-      return;
-    }
-    let data = null;
-    try {
-      data = await res.json();
-    } catch (err) {
-      data = null;
-    }
-    if (!res.ok) {
-      showError((data && data.error) || `The server answered ${res.status} ${res.statusText}`.trim());
+      showError(err.message);
       return;
     }
     start(data);
