@@ -225,6 +225,14 @@ func (e *ConfigError) Unwrap() []error {
 	return []error{ErrConfig, e.Err}
 }
 
+// sectionErrors returns the maker of the ConfigErrors of section's keys:
+// key within the section, the value it has and why it is refused.
+func sectionErrors(section string) func(key string, v any, msg string) error {
+	return func(key string, v any, msg string) error {
+		return &ConfigError{Key: section + "." + key, Value: v, Msg: msg}
+	}
+}
+
 // ParseConfig reads a TOML file over c. Unknown keys are errors that name
 // them, so a typo is never silently ignored.
 func ParseConfig(c Config, r io.Reader, name string) (Config, error) {
@@ -400,7 +408,7 @@ func (c Config) Validate() error {
 
 // validate checks the jobs' schedules, retention and ratings.
 func (j JobsConfig) validate() error {
-	bad := func(key string, v any, msg string) error { return &ConfigError{Key: "jobs." + key, Value: v, Msg: msg} }
+	bad := sectionErrors("jobs")
 	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 	for _, job := range []struct{ key, spec string }{{"backup", j.Backup}, {"prune", j.Prune}, {"baseline", j.Baseline}} {
 		if job.spec == "" {
@@ -486,9 +494,7 @@ func (c Config) Print(w io.Writer) error {
 
 // validate checks the cluster settings.
 func (c ClusterConfig) validate() error {
-	bad := func(key string, v any, msg string) error {
-		return &ConfigError{Key: "cluster." + key, Value: v, Msg: msg}
-	}
+	bad := sectionErrors("cluster")
 	switch {
 	case c.NATS != "" && c.NATS != "embedded" && !strings.Contains(c.NATS, "://"):
 		return bad("nats", strconv.Quote(c.NATS), `want "" (play here), "embedded" or a URL such as nats://host:4222`)

@@ -465,10 +465,7 @@ func (d DraughtsConfig) validate(defined func(key string) bool) error {
 	case d.TableScaleStep != 0:
 		return &ConfigError{Key: "draughts.table_scale_step", Value: d.TableScaleStep, Msg: "draughts nets have no piece-square tables"}
 	}
-	if err := d.checkDistill("draughts", defined); err != nil {
-		return err
-	}
-	return d.PopulationConfig.validate("draughts", d.flags(), specParser(player.ParseDraughts))
+	return d.PopulationConfig.validate("draughts", defined, d.flags(), specParser(player.ParseDraughts))
 }
 
 // perspectiveDefaults gives a file that turns perspective on what the
@@ -515,9 +512,7 @@ func (d DraughtsConfig) validatePerspective() error {
 // validate checks the chess section; defined tells the keys the
 // configuration file set.
 func (c ChessConfig) validate(defined func(key string) bool) error {
-	bad := func(key string, v any, msg string) error {
-		return &ConfigError{Key: "chess." + key, Value: v, Msg: msg}
-	}
+	bad := sectionErrors("chess")
 	switch {
 	case c.EvolveMoreTerms && !c.EvolveTerms && defined("chess.evolve_more_terms"):
 		return bad("evolve_more_terms", true, "needs evolve_terms = true: the nine more terms come after its twelve")
@@ -536,18 +531,13 @@ func (c ChessConfig) validate(defined func(key string) bool) error {
 	case c.AdjudicateMaterial < 0 || c.AdjudicateMaterial > 40:
 		return bad("adjudicate_material", c.AdjudicateMaterial, "want 0 (off) to 40 pawns")
 	}
-	if err := c.checkDistill("chess", defined); err != nil {
-		return err
-	}
-	return c.PopulationConfig.validate("chess", c.flags(), specParser(player.ParseChess))
+	return c.PopulationConfig.validate("chess", defined, c.flags(), specParser(player.ParseChess))
 }
 
 // validate checks the xiangqi section; defined tells the keys the
 // configuration file set.
 func (x XiangqiConfig) validate(defined func(key string) bool) error {
-	bad := func(key string, v any, msg string) error {
-		return &ConfigError{Key: "xiangqi." + key, Value: v, Msg: msg}
-	}
+	bad := sectionErrors("xiangqi")
 	switch {
 	case x.EvolveMoreTerms && !x.EvolveTerms && defined("xiangqi.evolve_more_terms"):
 		return bad("evolve_more_terms", true, "needs evolve_terms = true: the four more terms come after its ten")
@@ -560,10 +550,7 @@ func (x XiangqiConfig) validate(defined func(key string) bool) error {
 	case x.AdjudicateMaterial < 0 || x.AdjudicateMaterial > 80:
 		return bad("adjudicate_material", x.AdjudicateMaterial, "want 0 (off) to 80 soldiers")
 	}
-	if err := x.checkDistill("xiangqi", defined); err != nil {
-		return err
-	}
-	return x.PopulationConfig.validate("xiangqi", x.flags(), specParser(player.ParseXiangqi))
+	return x.PopulationConfig.validate("xiangqi", defined, x.flags(), specParser(player.ParseXiangqi))
 }
 
 // specParser returns a check of a player spec by parse.
@@ -575,13 +562,15 @@ func specParser[S any](parse func(string) (S, error)) func(string) error {
 }
 
 // validate checks the settings of game's population, naming keys as
-// game.key: the game's own here, then the genetic algorithm's with the
-// nets' flags of the game's keys (population.Config.Validate).
-// parseBaseline checks a baseline spec.
-func (p PopulationConfig) validate(game string, flags nnet.Flags, parseBaseline func(string) error) error {
-	bad := func(key string, v any, msg string) error {
-		return &ConfigError{Key: game + "." + key, Value: v, Msg: msg}
+// game.key: distill_every against the other keys (checkDistill; defined
+// tells the keys the configuration file set), the game's own here, then
+// the genetic algorithm's with the nets' flags of the game's keys
+// (population.Config.Validate). parseBaseline checks a baseline spec.
+func (p PopulationConfig) validate(game string, defined func(key string) bool, flags nnet.Flags, parseBaseline func(string) error) error {
+	if err := p.checkDistill(game, defined); err != nil {
+		return err
 	}
+	bad := sectionErrors(game)
 	switch {
 	case p.Depth < 1 || p.Depth > 20:
 		return bad("depth", p.Depth, "want 1..20")
