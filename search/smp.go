@@ -84,7 +84,7 @@ func (ab *AlphaBeta[M, S]) searchParallel(ctx context.Context, s S) Result[M] {
 	start := time.Now()
 	var total atomic.Int64
 	if ab.table != nil {
-		ab.table.shared = true
+		ab.table.share(true)
 	}
 	hctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -103,7 +103,7 @@ func (ab *AlphaBeta[M, S]) searchParallel(ctx context.Context, s S) Result[M] {
 	wg.Wait()
 	ab.total = nil
 	if ab.table != nil {
-		ab.table.shared = false
+		ab.table.share(false)
 	}
 	for _, h := range ab.helpers {
 		res.Nodes += h.nodes

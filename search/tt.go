@@ -53,24 +53,52 @@ type ttBucket[M comparable] struct {
 // A table is used by one goroutine at a time unless shared is set: then
 // probe, store and permill may be called from several at once (the
 // threads of one parallel search), and each takes its bucket's lock.
-// shared, clear and age are changed only while no search runs.
+// shared, clear and age are changed only while no search runs (share).
+//
+// clear empties only the buckets stored into since the last clear while
+// they are few (used), so that a table cleared before every short search
+// (a distillation's, a few thousand nodes in a table of 2^16 entries)
+// does not cost a pass over all its memory each time; once they are many,
+// or a parallel search has stored into it, clear empties the whole table.
 type table[M comparable] struct {
 	buckets    []ttBucket[M]
 	mask       uint64
 	generation uint8
-	shared     bool // several threads search with the table: lock buckets
+	shared     bool     // several threads search with the table: lock buckets
+	used       []uint32 // the buckets stored into since the last clear, up to cap(used)
+	spilled    bool     // more than cap(used) buckets, or a parallel search: clear all
 }
+
+// usedShare is the share of a table's buckets whose indices it lists for
+// clear (one in usedShare): more than that and clearing them one by one
+// would cost about what clearing the whole table does.
+const usedShare = 16
 
 // newTable returns a table of 1<<bits entries (1<<(bits-1) buckets).
 func newTable[M comparable](bits int) *table[M] {
 	n := uint64(1) << max(bits-1, 0)
-	return &table[M]{buckets: make([]ttBucket[M], n), mask: n - 1}
+	return &table[M]{buckets: make([]ttBucket[M], n), mask: n - 1, used: make([]uint32, 0, n/usedShare)}
 }
 
 // clear empties the table.
 func (t *table[M]) clear() {
-	clear(t.buckets)
+	if t.spilled {
+		clear(t.buckets)
+	} else {
+		for _, i := range t.used {
+			t.buckets[i] = ttBucket[M]{}
+		}
+	}
+	t.used, t.spilled = t.used[:0], false
 	t.generation = 0
+}
+
+// share makes the table shared by the threads of a parallel search, or
+// no longer. Their stores are not listed (used), so the next clear
+// empties the whole table.
+func (t *table[M]) share(on bool) {
+	t.shared = on
+	t.spilled = t.spilled || on
 }
 
 // age starts a new generation: the entries stored so far become older than
@@ -116,9 +144,17 @@ func (b *ttBucket[M]) find(check uint32) (ttEntry[M], bool) {
 // the position (distance to the win from here), not to the root. In a
 // shared table a bucket another thread holds is left as it is.
 func (t *table[M]) store(key uint64, move M, score, depth, ply int, b bound) {
-	bucket := &t.buckets[key&t.mask]
+	i := key & t.mask
+	bucket := &t.buckets[i]
 	if !t.lock(bucket) {
 		return
+	}
+	if !t.spilled && bucket.slots[0].bound() == boundNone && bucket.slots[1].bound() == boundNone {
+		if len(t.used) == cap(t.used) {
+			t.spilled = true
+		} else {
+			t.used = append(t.used, uint32(i))
+		}
 	}
 	t.put(bucket, uint32(key>>32), move, score, depth, ply, b)
 	t.unlock(bucket)
