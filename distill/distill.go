@@ -391,10 +391,47 @@ func FitXiangqi(ctx context.Context, net *nnet.Net, games []XiangqiGame, newScor
 	return fit(ctx, net, len(games), positions, from, result, side, features, scorer, opts)
 }
 
-// score runs the searches, opts.Workers at once (or through opts.Search),
-// each position's value stored at its index, reporting each to
-// opts.Progress.
+// score returns each position's value, at its index: a position met in
+// several games (a sixth of a draughts distillation's, most of them in
+// the openings) is searched once, and its copies take that value, which
+// is the same: every search starts afresh, so its value depends only on
+// the position (and the same FEN is the same position: the cluster's
+// searches read them from it). The searches run opts.Workers at once, or
+// through opts.Search, reporting each to opts.Progress.
 func score[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, error) {
+	distinct, of := distinctPositions(positions)
+	values, err := scoreDistinct(ctx, distinct, newScorer, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(positions))
+	for i, d := range of {
+		out[i] = values[d]
+	}
+	return out, nil
+}
+
+// distinctPositions returns the positions without their repeats, in the
+// order they first come, and for each position its index among them.
+func distinctPositions[P interface{ FEN() string }](positions []P) ([]P, []int) {
+	index := make(map[string]int, len(positions))
+	distinct := make([]P, 0, len(positions))
+	of := make([]int, len(positions))
+	for i, p := range positions {
+		fen := p.FEN()
+		d, ok := index[fen]
+		if !ok {
+			d = len(distinct)
+			index[fen] = d
+			distinct = append(distinct, p)
+		}
+		of[i] = d
+	}
+	return distinct, of
+}
+
+// scoreDistinct is score's searches, one a position.
+func scoreDistinct[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, error) {
 	if opts.Search != nil {
 		return searchElsewhere(ctx, positions, opts.Search, opts.Progress)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"evolved/game/chess"
@@ -423,6 +424,72 @@ func TestXiangqiQuietPositionsByHand(t *testing.T) {
 	for i := range want {
 		if got[i].FEN() != want[i] {
 			t.Errorf("position %d: %s, want %s", i, got[i].FEN(), want[i])
+		}
+	}
+}
+
+// TestScoreSearchesEachPositionOnce: positions met several times (every
+// game twice, and the openings' repeats) are searched once each, here
+// and elsewhere, and every copy gets its position's value.
+func TestScoreSearchesEachPositionOnce(t *testing.T) {
+	ctx := context.Background()
+	games := randomGames(t, 5, 20, 60)
+	positions, _, err := QuietPositions(append(games, games...), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := map[string]bool{}
+	for _, p := range positions {
+		distinct[p.FEN()] = true
+	}
+	if 2*len(distinct) > len(positions) {
+		t.Fatalf("%d distinct of %d positions: the test needs every position at least twice", len(distinct), len(positions))
+	}
+	value := func(fen string) float64 { return float64(len(fen)%17) / 4 } // any function of the position
+	var mu sync.Mutex
+	searched := map[string]int{}
+	newScorer := func() func(context.Context, chess.Position) (float64, error) {
+		return func(_ context.Context, p chess.Position) (float64, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			searched[p.FEN()]++
+			return value(p.FEN()), nil
+		}
+	}
+	elsewhere := func(_ context.Context, fens []string, _ func(int, int)) ([]float64, error) {
+		out := make([]float64, len(fens))
+		for i, fen := range fens {
+			mu.Lock()
+			searched[fen]++
+			mu.Unlock()
+			out[i] = value(fen)
+		}
+		return out, nil
+	}
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{
+		{"here", Options{Workers: 3}},
+		{"elsewhere", Options{Search: elsewhere}},
+	} {
+		clear(searched)
+		out, err := score(ctx, positions, newScorer, c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(searched) != len(distinct) {
+			t.Errorf("%s: %d positions searched, want the %d distinct", c.name, len(searched), len(distinct))
+		}
+		for fen, n := range searched {
+			if n != 1 {
+				t.Errorf("%s: %s searched %d times", c.name, fen, n)
+			}
+		}
+		for i, p := range positions {
+			if want := value(p.FEN()); out[i] != want {
+				t.Fatalf("%s: position %d (%s) valued %v, want %v", c.name, i, p.FEN(), out[i], want)
+			}
 		}
 	}
 }
