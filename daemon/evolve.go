@@ -273,7 +273,7 @@ func (e *evolution[M, S]) logEvents(st *population.State, report *population.Rep
 	}
 	if ds := report.Distill; ds != nil {
 		e.log.Info("champion distilled", "generation", st.Generation, "champion", ds.Parent, "agent", ds.AgentID,
-			"positions", ds.Positions, "nodes", ds.Nodes, "error_before", fmt.Sprintf("%.3g", ds.Before), "error_after", fmt.Sprintf("%.3g", ds.After),
+			"positions", ds.Positions, "searched", ds.Searched, "nodes", ds.Nodes, "error_before", fmt.Sprintf("%.3g", ds.Before), "error_after", fmt.Sprintf("%.3g", ds.After),
 			"moved", distillMoved(st.Game, ds.Moved), "seconds", round2(ds.Took.Seconds()))
 	}
 	for rank, lr := range report.Learners { // with learn_explore: the elite's trainings, the champion's first

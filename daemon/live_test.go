@@ -211,7 +211,7 @@ func TestLiveLineShowsTheDistillation(t *testing.T) {
 	cfg.Generations = 2
 	cfg.Draughts.DistillEvery, cfg.Draughts.DistillNodes = 2, 100
 	s := liveOutput(t, cfg)
-	m := regexp.MustCompile(`"msg":"champion distilled"[^\n]*"generation":1[^\n]*"positions":(\d+)`).FindStringSubmatch(s)
+	m := regexp.MustCompile(`"msg":"champion distilled"[^\n]*"generation":1[^\n]*"searched":(\d+)`).FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("no distillation at generation 1 in\n%q", s)
 	}

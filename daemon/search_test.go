@@ -48,6 +48,14 @@ func TestSearchKeyRoundTrips(t *testing.T) {
 		t.Errorf("with search = \"#LIST\": node budgets %d and %d, want the default %d and the file's 500",
 			withList.Chess.Nodes, withList.Xiangqi.Nodes, DefaultConfig().Chess.Nodes)
 	}
+	// The distillation goes with MCTS-EPT, and stays with an alpha-beta
+	// list (its searches are its own).
+	if pc := c.Chess.population(1); pc.DistillEvery != 0 {
+		t.Errorf("chess with search = \"ept:7\" distills every %d generations, want none", pc.DistillEvery)
+	}
+	if pc, want := withList.Chess.population(1), DefaultConfig().Chess.DistillEvery; pc.DistillEvery != want || want == 0 {
+		t.Errorf("chess with search = \"#-malus\" distills every %d generations, want the default %d", pc.DistillEvery, want)
+	}
 	if s := c.Draughts.setup(); s.Search != "ept:50" || c.Chess.setup().Search != "ept:7" {
 		t.Errorf("setups %+v and %+v, want their section's search", s, c.Chess.setup())
 	}

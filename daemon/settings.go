@@ -333,7 +333,7 @@ func (p PopulationConfig) checkDistill(game string, defined func(key string) boo
 	}
 	why := fmt.Sprintf("distills alpha-beta searches: not with search = %q", p.Search)
 	switch {
-	case p.Search != "":
+	case p.searchesByEPT():
 	case p.Optimizer.Mirrored():
 		why = fmt.Sprintf("not with preset %q: its champion is its mean, and its samples are new every generation", p.Optimizer)
 	default:
@@ -347,8 +347,21 @@ func (p PopulationConfig) checkDistill(game string, defined func(key string) boo
 // evolution strategies, the title match) plays without it rather than
 // fail over a key its file does not set (ChessConfig.validate refuses the
 // combination when the file sets distill_every itself).
+//
+// An alpha-beta list (search = "#LIST") does not: the distillation's
+// searches are its own (the game's default techniques, distill_nodes,
+// depth 30), as they are beside a run's depth and nodes. Before
+// 2026-12-07 any search key turned the distillation off, so that a run
+// whose file set search = "#-lmr" silently evolved without it; such a
+// run distills from its next due generation when resumed.
 func (p PopulationConfig) distills() bool {
-	return p.DistillEvery > 0 && p.Search == "" && !p.Optimizer.Mirrored() && p.ChampionGames == 0
+	return p.DistillEvery > 0 && !p.searchesByEPT() && !p.Optimizer.Mirrored() && p.ChampionGames == 0
+}
+
+// searchesByEPT reports whether the agents play by MCTS-EPT (search =
+// "ept:N"), whose searches the distillation cannot fit.
+func (p PopulationConfig) searchesByEPT() bool {
+	return strings.HasPrefix(p.Search, "ept:")
 }
 
 // population returns the genetic algorithm's configuration for draughts.
@@ -580,7 +593,7 @@ func (p PopulationConfig) validate(game string, defined func(key string) bool, f
 		return bad("opening_plies", p.OpeningPlies, "want 0..20")
 	case p.MaxMoves < 1 || p.MaxMoves > 10000:
 		return bad("max_moves", p.MaxMoves, "want 1..10000")
-	case p.CurriculumEvery > 0 && (p.Nodes == 0 || strings.HasPrefix(p.Search, "ept:")):
+	case p.CurriculumEvery > 0 && (p.Nodes == 0 || p.searchesByEPT()):
 		return bad("curriculum_every", p.CurriculumEvery, "raises the node budget of alpha-beta: it needs nodes > 0 and a search of alpha-beta")
 	case p.DistillEvery > 0 && game != "draughts" && flags&(nnet.EvolvePieceValues|nnet.EvolvePST|nnet.EvolveTerms) == 0:
 		return bad("distill_every", p.DistillEvery, "fits the evolved piece values, tables and terms, and this run's nets have none")

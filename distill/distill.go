@@ -197,8 +197,9 @@ type Scorer func(ctx context.Context, p chess.Position) (float64, error)
 // Report says what a fit did.
 type Report struct {
 	// Games and Positions count the games read and the quiet positions
-	// taken from them.
-	Games, Positions int
+	// taken from them; Searched the searches made, one a distinct
+	// position (a position met in several games is searched once).
+	Games, Positions, Searched int
 	// Before and After are the mean squared error between the
 	// evaluation's and the search's win probabilities before and after
 	// the fit.
@@ -293,10 +294,11 @@ func fit[P interface{ FEN() string }](ctx context.Context, net *nnet.Net, games 
 	if len(positions) == 0 {
 		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, games)
 	}
-	scores, err := score(ctx, positions, newScorer, opts)
+	scores, searched, err := score(ctx, positions, newScorer, opts)
 	if err != nil {
 		return nil, rep, err
 	}
+	rep.Searched = searched
 	q, sides := make([]float64, len(positions)), make([]game.Player, len(positions))
 	for i := range positions {
 		q[i] = win(max(-MaxScore, min(MaxScore, scores[i])))
@@ -391,24 +393,25 @@ func FitXiangqi(ctx context.Context, net *nnet.Net, games []XiangqiGame, newScor
 	return fit(ctx, net, len(games), positions, from, result, side, features, scorer, opts)
 }
 
-// score returns each position's value, at its index: a position met in
+// score returns each position's value, at its index, and the number of
+// searches it made: a position met in
 // several games (a sixth of a draughts distillation's, most of them in
 // the openings) is searched once, and its copies take that value, which
 // is the same: every search starts afresh, so its value depends only on
 // the position (and the same FEN is the same position: the cluster's
 // searches read them from it). The searches run opts.Workers at once, or
 // through opts.Search, reporting each to opts.Progress.
-func score[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, error) {
+func score[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, int, error) {
 	distinct, of := distinctPositions(positions)
 	values, err := scoreDistinct(ctx, distinct, newScorer, opts)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := make([]float64, len(positions))
 	for i, d := range of {
 		out[i] = values[d]
 	}
-	return out, nil
+	return out, len(distinct), nil
 }
 
 // distinctPositions returns the positions without their repeats, in the

@@ -474,12 +474,12 @@ func TestScoreSearchesEachPositionOnce(t *testing.T) {
 		{"elsewhere", Options{Search: elsewhere}},
 	} {
 		clear(searched)
-		out, err := score(ctx, positions, newScorer, c.opts)
+		out, n, err := score(ctx, positions, newScorer, c.opts)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if len(searched) != len(distinct) {
-			t.Errorf("%s: %d positions searched, want the %d distinct", c.name, len(searched), len(distinct))
+		if len(searched) != len(distinct) || n != len(distinct) {
+			t.Errorf("%s: %d positions searched (said %d), want the %d distinct", c.name, len(searched), n, len(distinct))
 		}
 		for fen, n := range searched {
 			if n != 1 {

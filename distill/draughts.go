@@ -109,10 +109,11 @@ func FitDraughts(ctx context.Context, net *nnet.Net, games []DraughtsGame, newSc
 		return nil, rep, fmt.Errorf("%w: no quiet position after ply %d in %d games", ErrNothingToFit, opts.SkipPlies, len(games))
 	}
 	scorer := func() func(context.Context, draughts.Position) (float64, error) { return newScorer() }
-	scores, err := score(ctx, positions, scorer, opts)
+	scores, searched, err := score(ctx, positions, scorer, opts)
 	if err != nil {
 		return nil, rep, err
 	}
+	rep.Searched = searched
 	king := net.King()
 	in := make([][]float64, len(positions))
 	direct, target := make([]float64, len(positions)), make([]float64, len(positions))
