@@ -143,8 +143,8 @@ func TestDistillationThroughWorkersIsLocal(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%d positions of %d games", local.report.Positions, len(records))
-		if local.report.Positions <= 2*SearchBatch {
-			t.Fatalf("%d positions: fewer than three jobs", local.report.Positions)
+		if local.report.Searched <= 2*SearchBatch {
+			t.Fatalf("%d positions searched: fewer than three jobs", local.report.Searched)
 		}
 		last := 0
 		remote, err := distillVia(t, ctx, c, k, nets[0], records, nodes, func(done, total int) { last = done })
@@ -152,8 +152,8 @@ func TestDistillationThroughWorkersIsLocal(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameDistilled(t, "through the workers", remote, local)
-		if last != local.report.Positions {
-			t.Errorf("progress last heard of %d positions searched, want %d", last, local.report.Positions)
+		if last != local.report.Searched {
+			t.Errorf("progress last heard of %d positions searched, want %d", last, local.report.Searched)
 		}
 	})
 	t.Run("chess", func(t *testing.T) {
@@ -171,8 +171,8 @@ func TestDistillationThroughWorkersIsLocal(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%d positions of %d games", local.report.Positions, len(records))
-		if local.report.Positions <= 2*SearchBatch {
-			t.Fatalf("%d positions: fewer than three jobs", local.report.Positions)
+		if local.report.Searched <= 2*SearchBatch {
+			t.Fatalf("%d positions searched: fewer than three jobs", local.report.Searched)
 		}
 		stopped, stop := context.WithCancel(ctx)
 		_, err = distillVia(t, stopped, c, k, nets[0], records, nodes, func(done, total int) { stop() })

@@ -75,7 +75,7 @@ func TestDistillSearchesElsewhere(t *testing.T) {
 				t.Errorf("generation %d: searched elsewhere without a distillation", g)
 			}
 		} else {
-			want := asked{rep.Champion.Net, 80, st.Seed, g, rep.Distill.Positions}
+			want := asked{rep.Champion.Net, 80, st.Seed, g, rep.Distill.Searched} // each distinct position once
 			if got := calls[before:]; len(got) != 1 || !got[0].net.Equal(want.net) || got[0].nodes != want.nodes || got[0].seed != want.seed ||
 				got[0].generation != want.generation || got[0].positions != want.positions {
 				t.Errorf("generation %d: the searches elsewhere were asked %+v, want once for the champion's net, %d nodes, seed %d, generation %d, %d positions",
@@ -87,7 +87,7 @@ func TestDistillSearchesElsewhere(t *testing.T) {
 }
 
 // TestDistillProgress: a distillation reports its searches through
-// Observer.Searched, rising to the positions it fitted, and a
+// Observer.Searched, rising to the distinct positions it searched, and a
 // generation without one reports nothing: the daemon's live line and its
 // watchdog rely on it during a long distillation.
 func TestDistillProgress(t *testing.T) {
@@ -117,8 +117,9 @@ func TestDistillProgress(t *testing.T) {
 		switch {
 		case rep.Distill == nil && calls > 0:
 			t.Errorf("generation %d: %d progress reports without a distillation", g, calls)
-		case rep.Distill != nil && (calls == 0 || done != rep.Distill.Positions || total != rep.Distill.Positions):
-			t.Errorf("generation %d: progress ended at %d/%d after %d reports, want %d/%d", g, done, total, calls, rep.Distill.Positions, rep.Distill.Positions)
+		case rep.Distill != nil && (calls == 0 || done != rep.Distill.Searched || total != rep.Distill.Searched || rep.Distill.Searched > rep.Distill.Positions):
+			t.Errorf("generation %d: progress ended at %d/%d after %d reports, want %d/%d (the distinct of %d positions)", g, done, total, calls,
+				rep.Distill.Searched, rep.Distill.Searched, rep.Distill.Positions)
 		}
 		st = next
 	}
