@@ -394,16 +394,22 @@ func FitXiangqi(ctx context.Context, net *nnet.Net, games []XiangqiGame, newScor
 }
 
 // score returns each position's value, at its index, and the number of
-// searches it made: a position met in
-// several games (a sixth of a draughts distillation's, most of them in
-// the openings) is searched once, and its copies take that value, which
-// is the same: every search starts afresh, so its value depends only on
-// the position (and the same FEN is the same position: the cluster's
-// searches read them from it). The searches run opts.Workers at once, or
-// through opts.Search, reporting each to opts.Progress.
+// searches it made: a position met in several games (a sixth of a
+// draughts distillation's, most of them in the openings) is searched
+// once, and its copies take that value, which is the same: every search
+// starts afresh, so its value depends only on the position (and the same
+// FEN is the same position: the cluster's searches read them from it).
+// The searches run opts.Workers at once, or through opts.Search with the
+// FENs, reporting each to opts.Progress.
 func score[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, int, error) {
-	distinct, of := distinctPositions(positions)
-	values, err := scoreDistinct(ctx, distinct, newScorer, opts)
+	distinct, fens, of := distinctPositions(positions)
+	var values []float64
+	var err error
+	if opts.Search != nil {
+		values, err = searchElsewhere(ctx, fens, opts.Search, opts.Progress)
+	} else {
+		values, err = scoreHere(ctx, distinct, newScorer, opts)
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -415,10 +421,12 @@ func score[P interface{ FEN() string }](ctx context.Context, positions []P, newS
 }
 
 // distinctPositions returns the positions without their repeats, in the
-// order they first come, and for each position its index among them.
-func distinctPositions[P interface{ FEN() string }](positions []P) ([]P, []int) {
+// order they first come, with their FENs, and for each position its index
+// among them.
+func distinctPositions[P interface{ FEN() string }](positions []P) ([]P, []string, []int) {
 	index := make(map[string]int, len(positions))
 	distinct := make([]P, 0, len(positions))
+	var fens []string
 	of := make([]int, len(positions))
 	for i, p := range positions {
 		fen := p.FEN()
@@ -427,17 +435,16 @@ func distinctPositions[P interface{ FEN() string }](positions []P) ([]P, []int) 
 			d = len(distinct)
 			index[fen] = d
 			distinct = append(distinct, p)
+			fens = append(fens, fen)
 		}
 		of[i] = d
 	}
-	return distinct, of
+	return distinct, fens, of
 }
 
-// scoreDistinct is score's searches, one a position.
-func scoreDistinct[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, error) {
-	if opts.Search != nil {
-		return searchElsewhere(ctx, positions, opts.Search, opts.Progress)
-	}
+// scoreHere is score's searches on this machine, opts.Workers at once,
+// one a position.
+func scoreHere[P interface{ FEN() string }](ctx context.Context, positions []P, newScorer func() func(context.Context, P) (float64, error), opts Options) ([]float64, error) {
 	progress := opts.Progress
 	out := make([]float64, len(positions))
 	var mu sync.Mutex
@@ -472,11 +479,7 @@ func scoreDistinct[P interface{ FEN() string }](ctx context.Context, positions [
 // searchElsewhere returns the values search gives the positions' FENs,
 // checked to be one finite value a position: what search returns is the
 // word of other machines.
-func searchElsewhere[P interface{ FEN() string }](ctx context.Context, positions []P, search func(context.Context, []string, func(int, int)) ([]float64, error), progress func(done, total int)) ([]float64, error) {
-	fens := make([]string, len(positions))
-	for i := range positions {
-		fens[i] = positions[i].FEN()
-	}
+func searchElsewhere(ctx context.Context, fens []string, search func(context.Context, []string, func(int, int)) ([]float64, error), progress func(done, total int)) ([]float64, error) {
 	out, err := search(ctx, fens, progress)
 	if err != nil {
 		return nil, fmt.Errorf("distill: searches of %d positions: %w", len(fens), err)
