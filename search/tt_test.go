@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"evolved/game"
 	"evolved/game/draughts"
@@ -84,5 +85,40 @@ func TestResetSearchesAsNew(t *testing.T) {
 		}
 		moves = g.LegalMoves(moves)
 		g.Make(moves[rng.IntN(len(moves))])
+	}
+}
+
+// TestClockGivesTheTableRoom checks that a search by the clock gets a
+// table of ClockTableBits entries in place of a smaller one, keeps a
+// larger one, and gets none without one; and that Limits (the
+// tournaments' node and depth limits) leaves the table as it is.
+func TestClockGivesTheTableRoom(t *testing.T) {
+	for _, tc := range []struct {
+		bits, want int
+		noTable    bool
+	}{
+		{bits: 14, want: ClockTableBits},
+		{bits: ClockTableBits + 2, want: ClockTableBits + 2},
+		{bits: 14, noTable: true},
+	} {
+		ab := NewAlphaBeta[draughts.Move, *draughts.Game](material{}, Options{TableBits: tc.bits, NoTable: tc.noTable})
+		ab.Limits(6, 1000, 0)
+		if tc.noTable && ab.table != nil || !tc.noTable && len(ab.table.buckets) != 1<<(tc.bits-1) {
+			t.Fatalf("%+v: Limits changed the table", tc)
+		}
+		ab.Clock(time.Second, 2*time.Second)
+		switch {
+		case tc.noTable:
+			if ab.table != nil {
+				t.Fatalf("%+v: Clock gave a search without a table one", tc)
+			}
+		case len(ab.table.buckets) != 1<<(tc.want-1) || ab.Options().TableBits != tc.want:
+			t.Fatalf("%+v: after Clock %d buckets (TableBits %d), want %d entries", tc, len(ab.table.buckets), ab.Options().TableBits, 1<<tc.want)
+		}
+		g := draughts.NewGame(draughts.Start(), draughts.DefaultRules())
+		ab.Clock(0, 50*time.Millisecond)
+		if res := ab.Search(context.Background(), g); res.Move == 0 {
+			t.Fatalf("%+v: no move from a search by the clock", tc)
+		}
 	}
 }
