@@ -166,23 +166,27 @@ func (ab *AlphaBeta[M, S]) Limits(depth int, nodes int64, t time.Duration) {
 	ab.opts.Nodes, ab.opts.Time, ab.opts.SoftTime = nodes, t, 0
 }
 
-// ClockTableBits is the least size of the transposition table of a search
-// by the clock (Clock): 1<<20 entries, as the UCI server's. A player's
-// table is sized for the tournaments' searches of a few hundred to a few
-// thousand nodes (1<<14 entries); at 10+0.1 a chess move searches some
-// 100,000 to 300,000 nodes, which such a table holds a tenth of.
+// ClockTableBits is the least size of the transposition table of a
+// player searching by the clock (Searcher.SetClock): 1<<20 entries, as the
+// UCI server's. A player's table is sized for the tournaments' searches of
+// a few hundred to a few thousand nodes (1<<14 entries); at 10+0.1 a chess
+// move searches some 100,000 to 300,000 nodes, which such a table holds a
+// tenth of.
 const ClockTableBits = 20
 
 // Clock makes the searches that follow deepen until the soft time is spent
-// (less while the best move is stable), never past the hard time, with a
-// transposition table of at least ClockTableBits entries (a smaller one is
-// replaced, empty, at the first call).
+// (less while the best move is stable), never past the hard time.
 func (ab *AlphaBeta[M, S]) Clock(soft, hard time.Duration) {
 	ab.opts.Depth = maxPly - 1
 	ab.opts.Nodes, ab.opts.Time, ab.opts.SoftTime = 0, hard, soft
-	if ab.table != nil && ab.opts.TableBits < ClockTableBits {
-		ab.opts.TableBits = ClockTableBits
-		ab.table = newTable[M](ClockTableBits)
+}
+
+// growTable replaces a table of fewer than 1<<bits entries with an empty
+// one of 1<<bits; a search without a table stays without.
+func (ab *AlphaBeta[M, S]) growTable(bits int) {
+	if ab.table != nil && len(ab.table.buckets) < 1<<(bits-1) {
+		ab.opts.TableBits = bits
+		ab.table = newTable[M](bits)
 	}
 }
 

@@ -120,8 +120,12 @@ func Budget(left, inc time.Duration, movesToGo int) (soft, hard time.Duration) {
 }
 
 // SetClock makes the next moves' searches deepen while Budget's soft time
-// lasts (less when the best move is stable), never past its hard time.
+// lasts (less when the best move is stable), never past its hard time,
+// with a table of at least ClockTableBits entries (a smaller one is
+// replaced, empty, at the first call). The UCI server calls Clock itself,
+// so a table its Hash option sized stays as the user chose.
 func (p Searcher[M, S]) SetClock(mine, _, inc time.Duration) {
+	p.growTable(ClockTableBits)
 	p.Clock(Budget(mine, inc, 0))
 }
 

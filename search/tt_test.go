@@ -88,10 +88,12 @@ func TestResetSearchesAsNew(t *testing.T) {
 	}
 }
 
-// TestClockGivesTheTableRoom checks that a search by the clock gets a
-// table of ClockTableBits entries in place of a smaller one, keeps a
-// larger one, and gets none without one; and that Limits (the
-// tournaments' node and depth limits) leaves the table as it is.
+// TestClockGivesTheTableRoom checks that a player searching by the clock
+// (Searcher.SetClock) gets a table of ClockTableBits entries in place of a
+// smaller one, keeps a larger one, and gets none without one; that Limits
+// (the tournaments' node and depth limits) leaves the table as it is; and
+// that Clock alone (the UCI server's way) keeps a table ResizeTable made
+// (its Hash option).
 func TestClockGivesTheTableRoom(t *testing.T) {
 	for _, tc := range []struct {
 		bits, want int
@@ -106,19 +108,27 @@ func TestClockGivesTheTableRoom(t *testing.T) {
 		if tc.noTable && ab.table != nil || !tc.noTable && len(ab.table.buckets) != 1<<(tc.bits-1) {
 			t.Fatalf("%+v: Limits changed the table", tc)
 		}
-		ab.Clock(time.Second, 2*time.Second)
+		p := Searcher[draughts.Move, *draughts.Game]{AlphaBeta: ab}
+		p.SetClock(10*time.Second, 10*time.Second, 0)
 		switch {
 		case tc.noTable:
 			if ab.table != nil {
-				t.Fatalf("%+v: Clock gave a search without a table one", tc)
+				t.Fatalf("%+v: SetClock gave a search without a table one", tc)
 			}
 		case len(ab.table.buckets) != 1<<(tc.want-1) || ab.Options().TableBits != tc.want:
-			t.Fatalf("%+v: after Clock %d buckets (TableBits %d), want %d entries", tc, len(ab.table.buckets), ab.Options().TableBits, 1<<tc.want)
+			t.Fatalf("%+v: after SetClock %d buckets (TableBits %d), want %d entries", tc, len(ab.table.buckets), ab.Options().TableBits, 1<<tc.want)
 		}
 		g := draughts.NewGame(draughts.Start(), draughts.DefaultRules())
 		ab.Clock(0, 50*time.Millisecond)
 		if res := ab.Search(context.Background(), g); res.Move == 0 {
 			t.Fatalf("%+v: no move from a search by the clock", tc)
 		}
+	}
+	ab := NewAlphaBeta[draughts.Move, *draughts.Game](material{}, Options{TableBits: ClockTableBits})
+	ab.ResizeTable(1)
+	small := len(ab.table.buckets)
+	ab.Clock(time.Second, 2*time.Second)
+	if small >= 1<<(ClockTableBits-1) || len(ab.table.buckets) != small {
+		t.Fatalf("Clock changed a table of 1 MB (%d buckets) to %d buckets", small, len(ab.table.buckets))
 	}
 }
