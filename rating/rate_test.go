@@ -218,3 +218,23 @@ func TestDraughtsLadderRefitsConsistently(t *testing.T) {
 		}
 	}
 }
+
+func TestReportTimeUseSidesWithTheRatedPlayer(t *testing.T) {
+	// Game 0: the rated player first; game 1: second. Its clocks are the
+	// first side's in game 0 and the second's in game 1.
+	clock := tournament.Clock{Base: 10 * time.Second, Inc: 100 * time.Millisecond}
+	rep := rating.Report[move]{
+		PlayerFirst: []bool{true, false},
+		Games: []tournament.Record[move]{
+			{Clocks: tournament.Clocks{Moves: [2]int{30, 29}, Used: [2]time.Duration{3 * time.Second, 7 * time.Second}}},
+			{Clocks: tournament.Clocks{Moves: [2]int{20, 20}, Used: [2]time.Duration{9 * time.Second, 2 * time.Second}}},
+		},
+	}
+	rated, anchors := rep.TimeUse(clock)
+	if rated.Moves != 50 || rated.Used != 5*time.Second || rated.Given != 25*time.Second {
+		t.Errorf("rated: %+v, want 50 moves, 5 s used of 25 s", rated)
+	}
+	if anchors.Moves != 49 || anchors.Used != 16*time.Second || anchors.Given != 24900*time.Millisecond {
+		t.Errorf("anchors: %+v, want 49 moves, 16 s used of 24.9 s", anchors)
+	}
+}

@@ -49,6 +49,49 @@ type Record[M comparable] struct {
 	Moves   []M
 	Opening int
 	Outcome game.Outcome
+	// Clocks is what a timed game took from the players' clocks (zero
+	// when untimed).
+	Clocks Clocks
+}
+
+// Clocks is what a timed game took from its players' clocks, indexed by
+// the side that moved (game.First, game.Second): each side's moves, its
+// thinking time over them, and what its clock showed at the end.
+type Clocks struct {
+	Moves [2]int
+	Used  [2]time.Duration
+	Left  [2]time.Duration
+}
+
+// TimeUse sums one player's clocks over timed games, to say how much of
+// its time a player spends: a player that ends its games with most of its
+// clock left plays at a shorter time control than it was given.
+type TimeUse struct {
+	Games, Moves int
+	Used, Left   time.Duration
+	// Given is the time the clock gave over those games: the base of each
+	// and the increment of each move.
+	Given time.Duration
+}
+
+// Add counts the game whose clocks are c, played under clock, for the
+// player that moved as side.
+func (t *TimeUse) Add(c Clocks, side game.Player, clock Clock) {
+	t.Games++
+	t.Moves += c.Moves[side]
+	t.Used += c.Used[side]
+	t.Left += c.Left[side]
+	t.Given += clock.Base + time.Duration(c.Moves[side])*clock.Inc
+}
+
+// String reports the share of the given time used, the mean time a move
+// and the mean clock left at a game's end, or "" before any move.
+func (t TimeUse) String() string {
+	if t.Moves == 0 || t.Given <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.0f%% of the clock (%.2f s a move, %.1f s left at the end of a game)",
+		100*t.Used.Seconds()/t.Given.Seconds(), t.Used.Seconds()/float64(t.Moves), t.Left.Seconds()/float64(t.Games))
 }
 
 // begin returns a new game for a pairing, and its start position's text:
@@ -114,21 +157,27 @@ type Preparer[S any] interface {
 // A player's error ends the game with that error; a player that returns an
 // illegal move loses by adjudication and Play reports an error naming it.
 func Play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64) ([]M, game.Outcome, error) {
-	return play(ctx, s, first, second, seeds, nil, Clock{})
+	return play(ctx, s, first, second, seeds, nil, Clock{}, new(Clocks))
 }
 
 // Play plays one game as the package-level Play does, under the arena's
 // adjudication and, when clock is not zero, a time control: a player whose
-// time runs out loses (game.TimeForfeit).
-func (a Arena[M, S]) Play(ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, clock Clock) ([]M, game.Outcome, error) {
-	return play(ctx, s, first, second, seeds, a.Adjudicate, clock)
+// time runs out loses (game.TimeForfeit). The record holds the moves it
+// added (no start, no opening), the outcome and the clocks.
+func (a Arena[M, S]) Play(ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, clock Clock) (Record[M], error) {
+	var c Clocks
+	moves, o, err := play(ctx, s, first, second, seeds, a.Adjudicate, clock, &c)
+	return Record[M]{Moves: moves, Outcome: o, Clocks: c}, err
 }
 
-func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, adjudicate func(S) (game.Outcome, bool), clock Clock) ([]M, game.Outcome, error) {
+// play plays the game, counting the players' thinking in c when clock is
+// not zero.
+func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, second search.Player[M, S], seeds [2]uint64, adjudicate func(S) (game.Outcome, bool), clock Clock, c *Clocks) ([]M, game.Outcome, error) {
 	first.NewGame(seeds[0])
 	second.NewGame(seeds[1])
 	var moves, legal []M
-	left := [2]time.Duration{clock.Base, clock.Base}
+	left := &c.Left // untimed games leave c zero
+	*left = [2]time.Duration{clock.Base, clock.Base}
 	for {
 		o := s.Outcome()
 		if o.Over() {
@@ -160,7 +209,10 @@ func play[M comparable, S search.Game[M]](ctx context.Context, s S, first, secon
 		started := time.Now() // after Prepare: the clock measures thinking
 		res, err := p.Move(ctx, s)
 		if clock.Base > 0 && err == nil {
-			left[mover] -= time.Since(started)
+			took := time.Since(started)
+			c.Moves[mover]++
+			c.Used[mover] += took
+			left[mover] -= took
 			if left[mover] < 0 {
 				return moves, game.Outcome{Result: game.WinFor(mover.Other()), Reason: game.TimeForfeit}, nil
 			}

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"evolved/game"
 	"evolved/search"
 	"evolved/sprt"
 )
@@ -57,6 +58,20 @@ type MatchResult[M comparable] struct {
 	// A had the first move in game i.
 	Records []Record[M]
 	AFirst  []bool
+}
+
+// TimeUse sums the clocks of the match's games under clock for A and for
+// B (zero when untimed).
+func (r MatchResult[M]) TimeUse(clock Clock) (a, b TimeUse) {
+	for i, rec := range r.Records {
+		sideA := game.First
+		if !r.AFirst[i] {
+			sideA = game.Second
+		}
+		a.Add(rec.Clocks, sideA, clock)
+		b.Add(rec.Clocks, sideA.Other(), clock)
+	}
+	return a, b
 }
 
 // Score returns A's score as a fraction: (wins + draws/2) / games.

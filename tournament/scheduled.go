@@ -34,11 +34,12 @@ func (a Arena[M, S]) PlayScheduled(ctx context.Context, id GameID, first, second
 	s, start := a.begin(rng)
 	opening := a.Opening(s, rng)
 	ps := seed.Derive(id.RunSeed, a.Name, id.Generation, seed.Player, id.Index)
-	moves, o, err := a.Play(ctx, s, first, second, [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)}, clock)
+	rec, err := a.Play(ctx, s, first, second, [2]uint64{seed.Split(ps, 0), seed.Split(ps, 1)}, clock)
 	if err != nil {
 		return Record[M]{}, fmt.Errorf("game %d (agent %d vs %d): %w", id.Index+1, id.First, id.Second, err)
 	}
-	return Record[M]{Start: start, Moves: append(opening, moves...), Opening: len(opening), Outcome: o}, nil
+	rec.Start, rec.Moves, rec.Opening = start, append(opening, rec.Moves...), len(opening)
+	return rec, nil
 }
 
 // ErrForged is wrapped by Verify's errors: a record that is not a game of

@@ -297,3 +297,74 @@ func TestClockStartsAfterPrepare(t *testing.T) {
 		}
 	}
 }
+
+func TestClocksCountEachSide(t *testing.T) {
+	// A pauses 2 ms a move; B answers at once. Each side's moves are
+	// counted exactly, its clock ends at the base, plus an increment a
+	// move, less what it used, and A used at least its pauses.
+	pause := 2 * time.Millisecond
+	slow := func() search.Player[dm, dg] { return sleeper{search.NewRandom[dm, dg](), pause} }
+	clock := Clock{Base: 20 * time.Second, Inc: 50 * time.Millisecond}
+	r, err := Match(context.Background(), draughtsArena(), slow, random, MatchOptions{Games: 2, Seed: 4, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves [2]int // A's and B's
+	for i, rec := range r.Records {
+		c := rec.Clocks
+		var want [2]int // by mover
+		for ply := rec.Opening; ply < len(rec.Moves); ply++ {
+			want[ply%2]++ // draughts' first mover is game.First at ply 0
+		}
+		if c.Moves != want {
+			t.Errorf("game %d: moves by side %v, want %v", i, c.Moves, want)
+		}
+		for side := range 2 {
+			if got := clock.Base + time.Duration(c.Moves[side])*clock.Inc - c.Used[side]; c.Left[side] != got {
+				t.Errorf("game %d side %d: %v left, want base + increments - used = %v", i, side, c.Left[side], got)
+			}
+		}
+		a := 0
+		if !r.AFirst[i] {
+			a = 1
+		}
+		if c.Used[a] < time.Duration(c.Moves[a])*pause {
+			t.Errorf("game %d: A used %v over %d moves of at least %v", i, c.Used[a], c.Moves[a], pause)
+		}
+		moves[0] += c.Moves[a]
+		moves[1] += c.Moves[1-a]
+	}
+	ta, tb := r.TimeUse(clock)
+	if ta.Games != 2 || tb.Games != 2 || ta.Moves != moves[0] || tb.Moves != moves[1] {
+		t.Errorf("TimeUse: A %+v, B %+v; want 2 games each and %v moves", ta, tb, moves)
+	}
+	if want := 2*clock.Base + time.Duration(moves[0])*clock.Inc; ta.Given != want {
+		t.Errorf("A was given %v, want %v", ta.Given, want)
+	}
+	// Untimed games leave the clocks zero.
+	r, err = Match(context.Background(), draughtsArena(), random, random, MatchOptions{Games: 2, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rec := range r.Records {
+		if rec.Clocks != (Clocks{}) {
+			t.Errorf("untimed game %d has clocks %+v", i, rec.Clocks)
+		}
+	}
+	if ta, _ := r.TimeUse(Clock{}); ta.String() != "" {
+		t.Errorf("untimed TimeUse says %q", ta)
+	}
+}
+
+func TestTimeUseString(t *testing.T) {
+	// Two games at 10+0.1 of 40 and 39 moves: 10 + 4.0 and 10 + 3.9 s
+	// given, 4.0 + 5.9 s used, 10.0 + 8.0 s left.
+	clock := Clock{Base: 10 * time.Second, Inc: 100 * time.Millisecond}
+	var u TimeUse
+	u.Add(Clocks{Moves: [2]int{40, 40}, Used: [2]time.Duration{4 * time.Second, time.Second}, Left: [2]time.Duration{10 * time.Second, 13 * time.Second}}, game.First, clock)
+	u.Add(Clocks{Moves: [2]int{40, 39}, Used: [2]time.Duration{time.Second, 5900 * time.Millisecond}, Left: [2]time.Duration{13 * time.Second, 8 * time.Second}}, game.Second, clock)
+	// 9.9 of 27.9 s is 35%; 9.9 s over 79 moves 0.125 s; 18 s over 2 games.
+	if got, want := u.String(), "35% of the clock (0.13 s a move, 9.0 s left at the end of a game)"; got != want {
+		t.Errorf("TimeUse %+v says %q, want %q", u, got, want)
+	}
+}

@@ -790,8 +790,8 @@ rating_every = 0
 		// (its Move Overhead, 10 ms by default, is meant for a GUI's lag).
 		out, err := evolved(dir, "match", "--game", "chess", "--a", "uci:"+wrapper, "--b", "uci:"+sf+":Skill Level=0:Threads=1:Move Overhead=250",
 			"--games", "2", "--concurrency", "1", "--tc", "3+0.05", "--pgn", "uci-games.pgn").CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "result games=2") {
-			t.Fatalf("evolved uci against stockfish: %v\n%s", err, out)
+		if err != nil || !strings.Contains(string(out), "result games=2") || !strings.Contains(string(out), " (A) used ") || !strings.Contains(string(out), " (B) used ") {
+			t.Fatalf("evolved uci against stockfish (the result and each side's clock): %v\n%s", err, out)
 		}
 		pgn, _ := os.ReadFile(filepath.Join(dir, "uci-games.pgn"))
 		if strings.Contains(string(pgn), "lost on time") {

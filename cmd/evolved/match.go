@@ -218,6 +218,11 @@ func matchGame[M comparable, S search.Game[M]](ctx context.Context, k games.Kind
 			return err
 		}
 	}
+	if clock, _ := parseTC(s.tc); clock.Base > 0 {
+		if ta, tb := res.TimeUse(clock); ta.Moves > 0 {
+			fmt.Fprintf(stdout, "time: %s (A) used %s\ntime: %s (B) used %s\n", a.Name, ta, b.Name, tb)
+		}
+	}
 	printMatch(stdout, outcome, a.Name, b.Name, elapsed)
 	return nil
 }

@@ -248,11 +248,11 @@ func rateOn[M comparable, S search.Game[M]](ctx context.Context, s rateRun, stdo
 		}
 	}
 	if s.json {
-		if err := writeRatingJSON(stdout, ladder, rated.Name, tc, s.seed, res, stored); err != nil {
+		if err := writeRatingJSON(stdout, ladder, rated.Name, tc, s.seed, clock, res, stored); err != nil {
 			return err
 		}
 	} else {
-		printRating(stdout, ladder, rated.Name, tc, res)
+		printRating(stdout, ladder, rated.Name, tc, clock, res)
 		if stored != "" {
 			fmt.Fprintf(stdout, "stored in %s as generation %d's rating on %s (tc %s)\n", stored, champion.Generation, ladder.Scale, tc)
 		}
@@ -292,9 +292,10 @@ func storeRating(ctx context.Context, path string, row storage.Rating) error {
 	return nil
 }
 
-// printRating writes the anchors met, the rating and the machine-readable
-// last line.
-func printRating[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, res rating.Report[M]) {
+// printRating writes the anchors met, the rating, in timed games how much
+// of their clocks the player and the anchors used, and the
+// machine-readable last line.
+func printRating[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, clock tournament.Clock, res rating.Report[M]) {
 	fmt.Fprintf(w, "%-22s %6s %6s %5s %5s %5s %7s\n", "anchor", "elo", "games", "+", "=", "-", "score")
 	for _, a := range res.Anchors {
 		if n := a.Games(); n > 0 {
@@ -311,6 +312,9 @@ func printRating[M comparable](w io.Writer, ladder *rating.Ladder, name, tc stri
 		name, r.Elo, r.HalfWidth, ladder.Scale, r.Games, progress.Round(res.Elapsed), 100*res.Model.DrawRatio, adv)
 	if lo, hi := ladder.Anchors[0].Elo, ladder.Anchors[len(ladder.Anchors)-1].Elo; r.Elo+r.HalfWidth < lo || r.Elo-r.HalfWidth > hi {
 		fmt.Fprintf(w, "note: the whole interval lies outside the ladder (%.0f to %.0f): the rating rests on lopsided results and is an extrapolation\n", lo, hi)
+	}
+	if rated, anchors := res.TimeUse(clock); rated.Moves > 0 {
+		fmt.Fprintf(w, "time: %s used %s\ntime: the anchors used %s\n", name, rated, anchors)
 	}
 	fmt.Fprintf(w, "rating game=%s elo=%.0f ci=%.0f games=%d scale=%s tc=%s\n", ladder.Game, r.Elo, r.HalfWidth, r.Games, ladder.Scale, tc)
 }
@@ -329,8 +333,31 @@ type ratingJSON struct {
 	Advantage float64      `json:"advantage"`
 	Seconds   float64      `json:"seconds"`
 	Anchors   []anchorJSON `json:"anchors"`
+	// Time and AnchorsTime say how much of their clocks the player and
+	// the anchors used (timed games only).
+	Time        *timeJSON `json:"time,omitempty"`
+	AnchorsTime *timeJSON `json:"anchors_time,omitempty"`
 	// Stored names the database the rating was stored in (--db).
 	Stored string `json:"stored,omitempty"`
+}
+
+// timeJSON is a player's use of its clock over the games of a rating or
+// a match: the share of the time given that it used, the mean time a
+// move and the mean clock left at a game's end.
+type timeJSON struct {
+	Share        float64 `json:"share"`
+	SecondsAMove float64 `json:"seconds_a_move"`
+	SecondsLeft  float64 `json:"seconds_left"`
+}
+
+// timeOf returns t as JSON, or nil before any timed move.
+func timeOf(t tournament.TimeUse) *timeJSON {
+	if t.Moves == 0 || t.Given <= 0 {
+		return nil
+	}
+	return &timeJSON{Share: math.Round(1000*t.Used.Seconds()/t.Given.Seconds()) / 1000,
+		SecondsAMove: math.Round(1000*t.Used.Seconds()/float64(t.Moves)) / 1000,
+		SecondsLeft:  round1(t.Left.Seconds() / float64(t.Games))}
 }
 
 type anchorJSON struct {
@@ -342,8 +369,9 @@ type anchorJSON struct {
 }
 
 // writeRatingJSON writes the rating as one JSON object.
-func writeRatingJSON[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, seed uint64, res rating.Report[M], stored string) error {
-	out := ratingJSON{Game: ladder.Game, Player: name, Scale: ladder.Scale, TC: tc, Seed: seed, Stored: stored,
+func writeRatingJSON[M comparable](w io.Writer, ladder *rating.Ladder, name, tc string, seed uint64, clock tournament.Clock, res rating.Report[M], stored string) error {
+	rated, anchors := res.TimeUse(clock)
+	out := ratingJSON{Time: timeOf(rated), AnchorsTime: timeOf(anchors), Game: ladder.Game, Player: name, Scale: ladder.Scale, TC: tc, Seed: seed, Stored: stored,
 		Elo: round1(res.Rating.Elo), CI: round1(res.Rating.HalfWidth), Games: res.Rating.Games,
 		DrawRatio: math.Round(res.Model.DrawRatio*1000) / 1000, Advantage: round1(res.Model.Advantage), Seconds: res.Elapsed.Seconds()}
 	for _, a := range res.Anchors {

@@ -125,3 +125,25 @@ func TestLadderIsIndependentOfFileOrder(t *testing.T) {
 		t.Errorf("fitted ladder: command %q, %d games, weakest %q", l.Command, l.Games, l.Anchors[0].Player)
 	}
 }
+
+func TestRateReportsTheClock(t *testing.T) {
+	// A timed rating says how much of its clock each side used: a share of
+	// the time given, which a player that searches by the clock spends in
+	// part and never beyond.
+	out, err := evolvedIn(t, t.TempDir(), "rate", "--game", "draughts", "--player", "material:2#none", "--games", "2",
+		"--tc", "5+0.05", "--concurrency", "1", "--json").Output()
+	if err != nil {
+		t.Fatalf("rate: %v\n%s", err, out)
+	}
+	var r ratingJSON
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("rate --json printed %q: %v", out, err)
+	}
+	if r.Time == nil || r.AnchorsTime == nil || r.Time.Share <= 0 || r.Time.Share > 1 || r.Time.SecondsLeft <= 0 {
+		t.Errorf("timed rating's clocks: %+v and anchors' %+v", r.Time, r.AnchorsTime)
+	}
+	out, err = evolvedIn(t, t.TempDir(), "rate", "--game", "draughts", "--player", "material:2#none", "--games", "2", "--json").Output()
+	if err != nil || strings.Contains(string(out), `"time"`) {
+		t.Errorf("untimed rating: %v\n%s", err, out)
+	}
+}
