@@ -79,15 +79,7 @@ type Report[M comparable] struct {
 // TimeUse sums the clocks of the report's games under clock for the rated
 // player and for its anchors together (zero when untimed).
 func (r Report[M]) TimeUse(clock tournament.Clock) (rated, anchors tournament.TimeUse) {
-	for i, rec := range r.Games {
-		side := game.First
-		if !r.PlayerFirst[i] {
-			side = game.Second
-		}
-		rated.Add(rec.Clocks, side, clock)
-		anchors.Add(rec.Clocks, side.Other(), clock)
-	}
-	return rated, anchors
+	return tournament.SumClocks(r.Games, r.PlayerFirst, clock)
 }
 
 // Tally is the rated player's results against one anchor.

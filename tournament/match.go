@@ -63,15 +63,22 @@ type MatchResult[M comparable] struct {
 // TimeUse sums the clocks of the match's games under clock for A and for
 // B (zero when untimed).
 func (r MatchResult[M]) TimeUse(clock Clock) (a, b TimeUse) {
-	for i, rec := range r.Records {
-		sideA := game.First
-		if !r.AFirst[i] {
-			sideA = game.Second
+	return SumClocks(r.Records, r.AFirst, clock)
+}
+
+// SumClocks sums the clocks of games played under clock for one player
+// and for its opponents: first[i] tells whether the player moved first in
+// games[i].
+func SumClocks[M comparable](games []Record[M], first []bool, clock Clock) (player, opponents TimeUse) {
+	for i, rec := range games {
+		side := game.First
+		if !first[i] {
+			side = game.Second
 		}
-		a.Add(rec.Clocks, sideA, clock)
-		b.Add(rec.Clocks, sideA.Other(), clock)
+		player.Add(rec.Clocks, side, clock)
+		opponents.Add(rec.Clocks, side.Other(), clock)
 	}
-	return a, b
+	return player, opponents
 }
 
 // Score returns A's score as a fraction: (wins + draws/2) / games.
