@@ -151,3 +151,22 @@ func (n nodeCounter[M, S]) Move(ctx context.Context, s S) (search.Result[M], err
 	n.nodes.Add(float64(r.Nodes))
 	return r, err
 }
+
+// SetClock hands the clock to a player that manages one (a search by the
+// clock, as the champion's in the daemon's ratings). Without it a timed
+// game would find no tournament.Clocked here, and the champion would play
+// each move at the tournaments' node budget whatever its clock said.
+func (n nodeCounter[M, S]) SetClock(mine, theirs, inc time.Duration) {
+	if c, ok := n.Player.(tournament.Clocked); ok {
+		c.SetClock(mine, theirs, inc)
+	}
+}
+
+// Prepare readies a player that has work to do before it thinks
+// (tournament.Preparer), so that its clock starts after it.
+func (n nodeCounter[M, S]) Prepare(ctx context.Context, s S) error {
+	if p, ok := n.Player.(tournament.Preparer[S]); ok {
+		return p.Prepare(ctx, s)
+	}
+	return nil
+}

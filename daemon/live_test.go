@@ -13,11 +13,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"evolved/game/chess"
 	"evolved/game/draughts"
 	"evolved/games"
 	"evolved/nnet"
 	"evolved/population"
 	"evolved/progress"
+	"evolved/search"
+	"evolved/tournament"
 )
 
 // fastDraughts is a draughts configuration small enough for tests, with a
@@ -225,5 +231,50 @@ func TestLiveLineShowsTheDistillation(t *testing.T) {
 	after := s[strings.Index(s, want):]
 	if !strings.Contains(after, "draughts generation 1: ") || !regexp.MustCompile(`draughts generation 1: \d+/\d+ games`).MatchString(after) {
 		t.Errorf("the generation's line does not come back after the distillation:\n%q", after)
+	}
+}
+
+// TestCountedPlayerTakesTheClock checks that the player the daemon's
+// bindings make (counted, countNodes) is a tournament.Clocked that hands
+// the clock to the champion's search: the daemon's ratings play timed
+// games, and without it the champion searched each move at the
+// tournaments' 800 nodes whatever its clock said (a chess champion rated
+// 1282 ± 73 that way, some 500 below its rating by evolved rate).
+func TestCountedPlayerTakesTheClock(t *testing.T) {
+	cfg := DefaultConfig()
+	st, err := population.New("chess", nnet.NumChessInputs, cfg.Chess.population(1), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := population.LocalEnv(games.Chess(), games.Setup{Nodes: 800}).Game(0)
+	counter := prometheus.NewCounter(prometheus.CounterOpts{Name: "nodes"})
+	mk, err := countNodes(b.Player, counter)(st.Agents[0].Net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mk()
+	c, ok := p.(tournament.Clocked)
+	if !ok {
+		t.Fatalf("the counted player %T takes no clock", p)
+	}
+	inner, ok := p.(nodeCounter[chess.Move, *chess.Game]).Player.(search.Searcher[chess.Move, *chess.Game])
+	if !ok {
+		t.Fatalf("the counted player wraps %T, not an alpha-beta searcher", p.(nodeCounter[chess.Move, *chess.Game]).Player)
+	}
+	if o := inner.Options(); o.Nodes != 800 || o.SoftTime != 0 {
+		t.Fatalf("before the clock: nodes %d, soft time %v; want the binding's 800 nodes", o.Nodes, o.SoftTime)
+	}
+	c.SetClock(10*time.Second, 10*time.Second, 100*time.Millisecond)
+	soft, hard := search.Budget(10*time.Second, 100*time.Millisecond, 0)
+	if o := inner.Options(); o.Nodes != 0 || o.SoftTime != soft || o.Time != hard {
+		t.Errorf("after SetClock(10 s + 0.1): nodes %d, soft %v, hard %v; want no node limit, %v and %v", o.Nodes, o.SoftTime, o.Time, soft, hard)
+	}
+	// A game with a clock, through the arena: the counter sees its nodes.
+	g := b.Arena.NewGame()
+	if _, err := b.Arena.Play(context.Background(), g, p, mk(), [2]uint64{1, 2}, tournament.Clock{Base: time.Second, Inc: 10 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if testutil.ToFloat64(counter) == 0 {
+		t.Errorf("the counter saw no nodes")
 	}
 }
