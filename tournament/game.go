@@ -84,14 +84,27 @@ func (t *TimeUse) Add(c Clocks, side game.Player, clock Clock) {
 	t.Given += clock.Base + time.Duration(c.Moves[side])*clock.Inc
 }
 
+// Timed reports whether t counts any timed move: only then do its
+// figures mean anything.
+func (t TimeUse) Timed() bool { return t.Moves > 0 && t.Given > 0 }
+
+// Share is the part of the time given that the player used.
+func (t TimeUse) Share() float64 { return t.Used.Seconds() / t.Given.Seconds() }
+
+// PerMove is the player's mean time a move.
+func (t TimeUse) PerMove() time.Duration { return t.Used / time.Duration(t.Moves) }
+
+// LeftAtEnd is the mean time left on the player's clock at a game's end.
+func (t TimeUse) LeftAtEnd() time.Duration { return t.Left / time.Duration(t.Games) }
+
 // String reports the share of the given time used, the mean time a move
-// and the mean clock left at a game's end, or "" before any move.
+// and the mean clock left at a game's end, or "" before any timed move.
 func (t TimeUse) String() string {
-	if t.Moves == 0 || t.Given <= 0 {
+	if !t.Timed() {
 		return ""
 	}
 	return fmt.Sprintf("%.0f%% of the clock (%.2f s a move, %.1f s left at the end of a game)",
-		100*t.Used.Seconds()/t.Given.Seconds(), t.Used.Seconds()/float64(t.Moves), t.Left.Seconds()/float64(t.Games))
+		100*t.Share(), t.PerMove().Seconds(), t.LeftAtEnd().Seconds())
 }
 
 // begin returns a new game for a pairing, and its start position's text:

@@ -40,8 +40,9 @@ type matchSettings struct {
 	journal      string
 	nodes        int64
 	movetime     time.Duration
-	test         *sprt.Test // parsed from sprt
-	pliesSet     bool       // --opening-plies was given
+	test         *sprt.Test       // parsed from sprt
+	clock        tournament.Clock // parsed from tc
+	pliesSet     bool             // --opening-plies was given
 }
 
 // matchCommand implements `evolved match`.
@@ -132,7 +133,8 @@ func (s *matchSettings) check(fs *flag.FlagSet) error {
 	if err := s.readSPRT(); err != nil {
 		return err
 	}
-	if _, err := parseTC(s.tc); err != nil {
+	var err error
+	if s.clock, err = parseTC(s.tc); err != nil {
 		return &usageError{msg: "match: " + err.Error()}
 	}
 	if s.nodes < 0 || s.nodes > 0 && (s.tc != "" || s.movetime != 0) {
@@ -218,10 +220,8 @@ func matchGame[M comparable, S search.Game[M]](ctx context.Context, k games.Kind
 			return err
 		}
 	}
-	if clock, _ := parseTC(s.tc); clock.Base > 0 {
-		if ta, tb := res.TimeUse(clock); ta.Moves > 0 {
-			fmt.Fprintf(stdout, "time: %s (A) used %s\ntime: %s (B) used %s\n", a.Name, ta, b.Name, tb)
-		}
+	if ta, tb := res.TimeUse(s.clock); ta.Timed() {
+		fmt.Fprintf(stdout, "time: %s (A) used %s\ntime: %s (B) used %s\n", a.Name, ta, b.Name, tb)
 	}
 	printMatch(stdout, outcome, a.Name, b.Name, elapsed)
 	return nil
@@ -250,8 +250,7 @@ func runMatch[M comparable, S search.Game[M]](ctx context.Context, arena tournam
 	}
 	rep := progress.New(stderr, "match", s.games, "games", progress.IsTerminal(stderr))
 	start := time.Now()
-	clock, _ := parseTC(s.tc) // checked before
-	opts := tournament.MatchOptions{Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock, FixedColors: s.colors == "fixed"}
+	opts := tournament.MatchOptions{Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: s.clock, FixedColors: s.colors == "fixed"}
 	out := matchOutcome{test: s.test, paired: s.colors == "alternate"}
 	var (
 		res tournament.MatchResult[M]

@@ -313,7 +313,7 @@ func printRating[M comparable](w io.Writer, ladder *rating.Ladder, name, tc stri
 	if lo, hi := ladder.Anchors[0].Elo, ladder.Anchors[len(ladder.Anchors)-1].Elo; r.Elo+r.HalfWidth < lo || r.Elo-r.HalfWidth > hi {
 		fmt.Fprintf(w, "note: the whole interval lies outside the ladder (%.0f to %.0f): the rating rests on lopsided results and is an extrapolation\n", lo, hi)
 	}
-	if rated, anchors := res.TimeUse(clock); rated.Moves > 0 {
+	if rated, anchors := res.TimeUse(clock); rated.Timed() {
 		fmt.Fprintf(w, "time: %s used %s\ntime: the anchors used %s\n", name, rated, anchors)
 	}
 	fmt.Fprintf(w, "rating game=%s elo=%.0f ci=%.0f games=%d scale=%s tc=%s\n", ladder.Game, r.Elo, r.HalfWidth, r.Games, ladder.Scale, tc)
@@ -352,12 +352,11 @@ type timeJSON struct {
 
 // timeOf returns t as JSON, or nil before any timed move.
 func timeOf(t tournament.TimeUse) *timeJSON {
-	if t.Moves == 0 || t.Given <= 0 {
+	if !t.Timed() {
 		return nil
 	}
-	return &timeJSON{Share: math.Round(1000*t.Used.Seconds()/t.Given.Seconds()) / 1000,
-		SecondsAMove: math.Round(1000*t.Used.Seconds()/float64(t.Moves)) / 1000,
-		SecondsLeft:  round1(t.Left.Seconds() / float64(t.Games))}
+	return &timeJSON{Share: math.Round(1000*t.Share()) / 1000, SecondsAMove: math.Round(1000*t.PerMove().Seconds()) / 1000,
+		SecondsLeft: round1(t.LeftAtEnd().Seconds())}
 }
 
 type anchorJSON struct {
