@@ -34,6 +34,7 @@ type climbSettings struct {
 	concurrency  int
 	seed         uint64
 	tc           string
+	clock        tournament.Clock // parsed from tc
 	nodes        int64
 	openingPlies int
 	maxMoves     int
@@ -142,7 +143,8 @@ func (s *climbSettings) check(fs *flag.FlagSet) error {
 	case s.out != "" && !strings.HasSuffix(strings.ToLower(s.out), ".svg") && !strings.HasSuffix(strings.ToLower(s.out), ".png"):
 		return usagef("climb: -o must end in .svg or .png, got %q", s.out)
 	}
-	if _, err := parseTC(s.tc); err != nil {
+	var err error
+	if s.clock, err = parseTC(s.tc); err != nil {
 		return &usageError{msg: "climb: " + err.Error()}
 	}
 	return nil
@@ -194,7 +196,6 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 	if err != nil {
 		return err
 	}
-	clock, _ := parseTC(s.tc) // checked before
 	report := climb.Report{Game: s.game, DB: s.db, Against: opponent.Name, Games: s.games, Seed: s.seed, TC: cmp.Or(s.tc, "untimed"), Nodes: s.nodes}
 	if !s.json {
 		printClimbHeader(stdout, s, len(gens), report, budget != nil)
@@ -212,7 +213,7 @@ func climbOn[M comparable, S search.Game[M]](ctx context.Context, s climbSetting
 		},
 		Budget:   budget,
 		Hours:    climb.Hours(rows),
-		Match:    tournament.MatchOptions{Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: clock},
+		Match:    tournament.MatchOptions{Games: s.games, Concurrency: s.concurrency, Seed: s.seed, Clock: s.clock},
 		Progress: func(done, g int) { rep.UpdateNote(done, fmt.Sprintf("generation %d", g)) },
 		Measured: func(p climb.Point) {
 			if !s.json {
